@@ -1,0 +1,95 @@
+"""tableaux: King Albert and Eagle Wing exactly as GNOME AisleRiot plays them.
+
+Quick use::
+
+    import tableaux
+    game = tableaux.new_game("king-albert", deal=17)
+    for move in game.legal_moves():
+        print(move)          # T5>T3, R4>T1, ...
+    game.play("T5>T3")
+    game.undo()
+    print(game.position()["score"])
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from .cards import CardError, card_str, parse_card
+from .deal import MAX_DEAL, DealError
+from .eagle_wing import EagleWing
+from .engine import IllegalMoveError, Move, NotationError, Rules, State, TableauxError
+from .game import Game, SaveFileError, game_from_dict
+from .king_albert import KingAlbert, KingAlbertClassic
+
+__version__ = "0.1.0"
+
+GAMES: dict[str, Rules] = {r.name: r for r in (KingAlbert(), EagleWing(), KingAlbertClassic())}
+"""Every game by name. ``king-albert`` and ``eagle-wing`` are AisleRiot's rules."""
+
+
+class UnknownGameError(TableauxError, ValueError):
+    """A game name we do not have."""
+
+
+def rules(name: str) -> Rules:
+    """The rules object for a game name, or a clear error listing the known games."""
+    try:
+        return GAMES[name]
+    except (KeyError, TypeError):
+        raise UnknownGameError(f"unknown game {name!r}; known games are {', '.join(GAMES)}") from None
+
+
+def new_game(name: str, deal: int | None = None) -> Game:
+    """Start deal ``deal`` (0..4294967295) of game ``name``; a random deal when omitted."""
+    game_rules = rules(name)
+    if deal is None:
+        deal = random.randint(0, MAX_DEAL)
+    return Game(game_rules, deal)
+
+
+def loads(text: str) -> Game:
+    """Load a game saved by :meth:`Game.dumps`; a corrupt or edited save raises :class:`SaveFileError`."""
+    try:
+        data: Any = json.loads(text)
+    except (json.JSONDecodeError, TypeError, UnicodeDecodeError) as exc:
+        raise SaveFileError(f"saved game is not valid JSON: {exc}") from None
+    return game_from_dict(data, rules)
+
+
+def load(path: str | Path) -> Game:
+    """Load a game saved by :meth:`Game.save`."""
+    try:
+        text = Path(path).read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SaveFileError(f"cannot read saved game {str(path)!r}: {exc}") from None
+    return loads(text)
+
+
+__all__ = [
+    "GAMES",
+    "CardError",
+    "DealError",
+    "EagleWing",
+    "Game",
+    "IllegalMoveError",
+    "KingAlbert",
+    "KingAlbertClassic",
+    "MAX_DEAL",
+    "Move",
+    "NotationError",
+    "Rules",
+    "SaveFileError",
+    "State",
+    "TableauxError",
+    "UnknownGameError",
+    "card_str",
+    "load",
+    "loads",
+    "new_game",
+    "parse_card",
+    "rules",
+]

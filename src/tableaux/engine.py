@@ -1,0 +1,197 @@
+"""The generic engine: positions, moves, their notation, and the rules interface.
+
+Every game, the solver and every user interface share this module, so a rule
+is written once (in the game's module) and used everywhere through
+:meth:`Rules.moves` and :meth:`Rules.apply`.
+
+Two layers:
+
+* ``State`` and raw moves ``(source_index, count, target_index)`` are plain
+  tuples of ints: immutable, hashable, cheap. The solver works here.
+* :class:`Move` names piles (``tableau-3``) and has a text notation; the
+  :class:`~tableaux.game.Game` object, the terminal and the web API work here.
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from typing import Any, NamedTuple
+
+from .cards import DOWN, card_str
+
+Pile = tuple[int, ...]
+RawMove = tuple[int, int, int]
+"""``(source pile index, number of cards, target pile index)``."""
+
+
+class TableauxError(Exception):
+    """Base class of every error the library raises on purpose."""
+
+
+class IllegalMoveError(TableauxError, ValueError):
+    """A move that the rules do not allow in the current position."""
+
+
+class NotationError(TableauxError, ValueError):
+    """Text that is not a move in our notation."""
+
+
+class State(NamedTuple):
+    """One position: the piles (bottom to top) and the stock redeals used.
+
+    Being a tuple of tuples of ints, it is immutable and hashable, and copying
+    a position means sharing all the piles a move did not touch.
+    """
+
+    piles: tuple[Pile, ...]
+    redeals: int = 0
+
+
+class Move(NamedTuple):
+    """A move as players and tools see it: ``count`` cards from ``source`` to ``target``.
+
+    Notation (see ``docs/notation.md``): short pile names (``T3``, ``F1``,
+    ``R2``, ``S``, ``W``, Eagle Wing's reserve ``R``), a ``>`` between source
+    and target, and ``:N`` after the source when more than one card moves::
+
+        T3>F1      one card from tableau-3 to foundation-1
+        T1:3>T4    three cards from tableau-1 onto tableau-4
+        S>W        Eagle Wing: deal a card from the stock
+        W:24>S     Eagle Wing: turn the 24-card waste back into the stock
+
+    ``str(move)`` always gives this canonical form and :meth:`from_str` reads
+    it back exactly. :meth:`from_str` also accepts long pile names and spaces
+    (``tableau-1 3 tableau-4``).
+    """
+
+    source: str
+    count: int
+    target: str
+
+    def __str__(self) -> str:
+        count = f":{self.count}" if self.count != 1 else ""
+        return f"{short_name(self.source)}{count}>{short_name(self.target)}"
+
+    @classmethod
+    def from_str(cls, text: str) -> Move:
+        """Parse the notation; the count defaults to 1. Raises :class:`NotationError`."""
+        source, count, target = parse_notation(text)
+        return cls(source, 1 if count is None else count, target)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"source": self.source, "count": self.count, "target": self.target}
+
+
+_SHORT = {"foundation": "F", "tableau": "T", "reserve": "R", "stock": "S", "waste": "W"}
+_LONG = {v: k for k, v in _SHORT.items()}
+_PILE = r"(?:foundation|tableau|reserve|stock|waste|[FTRSW])(?:-?\d{1,2})?"
+_NOTATION = re.compile(
+    rf"^\s*(?:(?P<pre>\d{{1,3}})\s+)?(?P<src>{_PILE})\s*(?::\s*(?P<count>\d{{1,3}}))?"
+    rf"\s*(?:>|->|\s)\s*(?:(?P<mid>\d{{1,3}})\s+)?(?P<dst>{_PILE})\s*$",
+    re.IGNORECASE,
+)
+NOTATION_HELP = (
+    "a move is SOURCE>TARGET with short pile names, for example 'T3>F1', 'R2>T5', "
+    "'T1:3>T4' (three cards), 'S>W' (deal from the stock); long names such as "
+    "'tableau-1 3 tableau-4' work too"
+)
+
+
+def short_name(pile: str) -> str:
+    """``tableau-3`` -> ``T3``, ``stock`` -> ``S``."""
+    kind, _, num = pile.partition("-")
+    return _SHORT.get(kind, kind) + num
+
+
+def long_name(text: str) -> str:
+    """``T3``/``t-3``/``Tableau-3`` -> ``tableau-3``; unknown kinds are returned lower-cased."""
+    t = text.strip().lower()
+    m = re.fullmatch(r"([a-z]+)-?(\d*)", t)
+    if not m:
+        return t
+    kind, num = m.groups()
+    kind = _LONG.get(kind.upper(), kind) if len(kind) == 1 else kind
+    return f"{kind}-{int(num)}" if num else kind
+
+
+def parse_notation(text: str) -> tuple[str, int | None, str]:
+    """Split move text into long source name, count (``None`` if not given) and target."""
+    if not isinstance(text, str):
+        raise NotationError(f"a move must be text, not {type(text).__name__}; {NOTATION_HELP}")
+    m = _NOTATION.match(text)
+    if not m:
+        raise NotationError(f"not a move: {text!r}; {NOTATION_HELP}")
+    counts = [m.group(g) for g in ("pre", "count", "mid") if m.group(g)]
+    if len(counts) > 1:
+        raise NotationError(f"not a move: {text!r} gives the count twice; {NOTATION_HELP}")
+    count = int(counts[0]) if counts else None
+    if count is not None and count < 1:
+        raise NotationError(f"not a move: {text!r}; the number of cards must be at least 1")
+    return long_name(m.group("src")), count, long_name(m.group("dst"))
+
+
+class Rules(ABC):
+    """One game's rules over :class:`State`. Subclasses read like the rules page."""
+
+    name: str
+    title: str
+    pile_names: tuple[str, ...]
+
+    def __init__(self) -> None:
+        self.index = {name: i for i, name in enumerate(self.pile_names)}
+
+    # --- the rules proper -------------------------------------------------
+    @abstractmethod
+    def deal(self, deal: int) -> State:
+        """The starting position of deal number ``deal``."""
+
+    @abstractmethod
+    def moves(self, state: State) -> list[RawMove]:
+        """Every legal move, stock actions included. The one move generator."""
+
+    @abstractmethod
+    def apply(self, state: State, move: RawMove) -> State:
+        """The position after a legal move, automatic actions included."""
+
+    @abstractmethod
+    def home_move(self, state: State, pile: int) -> RawMove | None:
+        """What a double-click on ``pile`` does: its top card to a foundation, if it can go."""
+
+    def score(self, state: State) -> int:
+        """Both games score one point per card on the foundations."""
+        return sum(len(state.piles[i]) for i in self.foundations)
+
+    def won(self, state: State) -> bool:
+        return self.score(state) == 52
+
+    def extra(self, state: State) -> dict[str, Any]:
+        """Game-specific fields of ``Game.position()``."""
+        return {"status": ""}
+
+    foundations: tuple[int, ...] = ()
+
+    # --- helpers shared by the UIs ---------------------------------------
+    def to_move(self, raw: RawMove) -> Move:
+        s, n, t = raw
+        return Move(self.pile_names[s], n, self.pile_names[t])
+
+    def to_raw(self, move: Move) -> RawMove:
+        try:
+            return (self.index[move.source], move.count, self.index[move.target])
+        except KeyError as exc:
+            raise IllegalMoveError(
+                f"unknown pile {exc.args[0]!r} in {self.title}; piles are {', '.join(self.pile_names)}"
+            ) from None
+
+    def pile_dicts(self, state: State, hide: bool) -> dict[str, list[dict[str, Any]]]:
+        """Piles as JSON-ready lists; ``hide`` drops the identity of face-down cards."""
+        out = {}
+        for name, pile in zip(self.pile_names, state.piles):
+            out[name] = [
+                {"card": None, "up": False}
+                if hide and c & DOWN
+                else {"card": card_str(c), "up": not c & DOWN}
+                for c in pile
+            ]
+        return out

@@ -1,0 +1,268 @@
+"""A game in progress: an immutable position plus the history on top of it.
+
+This is the object players and outside tools hold (in the spirit of
+python-chess's ``Board``): ``legal_moves()``, ``play()``, ``undo()``,
+``redo()``, ``restart()``, ``position()``, saving and loading. Every rule
+question goes to the game's :class:`~tableaux.engine.Rules`, so the terminal,
+the web game, the hints and the solver all agree.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from .deal import DealError, check_deal
+from .engine import (
+    NOTATION_HELP,
+    IllegalMoveError,
+    Move,
+    NotationError,
+    RawMove,
+    Rules,
+    State,
+    TableauxError,
+    parse_notation,
+)
+
+SAVE_FORMAT = "tableaux-game"
+SAVE_VERSION = 1
+
+
+class SaveFileError(TableauxError, ValueError):
+    """A saved game that cannot be loaded: corrupt, edited or from an unknown game."""
+
+
+class Game:
+    """A deal being played. Mutable; the positions it moves between are not."""
+
+    def __init__(self, rules: Rules, deal: int) -> None:
+        self.rules = rules
+        self.deal = check_deal(deal)
+        self._start = rules.deal(self.deal)
+        self._states: list[State] = [self._start]
+        self._played: list[Move] = []
+        self._redo: list[Move] = []  # next move to redo is last
+        self._legal: list[Move] | None = None
+
+    # --- reading the position --------------------------------------------
+    @property
+    def name(self) -> str:
+        return self.rules.name
+
+    @property
+    def state(self) -> State:
+        """The current immutable position (what the solver works on)."""
+        return self._states[-1]
+
+    @property
+    def moves_played(self) -> list[Move]:
+        return list(self._played)
+
+    @property
+    def redo_moves(self) -> list[Move]:
+        """Moves that :meth:`redo` would replay, next one first."""
+        return self._redo[::-1]
+
+    @property
+    def score(self) -> int:
+        return self.rules.score(self.state)
+
+    def is_won(self) -> bool:
+        return self.rules.won(self.state)
+
+    def is_over(self) -> bool:
+        """No legal move and no stock action left, and not won. Never claimed while a move exists."""
+        return not self.is_won() and not self.legal_moves()
+
+    def legal_moves(self) -> list[Move]:
+        if self._legal is None:
+            to_move = self.rules.to_move
+            self._legal = [to_move(m) for m in self.rules.moves(self.state)]
+        return list(self._legal)
+
+    def is_legal(self, move: Move) -> bool:
+        return move in self.legal_moves()
+
+    def position(self, *, hide: bool = False) -> dict[str, Any]:
+        """The whole position as JSON-ready data, every card shown (for tools)."""
+        state = self.state
+        legal = self.legal_moves()
+        won = self.rules.won(state)
+        return {
+            "game": self.name,
+            "title": self.rules.title,
+            "deal": self.deal,
+            "piles": self.rules.pile_dicts(state, hide),
+            "score": self.rules.score(state),
+            "won": won,
+            "over": not won and not legal,
+            "moves_played": len(self._played),
+            "can_undo": bool(self._played),
+            "can_redo": bool(self._redo),
+            **self.rules.extra(state),
+        }
+
+    def public_position(self) -> dict[str, Any]:
+        """:meth:`position` with every face-down card's identity removed: what a player may see."""
+        return self.position(hide=True)
+
+    # --- moving ----------------------------------------------------------
+    def parse_move(self, text: str) -> Move:
+        """Read move text against this position; a missing count is filled in when only one fits.
+
+        Raises :class:`NotationError` for text that is not a move and
+        :class:`IllegalMoveError` when no legal move matches.
+        """
+        source, count, target = parse_notation(text)
+        for pile in (source, target):
+            if pile not in self.rules.index:
+                raise IllegalMoveError(
+                    f"{self.rules.title} has no pile {pile!r}; piles are {self._pile_list()}"
+                )
+        matches = [m for m in self.legal_moves() if m.source == source and m.target == target]
+        if count is not None:
+            move = Move(source, count, target)
+            if move not in matches:
+                raise IllegalMoveError(self._illegal_reason(move, matches))
+            return move
+        if len(matches) == 1:
+            return matches[0]
+        if not matches:
+            raise IllegalMoveError(self._illegal_reason(Move(source, 1, target), matches))
+        options = " or ".join(str(m) for m in matches)
+        raise IllegalMoveError(f"{text!r} could move different numbers of cards; say which: {options}")
+
+    def _pile_list(self) -> str:
+        return ", ".join(self.rules.pile_names)
+
+    def _illegal_reason(self, move: Move, same_piles: list[Move]) -> str:
+        if same_piles:
+            counts = ", ".join(str(m.count) for m in same_piles)
+            return f"illegal move {move}: from {move.source} to {move.target} only {counts} card(s) can move"
+        return f"illegal move {move}: the rules do not allow {move.source} to {move.target} here"
+
+    def _coerce(self, move: Move | str | tuple[str, int, str]) -> Move:
+        if isinstance(move, str):
+            return self.parse_move(move)
+        if isinstance(move, tuple) and len(move) == 3:
+            move = Move(*move)
+        if not isinstance(move, Move):
+            raise NotationError(f"not a move: {move!r}; {NOTATION_HELP}")
+        if not move in self.legal_moves():  # noqa: E713 - reads like the rule
+            for pile in (move.source, move.target):
+                if pile not in self.rules.index:
+                    raise IllegalMoveError(f"{self.rules.title} has no pile {pile!r}; piles are {self._pile_list()}")
+            same = [m for m in self.legal_moves() if m.source == move.source and m.target == move.target]
+            raise IllegalMoveError(self._illegal_reason(move, same))
+        return move
+
+    def _push(self, move: Move) -> None:
+        self._states.append(self.rules.apply(self.state, self.rules.to_raw(move)))
+        self._played.append(move)
+        self._legal = None
+
+    def play(self, move: Move | str | tuple[str, int, str]) -> Move:
+        """Play a legal move (a :class:`Move` or its text). Illegal moves raise and change nothing."""
+        move = self._coerce(move)
+        self._push(move)
+        if self._redo and self._redo[-1] == move:
+            self._redo.pop()  # replaying the redo line keeps the rest of it
+        else:
+            self._redo.clear()
+        return move
+
+    def undo(self) -> Move:
+        if not self._played:
+            raise IllegalMoveError("nothing to undo: no move has been played")
+        self._states.pop()
+        move = self._played.pop()
+        self._redo.append(move)
+        self._legal = None
+        return move
+
+    def redo(self) -> Move:
+        if not self._redo:
+            raise IllegalMoveError("nothing to redo")
+        move = self._redo.pop()
+        self._push(move)
+        return move
+
+    def restart(self) -> None:
+        """Back to the deal. The moves stay on the redo list, so nothing is lost."""
+        while self._played:
+            self.undo()
+
+    def home_move(self, pile: str) -> Move | None:
+        """The move a double-click on ``pile`` makes (its top card to a foundation), if any."""
+        if pile not in self.rules.index:
+            raise IllegalMoveError(f"{self.rules.title} has no pile {pile!r}; piles are {self._pile_list()}")
+        raw = self.rules.home_move(self.state, self.rules.index[pile])
+        return None if raw is None else self.rules.to_move(raw)
+
+    def raw_moves(self) -> list[RawMove]:
+        return self.rules.moves(self.state)
+
+    # --- saving and loading ----------------------------------------------
+    def digest(self) -> str:
+        """A fingerprint of the current position, stored in saves to catch edits."""
+        text = f"{self.name}|{self.deal}|{self.state.piles}|{self.state.redeals}"
+        return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": SAVE_FORMAT,
+            "version": SAVE_VERSION,
+            "game": self.name,
+            "deal": self.deal,
+            "moves": [str(m) for m in self._played],
+            "redo": [str(m) for m in self.redo_moves],
+            "digest": self.digest(),
+        }
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_dict(), indent=1)
+
+    def save(self, path: str | Path) -> None:
+        """Write the game as JSON, atomically, so a crash never leaves half a file."""
+        path = Path(path)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(self.dumps() + "\n")
+        tmp.replace(path)
+
+    def __repr__(self) -> str:
+        return f"<Game {self.name} deal={self.deal} moves={len(self._played)} score={self.score}>"
+
+
+def game_from_dict(data: Any, rules_for: Any) -> Game:
+    """Rebuild a game from :meth:`Game.to_dict` data, checking everything on the way."""
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        raise SaveFileError(f"not a tableaux saved game: expected a JSON object with \"format\": \"{SAVE_FORMAT}\"")
+    if data.get("version") != SAVE_VERSION:
+        raise SaveFileError(f"unsupported save version {data.get('version')!r}; this version reads {SAVE_VERSION}")
+    for key, kind in (("game", str), ("moves", list), ("redo", list), ("digest", str)):
+        if not isinstance(data.get(key), kind):
+            raise SaveFileError(f"saved game is damaged: field {key!r} is missing or not a {kind.__name__}")
+    try:
+        rules = rules_for(data["game"])
+    except TableauxError as exc:
+        raise SaveFileError(f"saved game names an unknown game: {exc}") from None
+    try:
+        game = Game(rules, data.get("deal"))
+    except DealError as exc:
+        raise SaveFileError(f"saved game has a bad deal number: {exc}") from None
+    for label, moves in (("move", data["moves"]), ("redo move", data["redo"])):
+        for i, text in enumerate(moves, 1):
+            try:
+                game.play(text)
+            except TableauxError as exc:
+                raise SaveFileError(f"saved game is damaged: {label} {i} ({text!r}) cannot be played: {exc}") from None
+        if label == "move":
+            digest = game.digest()
+    if digest != data["digest"]:
+        raise SaveFileError("saved game has been altered: its moves do not lead to the position it recorded")
+    for _ in data["redo"]:
+        game.undo()
+    return game

@@ -1,0 +1,151 @@
+"""King Albert, as GNOME AisleRiot plays it.
+
+Layout: foundations F1..F4, tableau T1..T9, reserve R1..R7; no stock.
+
+Deal: rows of face-down cards across the tableau (T1..T9, then T1..T8, ...,
+then T1 alone, so T1 gets 9 cards and T9 one), then one card to each reserve
+pile. Every tableau top card and every reserve card is face up.
+
+Moves:
+* Pick up a reserve card, a foundation's top card, or any face-up tableau card
+  with everything above it (a build of any length).
+* A foundation takes one card: an Ace when empty, else the next card of its suit.
+* A tableau pile takes anything when empty; otherwise what is moved must start
+  with a card one rank lower and of the other colour than the pile's top.
+* Reserve piles never take cards. Foundation cards stay in play.
+* A tableau pile whose top card is face down after a move turns it up.
+
+Score: the number of cards on the foundations. Won at 52.
+"""
+
+from __future__ import annotations
+
+from .cards import DOWN, RANK, RED, SUIT
+from .deal import shuffled_deck
+from .engine import Pile, RawMove, Rules, State
+
+FOUNDATIONS = (0, 1, 2, 3)
+TABLEAU = tuple(range(4, 13))
+RESERVE = tuple(range(13, 20))
+
+# ACCEPTS[top] = the cards a tableau pile with face-up ``top`` accepts.
+ACCEPTS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        c for c in range(52)
+        if RANK[c] == RANK[top] - 1 and RED[c] != RED[top]
+    ) if top < 52 else ()
+    for top in range(128)
+)
+
+
+class KingAlbert(Rules):
+    name = "king-albert"
+    title = "King Albert"
+    pile_names = (
+        *(f"foundation-{i}" for i in range(1, 5)),
+        *(f"tableau-{i}" for i in range(1, 10)),
+        *(f"reserve-{i}" for i in range(1, 8)),
+    )
+    foundations = FOUNDATIONS
+    tableau = TABLEAU
+    reserve = RESERVE
+    single_cards_only = False
+    """True for the traditional variant, where only one card moves at a time."""
+
+    def deal(self, deal: int) -> State:
+        cards = iter(shuffled_deck(deal))
+        tableau: list[list[int]] = [[] for _ in TABLEAU]
+        for row in range(len(TABLEAU)):
+            for pile in tableau[: len(TABLEAU) - row]:
+                pile.append(next(cards) | DOWN)
+        reserve = [(next(cards),) for _ in RESERVE]
+        piles: list[Pile] = [() for _ in FOUNDATIONS]
+        piles += [self.turn_up(tuple(p)) for p in tableau]
+        piles += reserve
+        return State(tuple(piles))
+
+    def turn_up(self, pile: Pile) -> Pile:
+        """How a tableau pile looks once dealt; the traditional variant overrides this."""
+        return (*pile[:-1], pile[-1] & ~DOWN)
+
+    def moves(self, state: State) -> list[RawMove]:
+        piles = state.piles
+        out: list[RawMove] = []
+        empty_tableau = [i for i in TABLEAU if not piles[i]]
+        empty_foundations = [i for i in FOUNDATIONS if not piles[i]]
+        # Which tableau piles a given card can be put on.
+        wanted: dict[int, list[int]] = {}
+        for i in TABLEAU:
+            pile = piles[i]
+            if pile:
+                for c in ACCEPTS[pile[-1]]:
+                    wanted.setdefault(c, []).append(i)
+        # Which foundation takes a given non-Ace card: the one showing its predecessor.
+        home: dict[int, int] = {}
+        for i in FOUNDATIONS:
+            pile = piles[i]
+            if pile and RANK[pile[-1]] < 13:
+                home[pile[-1] + 1] = i
+
+        def to_foundation(src: int, c: int) -> None:
+            if RANK[c] == 1:
+                out.extend((src, 1, f) for f in empty_foundations if f != src)
+            elif c in home:
+                out.append((src, 1, home[c]))
+
+        for src in (*FOUNDATIONS, *RESERVE):
+            pile = piles[src]
+            if pile:
+                c = pile[-1]
+                to_foundation(src, c)
+                out.extend((src, 1, t) for t in wanted.get(c, ()))
+                out.extend((src, 1, t) for t in empty_tableau)
+        for src in TABLEAU:
+            pile = piles[src]
+            if not pile:
+                continue
+            to_foundation(src, pile[-1])
+            depth = 1 if self.single_cards_only else len(pile)
+            for count in range(1, depth + 1):
+                c = pile[-count]
+                if c & DOWN:
+                    break
+                out.extend((src, count, t) for t in wanted.get(c, ()))
+                out.extend((src, count, t) for t in empty_tableau if t != src)
+        return out
+
+    def apply(self, state: State, move: RawMove) -> State:
+        src, count, dst = move
+        piles = list(state.piles)
+        source = piles[src]
+        moving = source[-count:]
+        rest = source[:-count]
+        if rest and rest[-1] & DOWN:
+            rest = (*rest[:-1], rest[-1] & ~DOWN)  # turned up as part of the same move
+        piles[src] = rest
+        piles[dst] = piles[dst] + moving
+        return State(tuple(piles))
+
+    def home_move(self, state: State, pile: int) -> RawMove | None:
+        if pile not in TABLEAU and pile not in RESERVE:
+            return None
+        cards = state.piles[pile]
+        if not cards or cards[-1] & DOWN:
+            return None
+        c = cards[-1]
+        for f in FOUNDATIONS:
+            top = state.piles[f]
+            if (not top and RANK[c] == 1) or (top and top[-1] + 1 == c and SUIT[c] == SUIT[top[-1]]):
+                return (pile, 1, f)
+        return None
+
+
+class KingAlbertClassic(KingAlbert):
+    """The traditional rules other collections use: every card dealt face up, one card moved at a time."""
+
+    name = "king-albert-classic"
+    title = "King Albert (classic)"
+    single_cards_only = True
+
+    def turn_up(self, pile: Pile) -> Pile:
+        return tuple(c & ~DOWN for c in pile)
