@@ -170,6 +170,7 @@ class Rules(ABC):
         return {"status": ""}
 
     foundations: tuple[int, ...] = ()
+    tableau: tuple[int, ...] = ()
 
     # --- helpers shared by the UIs ---------------------------------------
     def to_move(self, raw: RawMove) -> Move:
@@ -187,7 +188,7 @@ class Rules(ABC):
     def pile_dicts(self, state: State, hide: bool) -> dict[str, list[dict[str, Any]]]:
         """Piles as JSON-ready lists; ``hide`` drops the identity of face-down cards."""
         out = {}
-        for name, pile in zip(self.pile_names, state.piles):
+        for name, pile in zip(self.pile_names, state.piles, strict=True):
             out[name] = [
                 {"card": None, "up": False}
                 if hide and c & DOWN

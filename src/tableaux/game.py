@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .deal import DealError, check_deal
 from .engine import (
@@ -26,6 +26,9 @@ from .engine import (
     TableauxError,
     parse_notation,
 )
+
+if TYPE_CHECKING:
+    from .hints import Hint
 
 SAVE_FORMAT = "tableaux-game"
 SAVE_VERSION = 1
@@ -201,6 +204,12 @@ class Game:
             raise IllegalMoveError(f"{self.rules.title} has no pile {pile!r}; piles are {self._pile_list()}")
         raw = self.rules.home_move(self.state, self.rules.index[pile])
         return None if raw is None else self.rules.to_move(raw)
+
+    def hint(self, *, time_limit: float = 0.3) -> Hint:
+        """A suggested move: from a winning line when the solver finds one in time, else a rule of thumb."""
+        from .hints import hint
+
+        return hint(self, time_limit=time_limit)
 
     def raw_moves(self) -> list[RawMove]:
         return self.rules.moves(self.state)

@@ -1,0 +1,146 @@
+"""The ``tableaux`` command: argument parsing only; each command's work lives in its own module.
+
+Handlers are imported when their command runs, so ``tableaux deal`` does not
+pay for loading the web server, and a bad argument always gets argparse's
+usage message and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from importlib import import_module
+
+from .deal import MAX_DEAL
+
+GAME_NAMES = ("king-albert", "eagle-wing", "king-albert-classic")
+
+
+def deal_number(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"deal must be a whole number from 0 to {MAX_DEAL}, not {text!r}") from None
+    if not 0 <= value <= MAX_DEAL:
+        raise argparse.ArgumentTypeError(f"deal must be from 0 to {MAX_DEAL}, not {value}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, not {value}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, not {text!r}") from None
+    if not value > 0 or value != value or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, not {text!r}")
+    return value
+
+
+def port_number(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"port must be a whole number from 1 to 65535, not {text!r}") from None
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"port must be from 1 to 65535, not {value}")
+    return value
+
+
+def handler(spec: str) -> Callable[[argparse.Namespace], int]:
+    """``"module:function"`` resolved lazily, relative to this package."""
+
+    def run(args: argparse.Namespace) -> int:
+        module, _, func = spec.partition(":")
+        return getattr(import_module(f"tableaux.{module}"), func)(args)
+
+    return run
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tableaux",
+        description="King Albert and Eagle Wing solitaire, as GNOME AisleRiot plays them. "
+        "With no command, starts the browser game.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    # --- terminal play (tableaux.terminal) --------------------------------
+    p = sub.add_parser("play", help="play in the terminal")
+    p.add_argument("game", choices=GAME_NAMES, help="which game")
+    p.add_argument("--deal", type=deal_number, default=None, help="deal number (random when omitted)")
+    p.add_argument("--load", metavar="FILE", default=None, help="resume a saved game")
+    p.set_defaults(func=handler("terminal:run_play"))
+
+    p = sub.add_parser("deal", help="print a deal")
+    p.add_argument("game", choices=GAME_NAMES)
+    p.add_argument("number", type=deal_number, help="deal number, 0..4294967295")
+    p.add_argument("--json", action="store_true", help="print position() with every card, for tools")
+    p.set_defaults(func=handler("terminal:run_deal"))
+
+    # --- solver (tableaux.solver_cli) -------------------------------------
+    p = sub.add_parser("solve", help="decide whether a deal can be won and print the winning line")
+    p.add_argument("game", choices=GAME_NAMES)
+    p.add_argument("number", type=deal_number, help="deal number")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--max-nodes", type=positive_int, default=None)
+    p.add_argument("--time-limit", type=positive_float, default=None)
+    p.set_defaults(func=handler("solver_cli:run_solve"))
+
+    p = sub.add_parser("survey", help="solve a range of deals and report the winnable share")
+    p.add_argument("game", choices=GAME_NAMES)
+    p.add_argument("--deals", required=True, help="range of deal numbers, for example 1-100000")
+    p.add_argument("--workers", type=positive_int, default=None)
+    p.add_argument("--time-limit", type=positive_float, default=10.0)
+    p.add_argument("--out", default=None, help="results file (JSON lines, appended; resumes)")
+    p.add_argument("--scheduler", default=None, help="tcp://HOST:PORT of a Dask distributed scheduler")
+    p.add_argument("--plot", default=None, metavar="FILE.png")
+    p.set_defaults(func=handler("solver_cli:run_survey"))
+
+    # --- browser game (tableaux.web) --------------------------------------
+    for name in ("serve",):
+        p = sub.add_parser(name, help="start the browser game (the default command)")
+        add_serve_arguments(p)
+        p.set_defaults(func=handler("web.server:run_serve"))
+
+    p = sub.add_parser("stats", help="show or reset game statistics")
+    p.add_argument("--db", default=None, help="database file (default: in the user data directory)")
+    p.add_argument("--reset", action="store_true", help="reset statistics (asks for confirmation)")
+    p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    p.add_argument("--game", choices=GAME_NAMES, default=None)
+    p.set_defaults(func=handler("web.server:run_stats"))
+    return parser
+
+
+def add_serve_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=port_number, default=8000)
+    p.add_argument("--db", default=None, help="database file (default: in the user data directory)")
+    p.add_argument("--no-browser", action="store_true", help="do not open a web browser")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
+        argv = ["serve", *argv]
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        print()
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
