@@ -126,8 +126,9 @@ class Game:
                     f"{self.rules.title} has no pile {pile!r}; piles are {self._pile_list()}"
                 )
         matches = [m for m in self.legal_moves() if m.source == source and m.target == target]
-        if count is not None:
-            move = Move(source, count, target)
+        if count is not None or Move(source, 1, target) in matches:
+            # Without a count the notation means one card, which keeps str(move) round-tripping.
+            move = Move(source, count or 1, target)
             if move not in matches:
                 raise IllegalMoveError(self._illegal_reason(move, matches))
             return move
@@ -265,7 +266,7 @@ def game_from_dict(data: Any, rules_for: Any) -> Game:
     for label, moves in (("move", data["moves"]), ("redo move", data["redo"])):
         for i, text in enumerate(moves, 1):
             try:
-                game.play(text)
+                game.play(Move.from_str(text))
             except TableauxError as exc:
                 raise SaveFileError(f"saved game is damaged: {label} {i} ({text!r}) cannot be played: {exc}") from None
         if label == "move":

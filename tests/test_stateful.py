@@ -1,0 +1,123 @@
+"""Long random sessions of play, undo, redo, restart, save and load, checking the invariants after every step.
+
+A hypothesis state machine: whatever mix of actions a player makes, the 52 cards are all there once,
+face-down cards are exactly the ones the rules keep hidden, the score is the foundation count, and
+undo, redo and loading a save are exact.
+"""
+
+from __future__ import annotations
+
+import hypothesis.strategies as st
+from hypothesis import HealthCheck, settings
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+import tableaux
+from tableaux.cards import DOWN
+
+GAME_NAMES = ["king-albert", "eagle-wing", "king-albert-classic"]
+
+
+def check_hidden_cards(game: tableaux.Game) -> None:
+    """Face-down cards are only where the rules say, and only cards dealt face down there."""
+    rules, state = game.rules, game.state
+    start = rules.deal(game.deal)
+    names = rules.pile_names
+    for i, pile in enumerate(state.piles):
+        name = names[i]
+        down = [c for c in pile if c & DOWN]
+        if name.startswith("tableau") and rules.name.startswith("king-albert"):
+            # A prefix of the cards dealt face down to this very pile, below every face-up card.
+            k = len(down)
+            assert all(c & DOWN for c in pile[:k]) and not any(c & DOWN for c in pile[k:]), name
+            assert pile[:k] == start.piles[i][:k], f"{name}: face-down cards moved"
+            if pile:
+                assert not pile[-1] & DOWN, f"{name}: top card left face down"
+        elif name == "stock":
+            assert len(down) == len(pile), "stock cards are face down"
+        elif name == "reserve" and rules.name == "eagle-wing":
+            assert pile == start.piles[i][: len(pile)], "the reserve only loses cards from the top"
+            assert all(c & DOWN for c in pile[1:]) and (not pile or not pile[0] & DOWN)
+        else:
+            assert not down, f"{name} holds a face-down card"
+
+
+class PlaySession(RuleBasedStateMachine):
+    @initialize(name=st.sampled_from(GAME_NAMES), deal=st.integers(0, tableaux.MAX_DEAL))
+    def start(self, name: str, deal: int) -> None:
+        self.game = tableaux.new_game(name, deal=deal)
+        self.history = [self.game.state]  # states along the played line, to check undo/restart
+
+    @rule(choice=st.integers(0, 10_000))
+    def play(self, choice: int) -> None:
+        moves = self.game.legal_moves()
+        if not moves:
+            return
+        before = self.game.state
+        move = moves[choice % len(moves)]
+        self.game.play(move)
+        assert self.game.state != before
+        self.history.append(self.game.state)
+
+    @precondition(lambda self: len(self.history) > 1)
+    @rule()
+    def undo_then_redo(self) -> None:
+        after = self.game.state
+        self.game.undo()
+        assert self.game.state == self.history[-2]
+        self.game.redo()
+        assert self.game.state == after
+
+    @precondition(lambda self: len(self.history) > 1)
+    @rule()
+    def undo(self) -> None:
+        self.game.undo()
+        self.history.pop()
+        assert self.game.state == self.history[-1]
+
+    @rule()
+    def restart(self) -> None:
+        redo_before = self.game.redo_moves
+        played = self.game.moves_played
+        self.game.restart()
+        assert self.game.state == self.history[0]
+        assert self.game.redo_moves == played + redo_before
+        self.history = self.history[:1]
+
+    @rule()
+    def save_and_load(self) -> None:
+        loaded = tableaux.loads(self.game.dumps())
+        assert loaded.state == self.game.state
+        assert loaded.moves_played == self.game.moves_played
+        assert loaded.redo_moves == self.game.redo_moves
+        self.game = loaded
+
+    @invariant()
+    def cards_once_each(self) -> None:
+        cards = sorted(c & ~DOWN for pile in self.game.state.piles for c in pile)
+        assert cards == list(range(52))
+
+    @invariant()
+    def hidden_cards_where_rules_say(self) -> None:
+        check_hidden_cards(self.game)
+
+    @invariant()
+    def score_is_foundation_count(self) -> None:
+        pos = self.game.position()
+        on_foundations = sum(len(cards) for name, cards in pos["piles"].items() if name.startswith("foundation"))
+        assert pos["score"] == on_foundations
+        assert pos["won"] == (on_foundations == 52)
+        assert pos["over"] == (not pos["won"] and not self.game.legal_moves())
+
+    @invariant()
+    def public_position_hides_exactly_face_down(self) -> None:
+        full, public = self.game.position(), self.game.public_position()
+        for name, cards in full["piles"].items():
+            for seen, real in zip(public["piles"][name], cards, strict=True):
+                assert seen["up"] == real["up"]
+                assert seen["card"] == (real["card"] if real["up"] else None)
+
+
+PlaySession.TestCase.settings = settings(
+    max_examples=40, stateful_step_count=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+TestPlaySession = PlaySession.TestCase
