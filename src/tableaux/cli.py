@@ -77,9 +77,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     # --- terminal play (tableaux.terminal) --------------------------------
     p = sub.add_parser("play", help="play in the terminal")
-    p.add_argument("game", choices=GAME_NAMES, help="which game")
-    p.add_argument("--deal", type=deal_number, default=None, help="deal number (random when omitted)")
-    p.add_argument("--load", metavar="FILE", default=None, help="resume a saved game")
+    p.add_argument("game", nargs="?", choices=GAME_NAMES, help="which game (may be left out with --load)")
+    start = p.add_mutually_exclusive_group()
+    start.add_argument("--deal", type=deal_number, default=None, help="deal number (random when omitted)")
+    start.add_argument("--load", metavar="FILE", default=None, help="resume a saved game")
     p.set_defaults(func=handler("terminal:run_play"))
 
     p = sub.add_parser("deal", help="print a deal")

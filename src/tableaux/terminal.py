@@ -1,0 +1,507 @@
+"""Playing in the terminal: the board drawn with ``rich``, moves typed in the notation.
+
+The board is drawn from :meth:`Game.public_position` only, so a face-down card
+cannot reach the screen by accident: the renderer never learns what it is.
+The play loop takes its input function and console as arguments, so tests
+(and scripts piping commands into ``tableaux play``) drive exactly the code a
+player uses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+import tableaux
+from tableaux.cards import CardError
+from tableaux.deal import DealError
+from tableaux.engine import IllegalMoveError, Move, TableauxError, long_name, parse_notation, short_name
+from tableaux.game import Game
+
+PlayerError = (TableauxError, DealError, CardError)
+"""Errors whose messages are written for players; anything else is a bug."""
+
+InputFn = Callable[[str], str]
+PROMPT = "> "
+
+COLUMN = 5
+"""Screen width of one pile column: a 3-character card plus a gap."""
+TRUNK = COLUMN + 3
+"""Eagle Wing's reserve column, a little wider so it stands apart from the wings."""
+
+
+# --- drawing --------------------------------------------------------------
+@dataclass(frozen=True)
+class Glyphs:
+    """Suit signs and card backs; plain letters for terminals that cannot show the symbols."""
+
+    suits: dict[str, str]
+    back: str
+    empty: str
+
+
+UNICODE = Glyphs({"C": "♣", "D": "♦", "H": "♥", "S": "♠"}, "▒▒▒", " · ")
+ASCII = Glyphs({"C": "C", "D": "D", "H": "H", "S": "S"}, "###", " - ")
+
+
+def glyphs_for(console: Console) -> Glyphs:
+    encoding = (console.encoding or "").lower().replace("-", "")
+    return UNICODE if encoding.startswith("utf") else ASCII
+
+
+def card_label(code: str, glyphs: Glyphs = UNICODE) -> str:
+    """How a face-up card reads on screen: ``10♥``, `` A♠`` (always 3 wide, so columns line up)."""
+    rank = "10" if code[0] == "T" else code[0]
+    return f"{rank}{glyphs.suits[code[1]]}".rjust(3)
+
+
+def card_text(card: dict[str, Any], glyphs: Glyphs) -> Text:
+    if not card["up"] or card["card"] is None:
+        return Text(glyphs.back, style="blue")
+    code = card["card"]
+    return Text(card_label(code, glyphs), style="bold red" if code[1] in "DH" else "bold")
+
+
+def top_text(pile: list[dict[str, Any]], glyphs: Glyphs) -> Text:
+    return card_text(pile[-1], glyphs) if pile else Text(glyphs.empty, style="dim")
+
+
+def cell(text: Text | str, width: int = COLUMN) -> Text:
+    """``text`` padded to a column, keeping its style."""
+    out = Text(text) if isinstance(text, str) else text.copy()
+    out.pad_right(max(0, width - out.cell_len))
+    return out
+
+
+def label(name: str, width: int = COLUMN) -> Text:
+    return cell(Text(short_name(name).rjust(3), style="cyan"), width)
+
+
+def row(cells: list[Text]) -> Text:
+    line = Text(" ")
+    for c in cells:
+        line.append_text(c)
+    line.rstrip()
+    return line
+
+
+def columns(piles: list[list[dict[str, Any]]], glyphs: Glyphs) -> list[Text]:
+    """Tableau piles drawn as columns, bottom card at the top of the screen as on a table."""
+    height = max((len(p) for p in piles), default=0)
+    lines = []
+    for depth in range(max(height, 1)):
+        cells = []
+        for pile in piles:
+            if depth < len(pile):
+                cells.append(cell(card_text(pile[depth], glyphs)))
+            elif depth == 0:
+                cells.append(cell(Text(glyphs.empty, style="dim")))
+            else:
+                cells.append(cell(""))
+        lines.append(row(cells))
+    return lines
+
+
+def header(position: dict[str, Any]) -> list[Text]:
+    title = Text(f"{position['title']}  deal {position['deal']}", style="bold")
+    title.append(f"    Score {position['score']}   Moves {position['moves_played']}")
+    lines = [title]
+    if position.get("status"):
+        lines.append(Text(position["status"]))
+    return lines
+
+
+def draw_king_albert(piles: dict[str, list[dict[str, Any]]], glyphs: Glyphs) -> list[Text]:
+    foundations = [f"foundation-{i}" for i in range(1, 5)]
+    tableau = [f"tableau-{i}" for i in range(1, 10)]
+    reserve = [f"reserve-{i}" for i in range(1, 8)]
+    lines = [row([label(n) for n in foundations]), row([cell(top_text(piles[n], glyphs)) for n in foundations])]
+    lines += [Text(), row([label(n) for n in tableau])]
+    lines += columns([piles[n] for n in tableau], glyphs)
+    lines += [Text(), row([label(n) for n in reserve]), row([cell(top_text(piles[n], glyphs)) for n in reserve])]
+    return lines
+
+
+def count_text(n: int) -> Text:
+    return cell(Text(f"{n:>3}", style="dim"))
+
+
+def draw_eagle_wing(piles: dict[str, list[dict[str, Any]]], glyphs: Glyphs) -> list[Text]:
+    foundations = [f"foundation-{i}" for i in range(1, 5)]
+    left = [f"tableau-{i}" for i in range(1, 5)]
+    right = [f"tableau-{i}" for i in range(5, 9)]
+    gap = cell("")
+    stock, waste, reserve = piles["stock"], piles["waste"], piles["reserve"]
+    lines = [
+        row([label("stock"), label("waste"), gap, *[label(n) for n in foundations]]),
+        row([cell(top_text(stock, glyphs)), cell(top_text(waste, glyphs)), gap,
+             *[cell(top_text(piles[n], glyphs)) for n in foundations]]),
+        row([count_text(len(stock)), count_text(len(waste))]),
+        Text(),
+        row([*[label(n) for n in left], Text("  ") + label("reserve", TRUNK - 2), *[label(n) for n in right]]),
+    ]
+    body = columns([piles[n] for n in (*left, *right)], glyphs)
+    # The reserve ("trunk") sits between the wings: its top card (face down until
+    # only the bottom card is left) and how many cards it holds.
+    trunk = [cell(Text("  ") + top_text(reserve, glyphs), TRUNK),
+             cell(Text(f"  {len(reserve):>3}", style="dim"), TRUNK)]
+    while len(body) < len(trunk):
+        body.append(Text())
+    out = []
+    for i, line in enumerate(body):
+        left_part = line[: 1 + 4 * COLUMN]
+        left_part.pad_right(1 + 4 * COLUMN - left_part.cell_len)
+        merged = left_part + (trunk[i] if i < len(trunk) else cell("", TRUNK)) + line[1 + 4 * COLUMN:]
+        merged.rstrip()
+        out.append(merged)
+    return lines + out
+
+
+def render(position: dict[str, Any], glyphs: Glyphs = UNICODE) -> list[Text]:
+    """The board as lines of styled text. Give it a public position: it draws whatever cards it is given."""
+    piles = position["piles"]
+    body = draw_eagle_wing(piles, glyphs) if "stock" in piles else draw_king_albert(piles, glyphs)
+    return [*header(position), Text(), *body]
+
+
+def show_board(game: Game, console: Console) -> None:
+    glyphs = glyphs_for(console)
+    console.print()
+    for line in render(game.public_position(), glyphs):
+        console.print(line)
+
+
+# --- the play loop --------------------------------------------------------
+def help_text(game: Game) -> str:
+    eagle = game.name == "eagle-wing"
+    reserve = "R>T2     the reserve's last card onto T2" if eagle else "R2>F1    reserve 2 to foundation 1"
+    lines = [
+        "Moves (pile names as labelled on the board):",
+        "  T1>T3    top card of T1 onto T3",
+        "  T1:3>T4  three cards of T1 onto T4 (T1>T4 is enough when only one count fits)",
+        f"  {reserve}",
+    ]
+    if eagle:
+        lines.append("  S>W      turn a card from the stock (same as 'deal')")
+    home = "T3 or W" if eagle else "T3 or R2"
+    lines += [
+        f"  {home:<8} send that pile's top card to a foundation (like a double-click)",
+        "Commands:",
+        "  undo (u), redo, restart       step back, forward, or back to the deal",
+        "  new [N]                       a new random deal, or deal N",
+        "  hint (h)                      suggest a move",
+    ]
+    if eagle:
+        lines.append("  deal (d) or S                 turn a stock card (or the waste back over)")
+    lines += [
+        "  moves                         list every legal move",
+        "  save FILE, load FILE          keep the game in a file and resume it later",
+        "  help (?), quit (q)            this text; leave (Ctrl-D works too)",
+    ]
+    return "\n".join(lines)
+
+
+def pile_summary(game: Game) -> str:
+    """The pile names as typed: ``F1-F4, T1-T9, R1-R7``."""
+    groups: dict[str, list[str]] = {}
+    for name in game.rules.pile_names:
+        groups.setdefault(name.partition("-")[0], []).append(short_name(name))
+    parts = [names[0] if len(names) == 1 else f"{names[0]}-{names[-1]}" for names in groups.values()]
+    return ", ".join(parts)
+
+
+PILE_WORD = re.compile(r"^(?:foundation|tableau|reserve|stock|waste|[FTRSW])-?\d{0,2}$", re.IGNORECASE)
+
+
+@dataclass
+class Session:
+    """One sitting at the terminal: the game being played and where it was last saved."""
+
+    game: Game
+    console: Console
+    save_path: Path | None = None
+    running: bool = True
+    _handlers: dict[str, Callable[[str], None]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        h = self._handlers
+        for names, fn in (
+            (("help", "?"), self.cmd_help),
+            (("quit", "q", "exit"), self.cmd_quit),
+            (("undo", "u"), self.cmd_undo),
+            (("redo",), self.cmd_redo),
+            (("restart",), self.cmd_restart),
+            (("new",), self.cmd_new),
+            (("hint", "h"), self.cmd_hint),
+            (("deal", "d"), self.cmd_deal),
+            (("moves",), self.cmd_moves),
+            (("save",), self.cmd_save),
+            (("load",), self.cmd_load),
+            (("board", "show"), lambda _: self.show()),
+        ):
+            for name in names:
+                h[name] = fn
+
+    # --- output ------------------------------------------------------
+    def say(self, message: str, style: str = "") -> None:
+        self.console.print(Text(message, style=style))
+
+    def show(self) -> None:
+        show_board(self.game, self.console)
+        if self.game.is_won():
+            self.say(
+                f"You won {self.game.rules.title} deal {self.game.deal} in {len(self.game.moves_played)} moves! "
+                "Type 'new' for another deal, or 'undo' to step back.",
+                "bold green",
+            )
+        elif self.game.is_over():
+            self.say(
+                "No legal move is left: this game is over. "
+                "Type 'undo' to step back, 'restart' to try the deal again, or 'new' for another deal.",
+                "bold yellow",
+            )
+
+    # --- dispatch ----------------------------------------------------
+    def handle(self, line: str) -> None:
+        """Do what one line of input asks. Player errors become messages; the game is left as it was."""
+        text = line.strip()
+        if not text:
+            self.show()
+            return
+        word, _, rest = text.partition(" ")
+        command = self._handlers.get(word.lower())
+        try:
+            if command is not None:
+                command(rest.strip())
+            elif text.lower() in ("s", "stock"):
+                self.cmd_deal("")  # a click on the stock
+            elif PILE_WORD.match(text):
+                self.send_home(text)
+            else:
+                self.play(text)
+        except PlayerError as exc:
+            self.say(str(exc), "yellow")
+
+    def play(self, text: str) -> None:
+        source, count, target = parse_notation(text)
+        self.check_pile(source)
+        self.check_pile(target)
+        try:
+            move = self.game.parse_move(text)
+        except IllegalMoveError as exc:
+            same = [m for m in self.game.legal_moves() if (m.source, m.target) == (source, target)]
+            reason = str(exc) if same else self.why_not(source, count or 1, target)
+            raise IllegalMoveError(f"{reason} Type 'moves' to list the legal moves.") from None
+        self.game.play(move)
+        self.played(move)
+
+    def why_not(self, source: str, count: int, target: str) -> str:
+        """Which cards an illegal move would have put where, in the player's terms (the rules stay in the engine)."""
+        piles = self.game.public_position()["piles"]
+        glyphs = glyphs_for(self.console)
+        src, dst = piles[source], piles[target]
+        s, t = short_name(source), short_name(target)
+
+        def name(card: dict[str, Any]) -> str:
+            return card_label(card["card"], glyphs).strip() if card["up"] else "a face-down card"
+
+        if not src:
+            return f"{s} is empty."
+        if count == 1 and not src[-1]["up"]:
+            return f"{s}'s top card is face down."
+        if count > len(src) or not all(c["up"] for c in src[-count:]):
+            return f"{s} does not have {count} face-up card{'s' * (count > 1)} to move."
+        moving = name(src[-1] if target.startswith("foundation") else src[-count])
+        where = f"onto {name(dst[-1])} on {t}" if dst else f"to the empty {t}"
+        return f"Illegal move: {moving} from {s} cannot go {where}."
+
+    def check_pile(self, pile: str) -> None:
+        if pile not in self.game.rules.index:
+            raise IllegalMoveError(
+                f"{self.game.rules.title} has no pile {short_name(pile)}; its piles are {pile_summary(self.game)}."
+            )
+
+    def played(self, move: Move) -> None:
+        self.show()
+        self.say(f"Played {move}.")
+
+    def send_home(self, text: str) -> None:
+        pile = long_name(text)
+        self.check_pile(pile)
+        move = self.game.home_move(pile)
+        if move is None:
+            cards = self.game.state.piles[self.game.rules.index[pile]]
+            why = "is empty" if not cards else "has no card that can go to a foundation now"
+            self.say(f"{short_name(pile)} {why}. Type 'help' for how to move cards.", "yellow")
+            return
+        self.game.play(move)
+        self.played(move)
+
+    # --- commands ----------------------------------------------------
+    def cmd_help(self, _: str) -> None:
+        self.say(help_text(self.game))
+
+    def cmd_quit(self, _: str) -> None:
+        self.running = False
+
+    def cmd_undo(self, _: str) -> None:
+        move = self.game.undo()
+        self.show()
+        self.say(f"Undid {move}.")
+
+    def cmd_redo(self, _: str) -> None:
+        move = self.game.redo()
+        self.show()
+        self.say(f"Redid {move}.")
+
+    def cmd_restart(self, _: str) -> None:
+        self.game.restart()
+        self.show()
+        self.say("Back to the start of the deal; 'redo' replays your moves.")
+
+    def cmd_new(self, arg: str) -> None:
+        self.game = tableaux.new_game(self.game.name, int(arg) if arg.isdigit() else (arg or None))
+        self.save_path = None
+        self.show()
+        self.say(f"New game: deal {self.game.deal}.")
+
+    def cmd_hint(self, _: str) -> None:
+        self.say(self.game.hint().message, "cyan")
+
+    def cmd_deal(self, _: str) -> None:
+        if self.game.name != "eagle-wing":
+            self.say(f"{self.game.rules.title} has no stock; every card is already on the table.", "yellow")
+            return
+        moves = [m for m in self.game.legal_moves() if "stock" in (m.source, m.target)]
+        if not moves:
+            position = self.game.position()
+            if position["stock_left"] or position["piles"]["waste"]:
+                why = "the waste cannot go back: no redeals are left"
+            else:
+                why = "the stock and the waste are both empty"
+            self.say(f"Cannot deal: {why}.", "yellow")
+            return
+        self.game.play(moves[0])
+        self.played(moves[0])
+
+    def cmd_moves(self, _: str) -> None:
+        moves = self.game.legal_moves()
+        self.say("Legal moves: " + (" ".join(str(m) for m in moves) if moves else "none"))
+
+    def cmd_save(self, arg: str) -> None:
+        path = Path(arg).expanduser() if arg else self.save_path
+        if path is None:
+            self.say("Say where to save: save FILE (for example: save mygame.json).", "yellow")
+            return
+        try:
+            self.game.save(path)
+        except OSError as exc:
+            self.say(f"Could not save to {str(path)!r}: {exc.strerror or exc}. Your game is still here.", "yellow")
+            return
+        self.save_path = path
+        self.say(f"Saved to {path}; resume with: tableaux play --load {path}")
+
+    def cmd_load(self, arg: str) -> None:
+        if not arg:
+            self.say("Say which file: load FILE.", "yellow")
+            return
+        self.game = tableaux.load(Path(arg).expanduser())
+        self.save_path = Path(arg).expanduser()
+        self.show()
+        self.say(f"Loaded {self.game.rules.title} deal {self.game.deal}.")
+
+
+def play_loop(game: Game, input_fn: InputFn, console: Console) -> Game:
+    """Play until quit or end of input; returns the game as it was left (``new`` may have replaced it).
+
+    ``input_fn(prompt)`` returns one line, raising ``EOFError`` at the end of input.
+    """
+    session = Session(game, console)
+    session.show()
+    session.say("Type a move such as T1>T3, or 'help'.", "dim")
+    while session.running:
+        try:
+            line = input_fn(PROMPT)
+        except EOFError:
+            console.print()
+            break
+        except KeyboardInterrupt:
+            console.print()
+            session.say("(Ctrl-C) Type 'quit' or press Ctrl-D to leave.", "dim")
+            continue
+        try:
+            session.handle(line)
+        except KeyboardInterrupt:
+            session.say("Interrupted.", "dim")
+        except Exception as exc:  # noqa: BLE001 - never lose the player's game to a bug
+            session.say(f"Sorry, that went wrong inside tableaux ({exc!r}). Your game is still open.", "red")
+    g = session.game
+    session.say(
+        f"Bye. That was {g.rules.title} deal {g.deal}; 'tableaux play {g.name} --deal {g.deal}' deals it again.",
+        "dim",
+    )
+    return g
+
+
+def scripted_input(stream: Any, console: Console) -> InputFn:
+    """Input from a pipe: the prompt and the line are echoed, so a transcript reads like a session."""
+
+    def read(prompt: str) -> str:
+        line = stream.readline()
+        if not line:
+            raise EOFError
+        console.print(Text(prompt + line.rstrip("\n")), highlight=False)
+        return line
+
+    return read
+
+
+def usage_error(command: str, message: str) -> int:
+    """Report a bad argument the way argparse does (exit status 2), for checks argparse cannot make."""
+    print(f"usage: tableaux {command} ...\ntableaux {command}: error: {message}", file=sys.stderr)
+    return 2
+
+
+def run_play(args: argparse.Namespace) -> int:
+    if args.load is not None:
+        try:
+            game = tableaux.load(Path(args.load).expanduser())
+        except tableaux.SaveFileError as exc:
+            return usage_error("play", str(exc))
+        if args.game is not None and args.game != game.name:
+            return usage_error("play", f"{args.load} holds a {game.rules.title} game, not {args.game}")
+    elif args.game is None:
+        return usage_error("play", f"say which game: one of {', '.join(tableaux.GAMES)}")
+    else:
+        game = tableaux.new_game(args.game, args.deal)
+    console = Console(highlight=False)
+    if sys.stdin.isatty():
+        try:
+            import readline  # noqa: F401 - line editing and history for input()
+        except ImportError:
+            pass
+        input_fn: InputFn = input
+    else:
+        input_fn = scripted_input(sys.stdin, console)
+    play_loop(game, input_fn, console)
+    return 0
+
+
+def run_deal(args: argparse.Namespace) -> int:
+    game = tableaux.new_game(args.game, args.number)
+    if args.json:
+        print(json.dumps(game.position(), indent=1))
+        return 0
+    console = Console(highlight=False)
+    for line in render(game.public_position(), glyphs_for(console)):
+        console.print(line)
+    return 0

@@ -1,0 +1,365 @@
+"""Terminal play and ``tableaux deal``: driven the way a player (or a script piping commands) drives them."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+import tableaux
+from tableaux.cards import DOWN, card_str
+from tableaux.engine import RawMove, Rules, State, short_name
+from tableaux.game import Game
+from tableaux.hints import Hint, heuristic_moves
+from tableaux.terminal import ASCII, UNICODE, card_label, card_text, play_loop, render
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# --- helpers ----------------------------------------------------------------
+def scripted(lines: Iterable[str]) -> Callable[[str], str]:
+    """An input function that types ``lines`` and then presses Ctrl-D."""
+    it = iter(lines)
+
+    def read(prompt: str) -> str:
+        try:
+            return next(it)
+        except StopIteration:
+            raise EOFError from None
+
+    return read
+
+
+def play(game: Game, *lines: str) -> tuple[Game, str]:
+    out = io.StringIO()
+    console = Console(file=out, width=100, highlight=False)
+    final = play_loop(game, scripted(lines), console)
+    return final, out.getvalue()
+
+
+def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(ROOT / "src")}
+    return subprocess.run(
+        [sys.executable, "-m", "tableaux", *args],
+        input=stdin, capture_output=True, text=True, env=env, timeout=60,
+    )
+
+
+Order = Callable[[Rules, State], list[RawMove]]
+
+
+def search(rules: Rules, start: State, goal: Callable[[State], bool], order: Order, budget: int) -> list[RawMove]:
+    """Depth-first search over the engine's own moves (in ``order``) for a line reaching ``goal``."""
+    seen = {start}
+    path: list[RawMove] = []
+    stack = [(start, iter(order(rules, start)))]
+    while stack:
+        state, moves = stack[-1]
+        if goal(state):
+            return path
+        move = next(moves, None)
+        if move is None:
+            stack.pop()
+            if path:
+                path.pop()
+            continue
+        nxt = rules.apply(state, move)
+        if nxt in seen:
+            continue
+        seen.add(nxt)
+        if len(seen) > budget:
+            break
+        path.append(move)
+        stack.append((nxt, iter(order(rules, nxt))))
+    raise AssertionError("no line found within the budget")
+
+
+def first_line(
+    name: str, goal: Callable[[Rules, State], bool], deals: range, order: Order | None = None
+) -> tuple[int, list[str]]:
+    """The first deal in ``deals`` with a line to ``goal`` that a small search finds, and that line."""
+    rules = tableaux.rules(name)
+    order = order or (lambda r, s: r.moves(s))
+    for deal in deals:
+        try:
+            line = search(rules, rules.deal(deal), lambda s: goal(rules, s), order, budget=20_000)
+        except AssertionError:
+            continue
+        return deal, [str(rules.to_move(m)) for m in line]
+    raise AssertionError(f"no {name} deal in {deals} reached the goal")
+
+
+def is_dead_end(rules: Rules, state: State) -> bool:
+    return not rules.won(state) and not rules.moves(state)
+
+
+def hidden_cards(game: Game) -> list[str]:
+    return [card_str(c) for pile in game.state.piles for c in pile if c & DOWN]
+
+
+def visible_cards(game: Game) -> list[str]:
+    """Face-up cards at the start of a deal; Eagle Wing's face-up reserve bottom is covered until the last."""
+    reserve = game.rules.index.get("reserve")
+    return [
+        card_str(c)
+        for i, pile in enumerate(game.state.piles)
+        for c in pile
+        if not c & DOWN and not (i == reserve and len(pile) > 1)
+    ]
+
+
+# --- drawing ----------------------------------------------------------------
+def test_card_labels_and_colours() -> None:
+    assert card_label("TH") == "10♥"
+    assert card_label("AS") == " A♠"
+    assert card_label("9C", ASCII) == " 9C"
+    assert card_text({"card": "QD", "up": True}, UNICODE).style == "bold red"
+    assert card_text({"card": "QH", "up": True}, UNICODE).style == "bold red"
+    assert "red" not in str(card_text({"card": "QS", "up": True}, UNICODE).style)
+    assert card_text({"card": None, "up": False}, UNICODE).plain == UNICODE.back
+
+
+def test_red_cards_are_red_on_a_colour_terminal() -> None:
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=True, color_system="standard", width=100)
+    game = tableaux.new_game("king-albert", 1)  # R2 holds 5H, R1 holds 2C
+    for line in render(game.public_position()):
+        console.print(line)
+    text = out.getvalue()
+    assert "\x1b[1;31m 5♥" in text
+    assert "\x1b[1m 2♣" in text
+
+
+@pytest.mark.parametrize("name", ["king-albert", "eagle-wing"])
+def test_board_shows_every_pile_label_and_face_up_card(name: str) -> None:
+    game = tableaux.new_game(name, 17)
+    text = "\n".join(line.plain for line in render(game.public_position()))
+    for pile in game.rules.pile_names:
+        assert f" {short_name(pile)} " in f" {text} ".replace("\n", " ")
+    for code in visible_cards(game):
+        assert card_label(code).strip() in text
+    for code in hidden_cards(game):
+        assert card_label(code).strip() not in text
+
+
+def test_eagle_wing_reserve_shows_its_last_card_only_when_it_is_the_last() -> None:
+    game = tableaux.new_game("eagle-wing", 1)
+    bottom = card_label(card_str(game.state.piles[game.rules.index["reserve"]][0])).strip()
+    text = "\n".join(line.plain for line in render(game.public_position()))
+    assert bottom not in text  # 9C, covered by twelve face-down cards
+    position = game.public_position()
+    position["piles"]["reserve"] = position["piles"]["reserve"][:1]
+    text = "\n".join(line.plain for line in render(position))
+    assert bottom in text
+
+
+# --- the play loop ----------------------------------------------------------
+def test_a_legal_move_changes_the_board() -> None:
+    game = tableaux.new_game("king-albert", 1)
+    assert game.home_move("reserve-5") is not None  # AH
+    final, out = play(game, "R5>F1")
+    assert final.moves_played == [tableaux.Move("reserve-5", 1, "foundation-1")]
+    assert "Played R5>F1." in out
+    assert "Score 1   Moves 1" in out
+
+
+def test_count_may_be_left_out() -> None:
+    game = tableaux.new_game("king-albert", 1)
+    move = game.legal_moves()[0]
+    final, _ = play(game, f"{move.source} {move.target}".replace("tableau-", "T").replace("reserve-", "R"))
+    assert len(final.moves_played) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("foo", "not a move"),
+        ("[bold]T1>T2", "not a move"),  # rich markup in input is shown, not interpreted
+        ("T1>T2", "Illegal move"),
+        ("T9>T1", "cannot go onto"),
+        ("T1:3>T4", "does not have 3 face-up cards"),
+        ("T10>T1", "has no pile T10"),
+        ("R8", "has no pile R8"),
+        ("T2", "no card that can go to a foundation"),
+        ("redo", "nothing to redo"),
+        ("undo", "nothing to undo"),
+        ("new 99999999999", "from 0 to 4294967295"),
+        ("new -3", "whole number"),
+        ("save", "save FILE"),
+        ("load /no/such/file.json", "cannot read"),
+        ("deal", "no stock"),
+    ],
+)
+def test_nonsense_gets_a_message_and_changes_nothing(text: str, expected: str) -> None:
+    game = tableaux.new_game("king-albert", 1)
+    before = game.state
+    final, out = play(game, text)
+    assert final is game and game.state == before and not game.moves_played
+    assert expected in out
+    assert "Traceback" not in out and "went wrong" not in out
+
+
+def test_undo_redo_restart() -> None:
+    game = tableaux.new_game("king-albert", 1)
+    start = game.state
+    first = "R5>F1"
+    assert tableaux.Move.from_str(first) in game.legal_moves()
+    probe = tableaux.new_game("king-albert", 1)
+    probe.play(first)
+    second = str(probe.legal_moves()[0])
+    final, out = play(game, first, second, "undo")
+    assert [str(m) for m in final.moves_played] == [first]
+    assert f"Undid {second}." in out
+    final, out = play(game, "redo")
+    assert [str(m) for m in final.moves_played] == [first, second]
+    final, out = play(game, "restart")
+    assert final.state == start and not final.moves_played
+    assert [str(m) for m in final.redo_moves] == [first, second]
+
+
+def test_double_click_sends_the_top_card_home() -> None:
+    game = tableaux.new_game("king-albert", 1)
+    expected = game.home_move("reserve-5")
+    final, out = play(game, "r5")
+    assert final.moves_played == [expected]
+
+
+def test_new_game_with_and_without_a_number() -> None:
+    game = tableaux.new_game("eagle-wing", 1)
+    final, out = play(game, "T4>F2", "new 42")
+    assert final is not game and final.deal == 42 and final.name == "eagle-wing" and not final.moves_played
+    assert "New game: deal 42." in out
+    final, out = play(game, "new")
+    assert final is not game and final.name == "eagle-wing"
+    assert f"New game: deal {final.deal}." in out
+
+
+def test_hint_is_shown_and_plays_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = tableaux.new_game("eagle-wing", 1)
+    final, out = play(game, "hint")
+    assert not final.moves_played
+    assert any(str(m) in out.split("> ")[-1] for m in game.legal_moves())
+    fixed = Hint(tableaux.Move("tableau-4", 1, "foundation-2"), "heuristic", "Try T4>F2 (because).")
+    monkeypatch.setattr(Game, "hint", lambda self, **kw: fixed)
+    _, out = play(game, "h")
+    assert "Try T4>F2 (because)." in out
+
+
+def test_deal_command_goes_through_the_stock_and_its_redeals() -> None:
+    game = tableaux.new_game("eagle-wing", 1)
+    stock = game.position()["stock_left"]
+    final, out = play(game, "deal")
+    assert final.position()["stock_left"] == stock - 1
+    assert final.moves_played == [tableaux.Move("stock", 1, "waste")]
+    play(game, *["d"] * (stock - 1))
+    assert game.position()["stock_left"] == 0
+    play(game, "S")  # a click on the stock turns the waste back over
+    assert game.position()["stock_left"] == stock and game.position()["redeals_left"] == 1
+    play(game, *["d"] * (2 * stock + 1))
+    assert game.position()["redeals_left"] == 0 and game.position()["stock_left"] == 0
+    moves = len(game.moves_played)
+    _, out = play(game, "deal")
+    assert len(game.moves_played) == moves
+    assert "Cannot deal: the waste cannot go back: no redeals are left." in out
+
+
+def test_save_and_load(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    game = tableaux.new_game("eagle-wing", 1)
+    final, out = play(game, "T4>F2", "d", f"save {path}")
+    assert f"Saved to {path}" in out
+    saved = tableaux.load(path)
+    assert saved.moves_played == final.moves_played and saved.state == final.state
+    other = tableaux.new_game("king-albert", 3)
+    loaded, out = play(other, f"load {path}")
+    assert loaded.name == "eagle-wing" and loaded.state == final.state
+    _, out = play(game, f"save {tmp_path / 'missing-dir' / 'x.json'}")
+    assert "Could not save" in out
+
+
+def test_winning_shows_the_win_message() -> None:
+    # The project's rule-of-thumb ordering finds wins quickly; every move still comes from Rules.moves.
+    deal, line = first_line("eagle-wing", lambda r, s: r.won(s), range(1, 40), heuristic_moves)
+    game = tableaux.new_game("eagle-wing", deal)
+    final, out = play(game, *line[:-1])
+    assert not final.is_won() and "You won" not in out
+    final, out = play(final, line[-1])
+    assert final.is_won()
+    assert f"You won Eagle Wing deal {deal} in {len(line)} moves!" in out
+    assert "Score 52" in out
+
+
+def test_a_dead_end_shows_the_over_message() -> None:
+    deal, line = first_line("eagle-wing", is_dead_end, range(1, 40))
+    game = tableaux.new_game("eagle-wing", deal)
+    final, out = play(game, *line)
+    assert final.position()["over"]
+    assert "No legal move is left: this game is over." in out
+    assert out.count("this game is over") == 1  # only once the last move is played
+
+
+def test_end_of_input_quits_cleanly() -> None:
+    game = tableaux.new_game("king-albert", 5)
+    final, out = play(game)
+    assert final is game
+    assert "Bye." in out and "--deal 5" in out
+
+
+# --- the real command -----------------------------------------------------------
+def test_deal_hides_face_down_cards() -> None:
+    game = tableaux.new_game("king-albert", 1)
+    result = run_cli("deal", "king-albert", "1")
+    assert result.returncode == 0, result.stderr
+    hidden = hidden_cards(game)
+    assert len(hidden) == 36
+    for code in hidden:
+        assert card_label(code).strip() not in result.stdout
+        assert code not in result.stdout
+    for code in visible_cards(game):
+        assert card_label(code).strip() in result.stdout
+    assert "T1" in result.stdout and "R7" in result.stdout and "F4" in result.stdout
+
+
+@pytest.mark.parametrize("name", ["king-albert", "eagle-wing"])
+def test_deal_json_is_the_whole_position(name: str) -> None:
+    result = run_cli("deal", name, "17", "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == tableaux.new_game(name, 17).position()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["deal", "king-albert", "99999999999"],
+        ["deal", "king-albert", "x"],
+        ["deal", "spider", "1"],
+        ["play", "king-albert", "--deal", "-1"],
+        ["play", "king-albert", "--deal", "1", "--load", "x.json"],
+        ["play"],
+        ["play", "--load", "/no/such/file.json"],
+    ],
+)
+def test_bad_arguments_exit_2_without_a_traceback(args: list[str]) -> None:
+    result = run_cli(*args)
+    assert result.returncode == 2
+    assert "error:" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_play_from_a_script_then_resume_the_saved_game(tmp_path: Path) -> None:
+    path = tmp_path / "saved.json"
+    result = run_cli("play", "eagle-wing", "--deal", "1", stdin=f"T4>F2\nnonsense\nsave {path}\n")
+    assert result.returncode == 0, result.stderr
+    assert "Played T4>F2." in result.stdout and "not a move" in result.stdout
+    assert "Traceback" not in result.stdout + result.stderr
+    result = run_cli("play", "--load", str(path), stdin="undo\nquit\n")
+    assert result.returncode == 0, result.stderr
+    assert "Undid T4>F2." in result.stdout
+    result = run_cli("play", "king-albert", "--load", str(path))
+    assert result.returncode == 2 and "Eagle Wing" in result.stderr
