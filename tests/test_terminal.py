@@ -363,3 +363,32 @@ def test_play_from_a_script_then_resume_the_saved_game(tmp_path: Path) -> None:
     assert "Undid T4>F2." in result.stdout
     result = run_cli("play", "king-albert", "--load", str(path))
     assert result.returncode == 2 and "Eagle Wing" in result.stderr
+
+
+def test_ctrl_c_at_the_prompt_keeps_the_game() -> None:
+    game = tableaux.new_game("king-albert", 1)
+    lines = iter(["R5>F1", KeyboardInterrupt, "undo"])
+
+    def read(prompt: str) -> str:
+        item = next(lines, None)
+        if item is None:
+            raise EOFError
+        if item is KeyboardInterrupt:
+            raise KeyboardInterrupt
+        return str(item)
+
+    out = io.StringIO()
+    final = play_loop(game, read, Console(file=out, width=100))
+    assert final is game and not game.moves_played and game.redo_moves
+    assert "Type 'quit' or press Ctrl-D to leave." in out.getvalue()
+
+
+def test_a_bug_behind_a_command_does_not_end_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(self: Game, **kw: object) -> Hint:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(Game, "hint", broken)
+    game = tableaux.new_game("king-albert", 1)
+    final, out = play(game, "hint", "R5>F1")
+    assert "went wrong" in out and "Your game is still open." in out
+    assert len(final.moves_played) == 1
