@@ -292,7 +292,7 @@ def test_winning_shows_the_win_message() -> None:
     assert not final.is_won() and "You won" not in out
     final, out = play(final, line[-1])
     assert final.is_won()
-    assert f"You won Eagle Wing deal {deal} in {len(line)} moves!" in out
+    assert f"Played {line[-1]}.\nYou won Eagle Wing deal {deal} in {len(line)} moves!" in out
     assert "Score 52" in out
 
 

@@ -204,6 +204,7 @@ def help_text(game: Game) -> str:
         lines.append("  deal (d) or S                 turn a stock card (or the waste back over)")
     lines += [
         "  moves                         list every legal move",
+        "  board (or an empty line)      draw the board again",
         "  save FILE, load FILE          keep the game in a file and resume it later",
         "  help (?), quit (q)            this text; leave (Ctrl-D works too)",
     ]
@@ -255,8 +256,11 @@ class Session:
     def say(self, message: str, style: str = "") -> None:
         self.console.print(Text(message, style=style))
 
-    def show(self) -> None:
+    def show(self, message: str = "") -> None:
+        """The board, what just happened, then whether the game has ended (so that comes last)."""
         show_board(self.game, self.console)
+        if message:
+            self.say(message)
         if self.game.is_won():
             self.say(
                 f"You won {self.game.rules.title} deal {self.game.deal} in {len(self.game.moves_played)} moves! "
@@ -331,8 +335,7 @@ class Session:
             )
 
     def played(self, move: Move) -> None:
-        self.show()
-        self.say(f"Played {move}.")
+        self.show(f"Played {move}.")
 
     def send_home(self, text: str) -> None:
         pile = long_name(text)
@@ -355,24 +358,20 @@ class Session:
 
     def cmd_undo(self, _: str) -> None:
         move = self.game.undo()
-        self.show()
-        self.say(f"Undid {move}.")
+        self.show(f"Undid {move}.")
 
     def cmd_redo(self, _: str) -> None:
         move = self.game.redo()
-        self.show()
-        self.say(f"Redid {move}.")
+        self.show(f"Redid {move}.")
 
     def cmd_restart(self, _: str) -> None:
         self.game.restart()
-        self.show()
-        self.say("Back to the start of the deal; 'redo' replays your moves.")
+        self.show("Back to the start of the deal; 'redo' replays your moves.")
 
     def cmd_new(self, arg: str) -> None:
         self.game = tableaux.new_game(self.game.name, int(arg) if arg.isdigit() else (arg or None))
         self.save_path = None
-        self.show()
-        self.say(f"New game: deal {self.game.deal}.")
+        self.show(f"New game: deal {self.game.deal}.")
 
     def cmd_hint(self, _: str) -> None:
         self.say(self.game.hint().message, "cyan")
@@ -416,8 +415,7 @@ class Session:
             return
         self.game = tableaux.load(Path(arg).expanduser())
         self.save_path = Path(arg).expanduser()
-        self.show()
-        self.say(f"Loaded {self.game.rules.title} deal {self.game.deal}.")
+        self.show(f"Loaded {self.game.rules.title} deal {self.game.deal}.")
 
 
 def play_loop(game: Game, input_fn: InputFn, console: Console) -> Game:
