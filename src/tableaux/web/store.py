@@ -1,0 +1,421 @@
+"""Saved games, players and statistics in SQLite.
+
+The database is the truth: every state change of a game is committed before
+the server answers, so a crash or a restart loses nothing. A game is stored as
+its deal plus the list of moves played and the redo list (move texts); the
+engine rebuilds the position from them, so no rule lives here.
+
+Concurrency: each operation opens its own connection (WAL mode, busy
+timeout), so the store is safe from uvicorn's thread pool and even from
+several server processes. Writes that depend on what was read use the game's
+``version`` as a compare-and-swap, so two tabs can never interleave moves.
+
+Schema changes are a list of migration steps (:data:`MIGRATIONS`) applied in
+order and recorded in ``schema_version``; steps only add, never drop.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import sqlite3
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+IDLE_CAP = 600.0
+"""Longest gap between two moves that still counts as playing time (seconds).
+
+A longer gap means the player walked away or closed the tab; counting it would
+make the clock meaningless when a game is resumed the next day.
+"""
+
+
+# --- schema ---------------------------------------------------------------
+def _v1(conn: sqlite3.Connection) -> None:
+    conn.execute("CREATE TABLE IF NOT EXISTS players (id TEXT PRIMARY KEY, created_at REAL NOT NULL)")
+    conn.execute(
+        """CREATE TABLE IF NOT EXISTS games (
+            id TEXT PRIMARY KEY,
+            player TEXT NOT NULL REFERENCES players(id),
+            game TEXT NOT NULL,
+            deal INTEGER NOT NULL,
+            moves TEXT NOT NULL DEFAULT '[]',
+            redo TEXT NOT NULL DEFAULT '[]',
+            version INTEGER NOT NULL DEFAULT 0,
+            started_at REAL NOT NULL,
+            finished_at REAL,
+            won INTEGER NOT NULL DEFAULT 0,
+            elapsed REAL NOT NULL DEFAULT 0
+        )"""
+    )
+    conn.execute("CREATE INDEX IF NOT EXISTS games_by_player ON games (player, game, started_at)")
+
+
+def _v2(conn: sqlite3.Connection) -> None:
+    """Clock and activity columns: time of the last change, and moves in the current line."""
+    conn.execute("ALTER TABLE games ADD COLUMN updated_at REAL")
+    conn.execute("ALTER TABLE games ADD COLUMN last_move_at REAL")
+    conn.execute("ALTER TABLE games ADD COLUMN move_count INTEGER NOT NULL DEFAULT 0")
+    conn.execute("ALTER TABLE games ADD COLUMN ever_moved INTEGER NOT NULL DEFAULT 0")
+    # Fill the new columns from what version 1 recorded.
+    conn.execute("UPDATE games SET updated_at = COALESCE(finished_at, started_at)")
+    conn.execute("UPDATE games SET move_count = json_array_length(moves)")
+    conn.execute("UPDATE games SET ever_moved = (move_count > 0 OR json_array_length(redo) > 0 OR won)")
+
+
+def _v3(conn: sqlite3.Connection) -> None:
+    """Statistics resets: a reset hides earlier games from the statistics but keeps them."""
+    conn.execute("ALTER TABLE games ADD COLUMN counted INTEGER NOT NULL DEFAULT 1")
+    conn.execute("CREATE INDEX IF NOT EXISTS games_recent ON games (player, won, updated_at)")
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3)
+"""Migration step ``i`` brings the schema from version ``i`` to ``i + 1``. Append only."""
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class StoreError(Exception):
+    """The database cannot be used (newer schema, unreadable file)."""
+
+
+class StaleVersionError(Exception):
+    """The game changed since the version the caller read."""
+
+
+# --- records ----------------------------------------------------------------
+@dataclass
+class GameRecord:
+    """One saved game as stored; the position itself comes from the engine."""
+
+    id: str
+    player: str
+    game: str
+    deal: int
+    moves: list[str]
+    redo: list[str]
+    version: int
+    started_at: float
+    finished_at: float | None
+    won: bool
+    elapsed: float
+    last_move_at: float | None
+    updated_at: float
+    ever_moved: bool = False
+
+    def elapsed_now(self, now: float | None = None) -> float:
+        """Playing time so far: frozen once won; the clock starts with the first move."""
+        if self.won or self.last_move_at is None:
+            return self.elapsed
+        now = time.time() if now is None else now
+        return self.elapsed + min(max(now - self.last_move_at, 0.0), IDLE_CAP)
+
+
+_COLUMNS = (
+    "id, player, game, deal, moves, redo, version, started_at, finished_at, won, elapsed, "
+    "last_move_at, updated_at, ever_moved"
+)
+
+
+def _record(row: Sequence[Any]) -> GameRecord:
+    (gid, player, game, deal, moves, redo, version, started, finished, won, elapsed, last, updated, ever) = row
+    return GameRecord(
+        id=gid, player=player, game=game, deal=deal, moves=json.loads(moves), redo=json.loads(redo),
+        version=version, started_at=started, finished_at=finished, won=bool(won), elapsed=elapsed,
+        last_move_at=last, updated_at=updated if updated is not None else started, ever_moved=bool(ever),
+    )
+
+
+@dataclass
+class GameStats:
+    """Statistics of one game name for one player (or for everybody, in the CLI)."""
+
+    played: int = 0
+    won: int = 0
+    current_streak: int = 0
+    best_streak: int = 0
+    best_time: float | None = None
+    worst_time: float | None = None
+    fewest_moves: int | None = None
+
+    @property
+    def win_rate(self) -> float:
+        return self.won / self.played if self.played else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "played": self.played,
+            "won": self.won,
+            "win_rate": round(self.win_rate, 4),
+            "current_streak": self.current_streak,
+            "best_streak": self.best_streak,
+            "best_time": None if self.best_time is None else round(self.best_time, 1),
+            "worst_time": None if self.worst_time is None else round(self.worst_time, 1),
+            "fewest_moves": self.fewest_moves,
+        }
+
+
+def compute_stats(games: Sequence[tuple[bool, bool, float, int]]) -> GameStats:
+    """Statistics from ``(won, played, elapsed, moves)`` per game, oldest first.
+
+    A game counts as played once a move was made (or when won). A played game
+    that was not won breaks the streak, except the newest one, which may still
+    be won: it counts as played but leaves the streak open.
+    """
+    stats = GameStats()
+    run = 0
+    last = len(games) - 1
+    for i, (won, played, elapsed, moves) in enumerate(games):
+        if not (played or won):
+            continue
+        stats.played += 1
+        if won:
+            stats.won += 1
+            run += 1
+            stats.best_streak = max(stats.best_streak, run)
+            stats.best_time = elapsed if stats.best_time is None else min(stats.best_time, elapsed)
+            stats.worst_time = elapsed if stats.worst_time is None else max(stats.worst_time, elapsed)
+            stats.fewest_moves = moves if stats.fewest_moves is None else min(stats.fewest_moves, moves)
+        elif i != last:
+            run = 0
+    stats.current_streak = run
+    return stats
+
+
+def hash_token(token: str) -> str:
+    """Player ids are hashes of the cookie, so reading the database does not give anyone's cookie."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+# --- the store ----------------------------------------------------------------
+class Store:
+    """All database access. Cheap to create; every method opens and closes its own connection."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._known_players: set[str] = set()
+        with self._connect() as conn:
+            conn.execute("PRAGMA journal_mode=WAL")
+            migrate(conn)
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        try:
+            conn = sqlite3.connect(self.path, timeout=15.0, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open the database {str(self.path)!r}: {exc}") from None
+        try:
+            conn.execute("PRAGMA foreign_keys=ON")
+            conn.execute("PRAGMA synchronous=FULL")
+            yield conn
+        finally:
+            conn.close()
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction, taken up front so concurrent writers queue instead of deadlocking."""
+        with self._connect() as conn:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+    # --- players --------------------------------------------------------------
+    def player_exists(self, player: str) -> bool:
+        if player in self._known_players:
+            return True
+        with self._connect() as conn:
+            found = conn.execute("SELECT 1 FROM players WHERE id = ?", (player,)).fetchone() is not None
+        if found:
+            self._known_players.add(player)
+        return found
+
+    def new_player(self) -> tuple[str, str]:
+        """A fresh identity: ``(cookie token, player id)``."""
+        token = secrets.token_urlsafe(32)
+        player = hash_token(token)
+        with self._write() as conn:
+            conn.execute("INSERT INTO players (id, created_at) VALUES (?, ?)", (player, time.time()))
+        self._known_players.add(player)
+        return token, player
+
+    # --- games -----------------------------------------------------------------
+    def create_game(self, player: str, game: str, deal: int) -> GameRecord:
+        now = time.time()
+        record = GameRecord(
+            id=secrets.token_urlsafe(16), player=player, game=game, deal=deal, moves=[], redo=[], version=0,
+            started_at=now, finished_at=None, won=False, elapsed=0.0, last_move_at=None, updated_at=now,
+        )
+        with self._write() as conn:
+            conn.execute(
+                "INSERT INTO games (id, player, game, deal, moves, redo, version, started_at, updated_at) "
+                "VALUES (?, ?, ?, ?, '[]', '[]', 0, ?, ?)",
+                (record.id, player, game, deal, now, now),
+            )
+        return record
+
+    def get_game(self, game_id: str, player: str) -> GameRecord | None:
+        """The game, or ``None`` when it does not exist or belongs to someone else."""
+        with self._connect() as conn:
+            row = conn.execute(
+                f"SELECT {_COLUMNS} FROM games WHERE id = ? AND player = ?", (game_id, player)
+            ).fetchone()
+        return None if row is None else _record(row)
+
+    def current_game(self, player: str, game: str | None = None) -> GameRecord | None:
+        """The player's most recently changed unfinished game (of one game name, if given)."""
+        sql = f"SELECT {_COLUMNS} FROM games WHERE player = ? AND won = 0"
+        params: tuple[Any, ...] = (player,)
+        if game is not None:
+            sql += " AND game = ?"
+            params += (game,)
+        sql += " ORDER BY updated_at DESC, started_at DESC LIMIT 1"
+        with self._connect() as conn:
+            row = conn.execute(sql, params).fetchone()
+        return None if row is None else _record(row)
+
+    def save_change(self, record: GameRecord, moves: list[str], redo: list[str], won: bool) -> GameRecord:
+        """Store one state change made against ``record.version``; :class:`StaleVersionError` if it moved on.
+
+        The clock advances by the gap since the previous change (capped at
+        :data:`IDLE_CAP`); it starts at the first change.
+        """
+        now = time.time()
+        elapsed = record.elapsed_now(now)
+        new = GameRecord(
+            id=record.id, player=record.player, game=record.game, deal=record.deal, moves=moves, redo=redo,
+            version=record.version + 1, started_at=record.started_at,
+            finished_at=now if won else None, won=won, elapsed=elapsed, last_move_at=now, updated_at=now,
+            ever_moved=True,
+        )
+        with self._write() as conn:
+            cur = conn.execute(
+                "UPDATE games SET moves = ?, redo = ?, version = ?, finished_at = ?, won = ?, elapsed = ?, "
+                "last_move_at = ?, updated_at = ?, move_count = ?, ever_moved = 1 "
+                "WHERE id = ? AND player = ? AND version = ?",
+                (
+                    json.dumps(moves), json.dumps(redo), new.version, new.finished_at, int(won), elapsed,
+                    now, now, len(moves), record.id, record.player, record.version,
+                ),
+            )
+            if cur.rowcount != 1:
+                raise StaleVersionError(record.id)
+        return new
+
+    # --- statistics ------------------------------------------------------------
+    def stats(self, game_names: Sequence[str], player: str | None = None) -> dict[str, GameStats]:
+        """Statistics per game name, for one player, or for every player (each player's streaks kept apart)."""
+        out: dict[str, GameStats] = {}
+        for name in game_names:
+            per_player = self._game_rows(name, player)
+            total = GameStats()
+            for rows in per_player.values():
+                s = compute_stats(rows)
+                total = _combine(total, s)
+            out[name] = total
+        return out
+
+    def _game_rows(self, game: str, player: str | None) -> dict[str, list[tuple[bool, bool, float, int]]]:
+        sql = "SELECT player, won, ever_moved, elapsed, move_count FROM games WHERE counted = 1 AND game = ?"
+        params: tuple[Any, ...] = (game,)
+        if player is not None:
+            sql += " AND player = ?"
+            params += (player,)
+        sql += " ORDER BY started_at, rowid"
+        rows: dict[str, list[tuple[bool, bool, float, int]]] = {}
+        with self._connect() as conn:
+            for who, won, moved, elapsed, moves in conn.execute(sql, params):
+                rows.setdefault(who, []).append((bool(won), bool(moved), float(elapsed), int(moves)))
+        return rows
+
+    def players(self) -> list[tuple[str, float]]:
+        """Players who have at least one game, most recently active first: ``(id, last activity)``."""
+        with self._connect() as conn:
+            return [
+                (who, float(last))
+                for who, last in conn.execute(
+                    "SELECT player, MAX(COALESCE(updated_at, started_at)) AS last FROM games "
+                    "GROUP BY player ORDER BY last DESC"
+                )
+            ]
+
+    def reset_stats(self, game: str | None = None, player: str | None = None) -> int:
+        """Leave every game so far out of the statistics (the games themselves are kept). Returns how many."""
+        sql = "UPDATE games SET counted = 0 WHERE counted = 1"
+        params: tuple[Any, ...] = ()
+        if game is not None:
+            sql += " AND game = ?"
+            params += (game,)
+        if player is not None:
+            sql += " AND player = ?"
+            params += (player,)
+        with self._write() as conn:
+            return conn.execute(sql, params).rowcount
+
+    def schema_version(self) -> int:
+        with self._connect() as conn:
+            return current_version(conn)
+
+
+def _combine(a: GameStats, b: GameStats) -> GameStats:
+    """Totals over players; streaks are each player's own, so the best of them is reported."""
+
+    def pick(x: float | None, y: float | None, f: Callable[[float, float], float]) -> float | None:
+        return y if x is None else x if y is None else f(x, y)
+
+    fewest = pick(a.fewest_moves, b.fewest_moves, min)
+    return GameStats(
+        played=a.played + b.played,
+        won=a.won + b.won,
+        current_streak=max(a.current_streak, b.current_streak),
+        best_streak=max(a.best_streak, b.best_streak),
+        best_time=pick(a.best_time, b.best_time, min),
+        worst_time=pick(a.worst_time, b.worst_time, max),
+        fewest_moves=None if fewest is None else int(fewest),
+    )
+
+
+# --- migrations -----------------------------------------------------------------
+def current_version(conn: sqlite3.Connection) -> int:
+    conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+    row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
+    return int(row[0]) if row and row[0] is not None else 0
+
+
+def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
+    """Apply the missing migration steps up to ``target``, each in its own transaction. Returns the version."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        version = current_version(conn)
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    if version > SCHEMA_VERSION:
+        raise StoreError(
+            f"the database has schema version {version}, newer than this tableaux understands "
+            f"({SCHEMA_VERSION}); upgrade tableaux or use another --db"
+        )
+    while version < target:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # Another process may have migrated meanwhile: re-read under the write lock.
+            version = current_version(conn)
+            if version < target:
+                MIGRATIONS[version](conn)
+                version += 1
+                conn.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+    return version

@@ -1,0 +1,734 @@
+"""The browser game's HTTP API, through FastAPI's TestClient.
+
+Positions are checked against the engine directly (a Game replaying the same
+moves), never against numbers typed into the test.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import threading
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():  # starlette 1.x suggests httpx2; httpx is what the project installs
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+import tableaux
+from tableaux import GAMES, Move
+from tableaux.cards import DOWN, card_str
+from tableaux.hints import heuristic_moves
+from tableaux.web.app import COOKIE, CSP, MAX_BODY, WEB_GAMES, create_app
+
+
+# --- helpers -------------------------------------------------------------------
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "games.sqlite3"
+
+
+@pytest.fixture
+def client(db: Path) -> TestClient:
+    return TestClient(create_app(db, hint_time_limit=0.05))
+
+
+def new_game(client: TestClient, game: str = "king-albert", deal: int | None = 17) -> dict[str, Any]:
+    r = client.post("/api/games", json={"game": game, "deal": deal})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def play(client: TestClient, view: dict[str, Any], move: Any) -> dict[str, Any]:
+    r = client.post(f"/api/games/{view['id']}/moves", json={"move": move, "version": view["version"]})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def engine_game(view: dict[str, Any], moves: list[str]) -> tableaux.Game:
+    game = tableaux.new_game(view["game"], view["deal"])
+    for text in moves:
+        game.play(Move.from_str(text))
+    return game
+
+
+def moves_of(game: tableaux.Game) -> list[dict[str, Any]]:
+    return [{**m.to_dict(), "text": str(m)} for m in game.legal_moves()]
+
+
+def find_win(name: str, deal: int, budget: int = 50_000) -> list[str] | None:
+    """A winning line by depth-first search over the engine's own Rules.moves/apply (full knowledge)."""
+    rules = GAMES[name]
+    start = rules.deal(deal)
+    seen = {start}
+    stack = [iter(heuristic_moves(rules, start))]
+    states = [start]
+    path: list[tuple[int, int, int]] = []
+    while stack:
+        move = next(stack[-1], None)
+        if move is None:
+            stack.pop()
+            states.pop()
+            if path:
+                path.pop()
+            continue
+        after = rules.apply(states[-1], move)
+        if after in seen:
+            continue
+        seen.add(after)
+        if len(seen) > budget:
+            return None
+        path.append(move)
+        if rules.won(after):
+            return [str(rules.to_move(m)) for m in path]
+        states.append(after)
+        stack.append(iter(heuristic_moves(rules, after, move)))
+    return None
+
+
+@pytest.fixture(scope="module")
+def winning_line() -> tuple[str, int, list[str]]:
+    for deal in range(1, 50):
+        line = find_win("king-albert", deal)
+        if line:
+            return "king-albert", deal, line
+    pytest.fail("no winnable King Albert deal found among deals 1..49 by the small search")
+
+
+def view_of(client: TestClient, view: dict[str, Any]) -> dict[str, Any]:
+    r = client.get(f"/api/games/{view['id']}")
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def without_clock(view: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in view.items() if k != "elapsed_seconds"}
+
+
+# --- basic endpoints -------------------------------------------------------------
+def test_catalog_lists_both_games(client: TestClient) -> None:
+    r = client.get("/api/games/catalog")
+    assert r.status_code == 200
+    assert r.json() == [{"name": n, "title": tableaux.rules(n).title} for n in ("king-albert", "eagle-wing")]
+
+
+@pytest.mark.parametrize("name", WEB_GAMES)
+def test_new_game_view_is_the_engines_public_position(client: TestClient, name: str) -> None:
+    view = new_game(client, name, 4242)
+    game = tableaux.new_game(name, 4242)
+    assert view["game"] == name and view["deal"] == 4242 and view["title"] == game.rules.title
+    assert view["version"] == 0 and view["moves"] == 0 and view["won"] is False
+    assert view["position"] == game.public_position()
+    assert view["legal_moves"] == moves_of(game)
+    expected_home = {}
+    for pile in game.rules.pile_names:
+        move = game.home_move(pile)
+        if move is not None:
+            expected_home[pile] = {**move.to_dict(), "text": str(move)}
+    assert view["home_moves"] == expected_home
+    assert len(view["id"]) >= 22  # token_urlsafe(16): 128 random bits
+
+
+def test_random_deal_when_deal_is_null_or_absent(client: TestClient) -> None:
+    a = new_game(client, "eagle-wing", None)
+    r = client.post("/api/games", json={"game": "eagle-wing"})
+    assert r.status_code == 201
+    b = r.json()
+    for view in (a, b):
+        assert 0 <= view["deal"] <= tableaux.MAX_DEAL
+        assert view["position"] == tableaux.new_game("eagle-wing", view["deal"]).public_position()
+
+
+def test_player_cookie_is_httponly_and_samesite_lax(db: Path) -> None:
+    client = TestClient(create_app(db))
+    r = client.get("/api/games/catalog")
+    cookie = r.headers["set-cookie"]
+    assert cookie.startswith(f"{COOKIE}=")
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Path=/" in cookie
+    # A known cookie is kept: no new identity on the next request.
+    assert "set-cookie" not in client.get("/api/games/catalog").headers
+
+
+def test_moves_as_text_and_as_objects(client: TestClient) -> None:
+    view = new_game(client, "king-albert", 17)
+    game = tableaux.new_game("king-albert", 17)
+    first, second = game.legal_moves()[0], None
+    view = play(client, view, str(first))
+    game.play(first)
+    assert view["version"] == 1 and view["moves"] == 1
+    assert view["position"] == game.public_position()
+    second = game.legal_moves()[-1]
+    view = play(client, view, second.to_dict())
+    game.play(second)
+    assert view["version"] == 2 and view["moves"] == 2
+    assert view["position"] == game.public_position() and view["legal_moves"] == moves_of(game)
+    # The legal_moves entries themselves (with "text") can be sent back as they are.
+    third = view["legal_moves"][0]
+    view = play(client, view, third)
+    game.play(Move(third["source"], third["count"], third["target"]))
+    assert view["position"] == game.public_position()
+
+
+def test_move_without_count_is_filled_in_when_only_one_fits(client: TestClient) -> None:
+    view = new_game(client, "king-albert", 17)
+    move = view["legal_moves"][0]
+    after = play(client, view, {"source": move["source"], "target": move["target"]})
+    assert after["version"] == 1
+
+
+def test_undo_redo_restart(client: TestClient) -> None:
+    view = new_game(client, "eagle-wing", 5)
+    start = view["position"]
+    texts = []
+    for _ in range(4):
+        move = view["legal_moves"][0]
+        texts.append(move["text"])
+        view = play(client, view, move["text"])
+    gid = view["id"]
+    r = client.post(f"/api/games/{gid}/undo", json={"version": view["version"]})
+    assert r.status_code == 200
+    view = r.json()
+    assert view["version"] == 5 and view["moves"] == 3
+    mirror = engine_game(view, texts)
+    mirror.undo()
+    assert view["position"] == mirror.public_position()
+    assert view["position"]["can_redo"] is True
+    r = client.post(f"/api/games/{gid}/redo", json={"version": view["version"]})
+    view = r.json()
+    assert view["version"] == 6 and view["position"] == engine_game(view, texts).public_position()
+    r = client.post(f"/api/games/{gid}/restart", json={"version": view["version"]})
+    view = r.json()
+    assert r.status_code == 200 and view["version"] == 7 and view["moves"] == 0
+    assert view["position"]["piles"] == start["piles"]
+    # Restart keeps the moves for redo.
+    r = client.post(f"/api/games/{gid}/redo", json={"version": view["version"]})
+    assert r.json()["position"]["piles"] == engine_game(view, texts[:1]).public_position()["piles"]
+    assert r.json()["position"]["can_redo"] is True
+
+
+@pytest.mark.parametrize(
+    ("action", "message"),
+    [("undo", "nothing to undo"), ("redo", "nothing to redo"), ("restart", "nothing to restart")],
+)
+def test_history_actions_with_nothing_to_do_are_422(client: TestClient, action: str, message: str) -> None:
+    view = new_game(client)
+    r = client.post(f"/api/games/{view['id']}/{action}", json={"version": 0})
+    assert r.status_code == 422
+    assert message in r.json()["error"]
+    assert without_clock(view_of(client, view)) == without_clock(view)
+
+
+def test_hint_suggests_a_legal_move_and_changes_nothing(client: TestClient) -> None:
+    view = new_game(client, "king-albert", 17)
+    r = client.post(f"/api/games/{view['id']}/hint")
+    assert r.status_code == 200
+    body = r.json()
+    hint = body["hint"]
+    assert hint["source"] in ("solver", "heuristic")
+    assert hint["move"] in view["legal_moves"]
+    assert without_clock(body["view"]) == without_clock(view)
+    # A JSON body (for example the view's version) is accepted and ignored.
+    r = client.post(f"/api/games/{view['id']}/hint", json={"version": 0})
+    assert r.status_code == 200
+
+
+def test_current_resumes_the_latest_unfinished_game(client: TestClient) -> None:
+    r = client.get("/api/current")
+    assert r.status_code == 404 and "no unfinished" in r.json()["error"]
+    ka = new_game(client, "king-albert", 3)
+    ew = new_game(client, "eagle-wing", 4)
+    assert client.get("/api/current").json()["id"] == ew["id"]
+    ka = play(client, ka, ka["legal_moves"][0])  # now the most recently played
+    assert client.get("/api/current").json()["id"] == ka["id"]
+    assert client.get("/api/current?game=eagle-wing").json()["id"] == ew["id"]
+    assert without_clock(client.get("/api/current?game=king-albert").json()) == without_clock(ka)
+
+
+def test_current_with_unknown_game_is_a_readable_422(client: TestClient) -> None:
+    r = client.get("/api/current?game=klondike")
+    assert r.status_code == 422
+    error = r.json()["error"]
+    assert "game" in error and "king-albert" in error and "eagle-wing" in error
+
+
+# --- errors: each one precise, 4xx, and changing nothing ---------------------------
+BAD_NEW_GAME = [
+    ({"game": "klondike", "deal": 1}, "unknown game 'klondike'"),
+    ({"game": "king-albert-classic"}, "unknown game"),
+    ({"game": 7}, "unknown game 7"),
+    ({"deal": 1}, "field 'game' is missing"),
+    ({"game": "king-albert", "deal": -1}, "deal must be from 0 to 4294967295"),
+    ({"game": "king-albert", "deal": 4294967296}, "deal must be from 0 to 4294967295"),
+    ({"game": "king-albert", "deal": 10**40}, "deal must be from 0 to 4294967295"),
+    ({"game": "king-albert", "deal": "17"}, "deal must be a whole number"),
+    ({"game": "king-albert", "deal": 1.5}, "deal must be a whole number"),
+    ({"game": "king-albert", "deal": True}, "deal must be a whole number"),
+    ({"game": "king-albert", "seed": 3}, "unexpected field 'seed'"),
+]
+
+
+@pytest.mark.parametrize(("body", "message"), BAD_NEW_GAME)
+def test_bad_new_game_requests(client: TestClient, body: dict[str, Any], message: str) -> None:
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 422
+    assert message in r.json()["error"]
+    assert client.get("/api/current").status_code == 404  # nothing was created
+
+
+def test_new_game_with_huge_float_deal_is_rejected(client: TestClient) -> None:
+    r = client.post("/api/games", content=b'{"game": "eagle-wing", "deal": 1e400}',
+                    headers={"content-type": "application/json"})
+    assert r.status_code == 422 and "deal" in r.json()["error"]
+
+
+@pytest.mark.parametrize(
+    ("content", "ctype", "status", "message"),
+    [
+        (b'{"game": "king-albert"', "application/json", 400, "not valid JSON"),
+        (b"[" * 5000 + b"]" * 5000, "application/json", 400, "not valid JSON"),
+        (b"\xff\xfe", "application/json", 400, "not valid JSON"),
+        (b'{"game": "king-albert"}', "text/plain", 415, "application/json"),
+        (b"game=king-albert", "application/x-www-form-urlencoded", 415, "application/json"),
+        (b'{"game": "king-albert"}', "", 415, "application/json"),
+        (b'["king-albert"]', "application/json", 422, "must be a JSON object"),
+        (b"", "application/json", 422, "request body is missing"),
+    ],
+)
+def test_malformed_bodies(client: TestClient, content: bytes, ctype: str, status: int, message: str) -> None:
+    headers = {"content-type": ctype} if ctype else {}
+    r = client.post("/api/games", content=content, headers=headers)
+    assert r.status_code == status, r.text
+    assert message in r.json()["error"]
+    assert client.get("/api/current").status_code == 404
+
+
+def test_json_content_type_with_charset_is_accepted(client: TestClient) -> None:
+    r = client.post("/api/games", content=b'{"game": "king-albert", "deal": 1}',
+                    headers={"content-type": "application/json; charset=utf-8"})
+    assert r.status_code == 201
+
+
+@pytest.mark.parametrize("size", [MAX_BODY + 1, 10 * MAX_BODY])
+def test_body_over_16_kib_is_413(client: TestClient, size: int) -> None:
+    view = new_game(client)
+    padding = "x" * size
+    r = client.post(f"/api/games/{view['id']}/moves", json={"move": padding, "version": 0})
+    assert r.status_code == 413
+    assert "16384" in r.json()["error"]
+    assert without_clock(view_of(client, view)) == without_clock(view)
+
+
+def test_body_over_16_kib_without_content_length_is_413(client: TestClient) -> None:
+    def chunks():  # a streamed (chunked) body has no Content-Length
+        for _ in range(20):
+            yield b" " * 1024
+
+    r = client.post("/api/games", content=chunks(), headers={"content-type": "application/json"})
+    assert r.status_code == 413
+
+
+def test_body_just_under_the_limit_is_read(client: TestClient) -> None:
+    body = json.dumps({"game": "eagle-wing", "deal": 3}).encode()
+    body = body[:-1] + b" " * (MAX_BODY - len(body)) + b"}"
+    assert len(body) == MAX_BODY
+    r = client.post("/api/games", content=body, headers={"content-type": "application/json"})
+    assert r.status_code == 201
+
+
+def bad_moves(view: dict[str, Any]) -> list[tuple[Any, str]]:
+    """Moves that must be refused in ``view`` (King Albert deal 17), with a part of the expected message."""
+    legal = {(m["source"], m["target"]) for m in view["legal_moves"]}
+    illegal = next(
+        (s, t)
+        for s in ("tableau-1", "tableau-2", "tableau-3")
+        for t in ("tableau-4", "tableau-5", "tableau-6", "tableau-7", "tableau-8")
+        if (s, t) not in legal
+    )
+    return [
+        (f"{illegal[0]} {illegal[1]}", "illegal move"),
+        ({"source": illegal[0], "count": 1, "target": illegal[1]}, "illegal move"),
+        ("T1:5>T2", "illegal move"),
+        ({"source": "tableau-12", "count": 1, "target": "tableau-1"}, "unknown pile 'tableau-12'"),
+        ({"source": "tableau-1", "count": 1, "target": "stock"}, "unknown pile 'stock'"),
+        ({"source": 3, "count": 1, "target": "tableau-1"}, "unknown pile 3"),
+        ("T12>T1", "has no pile 'tableau-12'"),
+        ("S>W", "has no pile 'stock'"),
+        ("hello", "not a move"),
+        ("", "not a move"),
+        ("x" * 100, "too long"),
+        ({"source": "tableau-1", "count": 0, "target": "tableau-2"}, "count must be a whole number from 1 to 52"),
+        ({"source": "tableau-1", "count": -3, "target": "tableau-2"}, "count must be a whole number from 1 to 52"),
+        ({"source": "tableau-1", "count": 10**30, "target": "tableau-2"}, "count must be"),
+        ({"source": "tableau-1", "count": "2", "target": "tableau-2"}, "count must be"),
+        ({"source": "tableau-1", "count": True, "target": "tableau-2"}, "count must be"),
+        ({"source": "tableau-1", "count": 1.0, "target": "tableau-2"}, "count must be"),
+        ({"source": "tableau-1", "count": 1}, "'target' is missing"),
+        ({"source": "tableau-1", "count": 1, "target": "tableau-2", "cards": "AS"}, "unexpected move field"),
+        (["tableau-1", 1, "tableau-2"], "move must be an object"),
+        (None, "move must be an object"),
+        (7, "move must be an object"),
+    ]
+
+
+def test_bad_moves_are_422_and_change_nothing(client: TestClient) -> None:
+    view = new_game(client, "king-albert", 17)
+    view = play(client, view, view["legal_moves"][0])
+    for move, message in bad_moves(view):
+        r = client.post(f"/api/games/{view['id']}/moves", json={"move": move, "version": view["version"]})
+        assert r.status_code == 422, (move, r.text)
+        assert message in r.json()["error"], (move, r.json())
+        assert without_clock(view_of(client, view)) == without_clock(view)
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"move": "T1>T2"}, "'version' is missing"),
+        ({"move": "T1>T2", "version": -1}, "version must be a whole number"),
+        ({"move": "T1>T2", "version": "0"}, "version must be a whole number"),
+        ({"move": "T1>T2", "version": None}, "version must be a whole number"),
+        ({"version": 0}, "'move' is missing"),
+        ({"move": "T1>T2", "version": 0, "player": "x"}, "unexpected field 'player'"),
+    ],
+)
+def test_bad_move_requests(client: TestClient, body: dict[str, Any], message: str) -> None:
+    view = new_game(client)
+    r = client.post(f"/api/games/{view['id']}/moves", json=body)
+    assert r.status_code == 422
+    assert message in r.json()["error"]
+    assert without_clock(view_of(client, view)) == without_clock(view)
+
+
+@pytest.mark.parametrize("action", ["undo", "redo", "restart"])
+def test_history_actions_need_a_version(client: TestClient, action: str) -> None:
+    view = new_game(client)
+    view = play(client, view, view["legal_moves"][0])
+    for body, message in (({}, "'version' is missing"), ({"version": 1.5}, "version must be")):
+        r = client.post(f"/api/games/{view['id']}/{action}", json=body)
+        assert r.status_code == 422 and message in r.json()["error"]
+    r = client.post(f"/api/games/{view['id']}/{action}")
+    assert r.status_code == 422 and "body is missing" in r.json()["error"]
+    assert without_clock(view_of(client, view)) == without_clock(view)
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("GET", "/api/games/{id}"),
+        ("POST", "/api/games/{id}/moves"),
+        ("POST", "/api/games/{id}/undo"),
+        ("POST", "/api/games/{id}/redo"),
+        ("POST", "/api/games/{id}/restart"),
+        ("POST", "/api/games/{id}/hint"),
+    ],
+)
+def test_unknown_game_id_is_404(client: TestClient, method: str, path: str) -> None:
+    new_game(client)
+    for gid in ("nope", "A" * 22, "../../etc/passwd", "x" * 1000):
+        body = {"move": "T1>T2", "version": 0} if path.endswith("moves") else {"version": 0}
+        r = client.request(method, path.format(id=gid), json=body if method == "POST" else None)
+        assert r.status_code == 404, (gid, r.text)
+        assert "error" in r.json()
+
+
+def test_unknown_endpoint_and_wrong_method_are_json_errors(client: TestClient) -> None:
+    r = client.get("/api/nothing")
+    assert r.status_code == 404 and "error" in r.json()
+    r = client.delete("/api/games/catalog")
+    assert r.status_code == 405 and "DELETE" in r.json()["error"]
+    r = client.get("/api/games/x/moves")
+    assert r.status_code == 405 and "error" in r.json()
+
+
+def test_stale_version_is_409_with_the_current_view(client: TestClient) -> None:
+    tab1 = new_game(client, "eagle-wing", 11)
+    tab2 = dict(tab1)  # a second tab showing the same game
+    tab1 = play(client, tab1, tab1["legal_moves"][0])
+    for path, body in (
+        ("moves", {"move": tab2["legal_moves"][-1], "version": tab2["version"]}),
+        ("undo", {"version": tab2["version"]}),
+        ("restart", {"version": tab2["version"]}),
+    ):
+        r = client.post(f"/api/games/{tab2['id']}/{path}", json=body)
+        assert r.status_code == 409, r.text
+        body = r.json()
+        assert "changed" in body["error"]
+        assert without_clock(body["view"]) == without_clock(tab1)
+    # The second tab, now up to date, can play.
+    assert play(client, body["view"], body["view"]["legal_moves"][0])["version"] == 2
+
+
+def test_two_tabs_racing_with_the_same_version_store_exactly_one_move(db: Path) -> None:
+    app = create_app(db, hint_time_limit=0.05)
+    first = TestClient(app)
+    view = new_game(first, "king-albert", 17)
+    cookie = first.cookies[COOKIE]
+    tabs = [TestClient(app, cookies={COOKIE: cookie}) for _ in range(8)]
+    statuses: list[int] = []
+    barrier = threading.Barrier(len(tabs))
+
+    def tab_plays(tab: TestClient, i: int) -> None:
+        move = view["legal_moves"][i % len(view["legal_moves"])]
+        barrier.wait()
+        r = tab.post(f"/api/games/{view['id']}/moves", json={"move": move, "version": 0})
+        statuses.append(r.status_code)
+
+    threads = [threading.Thread(target=tab_plays, args=(tab, i)) for i, tab in enumerate(tabs)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(statuses) == [200] + [409] * 7
+    final = view_of(first, view)
+    assert final["version"] == 1 and final["moves"] == 1
+
+
+def test_players_cannot_see_or_change_each_others_games(db: Path) -> None:
+    app = create_app(db)
+    alice, bob = TestClient(app), TestClient(app)
+    game = new_game(alice, "eagle-wing", 8)
+    new_game(bob, "king-albert", 9)
+    assert alice.cookies[COOKIE] != bob.cookies[COOKIE]
+    assert bob.get(f"/api/games/{game['id']}").status_code == 404
+    r = bob.post(f"/api/games/{game['id']}/moves", json={"move": game["legal_moves"][0], "version": 0})
+    assert r.status_code == 404
+    assert bob.post(f"/api/games/{game['id']}/hint").status_code == 404
+    assert bob.get("/api/current?game=eagle-wing").status_code == 404
+    assert bob.get("/api/current").json()["game"] == "king-albert"
+    assert without_clock(view_of(alice, game)) == without_clock(game)
+
+
+@pytest.mark.parametrize("forged", ["forged", "A" * 43, "", "x;y", "%F0%9F%82%A1"])
+def test_forged_or_unknown_cookie_gets_a_fresh_identity(db: Path, forged: str) -> None:
+    app = create_app(db)
+    alice = TestClient(app)
+    game = new_game(alice)
+    mallory = TestClient(app)
+    mallory.cookies.set(COOKIE, forged)
+    r = mallory.get(f"/api/games/{game['id']}")
+    assert r.status_code == 404
+    issued = r.headers.get("set-cookie", "")
+    assert issued.startswith(f"{COOKIE}=") and f"{COOKIE}={forged};" not in issued
+    assert mallory.get("/api/current").status_code == 404
+
+
+# --- security headers and static files ------------------------------------------------
+@pytest.mark.parametrize("path", ["/", "/static/app.js", "/api/games/catalog", "/api/nothing", "/static/nope.js"])
+def test_security_headers_everywhere(client: TestClient, path: str) -> None:
+    r = client.get(path)
+    assert r.headers["content-security-policy"] == CSP
+    assert r.headers["x-content-type-options"] == "nosniff"
+    assert r.headers["referrer-policy"] == "no-referrer"
+    assert r.headers["x-frame-options"] == "DENY"
+
+
+def test_csp_is_the_contracts() -> None:
+    assert CSP == (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
+        "frame-ancestors 'none'; base-uri 'none'"
+    )
+
+
+def test_index_and_static_files_come_from_the_package(client: TestClient) -> None:
+    static = Path(tableaux.__file__).parent / "web" / "static"
+    r = client.get("/")
+    assert r.status_code == 200 and r.content == (static / "index.html").read_bytes()
+    assert client.get("/?game=eagle-wing&deal=17").content == r.content
+    js = client.get("/static/app.js")
+    assert js.status_code == 200 and js.content == (static / "app.js").read_bytes()
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/static/../app.py", "/static/%2e%2e/app.py", "/static/..%2fapp.py", "/static/%2e%2e/%2e%2e/__init__.py",
+     "/static//etc/passwd", "/static/....//app.py"],
+)
+def test_no_path_traversal_out_of_static(client: TestClient, path: str) -> None:
+    r = client.get(path)
+    assert r.status_code == 404
+    assert b"create_app" not in r.content and b"tableaux" not in r.content.lower().replace(b"nothing at", b"")
+
+
+def test_host_allow_list_refuses_other_hosts(db: Path) -> None:
+    client = TestClient(create_app(db, allowed_hosts=("127.0.0.1", "localhost")), base_url="http://evil.example")
+    r = client.get("/api/games/catalog")
+    assert r.status_code == 400 and "Host" in r.json()["error"]
+    ok = TestClient(create_app(db, allowed_hosts=("127.0.0.1", "localhost")), base_url="http://localhost:8000")
+    assert ok.get("/api/games/catalog").status_code == 200
+
+
+# --- no hidden card ever reaches the browser ---------------------------------------------
+def hidden_codes(game: tableaux.Game) -> set[str]:
+    return {card_str(c & ~DOWN) for pile in game.state.piles for c in pile if c & DOWN}
+
+
+def check_no_hidden(body: bytes, game: tableaux.Game) -> None:
+    text = body.decode()
+    for code in hidden_codes(game):
+        assert f'"{code}"' not in text, f"face-down {code} leaked"
+        assert not re.search(rf"\b{code}\b", text), f"face-down {code} leaked"
+
+
+@pytest.mark.parametrize("name", WEB_GAMES)
+def test_no_face_down_card_in_any_response(client: TestClient, name: str) -> None:
+    rng = random.Random(f"hidden-{name}")
+    responses = 0
+    for deal in rng.sample(range(1000), 6):
+        r = client.post("/api/games", json={"game": name, "deal": deal})
+        view = r.json()
+        mirror = tableaux.new_game(name, deal)
+        assert hidden_codes(mirror), "a fresh deal has face-down cards"
+        check_no_hidden(r.content, mirror)
+        for _ in range(60):
+            roll = rng.random()
+            gid, version = view["id"], view["version"]
+            if roll < 0.1 and mirror.moves_played:
+                r = client.post(f"/api/games/{gid}/undo", json={"version": version})
+                mirror.undo()
+            elif roll < 0.15 and mirror.redo_moves:
+                r = client.post(f"/api/games/{gid}/redo", json={"version": version})
+                mirror.redo()
+            elif roll < 0.2:
+                r = client.post(f"/api/games/{gid}/hint")
+            elif roll < 0.25:
+                r = client.post(f"/api/games/{gid}/moves", json={"move": "T1>T2", "version": version + 5})
+                assert r.status_code == 409
+            elif view["legal_moves"]:
+                move = rng.choice(view["legal_moves"])
+                r = client.post(f"/api/games/{gid}/moves", json={"move": move, "version": version})
+                mirror.play(Move(move["source"], move["count"], move["target"]))
+            else:
+                break
+            assert r.status_code in (200, 409), r.text
+            check_no_hidden(r.content, mirror)
+            responses += 1
+            body = r.json()
+            view = body["view"] if "view" in body else body
+            for pile in view["position"]["piles"].values():
+                for card in pile:
+                    assert (card["card"] is None) == (not card["up"])
+        for path in ("/api/current", f"/api/current?game={name}", "/api/stats"):
+            r = client.get(path)
+            check_no_hidden(r.content, mirror)
+    assert responses > 200
+
+
+# --- persistence ------------------------------------------------------------------
+def test_a_restarted_server_resumes_the_game(db: Path) -> None:
+    first = TestClient(create_app(db))
+    view = new_game(first, "eagle-wing", 23)
+    texts = []
+    for _ in range(6):
+        move = view["legal_moves"][0]
+        texts.append(move["text"])
+        view = play(first, view, move)
+    undone = first.post(f"/api/games/{view['id']}/undo", json={"version": view["version"]}).json()
+    cookie = first.cookies[COOKIE]
+    del first  # the "server" goes away; only the database file remains
+
+    second = TestClient(create_app(db), cookies={COOKIE: cookie})
+    resumed = second.get("/api/current")
+    assert resumed.status_code == 200
+    resumed_view = resumed.json()
+    assert without_clock(resumed_view) == without_clock(undone)
+    assert resumed_view["position"]["piles"] == engine_game(undone, texts[:5]).public_position()["piles"]
+    # The redo list survived too, and play goes on.
+    redone = second.post(f"/api/games/{view['id']}/redo", json={"version": resumed_view["version"]})
+    assert redone.status_code == 200
+    assert redone.json()["position"] == engine_game(undone, texts).public_position()
+
+
+def ambiguous_line() -> tuple[int, list[Move]] | None:
+    """A King Albert line ending in a one-card move whose piles would also allow a longer move."""
+    rules = GAMES["king-albert"]
+    for deal in range(1, 300):
+        game = tableaux.new_game("king-albert", deal)
+        line: list[Move] = []
+        for _ in range(100):
+            legal = game.legal_moves()
+            for m in legal:
+                if m.count == 1 and sum((o.source, o.target) == (m.source, m.target) for o in legal) > 1:
+                    return deal, [*line, m]
+            nxt = heuristic_moves(rules, game.state, rules.to_raw(line[-1]) if line else None)
+            if not nxt:
+                break
+            line.append(game.play(rules.to_move(nxt[0])))
+    return None
+
+
+def test_one_card_move_that_could_be_longer_replays_exactly(db: Path) -> None:
+    """'T1>T5' stored for a one-card move must not be re-read as an ambiguous move after a restart."""
+    found = ambiguous_line()
+    assert found is not None, "no King Albert position with a choice of counts between two piles"
+    deal, line = found
+    client = TestClient(create_app(db))
+    view = new_game(client, "king-albert", deal)
+    for move in line:
+        view = play(client, view, move.to_dict())
+    assert view["position"] == engine_game(view, [str(m) if m.count > 1 else f"{m.source}>{m.target}"
+                                                  for m in line]).public_position()
+    again = TestClient(create_app(db), cookies={COOKIE: client.cookies[COOKIE]}).get(f"/api/games/{view['id']}")
+    assert again.status_code == 200, again.text
+    assert without_clock(again.json()) == without_clock(view)
+
+
+# --- statistics -------------------------------------------------------------------
+def test_winning_a_game_updates_the_statistics(client: TestClient, winning_line: tuple[str, int, list[str]]) -> None:
+    name, deal, line = winning_line
+    zero = client.get("/api/stats").json()
+    assert set(zero) == set(WEB_GAMES)
+    assert zero[name] == {"played": 0, "won": 0, "win_rate": 0.0, "current_streak": 0, "best_streak": 0,
+                          "best_time": None, "worst_time": None, "fewest_moves": None}
+    view = new_game(client, name, deal)
+    for text in line:
+        view = play(client, view, Move.from_str(text).to_dict())
+    assert view["won"] is True and view["position"]["won"] is True and view["over"] is False
+    assert view["legal_moves"] == [] and view["position"]["can_undo"] is False
+    stats = client.get("/api/stats").json()[name]
+    assert stats["played"] == 1 and stats["won"] == 1 and stats["win_rate"] == 1.0
+    assert stats["current_streak"] == 1 and stats["best_streak"] == 1
+    assert stats["fewest_moves"] == len(line)
+    assert stats["best_time"] == stats["worst_time"] == view["elapsed_seconds"]
+    # A won game is final: no more changes, and it is not "current" any more.
+    r = client.post(f"/api/games/{view['id']}/undo", json={"version": view["version"]})
+    assert r.status_code == 422 and "won" in r.json()["error"]
+    assert client.get(f"/api/current?game={name}").status_code == 404
+    later = view_of(client, view)
+    assert later["elapsed_seconds"] == view["elapsed_seconds"]  # the clock stopped
+
+    # A game that is started and abandoned counts as played and lost and breaks the streak ...
+    lost = new_game(client, name, deal)
+    play(client, lost, lost["legal_moves"][0])
+    new_game(client, name, deal + 1)  # ... once another one is started; untouched games do not count
+    stats = client.get("/api/stats").json()[name]
+    assert stats["played"] == 2 and stats["won"] == 1 and stats["win_rate"] == 0.5
+    assert stats["current_streak"] == 0 and stats["best_streak"] == 1
+
+    # Reset needs confirmation, then clears this player's statistics but keeps the games.
+    for body in ({"game": name}, {"game": name, "confirm": False}, {"game": name, "confirm": "yes"}):
+        r = client.post("/api/stats/reset", json=body)
+        assert r.status_code == 422 and "confirm" in r.json()["error"]
+    assert client.post("/api/stats/reset", json={"game": "klondike", "confirm": True}).status_code == 422
+    assert client.get("/api/stats").json()[name]["played"] == 2
+    r = client.post("/api/stats/reset", json={"game": name, "confirm": True})
+    assert r.status_code == 200
+    assert r.json()[name] == zero[name] and r.json() == client.get("/api/stats").json()
+    assert view_of(client, view)["won"] is True
+
+
+def test_statistics_are_per_player(db: Path, winning_line: tuple[str, int, list[str]]) -> None:
+    name, deal, line = winning_line
+    app = create_app(db)
+    alice, bob = TestClient(app), TestClient(app)
+    view = new_game(alice, name, deal)
+    for text in line:
+        view = play(alice, view, text if Move.from_str(text).count > 1 else Move.from_str(text).to_dict())
+    assert alice.get("/api/stats").json()[name]["won"] == 1
+    assert bob.get("/api/stats").json()[name]["played"] == 0
+    bob.post("/api/stats/reset", json={"game": None, "confirm": True})
+    assert alice.get("/api/stats").json()[name]["won"] == 1
