@@ -1,0 +1,43 @@
+// Talking to the server. Every answer is JSON; errors carry {"error": "..."} (and a view on 409).
+
+export class ApiError extends Error {
+  constructor(status, data) {
+    super((data && data.error) || `the server answered ${status}`);
+    this.status = status;
+    this.data = data;
+  }
+}
+
+export async function call(method, url, body) {
+  const options = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(url, options);
+  } catch (err) {
+    throw new ApiError(0, { error: `cannot reach the game server (${err.message}); is it still running?` });
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
+export const api = {
+  catalog: () => call("GET", "/api/games/catalog"),
+  current: (game) => call("GET", game ? `/api/current?game=${encodeURIComponent(game)}` : "/api/current"),
+  create: (game, deal) => call("POST", "/api/games", { game, deal: deal ?? null }),
+  get: (id) => call("GET", `/api/games/${id}`),
+  move: (id, move, version) => call("POST", `/api/games/${id}/moves`, { move, version }),
+  action: (id, what, version) => call("POST", `/api/games/${id}/${what}`, { version }),
+  hint: (id) => call("POST", `/api/games/${id}/hint`, {}),
+  stats: () => call("GET", "/api/stats"),
+  resetStats: (game) => call("POST", "/api/stats/reset", { game: game ?? null, confirm: true }),
+};

@@ -1,0 +1,159 @@
+// Drawing the table from a view. Knows where piles sit, never what moves are legal.
+
+import { RANK_NAMES, cardFace, cardName, isRed } from "./cards.js";
+
+const range = (n) => Array.from({ length: n }, (_, i) => i + 1);
+
+// Each pile: where it sits on a 9-column grid and how its cards are shown:
+// "fan" spreads cards downwards, "stack" shows only the top, "stock" is a face-down deck.
+const LAYOUTS = {
+  "king-albert": [
+    ...range(4).map((i) => ({ name: `foundation-${i}`, kind: "stack", col: i, row: 1 })),
+    ...range(7).map((i) => ({ name: `reserve-${i}`, kind: "stack", group: "ka-reserve", row: 1 })),
+    ...range(9).map((i) => ({ name: `tableau-${i}`, kind: "fan", col: i, row: 2 })),
+  ],
+  "eagle-wing": [
+    { name: "stock", kind: "stock", col: 1, row: 1 },
+    { name: "waste", kind: "stack", col: 2, row: 1 },
+    ...range(4).map((i) => ({ name: `foundation-${i}`, kind: "stack", col: 5 + i, row: 1 })),
+    ...range(4).map((i) => ({ name: `tableau-${i}`, kind: "fan", col: i, row: 2 })),
+    { name: "reserve", kind: "fan", col: 5, row: 2 },
+    ...range(4).map((i) => ({ name: `tableau-${4 + i}`, kind: "fan", col: 5 + i, row: 2 })),
+  ],
+};
+
+/** Pile names in reading order (the order Left/Right arrows walk through). */
+export function pileOrder(game) {
+  return LAYOUTS[game].map((p) => p.name);
+}
+
+export function pileKind(game, name) {
+  return LAYOUTS[game].find((p) => p.name === name)?.kind;
+}
+
+/** "tableau-3" -> "tableau 3"; Eagle Wing's reserve is the trunk. */
+export function pileLabel(game, name) {
+  if (game === "eagle-wing" && name === "reserve") return "the trunk";
+  if (game === "eagle-wing" && name.startsWith("tableau-")) return `wing pile ${name.split("-")[1]}`;
+  return name.replace("-", " ");
+}
+
+function cardElement(entry, index) {
+  const node = document.createElement("div");
+  node.className = "card";
+  node.dataset.index = String(index);
+  if (entry.up && entry.card) {
+    node.dataset.card = entry.card;
+    node.classList.add("up", isRed(entry.card) ? "red" : "black");
+    node.setAttribute("role", "img");
+    node.setAttribute("aria-label", cardName(entry.card));
+    node.tabIndex = -1;
+    node.append(cardFace(entry.card));
+  } else {
+    node.classList.add("down");
+    node.setAttribute("role", "img");
+    node.setAttribute("aria-label", "face-down card");
+  }
+  return node;
+}
+
+function pileName(view, name, cards) {
+  const label = pileLabel(view.game, name);
+  const what = label.charAt(0).toUpperCase() + label.slice(1);
+  if (!cards.length) return `${what}, empty`;
+  const top = cards[cards.length - 1];
+  const up = cards.filter((c) => c.up).length;
+  const down = cards.length - up;
+  const parts = [`${cards.length} card${cards.length > 1 ? "s" : ""}`];
+  if (down && up) parts.push(`${down} face down`);
+  if (name === "stock") return `${what}, ${parts[0]}; activate to deal`;
+  return `${what}, ${parts.join(", ")}, top: ${top.up ? cardName(top.card) : "face down"}`;
+}
+
+function emptyMark(view, spec) {
+  if (spec.name.startsWith("foundation")) {
+    if (view.game === "eagle-wing") return view.position.base_rank === "T" ? "10" : view.position.base_rank;
+    return "A";
+  }
+  if (spec.name === "stock") {
+    return view.legal_moves.some((m) => m.source === "waste" && m.target === "stock") ? "↻" : "✕";
+  }
+  return "";
+}
+
+/** Build the whole table for a view into `board` (replacing what was there). */
+export function renderBoard(board, view) {
+  const specs = LAYOUTS[view.game];
+  board.replaceChildren();
+  board.dataset.game = view.game;
+  let reserveRow = null;
+  for (const spec of specs) {
+    const cards = view.position.piles[spec.name] || [];
+    const pile = document.createElement("div");
+    pile.className = `pile ${spec.kind}`;
+    pile.dataset.pile = spec.name;
+    pile.tabIndex = 0;
+    pile.setAttribute("role", "group");
+    pile.setAttribute("aria-label", pileName(view, spec.name, cards));
+    if (!cards.length) {
+      pile.classList.add("empty");
+      pile.dataset.mark = emptyMark(view, spec);
+    }
+    if (spec.kind === "fan") {
+      cards.forEach((entry, i) => pile.append(cardElement(entry, i)));
+    } else if (spec.kind === "stock") {
+      if (cards.length) {
+        pile.append(cardElement(cards[cards.length - 1], cards.length - 1));
+        const badge = document.createElement("span");
+        badge.className = "badge";
+        badge.textContent = String(cards.length);
+        pile.append(badge);
+      }
+    } else {
+      // Only the top two show: the second one is what appears while the top card is dragged away.
+      const from = Math.max(0, cards.length - 2);
+      for (let i = from; i < cards.length; i++) pile.append(cardElement(cards[i], i));
+    }
+    if (spec.group) {
+      if (!reserveRow) {
+        reserveRow = document.createElement("div");
+        reserveRow.className = spec.group;
+        board.append(reserveRow);
+      }
+      reserveRow.append(pile);
+    } else {
+      pile.style.gridColumn = String(spec.col);
+      pile.style.gridRow = String(spec.row);
+      board.append(pile);
+    }
+  }
+  layoutFans(board);
+}
+
+const DOWN_STEP = 0.1; // fan offsets as a fraction of the card height
+const UP_STEP = 0.27;
+
+/** Place fanned cards, squeezing a pile's fan when it would run off the bottom of the window. */
+export function layoutFans(board) {
+  const probe = board.querySelector(".pile");
+  if (!probe) return;
+  const cardHeight = probe.getBoundingClientRect().width * 1.4;
+  const bottom = window.innerHeight - 8;
+  for (const pile of board.querySelectorAll(".pile.fan")) {
+    const cards = [...pile.querySelectorAll(".card")];
+    const steps = cards.slice(1).map((_, i) => (cards[i].classList.contains("down") ? DOWN_STEP : UP_STEP));
+    const total = steps.reduce((a, b) => a + b, 0);
+    const room = (bottom - pile.getBoundingClientRect().top) / cardHeight - 1;
+    const squeeze = total > room && total > 0 ? Math.max(0.3, room / total) : 1;
+    let y = 0;
+    cards.forEach((card, i) => {
+      if (i > 0) y += steps[i - 1] * squeeze * cardHeight;
+      card.style.top = `${y}px`;
+    });
+    pile.style.height = `${y + cardHeight}px`;
+  }
+}
+
+export function rankWord(rank) {
+  return rank ? RANK_NAMES[rank] : "–";
+}
