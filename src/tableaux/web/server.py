@@ -1,0 +1,202 @@
+"""``tableaux serve`` (the default command) and ``tableaux stats``.
+
+The server binds its socket itself before handing it to uvicorn, so "is the
+port free?" and "listen on it" are one step: a busy port moves on to the next
+free one with no race, and the URL printed is the one really served.
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import os
+import socket
+import sys
+import threading
+import time
+import webbrowser
+from pathlib import Path
+
+PORT_ATTEMPTS = 20
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1", "[::1]")
+
+
+class ServeError(Exception):
+    """The server cannot start; the message says why and what to do."""
+
+
+def default_db() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("tableaux")) / "tableaux.sqlite3"
+
+
+def db_path(arg: str | None) -> Path:
+    return Path(arg).expanduser() if arg else default_db()
+
+
+def open_socket(host: str, port: int, attempts: int = PORT_ATTEMPTS) -> tuple[socket.socket, int]:
+    """A listening socket on ``host`` at ``port`` or the next free port after it."""
+    last = min(port + attempts - 1, 65535)
+    for candidate in range(port, last + 1):
+        try:
+            family, kind, proto, _, address = socket.getaddrinfo(
+                host, candidate, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+            )[0]
+        except socket.gaierror as exc:
+            raise ServeError(f"cannot listen on host {host!r}: {exc.strerror}") from None
+        sock = socket.socket(family, kind, proto)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # allows TIME_WAIT, never a live listener
+        try:
+            sock.bind(address)
+            sock.listen(128)
+        except OSError as exc:
+            sock.close()
+            if exc.errno == errno.EADDRINUSE:
+                continue
+            raise ServeError(f"cannot listen on {host} port {candidate}: {exc.strerror}") from None
+        return sock, candidate
+    raise ServeError(f"ports {port} to {last} on {host} are all busy; choose another with --port")
+
+
+def url_for(host: str, port: int) -> str:
+    if host in ("0.0.0.0", ""):
+        host = "127.0.0.1"
+    elif host == "::":
+        host = "::1"
+    if ":" in host and not host.startswith("["):
+        host = f"[{host}]"
+    return f"http://{host}:{port}/"
+
+
+def browser_available() -> bool:
+    """Whether opening a browser can show something: a desktop platform, a display, or $BROWSER.
+
+    Without a display Python's webbrowser falls back to text browsers, which
+    would take over the terminal the server logs to, so we only print the URL.
+    """
+    if sys.platform in ("darwin", "win32") or os.environ.get("BROWSER"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def open_browser_when_ready(server: object, url: str) -> None:
+    def wait_and_open() -> None:
+        for _ in range(200):
+            if getattr(server, "started", False):
+                break
+            time.sleep(0.05)
+        try:
+            opened = webbrowser.open(url)
+        except webbrowser.Error:
+            opened = False
+        if not opened:
+            print(f"Could not open a web browser; open {url} yourself.", flush=True)
+
+    threading.Thread(target=wait_and_open, name="open-browser", daemon=True).start()
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from .app import create_app
+    from .store import StoreError
+
+    path = db_path(args.db)
+    host = args.host
+    try:
+        app = create_app(path, allowed_hosts=LOOPBACK_NAMES if host in LOOPBACK_NAMES else None)
+        sock, port = open_socket(host, args.port)
+    except (ServeError, StoreError, OSError) as exc:
+        print(f"tableaux: {exc}", file=sys.stderr)
+        return 1
+    if port != args.port:
+        print(f"Port {args.port} is busy; using port {port} instead.", flush=True)
+    url = url_for(host, port)
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
+    server = uvicorn.Server(config)
+    print(f"tableaux: King Albert and Eagle Wing at {url}", flush=True)
+    print(f"Saved games and statistics: {path}", flush=True)
+    print("Press Ctrl+C to stop.", flush=True)
+    if args.no_browser:
+        pass
+    elif browser_available():
+        open_browser_when_ready(server, url)
+    else:
+        print(f"No web browser available here; open {url} in one.", flush=True)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
+    return 0
+
+
+# --- tableaux stats ------------------------------------------------------------------
+def format_time(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    whole = int(round(seconds))
+    hours, rest = divmod(whole, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
+
+
+def run_stats(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    from .. import rules
+    from .app import WEB_GAMES
+    from .store import Store, StoreError
+
+    console = Console()
+    if args.yes and not args.reset:
+        print("tableaux stats: --yes only goes with --reset", file=sys.stderr)
+        return 2
+    path = db_path(args.db)
+    names = (args.game,) if args.game else WEB_GAMES
+    which = rules(args.game).title if args.game else "all games"
+    if not path.exists():
+        console.print(f"No games recorded yet ({path} does not exist).")
+        return 0
+    try:
+        store = Store(path)
+    except (StoreError, OSError) as exc:
+        print(f"tableaux stats: {exc}", file=sys.stderr)
+        return 1
+
+    if args.reset:
+        if not args.yes:
+            try:
+                answer = input(f"Reset the statistics of {which} for every player? Saved games are kept. [y/N] ")
+            except EOFError:
+                answer = ""
+            if answer.strip().lower() not in ("y", "yes"):
+                console.print("Nothing was reset.")
+                return 1
+        count = store.reset_stats(args.game)
+        console.print(f"Statistics of {which} reset ({count} game{'s' if count != 1 else ''} left out from now on).")
+
+    stats = store.stats(names)
+    # One column per game keeps the table narrow enough for any terminal.
+    table = Table(title="Statistics", caption=str(path))
+    table.add_column("")
+    for name in stats:
+        table.add_column(rules(name).title, justify="right", no_wrap=True)
+    rows = {
+        "Played": lambda s: str(s.played),
+        "Won": lambda s: str(s.won),
+        "Win rate": lambda s: f"{s.win_rate:.0%}",
+        "Current streak": lambda s: str(s.current_streak),
+        "Best streak": lambda s: str(s.best_streak),
+        "Best time": lambda s: format_time(s.best_time),
+        "Worst time": lambda s: format_time(s.worst_time),
+        "Fewest moves": lambda s: "-" if s.fewest_moves is None else str(s.fewest_moves),
+    }
+    for label, cell in rows.items():
+        table.add_row(label, *(cell(s) for s in stats.values()))
+    console.print(table)
+    players = len(store.players())
+    if players > 1:
+        console.print(f"{players} players (browsers) share this database; the figures add up their games, "
+                      "and streaks are each player's own (the longest is shown).")
+    return 0

@@ -1,0 +1,289 @@
+"""``tableaux serve`` as a real process, and ``tableaux stats``."""
+
+from __future__ import annotations
+
+import io
+import os
+import queue
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+from tableaux.cli import main
+from tableaux.web.app import create_app
+from tableaux.web.server import format_time, open_socket, url_for
+
+URL = re.compile(r"http://127\.0\.0\.1:(\d+)/")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """A ``python -m tableaux`` process whose output is read line by line in the background."""
+
+    def __init__(self, args: list[str], env: dict[str, str] | None = None) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "tableaux", *args],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+        )
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.output: list[str] = []
+        self._url: str | None = None
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line)
+
+    def wait_for(self, pattern: re.Pattern[str] | str, timeout: float = 20.0) -> re.Match[str]:
+        deadline = time.monotonic() + timeout
+        regex = re.compile(pattern) if isinstance(pattern, str) else pattern
+        while time.monotonic() < deadline:
+            try:
+                line = self.lines.get(timeout=0.1)
+            except queue.Empty:
+                if self.proc.poll() is not None and self.lines.empty():
+                    break
+                continue
+            self.output.append(line)
+            found = regex.search(line)
+            if found:
+                return found
+        raise AssertionError(f"no line matching {regex.pattern!r}; output so far: {''.join(self.output)!r}")
+
+    def url(self) -> str:
+        if self._url is None:
+            self._url = self.wait_for(URL).group(0)
+        return self._url
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        time.sleep(0.1)  # let the reader thread take the last lines
+        while not self.lines.empty():
+            self.output.append(self.lines.get())
+
+
+@contextmanager
+def server(args: list[str], env: dict[str, str] | None = None) -> Iterator[Server]:
+    s = Server(args, env)
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+def wait_until_answering(url: str, timeout: float = 20.0) -> httpx.Response:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return httpx.get(url + "api/games/catalog", timeout=2.0)
+        except httpx.TransportError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def headless_env(tmp_path: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "BROWSER")}
+    env["XDG_DATA_HOME"] = str(tmp_path / "xdg")
+    return env
+
+
+def test_serve_answers_prints_the_url_and_keeps_games_across_restarts(tmp_path: Path) -> None:
+    port = free_port()
+    db = tmp_path / "games.sqlite3"
+    args = ["serve", "--port", str(port), "--no-browser", "--db", str(db)]
+    with server(args) as s:
+        url = s.url()
+        assert url == f"http://127.0.0.1:{port}/"
+        r = wait_until_answering(url)
+        assert r.status_code == 200 and r.headers["x-content-type-options"] == "nosniff"
+        with httpx.Client(base_url=url) as client:
+            view = client.post("api/games", json={"game": "eagle-wing", "deal": 17}).json()
+            move = view["legal_moves"][0]
+            view = client.post(f"api/games/{view['id']}/moves", json={"move": move, "version": 0}).json()
+            cookies = dict(client.cookies)
+            assert client.get("").status_code == 200
+    assert db.exists()
+    with server(args) as s:
+        url = s.url()
+        wait_until_answering(url)
+        with httpx.Client(base_url=url, cookies=cookies) as client:
+            resumed = client.get("api/current")
+            assert resumed.status_code == 200
+            assert resumed.json()["position"] == view["position"] and resumed.json()["version"] == 1
+
+
+def test_a_busy_port_moves_on_to_the_next_free_one(tmp_path: Path) -> None:
+    with socket.socket() as blocker:
+        blocker.bind(("127.0.0.1", 0))
+        blocker.listen()
+        busy = blocker.getsockname()[1]
+        args = ["serve", "--port", str(busy), "--no-browser", "--db", str(tmp_path / "g.sqlite3")]
+        with server(args) as s:
+            s.wait_for(f"Port {busy} is busy; using port")
+            url = s.url()
+            port = int(URL.search(url).group(1))  # type: ignore[union-attr]
+            assert port > busy
+            assert wait_until_answering(url).status_code == 200
+
+
+def test_open_socket_reports_when_every_port_is_busy() -> None:
+    blockers = []
+    try:
+        first, port = open_socket("127.0.0.1", free_port(), attempts=1)
+        blockers.append(first)
+        from tableaux.web.server import ServeError
+
+        with pytest.raises(ServeError, match="busy; choose another with --port"):
+            open_socket("127.0.0.1", port, attempts=1)
+    finally:
+        for b in blockers:
+            b.close()
+
+
+def test_no_arguments_serves_with_the_default_database_and_no_display(tmp_path: Path) -> None:
+    """``tableaux`` alone is ``tableaux serve``: port 8000 (or the next free one), database in the data dir."""
+    with server([], env=headless_env(tmp_path)) as s:
+        url = s.url()
+        port = int(URL.search(url).group(1))  # type: ignore[union-attr]
+        assert 8000 <= port < 8020
+        s.wait_for(re.escape(f"Saved games and statistics: {tmp_path / 'xdg' / 'tableaux' / 'tableaux.sqlite3'}"))
+        s.wait_for("No web browser available here; open http")
+        assert wait_until_answering(url).status_code == 200
+    assert (tmp_path / "xdg" / "tableaux" / "tableaux.sqlite3").exists()
+
+
+def test_options_without_a_command_mean_serve(tmp_path: Path) -> None:
+    port = free_port()
+    with server(["--port", str(port), "--no-browser", "--db", str(tmp_path / "g.sqlite3")],
+                env=headless_env(tmp_path)) as s:
+        assert s.url() == f"http://127.0.0.1:{port}/"
+        assert wait_until_answering(s.url()).status_code == 200
+    assert not any("No web browser" in line for line in s.output)
+
+
+def test_unusable_host_is_a_clear_error(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "tableaux", "serve", "--host", "no-such-host.invalid", "--no-browser",
+         "--db", str(tmp_path / "g.sqlite3")],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert proc.returncode == 1
+    assert "cannot listen on host 'no-such-host.invalid'" in proc.stderr
+
+
+def test_url_for_shows_a_reachable_address() -> None:
+    assert url_for("127.0.0.1", 8000) == "http://127.0.0.1:8000/"
+    assert url_for("0.0.0.0", 8001) == "http://127.0.0.1:8001/"
+    assert url_for("::", 8002) == "http://[::1]:8002/"
+    assert url_for("::1", 8003) == "http://[::1]:8003/"
+
+
+# --- tableaux stats ---------------------------------------------------------------------
+def play_a_win(db: Path) -> tuple[str, list[str]]:
+    from test_web_api import find_win
+
+    line = find_win("king-albert", 1)
+    assert line is not None
+    client = TestClient(create_app(db))
+    view = client.post("/api/games", json={"game": "king-albert", "deal": 1}).json()
+    for text in line:
+        view = client.post(f"/api/games/{view['id']}/moves", json={"move": text, "version": view["version"]}).json()
+    assert view["won"]
+    return format_time(view["elapsed_seconds"]), line
+
+
+def stats_table(out: str, label: str) -> list[str]:
+    row = next(line for line in out.splitlines() if label in line)
+    return [cell.strip() for cell in row.split("│")[2:-1]]
+
+
+def test_stats_prints_every_figure(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "g.sqlite3"
+    won_time, line = play_a_win(db)
+    assert main(["stats", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "King Albert" in out and "Eagle Wing" in out
+    assert stats_table(out, "Played") == ["1", "0"]
+    assert stats_table(out, "Won") == ["1", "0"]
+    assert stats_table(out, "Win rate") == ["100%", "0%"]
+    assert stats_table(out, "Current streak") == ["1", "0"]
+    assert stats_table(out, "Best time") == [won_time, "-"]
+    assert stats_table(out, "Fewest moves") == [str(len(line)), "-"]
+    assert main(["stats", "--db", str(db), "--game", "eagle-wing"]) == 0
+    out = capsys.readouterr().out
+    assert "Eagle Wing" in out and "King Albert" not in out
+
+
+def test_stats_reset_asks_first(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "g.sqlite3"
+    play_a_win(db)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("n\n"))
+    assert main(["stats", "--db", str(db), "--reset"]) == 1
+    out = capsys.readouterr().out
+    assert "[y/N]" in out and "Nothing was reset" in out
+    assert main(["stats", "--db", str(db)]) == 0
+    assert stats_table(capsys.readouterr().out, "Won") == ["1", "0"]
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # no answer at all is a no
+    assert main(["stats", "--db", str(db), "--reset"]) == 1
+    capsys.readouterr()
+    monkeypatch.setattr(sys, "stdin", io.StringIO("y\n"))
+    assert main(["stats", "--db", str(db), "--reset", "--game", "king-albert"]) == 0
+    out = capsys.readouterr().out
+    assert "reset" in out and stats_table(out, "Won") == ["0"]
+
+
+def test_stats_reset_yes_skips_the_question(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "g.sqlite3"
+    play_a_win(db)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["stats", "--db", str(db), "--reset", "--yes"]) == 0
+    out = capsys.readouterr().out
+    assert "[y/N]" not in out and stats_table(out, "Played") == ["0", "0"]
+
+
+def test_stats_without_a_database_creates_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "none.sqlite3"
+    assert main(["stats", "--db", str(db)]) == 0
+    assert "No games recorded yet" in capsys.readouterr().out
+    assert not db.exists()
+
+
+def test_stats_yes_without_reset_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["stats", "--db", str(tmp_path / "x.sqlite3"), "--yes"]) == 2
+    assert "--yes only goes with --reset" in capsys.readouterr().err
+
+
+def test_format_time() -> None:
+    assert format_time(None) == "-"
+    assert format_time(0) == "0:00"
+    assert format_time(65.4) == "1:05"
+    assert format_time(3725) == "1:02:05"

@@ -1,0 +1,252 @@
+"""The SQLite store: migrations, compare-and-swap saves, the clock, and statistics."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+
+import tableaux
+from tableaux.web import store as store_module
+from tableaux.web.store import (
+    IDLE_CAP,
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    GameStats,
+    StaleVersionError,
+    Store,
+    StoreError,
+    compute_stats,
+    current_version,
+    migrate,
+)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    return Store(tmp_path / "s.sqlite3")
+
+
+def test_new_database_is_at_the_latest_schema_in_wal_mode(store: Store) -> None:
+    assert store.schema_version() == SCHEMA_VERSION == len(MIGRATIONS)
+    with sqlite3.connect(store.path) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"schema_version", "players", "games"} <= tables
+
+
+def test_reopening_does_not_migrate_twice(tmp_path: Path) -> None:
+    path = tmp_path / "s.sqlite3"
+    Store(path)
+    Store(path)
+    with sqlite3.connect(path) as conn:
+        versions = [r[0] for r in conn.execute("SELECT version FROM schema_version ORDER BY version")]
+    assert versions == list(range(1, SCHEMA_VERSION + 1))
+
+
+def test_migrating_a_version_1_database_keeps_its_data(tmp_path: Path) -> None:
+    """A database written by schema version 1, with games in it, opens under the current schema intact."""
+    path = tmp_path / "old.sqlite3"
+    game = tableaux.new_game("king-albert", 17)
+    moves = [str(game.play(game.legal_moves()[0])) for _ in range(3)]
+    conn = sqlite3.connect(path, isolation_level=None)
+    assert migrate(conn, target=1) == 1
+    conn.execute("INSERT INTO players (id, created_at) VALUES ('p1', 1000.0)")
+    rows = [
+        ("g-won", "p1", "eagle-wing", 5, "[]", "[]", 80, 1000.0, 1300.0, 1, 250.0),
+        ("g-open", "p1", "king-albert", 17, json.dumps(moves[:2]), json.dumps(moves[2:]), 4, 2000.0, None, 0, 30.0),
+        ("g-fresh", "p1", "king-albert", 18, "[]", "[]", 0, 3000.0, None, 0, 0.0),
+    ]
+    conn.executemany(
+        "INSERT INTO games (id, player, game, deal, moves, redo, version, started_at, finished_at, won, elapsed) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        rows,
+    )
+    conn.close()
+
+    store = Store(path)
+    assert store.schema_version() == SCHEMA_VERSION
+    record = store.get_game("g-open", "p1")
+    assert record is not None
+    assert record.moves == moves[:2] and record.redo == moves[2:] and record.version == 4
+    assert record.deal == 17 and record.elapsed == 30.0 and record.won is False
+    assert record.ever_moved is True and record.updated_at == 2000.0
+    assert store.get_game("g-fresh", "p1").ever_moved is False  # type: ignore[union-attr]
+    won = store.get_game("g-won", "p1")
+    assert won is not None and won.won and won.finished_at == 1300.0 and won.updated_at == 1300.0
+    stats = store.stats(("king-albert", "eagle-wing"), "p1")
+    assert stats["eagle-wing"].won == 1 and stats["eagle-wing"].best_time == 250.0
+    assert stats["king-albert"].played == 1  # the untouched game does not count
+    # The old games are now playable through the current code.
+    assert store.current_game("p1", "king-albert").id == "g-fresh"  # type: ignore[union-attr]
+    new = store.save_change(record, moves, [], False)
+    assert new.version == 5 and store.get_game("g-open", "p1").moves == moves  # type: ignore[union-attr]
+
+
+def test_each_migration_step_applies_on_top_of_the_previous(tmp_path: Path) -> None:
+    for target in range(1, SCHEMA_VERSION + 1):
+        conn = sqlite3.connect(tmp_path / f"v{target}.sqlite3", isolation_level=None)
+        assert migrate(conn, target=target) == target
+        assert current_version(conn) == target
+        assert migrate(conn) == SCHEMA_VERSION
+        conn.close()
+
+
+def test_a_newer_schema_is_refused_not_damaged(tmp_path: Path) -> None:
+    path = tmp_path / "future.sqlite3"
+    Store(path)
+    with sqlite3.connect(path) as conn:
+        conn.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION + 5,))
+    with pytest.raises(StoreError, match="newer than this tableaux understands"):
+        Store(path)
+
+
+def test_unopenable_database_path_is_a_store_error(tmp_path: Path) -> None:
+    (tmp_path / "dir.sqlite3").mkdir()
+    with pytest.raises(StoreError):
+        Store(tmp_path / "dir.sqlite3")
+
+
+def test_players_are_stored_by_hash_of_their_token(store: Store) -> None:
+    token, player = store.new_player()
+    assert token not in player and store.player_exists(player)
+    assert not store.player_exists("0" * 64)
+    with sqlite3.connect(store.path) as conn:
+        ids = [r[0] for r in conn.execute("SELECT id FROM players")]
+    assert ids == [player]
+
+
+def test_save_change_is_a_compare_and_swap(store: Store) -> None:
+    _, player = store.new_player()
+    record = store.create_game(player, "king-albert", 1)
+    first = store.save_change(record, ["T1>T2"], [], False)
+    assert first.version == 1
+    with pytest.raises(StaleVersionError):
+        store.save_change(record, ["T3>T4"], [], False)  # made against version 0
+    assert store.get_game(record.id, player).moves == ["T1>T2"]  # type: ignore[union-attr]
+
+
+def test_concurrent_saves_against_one_version_store_exactly_one(store: Store) -> None:
+    _, player = store.new_player()
+    record = store.create_game(player, "eagle-wing", 2)
+    results: list[str] = []
+    barrier = threading.Barrier(8)
+
+    def save(i: int) -> None:
+        barrier.wait()
+        try:
+            store.save_change(record, [f"move-{i}"], [], False)
+            results.append(f"move-{i}")
+        except StaleVersionError:
+            results.append("stale")
+
+    threads = [threading.Thread(target=save, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    winners = [r for r in results if r != "stale"]
+    assert len(winners) == 1 and results.count("stale") == 7
+    stored = store.get_game(record.id, player)
+    assert stored is not None and stored.moves == winners and stored.version == 1
+
+
+def test_other_players_games_are_invisible(store: Store) -> None:
+    _, alice = store.new_player()
+    _, bob = store.new_player()
+    record = store.create_game(alice, "king-albert", 3)
+    assert store.get_game(record.id, bob) is None
+    assert store.current_game(bob) is None
+    with pytest.raises(StaleVersionError):  # a save naming the wrong player changes nothing
+        store.save_change(record.__class__(**{**record.__dict__, "player": bob}), ["x"], [], False)
+
+
+class Clock:
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_clock_starts_at_the_first_move_and_ignores_long_absences(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = Clock(1000.0)
+    monkeypatch.setattr(store_module.time, "time", clock)
+    _, player = store.new_player()
+    record = store.create_game(player, "king-albert", 4)
+    clock.now = 1500.0  # time before the first move is not play time
+    assert record.elapsed_now() == 0.0
+    record = store.save_change(record, ["a"], [], False)
+    assert record.elapsed == 0.0
+    clock.now = 1530.0
+    assert record.elapsed_now() == 30.0
+    record = store.save_change(record, ["a", "b"], [], False)
+    assert record.elapsed == 30.0
+    clock.now = 1530.0 + 5 * IDLE_CAP  # walked away: at most IDLE_CAP counts
+    assert record.elapsed_now() == 30.0 + IDLE_CAP
+    record = store.save_change(record, ["a", "b", "c"], [], True)
+    assert record.won and record.elapsed == 30.0 + IDLE_CAP
+    clock.now += 1000.0
+    assert record.elapsed_now() == 30.0 + IDLE_CAP  # a won game's clock is stopped
+
+
+# --- statistics -------------------------------------------------------------------
+def stats_of(*games: tuple[bool, bool, float, int]) -> GameStats:
+    return compute_stats(list(games))
+
+
+W = (True, True, 100.0, 90)
+L = (False, True, 50.0, 10)
+UNTOUCHED = (False, False, 0.0, 0)
+
+
+def test_no_games_no_statistics() -> None:
+    s = compute_stats([])
+    assert s.to_dict() == {"played": 0, "won": 0, "win_rate": 0.0, "current_streak": 0, "best_streak": 0,
+                           "best_time": None, "worst_time": None, "fewest_moves": None}
+
+
+def test_streaks_win_rate_times_and_moves() -> None:
+    s = compute_stats([W, (True, True, 80.0, 120), L, W, (True, True, 300.0, 85), W, L, UNTOUCHED])
+    assert s.played == 7 and s.won == 5
+    assert s.win_rate == pytest.approx(5 / 7)
+    assert s.best_streak == 3
+    assert s.current_streak == 0  # the last played game was lost (a later game exists)
+    assert s.best_time == 80.0 and s.worst_time == 300.0 and s.fewest_moves == 85
+
+
+def test_the_newest_unfinished_game_leaves_the_streak_open() -> None:
+    assert stats_of(W, W, L).current_streak == 2  # still being played
+    assert stats_of(W, W, L).played == 3
+    assert stats_of(W, W, L, UNTOUCHED).current_streak == 0  # abandoned: a new game was started
+    assert stats_of(W, W, UNTOUCHED).current_streak == 2
+
+
+def test_untouched_games_are_not_played() -> None:
+    s = stats_of(UNTOUCHED, UNTOUCHED, W)
+    assert s.played == 1 and s.win_rate == 1.0
+
+
+def test_reset_leaves_old_games_out_but_keeps_them(store: Store) -> None:
+    _, alice = store.new_player()
+    _, bob = store.new_player()
+    for player in (alice, bob):
+        for name in ("king-albert", "eagle-wing"):
+            record = store.create_game(player, name, 9)
+            store.save_change(record, ["x"], [], True)
+    names = ("king-albert", "eagle-wing")
+    assert store.reset_stats("king-albert", alice) == 1
+    assert store.stats(names, alice)["king-albert"].played == 0
+    assert store.stats(names, alice)["eagle-wing"].won == 1
+    assert store.stats(names, bob)["king-albert"].won == 1
+    assert store.stats(names)["king-albert"].won == 1  # everybody: only bob's game is left
+    assert store.reset_stats() == 3
+    assert all(s.played == 0 for s in store.stats(names).values())
+    assert len(store.players()) == 2
+    with sqlite3.connect(store.path) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 4
