@@ -12,6 +12,7 @@ and what is accepted, and a rejected request changes nothing.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import threading
@@ -33,6 +34,7 @@ from .. import rules as rules_for
 from ..deal import MAX_DEAL
 from ..engine import IllegalMoveError, Move, NotationError, TableauxError
 from ..game import Game
+from ..hints import heuristic_hint
 from .store import GameRecord, StaleVersionError, Store, StoreError, hash_token
 
 WebGame = Literal["king-albert", "eagle-wing"]
@@ -47,6 +49,8 @@ MAX_COUNT = 52
 MAX_MOVE_TEXT = 64
 CACHE_SIZE = 512
 LOCK_STRIPES = 64
+HINT_SLOTS = 2
+"""Solver searches running at once; more hint requests get the heuristic, so hints cannot starve moves."""
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
@@ -75,6 +79,11 @@ class ApiError(Exception):
         self.status = status
         self.message = message
         self.extra = extra
+
+
+def ok(data: object, status: int = 200) -> JSONResponse:
+    """Answer with ``data`` as JSON directly: views are plain JSON already, so FastAPI's encoder is skipped."""
+    return JSONResponse(data, status_code=status)
 
 
 def error_body(message: str, **extra: Any) -> bytes:
@@ -196,7 +205,9 @@ class PlayerIdentity:
         player = None
         if _TOKEN.fullmatch(token):
             candidate = hash_token(token)
-            if await anyio.to_thread.run_sync(self.store.player_exists, candidate):
+            if self.store.is_known_player(candidate) or await anyio.to_thread.run_sync(
+                self.store.player_exists, candidate
+            ):
                 player = candidate
         new_cookie: bytes | None = None
         if player is None:
@@ -323,6 +334,16 @@ def rebuild(record: GameRecord) -> Game:
     return game
 
 
+move_text = functools.lru_cache(maxsize=16384)(Move.__str__)
+
+
+def extend_texts(stored: list[str], played: list[Move]) -> list[str]:
+    """The stored move list after one change: history only ever changes at its end, so reuse the rest."""
+    if len(played) <= len(stored):
+        return stored[: len(played)]
+    return stored + [move_text(m) for m in played[len(stored):]]
+
+
 def move_dict(move: Move) -> dict[str, Any]:
     return {**move.to_dict(), "text": str(move)}
 
@@ -366,6 +387,7 @@ class Games:
         self._cache: OrderedDict[str, tuple[int, Game]] = OrderedDict()
         self._cache_lock = threading.Lock()
         self._locks = [threading.Lock() for _ in range(LOCK_STRIPES)]
+        self._hint_slots = threading.BoundedSemaphore(HINT_SLOTS)
 
     @contextmanager
     def _open(self, game_id: str, player: str) -> Iterator[tuple[GameRecord, Game]]:
@@ -426,8 +448,8 @@ class Games:
             if record.won:
                 raise ApiError(422, "this game is won and finished; start a new game")
             action(game)  # raises ApiError and changes nothing when the request is not allowed
-            moves = [str(m) for m in game.moves_played]
-            redo = [str(m) for m in game.redo_moves]
+            moves = extend_texts(record.moves, game.moves_played)
+            redo = [move_text(m) for m in game.redo_moves]
             try:
                 new = self.store.save_change(record, moves, redo, game.is_won())
             except StaleVersionError:
@@ -443,8 +465,13 @@ class Games:
         with self._open(game_id, player) as (record, game):
             if record.won:
                 result = {"move": None, "source": "none", "message": "The game is won.", "unwinnable": False}
-            else:
-                result = game.hint(time_limit=self.hint_time_limit).to_dict()
+            elif self._hint_slots.acquire(blocking=False):
+                try:
+                    result = game.hint(time_limit=self.hint_time_limit).to_dict()
+                finally:
+                    self._hint_slots.release()
+            else:  # the solver is busy with other hints: answer now with the rule of thumb
+                result = heuristic_hint(game).to_dict()
             self._remember(record, game)
             return {"hint": result, "view": make_view(record, game)}
 
@@ -521,37 +548,37 @@ def create_app(
     Body = Depends(json_body)
 
     @app.get("/api/games/catalog")
-    def catalog() -> list[dict[str, str]]:
-        return [{"name": name, "title": rules_for(name).title} for name in WEB_GAMES]
+    def catalog() -> JSONResponse:
+        return ok([{"name": name, "title": rules_for(name).title} for name in WEB_GAMES])
 
-    @app.post("/api/games", status_code=201)
-    def new_game(body: dict[str, Any] | None = Body, player: str = Player) -> dict[str, Any]:
+    @app.post("/api/games")
+    def new_game(body: dict[str, Any] | None = Body, player: str = Player) -> JSONResponse:
         fields = require_fields(body, ("game", "deal"), '{"game": "king-albert", "deal": 17}')
         if "game" not in fields:
             raise ApiError(422, f"field 'game' is missing; choose one of {', '.join(WEB_GAMES)}")
         name = check_game_name(fields["game"])
-        return games.create(player, name, check_deal(fields.get("deal")))
+        return ok(games.create(player, name, check_deal(fields.get("deal"))), 201)
 
     @app.get("/api/current")
-    def current(game: WebGame | None = None, player: str = Player) -> dict[str, Any]:
-        return games.current(player, game)
+    def current(game: WebGame | None = None, player: str = Player) -> JSONResponse:
+        return ok(games.current(player, game))
 
     @app.get("/api/games/{game_id}")
-    def get_game(game_id: str, player: str = Player) -> dict[str, Any]:
-        return games.view(game_id, player)
+    def get_game(game_id: str, player: str = Player) -> JSONResponse:
+        return ok(games.view(game_id, player))
 
     @app.post("/api/games/{game_id}/moves")
-    def move(game_id: str, body: dict[str, Any] | None = Body, player: str = Player) -> dict[str, Any]:
+    def move(game_id: str, body: dict[str, Any] | None = Body, player: str = Player) -> JSONResponse:
         fields = require_fields(body, ("move", "version"), '{"move": "T1>T3", "version": 4}')
         version = check_version(fields)
         if "move" not in fields:
             raise ApiError(422, 'field \'move\' is missing; send {"source", "count", "target"} or text like "T1>T3"')
-        return games.change(game_id, player, version, play_action(fields["move"]))
+        return ok(games.change(game_id, player, version, play_action(fields["move"])))
 
-    def history_endpoint(action: Callable[[Game], None]) -> Callable[..., dict[str, Any]]:
-        def endpoint(game_id: str, body: dict[str, Any] | None = Body, player: str = Player) -> dict[str, Any]:
+    def history_endpoint(action: Callable[[Game], None]) -> Callable[..., JSONResponse]:
+        def endpoint(game_id: str, body: dict[str, Any] | None = Body, player: str = Player) -> JSONResponse:
             fields = require_fields(body, ("version",), '{"version": 4}')
-            return games.change(game_id, player, check_version(fields), action)
+            return ok(games.change(game_id, player, check_version(fields), action))
 
         return endpoint
 
@@ -559,21 +586,21 @@ def create_app(
         app.post(f"/api/games/{{game_id}}/{path}", name=path)(history_endpoint(action))
 
     @app.post("/api/games/{game_id}/hint")
-    def hint(game_id: str, body: dict[str, Any] | None = Body, player: str = Player) -> dict[str, Any]:
-        return games.hint(game_id, player)
+    def hint(game_id: str, body: dict[str, Any] | None = Body, player: str = Player) -> JSONResponse:
+        return ok(games.hint(game_id, player))
 
     @app.get("/api/stats")
-    def stats(player: str = Player) -> dict[str, Any]:
-        return {name: s.to_dict() for name, s in store.stats(WEB_GAMES, player).items()}
+    def stats(player: str = Player) -> JSONResponse:
+        return ok({name: s.to_dict() for name, s in store.stats(WEB_GAMES, player).items()})
 
     @app.post("/api/stats/reset")
-    def reset_stats(body: dict[str, Any] | None = Body, player: str = Player) -> dict[str, Any]:
+    def reset_stats(body: dict[str, Any] | None = Body, player: str = Player) -> JSONResponse:
         fields = require_fields(body, ("game", "confirm"), '{"game": null, "confirm": true}')
         if fields.get("confirm") is not True:
             raise ApiError(422, 'resetting statistics needs "confirm": true')
         name = fields.get("game")
         store.reset_stats(None if name is None else check_game_name(name), player)
-        return {name: s.to_dict() for name, s in store.stats(WEB_GAMES, player).items()}
+        return ok({name: s.to_dict() for name, s in store.stats(WEB_GAMES, player).items()})
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:

@@ -20,6 +20,7 @@ import hashlib
 import json
 import secrets
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -200,22 +201,46 @@ class Store:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._known_players: set[str] = set()
-        with self._connect() as conn:
+        self._local = threading.local()
+        self._connections: list[sqlite3.Connection] = []
+        self._connections_lock = threading.Lock()
+        conn = self._open()
+        try:
             conn.execute("PRAGMA journal_mode=WAL")
             migrate(conn)
+        finally:
+            conn.close()
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            conn = sqlite3.connect(self.path, timeout=15.0, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA foreign_keys=ON")
+            conn.execute("PRAGMA synchronous=FULL")
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open the database {str(self.path)!r}: {exc}") from None
+        return conn
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        try:
-            conn = sqlite3.connect(self.path, timeout=15.0, isolation_level=None, check_same_thread=False)
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot open the database {str(self.path)!r}: {exc}") from None
-        try:
-            conn.execute("PRAGMA foreign_keys=ON")
-            conn.execute("PRAGMA synchronous=FULL")
-            yield conn
-        finally:
-            conn.close()
+        """This thread's connection, opened on first use.
+
+        One connection per thread is safe under uvicorn's thread pool and
+        avoids reopening the file (and checkpointing the WAL) on every request.
+        """
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._local.conn = self._open()
+            with self._connections_lock:
+                self._connections.append(conn)
+        yield conn
+
+    def close(self) -> None:
+        """Close every connection (the store reopens them if used again)."""
+        with self._connections_lock:
+            for conn in self._connections:
+                conn.close()
+            self._connections.clear()
+        self._local = threading.local()
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
@@ -230,6 +255,10 @@ class Store:
             conn.execute("COMMIT")
 
     # --- players --------------------------------------------------------------
+    def is_known_player(self, player: str) -> bool:
+        """Answered from memory only: players are never deleted, so once seen, always valid."""
+        return player in self._known_players
+
     def player_exists(self, player: str) -> bool:
         if player in self._known_players:
             return True
