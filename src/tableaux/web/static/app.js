@@ -616,7 +616,7 @@ function moveFocus(key) {
 
 function onKeyDown(event) {
   const key = event.key;
-  const inField = event.target.closest && event.target.closest("input, select, textarea, dialog");
+  const inField = event.target.closest && event.target.closest("input, select, textarea, dialog[open]");
   if (key === "F1" || (key === "?" && !inField)) {
     event.preventDefault();
     openRules();
@@ -655,12 +655,23 @@ function onKeyDown(event) {
 }
 
 // ---------------------------------------------------------------- dialogs
+/** Open a modal dialog; when it closes, focus goes back where it was (never stays in the closed dialog). */
+function openDialog(dialog) {
+  if (dialog.open) return;
+  const back = document.activeElement;
+  dialog.addEventListener("close", () => {
+    if (!dialog.contains(document.activeElement) && document.activeElement !== document.body) return;
+    if (back && back !== document.body && document.contains(back)) back.focus();
+    else document.activeElement.blur();
+  }, { once: true });
+  dialog.showModal();
+}
+
 function openRules() {
   const game = S.view ? S.view.game : $("game-select").value;
   $("rules-title").textContent = `Rules of ${game === "eagle-wing" ? "Eagle Wing" : "King Albert"}`;
   $("rules-text").innerHTML = RULES[game];
-  const dialog = $("rules-dialog");
-  if (!dialog.open) dialog.showModal();
+  openDialog($("rules-dialog"));
 }
 
 const STAT_ROWS = [
@@ -699,8 +710,7 @@ function renderStats(stats) {
 
 async function openStats() {
   renderStats(await api.stats());
-  const dialog = $("stats-dialog");
-  if (!dialog.open) dialog.showModal();
+  openDialog($("stats-dialog"));
 }
 
 function confirmReset() {
@@ -715,7 +725,7 @@ function confirmReset() {
       });
     }
   }, { once: true });
-  dialog.showModal();
+  openDialog(dialog);
 }
 
 // ---------------------------------------------------------------- start

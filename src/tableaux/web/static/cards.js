@@ -102,6 +102,18 @@ function courtFace(rank, suit, colour) {
   return g;
 }
 
+/** The large-print face used when cards are small (phones): big index, one big suit. */
+function compactFace(rank, suit) {
+  const g = el("g", { class: "compact" });
+  const text = el("text", {
+    x: 6, y: 40, "font-size": rank === "T" ? 38 : 42, "font-weight": 700,
+    "font-family": "DejaVu Sans, Verdana, Arial, sans-serif", "letter-spacing": rank === "T" ? -4 : 0,
+  });
+  text.textContent = RANK_LABEL[rank] ?? rank;
+  g.append(text, pip(suit, 78, 22, 32), pip(suit, 50, 94, 58));
+  return g;
+}
+
 function buildFace(code) {
   const [rank, suit] = code;
   const colour = isRed(code) ? RED : BLACK;
@@ -110,14 +122,16 @@ function buildFace(code) {
     x: 1, y: 1, width: 98, height: 138, rx: 8, fill: "#fffef9", stroke: "#9a9a9a", "stroke-width": 1.5,
   }));
   const ink = el("g", { fill: colour });
-  ink.append(corner(rank, suit, false), corner(rank, suit, true));
+  const detail = el("g", { class: "detail" });
+  detail.append(corner(rank, suit, false), corner(rank, suit, true));
   if (rank === "J" || rank === "Q" || rank === "K") {
-    ink.append(courtFace(rank, suit, colour));
+    detail.append(courtFace(rank, suit, colour));
   } else if (rank === "A") {
-    ink.append(pip(suit, 50, 70, 46));
+    detail.append(pip(suit, 50, 70, 46));
   } else {
-    for (const [x, y] of PIPS[rank]) ink.append(pip(suit, x, y, 19, y > 72));
+    for (const [x, y] of PIPS[rank]) detail.append(pip(suit, x, y, 18, y > 72));
   }
+  ink.append(detail, compactFace(rank, suit));
   svg.append(ink);
   return svg;
 }

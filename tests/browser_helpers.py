@@ -1,0 +1,178 @@
+"""Helpers for the real-browser tests: a live server process, a hidden-card leak check, a winning line.
+
+Kept apart from the tests so that each test reads as what a player does.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import tableaux
+from tableaux.hints import heuristic_moves
+
+ROOT = Path(__file__).resolve().parent.parent
+CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])([A2-9TJQK][CDHS])(?![A-Za-z0-9])")
+ALL_CARDS = {r + s for s in "CDHS" for r in "A23456789TJQK"}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class LiveServer:
+    """``python -m tableaux serve`` in a subprocess, as a player would start it."""
+
+    def __init__(self, db: Path, port: int | None = None) -> None:
+        self.db = db
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = db.with_suffix(".log")
+
+    def start(self, timeout: float = 20.0) -> None:
+        cmd = [sys.executable, "-m", "tableaux", "serve", "--port", str(self.port), "--no-browser"]
+        cmd += ["--db", str(self.db)]
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        with open(self.log, "ab") as log:
+            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, env=env)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited with {self.proc.returncode}: {self.log.read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(self.url + "/api/games/catalog", timeout=1) as answer:
+                    if answer.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"server did not answer within {timeout} s: {self.log.read_text()[-2000:]}")
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        self.proc = None
+
+
+# --------------------------------------------------------------------------- hidden cards
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield str(key)
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+def _piles_dicts(value: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(value, dict):
+        if isinstance(value.get("piles"), dict):
+            yield value["piles"]
+        for item in value.values():
+            yield from _piles_dicts(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _piles_dicts(item)
+
+
+def hidden_card_problems(url: str, body: Any) -> list[str]:
+    """What in one JSON response could tell a player a face-down card, described; empty when nothing.
+
+    Three checks: a face-down entry carries no card code and no other fields; every card code
+    anywhere in the response is one the same response shows face up; and a fresh deal's position
+    is exactly the engine's own public position of that deal.
+    """
+    problems: list[str] = []
+    visible: set[str] = set()
+    for piles in _piles_dicts(body):
+        for name, cards in piles.items():
+            for i, entry in enumerate(cards):
+                if set(entry) != {"card", "up"}:
+                    problems.append(f"{url}: {name}[{i}] has fields {sorted(entry)}")
+                if entry.get("up"):
+                    visible.add(entry["card"])
+                elif entry.get("card") is not None:
+                    problems.append(f"{url}: face-down {name}[{i}] reveals {entry['card']}")
+    for text in _strings(body):
+        for code in CARD_TOKEN.findall(text):
+            if code not in visible:
+                problems.append(f"{url}: hidden or unknown card {code} appears in {text[:80]!r}")
+    views = [body] if isinstance(body, dict) and "position" in body else []
+    if isinstance(body, dict) and isinstance(body.get("view"), dict):
+        views.append(body["view"])
+    for view in views:
+        if view["position"].get("moves_played") == 0 and not view["position"].get("can_redo"):
+            expected = tableaux.new_game(view["game"], view["deal"]).public_position()
+            if view["position"]["piles"] != expected["piles"]:
+                problems.append(f"{url}: deal {view['deal']} position differs from the engine's public position")
+    return problems
+
+
+class ResponseInspector:
+    """Collects every JSON response a page receives and checks it for hidden cards."""
+
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+        self.count = 0
+
+    def __call__(self, response: Any) -> None:
+        if "application/json" not in (response.headers.get("content-type") or ""):
+            return
+        try:
+            body = json.loads(response.body())
+        except Exception:  # noqa: BLE001 - a body that vanished with a closing page has nothing to leak
+            return
+        self.count += 1
+        self.problems.extend(hidden_card_problems(response.url, body))
+
+
+# --------------------------------------------------------------------------- a winning line
+def winning_line(name: str, deal: int, budget: int = 50_000) -> list[tableaux.Move]:
+    """A winning line for a deal, found by a plain depth-first search over the engine's own moves.
+
+    Independent of the project's solver on purpose: the browser test then checks the page against
+    the engine alone.
+    """
+    game = tableaux.new_game(name, deal)
+    rules = game.rules
+    seen: set[tableaux.State] = set()
+    stack = [(game.state, None, iter(heuristic_moves(rules, game.state, None)))]
+    line: list[Any] = []
+    while stack:
+        state, _, options = stack[-1]
+        if rules.won(state):
+            return [rules.to_move(m) for m in line]
+        if len(seen) > budget:
+            break
+        for move in options:
+            nxt = rules.apply(state, move)
+            if nxt not in seen:
+                seen.add(nxt)
+                line.append(move)
+                stack.append((nxt, move, iter(heuristic_moves(rules, nxt, move))))
+                break
+        else:
+            stack.pop()
+            if line:
+                line.pop()
+    raise AssertionError(f"no winning line for {name} deal {deal} within {budget} positions")

@@ -1,0 +1,439 @@
+"""The browser game played in real headless Chromium, as a person would: mouse, clicks, keyboard.
+
+Every JSON response the page receives is checked for face-down card identities. Needs Debian's
+``chromium`` (``/usr/bin/chromium``); without it the module is skipped, unless
+``TABLEAUX_REQUIRE_BROWSER=1`` (set by CI) makes that a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tableaux
+
+CHROMIUM = Path("/usr/bin/chromium")
+if not CHROMIUM.exists() or os.environ.get("TABLEAUX_SKIP_BROWSER"):
+    if os.environ.get("TABLEAUX_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"{CHROMIUM} is missing but TABLEAUX_REQUIRE_BROWSER=1 asks for the browser tests", pytrace=False)
+    pytest.skip(f"browser tests need Debian's chromium at {CHROMIUM} (apt install chromium)", allow_module_level=True)
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need Playwright for Python")
+from playwright.sync_api import Browser, Page, expect  # noqa: E402
+
+from browser_helpers import ROOT, LiveServer, ResponseInspector, winning_line  # noqa: E402
+
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    live = LiveServer(tmp_path_factory.mktemp("web") / "games.db")
+    live.start()
+    yield live
+    live.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+class Player:
+    """One browser (one anonymous player) with a page on the game, and what it saw on the wire."""
+
+    def __init__(self, browser: Browser, base: str, viewport: dict[str, int] | None = None) -> None:
+        self.base = base
+        self.context = browser.new_context(viewport=viewport or {"width": 1280, "height": 800})
+        self.inspector = ResponseInspector()
+        self.errors: list[str] = []
+        self.requests: list[str] = []
+        self.page = self.new_page()
+
+    def new_page(self) -> Page:
+        page = self.context.new_page()
+        page.on("response", self.inspector)
+        page.on("pageerror", lambda exc: self.errors.append(f"page error: {exc}"))
+        page.on("console", lambda msg: self.errors.append(msg.text) if "Content Security Policy" in msg.text else None)
+        page.on("request", lambda req: self.requests.append(f"{req.method} {req.url}"))
+        return page
+
+    def open(self, query: str = "", page: Page | None = None) -> Page:
+        page = page or self.page
+        page.goto(self.base + "/" + query)
+        page.wait_for_selector("[data-pile]")
+        return page
+
+    def view(self, page: Page | None = None) -> dict[str, Any]:
+        """The game as the server has it now (the same call the page makes on load)."""
+        return (page or self.page).evaluate("fetch('/api/current').then(r => r.json())")
+
+    def close(self) -> None:
+        self.context.close()
+        assert self.inspector.count > 0, "no JSON response was inspected"
+        assert not self.inspector.problems, "\n".join(self.inspector.problems[:10])
+        assert not self.errors, "\n".join(self.errors)
+
+
+@pytest.fixture
+def player(browser: Browser, server: LiveServer) -> Iterator[Player]:
+    p = Player(browser, server.url)
+    yield p
+    p.close()
+
+
+def shrink_png(path: Path) -> None:
+    """Palette PNGs are a fraction of the size; committed screenshots should stay small."""
+    try:
+        from PIL import Image
+    except ImportError:
+        return
+    with Image.open(path) as image:
+        small = image.convert("RGB").quantize(colors=128, method=Image.Quantize.MEDIANCUT)
+    small.save(path, optimize=True)
+
+
+def card(page: Page, code: str, pile: str | None = None) -> Any:
+    scope = f'[data-pile="{pile}"] ' if pile else ""
+    return page.locator(f'{scope}[data-card="{code}"]')
+
+
+def pile(page: Page, name: str) -> Any:
+    return page.locator(f'[data-pile="{name}"]')
+
+
+def drag(page: Page, source: Any, target: Any) -> None:
+    """Press on the card, move in small steps like a hand, release over the target."""
+    a = source.bounding_box()
+    b = target.bounding_box()
+    x0, y0 = a["x"] + a["width"] / 2, a["y"] + 12
+    x1, y1 = b["x"] + b["width"] / 2, b["y"] + b["height"] - 20
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move(x0 + 8, y0 + 8, steps=2)
+    page.mouse.move(x1, y1, steps=8)
+    page.mouse.up()
+
+
+def top_codes(view: dict[str, Any]) -> dict[str, str | None]:
+    return {name: (cards[-1]["card"] if cards else None) for name, cards in view["position"]["piles"].items()}
+
+
+# King Albert deal 1 (the rule book's test vector): T9 = TD, T8 = JC on top, R5 = AH, R3 = TH, R4 = 7C, T7 = 8H.
+KA1 = "?game=king-albert&deal=1"
+
+
+def test_drag_a_card_onto_a_legal_pile_moves_it(player: Player) -> None:
+    page = player.open(KA1)
+    assert "T9>T8" in [str(m) for m in tableaux.new_game("king-albert", 1).legal_moves()]
+    ten = card(page, "TD", "tableau-9")
+    page.mouse.move(*_centre(ten))
+    page.mouse.down()
+    page.mouse.move(_centre(ten)[0] + 20, _centre(ten)[1] + 20, steps=3)
+    # While dragging, the legal targets are highlighted and an illegal one is not.
+    expect(pile(page, "tableau-8")).to_have_class(re.compile(r"\btarget\b"))
+    expect(pile(page, "tableau-1")).not_to_have_class(re.compile(r"\btarget\b"))
+    box = pile(page, "tableau-8").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] - 10, steps=6)
+    page.mouse.up()
+    expect(card(page, "TD", "tableau-8")).to_be_visible()
+    expect(page.locator("#moves")).to_have_text("1")
+    expect(page.locator("#announce")).to_contain_text("Ten of diamonds to tableau 8")
+    # The face-down card under the ten was turned up: tableau 9 is now empty (it held one card).
+    expect(pile(page, "tableau-9").locator(".card")).to_have_count(0)
+    assert player.view()["position"]["piles"]["tableau-8"][-1]["card"] == "TD"
+
+
+def _centre(locator: Any) -> tuple[float, float]:
+    box = locator.bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + 15
+
+
+def test_drop_on_an_illegal_pile_snaps_back_and_changes_nothing(player: Player) -> None:
+    page = player.open(KA1)
+    ten = card(page, "TD", "tableau-9")
+    before = ten.bounding_box()
+    player.requests.clear()
+    drag(page, ten, pile(page, "tableau-1"))  # TD on TS: same rank, not allowed
+    expect(card(page, "TD", "tableau-9")).to_be_visible()
+    page.wait_for_timeout(300)  # the snap-back slide
+    after = card(page, "TD", "tableau-9").bounding_box()
+    assert abs(after["x"] - before["x"]) < 1 and abs(after["y"] - before["y"]) < 1
+    assert not [r for r in player.requests if r.startswith("POST")], player.requests
+    expect(page.locator("#moves")).to_have_text("0")
+    assert player.view()["moves"] == 0
+
+
+def test_click_a_card_then_its_destination(player: Player) -> None:
+    page = player.open(KA1)
+    card(page, "TH", "reserve-3").click()
+    expect(card(page, "TH")).to_have_class(re.compile(r"\bselected\b"))
+    expect(pile(page, "tableau-8")).to_have_class(re.compile(r"\btarget\b"))
+    pile(page, "tableau-8").click()
+    expect(card(page, "TH", "tableau-8")).to_be_visible()
+    expect(pile(page, "reserve-3").locator(".card")).to_have_count(0)
+    expect(page.locator("#moves")).to_have_text("1")
+
+
+def test_keyboard_only_move_and_undo_redo_shortcuts(player: Player) -> None:
+    page = player.open(KA1)
+    pile(page, "reserve-4").focus()
+    page.keyboard.press("Enter")  # pick up the seven of clubs
+    expect(card(page, "7C")).to_have_class(re.compile(r"\bselected\b"))
+    for _ in range(25):
+        focused = page.evaluate("document.activeElement.closest('[data-pile]')?.dataset.pile")
+        if focused == "tableau-7":
+            break
+        page.keyboard.press("ArrowRight")
+    else:
+        pytest.fail("ArrowRight never reached tableau 7")
+    page.keyboard.press("Space")  # put it down on the eight of hearts
+    expect(card(page, "7C", "tableau-7")).to_be_visible()
+    expect(page.locator("#announce")).to_contain_text("Seven of clubs to tableau 7")
+    page.keyboard.press("u")
+    expect(card(page, "7C", "reserve-4")).to_be_visible()
+    expect(page.locator("#moves")).to_have_text("0")
+    page.keyboard.press("Control+y")
+    expect(card(page, "7C", "tableau-7")).to_be_visible()
+    page.keyboard.press("Control+z")
+    expect(card(page, "7C", "reserve-4")).to_be_visible()
+
+
+def test_double_click_sends_a_card_home(player: Player) -> None:
+    page = player.open(KA1)
+    card(page, "AH", "reserve-5").dblclick()
+    expect(card(page, "AH", "foundation-1")).to_be_visible()
+    expect(page.locator("#score")).to_have_text("1")
+
+
+def test_undo_redo_and_restart_buttons(player: Player) -> None:
+    page = player.open(KA1)
+    expect(page.locator("#undo")).to_be_disabled()
+    drag(page, card(page, "TD", "tableau-9"), pile(page, "tableau-8"))
+    expect(card(page, "TD", "tableau-8")).to_be_visible()
+    card(page, "AH").dblclick()
+    expect(page.locator("#score")).to_have_text("1")
+    page.click("#undo")
+    expect(card(page, "AH", "reserve-5")).to_be_visible()
+    page.click("#undo")
+    expect(card(page, "TD", "tableau-9")).to_be_visible()
+    expect(page.locator("#undo")).to_be_disabled()
+    page.click("#redo")
+    page.click("#redo")
+    expect(card(page, "AH", "foundation-1")).to_be_visible()
+    expect(page.locator("#moves")).to_have_text("2")
+    page.click("#restart")
+    expect(card(page, "TD", "tableau-9")).to_be_visible()
+    expect(page.locator("#redo")).to_be_enabled()
+    assert player.view()["position"]["moves_played"] == 0
+
+
+def test_eagle_wing_stock_click_and_status_line(player: Player) -> None:
+    page = player.open("?game=eagle-wing&deal=1")
+    expect(page.locator("#base-card")).to_have_text("Jack")
+    expect(page.locator("#stock-left")).to_have_text("30")
+    expect(page.locator("#reserve-left")).to_have_text("13")
+    expect(page.locator("#redeals-left")).to_have_text("2")
+    expect(card(page, "JH", "foundation-1")).to_be_visible()
+    assert page.locator('[data-pile="stock"] [data-card]').count() == 0
+    pile(page, "stock").click()  # the rule book: the first cards turned are AS, 8H, 4H
+    expect(card(page, "AS", "waste")).to_be_visible()
+    expect(page.locator("#stock-left")).to_have_text("29")
+    page.keyboard.press("d")
+    expect(card(page, "8H", "waste")).to_be_visible()
+    expect(page.locator("#stock-left")).to_have_text("28")
+
+
+def test_hint_highlights_a_move_and_says_where_it_came_from(player: Player) -> None:
+    page = player.open(KA1)
+    page.click("#hint")
+    expect(page.locator(".pile.hint-target")).to_have_count(1)
+    expect(page.locator(".hint-source").first).to_be_visible()
+    expect(page.locator("#notice")).to_contain_text(re.compile(r"solver|heuristic"))
+
+
+def test_deal_link_opens_that_deal_and_the_url_follows_the_game(player: Player) -> None:
+    page = player.open("?game=eagle-wing&deal=17")
+    expect(page.locator("#deal-number")).to_have_text("17")
+    expect(page.locator("#game-select")).to_have_value("eagle-wing")
+    expected = tableaux.new_game("eagle-wing", 17).public_position()["piles"]
+    for i in range(1, 9):
+        code = expected[f"tableau-{i}"][-1]["card"]
+        expect(card(page, code, f"tableau-{i}")).to_be_visible()
+    page.fill("#deal-input", "4242")
+    page.click("#deal-go")
+    expect(page.locator("#deal-number")).to_have_text("4242")
+    expect(page).to_have_url(re.compile(r"\?game=eagle-wing&deal=4242$"))
+    page.select_option("#game-select", "king-albert")
+    expect(page.locator("#game-select")).to_have_value("king-albert")
+    expect(page).to_have_url(re.compile(r"\?game=king-albert&deal=\d+$"))
+
+
+def test_rules_and_statistics_dialogs(player: Player) -> None:
+    page = player.open("?game=eagle-wing&deal=3")
+    page.keyboard.press("F1")
+    expect(page.locator("#rules-dialog")).to_be_visible()
+    expect(page.locator("#rules-text")).to_contain_text("trunk")
+    page.keyboard.press("Escape")
+    expect(page.locator("#rules-dialog")).to_be_hidden()
+    page.keyboard.press("?")
+    expect(page.locator("#rules-dialog")).to_be_visible()
+    page.click("#rules-close")
+    page.click("#stats-button")
+    expect(page.locator("#stats-body")).to_contain_text("Games played")
+    page.click("#stats-reset")
+    expect(page.locator("#confirm-dialog")).to_be_visible()
+    with page.expect_response(re.compile(r"/api/stats/reset")) as answer:
+        page.click("#confirm-yes")
+    assert answer.value.status == 200
+    expect(page.locator("#stats-body")).to_contain_text("Games played")
+
+
+def test_a_move_from_a_stale_tab_is_refused_and_that_tab_catches_up(player: Player) -> None:
+    first = player.open(KA1)
+    second = player.open(KA1, player.new_page())
+    drag(first, card(first, "TD", "tableau-9"), pile(first, "tableau-8"))
+    expect(card(first, "TD", "tableau-8")).to_be_visible()
+    card(second, "AH", "reserve-5").dblclick()  # made against the old version
+    expect(second.locator("#notice")).to_contain_text("another tab")
+    expect(card(second, "TD", "tableau-8")).to_be_visible()
+    expect(card(second, "AH", "reserve-5")).to_be_visible()
+    assert player.view()["moves"] == 1
+
+
+def test_reload_and_server_restart_keep_the_game(browser: Browser, tmp_path: Path) -> None:
+    live = LiveServer(tmp_path / "games.db")
+    live.start()
+    p = Player(browser, live.url)
+    try:
+        page = p.open(KA1)
+        card(page, "AH", "reserve-5").dblclick()
+        expect(card(page, "AH", "foundation-1")).to_be_visible()
+        page.goto(live.url + "/")  # no query: resume the current game
+        expect(card(page, "AH", "foundation-1")).to_be_visible()
+        expect(page.locator("#deal-number")).to_have_text("1")
+        expect(page.locator("#moves")).to_have_text("1")
+        live.stop()
+        live.start()
+        page.reload()
+        expect(card(page, "AH", "foundation-1")).to_be_visible()
+        expect(page.locator("#moves")).to_have_text("1")
+        page.click("#undo")
+        expect(card(page, "AH", "reserve-5")).to_be_visible()
+    finally:
+        p.close()
+        live.stop()
+
+
+def send_moves(page: Page, moves: list[tableaux.Move]) -> None:
+    """Play moves on the page's current game through the API, as the page itself sends them."""
+    sent = page.evaluate(
+        """async (moves) => {
+            let view = await (await fetch('/api/current')).json();
+            for (const move of moves) {
+                const r = await fetch(`/api/games/${view.id}/moves`, {
+                    method: 'POST', headers: {'Content-Type': 'application/json'},
+                    body: JSON.stringify({move, version: view.version})});
+                if (!r.ok) return [r.status, await r.text()];
+                view = await r.json();
+            }
+            return [200, view.moves];
+        }""",
+        [str(m) for m in moves],
+    )
+    assert sent == [200, len(moves)]
+
+
+def test_win_a_deal(player: Player) -> None:
+    line = winning_line("king-albert", 9)
+    page = player.open("?game=king-albert&deal=9")
+    # All but the last move through the API, then reload the page and finish with the mouse.
+    send_moves(page, line[:-1])
+    page.reload()
+    last = line[-1]
+    code = tableaux.new_game("king-albert", 9)
+    for m in line[:-1]:
+        code.play(m)
+    moving = code.position()["piles"][last.source][-1]["card"]
+    drag(page, card(page, moving, last.source), pile(page, last.target))
+    expect(page.locator("#message")).to_contain_text("You won")
+    expect(page.locator("#score")).to_have_text("52")
+    page.click("#stats-button")
+    expect(page.locator("#stats-body tr", has_text="Games won")).to_contain_text("1")
+
+
+def test_dead_end_says_so_and_offers_undo(player: Player) -> None:
+    game = tableaux.new_game("eagle-wing", 5)
+    chooser = random.Random(1)
+    while not game.is_over():  # random play; Eagle Wing soon runs out of moves
+        assert not game.is_won()
+        game.play(chooser.choice(game.legal_moves()))
+    page = player.open("?game=eagle-wing&deal=5")
+    send_moves(page, game.moves_played)
+    page.reload()
+    expect(page.locator("#message")).to_contain_text("No move is left")
+    page.click("#message-undo")
+    expect(page.locator("#message")).to_be_hidden()
+    expect(page.locator("#moves")).to_have_text(str(len(game.moves_played) - 1))
+
+
+def test_auto_home_setting_moves_safe_cards_and_is_remembered(player: Player) -> None:
+    page = player.open(KA1)
+    expect(page.locator("#auto-home")).not_to_be_checked()  # off by default
+    page.check("#auto-home")
+    # Ace and two of hearts (reserve 5 and 6) are always safe to send home.
+    expect(card(page, "2H", "foundation-1")).to_be_visible()
+    expect(page.locator("#score")).to_have_text("2")
+    page.reload()
+    expect(page.locator("#auto-home")).to_be_checked()
+    page.click("#undo")
+    expect(card(page, "AH", "foundation-1")).to_be_visible()
+    expect(card(page, "2H", "reserve-6")).to_be_visible()
+
+
+def test_touch_taps_move_a_card(browser: Browser, server: LiveServer) -> None:
+    p = Player(browser, server.url, {"width": 390, "height": 844})
+    p.context.close()
+    p.context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    try:
+        page = p.open(KA1, p.new_page())
+        card(page, "TH", "reserve-3").tap()
+        expect(pile(page, "tableau-8")).to_have_class(re.compile(r"\btarget\b"))
+        pile(page, "tableau-8").tap()
+        expect(card(page, "TH", "tableau-8")).to_be_visible()
+        expect(page.locator("#time")).not_to_have_text("0:00", timeout=3000)  # the clock ticks
+    finally:
+        p.close()
+
+
+@pytest.mark.parametrize("game, deal", [("king-albert", 1), ("eagle-wing", 1)])
+def test_screenshots(browser: Browser, server: LiveServer, game: str, deal: int) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for label, viewport in (("desktop", {"width": 1280, "height": 800}), ("phone", {"width": 390, "height": 844})):
+        p = Player(browser, server.url, viewport)
+        try:
+            page = p.open(f"?game={game}&deal={deal}")
+            page.wait_for_timeout(150)
+            # Every card shown face up draws a face; face-down cards carry no code.
+            assert page.locator("[data-card] svg").count() == page.locator("[data-card]").count() > 0
+            path = SCREENSHOTS / f"{game}-{label}.png"
+            page.screenshot(path=str(path))
+            shrink_png(path)
+        finally:
+            p.close()
