@@ -102,7 +102,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", choices=GAME_NAMES)
     p.add_argument("--deals", required=True, help="range of deal numbers, for example 1-100000")
     p.add_argument("--workers", type=positive_int, default=None)
-    p.add_argument("--time-limit", type=positive_float, default=10.0)
+    p.add_argument("--time-limit", type=positive_float, default=10.0, help="seconds per deal (default 10)")
+    p.add_argument("--max-nodes", type=positive_int, default=None,
+                   help="positions per deal; a budget that does not depend on the machine's load")
     p.add_argument("--out", default=None, help="results file (JSON lines, appended; resumes)")
     p.add_argument("--scheduler", default=None, help="tcp://HOST:PORT of a Dask distributed scheduler")
     p.add_argument("--plot", default=None, metavar="FILE.png")

@@ -1,0 +1,81 @@
+"""``tableaux solve`` and ``tableaux survey``: the command-line face of the solver."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from . import new_game
+from .solver import solve
+from .solver_survey import SurveyError, parse_deals, plot, read_results, survey
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    """Exit status 0 when winnable, 1 when proved unwinnable, 3 when undecided within the budget."""
+    game = new_game(args.game, args.number)
+    result = solve(game, max_nodes=args.max_nodes, time_limit=args.time_limit)
+    if args.json:
+        print(json.dumps(result.to_dict()))
+    else:
+        print(f"{game.rules.title} deal {args.number}: {result.verdict} "
+              f"({result.nodes} positions, {result.seconds:.3f} s)")
+        if result.verdict == "winnable":
+            print(f"winning line, {len(result.moves)} moves:")
+            print(" ".join(str(m) for m in result.moves))
+        elif result.verdict == "unknown":
+            print("the budget ran out before the search finished; try a larger --time-limit or --max-nodes")
+    return {"winnable": 0, "unwinnable": 1, "unknown": 3}[result.verdict]
+
+
+def run_survey(args: argparse.Namespace) -> int:
+    try:
+        deals = parse_deals(args.deals)
+        if args.scheduler is not None and not args.scheduler.startswith(("tcp://", "tls://", "inproc://")):
+            raise SurveyError(f"--scheduler must look like tcp://HOST:PORT, not {args.scheduler!r}")
+        workers = args.workers or os.cpu_count() or 1
+        already = read_results(args.out, args.game)
+    except SurveyError as exc:
+        print(f"tableaux survey: error: {exc}", file=sys.stderr)
+        return 2
+    skipped = sum(1 for d in deals if d in already)
+    where = args.scheduler or f"{workers} local worker{'s' if workers > 1 else ''}"
+    budget = f"{args.time_limit:g} s" + (f" or {args.max_nodes} positions" if args.max_nodes else "")
+    print(f"{args.game}: deals {deals.start}-{deals.stop - 1}, {budget} per deal, {where}"
+          + (f"; {skipped} already in {args.out}, skipped" if skipped else ""), file=sys.stderr)
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    counts = {"winnable": 0, "unwinnable": 0, "unknown": 0}
+    with Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("{task.fields[counts]}"), TimeRemainingColumn(), transient=False,
+    ) as bar:
+        task = bar.add_task(args.game, total=len(deals), counts="")
+
+        fresh: dict[int, dict] = {}
+
+        def on_result(row: dict) -> None:
+            counts[row["verdict"]] += 1
+            fresh[row["deal"]] = row
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done,
+                       counts=f"won {counts['winnable']} lost {counts['unwinnable']} unknown {counts['unknown']}")
+
+        try:
+            summary = survey(args.game, deals, time_limit=args.time_limit, workers=workers, out=args.out,
+                             scheduler=args.scheduler, max_nodes=args.max_nodes, progress=progress, on_result=on_result)
+        except SurveyError as exc:
+            print(f"tableaux survey: error: {exc}", file=sys.stderr)
+            return 2
+    print(summary.text())
+    if args.plot:
+        rows = {**{d: r for d, r in already.items() if d in deals}, **fresh}
+        plot(list(rows.values()), args.plot, f"{args.game}, deals {deals.start}-{deals.stop - 1}")
+        print(f"plot written to {args.plot}")
+    return 0
+
+
+__all__ = ["run_solve", "run_survey"]

@@ -1,0 +1,288 @@
+"""Surveys: solve a range of deals, keep every result on disk, summarise the winnable share.
+
+Results are JSON lines appended as each deal finishes, so an interrupted
+survey loses at most the deals in flight, and a rerun with the same ``--out``
+skips every deal already in the file. The summary is always computed from
+the file, so a resumed survey reports the same totals as an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .deal import MAX_DEAL
+
+
+class SurveyError(ValueError):
+    """Bad survey arguments or an unreadable results file."""
+
+
+def parse_deals(text: str) -> range:
+    """``"1-100000"`` (inclusive) or a single ``"17"`` -> a range of deal numbers."""
+    t = text.strip()
+    first, sep, last = t.partition("-")
+    try:
+        lo = int(first)
+        hi = int(last) if sep else lo
+    except ValueError:
+        raise SurveyError(f"deals must be a range like 1-100000 or one number, not {text!r}") from None
+    if not 0 <= lo <= hi <= MAX_DEAL:
+        raise SurveyError(f"deals must be FIRST-LAST with 0 <= FIRST <= LAST <= {MAX_DEAL}, not {text!r}")
+    return range(lo, hi + 1)
+
+
+def solve_deal(game: str, deal: int, time_limit: float, max_nodes: int | None = None) -> dict[str, Any]:
+    """One survey task; runs in a worker process, so it imports and returns plain data."""
+    from . import new_game
+    from .solver import solve
+
+    result = solve(new_game(game, deal), time_limit=time_limit, max_nodes=max_nodes)
+    return {
+        "game": game,
+        "deal": deal,
+        "verdict": result.verdict,
+        "nodes": result.nodes,
+        "seconds": round(result.seconds, 4),
+        "time_limit": time_limit,
+        "max_nodes": max_nodes,
+        "line": " ".join(str(m) for m in result.moves),
+    }
+
+
+def read_results(path: str | Path | None, game: str) -> dict[int, dict[str, Any]]:
+    """Results already in ``path`` for ``game``, by deal. A torn last line (a crash mid-write) is ignored."""
+    if path is None or not os.path.exists(path):
+        return {}
+    done: dict[int, dict[str, Any]] = {}
+    with open(path) as fh:
+        lines = fh.read().split("\n")
+    for number, text in enumerate(lines, 1):
+        if not text.strip():
+            continue
+        try:
+            row = json.loads(text)
+        except json.JSONDecodeError:
+            if number == len(lines) or (number == len(lines) - 1 and not lines[-1]):
+                continue  # the last line was being written when the survey stopped
+            raise SurveyError(f"{path}: line {number} is not JSON; is this a survey results file?") from None
+        if not isinstance(row, dict) or "deal" not in row or "verdict" not in row:
+            raise SurveyError(f"{path}: line {number} is not a survey result (needs 'deal' and 'verdict')")
+        if row.get("game") == game:
+            done[int(row["deal"])] = row
+    return done
+
+
+def append_result(path: str | Path | None, row: dict[str, Any]) -> None:
+    if path is None:
+        return
+    with open(path, "a") as fh:
+        fh.write(json.dumps(row) + "\n")
+        fh.flush()
+
+
+def wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """Wilson score interval for a proportion; (0, 1) when there is no data."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def percentile(sorted_values: list[float], q: float) -> float:
+    """Nearest-rank percentile of an already sorted list (q in 0..100)."""
+    if not sorted_values:
+        return float("nan")
+    rank = max(1, math.ceil(q / 100 * len(sorted_values)))
+    return sorted_values[rank - 1]
+
+
+@dataclass
+class Summary:
+    deals: int
+    winnable: int
+    unwinnable: int
+    unknown: int
+    low: float
+    high: float
+    median: float
+    p90: float
+    p99: float
+    max: float
+
+    @property
+    def share(self) -> float:
+        """Winnable share among decided deals."""
+        decided = self.winnable + self.unwinnable
+        return self.winnable / decided if decided else float("nan")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.__dict__, "share_of_decided": self.share}
+
+    def text(self) -> str:
+        n = self.deals
+        if not n:
+            return "no results yet"
+        pct = 100 / n
+        return (
+            f"deals {n}: winnable {self.winnable} ({self.winnable * pct:.2f}%), unwinnable {self.unwinnable} "
+            f"({self.unwinnable * pct:.2f}%), unknown {self.unknown} ({self.unknown * pct:.2f}%)\n"
+            f"winnable share: 95% CI {100 * self.low:.2f}% .. {100 * self.high:.2f}% "
+            f"(unknown counted as lost for the lower end, as won for the upper end)\n"
+            f"seconds per deal: median {self.median:.3f}, p90 {self.p90:.3f}, p99 {self.p99:.3f}, max {self.max:.3f}"
+        )
+
+
+def summarise(rows: Iterable[dict[str, Any]]) -> Summary:
+    rows = list(rows)
+    counts = {"winnable": 0, "unwinnable": 0, "unknown": 0}
+    for row in rows:
+        counts[row["verdict"]] = counts.get(row["verdict"], 0) + 1
+    n = len(rows)
+    won = counts["winnable"]
+    low = wilson(won, n)[0]
+    high = wilson(won + counts["unknown"], n)[1]
+    times = sorted(float(r["seconds"]) for r in rows)
+    return Summary(
+        n, won, counts["unwinnable"], counts["unknown"], low, high,
+        percentile(times, 50), percentile(times, 90), percentile(times, 99), times[-1] if times else float("nan"),
+    )
+
+
+def run_tasks(
+    game: str,
+    deals: list[int],
+    time_limit: float,
+    workers: int,
+    scheduler: str | None,
+    max_nodes: int | None = None,
+) -> Iterator[dict[str, Any]]:
+    """Solve ``deals`` in parallel, yielding each result as it arrives (any order)."""
+    if scheduler is not None:
+        yield from _run_dask(game, deals, time_limit, scheduler, max_nodes)
+        return
+    if workers == 1:
+        for deal in deals:
+            yield solve_deal(game, deal, time_limit, max_nodes)
+        return
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        pending = set()
+        queue = iter(deals)
+        try:
+            # Keep a few tasks per worker queued, not all of them: an interrupt then loses little.
+            for deal in queue:
+                pending.add(pool.submit(solve_deal, game, deal, time_limit, max_nodes))
+                if len(pending) >= 2 * workers:
+                    break
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    yield future.result()
+                    nxt = next(queue, None)
+                    if nxt is not None:
+                        pending.add(pool.submit(solve_deal, game, nxt, time_limit, max_nodes))
+        except BaseException:
+            for future in pending:
+                future.cancel()
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+
+
+def _run_dask(
+    game: str, deals: list[int], time_limit: float, scheduler: str, max_nodes: int | None
+) -> Iterator[dict[str, Any]]:
+    try:
+        from distributed import Client, as_completed
+    except ImportError:  # pragma: no cover - dask[distributed] is a declared dependency
+        raise SurveyError("--scheduler needs dask.distributed (pip install 'dask[distributed]')") from None
+    try:
+        client = Client(scheduler, timeout=10)
+    except OSError as exc:
+        raise SurveyError(f"cannot reach the Dask scheduler at {scheduler!r}: {exc}") from None
+    try:
+        n = len(deals)
+        futures = client.map(solve_deal, [game] * n, deals, [time_limit] * n, [max_nodes] * n, pure=False)
+        for future in as_completed(futures):
+            yield future.result()
+    finally:
+        client.close()
+
+
+def survey(
+    game: str,
+    deals: range,
+    *,
+    time_limit: float,
+    workers: int = 1,
+    out: str | Path | None = None,
+    scheduler: str | None = None,
+    max_nodes: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    on_result: Callable[[dict[str, Any]], None] | None = None,
+) -> Summary:
+    """Solve every deal of ``deals`` not already in ``out``; return the summary over the whole range."""
+    done = read_results(out, game)
+    wanted = set(deals)
+    todo = [d for d in deals if d not in done]
+    results = {d: r for d, r in done.items() if d in wanted}
+    if progress:
+        progress(len(results), len(deals))
+    for row in run_tasks(game, todo, time_limit, workers, scheduler, max_nodes):
+        append_result(out, row)
+        results[row["deal"]] = row
+        if on_result:
+            on_result(row)
+        if progress:
+            progress(len(results), len(deals))
+    return summarise(results[d] for d in deals if d in results)
+
+
+def plot(rows: list[dict[str, Any]], path: str | Path, title: str) -> None:
+    """Time distribution and running winnable share, as a PNG (no display needed)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = sorted(rows, key=lambda r: r["deal"])
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
+    times = [max(float(r["seconds"]), 1e-4) for r in rows]
+    if times:
+        bins = [10 ** (k / 4) for k in range(-16, 9)]
+        for verdict, colour in (("winnable", "tab:green"), ("unwinnable", "tab:red"), ("unknown", "tab:gray")):
+            part = [t for t, r in zip(times, rows, strict=True) if r["verdict"] == verdict]
+            left.hist(part, bins=bins, alpha=0.6, label=f"{verdict} ({len(part)})", color=colour)
+        left.set_xscale("log")
+        left.legend()
+    left.set_xlabel("seconds per deal")
+    left.set_ylabel("deals")
+    left.set_title("time distribution")
+    won = low = 0
+    xs, lows, highs = [], [], []
+    for i, r in enumerate(rows, 1):
+        won += r["verdict"] == "winnable"
+        low += r["verdict"] != "unwinnable"
+        xs.append(i)
+        lows.append(won / i)
+        highs.append(low / i)
+    right.plot(xs, lows, label="winnable (unknown as lost)")
+    right.plot(xs, highs, label="winnable or unknown")
+    right.set_xlabel("deals solved (in deal order)")
+    right.set_ylabel("running share")
+    right.set_ylim(0, 1)
+    right.legend()
+    right.set_title("running winnable share")
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
