@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 with warnings.catch_warnings():  # starlette 1.x suggests httpx2; httpx is what the project installs
     warnings.simplefilter("ignore")
@@ -732,3 +734,64 @@ def test_statistics_are_per_player(db: Path, winning_line: tuple[str, int, list[
     assert bob.get("/api/stats").json()[name]["played"] == 0
     bob.post("/api/stats/reset", json={"game": None, "confirm": True})
     assert alice.get("/api/stats").json()[name]["won"] == 1
+
+
+# --- fuzzing: no client input gives a 5xx -----------------------------------------------
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False) | st.text(max_size=30)
+    | st.sampled_from(["king-albert", "eagle-wing", "tableau-1", "reserve-2", "stock", "waste", "T1>T2", "S>W"]),
+    lambda children: st.lists(children, max_size=4)
+    | st.dictionaries(
+        st.sampled_from(["game", "deal", "move", "version", "source", "count", "target", "confirm", "x"]),
+        children, max_size=5,
+    ),
+    max_leaves=12,
+)
+ENDPOINTS = ["/api/games", "/api/games/{id}/moves", "/api/games/{id}/undo", "/api/games/{id}/redo",
+             "/api/games/{id}/restart", "/api/games/{id}/hint", "/api/stats/reset", "/api/games/{id}"]
+
+
+@pytest.fixture(scope="module")
+def fuzz_client(tmp_path_factory: pytest.TempPathFactory) -> tuple[TestClient, dict[str, Any]]:
+    client = TestClient(create_app(tmp_path_factory.mktemp("fuzz") / "f.sqlite3", hint_time_limit=0.02))
+    return client, new_game(client, "eagle-wing", 99)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    path=st.sampled_from(ENDPOINTS),
+    body=json_values,
+    raw=st.none() | st.binary(max_size=40),
+    ctype=st.sampled_from(["application/json", "text/plain", "", "application/json; charset=latin-1"]),
+    version=st.booleans(),
+)
+def test_no_input_gives_a_server_error(
+    fuzz_client: tuple[TestClient, dict[str, Any]], path: str, body: Any, raw: bytes | None, ctype: str,
+    version: bool,
+) -> None:
+    client, game = fuzz_client
+    current = client.get(f"/api/games/{game['id']}").json()
+    if version and isinstance(body, dict) and "version" not in body:
+        body["version"] = current["version"]
+    content = raw if raw is not None else json.dumps(body).encode()
+    headers = {"content-type": ctype} if ctype else {}
+    method = "GET" if path == "/api/games/{id}" and raw is None else "POST"
+    r = client.request(method, path.format(id=game["id"]), content=content, headers=headers)
+    assert r.status_code < 500, r.text
+    data = r.json()
+    if r.status_code >= 400:
+        assert isinstance(data.get("error"), str) and data["error"]
+    if r.status_code >= 400 and r.status_code != 405:
+        after = client.get(f"/api/games/{game['id']}").json()
+        assert without_clock(after) == without_clock(current)  # a refused request changed nothing
+
+
+def test_the_page_itself_sets_the_player_cookie(db: Path) -> None:
+    """Parallel first API calls from a freshly loaded page must all belong to one player."""
+    client = TestClient(create_app(db))
+    page = client.get("/")
+    assert page.headers["set-cookie"].startswith(f"{COOKIE}=")
+    game = new_game(client)
+    assert "set-cookie" not in client.get("/api/current").headers
+    assert client.get("/api/current").json()["id"] == game["id"]

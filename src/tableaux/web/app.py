@@ -197,7 +197,9 @@ class PlayerIdentity:
         self.store = store
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or not scope["path"].startswith("/api/"):
+        # The page itself gets the cookie too, so the page's first API calls, even made in parallel,
+        # all come from one identity.
+        if scope["type"] != "http" or not (scope["path"].startswith("/api/") or scope["path"] == "/"):
             await self.app(scope, receive, send)
             return
         cookie_header = b"; ".join(v for k, v in scope.get("headers", []) if k == b"cookie").decode("latin-1")
@@ -400,6 +402,8 @@ class Games:
             game = cached[1] if cached is not None and cached[0] == record.version else rebuild(record)
             try:
                 yield record, game
+            except ApiError:
+                raise  # refused before anything changed: the cached game is still right
             except BaseException:
                 self._forget(game_id)
                 raise
@@ -543,6 +547,10 @@ def create_app(
     @app.exception_handler(StoreError)
     async def store_error(_: Request, exc: StoreError) -> JSONResponse:
         return JSONResponse({"error": f"the saved games database failed: {exc}"}, status_code=500)
+
+    @app.exception_handler(Exception)
+    async def unexpected_error(_: Request, exc: Exception) -> JSONResponse:
+        return JSONResponse({"error": f"internal error ({type(exc).__name__}); nothing was changed"}, status_code=500)
 
     Player = Depends(current_player)
     Body = Depends(json_body)
