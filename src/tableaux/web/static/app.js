@@ -265,6 +265,7 @@ function button(id, text, onClick) {
 // ---------------------------------------------------------------- actions (run one at a time)
 async function play(move, { auto = false } = {}) {
   const before = S.view;
+  if (!auto) notice("");
   const view = await api.move(before.id, { source: move.source, count: move.count, target: move.target },
     before.version);
   adopt(view);
@@ -306,14 +307,16 @@ async function showHint() {
   const answer = await api.hint(S.view.id);
   if (answer.view) adopt(answer.view);
   const hint = answer.hint;
-  const origin = hint.source === "solver" ? "from the solver (part of a winning line)" : "a rule of thumb, not a proof";
+  const origin = hint.source === "solver"
+    ? "From the solver: this move is part of a winning line."
+    : "From the heuristic: a rule of thumb, not a proof.";
   let text;
   if (hint.move) {
     const moved = piles()[hint.move.source].slice(-hint.move.count)[0];
     const what = hint.move.source === "stock" ? "Deal from the stock"
       : hint.move.target === "stock" ? "Turn the waste over"
         : `Move ${cardName(moved && moved.card)} from ${label(hint.move.source)} to ${label(hint.move.target)}`;
-    text = `Hint (${hint.source}): ${what}. That is ${origin}.`;
+    text = `Hint: ${what}. ${origin}`;
     S.hint = { source: hint.move.source, target: hint.move.target, count: hint.move.count };
   } else {
     text = `Hint: ${hint.message}`;
@@ -457,7 +460,14 @@ function tap(pile, index) {
 function onPointerDown(event) {
   if (event.button !== 0 || !S.view || S.press) return;
   const pile = event.target.closest("[data-pile]");
-  if (!pile) return;
+  if (!pile) {
+    if (S.selection) {
+      S.selection = null; // a press on the bare table puts the picked-up card back
+      decorate();
+      announce("Put back.");
+    }
+    return;
+  }
   const card = event.target.closest(".card");
   const index = card ? Number(card.dataset.index) : null;
   S.press = {
@@ -773,6 +783,7 @@ function wire() {
     if (place) S.focus = place;
   });
   document.addEventListener("keydown", onKeyDown);
+  $("notice").addEventListener("click", () => notice(""));
   $("new-game").addEventListener("click", () => enqueue(() => newGame($("game-select").value, null)));
   $("game-select").addEventListener("change", () => enqueue(() => resume($("game-select").value)));
   $("deal-form").addEventListener("submit", (event) => {

@@ -132,16 +132,20 @@ export function renderBoard(board, view) {
 
 const DOWN_STEP = 0.1; // fan offsets as a fraction of the card height
 const UP_STEP = 0.27;
+const UP_STEP_SMALL = 0.34; // the large-print faces of small cards need a taller strip to show their index
 
 /** Place fanned cards, squeezing a pile's fan when it would run off the bottom of the window. */
 export function layoutFans(board) {
   const probe = board.querySelector(".pile");
   if (!probe) return;
-  const cardHeight = probe.getBoundingClientRect().width * 1.4;
+  const cardWidth = probe.getBoundingClientRect().width;
+  const cardHeight = cardWidth * 1.4;
+  const compact = window.matchMedia("(max-width: 700px), (max-height: 520px)").matches;
+  const upStep = compact ? UP_STEP_SMALL : UP_STEP;
   const bottom = window.innerHeight - 8;
   for (const pile of board.querySelectorAll(".pile.fan")) {
     const cards = [...pile.querySelectorAll(".card")];
-    const steps = cards.slice(1).map((_, i) => (cards[i].classList.contains("down") ? DOWN_STEP : UP_STEP));
+    const steps = cards.slice(1).map((_, i) => (cards[i].classList.contains("down") ? DOWN_STEP : upStep));
     const total = steps.reduce((a, b) => a + b, 0);
     const room = (bottom - pile.getBoundingClientRect().top) / cardHeight - 1;
     const squeeze = total > room && total > 0 ? Math.max(0.3, room / total) : 1;
