@@ -139,6 +139,31 @@ def test_serve_answers_prints_the_url_and_keeps_games_across_restarts(tmp_path: 
             assert resumed.json()["position"] == view["position"] and resumed.json()["version"] == 1
 
 
+def test_a_killed_server_loses_no_move(tmp_path: Path) -> None:
+    """Every move is committed before its answer: SIGKILL right after the last one loses nothing."""
+    db = tmp_path / "games.sqlite3"
+    args = ["serve", "--port", str(free_port()), "--no-browser", "--db", str(db)]
+    with server(args) as s:
+        url = s.url()
+        wait_until_answering(url)
+        with httpx.Client(base_url=url) as client:
+            view = client.post("api/games", json={"game": "king-albert", "deal": 5}).json()
+            for _ in range(15):
+                if not view["legal_moves"]:
+                    break
+                body = {"move": view["legal_moves"][-1], "version": view["version"]}
+                view = client.post(f"api/games/{view['id']}/moves", json=body).json()
+            cookies = dict(client.cookies)
+        s.proc.kill()  # no shutdown, no goodbye
+        s.proc.wait()
+    args[2] = str(free_port())
+    with server(args) as s:
+        url = s.url()
+        wait_until_answering(url)
+        resumed = httpx.get(url + "api/current", cookies=cookies).json()
+    assert resumed["version"] == view["version"] and resumed["position"] == view["position"]
+
+
 def test_a_busy_port_moves_on_to_the_next_free_one(tmp_path: Path) -> None:
     with socket.socket() as blocker:
         blocker.bind(("127.0.0.1", 0))

@@ -396,7 +396,8 @@ class Games:
         with self._locks[hash(game_id) % LOCK_STRIPES]:
             record = self.store.get_game(game_id, player)
             if record is None:
-                raise ApiError(404, f"no game {game_id!r} here: it does not exist or belongs to another player")
+                shown = repr(game_id) if len(game_id) <= 40 else "with that id"
+                raise ApiError(404, f"no game {shown} here: it does not exist or belongs to another player")
             with self._cache_lock:
                 cached = self._cache.get(game_id)
             game = cached[1] if cached is not None and cached[0] == record.version else rebuild(record)

@@ -40,9 +40,9 @@ def open_socket(host: str, port: int, attempts: int = PORT_ATTEMPTS) -> tuple[so
     last = min(port + attempts - 1, 65535)
     for candidate in range(port, last + 1):
         try:
-            family, kind, proto, _, address = socket.getaddrinfo(
-                host, candidate, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
-            )[0]
+            infos = socket.getaddrinfo(host, candidate, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+            # IPv4 first: "localhost" then works for browsers that try 127.0.0.1 only.
+            family, kind, proto, _, address = sorted(infos, key=lambda i: i[0] != socket.AF_INET)[0]
         except socket.gaierror as exc:
             raise ServeError(f"cannot listen on host {host!r}: {exc.strerror}") from None
         sock = socket.socket(family, kind, proto)

@@ -65,8 +65,12 @@ def _v2(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE games ADD COLUMN ever_moved INTEGER NOT NULL DEFAULT 0")
     # Fill the new columns from what version 1 recorded.
     conn.execute("UPDATE games SET updated_at = COALESCE(finished_at, started_at)")
-    conn.execute("UPDATE games SET move_count = json_array_length(moves)")
-    conn.execute("UPDATE games SET ever_moved = (move_count > 0 OR json_array_length(redo) > 0 OR won)")
+    # Counted in Python rather than with SQLite's JSON functions, which older SQLite builds lack.
+    rows = conn.execute("SELECT id, moves, redo, won FROM games").fetchall()
+    for gid, moves, redo, won in rows:
+        count = len(json.loads(moves))
+        moved = bool(count or json.loads(redo) or won)
+        conn.execute("UPDATE games SET move_count = ?, ever_moved = ? WHERE id = ?", (count, int(moved), gid))
 
 
 def _v3(conn: sqlite3.Connection) -> None:
