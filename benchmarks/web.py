@@ -106,6 +106,15 @@ class Player:
                 view = data.get("view", data) if r.status_code == 409 else data if r.status_code == 200 else view
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """CPU time used by a process so far (Linux /proc); None elsewhere."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
@@ -132,7 +141,9 @@ def main() -> int:
         db = Path(tmp) / "bench.sqlite3"
         proc, url = start_server(db)
         try:
+            cpu_before = cpu_seconds(proc.pid)
             latencies, errors, elapsed = asyncio.run(run(url, args.players, args.seconds))
+            cpu_after = cpu_seconds(proc.pid)
         finally:
             proc.terminate()
             proc.wait(timeout=15)
@@ -153,6 +164,10 @@ def main() -> int:
     if everything:
         p50, p99 = percentile(everything, 50) * 1000, percentile(everything, 99) * 1000
         print(f"  overall   p50 {p50:.1f} ms  p99 {p99:.1f} ms")
+    if cpu_before is not None and cpu_after is not None and total:
+        used = cpu_after - cpu_before
+        print(f"  server CPU: {used:.1f} s in {elapsed:.1f} s ({used / elapsed:.0%} of one core), "
+              f"{used / total * 1000:.2f} ms per request")
     print(f"  database size at the end: {db_size / 1024:.0f} KiB")
     print(f"  error responses: {errors or 'none'}")
     return 1 if any(not k.endswith("409") for k in errors) else 0
