@@ -223,6 +223,17 @@ def test_unusable_host_is_a_clear_error(tmp_path: Path) -> None:
     assert "cannot listen on host 'no-such-host.invalid'" in proc.stderr
 
 
+def test_unusable_database_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "file").write_text("x")
+    bad = str(tmp_path / "file" / "db.sqlite3")
+    assert main(["serve", "--no-browser", "--port", str(free_port()), "--db", bad]) == 1
+    assert "cannot create the folder for the database" in capsys.readouterr().err
+    not_a_db = tmp_path / "notes.txt"
+    not_a_db.write_text("not a database\n" * 100)
+    assert main(["stats", "--db", str(not_a_db)]) == 1
+    assert "file is not a database" in capsys.readouterr().err
+
+
 def test_url_for_shows_a_reachable_address() -> None:
     assert url_for("127.0.0.1", 8000) == "http://127.0.0.1:8000/"
     assert url_for("0.0.0.0", 8001) == "http://127.0.0.1:8001/"

@@ -110,6 +110,20 @@ def test_unopenable_database_path_is_a_store_error(tmp_path: Path) -> None:
         Store(tmp_path / "dir.sqlite3")
 
 
+def test_a_file_that_is_not_a_database_is_a_store_error(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("shopping list: eggs, milk\n" * 100)
+    with pytest.raises(StoreError, match="not a database"):
+        Store(path)
+    assert path.read_text().startswith("shopping list")  # and it was left alone
+
+
+def test_a_database_under_a_file_is_a_store_error(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(StoreError, match="cannot create the folder"):
+        Store(tmp_path / "file" / "db.sqlite3")
+
+
 def test_players_are_stored_by_hash_of_their_token(store: Store) -> None:
     token, player = store.new_player()
     assert token not in player and store.player_exists(player)

@@ -203,7 +203,10 @@ class Store:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create the folder for the database {str(self.path)!r}: {exc.strerror}") from None
         self._known_players: set[str] = set()
         self._local = threading.local()
         self._connections: list[sqlite3.Connection] = []
@@ -212,6 +215,8 @@ class Store:
         try:
             conn.execute("PRAGMA journal_mode=WAL")
             migrate(conn)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"cannot use {str(self.path)!r} as the saved games database: {exc}") from None
         finally:
             conn.close()
 
