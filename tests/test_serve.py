@@ -204,6 +204,22 @@ def test_no_arguments_serves_with_the_default_database_and_no_display(tmp_path: 
     assert (tmp_path / "xdg" / "tableaux" / "tableaux.sqlite3").exists()
 
 
+def test_the_browser_is_opened_on_the_url(tmp_path: Path) -> None:
+    """With a browser available ($BROWSER here, as on a desktop), the page is opened once the server answers."""
+    opened = tmp_path / "opened.txt"
+    fake = tmp_path / "fake-browser"
+    fake.write_text(f"#!/bin/sh\necho \"$1\" >> {opened}\n")
+    fake.chmod(0o755)
+    env = headless_env(tmp_path)
+    env["BROWSER"] = str(fake)
+    with server(["--port", str(free_port()), "--db", str(tmp_path / "g.sqlite3")], env=env) as s:
+        url = s.url()
+        deadline = time.monotonic() + 20
+        while not opened.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+    assert opened.read_text().split() == [url]
+
+
 def test_options_without_a_command_mean_serve(tmp_path: Path) -> None:
     port = free_port()
     with server(["--port", str(port), "--no-browser", "--db", str(tmp_path / "g.sqlite3")],
