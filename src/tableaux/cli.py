@@ -126,8 +126,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def add_serve_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=port_number, default=8000)
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this computer only)")
+    p.add_argument("--port", type=port_number, default=8000,
+                   help="port (default 8000; when it is busy the next free port is used)")
     p.add_argument("--db", default=None, help="database file (default: in the user data directory)")
     p.add_argument("--no-browser", action="store_true", help="do not open a web browser")
 
