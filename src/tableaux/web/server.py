@@ -117,6 +117,9 @@ def run_serve(args: argparse.Namespace) -> int:
     server = uvicorn.Server(config)
     print(f"tableaux: King Albert and Eagle Wing at {url}", flush=True)
     print(f"Saved games and statistics: {path}", flush=True)
+    if host not in LOOPBACK_NAMES:
+        print(f"Listening on {host}: other computers that can reach this one can play too "
+              "(each browser only ever sees its own games).", flush=True)
     print("Press Ctrl+C to stop.", flush=True)
     if args.no_browser:
         pass
