@@ -374,6 +374,10 @@ def test_win_a_deal(player: Player) -> None:
     drag(page, card(page, moving, last.source), pile(page, last.target))
     expect(page.locator("#message")).to_contain_text("You won")
     expect(page.locator("#score")).to_have_text("52")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.wait_for_timeout(400)  # let the last card finish sliding home
+    page.screenshot(path=str(SCREENSHOTS / "king-albert-won-desktop.png"))
+    shrink_png(SCREENSHOTS / "king-albert-won-desktop.png")
     page.click("#stats-button")
     expect(page.locator("#stats-body tr", has_text="Games won")).to_contain_text("1")
 

@@ -304,6 +304,7 @@ async function homeMove(pile) {
 }
 
 async function showHint() {
+  notice("Looking for a good move…", { sticky: true });
   const answer = await api.hint(S.view.id);
   if (answer.view) adopt(answer.view);
   const hint = answer.hint;
@@ -495,6 +496,9 @@ function onPointerMove(event) {
     for (const node of press.cards) node.classList.add("dragging");
   }
   for (const node of press.cards) node.style.transform = `translate(${dx}px, ${dy}px)`;
+  const over = dropTarget(event, press);
+  for (const node of board.querySelectorAll(".pile.over")) if (node.dataset.pile !== over) node.classList.remove("over");
+  if (over) pileEl(over).classList.add("over");
 }
 
 function dropTarget(event, press) {
@@ -527,12 +531,20 @@ function onPointerUp(event) {
     tap(press.pile, press.index);
     return;
   }
+  for (const node of board.querySelectorAll(".pile.over")) node.classList.remove("over");
   const target = event.type === "pointerup" ? dropTarget(event, press) : null;
   const move = target && findMove(press.pile, press.count, target);
   S.selection = null;
   if (move) {
     S.lastTap = null;
-    enqueue(() => play(move));
+    enqueue(async () => {
+      try {
+        await play(move);
+      } catch (err) {
+        if (press.cards.every((node) => board.contains(node))) snapBack(press.cards); // refused: put it back
+        throw err;
+      }
+    });
     return;
   }
   snapBack(press.cards);
@@ -654,7 +666,7 @@ function onKeyDown(event) {
     S.selection = null;
     S.hint = null;
     decorate();
-  } else if (key.startsWith("Arrow")) {
+  } else if (key.startsWith("Arrow") && (board.contains(event.target) || event.target === document.body)) {
     event.preventDefault();
     moveFocus(key);
   } else if ((key === "Enter" || key === " ") && board.contains(event.target)) {
@@ -757,6 +769,7 @@ async function start() {
     notice(`"${query.get("deal")}" is not a deal number; deals are whole numbers from 0 to ${MAX_DEAL}.`);
     deal = null;
   }
+  if (deal != null && !game) game = "king-albert"; // a bare deal number means the first game
   if (game && deal != null) {
     try {
       const current = await api.current(game);
