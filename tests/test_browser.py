@@ -382,6 +382,49 @@ def test_win_a_deal(player: Player) -> None:
     expect(page.locator("#stats-body tr", has_text="Games won")).to_contain_text("1")
 
 
+def first_group_move(name: str, deal: int) -> tuple[tableaux.Game, tableaux.Move]:
+    """Along a winning line, the first position where a move of several cards is legal, and that move.
+
+    King Albert: a build between columns; Eagle Wing: several wing cards to a foundation at once.
+    """
+    game = tableaux.new_game(name, deal)
+    for move in winning_line(name, deal):
+        group = [m for m in game.legal_moves() if m.count >= 2 and not m.source.startswith(("waste", "stock"))]
+        if group:
+            return game, max(group, key=lambda m: m.count)
+        game.play(move)
+    raise AssertionError(f"no move of several cards on the winning line of {name} deal {deal}")
+
+
+@pytest.mark.parametrize("name, deal", [("king-albert", 9), ("eagle-wing", 1)])
+def test_grabbing_a_deeper_card_moves_it_with_the_cards_on_top(player: Player, name: str, deal: int) -> None:
+    game, big = first_group_move(name, deal)
+    cards = [c["card"] for c in game.position()["piles"][big.source]]
+    moving = cards[-big.count :]
+    page = player.open(f"?game={name}&deal={deal}")
+    send_moves(page, game.moves_played)
+    page.reload()
+    grabbed = card(page, moving[0], big.source)
+    page.mouse.move(*_centre(grabbed))
+    page.mouse.down()
+    page.mouse.move(_centre(grabbed)[0] + 15, _centre(grabbed)[1] + 15, steps=3)
+    expect(pile(page, big.target)).to_have_class(re.compile(r"\btarget\b"))
+    if name == "eagle-wing":  # a group can only go home: no wing pile lights up
+        expect(page.locator('.pile.target[data-pile^="tableau"]')).to_have_count(0)
+    box = pile(page, big.target).bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=6)
+    page.mouse.up()
+    expect(page.locator("#moves")).to_have_text(str(len(game.moves_played) + 1))
+    game.play(big)  # the engine says where everything is now (Eagle Wing refills an emptied wing pile)
+    expected = game.public_position()["piles"]
+    for pile_name in (big.source, big.target):
+        shown = [c["card"] for c in player.view()["position"]["piles"][pile_name]]
+        assert shown == [c["card"] for c in expected[pile_name]]
+    expect(pile(page, big.source).locator(".card")).to_have_count(len(expected[big.source]))  # a fanned pile
+    if name == "eagle-wing":
+        expect(page.locator("#score")).to_have_text(str(game.score))
+
+
 def test_dead_end_says_so_and_offers_undo(player: Player) -> None:
     game = tableaux.new_game("eagle-wing", 5)
     chooser = random.Random(1)
