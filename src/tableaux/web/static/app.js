@@ -22,6 +22,7 @@ const S = {
   press: null, // pointer press / drag in progress
   lastTap: null, // {pile, time} for double-tap
   focus: null, // {pile, index} to restore after a redraw
+  lastMove: null, // the player's last move (not auto-home ones)
   chain: Promise.resolve(),
 };
 
@@ -269,6 +270,7 @@ async function play(move, { auto = false } = {}) {
   const view = await api.move(before.id, { source: move.source, count: move.count, target: move.target },
     before.version);
   adopt(view);
+  if (!auto) S.lastMove = move;
   announce(describe(move, before, view));
   if (!auto) await autoHome();
   if (view.won) announce(`You won deal ${view.deal}!`);
@@ -672,7 +674,14 @@ function onKeyDown(event) {
   } else if ((key === "Enter" || key === " ") && board.contains(event.target)) {
     event.preventDefault();
     const place = focusedPlace();
-    if (place) enqueue(() => activate(place.pile, place.index));
+    if (place) {
+      enqueue(async () => {
+        const version = S.view.version;
+        await activate(place.pile, place.index);
+        // After a keyboard move, follow the cards: focus lands on the pile they went to.
+        if (S.view.version !== version && S.lastMove && S.lastMove.target !== "stock") arrive(S.lastMove.target);
+      });
+    }
   }
 }
 
