@@ -241,6 +241,49 @@ def test_the_newest_unfinished_game_leaves_the_streak_open() -> None:
     assert stats_of(W, W, UNTOUCHED).current_streak == 2
 
 
+def test_the_game_in_progress_can_be_an_older_one() -> None:
+    # W, then A (played, unfinished), then B (played, unfinished): with B in progress A is lost ...
+    assert compute_stats([W, L, L], in_progress={2}).current_streak == 0
+    # ... but when the player went back to A (it changed last), B is the abandoned one.
+    assert compute_stats([W, L, L], in_progress={1}).current_streak == 0
+    assert compute_stats([W, W, L], in_progress={2}).current_streak == 2
+    assert compute_stats([W, L, W], in_progress={1}).current_streak == 2  # A still open between two wins
+    assert compute_stats([W, L], in_progress=()).current_streak == 0
+
+
+def test_a_game_left_for_a_new_deal_is_lost_unless_the_player_goes_back_to_it(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = Clock(1000.0)
+    monkeypatch.setattr(store_module.time, "time", clock)
+    _, player = store.new_player()
+
+    def tick() -> None:
+        clock.now += 10
+
+    first = store.create_game(player, "eagle-wing", 1)
+    tick()
+    store.save_change(first, ["m"], [], True)
+    tick()
+    unfinished = store.create_game(player, "eagle-wing", 2)
+    tick()
+    unfinished = store.save_change(unfinished, ["m"], [], False)
+    tick()
+    second = store.create_game(player, "eagle-wing", 3)
+    tick()
+    store.save_change(second, ["m"], [], True)
+    # Won, unfinished (left for another deal), won: the unfinished game broke the streak.
+    assert store.stats(["eagle-wing"], player)["eagle-wing"].current_streak == 1
+    tick()
+    store.save_change(unfinished, ["m", "n"], [], False)  # ... but the player went back to it
+    assert store.current_game(player).id == unfinished.id  # type: ignore[union-attr]
+    s = store.stats(["eagle-wing"], player)["eagle-wing"]
+    assert s.current_streak == 2 and s.played == 3 and s.won == 2  # still open: it may yet be won
+    tick()
+    store.create_game(player, "eagle-wing", 4)  # a fresh deal: now it is left for good
+    assert store.stats(["eagle-wing"], player)["eagle-wing"].current_streak == 1
+
+
 def test_untouched_games_are_not_played() -> None:
     s = stats_of(UNTOUCHED, UNTOUCHED, W)
     assert s.played == 1 and s.win_rate == 1.0

@@ -22,7 +22,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -165,16 +165,19 @@ class GameStats:
         }
 
 
-def compute_stats(games: Sequence[tuple[bool, bool, float, int]]) -> GameStats:
+def compute_stats(
+    games: Sequence[tuple[bool, bool, float, int]], in_progress: Collection[int] | None = None
+) -> GameStats:
     """Statistics from ``(won, played, elapsed, moves)`` per game, oldest first.
 
     A game counts as played once a move was made (or when won). A played game
-    that was not won breaks the streak, except the newest one, which may still
-    be won: it counts as played but leaves the streak open.
+    that was not won breaks the streak, unless it is still in progress (its
+    index is in ``in_progress``; by default only the newest game is): it may
+    yet be won, so it counts as played but leaves the streak open.
     """
     stats = GameStats()
     run = 0
-    last = len(games) - 1
+    open_games = {len(games) - 1} if in_progress is None else set(in_progress)
     for i, (won, played, elapsed, moves) in enumerate(games):
         if not (played or won):
             continue
@@ -186,7 +189,7 @@ def compute_stats(games: Sequence[tuple[bool, bool, float, int]]) -> GameStats:
             stats.best_time = elapsed if stats.best_time is None else min(stats.best_time, elapsed)
             stats.worst_time = elapsed if stats.worst_time is None else max(stats.worst_time, elapsed)
             stats.fewest_moves = moves if stats.fewest_moves is None else min(stats.fewest_moves, moves)
-        elif i != last:
+        elif i not in open_games:
             run = 0
     stats.current_streak = run
     return stats
@@ -354,26 +357,46 @@ class Store:
         """Statistics per game name, for one player, or for every player (each player's streaks kept apart)."""
         out: dict[str, GameStats] = {}
         for name in game_names:
-            per_player = self._game_rows(name, player)
             total = GameStats()
-            for rows in per_player.values():
-                s = compute_stats(rows)
-                total = _combine(total, s)
+            for rows, in_progress in self._game_rows(name, player).values():
+                total = _combine(total, compute_stats(rows, in_progress))
             out[name] = total
         return out
 
-    def _game_rows(self, game: str, player: str | None) -> dict[str, list[tuple[bool, bool, float, int]]]:
-        sql = "SELECT player, won, ever_moved, elapsed, move_count FROM games WHERE counted = 1 AND game = ?"
+    def _game_rows(
+        self, game: str, player: str | None
+    ) -> dict[str, tuple[list[tuple[bool, bool, float, int]], set[int]]]:
+        """Per player: their counted games oldest first, and which of them are still in progress.
+
+        An unfinished game is in progress unless a later deal was started
+        after its last change: leaving a game for a new deal loses it, as in
+        AisleRiot, while going back to it (another tab) keeps it open.
+        """
+        sql = (
+            "SELECT player, won, ever_moved, elapsed, move_count, started_at, updated_at FROM games "
+            "WHERE counted = 1 AND game = ?"
+        )
         params: tuple[Any, ...] = (game,)
         if player is not None:
             sql += " AND player = ?"
             params += (player,)
         sql += " ORDER BY started_at, rowid"
-        rows: dict[str, list[tuple[bool, bool, float, int]]] = {}
+        rows: dict[str, list[tuple[bool, bool, float, int, float, float]]] = {}
         with self._connect() as conn:
-            for who, won, moved, elapsed, moves in conn.execute(sql, params):
-                rows.setdefault(who, []).append((bool(won), bool(moved), float(elapsed), int(moves)))
-        return rows
+            for who, won, moved, elapsed, moves, started, updated in conn.execute(sql, params):
+                rows.setdefault(who, []).append(
+                    (bool(won), bool(moved), float(elapsed), int(moves), float(started), float(updated or started))
+                )
+        out: dict[str, tuple[list[tuple[bool, bool, float, int]], set[int]]] = {}
+        for who, games in rows.items():
+            newest_start = games[-1][4]  # rows are in order of starting
+            last = len(games) - 1
+            in_progress = {
+                i for i, (won, _, _, _, _, updated) in enumerate(games)
+                if not won and (i == last or updated >= newest_start)
+            }
+            out[who] = ([g[:4] for g in games], in_progress)
+        return out
 
     def players(self) -> list[tuple[str, float]]:
         """Players who have at least one game, most recently active first: ``(id, last activity)``."""
