@@ -9,6 +9,7 @@ game is replaced by a new deal.
 
     python benchmarks/web.py                 # 8 players for 10 seconds
     python benchmarks/web.py --players 32 --seconds 30
+    python benchmarks/web.py --tabs 3        # three tabs per player racing on one game
 
 Prints moves per second and latency percentiles (p50, p99) per request kind.
 """
@@ -87,23 +88,30 @@ class Player:
         body = {"game": game, "deal": self.rng.randrange(1_000_000)}
         return (await self.request(client, "new game", "POST", "api/games", body)).json()
 
-    async def play(self) -> None:
+    async def play(self, tabs: int) -> None:
         async with httpx.AsyncClient(base_url=self.url, timeout=30) as client:
-            view = await self.new_game(client)
-            while time.monotonic() < self.stop_at:
-                legal = view["legal_moves"]
-                path = f"api/games/{view['id']}"
-                if view["won"] or not legal:
+            first = await self.new_game(client)
+            await asyncio.gather(*(self.tab(client, first) for _ in range(tabs)))
+
+    async def tab(self, client: httpx.AsyncClient, view: dict[str, object]) -> None:
+        """One browser tab: plays from the view it has; a 409 hands it the current one, as the page does."""
+        while time.monotonic() < self.stop_at:
+            legal = view["legal_moves"]
+            path = f"api/games/{view['id']}"
+            if view["won"] or not legal:
+                r = await self.request(client, "resume", "GET", "api/current")
+                view = r.json() if r.status_code == 200 else await self.new_game(client)
+                if view["won"] or not view["legal_moves"]:
                     view = await self.new_game(client)
-                    continue
-                if view["moves"] and self.rng.random() < 0.1:
-                    r = await self.request(client, "undo", "POST", f"{path}/undo", {"version": view["version"]})
-                else:
-                    move = self.rng.choice(legal)  # type: ignore[arg-type]
-                    r = await self.request(client, "move", "POST", f"{path}/moves",
-                                           {"move": move, "version": view["version"]})
-                data = r.json()
-                view = data.get("view", data) if r.status_code == 409 else data if r.status_code == 200 else view
+                continue
+            if view["moves"] and self.rng.random() < 0.1:
+                r = await self.request(client, "undo", "POST", f"{path}/undo", {"version": view["version"]})
+            else:
+                move = self.rng.choice(legal)  # type: ignore[arg-type]
+                r = await self.request(client, "move", "POST", f"{path}/moves",
+                                       {"move": move, "version": view["version"]})
+            data = r.json()
+            view = data["view"] if r.status_code == 409 else data if r.status_code == 200 else view
 
 
 def cpu_seconds(pid: int) -> float | None:
@@ -120,42 +128,48 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
-async def run(url: str, players: int, seconds: float) -> tuple[dict[str, list[float]], dict[str, int], float]:
+Results = tuple[dict[str, list[float]], dict[str, int], float]
+
+
+async def run(url: str, players: int, tabs: int, seconds: float) -> Results:
     latencies: dict[str, list[float]] = {}
     errors: dict[str, int] = {}
     start = time.monotonic()
     stop_at = start + seconds
-    await asyncio.gather(*(Player(url, i, stop_at, latencies, errors).play() for i in range(players)))
+    await asyncio.gather(*(Player(url, i, stop_at, latencies, errors).play(tabs) for i in range(players)))
     return latencies, errors, time.monotonic() - start
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=8, help="simulated players (default 8)")
+    parser.add_argument("--tabs", type=int, default=1,
+                        help="tabs per player on the same game (default 1; more tabs make stale-version 409s)")
     parser.add_argument("--seconds", type=float, default=10.0, help="how long to play (default 10)")
     args = parser.parse_args()
-    if args.players < 1 or not args.seconds > 0:
-        parser.error("--players must be at least 1 and --seconds positive")
+    if args.players < 1 or args.tabs < 1 or not args.seconds > 0:
+        parser.error("--players and --tabs must be at least 1, --seconds positive")
 
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.sqlite3"
         proc, url = start_server(db)
         try:
             cpu_before = cpu_seconds(proc.pid)
-            latencies, errors, elapsed = asyncio.run(run(url, args.players, args.seconds))
+            latencies, errors, elapsed = asyncio.run(run(url, args.players, args.tabs, args.seconds))
             cpu_after = cpu_seconds(proc.pid)
         finally:
             proc.terminate()
             proc.wait(timeout=15)
         db_size = db.stat().st_size + sum(p.stat().st_size for p in Path(tmp).glob("bench.sqlite3-*"))
 
-    moves = len(latencies.get("move", [])) + len(latencies.get("undo", []))
+    refused = sum(n for k, n in errors.items() if k.startswith(("move ", "undo ")))
+    moves = len(latencies.get("move", [])) + len(latencies.get("undo", [])) - refused
     total = sum(len(v) for v in latencies.values())
-    print(f"tableaux web benchmark: {args.players} players for {elapsed:.1f} s against {url} "
+    print(f"tableaux web benchmark: {args.players} players x {args.tabs} tab(s) for {elapsed:.1f} s against {url} "
           f"({os.cpu_count()} CPUs, server and players on this machine)")
-    print(f"  moves stored (moves and undos): {moves}  ->  {moves / elapsed:.1f} moves/s")
+    print(f"  moves stored (moves and undos answered 200): {moves}  ->  {moves / elapsed:.1f} moves/s")
     print(f"  all requests: {total}  ->  {total / elapsed:.1f} requests/s")
-    for kind in ("move", "undo", "new game"):
+    for kind in ("move", "undo", "new game", "resume"):
         values = latencies.get(kind)
         if values:
             print(f"  {kind:9s} n={len(values):6d}  p50 {percentile(values, 50) * 1000:7.1f} ms  "
@@ -169,7 +183,9 @@ def main() -> int:
         print(f"  server CPU: {used:.1f} s in {elapsed:.1f} s ({used / elapsed:.0%} of one core), "
               f"{used / total * 1000:.2f} ms per request")
     print(f"  database size at the end: {db_size / 1024:.0f} KiB")
-    print(f"  error responses: {errors or 'none'}")
+    stale = sum(n for k, n in errors.items() if k.endswith(" 409"))
+    print(f"  stale-version answers (409, expected with several tabs): {stale}")
+    print(f"  other error responses: {({k: n for k, n in errors.items() if not k.endswith(' 409')}) or 'none'}")
     return 1 if any(not k.endswith("409") for k in errors) else 0
 
 
