@@ -114,6 +114,26 @@ class Player:
             view = data["view"] if r.status_code == 409 else data if r.status_code == 200 else view
 
 
+def check_database(db: Path) -> tuple[int, int]:
+    """Replay every stored game through the engine: ``(games, games that replay to their stored state)``."""
+    from tableaux.web.app import rebuild
+    from tableaux.web.store import Store, StoreError
+
+    store = Store(db)
+    with store._connect() as conn:
+        ids = conn.execute("SELECT id, player FROM games").fetchall()
+    good = 0
+    for gid, player in ids:
+        record = store.get_game(gid, player)
+        try:
+            game = rebuild(record)  # type: ignore[arg-type]
+        except StoreError:
+            continue
+        good += game.is_won() == record.won and len(game.moves_played) == len(record.moves)  # type: ignore[union-attr]
+    store.close()
+    return len(ids), good
+
+
 def cpu_seconds(pid: int) -> float | None:
     """CPU time used by a process so far (Linux /proc); None elsewhere."""
     try:
@@ -160,6 +180,7 @@ def main() -> int:
         finally:
             proc.terminate()
             proc.wait(timeout=15)
+        games, replayed = check_database(db)
         db_size = db.stat().st_size + sum(p.stat().st_size for p in Path(tmp).glob("bench.sqlite3-*"))
 
     refused = sum(n for k, n in errors.items() if k.startswith(("move ", "undo ")))
@@ -182,11 +203,12 @@ def main() -> int:
         used = cpu_after - cpu_before
         print(f"  server CPU: {used:.1f} s in {elapsed:.1f} s ({used / elapsed:.0%} of one core), "
               f"{used / total * 1000:.2f} ms per request")
+    print(f"  integrity: {replayed} of {games} stored games replay through the engine to their stored state")
     print(f"  database size at the end: {db_size / 1024:.0f} KiB")
     stale = sum(n for k, n in errors.items() if k.endswith(" 409"))
     print(f"  stale-version answers (409, expected with several tabs): {stale}")
     print(f"  other error responses: {({k: n for k, n in errors.items() if not k.endswith(' 409')}) or 'none'}")
-    return 1 if any(not k.endswith("409") for k in errors) else 0
+    return 1 if any(not k.endswith("409") for k in errors) or replayed != games else 0
 
 
 if __name__ == "__main__":
