@@ -272,8 +272,9 @@ async function play(move, { auto = false } = {}) {
   adopt(view);
   if (!auto) S.lastMove = move;
   announce(describe(move, before, view));
-  if (!auto) await autoHome();
-  if (view.won) announce(`You won deal ${view.deal}!`);
+  if (auto) return;
+  await autoHome();
+  if (S.view.won) announce(`You won deal ${S.view.deal}!`);
 }
 
 async function act(what) {
@@ -349,19 +350,26 @@ async function resume(game) {
   }
 }
 
-// Auto-home. King Albert: a card goes up only when it cannot be needed below: an Ace or a Two, or a
-// card of rank r once both suits of the other colour have reached at least r - 1 on the foundations
-// (the only cards that could ever be built on it are those of the other colour one rank lower).
+// Auto-home plays only moves that can never cost the player anything (moves off a foundation: never).
+// King Albert: an Ace or a Two, or a card of rank r once both suits of the other colour have reached
+// r - 1 on the foundations: only those cards could ever be built on it.
 // Eagle Wing: foundation cards leave play, and the only card that can be built on a wing card is the
-// same suit one rank lower, which must already be home before this card can go up, so every
-// foundation move is safe. Moves off a foundation are never made automatically.
+// same suit one rank lower. For a card going onto its suit's foundation that card is already home, so
+// the move is safe. Not so for a base-rank card starting a foundation: the card just below it in suit
+// is the last of its suit to go home and may need the base card to rest on, so those stay manual.
 const RANK_VALUE = { A: 1, T: 10, J: 11, Q: 12, K: 13 };
 const rankValue = (code) => RANK_VALUE[code[0]] ?? Number(code[0]);
 const red = (suit) => suit === "D" || suit === "H";
 
 function safeHomeMove(view) {
   const home = view.legal_moves.filter((m) => m.target.startsWith("foundation") && !m.source.startsWith("foundation"));
-  if (view.game === "eagle-wing") return home[0] || null;
+  if (view.game === "eagle-wing") {
+    const base = view.position.base_rank;
+    return home.find((m) => {
+      const cards = view.position.piles[m.source];
+      return cards[cards.length - 1].card[0] !== base;
+    }) || null;
+  }
   const reached = { C: 0, D: 0, H: 0, S: 0 };
   for (let i = 1; i <= 4; i++) {
     const pile = view.position.piles[`foundation-${i}`];
