@@ -795,3 +795,40 @@ def test_the_page_itself_sets_the_player_cookie(db: Path) -> None:
     game = new_game(client)
     assert "set-cookie" not in client.get("/api/current").headers
     assert client.get("/api/current").json()["id"] == game["id"]
+
+
+def test_a_write_lost_to_another_server_process_is_a_409(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Between reading a game and storing the move, another process may store one first: 409, nothing kept."""
+    view = new_game(client, "eagle-wing", 12)
+    store = client.app.state.store  # type: ignore[attr-defined]
+    real_save = store.save_change
+
+    def other_process_wins(record, moves, redo, won):  # type: ignore[no-untyped-def]
+        monkeypatch.setattr(store, "save_change", real_save)
+        real_save(record, [view["legal_moves"][0]["text"]], [], False)  # the other process's move
+        return real_save(record, moves, redo, won)  # ours, against the old version: refused
+
+    monkeypatch.setattr(store, "save_change", other_process_wins)
+    r = client.post(f"/api/games/{view['id']}/moves", json={"move": view["legal_moves"][-1], "version": 0})
+    assert r.status_code == 409 and "changed elsewhere" in r.json()["error"]
+    current = view_of(client, view)
+    assert current["version"] == 1 and current["moves"] == 1
+    assert without_clock(r.json()["view"]) == without_clock(current)
+    mirror = tableaux.new_game("eagle-wing", 12)
+    mirror.play(Move.from_str(view["legal_moves"][0]["text"]))
+    assert current["position"] == mirror.public_position()
+
+
+def test_elapsed_time_runs_from_the_first_move(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tableaux.web import store as store_module
+
+    now = [1_000_000.0]
+    monkeypatch.setattr(store_module.time, "time", lambda: now[0])
+    view = new_game(client, "king-albert", 8)
+    now[0] += 100
+    assert view_of(client, view)["elapsed_seconds"] == 0.0  # the clock starts with the first move
+    view = play(client, view, view["legal_moves"][0])
+    now[0] += 42.0
+    assert view_of(client, view)["elapsed_seconds"] == 42.0
+    view = play(client, view, view["legal_moves"][0])
+    assert view["elapsed_seconds"] == 42.0
