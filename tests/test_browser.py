@@ -108,7 +108,7 @@ def shrink_png(path: Path) -> None:
     except ImportError:
         return
     with Image.open(path) as image:
-        small = image.convert("RGB").quantize(colors=128, method=Image.Quantize.MEDIANCUT)
+        small = image.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT)
     small.save(path, optimize=True)
 
 
