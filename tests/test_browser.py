@@ -134,6 +134,21 @@ def drag(page: Page, source: Any, target: Any) -> None:
     page.mouse.up()
 
 
+def touch_drag(page: Page, source: Any, target: Any) -> None:
+    """A finger drag, sent as raw touch events (Playwright's touchscreen API only taps)."""
+    cdp = page.context.new_cdp_session(page)
+    a = source.bounding_box()
+    b = target.bounding_box()
+    x0, y0 = a["x"] + a["width"] / 2, a["y"] + 8
+    x1, y1 = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+    for i in range(1, 9):
+        x, y = x0 + (x1 - x0) * i / 8, y0 + (y1 - y0) * i / 8
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
 def top_codes(view: dict[str, Any]) -> dict[str, str | None]:
     return {name: (cards[-1]["card"] if cards else None) for name, cards in view["position"]["piles"].items()}
 
@@ -261,6 +276,15 @@ def test_eagle_wing_stock_click_and_status_line(player: Player) -> None:
     page.keyboard.press("d")
     expect(card(page, "8H", "waste")).to_be_visible()
     expect(page.locator("#stock-left")).to_have_text("28")
+    for left in range(27, -1, -1):
+        page.keyboard.press("d")
+        expect(page.locator("#stock-left")).to_have_text(str(left))
+    expect(pile(page, "stock")).to_have_attribute("data-mark", "↻")  # empty, a redeal is left
+    pile(page, "stock").click()  # turns the waste over
+    expect(page.locator("#stock-left")).to_have_text("30")
+    expect(page.locator("#redeals-left")).to_have_text("1")
+    expect(pile(page, "waste").locator(".card")).to_have_count(0)
+    expect(page.locator("#announce")).to_contain_text("Waste turned over")
 
 
 def test_hint_highlights_a_move_and_says_where_it_came_from(player: Player) -> None:
@@ -457,7 +481,7 @@ def test_auto_home_setting_moves_safe_cards_and_is_remembered(player: Player) ->
     expect(card(page, "2H", "reserve-6")).to_be_visible()
 
 
-def test_touch_taps_move_a_card(browser: Browser, server: LiveServer) -> None:
+def test_touch_taps_and_finger_drags_move_cards(browser: Browser, server: LiveServer) -> None:
     p = Player(browser, server.url, {"width": 390, "height": 844})
     p.context.close()
     p.context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
@@ -467,6 +491,11 @@ def test_touch_taps_move_a_card(browser: Browser, server: LiveServer) -> None:
         expect(pile(page, "tableau-8")).to_have_class(re.compile(r"\btarget\b"))
         pile(page, "tableau-8").tap()
         expect(card(page, "TH", "tableau-8")).to_be_visible()
+        # Finger drags: the ten of diamonds does not fit on the ten of hearts and comes back; the ace goes home.
+        touch_drag(page, card(page, "TD", "tableau-9"), pile(page, "tableau-8"))
+        expect(card(page, "TD", "tableau-9")).to_be_visible()  # TD does not fit on TH: it snaps back
+        touch_drag(page, card(page, "AH", "reserve-5"), pile(page, "foundation-1"))
+        expect(card(page, "AH", "foundation-1")).to_be_visible()
         expect(page.locator("#time")).not_to_have_text("0:00", timeout=3000)  # the clock ticks
     finally:
         p.close()
