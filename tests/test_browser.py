@@ -335,8 +335,10 @@ def test_rules_and_statistics_dialogs(player: Player) -> None:
 def test_a_move_from_a_stale_tab_is_refused_and_that_tab_catches_up(player: Player) -> None:
     first = player.open(KA1)
     second = player.open(KA1, player.new_page())
+    first.bring_to_front()  # a hidden tab gets few animation frames, which makes mouse moves slow
     drag(first, card(first, "TD", "tableau-9"), pile(first, "tableau-8"))
     expect(card(first, "TD", "tableau-8")).to_be_visible()
+    second.bring_to_front()
     card(second, "AH", "reserve-5").dblclick()  # made against the old version
     expect(second.locator("#notice")).to_contain_text("another tab")
     expect(card(second, "TD", "tableau-8")).to_be_visible()
