@@ -485,7 +485,6 @@ function onPointerDown(event) {
     id: event.pointerId, pile: pile.dataset.pile, index, x: event.clientX, y: event.clientY, dragging: false,
   };
   event.preventDefault();
-  pile.focus({ preventScroll: true });
 }
 
 function onPointerMove(event) {
