@@ -73,12 +73,14 @@ class LiveServer:
 
 # --------------------------------------------------------------------------- hidden cards
 def _strings(value: Any) -> Iterator[str]:
+    """Every key and string value, except game ids: random url-safe tokens can spell "_9C_" by chance."""
     if isinstance(value, str):
         yield value
     elif isinstance(value, dict):
         for key, item in value.items():
             yield str(key)
-            yield from _strings(item)
+            if key != "id":
+                yield from _strings(item)
     elif isinstance(value, list):
         for item in value:
             yield from _strings(item)
