@@ -55,7 +55,9 @@ def loads(text: str) -> Game:
     """Load a game saved by :meth:`Game.dumps`; a corrupt or edited save raises :class:`SaveFileError`."""
     try:
         data: Any = json.loads(text)
-    except (json.JSONDecodeError, TypeError, UnicodeDecodeError) as exc:
+    except (ValueError, TypeError, RecursionError) as exc:
+        # ValueError covers JSONDecodeError, UnicodeDecodeError and numbers too long to convert;
+        # RecursionError is what absurdly deep nesting gives.
         raise SaveFileError(f"saved game is not valid JSON: {exc}") from None
     return game_from_dict(data, rules)
 
