@@ -61,9 +61,9 @@ def browser() -> Iterator[Browser]:
 class Player:
     """One browser (one anonymous player) with a page on the game, and what it saw on the wire."""
 
-    def __init__(self, browser: Browser, base: str, viewport: dict[str, int] | None = None) -> None:
+    def __init__(self, browser: Browser, base: str, viewport: dict[str, int] | None = None, **options: Any) -> None:
         self.base = base
-        self.context = browser.new_context(viewport=viewport or {"width": 1280, "height": 800})
+        self.context = browser.new_context(viewport=viewport or {"width": 1280, "height": 800}, **options)
         self.inspector = ResponseInspector()
         self.errors: list[str] = []
         self.requests: list[str] = []
@@ -209,6 +209,28 @@ def test_click_a_card_then_its_destination(player: Player) -> None:
     expect(page.locator("#moves")).to_have_text("1")
 
 
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_moves_slide_briefly_unless_reduced_motion_is_asked_for(
+    browser: Browser, server: LiveServer, motion: str
+) -> None:
+    p = Player(browser, server.url, reduced_motion=motion)
+    try:
+        page = p.open(KA1)
+        page.evaluate(
+            """() => { window.slid = 0; new MutationObserver((changes) => {
+                for (const c of changes) if (c.target.classList.contains('sliding')) window.slid++;
+            }).observe(document.getElementById('board'), {subtree: true, attributeFilter: ['class']}); }"""
+        )
+        card(page, "TH", "reserve-3").click()
+        pile(page, "tableau-8").click()
+        expect(card(page, "TH", "tableau-8")).to_be_visible()
+        page.wait_for_timeout(100)
+        slid = page.evaluate("window.slid")
+        assert (slid == 0) if motion == "reduce" else (slid > 0)
+    finally:
+        p.close()
+
+
 def test_keyboard_only_move_and_undo_redo_shortcuts(player: Player) -> None:
     page = player.open(KA1)
     pile(page, "reserve-4").focus()
@@ -231,6 +253,10 @@ def test_keyboard_only_move_and_undo_redo_shortcuts(player: Player) -> None:
     expect(card(page, "7C", "tableau-7")).to_be_visible()
     page.keyboard.press("Control+z")
     expect(card(page, "7C", "reserve-4")).to_be_visible()
+    page.keyboard.press("n")  # a new random deal of the same game
+    expect(page.locator("#deal-number")).not_to_have_text("1")
+    expect(page).to_have_url(re.compile(r"\?game=king-albert&deal=\d+$"))
+    expect(page.locator("#moves")).to_have_text("0")
 
 
 def test_double_click_sends_a_card_home(player: Player) -> None:
