@@ -22,7 +22,6 @@ from tableaux.cards import DOWN
 
 ROOT = Path(__file__).resolve().parent.parent
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])([A2-9TJQK][CDHS])(?![A-Za-z0-9])")
-ALL_CARDS = {r + s for s in "CDHS" for r in "A23456789TJQK"}
 
 
 def free_port() -> int:

@@ -149,10 +149,6 @@ def touch_drag(page: Page, source: Any, target: Any) -> None:
     cdp.detach()
 
 
-def top_codes(view: dict[str, Any]) -> dict[str, str | None]:
-    return {name: (cards[-1]["card"] if cards else None) for name, cards in view["position"]["piles"].items()}
-
-
 # King Albert deal 1 (the rule book's test vector): T9 = TD, T8 = JC on top, R5 = AH, R3 = TH, R4 = 7C, T7 = 8H.
 KA1 = "?game=king-albert&deal=1"
 
