@@ -35,6 +35,7 @@ from ..deal import MAX_DEAL
 from ..engine import IllegalMoveError, Move, NotationError, TableauxError
 from ..game import Game
 from ..hints import heuristic_hint
+from . import openapi
 from .store import GameRecord, StaleVersionError, Store, StoreError, hash_token
 
 WebGame = Literal["king-albert", "eagle-wing"]
@@ -520,7 +521,8 @@ def create_app(
     """The web game on database ``db_path``. ``allowed_hosts`` limits the Host header (DNS rebinding)."""
     store = Store(db_path)
     games = Games(store, hint_time_limit)
-    app = FastAPI(title="tableaux", docs_url=None, redoc_url=None, openapi_url=None)
+    app = FastAPI(title="tableaux", docs_url=None, redoc_url=None, openapi_url="/openapi.json")
+    openapi.install(app)  # the precise description of every body and answer (tableaux.web.openapi)
     app.state.store = store
     app.state.games = games
 

@@ -1,0 +1,227 @@
+"""Fuzzing every endpoint from the API's own OpenAPI description (schemathesis, in process, over ASGI).
+
+Requests are generated from ``/openapi.json`` both valid (positive) and
+invalid (negative, every documented constraint broken in turn). Every answer
+must be below 500, have a documented status and match the documented schema
+(which says, among other things, that a face-down card has no code), and
+invalid requests must be refused with a 4xx. Beyond schemathesis's checks:
+a refused request must leave the database exactly as it was, and an accepted
+one must store exactly what it answered (the stored game, replayed through the
+engine, shows the position the response showed).
+
+Most generated game ids, cookies and versions are swapped for real ones so the
+requests reach the game logic instead of stopping at "no such game".
+
+Short by default; ``TABLEAUX_FUZZ_EXAMPLES=2000`` (or ``benchmarks/reliability.py``)
+runs a long one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import tempfile
+import warnings
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+schemathesis = pytest.importorskip("schemathesis")
+from hypothesis import HealthCheck, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from schemathesis import GenerationMode  # noqa: E402
+from schemathesis.checks import not_a_server_error  # noqa: E402
+from schemathesis.core.parameters import ParameterLocation  # noqa: E402
+from schemathesis.specs.openapi.checks import (  # noqa: E402
+    content_type_conformance,
+    negative_data_rejection,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+import tableaux  # noqa: E402
+from tableaux.web.app import COOKIE, create_app  # noqa: E402
+from tableaux.web.openapi import OPERATIONS, View  # noqa: E402
+
+EXAMPLES = int(os.environ.get("TABLEAUX_FUZZ_EXAMPLES", "25"))
+"""Examples per operation and generation mode; 11 operations x 2 modes."""
+
+CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance,
+          negative_data_rejection]
+TALLY: Counter[str] = Counter()
+"""Requests sent, by outcome; read by benchmarks/reliability.py."""
+
+
+class World:
+    """One server (app + database) with two players, each with games in play."""
+
+    def __init__(self, db: Path, app: Any) -> None:
+        self.db = db
+        self.app = app
+        self.alice = TestClient(self.app)
+        self.bob = TestClient(self.app)
+        self.games: dict[str, list[str]] = {"alice": [], "bob": []}
+        for who, client in (("alice", self.alice), ("bob", self.bob)):
+            for name, deal in (("king-albert", 17), ("eagle-wing", 5)):
+                view = client.post("/api/games", json={"game": name, "deal": deal}).json()
+                for _ in range(3):
+                    body = {"move": view["legal_moves"][0], "version": view["version"]}
+                    view = client.post(f"/api/games/{view['id']}/moves", json=body).json()
+                self.games[who].append(view["id"])
+        self.cookies = {"alice": self.alice.cookies[COOKIE], "bob": self.bob.cookies[COOKIE]}
+
+    def snapshot(self) -> list[tuple[Any, ...]]:
+        with sqlite3.connect(self.db) as conn:
+            return conn.execute("SELECT * FROM games ORDER BY id").fetchall()
+
+    def row(self, game_id: str) -> tuple[str, int, list[str], list[str], int] | None:
+        with sqlite3.connect(self.db) as conn:
+            row = conn.execute("SELECT game, deal, moves, redo, version FROM games WHERE id = ?",
+                               (game_id,)).fetchone()
+        if row is None:
+            return None
+        return row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4]
+
+    def version(self, game_id: str) -> int:
+        row = self.row(game_id)
+        return 0 if row is None else row[4]
+
+
+# The schema is loaded when the module is imported (schemathesis's lazy fixture loader does not work with
+# pytest 9), so the app and its database exist from then on, in a folder removed when the tests end.
+_FOLDER = tempfile.TemporaryDirectory(prefix="tableaux-openapi-fuzz-")
+DB = Path(_FOLDER.name) / "games.sqlite3"
+APP = create_app(DB, hint_time_limit=0.02)
+schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
+schema.config.generation.update(modes=[GenerationMode.POSITIVE, GenerationMode.NEGATIVE], max_examples=EXAMPLES)
+
+
+@pytest.fixture(scope="module")
+def world() -> Iterator[World]:
+    yield World(DB, APP)
+    APP.state.store.close()
+    _FOLDER.cleanup()
+    report("fuzz", dict(TALLY))
+
+
+def report(kind: str, figures: dict[str, Any]) -> None:
+    """Hand the figures to benchmarks/reliability.py, which names a file in TABLEAUX_RELIABILITY_OUT."""
+    out = os.environ.get("TABLEAUX_RELIABILITY_OUT")
+    if out:
+        with open(out, "a") as f:
+            f.write(json.dumps({"kind": kind, **figures}) + "\n")
+
+
+def positive(case: Any, location: str) -> bool:
+    """Whether this part of the request was generated valid (negative parts must stay invalid)."""
+    info = case.meta.components.get(ParameterLocation(location)) if case.meta is not None else None
+    return info is None or info.mode == GenerationMode.POSITIVE
+
+
+def steer(case: Any, world: World, data: st.DataObject) -> str | None:
+    """Point most requests at a real game of a real player; returns the game id the request is about.
+
+    Only the parts generated valid are replaced, so an invalid request stays invalid.
+    """
+    who = data.draw(st.sampled_from(["alice", "alice", "alice", "bob", "nobody", "forged"]), label="player")
+    if who in world.cookies:
+        case.cookies = {**(case.cookies or {}), COOKIE: world.cookies[who]}
+    elif who == "forged":
+        case.cookies = {**(case.cookies or {}), COOKIE: "A" * 43}
+    game_id = None
+    if case.path_parameters and "game_id" in case.path_parameters:
+        if positive(case, "path") and data.draw(st.integers(0, 4), label="real id") > 0:
+            owner = data.draw(st.sampled_from(["alice", "alice", "bob"]), label="owner")
+            game_id = data.draw(st.sampled_from(world.games[owner]), label="game")
+            case.path_parameters["game_id"] = game_id
+        else:
+            game_id = case.path_parameters["game_id"]
+    if game_id and positive(case, "body") and isinstance(case.body, dict) and isinstance(case.body.get("version"), int):
+        if data.draw(st.booleans(), label="current version"):
+            case.body["version"] = world.version(game_id)
+        if "move" in case.body and data.draw(st.booleans(), label="legal move"):
+            view = world.alice.get(f"/api/games/{game_id}")
+            if view.status_code == 200 and view.json()["legal_moves"]:
+                case.body["move"] = data.draw(st.sampled_from(view.json()["legal_moves"]), label="move")
+    return game_id
+
+
+def assert_stored_as_answered(world: World, game_id: str, body: dict[str, Any]) -> None:
+    """The stored game, replayed through the engine, is the position the answer showed."""
+    view = body.get("view", body)
+    View.model_validate(view)
+    row = world.row(view["id"])
+    assert row is not None
+    name, deal, moves, redo, version = row
+    assert version == view["version"]
+    game = tableaux.new_game(name, deal)
+    for text in moves + redo:
+        game.play(tableaux.Move.from_str(text))
+    for _ in redo:
+        game.undo()
+    assert view["position"] == game.public_position()
+
+
+@schema.parametrize()
+@schema.given(data=st.data())
+@settings(deadline=None, suppress_health_check=list(HealthCheck))
+def test_every_endpoint_holds_to_its_description(case: Any, data: st.DataObject, world: World) -> None:
+    game_id = steer(case, world, data)
+    before = world.snapshot()
+    response = case.call()
+    TALLY["requests"] += 1
+    TALLY[f"{response.status_code // 100}xx"] += 1
+    case.validate_response(response, checks=CHECKS)
+    if response.status_code >= 400:
+        assert response.json()["error"]
+        assert world.snapshot() == before, f"refused ({response.status_code}) but the database changed"
+    elif case.method.upper() == "POST" and game_id is not None:
+        assert_stored_as_answered(world, game_id, response.json())
+    elif case.path == "/api/games" and case.method.upper() == "POST":
+        assert_stored_as_answered(world, response.json()["id"], response.json())
+
+
+def test_the_description_covers_every_route_with_bodies_and_answers(world: World) -> None:
+    """Every API route is in /openapi.json with its request body and its 2xx and 4xx answers."""
+    described = world.alice.get("/openapi.json").json()
+    api_routes = {
+        (method.lower(), route.path)
+        for route in world.app.routes
+        if getattr(route, "path", "").startswith("/api/")
+        for method in getattr(route, "methods", ())
+    }
+    paths = described["paths"]
+    assert {(m, p) for p, ms in paths.items() for m in ms} == api_routes == set(OPERATIONS)
+    for path, methods in paths.items():
+        for method, op in methods.items():
+            codes = set(op["responses"])
+            assert any(c.startswith("2") for c in codes), (method, path)
+            if method == "post":
+                assert "requestBody" in op and {"413", "415", "400"} <= codes, (method, path)
+            if "{game_id}" in path:
+                assert "404" in codes
+    # A face-down card is described as having no code, so a leak would fail the schema check.
+    down = described["components"]["schemas"]["FaceDownCard"]["properties"]
+    assert down["card"] == {"type": "null", "title": "Card"} and down["up"]["const"] is False
+
+
+def test_a_leaked_card_would_fail_the_description(tmp_path: Path) -> None:
+    """The schema check is not vacuous: the same view with one hidden card revealed does not validate."""
+    from pydantic import ValidationError
+
+    client = TestClient(create_app(tmp_path / "games.sqlite3"))
+    view = client.post("/api/games", json={"game": "eagle-wing", "deal": 3}).json()
+    View.model_validate(view)
+    leaked = {**view, "position": {**view["position"], "piles": dict(view["position"]["piles"])}}
+    leaked["position"]["piles"]["reserve"] = [{"card": "AS", "up": False}] + view["position"]["piles"]["reserve"][1:]
+    with pytest.raises(ValidationError):
+        View.model_validate(leaked)
+
