@@ -777,14 +777,21 @@ async function start() {
   const query = new URLSearchParams(location.search);
   let game = query.get("game");
   let deal = parseDeal(query.get("deal"));
+  let warning = "";
   if (game && !GAMES.includes(game)) {
-    notice(`There is no game called "${game}"; the games are King Albert and Eagle Wing.`);
+    warning = `There is no game called "${game}"; the games are king-albert and eagle-wing. `;
     game = null;
   }
   if (deal === undefined) {
-    notice(`"${query.get("deal")}" is not a deal number; deals are whole numbers from 0 to ${MAX_DEAL}.`);
+    warning += `"${query.get("deal")}" is not a deal number; deals are whole numbers from 0 to ${MAX_DEAL}.`;
     deal = null;
   }
+  await open(game, deal);
+  if (warning) notice(warning.trim(), { sticky: true });
+}
+
+/** Open what a link asks for: that deal (resumed if it is the game in progress), else the current game. */
+async function open(game, deal) {
   if (deal != null && !game) game = "king-albert"; // a bare deal number means the first game
   if (game && deal != null) {
     try {
