@@ -17,44 +17,32 @@ from .deal import MAX_DEAL
 GAME_NAMES = ("king-albert", "eagle-wing", "king-albert-classic")
 
 
-def deal_number(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"deal must be a whole number from 0 to {MAX_DEAL}, not {text!r}") from None
-    if not 0 <= value <= MAX_DEAL:
-        raise argparse.ArgumentTypeError(f"deal must be from 0 to {MAX_DEAL}, not {value}")
-    return value
+def bounded(convert: Callable[[str], float], what: str, low: float, high: float) -> Callable[[str], float]:
+    """An argparse type: ``convert`` the text, then insist on ``low <= value <= high``.
+
+    One factory for every number the command line takes, so each gives the same
+    kind of message: what was wrong and what is accepted.
+    """
+
+    def parse(text: str) -> float:
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} must be {describe}, not {text!r}") from None
+        if not low <= value <= high:  # also refuses NaN
+            raise argparse.ArgumentTypeError(f"{what} must be {describe}, not {text!r}")
+        return value
+
+    limit = "" if high == float("inf") else f" to {high:g}" if convert is float else f" to {int(high)}"
+    kind = "a number" if convert is float else "a whole number"
+    describe = f"{kind} from {low:g}{limit}" if limit else f"{kind} of at least {low:g}"
+    return parse
 
 
-def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, not {value}")
-    return value
-
-
-def positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, not {text!r}") from None
-    if not value > 0 or value != value or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, not {text!r}")
-    return value
-
-
-def port_number(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"port must be a whole number from 1 to 65535, not {text!r}") from None
-    if not 1 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"port must be from 1 to 65535, not {value}")
-    return value
+deal_number = bounded(int, "a deal number", 0, MAX_DEAL)
+positive_int = bounded(int, "a count", 1, float("inf"))
+positive_float = bounded(float, "a time in seconds", 1e-3, 1e9)
+port_number = bounded(int, "a port", 1, 65535)
 
 
 def handler(spec: str) -> Callable[[argparse.Namespace], int]:
