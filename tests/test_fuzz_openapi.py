@@ -50,6 +50,7 @@ with warnings.catch_warnings():
 import tableaux  # noqa: E402
 from tableaux.web.app import COOKIE, create_app  # noqa: E402
 from tableaux.web.openapi import OPERATIONS, View  # noqa: E402
+from test_hostile import report  # noqa: E402
 
 EXAMPLES = int(os.environ.get("TABLEAUX_FUZZ_EXAMPLES", "25"))
 """Examples per operation and generation mode; 11 operations x 2 modes."""
@@ -110,14 +111,6 @@ def world() -> Iterator[World]:
     APP.state.store.close()
     _FOLDER.cleanup()
     report("fuzz", dict(TALLY))
-
-
-def report(kind: str, figures: dict[str, Any]) -> None:
-    """Hand the figures to benchmarks/reliability.py, which names a file in TABLEAUX_RELIABILITY_OUT."""
-    out = os.environ.get("TABLEAUX_RELIABILITY_OUT")
-    if out:
-        with open(out, "a") as f:
-            f.write(json.dumps({"kind": kind, **figures}) + "\n")
 
 
 def positive(case: Any, location: str) -> bool:

@@ -10,6 +10,7 @@ clients tidy up paths such as ``/static/../x`` before sending them.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -36,6 +37,14 @@ def db_snapshot(db: Path) -> dict[str, list[tuple[Any, ...]]]:
         ).fetchall()
         players = conn.execute("SELECT id FROM players ORDER BY id").fetchall()
     return {"games": games, "players": players}
+
+
+def report(kind: str, figures: dict[str, Any]) -> None:
+    """Hand a run's figures to benchmarks/reliability.py, which names a file in TABLEAUX_RELIABILITY_OUT."""
+    out = os.environ.get("TABLEAUX_RELIABILITY_OUT")
+    if out:
+        with open(out, "a") as f:
+            f.write(json.dumps({"kind": kind, **figures}) + "\n")
 
 
 def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:

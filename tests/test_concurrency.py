@@ -1,0 +1,223 @@
+"""Many players at once, several tabs each on one game, against the real server over loopback.
+
+Every tab of a player shares the player's cookie and plays the same game from
+its own (often stale) view, as browser tabs do. Proved here:
+
+- no cross-talk: every answer is about the asker's own game, ``/api/current``
+  is always the asker's game, and other players' games answer 404 all along;
+- stale requests are refused with 409 and the current view, and change nothing;
+- no lost and no duplicated move: every acknowledged change has its own
+  version, the versions of a game are exactly 1..N, and replaying the
+  acknowledged changes in version order through the engine gives the stored
+  game and, at each step, the position that change's answer showed.
+
+Short by default; ``TABLEAUX_CONCURRENCY_SECONDS`` and ``TABLEAUX_CONCURRENCY_PLAYERS``
+make a long run (benchmarks/reliability.py does).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sqlite3
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+import tableaux
+from tableaux import Move
+from tableaux.web.app import COOKIE
+from test_hostile import report
+from test_serve import free_port, server, wait_until_answering
+
+SECONDS = float(os.environ.get("TABLEAUX_CONCURRENCY_SECONDS", "6"))
+PLAYERS = int(os.environ.get("TABLEAUX_CONCURRENCY_PLAYERS", "10"))
+TABS = int(os.environ.get("TABLEAUX_CONCURRENCY_TABS", "3"))
+RESULTS: dict[str, float] = {}
+"""Figures of the last run, read by benchmarks/reliability.py."""
+
+
+@dataclass
+class Ack:
+    """One acknowledged change: the version it produced, what it did, and the position it answered."""
+
+    version: int
+    action: str
+    move: str | None
+    position: dict[str, Any]
+
+
+@dataclass
+class PlayerGame:
+    cookie: str
+    game_id: str
+    name: str
+    deal: int
+    acks: list[Ack] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class Load:
+    def __init__(self, url: str, players: list[PlayerGame], stop_at: float) -> None:
+        self.url = url
+        self.players = players
+        self.stop_at = stop_at
+        self.latencies: list[float] = []
+        self.statuses: Counter[int] = Counter()
+        self.errors: list[str] = []
+        self.lock = threading.Lock()
+
+    def request(self, c: httpx.Client, method: str, path: str, body: Any = None) -> httpx.Response:
+        start = time.perf_counter()
+        r = c.request(method, path, json=body)
+        elapsed = time.perf_counter() - start
+        with self.lock:
+            self.latencies.append(elapsed)
+            self.statuses[r.status_code] += 1
+        return r
+
+    def fail(self, message: str) -> None:
+        with self.lock:
+            self.errors.append(message)
+
+    def tab(self, me: PlayerGame, other: PlayerGame, seed: int) -> None:
+        rng = random.Random(seed)
+        with httpx.Client(base_url=self.url, cookies={COOKIE: me.cookie}, timeout=30.0) as c:
+            view = self.request(c, "GET", f"api/games/{me.game_id}").json()
+            while time.monotonic() < self.stop_at and not self.errors:
+                roll = rng.random()
+                if roll < 0.03:  # cross-talk probes
+                    r = self.request(c, "GET", "api/current")
+                    if r.status_code != 200 or r.json()["id"] != me.game_id:
+                        self.fail(f"/api/current for {me.game_id} answered {r.status_code} {r.text[:100]}")
+                    continue
+                if roll < 0.05:
+                    r = self.request(c, "POST", f"api/games/{other.game_id}/undo", {"version": 1})
+                    if r.status_code != 404:
+                        self.fail(f"another player's game answered {r.status_code}: {r.text[:100]}")
+                    continue
+                pos = view["position"]
+                if pos["can_undo"] and (roll < 0.15 or not view["legal_moves"]):
+                    action, move = "undo", None
+                elif pos["can_redo"] and roll < 0.2:
+                    action, move = "redo", None
+                elif view["legal_moves"]:
+                    action, move = "moves", rng.choice(view["legal_moves"])["text"]
+                else:
+                    break
+                sent = view["version"]
+                body: dict[str, Any] = {"version": sent}
+                if move is not None:
+                    body["move"] = move
+                r = self.request(c, "POST", f"api/games/{me.game_id}/{action}", body)
+                answer = r.json()
+                if r.status_code == 200:
+                    if answer["id"] != me.game_id or answer["version"] != sent + 1:
+                        self.fail(f"answer about {answer['id']} v{answer['version']} to a change of "
+                                  f"{me.game_id} v{sent}")
+                    with me.lock:
+                        me.acks.append(Ack(answer["version"], action, move, answer["position"]))
+                    view = answer
+                elif r.status_code == 409:
+                    current = answer["view"]
+                    if current["id"] != me.game_id or current["version"] <= sent:
+                        self.fail(f"409 for v{sent} with view {current['id']} v{current['version']}")
+                    view = current
+                else:
+                    self.fail(f"{action} {move} at v{sent} answered {r.status_code}: {r.text[:200]}")
+
+
+def replay_acks(game: PlayerGame) -> tableaux.Game:
+    """The acknowledged changes in version order, through the engine, checking each answered position."""
+    mirror = tableaux.new_game(game.name, game.deal)
+    for expected, ack in enumerate(sorted(game.acks, key=lambda a: a.version), 1):
+        assert ack.version == expected, f"{game.game_id}: versions go {expected - 1} -> {ack.version}"
+        if ack.action == "moves":
+            assert ack.move is not None
+            mirror.play(Move.from_str(ack.move))
+        else:
+            getattr(mirror, ack.action)()
+        assert ack.position == mirror.public_position(), f"{game.game_id} v{ack.version}"
+    return mirror
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+def concurrency_run(tmp_path: Path, players: int, tabs: int, seconds: float) -> dict[str, float]:
+    db = tmp_path / "games.sqlite3"
+    args = ["serve", "--port", str(free_port()), "--no-browser", "--db", str(db)]
+    with server(args) as s:
+        url = s.url()
+        wait_until_answering(url)
+        games: list[PlayerGame] = []
+        for i in range(players):
+            name, deal = ("king-albert", "eagle-wing")[i % 2], 1000 + i
+            with httpx.Client(base_url=url) as c:
+                c.post("api/games", json={"game": "eagle-wing", "deal": 7})  # an older game: current must skip it
+                view = c.post("api/games", json={"game": name, "deal": deal}).json()
+                games.append(PlayerGame(c.cookies[COOKIE], view["id"], name, deal))
+        load = Load(url, games, time.monotonic() + seconds)
+        threads = [
+            threading.Thread(target=load.tab, args=(g, games[(i + 1) % players], i * 100 + t))
+            for i, g in enumerate(games) for t in range(tabs)
+        ]
+        started = time.monotonic()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        wall = time.monotonic() - started
+        assert not load.errors, load.errors[:5]
+        finals = {}
+        for g in games:
+            with httpx.Client(base_url=url, cookies={COOKIE: g.cookie}) as c:
+                finals[g.game_id] = c.get(f"api/games/{g.game_id}").json()
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        rows = {gid: (json.loads(m), json.loads(r), v)
+                for gid, m, r, v in conn.execute("SELECT id, moves, redo, version FROM games")}
+    for g in games:
+        mirror = replay_acks(g)
+        moves, redo, version = rows[g.game_id]
+        assert version == len(g.acks) == finals[g.game_id]["version"], g.game_id
+        assert moves == [str(m) for m in mirror.moves_played] and redo == [str(m) for m in mirror.redo_moves]
+        assert finals[g.game_id]["position"] == mirror.public_position()
+    changes = sum(len(g.acks) for g in games)
+    assert changes > players, "too little was played to prove anything"
+    assert load.statuses[409] > 0, "the tabs never raced: the 409 path was not exercised"
+    return {
+        "players": players, "tabs": tabs, "requests": sum(load.statuses.values()), "changes": changes,
+        "conflicts": load.statuses[409], "requests_per_second": sum(load.statuses.values()) / wall,
+        "p50_ms": 1000 * percentile(load.latencies, 50), "p99_ms": 1000 * percentile(load.latencies, 99),
+    }
+
+
+def test_many_players_with_several_tabs_lose_and_mix_up_nothing(tmp_path: Path) -> None:
+    RESULTS.update(concurrency_run(tmp_path, PLAYERS, TABS, SECONDS))
+    report("concurrency", RESULTS)
+
+
+def test_acknowledged_changes_replay_is_strict() -> None:
+    """The replay check is not vacuous: a missing version or a wrong answered position is caught."""
+    game = PlayerGame("c", "g", "king-albert", 5)
+    mirror = tableaux.new_game("king-albert", 5)
+    first = mirror.legal_moves()[0]
+    mirror.play(first)
+    game.acks.append(Ack(1, "moves", str(first), mirror.public_position()))
+    replay_acks(game)
+    game.acks.append(Ack(3, "undo", None, mirror.public_position()))
+    with pytest.raises(AssertionError, match="versions go 1 -> 3"):
+        replay_acks(game)
+    game.acks[-1] = Ack(2, "undo", None, mirror.public_position())  # an undo that answered the old position
+    with pytest.raises(AssertionError, match="v2"):
+        replay_acks(game)

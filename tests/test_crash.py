@@ -1,0 +1,333 @@
+"""SIGKILL the real server at random moments during bursts of moves; nothing acknowledged may be lost.
+
+Several clients (each its own player, with its own cookie and game) play as
+fast as they can against ``python -m tableaux serve``; one of them plays a
+known winning line over and over, so wins, streaks and best times are in the
+statistics too. At random moments the server is killed with SIGKILL (no
+shutdown of any kind) and restarted on the same database. After every kill:
+
+- ``PRAGMA integrity_check`` and ``foreign_key_check`` pass on the database;
+- every game holds exactly the moves (and redo list) its client saw
+  acknowledged, or those plus the one request that was in flight at the kill;
+- every stored game replays through the engine, and its stored flags (won,
+  move count) agree with the replay.
+
+At the end, the statistics the server reports equal statistics recomputed here
+from the stored games by replaying them.
+
+Short by default (about 20 s); ``TABLEAUX_CRASH_ROUNDS=30`` for a long run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+import tableaux
+from tableaux import Move
+from tableaux.web.app import COOKIE
+from test_hostile import report
+from test_serve import Server, free_port, wait_until_answering
+from test_web_api import find_win
+
+ROUNDS = int(os.environ.get("TABLEAUX_CRASH_ROUNDS", "3"))
+RANDOM_PLAYERS = int(os.environ.get("TABLEAUX_CRASH_PLAYERS", "4"))
+WIN_DEAL = 1
+RESULTS: dict[str, float] = {}
+"""Figures of the last run, read by benchmarks/reliability.py."""
+
+
+@dataclass
+class Player:
+    """One client: its cookie, the game it plays, and what the server acknowledged, kept as an engine game."""
+
+    name: str
+    cookie: str
+    game_id: str
+    mirror: tableaux.Game
+    version: int = 0
+    pending: tuple[str, Any] | None = None
+    acknowledged: int = 0
+    line: list[str] = field(default_factory=list)  # the winning line, for the player who wins
+    wins: int = 0
+    finished: list[tuple[str, list[str]]] = field(default_factory=list)  # won games: id and moves
+
+    def expected(self) -> tuple[list[str], list[str]]:
+        return [str(m) for m in self.mirror.moves_played], [str(m) for m in self.mirror.redo_moves]
+
+
+def apply(game: tableaux.Game, action: tuple[str, Any]) -> None:
+    kind, move = action
+    if kind == "moves":
+        game.play(move)
+    else:
+        getattr(game, kind)()
+
+
+class Harness:
+    def __init__(self, db: Path, seed: int) -> None:
+        self.db = db
+        self.rng = random.Random(seed)
+        self.server: Server | None = None
+        self.url = ""
+        self.running = threading.Event()
+        self.stop = threading.Event()
+        self.parked = threading.Semaphore(0)
+        self.errors: list[str] = []
+        self.players: list[Player] = []
+        self.moves_verified = 0
+        self.in_flight_kept = self.in_flight_lost = 0
+
+    # --- the server ------------------------------------------------------------------
+    def start(self) -> None:
+        self.server = Server(["serve", "--port", str(free_port()), "--no-browser", "--db", str(self.db)])
+        self.url = self.server.url()
+        wait_until_answering(self.url)
+
+    def kill(self) -> None:
+        assert self.server is not None
+        self.server.proc.kill()
+        self.server.proc.wait()
+        self.server.stop()
+
+    # --- clients -------------------------------------------------------------------------
+    def client(self, player: Player) -> httpx.Client:
+        return httpx.Client(base_url=self.url, cookies={COOKIE: player.cookie}, timeout=10.0)
+
+    def join(self, name: str, deal: int, line: list[str] | None = None, head_start: int = 0) -> Player:
+        """A new player with a new game; ``head_start`` moves of ``line`` are played before the crashes begin."""
+        with httpx.Client(base_url=self.url, timeout=10.0) as c:
+            view = c.post("api/games", json={"game": name, "deal": deal}).json()
+            cookie = c.cookies[COOKIE]
+            player = Player(f"p{len(self.players)}", cookie, view["id"], tableaux.new_game(name, deal),
+                            line=line or [])
+            for text in (line or [])[:head_start]:
+                view = c.post(f"api/games/{view['id']}/moves", json={"move": text, "version": view["version"]}).json()
+                player.mirror.play(Move.from_str(text))
+            player.version = view["version"]
+        self.players.append(player)
+        return player
+
+    def choose(self, player: Player, view: dict[str, Any], rng: random.Random) -> tuple[str, Any] | None:
+        if player.line:
+            if view["won"]:
+                return None  # a new game is needed
+            return ("moves", player.line[len(player.mirror.moves_played)])
+        roll = rng.random()
+        pos = view["position"]
+        if pos["can_undo"] and (roll < 0.1 or not view["legal_moves"]):
+            return ("undo", None)
+        if pos["can_redo"] and roll < 0.15:
+            return ("redo", None)
+        if roll < 0.16 and pos["can_undo"]:
+            return ("restart", None)
+        if not view["legal_moves"]:
+            return None
+        return ("moves", rng.choice(view["legal_moves"])["text"])
+
+    def play(self, player: Player, seed: int) -> None:
+        rng = random.Random(seed)
+        view: dict[str, Any] | None = None
+        c = self.client(player)
+        try:
+            while not self.stop.is_set():
+                if not self.running.is_set():
+                    self.parked.release()
+                    self.running.wait()
+                    c.close()
+                    c = self.client(player)  # the restarted server may listen elsewhere
+                    view = None
+                    continue
+                try:
+                    if view is None:
+                        view = c.get(f"api/games/{player.game_id}").json()
+                    action = self.choose(player, view, rng)
+                    if action is None and player.line:  # won: start the same deal again
+                        view = c.post("api/games", json={"game": "king-albert", "deal": WIN_DEAL}).json()
+                        player.finished.append((player.game_id, player.expected()[0]))
+                        player.game_id, player.version = view["id"], 0
+                        player.mirror = tableaux.new_game("king-albert", WIN_DEAL)
+                        player.wins += 1
+                        continue
+                    if action is None:
+                        time.sleep(0.01)
+                        continue
+                    kind, text = action
+                    player.pending = (kind, None if text is None else Move.from_str(text))
+                    body: dict[str, Any] = {"version": player.version}
+                    if kind == "moves":
+                        body["move"] = text
+                    r = c.post(f"api/games/{player.game_id}/{kind}", json=body)
+                except httpx.TransportError:
+                    view = None  # in flight when the server died: the verifier decides what became of it
+                    if self.running.is_set():
+                        time.sleep(0.02)
+                    continue
+                if r.status_code != 200:
+                    self.errors.append(f"{player.name}: {kind} {text} answered {r.status_code}: {r.text[:200]}")
+                    self.stop.set()
+                    return
+                apply(player.mirror, player.pending)
+                player.pending = None
+                view = r.json()
+                player.version = view["version"]
+                player.acknowledged += 1
+                expected = player.mirror.public_position()
+                if view["won"]:  # a won game is final: no undo
+                    expected["can_undo"] = expected["can_redo"] = False
+                if view["position"] != expected:
+                    self.errors.append(f"{player.name}: answer differs from the engine after {kind} {text}")
+                    self.stop.set()
+        finally:
+            c.close()
+
+    # --- checks ----------------------------------------------------------------------------
+    def rows(self) -> list[tuple[Any, ...]]:
+        with sqlite3.connect(self.db) as conn:
+            return conn.execute(
+                "SELECT id, player, game, deal, moves, redo, version, won, move_count, finished_at, elapsed, "
+                "started_at, counted FROM games ORDER BY started_at, rowid"
+            ).fetchall()
+
+    def check_database(self) -> None:
+        with sqlite3.connect(self.db) as conn:
+            assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+            assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+        for gid, _, name, deal, moves, redo, version, won, count, finished, *_ in self.rows():
+            moves, redo = json.loads(moves), json.loads(redo)
+            game = tableaux.new_game(name, deal)
+            for text in moves + redo:
+                game.play(Move.from_str(text))
+            for _ in redo:
+                game.undo()
+            assert game.is_won() == bool(won) == (finished is not None), gid
+            assert count == len(moves) and version >= len(moves), gid
+
+    def check_players(self) -> None:
+        """Each game holds what was acknowledged, plus at most the one request in flight."""
+        stored = {row[0]: (json.loads(row[4]), json.loads(row[5]), row[6]) for row in self.rows()}
+        for p in self.players:
+            moves, redo, version = stored[p.game_id]
+            if (moves, redo) == p.expected() and version == p.version:
+                if p.pending is not None:
+                    self.in_flight_lost += 1
+            else:
+                assert p.pending is not None, f"{p.name}: stored game differs from what was acknowledged"
+                apply(p.mirror, p.pending)
+                assert (moves, redo) == p.expected(), f"{p.name}: stored game is neither acknowledged nor +1"
+                assert version == p.version + 1
+                p.version = version
+                self.in_flight_kept += 1
+            p.pending = None
+            self.moves_verified += len(moves) + len(redo)
+            for gid, won_moves in p.finished:
+                assert stored[gid][0] == won_moves, f"{p.name}: won game {gid} changed"
+                self.moves_verified += len(won_moves)
+
+    def expected_stats(self, player_id: str) -> dict[str, dict[str, Any]]:
+        """Statistics recomputed from the stored games: replay for won, version > 0 for "was played"."""
+        out = {}
+        for name in ("king-albert", "eagle-wing"):
+            games = [r for r in self.rows() if r[1] == player_id and r[2] == name and r[12]]
+            played = won = run = best = 0
+            times: list[float] = []
+            fewest: int | None = None
+            for i, (_, _, _, deal, moves, _redo, version, _won, _count, _finished, elapsed, *_) in enumerate(games):
+                moves = json.loads(moves)
+                game = tableaux.new_game(name, deal)
+                for text in moves:
+                    game.play(Move.from_str(text))
+                if version == 0:
+                    continue
+                played += 1
+                if game.is_won():
+                    won += 1
+                    run += 1
+                    best = max(best, run)
+                    times.append(round(elapsed, 1))
+                    fewest = len(moves) if fewest is None else min(fewest, len(moves))
+                elif i != len(games) - 1:
+                    run = 0
+            out[name] = {"played": played, "won": won, "win_rate": round(won / played, 4) if played else 0.0,
+                         "current_streak": run, "best_streak": best, "best_time": min(times, default=None),
+                         "worst_time": max(times, default=None), "fewest_moves": fewest}
+        return out
+
+
+def crash_run(tmp_path: Path, rounds: int, players: int, seed: int = 5) -> dict[str, float]:
+    h = Harness(tmp_path / "games.sqlite3", seed)
+    line = find_win("king-albert", WIN_DEAL)
+    assert line is not None
+    h.start()
+    try:
+        for i in range(players):
+            h.join(("king-albert", "eagle-wing")[i % 2], 100 + i)
+        h.join("king-albert", WIN_DEAL, line, head_start=len(line) - 15)  # wins early, then plays it again
+        cookies = {p.name: p.cookie for p in h.players}
+        h.running.set()
+        threads = [threading.Thread(target=h.play, args=(p, seed * 100 + i), daemon=True)
+                   for i, p in enumerate(h.players)]
+        for t in threads:
+            t.start()
+        for _ in range(rounds):
+            time.sleep(h.rng.uniform(0.5, 2.5))
+            if h.stop.is_set():
+                break
+            h.running.clear()
+            h.kill()  # requests in flight right now die with the server
+            for _ in threads:
+                assert h.parked.acquire(timeout=30), "a client did not notice the crash"
+            h.check_database()
+            h.start()
+            h.check_players()
+            h.running.set()
+        time.sleep(0.5)
+        h.running.clear()
+        for _ in threads:
+            assert h.parked.acquire(timeout=30)
+        h.stop.set()
+        h.running.set()
+        for t in threads:
+            t.join(timeout=30)
+        assert not h.errors, h.errors
+        h.check_players()
+        h.check_database()
+        player_ids = {r[1] for r in h.rows()}
+        for p in h.players:
+            from tableaux.web.store import hash_token
+
+            assert hash_token(cookies[p.name]) in player_ids
+            stats = httpx.get(h.url + "api/stats", cookies={COOKIE: p.cookie}).json()
+            assert stats == h.expected_stats(hash_token(p.cookie)), p.name
+        winner = h.players[-1]
+        acknowledged = sum(p.acknowledged for p in h.players)
+        assert acknowledged > 20 * rounds, "too few moves were made to prove anything"
+        assert winner.wins >= 1, "the winning player never won: the statistics were not put to the test"
+        return {"crashes": rounds, "moves_verified": h.moves_verified, "acknowledged": acknowledged,
+                "in_flight_kept": h.in_flight_kept, "in_flight_lost": h.in_flight_lost, "wins": winner.wins}
+    finally:
+        h.stop.set()
+        h.running.set()
+        if h.server is not None:
+            h.server.stop()
+
+
+def test_sigkill_during_bursts_of_moves_loses_nothing_acknowledged(tmp_path: Path) -> None:
+    RESULTS.update(crash_run(tmp_path, ROUNDS, RANDOM_PLAYERS))
+    report("crash", RESULTS)
+
+
+@pytest.mark.skipif("TABLEAUX_CRASH_ROUNDS" not in os.environ, reason="long run: set TABLEAUX_CRASH_ROUNDS")
+def test_long_crash_run_with_more_players(tmp_path: Path) -> None:
+    RESULTS.update(crash_run(tmp_path, ROUNDS, RANDOM_PLAYERS * 2, seed=11))
+    report("crash", RESULTS)
