@@ -7,6 +7,8 @@ undo, redo and loading a save are exact.
 
 from __future__ import annotations
 
+import os
+
 import hypothesis.strategies as st
 from hypothesis import HealthCheck, settings
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -52,10 +54,21 @@ class PlaySession(RuleBasedStateMachine):
         moves = self.game.legal_moves()
         if not moves:
             return
-        before = self.game.state
+        before, redo = self.game.state, self.game.redo_moves
         move = moves[choice % len(moves)]
         self.game.play(move)
-        assert self.game.state != before
+        assert self.game.state == self.game.rules.apply(before, self.game.rules.to_raw(move)) != before
+        # Playing the next redo move keeps the rest of the redo line; any other move drops it.
+        assert self.game.redo_moves == (redo[1:] if redo and redo[0] == move else [])
+        self.history.append(self.game.state)
+
+    @precondition(lambda self: bool(self.game.redo_moves))
+    @rule()
+    def redo(self) -> None:
+        before, redo = self.game.state, self.game.redo_moves
+        assert self.game.redo() == redo[0]
+        assert self.game.state == self.game.rules.apply(before, self.game.rules.to_raw(redo[0]))
+        assert self.game.redo_moves == redo[1:]
         self.history.append(self.game.state)
 
     @precondition(lambda self: len(self.history) > 1)
@@ -85,11 +98,39 @@ class PlaySession(RuleBasedStateMachine):
 
     @rule()
     def save_and_load(self) -> None:
-        loaded = tableaux.loads(self.game.dumps())
+        text = self.game.dumps()
+        loaded = tableaux.loads(text)
         assert loaded.state == self.game.state
         assert loaded.moves_played == self.game.moves_played
         assert loaded.redo_moves == self.game.redo_moves
+        assert loaded.position() == self.game.position() and loaded.legal_moves() == self.game.legal_moves()
+        assert loaded.dumps() == text  # saving the loaded game gives the same file
         self.game = loaded
+
+    @invariant()
+    def history_is_the_played_line(self) -> None:
+        assert self.game.state == self.history[-1]
+        assert len(self.game.moves_played) == len(self.history) - 1
+
+    @invariant()
+    def face_down_count_is_exact_in_king_albert(self) -> None:
+        """A covered card turns up exactly when it is first uncovered, never earlier, never back.
+
+        So a tableau pile dealt with ``d`` face-down cards still has ``d`` of them while the
+        shortest it has been on this line is longer than ``d``; once it was down to ``m <= d``
+        cards, ``m - 1`` (the one on top was turned).
+        """
+        rules = self.game.rules
+        if not rules.name.startswith("king-albert"):
+            return
+        start = self.history[0]
+        for i, name in enumerate(rules.pile_names):
+            if not name.startswith("tableau"):
+                continue
+            dealt_down = sum(1 for c in start.piles[i] if c & DOWN)
+            shortest = min(len(state.piles[i]) for state in self.history)
+            expected = dealt_down if shortest > dealt_down else max(shortest - 1, 0)
+            assert sum(1 for c in self.game.state.piles[i] if c & DOWN) == expected, name
 
     @invariant()
     def cards_once_each(self) -> None:
@@ -118,6 +159,9 @@ class PlaySession(RuleBasedStateMachine):
 
 
 PlaySession.TestCase.settings = settings(
-    max_examples=40, stateful_step_count=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=int(os.environ.get("TABLEAUX_STATEFUL_EXAMPLES", "40")),
+    stateful_step_count=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
 )
 TestPlaySession = PlaySession.TestCase
