@@ -24,6 +24,7 @@ import sqlite3
 import threading
 import time
 from collections import Counter
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -65,8 +66,8 @@ class PlayerGame:
 
 
 class Load:
-    def __init__(self, url: str, players: list[PlayerGame], stop_at: float) -> None:
-        self.url = url
+    def __init__(self, urls: list[str], players: list[PlayerGame], stop_at: float) -> None:
+        self.urls = urls
         self.players = players
         self.stop_at = stop_at
         self.latencies: list[float] = []
@@ -87,9 +88,9 @@ class Load:
         with self.lock:
             self.errors.append(message)
 
-    def tab(self, me: PlayerGame, other: PlayerGame, seed: int) -> None:
+    def tab(self, me: PlayerGame, other: PlayerGame, seed: int, url: str) -> None:
         rng = random.Random(seed)
-        with httpx.Client(base_url=self.url, cookies={COOKIE: me.cookie}, timeout=30.0) as c:
+        with httpx.Client(base_url=url, cookies={COOKIE: me.cookie}, timeout=30.0) as c:
             view = self.request(c, "GET", f"api/games/{me.game_id}").json()
             while time.monotonic() < self.stop_at and not self.errors:
                 roll = rng.random()
@@ -153,12 +154,17 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
-def concurrency_run(tmp_path: Path, players: int, tabs: int, seconds: float) -> dict[str, float]:
+def concurrency_run(tmp_path: Path, players: int, tabs: int, seconds: float, servers: int = 1) -> dict[str, float]:
+    """``players`` players with ``tabs`` tabs each; with several ``servers`` (processes on one database)
+    a player's tabs are spread over them."""
     db = tmp_path / "games.sqlite3"
-    args = ["serve", "--port", str(free_port()), "--no-browser", "--db", str(db)]
-    with server(args) as s:
-        url = s.url()
-        wait_until_answering(url)
+    with ExitStack() as stack:
+        urls = []
+        for _ in range(servers):
+            s = stack.enter_context(server(["serve", "--port", str(free_port()), "--no-browser", "--db", str(db)]))
+            urls.append(s.url())
+            wait_until_answering(urls[-1])
+        url = urls[0]
         games: list[PlayerGame] = []
         for i in range(players):
             name, deal = ("king-albert", "eagle-wing")[i % 2], 1000 + i
@@ -166,9 +172,9 @@ def concurrency_run(tmp_path: Path, players: int, tabs: int, seconds: float) -> 
                 c.post("api/games", json={"game": "eagle-wing", "deal": 7})  # an older game: current must skip it
                 view = c.post("api/games", json={"game": name, "deal": deal}).json()
                 games.append(PlayerGame(c.cookies[COOKIE], view["id"], name, deal))
-        load = Load(url, games, time.monotonic() + seconds)
+        load = Load(urls, games, time.monotonic() + seconds)
         threads = [
-            threading.Thread(target=load.tab, args=(g, games[(i + 1) % players], i * 100 + t))
+            threading.Thread(target=load.tab, args=(g, games[(i + 1) % players], i * 100 + t, urls[t % servers]))
             for i, g in enumerate(games) for t in range(tabs)
         ]
         started = time.monotonic()
@@ -205,6 +211,11 @@ def concurrency_run(tmp_path: Path, players: int, tabs: int, seconds: float) -> 
 def test_many_players_with_several_tabs_lose_and_mix_up_nothing(tmp_path: Path) -> None:
     RESULTS.update(concurrency_run(tmp_path, PLAYERS, TABS, SECONDS))
     report("concurrency", RESULTS)
+
+
+def test_two_server_processes_on_one_database_lose_and_mix_up_nothing(tmp_path: Path) -> None:
+    """The store's compare-and-swap holds across processes: each player's tabs alternate between two servers."""
+    concurrency_run(tmp_path, players=4, tabs=2, seconds=3, servers=2)
 
 
 def test_acknowledged_changes_replay_is_strict() -> None:
