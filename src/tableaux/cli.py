@@ -45,6 +45,17 @@ positive_float = bounded(float, "a time in seconds", 1e-3, 1e9)
 port_number = bounded(int, "a port", 1, 65535)
 
 
+def deal_range(text: str) -> str:
+    """Check ``--deals`` while parsing, so a bad range gets the usage message; the survey parses it again."""
+    from .solver_survey import SurveyError, parse_deals
+
+    try:
+        parse_deals(text)
+    except SurveyError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
 def handler(spec: str) -> Callable[[argparse.Namespace], int]:
     """``"module:function"`` resolved lazily, relative to this package."""
 
@@ -88,7 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("survey", help="solve a range of deals and report the winnable share")
     p.add_argument("game", choices=GAME_NAMES)
-    p.add_argument("--deals", required=True, help="range of deal numbers, for example 1-100000")
+    p.add_argument("--deals", required=True, type=deal_range, help="range of deal numbers, for example 1-100000")
     p.add_argument("--workers", type=positive_int, default=None)
     p.add_argument("--time-limit", type=positive_float, default=10.0, help="seconds per deal (default 10)")
     p.add_argument("--max-nodes", type=positive_int, default=None,
