@@ -24,6 +24,7 @@ from .eagle_wing import EagleWing
 from .engine import IllegalMoveError, Move, NotationError, Rules, State, TableauxError
 from .game import Game, SaveFileError, game_from_dict
 from .king_albert import KingAlbert, KingAlbertClassic
+from .solver import solve as solve  # decide a deal: see tableaux.solver
 
 __version__ = "0.1.0"
 

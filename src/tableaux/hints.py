@@ -1,13 +1,16 @@
 """Hints: which move to suggest, and whether it comes from a proof or a rule of thumb.
 
 The heuristic here never suggests a pointless move (a lone card or a whole
-pile onto an empty pile, or a move that just undoes the previous one). The
-solver, when it answers within its budget, gives a move from a winning line
-instead; see :func:`hint`.
+pile onto an empty pile, a move that just undoes the previous one, or one that
+returns to a position the game has already been in, so following its hints
+never goes round in circles). The solver, when it answers within its budget,
+gives a move from a winning line instead, or says that no line wins; see
+:func:`hint`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -37,17 +40,45 @@ class Hint:
         }
 
 
-def is_pointless(rules: Rules, state: State, move: RawMove, previous: RawMove | None) -> bool:
-    """A move that cannot help: shuffling a whole pile onto an empty one, or undoing the last move."""
+def is_pointless(
+    rules: Rules,
+    state: State,
+    move: RawMove,
+    previous: RawMove | None,
+    seen: Collection[State] | None = None,
+) -> bool:
+    """A move that cannot help.
+
+    That is: a lone card or a whole pile onto an empty pile (the same
+    position with the piles swapped), taking back the previous move (the
+    same cards straight back where they came from), or any move back to a
+    position this game has already been in (``seen``), which is how a
+    heuristic would otherwise go round in circles.
+    """
     src, count, dst = move
-    if previous is not None and previous[0] == dst and previous[2] == src and previous[1] == count:
+    names = rules.pile_names
+    if (
+        previous is not None
+        and previous[0] == dst
+        and previous[2] == src
+        and previous[1] == count
+        and names[src] != "stock"
+        and names[dst] != "stock"
+    ):
         return True
     piles = state.piles
-    return dst in rules.tableau and not piles[dst] and count == len(piles[src])
+    if dst in rules.tableau and not piles[dst] and src in rules.tableau and count == len(piles[src]):
+        return True
+    return bool(seen) and rules.apply(state, move) in seen  # type: ignore[operator]
 
 
-def heuristic_moves(rules: Rules, state: State, previous: RawMove | None = None) -> list[RawMove]:
-    """Legal, non-pointless moves, best first, by a player's rules of thumb."""
+def heuristic_moves(
+    rules: Rules,
+    state: State,
+    previous: RawMove | None = None,
+    seen: Collection[State] | None = None,
+) -> list[RawMove]:
+    """Legal, non-pointless moves (see :func:`is_pointless`), best first, by a player's rules of thumb."""
     piles = state.piles
     foundations = set(rules.foundations)
 
@@ -69,18 +100,32 @@ def heuristic_moves(rules: Rules, state: State, previous: RawMove | None = None)
             return (2, 0)  # empties a pile (Eagle Wing refills it from the reserve)
         return (3 if piles[dst] else 5, -count)
 
-    moves = [m for m in rules.moves(state) if not is_pointless(rules, state, m, previous)]
+    moves = [m for m in rules.moves(state) if not is_pointless(rules, state, m, previous, seen)]
     return sorted(moves, key=rank)
+
+
+def history(game: Game) -> set[State]:
+    """Every position this game has been in, replayed from the deal through the engine."""
+    rules = game.rules
+    state = rules.deal(game.deal)
+    seen = {state}
+    for move in game.moves_played:
+        state = rules.apply(state, rules.to_raw(move))
+        seen.add(state)
+    return seen
 
 
 def heuristic_hint(game: Game) -> Hint:
     previous = game.rules.to_raw(game.moves_played[-1]) if game.moves_played else None
-    moves = heuristic_moves(game.rules, game.state, previous)
+    moves = heuristic_moves(game.rules, game.state, previous, history(game))
     if not moves:
         if game.is_won():
             return Hint(None, "none", "The game is won.")
         if game.legal_moves():
-            return Hint(None, "none", "No useful move is left; only moves that change nothing remain.")
+            return Hint(None, "none", (
+                "No useful move is left: every legal move only swaps piles, "
+                "takes back the last move or repeats a position."
+            ))
         return Hint(None, "none", "No move is left.")
     move = game.rules.to_move(moves[0])
     return Hint(move, "heuristic", f"Try {move} (a rule of thumb, not a proof).")
@@ -92,4 +137,4 @@ def hint(game: Game, *, time_limit: float = 0.3) -> Hint:
         from .solver import solver_hint  # the solver is optional until it lands
     except ImportError:
         return heuristic_hint(game)
-    return solver_hint(game, time_limit=time_limit) or heuristic_hint(game)
+    return solver_hint(game, time_limit) or heuristic_hint(game)

@@ -1,0 +1,462 @@
+"""The solver: verdicts checked against a plain exhaustive search, lines replayed, budgets honoured."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import time
+
+import pytest
+
+import tableaux
+import tableaux.solver as solver_module
+from tableaux import GAMES, new_game
+from tableaux.cards import DOWN, RANK, parse_card
+from tableaux.engine import RawMove, Rules, State
+from tableaux.solver import SolverError, solve
+from tableaux.solver_rules import EagleWingStrategy, KingAlbertStrategy, strategy_for
+
+KA = GAMES["king-albert"]
+KAC = GAMES["king-albert-classic"]
+EW = GAMES["eagle-wing"]
+
+
+# --- helpers ---------------------------------------------------------------
+def brute_force(rules: Rules, state: State, cap: int = 30_000) -> bool | None:
+    """Plain exhaustive search: no safe moves, no move ordering, no dropped moves.
+
+    Positions that differ only in the order of the piles of one kind count
+    as one (written here independently of the solver's keys). None when the
+    space holds more than ``cap`` positions (the caller skips those).
+    """
+    groups = [rules.foundations, rules.tableau, getattr(rules, "reserve", ())]
+    if rules is EW:
+        groups = [rules.foundations, rules.tableau]
+    grouped = {i for g in groups for i in g}
+    rest = [i for i in range(len(state.piles)) if i not in grouped]
+
+    def canon(s: State) -> tuple:
+        return (s.redeals, tuple(s.piles[i] for i in rest), *(tuple(sorted(s.piles[i] for i in g)) for g in groups))
+
+    seen = {canon(state)}
+    stack = [state]
+    while stack:
+        s = stack.pop()
+        if rules.won(s):
+            return True
+        for m in rules.moves(s):
+            t = rules.apply(s, m)
+            k = canon(t)
+            if k not in seen:
+                seen.add(k)
+                if len(seen) > cap:
+                    return None
+                stack.append(t)
+    return False
+
+
+def replay(rules: Rules, state: State, moves: list[RawMove]) -> State:
+    """Play a line through the engine, checking that each move is legal where it is played."""
+    for move in moves:
+        assert move in rules.moves(state), f"illegal move {rules.to_move(move)} in the line"
+        state = rules.apply(state, move)
+    return state
+
+
+def cards(text: str) -> tuple[int, ...]:
+    """``"9C* TS"`` -> a pile, bottom first; ``*`` marks a face-down card."""
+    out = []
+    for word in text.split():
+        down = word.endswith("*")
+        c = parse_card(word.rstrip("*"))
+        out.append(c | DOWN if down else c)
+    return tuple(out)
+
+
+def home(suit: str, top: str, base: str = "A") -> tuple[int, ...]:
+    """A foundation of ``suit`` from rank ``base`` up to rank ``top``, wrapping after the King."""
+    ranks = "A23456789TJQK"
+    i = ranks.index(base)
+    out = []
+    while True:
+        out.append(parse_card(ranks[i] + suit))
+        if ranks[i] == top:
+            return tuple(out)
+        i = (i + 1) % 13
+
+
+def ka_state(foundations: list[str], tableau: list[str], reserve: list[str] = ()) -> State:
+    """King Albert position; foundations given by their top card (``"JC"``) or ``""`` for empty."""
+    fs = [home(t[1], t[0]) if t else () for t in foundations]
+    fs += [()] * (4 - len(fs))
+    tab = [cards(p) for p in tableau] + [()] * (9 - len(tableau))
+    res = [cards(r) for r in reserve] + [()] * (7 - len(reserve))
+    return State((*fs, *tab, *res))
+
+
+def ew_state(base: str, foundations: list[str], tableau: list[str], reserve: str = "", stock: str = "",
+             waste: str = "", redeals: int = 0) -> State:
+    """Eagle Wing position; ``foundations`` by top card, F1 first (F1 holds the base card)."""
+    fs = [home(t[1], t[0], base) if t else () for t in foundations]
+    fs += [()] * (4 - len(fs))
+    tab = [cards(p) for p in tableau] + [()] * (8 - len(tableau))
+    stock_cards = tuple(c | DOWN for c in cards(stock))
+    piles = [stock_cards, cards(waste), *fs, *tab[:4], cards(reserve), *tab[4:]]
+    return State(tuple(piles), redeals)
+
+
+def _small_positions(rules: Rules, rng: random.Random, count: int) -> list[State]:
+    """Random positions with few cards left in play, consistent with the game's invariants."""
+    out = []
+    while len(out) < count:
+        if rules is EW:
+            out.append(_small_ew(rng))
+        else:
+            out.append(_small_ka(rng, classic=rules is KAC))
+    return out
+
+
+def _small_ka(rng: random.Random, classic: bool) -> State:
+    crowded = rng.random() < 0.5  # every tableau pile in use: fewer moves, more dead ends
+    low, high = (11, 14) if crowded else (3, 8)
+    while True:
+        heights = [rng.randrange(6, 14) for _ in range(4)]
+        if low <= sum(13 - h for h in heights) <= high:
+            break
+    loose = [s * 13 + r for s in range(4) for r in range(heights[s], 13)]
+    rng.shuffle(loose)
+    tab: list[list[int]] = [[c] for c in loose[:9]] if crowded else [[] for _ in range(9)]
+    reserve: list[tuple[int, ...]] = [()] * 7
+    for c in loose[9:] if crowded else loose:
+        free = [i for i in range(7) if not reserve[i]]
+        if free and rng.random() < (0.1 if crowded else 0.25):
+            reserve[rng.choice(free)] = (c,)
+        else:
+            tab[rng.randrange(9)].insert(0, c)
+    # AisleRiot's rules: below a dealt pile's top card, everything lies face down.
+    piles = [tuple(c if classic or i == len(p) - 1 else c | DOWN for i, c in enumerate(p)) for p in tab]
+    found = [tuple(s * 13 + r for r in range(heights[s])) for s in range(4)]
+    rng.shuffle(found)
+    return _check_deck(State((*found, *piles, *reserve)))
+
+
+def _check_deck(state: State) -> State:
+    assert sorted(c & 63 for p in state.piles for c in p) == list(range(52))
+    return state
+
+
+def _small_ew(rng: random.Random) -> State:
+    base = rng.randrange(13)
+    heights = [rng.randrange(7, 14) for _ in range(4)]
+    while sum(13 - h for h in heights) < 6:
+        heights[rng.randrange(4)] -= 1
+    suits = list(range(4))
+    rng.shuffle(suits)
+    if heights[0] == 0:
+        heights[0] = 1
+    found = [tuple(s * 13 + (base + k) % 13 for k in range(h)) for s, h in zip(suits, heights, strict=True)]
+    loose = [s * 13 + (base + k) % 13 for s, h in zip(suits, heights, strict=True) for k in range(h, 13)]
+    rng.shuffle(loose)
+    n_res = rng.randrange(0, min(4, len(loose)) + 1)
+    reserve = loose[:n_res]
+    rest = loose[n_res:]
+    tab: list[list[int]] = [[] for _ in range(8)]
+    stock: list[int] = []
+    waste: list[int] = []
+    for c in rest:
+        where = rng.random()
+        if where < 0.4:
+            stock.append(c | DOWN)
+        elif where < 0.6:
+            waste.append(c)
+        else:
+            tab[rng.randrange(8)].append(c)
+    # Tableau piles hold at most three cards; spill the excess into the stock.
+    for p in tab:
+        while len(p) > 1:  # loose cards are not in-suit builds: keep one card per pile
+            stock.append(p.pop() | DOWN)
+    if reserve:  # empty tableau piles exist only once the reserve is empty: refill them
+        for p in tab:
+            if not p and len(reserve) > 1:
+                p.append(reserve.pop())
+        if any(not p for p in tab):
+            for p in tab:
+                if not p:
+                    p.append(reserve.pop())
+                    if not reserve:
+                        break
+    res = tuple([reserve[0]] + [c | DOWN for c in reserve[1:]]) if reserve else ()
+    piles = [tuple(stock), tuple(waste), *found, *map(tuple, tab[:4]), res, *map(tuple, tab[4:])]
+    return _check_deck(State(tuple(piles), rng.choice((0, 1, 2, 2))))
+
+
+# --- hand-built positions, one per rule ------------------------------------
+def test_a_won_position_needs_no_move() -> None:
+    state = ka_state(["KC", "KD", "KH", "KS"], [])
+    result = solve((KA, state))
+    assert result.verdict == "winnable" and result.moves == []
+
+
+def test_ace_goes_home_first_and_the_card_under_it_turns_up() -> None:
+    # Everything home but the Ace and 2 of spades; the Ace lies on the 2, which is face down.
+    state = ka_state(["KC", "KD", "KH", ""], ["2S* 3S* 4S* 5S* 6S* 7S* 8S* 9S* TS* JS* QS* KS* AS"])
+    result = solve((KA, state))
+    assert result.verdict == "winnable"
+    assert str(result.moves[0]) == "T1>F4"
+    assert KA.won(replay(KA, state, [KA.to_raw(m) for m in result.moves]))
+
+
+def test_dead_position_is_proved_unwinnable() -> None:
+    # The 2 of spades lies face down under the 3; every pile is in use, black cannot go on
+    # black, and the Kings on the foundations have no empty pile to go to: nothing can move.
+    state = ka_state(
+        ["KC", "KD", "KH", "AS"],
+        ["2S* 3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS* QS* KS"],
+    )
+    assert KA.moves(state) == []
+    assert brute_force(KA, state) is False
+    result = solve((KA, state))
+    assert result.verdict == "unwinnable" and result.moves == []
+
+
+# Found by a random search: winnable, but only by worrying the Queen of diamonds back off
+# its foundation (onto the King of spades) to give the Jack of clubs somewhere to go.
+WORRY = (
+    ["6C", "QD", "JH", "5S"],
+    ["TC* 8C", "QH* 9S", "JS", "KH* QC", "QS", "8S* 7C* KC* JC", "TS", "KD* 7S", "6S* KS"],
+    ["9C"],
+)
+
+
+class _NoWorrying(KingAlbertStrategy):
+    """The complete search without a single move off a foundation."""
+
+    def order(self, state: State, moves: list[RawMove], restricted: bool) -> list[RawMove]:
+        return super().order(state, moves, True)
+
+
+def test_worrying_back_is_searched() -> None:
+    state = ka_state(*WORRY)
+    result = solve((KA, state))
+    assert result.verdict == "winnable"
+    assert any(KA.index[m.source] < 4 for m in result.moves), "the line must take a card back"
+    assert KA.won(replay(KA, state, [KA.to_raw(m) for m in result.moves]))
+    search = solver_module._Search(KA, None, None, 100_000)
+    search.strategy = _NoWorrying()
+    assert search.run(state, restricted=False, node_cap=None) is None  # no win without worrying
+
+
+def test_eagle_wing_group_move_wraps_past_the_king() -> None:
+    # Base 5: spades are home from 5S round to 2S; the pile 4S 3S goes home in one move
+    # (3S fits, then 4S lands on it).
+    state = ew_state("5", ["4H", "4C", "4D", "2S"], ["4S 3S"], redeals=2)
+    t1 = EW.index["tableau-1"]
+    assert (t1, 2, 5) in EW.moves(state)  # the group move is on offer
+    result = solve((EW, state))
+    assert result.verdict == "winnable"
+    assert EW.won(replay(EW, state, [EW.to_raw(m) for m in result.moves]))
+
+
+def test_eagle_wing_lone_card_home_refills_from_the_reserve() -> None:
+    # 3S leaves its pile alone while the reserve still holds 4S: the refill brings 4S out.
+    state = ew_state("5", ["4H", "4C", "4D", "2S"], ["3S"], reserve="4S")
+    result = solve((EW, state))
+    assert [str(m) for m in result.moves] == ["T1>F4", "T1>F4"]
+    assert EW.won(replay(EW, state, [EW.to_raw(m) for m in result.moves]))
+
+
+# --- against brute force on random small positions --------------------------
+@pytest.mark.parametrize("rules", [KA, KAC, EW], ids=lambda r: r.name)
+def test_agrees_with_brute_force_on_small_positions(rules: Rules) -> None:
+    rng = random.Random(f"solver-{rules.name}")
+    checked = 0
+    for state in _small_positions(rules, rng, 40):
+        expected = brute_force(rules, state, cap=4_000)
+        if expected is None:
+            continue
+        result = solve((rules, state))
+        assert result.verdict == ("winnable" if expected else "unwinnable"), state
+        if result.verdict == "winnable":
+            assert rules.won(replay(rules, state, [rules.to_raw(m) for m in result.moves]))
+        checked += 1
+    assert checked >= 20
+
+
+# Deals whose whole reachable space is small enough for the brute force (small positions of
+# our own making are nearly always winnable, so these carry the unwinnable checks). The list
+# only picks the deals; the brute force below decides them.
+SMALL_DEALS = [
+    *(("king-albert", d) for d in (4, 28, 33, 41, 49, 70)),
+    *(("king-albert-classic", d) for d in (187, 154, 28, 49)),
+    ("eagle-wing", 43),
+]
+
+
+@pytest.mark.parametrize(("name", "deal"), SMALL_DEALS)
+def test_agrees_with_brute_force_on_small_deals(name: str, deal: int) -> None:
+    rules = GAMES[name]
+    expected = brute_force(rules, rules.deal(deal), cap=150_000)
+    assert expected is not None
+    result = solve(new_game(name, deal))
+    assert result.verdict == ("winnable" if expected else "unwinnable")
+
+
+# --- deals -----------------------------------------------------------------
+@pytest.mark.parametrize(("name", "deals"), [
+    ("king-albert", range(1, 9)), ("king-albert-classic", range(1, 5)), ("eagle-wing", range(1, 9)),
+])
+def test_winning_lines_replay_to_a_won_game(name: str, deals: range) -> None:
+    decided = 0
+    for deal in deals:
+        game = new_game(name, deal)
+        result = solve(game, max_nodes=20_000)
+        if result.verdict == "winnable":
+            for move in result.moves:
+                game.play(move)
+            assert game.is_won(), (name, deal)
+        decided += result.verdict != "unknown"
+    assert decided >= len(deals) // 2
+
+
+def test_solve_accepts_a_game_or_a_position_and_gives_the_same_answer() -> None:
+    game = new_game("king-albert", 3)
+    a = solve(game)
+    b = solve((game.rules, game.state))
+    assert a.verdict == b.verdict == "winnable" and a.moves == b.moves
+    assert tableaux.solve is solve
+
+
+def test_solving_from_the_middle_of_a_game() -> None:
+    game = new_game("eagle-wing", 1)
+    line = solve(game).moves
+    for move in line[:10]:
+        game.play(move)
+    rest = solve(game)
+    assert rest.verdict == "winnable"
+    for move in rest.moves:
+        game.play(move)
+    assert game.is_won()
+
+
+def test_bad_arguments_are_refused_clearly() -> None:
+    with pytest.raises(SolverError, match="Game or a"):
+        solve("king-albert")  # type: ignore[arg-type]
+    with pytest.raises(SolverError, match="max_nodes"):
+        solve(new_game("king-albert", 1), max_nodes=0)
+    with pytest.raises(SolverError, match="time_limit"):
+        solve(new_game("king-albert", 1), time_limit=-1)
+
+
+# --- budgets ---------------------------------------------------------------
+HARD_KA = 198  # needs far more than the budgets below (it was still open after 10 s)
+
+
+def test_max_nodes_is_honoured() -> None:
+    result = solve(new_game("king-albert", HARD_KA), max_nodes=3000)
+    assert result.verdict == "unknown" and result.moves == []
+    assert 3000 <= result.nodes <= 3001
+
+
+def test_time_limit_is_honoured() -> None:
+    start = time.perf_counter()
+    result = solve(new_game("king-albert", HARD_KA), time_limit=0.3)
+    elapsed = time.perf_counter() - start
+    assert result.verdict == "unknown"
+    assert result.seconds <= 0.3 + 0.25 and elapsed <= 0.3 + 0.3
+
+
+def test_a_tiny_table_costs_time_not_correctness() -> None:
+    game = new_game("king-albert", 10)
+    big = solve(game)
+    small = solve(game, table_size=1000)
+    assert big.verdict == small.verdict == "winnable"
+    assert solve(new_game("king-albert", 4), table_size=1000).verdict == solve(new_game("king-albert", 4)).verdict
+
+
+# --- keys and strategies -----------------------------------------------------
+def test_key_ignores_the_order_of_interchangeable_piles() -> None:
+    state = KA.deal(5)
+    piles = list(state.piles)
+    piles[4], piles[9] = piles[9], piles[4]
+    piles[13], piles[15] = piles[15], piles[13]
+    swapped = State(tuple(piles))
+    strategy = strategy_for(KA)
+    assert strategy.key(swapped) == strategy.key(state)
+    moved = KA.apply(state, KA.moves(state)[0])
+    assert strategy.key(moved) != strategy.key(state)
+
+
+def test_eagle_wing_key_tells_positions_apart() -> None:
+    strategy = EagleWingStrategy()
+    state = EW.deal(7)
+    keys = {strategy.key(state)}
+    frontier = [state]
+    seen = {state}
+    for _ in range(3):  # every position within three moves: distinct positions, distinct keys
+        nxt = []
+        for s in frontier:
+            for m in EW.moves(s):
+                t = EW.apply(s, m)
+                if t not in seen:
+                    seen.add(t)
+                    nxt.append(t)
+        frontier = nxt
+    canon = {}
+    for s in seen:
+        tab = tuple(sorted(s.piles[i] for i in EW.tableau))
+        canon[(s.piles[0], s.piles[1], s.piles[10], tuple(sorted(s.piles[2:6])), tab, s.redeals)] = s
+    keys = {strategy.key(s) for s in canon.values()}
+    assert len(keys) == len(canon)
+
+
+def test_king_albert_classic_deals_everything_face_up_and_moves_single_cards() -> None:
+    classic = KAC.deal(1)
+    aisleriot = KA.deal(1)
+    assert [tuple(c & 63 for c in p) for p in classic.piles] == [tuple(c & 63 for c in p) for p in aisleriot.piles]
+    assert all(not c & DOWN for p in classic.piles for c in p)
+    game = new_game("king-albert-classic", 1)
+    for _ in range(30):
+        moves = game.legal_moves()
+        assert all(m.count == 1 for m in moves)
+        if not moves:
+            break
+        game.play(moves[0])
+
+
+def test_strategies_exist_for_every_game() -> None:
+    assert isinstance(strategy_for(KA), KingAlbertStrategy)
+    assert isinstance(strategy_for(KAC), KingAlbertStrategy)
+    assert isinstance(strategy_for(EW), EagleWingStrategy)
+    assert RANK[parse_card("AS")] == 1
+
+
+# --- command line ----------------------------------------------------------
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "tableaux", *args], capture_output=True, text=True, timeout=120)
+
+
+def test_cli_solve_json_line_plays_to_a_win() -> None:
+    proc = _cli("solve", "king-albert", "1", "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["verdict"] == "winnable" and data["nodes"] > 0 and data["seconds"] >= 0
+    game = new_game("king-albert", 1)
+    for m in data["moves"]:
+        game.play((m["source"], m["count"], m["target"]))
+    assert game.is_won()
+
+
+def test_cli_solve_text_and_budget() -> None:
+    proc = _cli("solve", "eagle-wing", "1")
+    assert proc.returncode == 0 and "winnable" in proc.stdout
+    line = proc.stdout.strip().splitlines()[-1].split()
+    game = new_game("eagle-wing", 1)
+    for text in line:
+        game.play(text)
+    assert game.is_won()
+    proc = _cli("solve", "king-albert", str(HARD_KA), "--max-nodes", "100")
+    assert proc.returncode == 3 and "unknown" in proc.stdout
+    proc = _cli("solve", "king-albert", "1", "--max-nodes", "0")
+    assert proc.returncode == 2 and "--max-nodes" in proc.stderr
