@@ -38,7 +38,7 @@ from tableaux.web.app import COOKIE
 from test_hostile import report
 from test_serve import free_port, server, wait_until_answering
 
-SECONDS = float(os.environ.get("TABLEAUX_CONCURRENCY_SECONDS", "6"))
+SECONDS = float(os.environ.get("TABLEAUX_CONCURRENCY_SECONDS", "4"))
 PLAYERS = int(os.environ.get("TABLEAUX_CONCURRENCY_PLAYERS", "10"))
 TABS = int(os.environ.get("TABLEAUX_CONCURRENCY_TABS", "3"))
 RESULTS: dict[str, float] = {}
@@ -215,7 +215,7 @@ def test_many_players_with_several_tabs_lose_and_mix_up_nothing(tmp_path: Path) 
 
 def test_two_server_processes_on_one_database_lose_and_mix_up_nothing(tmp_path: Path) -> None:
     """The store's compare-and-swap holds across processes: each player's tabs alternate between two servers."""
-    concurrency_run(tmp_path, players=4, tabs=2, seconds=3, servers=2)
+    concurrency_run(tmp_path, players=4, tabs=2, seconds=2, servers=2)
 
 
 def test_acknowledged_changes_replay_is_strict() -> None:

@@ -157,12 +157,13 @@ def test_an_intact_save_still_loads_after_all_that() -> None:
 
 
 # --- the web API ---------------------------------------------------------------------------
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "games.sqlite3"
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One database for the module: every test below asserts that it refused without changing it."""
+    return tmp_path_factory.mktemp("hostile") / "games.sqlite3"
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def two_players(db: Path) -> tuple[TestClient, TestClient, dict[str, Any], dict[str, Any]]:
     """Alice and Bob, each with a game in progress (a few moves played, one undone)."""
     app = create_app(db, hint_time_limit=0.02)
@@ -320,8 +321,9 @@ def test_odd_numbers_as_version_count_or_deal_are_refused(two_players: Any, db: 
     [(0, 201), (MAX_DEAL, 201), (MAX_DEAL + 1, 422), (-1, 422), (2**63, 422), (2**64 + 17, 422), (-(2**63), 422),
      ("4294967295", 422), ("0", 422), (1e9, 422), ([17], 422), ({"n": 17}, 422)],
 )
-def test_deal_numbers_at_and_beyond_the_edges(db: Path, deal: Any, status: int) -> None:
-    client = TestClient(create_app(db))
+def test_deal_numbers_at_and_beyond_the_edges(two_players: Any, db: Path, deal: Any, status: int) -> None:
+    client = TestClient(two_players[0].app)
+    before = db_snapshot(db)
     r = client.post("/api/games", json={"game": "eagle-wing", "deal": deal})
     assert r.status_code == status, r.text
     if status == 201:
@@ -329,7 +331,7 @@ def test_deal_numbers_at_and_beyond_the_edges(db: Path, deal: Any, status: int) 
         assert r.json()["position"] == tableaux.new_game("eagle-wing", deal).public_position()
     else:
         assert "deal must be" in r.json()["error"] and str(MAX_DEAL) in r.json()["error"]
-        assert db_snapshot(db)["games"] == []
+        assert db_snapshot(db)["games"] == before["games"]
 
 
 ABSURD_IDS = [
