@@ -206,7 +206,7 @@ def _run_dask(
     except ImportError:  # pragma: no cover - dask[distributed] is a declared dependency
         raise SurveyError("--scheduler needs dask.distributed (pip install 'dask[distributed]')") from None
     try:
-        client = Client(scheduler, timeout=10)
+        client = Client(scheduler, timeout=5)
     except OSError as exc:
         raise SurveyError(f"cannot reach the Dask scheduler at {scheduler!r}: {exc}") from None
     try:

@@ -1,0 +1,138 @@
+"""Surveys: ranges, the interval that counts unknowns both ways, resumption, Dask, the command."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import tableaux.solver_survey as survey_module
+from tableaux.solver_survey import (
+    SurveyError,
+    parse_deals,
+    percentile,
+    read_results,
+    summarise,
+    survey,
+    wilson,
+)
+
+BUDGET = {"time_limit": 60.0, "max_nodes": 3000}  # a node budget keeps verdicts machine-independent
+
+
+def test_parse_deals() -> None:
+    assert parse_deals("1-5") == range(1, 6)
+    assert parse_deals(" 7 ") == range(7, 8)
+    for bad in ("5-1", "a-b", "", "1-99999999999", "-3"):
+        with pytest.raises(SurveyError, match="deals must"):
+            parse_deals(bad)
+
+
+def test_wilson_interval_matches_published_values() -> None:
+    # Reference values of the 95% Wilson score interval (Newcombe 1998, table I).
+    low, high = wilson(81, 263)
+    assert low == pytest.approx(0.2553, abs=5e-4) and high == pytest.approx(0.3662, abs=5e-4)
+    low, high = wilson(0, 10)
+    assert low == 0 and high == pytest.approx(0.2775, abs=5e-4)
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_summary_counts_unknown_both_ways() -> None:
+    rows = [{"verdict": v, "seconds": s} for v, s in
+            [("winnable", 0.1)] * 6 + [("unwinnable", 0.2)] * 2 + [("unknown", 5.0)] * 2]
+    summary = summarise(rows)
+    assert (summary.winnable, summary.unwinnable, summary.unknown) == (6, 2, 2)
+    assert summary.low == wilson(6, 10)[0]
+    assert summary.high == wilson(8, 10)[1]
+    assert summary.median == 0.1 and summary.max == 5.0
+    assert percentile([1.0, 2.0, 3.0, 4.0], 50) == 2.0 and percentile([1.0, 2.0, 3.0, 4.0], 90) == 4.0
+    assert "95% CI" in summary.text()
+
+
+def test_resume_after_interruption_recomputes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "ka.jsonl"
+    deals = range(1, 9)
+
+    class Stop(Exception):
+        pass
+
+    seen: list[int] = []
+
+    def stop_after_three(row: dict) -> None:
+        seen.append(row["deal"])
+        if len(seen) == 3:
+            raise Stop
+
+    with pytest.raises(Stop):
+        survey("king-albert", deals, out=out, on_result=stop_after_three, **BUDGET)
+    assert [json.loads(line)["deal"] for line in out.read_text().splitlines()] == seen
+
+    solved: list[int] = []
+    original = survey_module.solve_deal
+
+    def counting(game: str, deal: int, time_limit: float, max_nodes: int | None = None) -> dict:
+        solved.append(deal)
+        return original(game, deal, time_limit, max_nodes)
+
+    monkeypatch.setattr(survey_module, "solve_deal", counting)
+    resumed = survey("king-albert", deals, out=out, **BUDGET)
+    assert sorted(solved) == [d for d in deals if d not in seen]  # nothing recomputed
+
+    solved.clear()
+    again = survey("king-albert", deals, out=out, **BUDGET)
+    assert solved == []  # all done: nothing to do at all
+
+    fresh = survey("king-albert", deals, out=tmp_path / "fresh.jsonl", **BUDGET)
+    for s in (resumed, again):
+        assert (s.deals, s.winnable, s.unwinnable, s.unknown) == (
+            fresh.deals, fresh.winnable, fresh.unwinnable, fresh.unknown)
+    assert fresh.deals == len(deals)
+
+
+def test_a_torn_last_line_is_ignored_and_garbage_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    row = {"game": "eagle-wing", "deal": 3, "verdict": "winnable", "seconds": 0.1}
+    out.write_text(json.dumps(row) + "\n" + '{"game": "eagle-wing", "de')
+    assert list(read_results(out, "eagle-wing")) == [3]
+    assert read_results(out, "king-albert") == {}
+    out.write_text("not json\n" + json.dumps(row) + "\n")
+    with pytest.raises(SurveyError, match="line 1"):
+        read_results(out, "eagle-wing")
+
+
+def test_dask_scheduler_gives_the_same_verdicts(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        remote = survey("eagle-wing", range(1, 5), out=tmp_path / "dask.jsonl",
+                        scheduler=cluster.scheduler_address, **BUDGET)
+    local = survey("eagle-wing", range(1, 5), out=tmp_path / "local.jsonl", **BUDGET)
+    verdicts = {
+        name: {d: r["verdict"] for d, r in read_results(tmp_path / f"{name}.jsonl", "eagle-wing").items()}
+        for name in ("dask", "local")
+    }
+    assert verdicts["dask"] == verdicts["local"] and len(verdicts["dask"]) == 4
+    assert (remote.winnable, remote.unwinnable, remote.unknown) == (local.winnable, local.unwinnable, local.unknown)
+
+
+def test_unreachable_scheduler_is_a_clear_error(tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    with pytest.raises(SurveyError, match="cannot reach the Dask scheduler"):
+        survey("eagle-wing", range(1, 2), scheduler="tcp://127.0.0.1:9", out=tmp_path / "x.jsonl", **BUDGET)
+
+
+def test_cli_survey_in_parallel_with_plot(tmp_path: Path) -> None:
+    out, png = tmp_path / "s.jsonl", tmp_path / "s.png"
+    cmd = [sys.executable, "-m", "tableaux", "survey", "king-albert", "--deals", "1-6", "--workers", "2",
+           "--max-nodes", "3000", "--out", str(out), "--plot", str(png)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "95% CI" in proc.stdout and "median" in proc.stdout
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert sorted(read_results(out, "king-albert")) == [1, 2, 3, 4, 5, 6]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)  # resumes: all six skipped
+    assert proc.returncode == 0 and "6 already in" in proc.stderr
+    assert len(out.read_text().splitlines()) == 6
