@@ -432,25 +432,34 @@ LEAKS = [b"def create_app", b"root:x:0:0", b"import ", b"[fonts]", b"__version__
 
 
 @pytest.fixture(scope="module")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     from test_serve import free_port, server, wait_until_answering
 
     db = tmp_path_factory.mktemp("hostile-live") / "games.sqlite3"
     with server(["serve", "--port", str(free_port()), "--no-browser", "--db", str(db)]) as s:
         wait_until_answering(s.url())
-        yield s.url()
+        yield s
+
+
+@pytest.fixture(scope="module")
+def live_server(live: Any) -> str:
+    return str(live.url())
+
+
+def raw_request(url: str, data: bytes) -> tuple[int, bytes]:
+    """Send ``data`` exactly as written over a plain socket; the status and body of the answer."""
+    host, port = url.split("//")[1].rstrip("/").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        sock.sendall(data)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return int(head.split()[1]), body
 
 
 def raw_get(url: str, target: str) -> tuple[int, bytes]:
-    """``GET target`` exactly as written, over a plain socket."""
-    host, port = url.split("//")[1].rstrip("/").split(":")
-    with socket.create_connection((host, int(port)), timeout=10) as sock:
-        sock.sendall(f"GET {target} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode("latin-1"))
-        data = b""
-        while chunk := sock.recv(65536):
-            data += chunk
-    head, _, body = data.partition(b"\r\n\r\n")
-    return int(head.split()[1]), body
+    return raw_request(url, f"GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
 
 
 def test_raw_requests_reach_the_server_as_written(live_server: str) -> None:
@@ -467,3 +476,41 @@ def test_path_traversal_out_of_static_is_refused(live_server: str, target: str) 
         assert leak not in body, (target, leak)
     if status == 404 and body.startswith(b"{"):
         assert json.loads(body)["error"]
+
+
+H = b"Host: 127.0.0.1\r\n"
+JSON = b"Content-Type: application/json\r\n"
+PROTOCOL_GARBAGE: dict[str, tuple[bytes, bytes]] = {  # request line and headers, then the body
+    "unknown method": (b"FOO /api/stats HTTP/1.1\r\n" + H, b""),
+    "HTTP/1.0 without Host": (b"GET /api/stats HTTP/1.0\r\n", b""),
+    "another Host (DNS rebinding)": (b"GET /api/stats HTTP/1.1\r\nHost: evil.example\r\n", b""),
+    "broken chunked body": (b"POST /api/games HTTP/1.1\r\n" + H + JSON + b"Transfer-Encoding: chunked\r\n",
+                            b"ZZ\r\nabc\r\n0\r\n\r\n"),
+    "two Content-Lengths": (b"POST /api/games HTTP/1.1\r\n" + H + JSON + b"Content-Length: 3\r\nContent-Length: 30\r\n",
+                            b"{}"),
+    "negative Content-Length": (b"POST /api/games HTTP/1.1\r\n" + H + JSON + b"Content-Length: -1\r\n", b"{}"),
+    "NUL in the path": (b"GET /api/games/\x00 HTTP/1.1\r\n" + H, b""),
+    "raw UTF-8 in the path": ("GET /api/games/\u00e9 HTTP/1.1\r\n".encode() + H, b""),
+    "bytes that are not UTF-8 in the cookie": (b"GET /api/games/x HTTP/1.1\r\n" + H
+                                               + b"Cookie: tableaux_player=\xff\xfe\r\n", b""),
+    "cookie syntax soup": (b"GET /api/games/x HTTP/1.1\r\n" + H + b"Cookie: ;;;===;\"\"\r\n", b""),
+    "bad percent escapes in the query": (b"GET /api/current?game=%zz%ff HTTP/1.1\r\n" + H, b""),
+    "bad percent escapes in the id": (b"GET /api/games/%zz%ff%fe HTTP/1.1\r\n" + H, b""),
+    "OPTIONS *": (b"OPTIONS * HTTP/1.1\r\n" + H, b""),
+    "an HTTP/2 preface": (b"PRI * HTTP/2.0\r\n", b"SM\r\n\r\n"),
+}
+
+
+def test_protocol_garbage_gets_4xx_and_the_server_carries_on(live: Any) -> None:
+    url = live.url()
+    for label, (head, body) in PROTOCOL_GARBAGE.items():
+        status, answer = raw_request(url, head + b"Connection: close\r\n\r\n" + body)
+        assert 400 <= status < 500, (label, status, answer[:200])
+    status, _ = raw_request(url, b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + b"\x00" * 40)  # a TLS hello
+    assert status == 400
+    status, _ = raw_get(url, "/api/games/catalog")
+    assert status == 200 and live.proc.poll() is None
+    output = "".join(live.output)
+    while not live.lines.empty():
+        output += live.lines.get()
+    assert "Traceback" not in output and "ERROR" not in output, output[-2000:]
