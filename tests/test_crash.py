@@ -332,3 +332,62 @@ def test_sigkill_during_bursts_of_moves_loses_nothing_acknowledged(tmp_path: Pat
 def test_long_crash_run_with_more_players(tmp_path: Path) -> None:
     RESULTS.update(crash_run(tmp_path, ROUNDS, RANDOM_PLAYERS * 2, seed=11))
     report("crash", RESULTS)
+
+
+# --- a schema migration killed midway ------------------------------------------------------------
+def old_database(path: Path, games: int) -> list[tuple[str, str]]:
+    """A schema-1 database (as the first release wrote it) holding ``games`` games; their ids and moves."""
+    from tableaux.web.store import migrate
+
+    conn = sqlite3.connect(path, isolation_level=None)
+    migrate(conn, target=1)
+    conn.execute("INSERT INTO players (id, created_at) VALUES ('p1', 1.0)")
+    rows = [(f"g{i:06d}", json.dumps(["T1>T2"] * (i % 7))) for i in range(games)]
+    conn.execute("BEGIN")
+    conn.executemany(
+        "INSERT INTO games (id, player, game, deal, moves, redo, version, started_at) "
+        "VALUES (?, 'p1', 'king-albert', 1, ?, '[]', 0, 1.0)", rows,
+    )
+    conn.execute("COMMIT")
+    conn.close()
+    return rows
+
+
+def test_a_migration_killed_midway_leaves_a_consistent_database_that_finishes_later(tmp_path: Path) -> None:
+    """Each migration step is one transaction: a kill at any moment leaves a whole schema version, never half."""
+    import subprocess
+    import sys
+
+    from tableaux.web.store import SCHEMA_VERSION
+
+    path = tmp_path / "old.sqlite3"
+    rows = old_database(path, 40_000)
+    command = [sys.executable, "-c", "import sys; from tableaux.web.store import Store; Store(sys.argv[1])"]
+    probe = tmp_path / "probe.sqlite3"
+    probe.write_bytes(path.read_bytes())
+    started = time.monotonic()
+    subprocess.run([*command, str(probe)], check=True)
+    full = time.monotonic() - started  # how long opening (and migrating) takes, start to end
+    rng = random.Random(3)
+    seen_versions = set()
+    for _ in range(5):
+        proc = subprocess.Popen([*command, str(path)])
+        time.sleep(rng.uniform(0.3, 1.0) * full)
+        proc.kill()
+        proc.wait()
+        with sqlite3.connect(path) as conn:
+            assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+            version = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0]
+            columns = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
+            assert ("move_count" in columns) == (version >= 2) and ("counted" in columns) == (version >= 3)
+            assert conn.execute("SELECT id, moves FROM games ORDER BY id").fetchall() == rows
+        seen_versions.add(version)
+    assert 1 in seen_versions, "no kill landed before the migration was done"
+    from tableaux.web.store import Store
+
+    store = Store(path)  # finishes whatever is left
+    assert store.schema_version() == SCHEMA_VERSION
+    with sqlite3.connect(path) as conn:
+        stored = conn.execute("SELECT id, moves, move_count, ever_moved FROM games ORDER BY id").fetchall()
+    assert [(gid, moves) for gid, moves, _, _ in stored] == rows
+    assert all(count == len(json.loads(moves)) and ever == (count > 0) for _, moves, count, ever in stored)
