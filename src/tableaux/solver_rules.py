@@ -89,13 +89,19 @@ class KingAlbertStrategy(Strategy):
 
     def key(self, state: State) -> bytes:
         # Foundations, tableau piles and reserve cells are each interchangeable:
-        # every rule treats the piles of one kind alike, so sort them.
+        # every rule treats the piles of one kind alike, so they are sorted. A
+        # foundation holds one suit from the Ace up, so its suit and height say
+        # all there is to say about it.
         p = state.piles
-        return b"\xfe".join((
-            _sorted_join(p[0:4]),
+        height = [0, 0, 0, 0]
+        for f in p[0:4]:
+            if f:
+                height[SUIT[f[0]]] = len(f)
+        return b"%b\xfe%b\xfe%b" % (
+            bytes(height),
             _sorted_join(p[4:13]),
             bytes(sorted(c[0] for c in p[13:20] if c)),
-        ))
+        )
 
     def maybe_safe(self, state: State) -> bool:
         p = state.piles
@@ -153,6 +159,22 @@ class KingAlbertStrategy(Strategy):
     def order(self, state: State, moves: list[RawMove], restricted: bool) -> list[RawMove]:
         """Drop moves that only permute piles; best first. ``restricted``: nothing comes back off a foundation."""
         piles = state.piles
+        # How deep the next card each foundation needs lies in each tableau pile: moves that
+        # dig towards one come early (in the classic rules nothing is face down, so this is
+        # what tells a useful tableau move from a shuffle).
+        height = [0, 0, 0, 0]
+        for f in piles[0:4]:
+            if f:
+                height[SUIT[f[0]]] = len(f)
+        needed = {s * 13 + h for s, h in enumerate(height) if h < 13}
+        depth: dict[int, int] = {}
+        for i in range(4, 13):
+            pile = piles[i]
+            top = len(pile) - 1
+            for j, c in enumerate(pile):
+                if c & 63 in needed:
+                    depth[i] = top - j
+                    break
         scored: list[tuple[int, int, RawMove]] = []
         empty_targets: set[tuple[int, int]] = set()
         for move in moves:
@@ -185,6 +207,8 @@ class KingAlbertStrategy(Strategy):
                 scored.append((1, 0, move))  # empties a pile
             elif source[-count - 1] & DOWN:
                 scored.append((1, -len(source), move))  # turns a card up
+            elif src in depth and count <= depth[src]:
+                scored.append((2, depth[src] - count, move))  # digs towards a card a foundation needs
             else:
                 scored.append((5, -count, move))
         scored.sort(key=_first_two)
@@ -197,18 +221,25 @@ def _first_two(item: tuple[int, int, RawMove]) -> tuple[int, int]:
 
 class EagleWingStrategy(Strategy):
     def key(self, state: State) -> bytes:
-        # Stock, waste and reserve keep their order; foundations and tableau
-        # piles are interchangeable (the base rank is read from the base card,
-        # which never leaves its foundation, so sorting loses nothing).
+        # Tableau piles are interchangeable, so sorted. A foundation holds one
+        # suit upwards from the base rank and its cards never leave, so the
+        # height per suit says which cards are home (and sorting foundations
+        # comes free). Then the stock and the waste hold exactly the cards
+        # that are neither home, nor on the tableau, nor in the reserve, in
+        # the order they had at the start of the search (dealing, playing the
+        # waste's top card and turning the waste over all keep that order), so
+        # their two lengths pin them down. The reserve only loses its top card,
+        # so its length does too.
         p = state.piles
-        return b"\xfe".join((
-            bytes(p[EW_STOCK]),
-            bytes(p[EW_WASTE]),
-            bytes(p[EW_RESERVE]),
-            _sorted_join([p[f] for f in EW_FOUNDATIONS]),
+        height = [0, 0, 0, 0]
+        for f in (p[2], p[3], p[4], p[5]):
+            if f:
+                height[SUIT[f[0]]] = len(f)
+        return b"%b%b\xfe%b" % (
+            bytes((len(p[EW_STOCK]), len(p[EW_WASTE]), len(p[EW_RESERVE]), state.redeals)),
+            bytes(height),
             _sorted_join([p[t] for t in EW_TABLEAU]),
-            bytes((state.redeals,)),
-        ))
+        )
 
     def maybe_safe(self, state: State) -> bool:
         return True
