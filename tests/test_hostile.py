@@ -514,3 +514,20 @@ def test_protocol_garbage_gets_4xx_and_the_server_carries_on(live: Any) -> None:
     while not live.lines.empty():
         output += live.lines.get()
     assert "Traceback" not in output and "ERROR" not in output, output[-2000:]
+
+
+def test_an_endless_save_file_is_refused_not_read_forever(tmp_path: Path) -> None:
+    """``--load /dev/zero`` (or any huge file) must not eat all memory: a save file has a size limit."""
+    import resource
+
+    def limit_memory() -> None:  # before the limit existed this ran out of memory (a MemoryError traceback)
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    huge = tmp_path / "huge.json"
+    with huge.open("wb") as f:
+        f.truncate(64 << 20)  # 64 MiB of NUL bytes, sparse on disk
+    for path in ("/dev/zero", str(huge)):
+        result = subprocess.run([sys.executable, "-m", "tableaux", "play", "--load", path], input="quit\n",
+                                capture_output=True, text=True, timeout=60, preexec_fn=limit_memory)
+        assert result.returncode == 2, (path, result.stderr[-500:])
+        assert "too large to be a saved game" in result.stderr and "Traceback" not in result.stderr

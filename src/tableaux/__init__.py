@@ -63,10 +63,20 @@ def loads(text: str) -> Game:
     return game_from_dict(data, rules)
 
 
+MAX_SAVE_BYTES = 4 * 1024 * 1024
+"""Far above any real save (a few kilobytes); reading stops there, so ``/dev/zero`` cannot eat the memory."""
+
+
 def load(path: str | Path) -> Game:
     """Load a game saved by :meth:`Game.save`."""
     try:
-        text = Path(path).read_text()
+        with open(path, "rb") as f:
+            data = f.read(MAX_SAVE_BYTES + 1)
+        if len(data) > MAX_SAVE_BYTES:
+            raise SaveFileError(
+                f"{str(path)!r} is too large to be a saved game (more than {MAX_SAVE_BYTES} bytes)"
+            )
+        text = data.decode()
     except (OSError, UnicodeDecodeError) as exc:
         raise SaveFileError(f"cannot read saved game {str(path)!r}: {exc}") from None
     return loads(text)
