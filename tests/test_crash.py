@@ -273,7 +273,7 @@ def crash_run(tmp_path: Path, rounds: int, players: int, seed: int = 5) -> dict[
     try:
         for i in range(players):
             h.join(("king-albert", "eagle-wing")[i % 2], 100 + i)
-        h.join("king-albert", WIN_DEAL, line, head_start=len(line) - 15)  # wins early, then plays it again
+        h.join("king-albert", WIN_DEAL, line, head_start=len(line) - 8)  # wins early, then plays it again
         cookies = {p.name: p.cookie for p in h.players}
         h.running.set()
         threads = [threading.Thread(target=h.play, args=(p, seed * 100 + i), daemon=True)
