@@ -248,6 +248,37 @@ def test_worrying_back_is_searched() -> None:
     assert search.run(state, restricted=False, node_cap=None) is None  # no win without worrying
 
 
+class _UsualRule(KingAlbertStrategy):
+    """Sends a card home as soon as both next-lower cards of the other colour are home."""
+
+    def maybe_safe(self, state: State) -> bool:
+        return True
+
+    def safe_move(self, state: State, moves: list[RawMove]) -> RawMove | None:
+        return self.greedy_move(state, moves)
+
+
+def test_usual_safe_rule_would_lose_a_winnable_king_albert_position() -> None:
+    """Why only Aces go home automatically in King Albert.
+
+    8S may go home and both red 7s are home, so the rule most solvers use would send it.
+    But 6C covers 5C, which every club needs, and 6C's only way off is onto a red 7 worried
+    back from its foundation onto 8S: every pile is in use and no other black 8 shows.
+    """
+    state = ka_state(
+        ["4C", "7D", "7H", "7S"],
+        ["5C* 6C", "JS* 8S", "TS* 8D* 8H* KS", "QS* 8C* KD", "7C* 9C* KC", "TC* QC* KH",
+         "9D* TD* JC", "QD* 9H* JD", "TH* QH* 9S* JH"],
+    )
+    assert brute_force(KA, state, cap=100_000) is True
+    result = solve((KA, state))
+    assert result.verdict == "winnable"
+    assert KA.won(replay(KA, state, [KA.to_raw(m) for m in result.moves]))
+    search = solver_module._Search(KA, None, None, 100_000)
+    search.strategy = _UsualRule()
+    assert search.run(state, restricted=False, node_cap=None) is None  # the usual rule says "lost"
+
+
 def test_eagle_wing_group_move_wraps_past_the_king() -> None:
     # Base 5: spades are home from 5S round to 2S; the pile 4S 3S goes home in one move
     # (3S fits, then 4S lands on it).
