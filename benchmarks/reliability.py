@@ -68,7 +68,8 @@ def main() -> int:
             "crash": {"TABLEAUX_CRASH_ROUNDS": str(args.crash_rounds)},
             "concurrency": {"TABLEAUX_CONCURRENCY_PLAYERS": str(args.players),
                             "TABLEAUX_CONCURRENCY_TABS": str(args.tabs),
-                            "TABLEAUX_CONCURRENCY_SECONDS": str(args.seconds)},
+                            "TABLEAUX_CONCURRENCY_SECONDS": str(args.seconds),
+                            "TABLEAUX_TABS_EXAMPLES": str(args.stateful_examples // 4)},
             "stateful": {"TABLEAUX_STATEFUL_EXAMPLES": str(args.stateful_examples)},
         }
     parts = [

@@ -11,8 +11,12 @@ its own (often stale) view, as browser tabs do. Proved here:
   acknowledged changes in version order through the engine gives the stored
   game and, at each step, the position that change's answer showed.
 
-Short by default; ``TABLEAUX_CONCURRENCY_SECONDS`` and ``TABLEAUX_CONCURRENCY_PLAYERS``
-make a long run (benchmarks/reliability.py does).
+A hypothesis state machine then explores the interleavings of three tabs one
+request at a time, with server restarts in between, against an engine model that
+decides each answer (200, 409 or 422) before the request is sent.
+
+Short by default; ``TABLEAUX_CONCURRENCY_SECONDS``, ``TABLEAUX_CONCURRENCY_PLAYERS``
+and ``TABLEAUX_TABS_EXAMPLES`` make a long run (benchmarks/reliability.py does).
 """
 
 from __future__ import annotations
@@ -21,8 +25,10 @@ import json
 import os
 import random
 import sqlite3
+import tempfile
 import threading
 import time
+import warnings
 from collections import Counter
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -31,10 +37,17 @@ from typing import Any
 
 import httpx
 import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 import tableaux
 from tableaux import Move
-from tableaux.web.app import COOKIE
+from tableaux.web.app import COOKIE, create_app
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
 from test_hostile import report
 from test_serve import free_port, server, wait_until_answering
 
@@ -232,3 +245,117 @@ def test_acknowledged_changes_replay_is_strict() -> None:
     game.acks[-1] = Ack(2, "undo", None, mirror.public_position())  # an undo that answered the old position
     with pytest.raises(AssertionError, match="v2"):
         replay_acks(game)
+
+
+# --- every interleaving of tabs, explored by hypothesis -----------------------------------------------
+class TabsOnOneGame(RuleBasedStateMachine):
+    """Three tabs of one player on one game, in any order, with server restarts and a nosy second player.
+
+    The model is an engine game: each request's expected answer (200 with the
+    model's next position, 409 with the current view, or 422) is decided from it
+    before the request is sent.
+    """
+
+    @initialize(name=st.sampled_from(["king-albert", "eagle-wing"]), deal=st.integers(0, 2000))
+    def start(self, name: str, deal: int) -> None:
+        self.folder = tempfile.TemporaryDirectory()
+        self.db = Path(self.folder.name) / "games.sqlite3"
+        self.app = create_app(self.db, hint_time_limit=0.01)
+        first = TestClient(self.app)
+        view = first.post("/api/games", json={"game": name, "deal": deal}).json()
+        self.cookie = first.cookies[COOKIE]
+        self.tabs = [TestClient(self.app, cookies={COOKIE: self.cookie}) for _ in range(3)]
+        self.views = [view, view, view]
+        self.model = tableaux.new_game(name, deal)
+        self.version = 0
+        self.game_id = view["id"]
+
+    def teardown(self) -> None:
+        if hasattr(self, "app"):
+            self.app.state.store.close()
+            self.folder.cleanup()
+
+    def expected_position(self) -> dict[str, Any]:
+        position = self.model.public_position()
+        if self.model.is_won():
+            position["can_undo"] = position["can_redo"] = False
+        return position
+
+    def send(self, tab: int, action: str, body: dict[str, Any], allowed: bool, change: Any) -> None:
+        view = self.views[tab]
+        r = self.tabs[tab].post(f"/api/games/{self.game_id}/{action}", json=body)
+        if view["version"] != self.version:
+            assert r.status_code == 409, r.text
+            current = r.json()["view"]
+        elif not allowed or self.model.is_won():
+            assert r.status_code == 422, r.text
+            assert self.tabs[tab].get(f"/api/games/{self.game_id}").json()["version"] == self.version
+            return
+        else:
+            assert r.status_code == 200, r.text
+            change()
+            self.version += 1
+            current = r.json()
+        assert current["version"] == self.version and current["position"] == self.expected_position()
+        self.views[tab] = current
+
+    @rule(tab=st.integers(0, 2), choice=st.integers(0, 1000))
+    def move(self, tab: int, choice: int) -> None:
+        legal = self.views[tab]["legal_moves"]
+        if not legal:
+            return
+        move = legal[choice % len(legal)]
+        self.send(tab, "moves", {"move": move, "version": self.views[tab]["version"]}, True,
+                  lambda: self.model.play(Move(move["source"], move["count"], move["target"])))
+
+    @rule(tab=st.integers(0, 2), action=st.sampled_from(["undo", "redo", "restart"]))
+    def history(self, tab: int, action: str) -> None:
+        allowed = bool(self.model.redo_moves if action == "redo" else self.model.moves_played)
+        self.send(tab, action, {"version": self.views[tab]["version"]}, allowed, getattr(self.model, action))
+
+    @rule(tab=st.integers(0, 2))
+    def refresh(self, tab: int) -> None:
+        view = self.tabs[tab].get(f"/api/games/{self.game_id}").json()
+        assert view["version"] == self.version and view["position"] == self.expected_position()
+        self.views[tab] = view
+
+    @rule(tab=st.integers(0, 2))
+    def hint(self, tab: int) -> None:
+        r = self.tabs[tab].post(f"/api/games/{self.game_id}/hint")
+        assert r.status_code == 200 and r.json()["view"]["version"] == self.version
+
+    @rule()
+    def restart_the_server(self) -> None:
+        self.app.state.store.close()
+        self.app = create_app(self.db, hint_time_limit=0.01)
+        self.tabs = [TestClient(self.app, cookies={COOKIE: self.cookie}) for _ in range(3)]
+        current = self.tabs[0].get("/api/current")
+        if self.model.is_won():
+            assert current.status_code == 404
+        else:
+            assert current.json()["id"] == self.game_id and current.json()["version"] == self.version
+
+    @rule()
+    def another_player_pokes(self) -> None:
+        mallory = TestClient(self.app)
+        assert mallory.get(f"/api/games/{self.game_id}").status_code == 404
+        r = mallory.post(f"/api/games/{self.game_id}/undo", json={"version": self.version})
+        assert r.status_code == 404
+
+    @invariant()
+    def stored_game_is_the_model(self) -> None:
+        if not hasattr(self, "db"):
+            return
+        with sqlite3.connect(self.db) as conn:
+            moves, redo, version = conn.execute("SELECT moves, redo, version FROM games WHERE id = ?",
+                                                (self.game_id,)).fetchone()
+        assert version == self.version
+        assert json.loads(moves) == [str(m) for m in self.model.moves_played]
+        assert json.loads(redo) == [str(m) for m in self.model.redo_moves]
+
+
+TabsOnOneGame.TestCase.settings = settings(
+    max_examples=int(os.environ.get("TABLEAUX_TABS_EXAMPLES", "12")), stateful_step_count=30, deadline=None,
+    suppress_health_check=list(HealthCheck),
+)
+TestTabsOnOneGame = TabsOnOneGame.TestCase
