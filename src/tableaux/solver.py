@@ -126,6 +126,7 @@ class _Search:
         moves_of = rules.moves
         won = rules.won
         key = self.strategy.key
+        rank = self.strategy.rank
         order = self.strategy.order
         if restricted:  # the first pass only looks for wins, so it may also make moves that are merely likely safe
             safe = self.strategy.greedy_move
@@ -137,7 +138,9 @@ class _Search:
         table_size = self.table_size
 
         line: list[RawMove] = []
-        seen = {key(root)}
+        # Key -> the best rank reached with it (see Strategy.rank): a position is skipped when
+        # one with the same key and a rank at least as good was reached before.
+        seen = {key(root): rank(root)}
         # Frames: [state, ordered moves (None until expanded), next index, length of ``line`` before its moves].
         frames: list[list] = [[root, None, 0, 0]]
         while frames:
@@ -154,10 +157,12 @@ class _Search:
                     line.append(move)
                     state = apply(state, move)
                     k = key(state)
-                    if k in seen:
+                    r = rank(state)
+                    old = seen.get(k)
+                    if old is not None and old <= r:
                         moves = None
                         break
-                    seen.add(k)
+                    seen[k] = r
                     moves = moves_of(state)
                 if moves is None:  # its closure was searched already
                     frames.pop()
@@ -179,11 +184,13 @@ class _Search:
                 raise _PassCap
             child = apply(frame[0], move)
             k = key(child)
-            if k in seen:
+            r = rank(child)
+            old = seen.get(k)
+            if old is not None and old <= r:
                 continue
             if len(seen) >= table_size:
-                seen = {key(f[0]) for f in frames}
-            seen.add(k)
+                seen = {key(f[0]): rank(f[0]) for f in frames}
+            seen[k] = r
             mark = len(line)
             line.append(move)
             frames.append([child, None, 0, mark])

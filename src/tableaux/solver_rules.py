@@ -50,6 +50,15 @@ class Strategy:
     def key(self, state: State) -> bytes:
         raise NotImplementedError
 
+    def rank(self, state: State) -> int:
+        """Among positions with one key, lower is at least as good (same moves or more, same lengths).
+
+        The search skips a position when one with its key and a rank no worse
+        was reached before. That keeps it complete by the argument above: the
+        earlier position wins in at most as many moves.
+        """
+        return 0
+
     def safe_move(self, state: State, moves: Sequence[RawMove]) -> RawMove | None:
         return None
 
@@ -229,17 +238,24 @@ class EagleWingStrategy(Strategy):
         # the order they had at the start of the search (dealing, playing the
         # waste's top card and turning the waste over all keep that order), so
         # their two lengths pin them down. The reserve only loses its top card,
-        # so its length does too.
+        # so its length does too. The redeals used are not in the key but in
+        # the rank: see :meth:`rank`.
         p = state.piles
         height = [0, 0, 0, 0]
         for f in (p[2], p[3], p[4], p[5]):
             if f:
                 height[SUIT[f[0]]] = len(f)
         return b"%b%b\xfe%b" % (
-            bytes((len(p[EW_STOCK]), len(p[EW_WASTE]), len(p[EW_RESERVE]), state.redeals)),
+            bytes((len(p[EW_STOCK]), len(p[EW_WASTE]), len(p[EW_RESERVE]))),
             bytes(height),
             _sorted_join([p[t] for t in EW_TABLEAU]),
         )
+
+    def rank(self, state: State) -> int:
+        """Redeals used. With fewer used, every move is still legal (a redeal is only more
+        available) and leads to the same position but for that count, so any winning line
+        from the position with more redeals used also wins, move for move, from this one."""
+        return state.redeals
 
     def maybe_safe(self, state: State) -> bool:
         return True
