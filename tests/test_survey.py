@@ -98,6 +98,9 @@ def test_a_torn_last_line_is_ignored_and_garbage_is_refused(tmp_path: Path) -> N
     out.write_text(json.dumps(row) + "\n" + '{"game": "eagle-wing", "de')
     assert list(read_results(out, "eagle-wing")) == [3]
     assert read_results(out, "king-albert") == {}
+    survey("eagle-wing", range(3, 5), out=out, **BUDGET)  # resumes after cutting the torn line
+    assert sorted(read_results(out, "eagle-wing")) == [3, 4]
+    assert all(json.loads(line) for line in out.read_text().splitlines())
     out.write_text("not json\n" + json.dumps(row) + "\n")
     with pytest.raises(SurveyError, match="line 1"):
         read_results(out, "eagle-wing")

@@ -78,6 +78,16 @@ def read_results(path: str | Path | None, game: str) -> dict[int, dict[str, Any]
     return done
 
 
+def drop_torn_tail(path: str | Path | None) -> None:
+    """Cut a half-written last line (a survey killed mid-write) so that appending stays valid JSON lines."""
+    if path is None or not os.path.exists(path):
+        return
+    with open(path, "rb+") as fh:
+        data = fh.read()
+        if data and not data.endswith(b"\n"):
+            fh.truncate(data.rfind(b"\n") + 1)
+
+
 def append_result(path: str | Path | None, row: dict[str, Any]) -> None:
     if path is None:
         return
@@ -232,6 +242,7 @@ def survey(
 ) -> Summary:
     """Solve every deal of ``deals`` not already in ``out``; return the summary over the whole range."""
     done = read_results(out, game)
+    drop_torn_tail(out)
     wanted = set(deals)
     todo = [d for d in deals if d not in done]
     results = {d: r for d, r in done.items() if d in wanted}
