@@ -51,7 +51,7 @@ with warnings.catch_warnings():
 from test_hostile import report
 from test_serve import free_port, server, wait_until_answering
 
-SECONDS = float(os.environ.get("TABLEAUX_CONCURRENCY_SECONDS", "4"))
+SECONDS = float(os.environ.get("TABLEAUX_CONCURRENCY_SECONDS", "3"))
 PLAYERS = int(os.environ.get("TABLEAUX_CONCURRENCY_PLAYERS", "10"))
 TABS = int(os.environ.get("TABLEAUX_CONCURRENCY_TABS", "3"))
 RESULTS: dict[str, float] = {}

@@ -265,7 +265,8 @@ class Harness:
         return out
 
 
-def crash_run(tmp_path: Path, rounds: int, players: int, seed: int = 5) -> dict[str, float]:
+def crash_run(tmp_path: Path, rounds: int, players: int, seed: int = 5, most: float = 2.5) -> dict[str, float]:
+    """``rounds`` kills, each after 0.3 to ``most`` seconds of play."""
     h = Harness(tmp_path / "games.sqlite3", seed)
     line = find_win("king-albert", WIN_DEAL)
     assert line is not None
@@ -281,7 +282,7 @@ def crash_run(tmp_path: Path, rounds: int, players: int, seed: int = 5) -> dict[
         for t in threads:
             t.start()
         for _ in range(rounds):
-            time.sleep(h.rng.uniform(0.5, 2.5))
+            time.sleep(h.rng.uniform(0.3, most))
             if h.stop.is_set():
                 break
             h.running.clear()
@@ -324,7 +325,7 @@ def crash_run(tmp_path: Path, rounds: int, players: int, seed: int = 5) -> dict[
 
 
 def test_sigkill_during_bursts_of_moves_loses_nothing_acknowledged(tmp_path: Path) -> None:
-    RESULTS.update(crash_run(tmp_path, 3, RANDOM_PLAYERS))
+    RESULTS.update(crash_run(tmp_path, 3, RANDOM_PLAYERS, most=1.2))
     report("crash", RESULTS)
 
 
@@ -391,3 +392,87 @@ def test_a_migration_killed_midway_leaves_a_consistent_database_that_finishes_la
         stored = conn.execute("SELECT id, moves, move_count, ever_moved FROM games ORDER BY id").fetchall()
     assert [(gid, moves) for gid, moves, _, _ in stored] == rows
     assert all(count == len(json.loads(moves)) and ever == (count > 0) for _, moves, count, ever in stored)
+
+
+# --- a survey killed mid-run ------------------------------------------------------------------------
+SURVEY = ["survey", "king-albert", "--deals", "1-120", "--max-nodes", "4000", "--time-limit", "600", "--workers", "2"]
+
+
+def survey_records(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def processes_writing(out: Path) -> list[int]:
+    """Processes still alive whose command line names ``out`` (a killed survey's workers, if any)."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                cmdline = (proc / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if str(out).encode() in cmdline:
+                found.append(int(proc.name))
+    return found
+
+
+def kill_survey_midway(out: Path, at_least: int) -> list[int]:
+    """Start a survey, SIGKILL it once ``at_least`` deals are stored; the processes left behind after 2 s."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "tableaux", *SURVEY, "--out", str(out)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        if out.exists() and out.read_text().count("\n") >= at_least:
+            break
+        time.sleep(0.02)
+    assert proc.poll() is None, "the survey finished before it could be killed"
+    proc.kill()
+    proc.wait()
+    time.sleep(2)
+    return processes_writing(out)
+
+
+def end_orphans(pids: list[int]) -> None:
+    import signal
+
+    for pid in pids:  # our own survey's workers, by id
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def test_a_killed_survey_resumes_without_recomputing_and_ends_with_the_same_totals(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    full, part = tmp_path / "full.jsonl", tmp_path / "part.jsonl"
+    run = [sys.executable, "-m", "tableaux", *SURVEY]
+    uninterrupted = subprocess.run([*run, "--out", str(full)], capture_output=True, text=True, timeout=300)
+    assert uninterrupted.returncode == 0, uninterrupted.stderr
+    end_orphans(kill_survey_midway(part, at_least=10))
+    stored_before = {r["deal"]: r for r in survey_records(part)}
+    assert 10 <= len(stored_before) < 120
+    resumed = subprocess.run([*run, "--out", str(part)], capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    records = survey_records(part)
+    deals = [r["deal"] for r in records]
+    assert sorted(deals) == list(range(1, 121)), "a deal is missing or was computed twice"
+    for r in records:  # what was stored before the kill is kept as it was, not recomputed
+        if r["deal"] in stored_before:
+            assert r == stored_before[r["deal"]]
+    verdicts = {r["deal"]: (r["verdict"], r["nodes"]) for r in survey_records(full)}
+    assert {r["deal"]: (r["verdict"], r["nodes"]) for r in records} == verdicts
+    summary = [line for line in uninterrupted.stdout.splitlines() if line.startswith(("deals ", "winnable share"))]
+    assert summary and all(line in resumed.stdout for line in summary)
+
+
+@pytest.mark.xfail(strict=True, reason="solver_survey: the process pool's workers outlive a SIGKILLed survey "
+                   "(forked workers inherit the task queue's write end, so they never see it close)")
+def test_a_killed_survey_leaves_no_worker_behind(tmp_path: Path) -> None:
+    left = kill_survey_midway(tmp_path / "part.jsonl", at_least=5)
+    end_orphans(left)
+    assert left == [], f"worker processes still alive after the survey was killed: {left}"
