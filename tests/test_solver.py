@@ -298,6 +298,38 @@ def test_eagle_wing_lone_card_home_refills_from_the_reserve() -> None:
     assert EW.won(replay(EW, state, [EW.to_raw(m) for m in result.moves]))
 
 
+class _BaseCardsToo(EagleWingStrategy):
+    """Also sends base-rank cards home at once."""
+
+    def safe_move(self, state: State, moves: list[RawMove]) -> RawMove | None:
+        for move in moves:
+            if move[1] == 1 and move[2] in EW.foundations:
+                return move
+        return None
+
+
+def test_sending_a_base_card_home_at_once_would_lose_a_winnable_eagle_wing_position() -> None:
+    """Why base-rank cards are not safe in Eagle Wing.
+
+    Found by a random search (its piles are not in-suit runs, so no deal reaches it, but the
+    rules play it all the same). Base 8, no spade home yet: 8S may go home at once. A winning
+    line exists (found and replayed below) and it parks a card on 8S in the tableau (a card
+    may only go on the base card if it is the last of its suit, here 7S); the search that sends
+    8S home first finds no win at all.
+    """
+    state = ew_state(
+        "8", ["5H", "2D", "AC", ""],
+        ["7C QS 4D", "5D 7D", "6H 4S 4C", "2S 7H", "KS 8S", "2C", "5S", "6C"],
+        waste="9S AS 3D JS 6D 3S 5C 7S 6S 3C TS", redeals=2,
+    )
+    result = solve((EW, state))
+    assert result.verdict == "winnable"
+    assert EW.won(replay(EW, state, [EW.to_raw(m) for m in result.moves]))
+    search = solver_module._Search(EW, None, None, 100_000)
+    search.strategy = _BaseCardsToo()
+    assert search.run(state, restricted=False, node_cap=None) is None  # "lost", wrongly
+
+
 # --- against brute force on random small positions --------------------------
 @pytest.mark.parametrize("rules", [KA, KAC, EW], ids=lambda r: r.name)
 def test_agrees_with_brute_force_on_small_positions(rules: Rules) -> None:
