@@ -141,7 +141,8 @@ def steer(case: Any, world: World, data: st.DataObject) -> str | None:
         if data.draw(st.booleans(), label="current version"):
             case.body["version"] = world.version(game_id)
         if "move" in case.body and data.draw(st.booleans(), label="legal move"):
-            view = world.alice.get(f"/api/games/{game_id}")
+            owner_client = world.alice if game_id in world.games["alice"] else world.bob
+            view = owner_client.get(f"/api/games/{game_id}")
             if view.status_code == 200 and view.json()["legal_moves"]:
                 case.body["move"] = data.draw(st.sampled_from(view.json()["legal_moves"]), label="move")
     return game_id

@@ -217,6 +217,8 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
         ref_template="#/components/schemas/{model}",
     )
     schema["components"] = {"schemas": top["$defs"]}
+    # Pages and files are not the API: only /api/ routes are described (and each one must be).
+    schema["paths"] = {path: methods for path, methods in schema["paths"].items() if path.startswith("/api/")}
     documented = set()
     for path, methods in schema["paths"].items():
         for method, op in methods.items():
