@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import math
 import os
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -185,7 +187,7 @@ def run_tasks(
         return
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=_watch_parent) as pool:
         pending = set()
         queue = iter(deals)
         try:
@@ -206,6 +208,24 @@ def run_tasks(
                 future.cancel()
             pool.shutdown(wait=False, cancel_futures=True)
             raise
+
+
+def _watch_parent() -> None:
+    """Pool worker start-up: exit as soon as the survey process is gone.
+
+    A killed survey (SIGKILL, a crash) cannot shut its pool down, and a worker
+    blocked on the task queue would never notice, so each worker checks its
+    parent twice a second from a daemon thread.
+    """
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
 def _run_dask(
