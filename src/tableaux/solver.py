@@ -104,13 +104,14 @@ class _Search:
         self._next_check = _CHECK_EVERY
 
     def _tick(self) -> None:
+        """Count one position about to be made; out of budget before the count would pass ``max_nodes``."""
+        if self.max_nodes is not None and self.nodes >= self.max_nodes:
+            raise _OutOfBudget
         self.nodes += 1
         if self.nodes >= self._next_check:
             self._next_check = self.nodes + _CHECK_EVERY
             if self.deadline is not None and time.perf_counter() >= self.deadline:
                 raise _OutOfBudget
-        if self.max_nodes is not None and self.nodes > self.max_nodes:
-            raise _OutOfBudget
 
     def run(self, root: State, restricted: bool, node_cap: int | None) -> list[RawMove] | None:
         """Depth-first search from ``root``; the winning line, or None when the (restricted) space is exhausted.
