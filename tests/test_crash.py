@@ -470,9 +470,8 @@ def test_a_killed_survey_resumes_without_recomputing_and_ends_with_the_same_tota
     assert summary and all(line in resumed.stdout for line in summary)
 
 
-@pytest.mark.xfail(strict=False, reason="solver_survey: the process pool's workers outlived a SIGKILLed survey "
-                   "(a fix that makes them watch their parent is on its way; then this mark goes)")
 def test_a_killed_survey_leaves_no_worker_behind(tmp_path: Path) -> None:
+    """Pool workers used to outlive a SIGKILLed survey, asleep forever; now they notice and exit."""
     left = kill_survey_midway(tmp_path / "part.jsonl", at_least=5)
     end_orphans(left)
     assert left == [], f"worker processes still alive after the survey was killed: {left}"
