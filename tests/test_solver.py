@@ -488,6 +488,22 @@ def test_king_albert_classic_deals_everything_face_up_and_moves_single_cards() -
         game.play(moves[0])
 
 
+def test_king_albert_classic_is_aisleriots_rules_with_single_cards() -> None:
+    # On any position with every card face up, the classic moves are exactly AisleRiot's
+    # one-card moves, and they lead to the same positions.
+    rng = random.Random(3)
+    for deal in range(1, 6):
+        state = KAC.deal(deal)
+        for _ in range(80):
+            classic = KAC.moves(state)
+            assert classic == [m for m in KA.moves(state) if m[1] == 1]
+            if not classic:
+                break
+            move = rng.choice(classic)
+            assert KAC.apply(state, move) == KA.apply(state, move)
+            state = KAC.apply(state, move)
+
+
 def test_strategies_exist_for_every_game() -> None:
     assert isinstance(strategy_for(KA), KingAlbertStrategy)
     assert isinstance(strategy_for(KAC), KingAlbertStrategy)
