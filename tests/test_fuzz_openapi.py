@@ -202,6 +202,12 @@ def test_the_description_covers_every_route_with_bodies_and_answers(world: World
                 assert "requestBody" in op and {"413", "415", "400"} <= codes, (method, path)
             if "{game_id}" in path:
                 assert "404" in codes
+    # Links (id and version from one answer to the next request) name operations that exist.
+    ids = [op["operationId"] for ms in paths.values() for op in ms.values()]
+    assert len(ids) == len(set(ids))
+    links = [link for ms in paths.values() for op in ms.values() for answer in op["responses"].values()
+             for link in answer.get("links", {}).values()]
+    assert links and {link["operationId"] for link in links} <= set(ids)
     # A face-down card is described as having no code, so a leak would fail the schema check.
     down = described["components"]["schemas"]["FaceDownCard"]["properties"]
     assert down["card"] == {"type": "null", "title": "Card"} and down["up"]["const"] is False

@@ -205,6 +205,38 @@ OPERATIONS: dict[tuple[str, str], tuple[type[BaseModel] | None, bool, int, dict[
 }
 
 
+OPERATION_IDS = {
+    ("get", "/api/games/catalog"): "catalog",
+    ("post", "/api/games"): "newGame",
+    ("get", "/api/current"): "currentGame",
+    ("get", "/api/games/{game_id}"): "getGame",
+    ("post", "/api/games/{game_id}/moves"): "move",
+    ("post", "/api/games/{game_id}/undo"): "undo",
+    ("post", "/api/games/{game_id}/redo"): "redo",
+    ("post", "/api/games/{game_id}/restart"): "restart",
+    ("post", "/api/games/{game_id}/hint"): "hint",
+    ("get", "/api/stats"): "stats",
+    ("post", "/api/stats/reset"): "resetStats",
+}
+
+
+def game_links(view: str) -> dict[str, Any]:
+    """OpenAPI links from an answer holding a view (at JSON pointer ``view``) to what can be done next.
+
+    Tools that follow links (schemathesis's stateful phase) then play real games: the id
+    and version come from the previous answer, as the page does it.
+    """
+    game_id = {"game_id": f"$response.body#{view}/id"}
+    version = {"version": f"$response.body#{view}/version"}
+    links: dict[str, Any] = {"getGame": {"operationId": "getGame", "parameters": game_id},
+                             "hint": {"operationId": "hint", "parameters": game_id}}
+    for op in ("undo", "redo", "restart"):
+        links[op] = {"operationId": op, "parameters": game_id, "requestBody": version}
+    links["move"] = {"operationId": "move", "parameters": game_id,
+                     "requestBody": {**version, "move": f"$response.body#{view}/legal_moves/0"}}
+    return links
+
+
 def json_content(schema: dict[str, Any]) -> dict[str, Any]:
     return {"application/json": {"schema": schema}}
 
@@ -228,10 +260,17 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
             request, required, status, success, errors = OPERATIONS[(method, path)]
             if request is not None:
                 op["requestBody"] = {"required": required, "content": json_content(ref(request))}
+            op["operationId"] = OPERATION_IDS[(method, path)]
             op["responses"] = {str(status): {"description": "done", "content": json_content(success)}}
+            if success == ref(View):
+                op["responses"][str(status)]["links"] = game_links("")
+            elif success == ref(HintAnswer):
+                op["responses"][str(status)]["links"] = game_links("/view")
             for code in sorted(errors):
                 model = Conflict if code == 409 else Error
                 op["responses"][str(code)] = {"description": ERRORS[code], "content": json_content(ref(model))}
+            if 409 in errors:  # the current view comes with a conflict: play on from it
+                op["responses"]["409"]["links"] = game_links("/view")
             for param in op.get("parameters", []):
                 if param["name"] == "game_id":
                     param["schema"] = {"type": "string", "pattern": GAME_ID}
