@@ -8,7 +8,8 @@ Runs, one after the other, each in its own pytest process:
 1. schemathesis fuzzing of every endpoint from /openapi.json (tests/test_fuzz_openapi.py),
 2. the hostile-input tests by hand (tests/test_hostile.py),
 3. SIGKILL of the real server during bursts of moves, restarted each time (tests/test_crash.py),
-4. many players with several racing tabs each, over loopback (tests/test_concurrency.py),
+4. many players with several racing tabs each, over loopback, and moves during a flood of hint
+   requests (tests/test_concurrency.py),
 5. the engine's state machine: long random play/undo/redo/restart/save/load (tests/test_stateful.py),
 
 and prints: requests fuzzed, crashes survived, moves verified after crashes,
@@ -69,7 +70,8 @@ def main() -> int:
             "concurrency": {"TABLEAUX_CONCURRENCY_PLAYERS": str(args.players),
                             "TABLEAUX_CONCURRENCY_TABS": str(args.tabs),
                             "TABLEAUX_CONCURRENCY_SECONDS": str(args.seconds),
-                            "TABLEAUX_TABS_EXAMPLES": str(args.stateful_examples // 4)},
+                            "TABLEAUX_TABS_EXAMPLES": str(args.stateful_examples // 4),
+                            "TABLEAUX_HINT_ASKERS": "16", "TABLEAUX_HINT_SECONDS": "10"},
             "stateful": {"TABLEAUX_STATEFUL_EXAMPLES": str(args.stateful_examples)},
         }
     parts = [
@@ -109,6 +111,11 @@ def main() -> int:
               f"{load['conflicts']} stale requests refused with 409)")
         print(f"  latency under that load             p50 {load['p50_ms']:.0f} ms, p99 {load['p99_ms']:.0f} ms   "
               f"({load['requests_per_second']:.0f} requests/s)")
+    hints = figures.get("hints", [{}])[-1]
+    if hints:
+        print(f"  moves while {hints['askers']} players flood hints  p50 {hints['move_p50_ms']:.0f} ms, "
+              f"p99 {hints['move_p99_ms']:.0f} ms, max {hints['move_max_ms']:.0f} ms   "
+              f"({hints['moves']} moves, all stored; {hints['hints']} hints, {hints['solver_hints']} by the solver)")
     print("  result                              " + ("all held" if ok else "FAILURES (see above)"))
     return 0 if ok else 1
 

@@ -226,6 +226,61 @@ def test_many_players_with_several_tabs_lose_and_mix_up_nothing(tmp_path: Path) 
     report("concurrency", RESULTS)
 
 
+def hint_flood_run(tmp_path: Path, askers: int, seconds: float) -> dict[str, float]:
+    """One player plays while ``askers`` other players ask for hints nonstop (each a solver search of up to
+    half a second). Hints must not starve moves: every move is answered and stored; the figure is the
+    moves' latency."""
+    db = tmp_path / "games.sqlite3"
+    with server(["serve", "--port", str(free_port()), "--no-browser", "--db", str(db)]) as s:
+        url = s.url()
+        wait_until_answering(url)
+        stop_at = time.monotonic() + seconds
+        hints: Counter[str] = Counter()
+        errors: list[str] = []
+
+        def ask(i: int) -> None:
+            with httpx.Client(base_url=url, timeout=60.0) as c:
+                gid = c.post("api/games", json={"game": "king-albert", "deal": 500 + i}).json()["id"]
+                while time.monotonic() < stop_at:
+                    r = c.post(f"api/games/{gid}/hint")
+                    if r.status_code != 200:
+                        errors.append(f"hint answered {r.status_code}")
+                        return
+                    hints[r.json()["hint"]["source"]] += 1
+
+        threads = [threading.Thread(target=ask, args=(i,)) for i in range(askers)]
+        for t in threads:
+            t.start()
+        latencies: list[float] = []
+        with httpx.Client(base_url=url, timeout=60.0) as c:
+            view = c.post("api/games", json={"game": "eagle-wing", "deal": 99}).json()
+            mirror = tableaux.new_game("eagle-wing", 99)
+            while time.monotonic() < stop_at and view["legal_moves"]:
+                move = view["legal_moves"][len(latencies) % len(view["legal_moves"])]
+                started = time.perf_counter()
+                r = c.post(f"api/games/{view['id']}/moves", json={"move": move, "version": view["version"]})
+                latencies.append(time.perf_counter() - started)
+                assert r.status_code == 200, r.text
+                view = r.json()
+                mirror.play(Move(move["source"], move["count"], move["target"]))
+                time.sleep(0.02)  # a person's pace, more or less
+            stored = c.get(f"api/games/{view['id']}").json()
+        for t in threads:
+            t.join()
+    assert not errors, errors[:3]
+    assert stored["position"] == mirror.public_position() and stored["moves"] == len(mirror.moves_played)
+    assert sum(hints.values()) >= askers and len(latencies) >= 5
+    return {"askers": askers, "hints": sum(hints.values()), "solver_hints": hints["solver"],
+            "moves": len(latencies), "move_p50_ms": 1000 * percentile(latencies, 50),
+            "move_p99_ms": 1000 * percentile(latencies, 99), "move_max_ms": 1000 * max(latencies)}
+
+
+def test_a_flood_of_hint_requests_does_not_starve_moves(tmp_path: Path) -> None:
+    figures = hint_flood_run(tmp_path, int(os.environ.get("TABLEAUX_HINT_ASKERS", "6")),
+                             float(os.environ.get("TABLEAUX_HINT_SECONDS", "3")))
+    report("hints", figures)
+
+
 def test_two_server_processes_on_one_database_lose_and_mix_up_nothing(tmp_path: Path) -> None:
     """The store's compare-and-swap holds across processes: each player's tabs alternate between two servers."""
     concurrency_run(tmp_path, players=4, tabs=2, seconds=2, servers=2)
