@@ -277,7 +277,7 @@ def hint_flood_run(tmp_path: Path, askers: int, seconds: float) -> dict[str, flo
 
 def test_a_flood_of_hint_requests_does_not_starve_moves(tmp_path: Path) -> None:
     figures = hint_flood_run(tmp_path, int(os.environ.get("TABLEAUX_HINT_ASKERS", "6")),
-                             float(os.environ.get("TABLEAUX_HINT_SECONDS", "3")))
+                             float(os.environ.get("TABLEAUX_HINT_SECONDS", "2")))
     report("hints", figures)
 
 
