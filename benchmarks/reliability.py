@@ -1,6 +1,6 @@
 """One-command reliability run: the long versions of the hostile-input, crash, concurrency and engine tests.
 
-    python benchmarks/reliability.py            # about four minutes on two cores
+    python benchmarks/reliability.py            # about five minutes on two cores
     python benchmarks/reliability.py --quick    # the sizes the normal test suite uses (under a minute)
 
 Runs, one after the other, each in its own pytest process:
