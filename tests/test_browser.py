@@ -39,7 +39,9 @@ LAUNCH_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-SCREENSHOTS = ROOT / "docs" / "screenshots"
+# Screenshots go to ./screenshots (git-ignored) so a test run leaves the work tree clean; refresh the
+# committed ones with TABLEAUX_SCREENSHOTS=docs/screenshots python -m pytest tests/test_browser.py
+SCREENSHOTS = ROOT / os.environ.get("TABLEAUX_SCREENSHOTS", "screenshots")
 
 
 @pytest.fixture(scope="module")
