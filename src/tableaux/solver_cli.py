@@ -24,6 +24,8 @@ def run_solve(args: argparse.Namespace) -> int:
         if result.verdict == "winnable":
             print(f"winning line, {len(result.moves)} moves:")
             print(" ".join(str(m) for m in result.moves))
+        elif result.verdict == "unwinnable":
+            print("proved: every position reachable from the deal was searched and none is won")
         elif result.verdict == "unknown":
             print("the budget ran out before the search finished; try a larger --time-limit or --max-nodes")
     return {"winnable": 0, "unwinnable": 1, "unknown": 3}[result.verdict]
