@@ -10,46 +10,15 @@ from __future__ import annotations
 import pytest
 
 import tableaux
-from tableaux import EagleWing, Game, Move, State, parse_card
+from handmade import Hand
+from tableaux import Game, Move
 from tableaux.cards import DOWN
-from tableaux.engine import long_name
 
 RULES = tableaux.rules("eagle-wing")
 
 
-def card(text: str) -> int:
-    return parse_card(text.rstrip("*")) | (DOWN if text.endswith("*") else 0)
-
-
-def state(redeals: int = 0, **piles: str) -> State:
-    """A position from short pile names: ``state(F1="JH", T1="JC TC", R="9C QH*")``; others empty."""
-    by_name = {long_name(short): tuple(card(c) for c in cards.split()) for short, cards in piles.items()}
-    return State(tuple(by_name.pop(name, ()) for name in RULES.pile_names), redeals)
-
-
-def legal(s: State) -> set[str]:
-    return {str(RULES.to_move(m)) for m in RULES.moves(s)}
-
-
-def play(s: State, text: str) -> State:
-    assert text in legal(s), f"{text} should be legal"
-    return RULES.apply(s, RULES.to_raw(Move.from_str(text)))
-
-
-def pile(s: State, short: str) -> str:
-    cards = s.piles[RULES.index[long_name(short)]]
-    return " ".join(tableaux.card_str(c) + ("*" if c & DOWN else "") for c in cards)
-
-
-class Fixed(EagleWing):
-    """Eagle Wing starting from a hand-built position, for the Game API."""
-
-    def __init__(self, start: State) -> None:
-        super().__init__()
-        self.start = start
-
-    def deal(self, deal: int) -> State:
-        return self.start
+H = Hand(RULES)
+card, state, legal, play, pile, Fixed = H.card, H.state, H.legal, H.play, H.pile, H.fixed
 
 
 # --- the deal --------------------------------------------------------------

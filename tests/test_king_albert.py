@@ -10,47 +10,15 @@ from __future__ import annotations
 import pytest
 
 import tableaux
-from tableaux import Game, KingAlbert, Move, State, parse_card
+from handmade import Hand
+from tableaux import Game, Move, State
 from tableaux.cards import DOWN
 
 RULES = tableaux.rules("king-albert")
 
 
-def card(text: str) -> int:
-    return parse_card(text.rstrip("*")) | (DOWN if text.endswith("*") else 0)
-
-
-def state(**piles: str) -> State:
-    """A position from short pile names: ``state(T1="9C* TS", F1="AH")``; unnamed piles are empty."""
-    by_name = {}
-    for short, cards in piles.items():
-        by_name[tableaux.engine.long_name(short)] = tuple(card(c) for c in cards.split())
-    return State(tuple(by_name.pop(name, ()) for name in RULES.pile_names))
-
-
-def legal(s: State) -> set[str]:
-    return {str(RULES.to_move(m)) for m in RULES.moves(s)}
-
-
-def play(s: State, text: str) -> State:
-    assert text in legal(s), f"{text} should be legal"
-    return RULES.apply(s, RULES.to_raw(Move.from_str(text)))
-
-
-def pile(s: State, short: str) -> str:
-    cards = s.piles[RULES.index[tableaux.engine.long_name(short)]]
-    return " ".join(tableaux.card_str(c) + ("*" if c & DOWN else "") for c in cards)
-
-
-class Fixed(KingAlbert):
-    """King Albert starting from a hand-built position, so the Game API can be tested on it."""
-
-    def __init__(self, start: State) -> None:
-        super().__init__()
-        self.start = start
-
-    def deal(self, deal: int) -> State:
-        return self.start
+H = Hand(RULES)
+card, state, legal, play, pile, Fixed = H.card, H.state, H.legal, H.play, H.pile, H.fixed
 
 
 # --- the deal --------------------------------------------------------------
