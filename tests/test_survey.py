@@ -139,3 +139,39 @@ def test_cli_survey_in_parallel_with_plot(tmp_path: Path) -> None:
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)  # resumes: all six skipped
     assert proc.returncode == 0 and "6 already in" in proc.stderr
     assert len(out.read_text().splitlines()) == 6
+
+
+def dying_solve(game: str, deal: int, time_limit: float, max_nodes: int | None = None) -> dict[str, object]:
+    """A worker task that kills its own process the first time it meets deal 5 (a crash, an OOM kill)."""
+    import os
+
+    marker = Path(os.environ["TABLEAUX_TEST_MARKER"])
+    if deal == 5 and not marker.exists():
+        marker.write_text("died once")
+        os._exit(1)
+    return {"game": game, "deal": deal, "verdict": "winnable", "nodes": 1, "seconds": 0.0}
+
+
+def always_dying_solve(game: str, deal: int, time_limit: float, max_nodes: int | None = None) -> dict[str, object]:
+    import os
+
+    os._exit(1)
+
+
+def test_a_worker_that_dies_is_retried_not_counted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TABLEAUX_TEST_MARKER", str(tmp_path / "marker"))
+    monkeypatch.setattr(survey_module, "solve_deal", dying_solve)  # workers are forked, so they see it too
+    out = tmp_path / "out.jsonl"
+    summary = survey("king-albert", range(1, 13), workers=2, out=out, **BUDGET)
+    assert (tmp_path / "marker").exists(), "the worker never died: the test proved nothing"
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted(r["deal"] for r in rows) == list(range(1, 13))  # each deal once, deal 5 included
+    assert summary.deals == 12 and summary.winnable == 12
+
+
+def test_workers_that_keep_dying_stop_the_survey_with_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(survey_module, "solve_deal", always_dying_solve)
+    with pytest.raises(SurveyError, match="died 3 times in a row"):
+        survey("king-albert", range(1, 5), workers=2, out=tmp_path / "out.jsonl", **BUDGET)

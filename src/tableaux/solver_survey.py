@@ -185,6 +185,43 @@ def run_tasks(
         for deal in deals:
             yield solve_deal(game, deal, time_limit, max_nodes)
         return
+    yield from _run_pool(game, deals, time_limit, workers, max_nodes)
+
+
+POOL_RESTARTS = 3
+"""How many times in a row a pool may break without finishing a deal before the survey gives up."""
+
+
+def _run_pool(
+    game: str, deals: list[int], time_limit: float, workers: int, max_nodes: int | None
+) -> Iterator[dict[str, Any]]:
+    """Local worker processes. A worker that dies (killed, out of memory) breaks the pool: the
+    deals it had not answered are solved again in a fresh pool, so they are retried, never
+    counted as lost; only a pool that keeps breaking without progress stops the survey."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    todo = list(deals)
+    fruitless = 0
+    while todo:
+        answered: set[int] = set()
+        try:
+            for row in _pool_pass(game, todo, time_limit, workers, max_nodes):
+                answered.add(row["deal"])
+                yield row
+            return
+        except BrokenProcessPool:
+            fruitless = 0 if answered else fruitless + 1
+            if fruitless >= POOL_RESTARTS:
+                raise SurveyError(
+                    f"survey workers died {POOL_RESTARTS} times in a row without solving a deal "
+                    "(out of memory?); the results so far are kept, rerun to resume"
+                ) from None
+            todo = [d for d in todo if d not in answered]
+
+
+def _pool_pass(
+    game: str, deals: list[int], time_limit: float, workers: int, max_nodes: int | None
+) -> Iterator[dict[str, Any]]:
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     with ProcessPoolExecutor(max_workers=workers, initializer=_watch_parent) as pool:
