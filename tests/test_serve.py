@@ -23,6 +23,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
+from browser_helpers import free_port
 from tableaux.cli import main
 from tableaux.web.app import create_app
 from tableaux.web.server import format_time, open_socket, url_for
@@ -30,10 +31,6 @@ from tableaux.web.server import format_time, open_socket, url_for
 URL = re.compile(r"http://127\.0\.0\.1:(\d+)/")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class Server:
