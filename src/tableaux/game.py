@@ -120,11 +120,7 @@ class Game:
         :class:`IllegalMoveError` when no legal move matches.
         """
         source, count, target = parse_notation(text)
-        for pile in (source, target):
-            if pile not in self.rules.index:
-                raise IllegalMoveError(
-                    f"{self.rules.title} has no pile {pile!r}; piles are {self._pile_list()}"
-                )
+        self._check_piles(source, target)
         matches = [m for m in self.legal_moves() if m.source == source and m.target == target]
         if count is not None or Move(source, 1, target) in matches:
             # Without a count the notation means one card, which keeps str(move) round-tripping.
@@ -139,8 +135,13 @@ class Game:
         options = " or ".join(str(m) for m in matches)
         raise IllegalMoveError(f"{text!r} could move different numbers of cards; say which: {options}")
 
-    def _pile_list(self) -> str:
-        return ", ".join(self.rules.pile_names)
+    def _check_piles(self, *piles: str) -> None:
+        """Name an unknown pile in the error, rather than calling the move merely illegal."""
+        for pile in piles:
+            if pile not in self.rules.index:
+                raise IllegalMoveError(
+                    f"{self.rules.title} has no pile {pile!r}; piles are {', '.join(self.rules.pile_names)}"
+                )
 
     def _illegal_reason(self, move: Move, same_piles: list[Move]) -> str:
         if same_piles:
@@ -156,9 +157,7 @@ class Game:
         if not isinstance(move, Move):
             raise NotationError(f"not a move: {move!r}; {NOTATION_HELP}")
         if not move in self.legal_moves():  # noqa: E713 - reads like the rule
-            for pile in (move.source, move.target):
-                if pile not in self.rules.index:
-                    raise IllegalMoveError(f"{self.rules.title} has no pile {pile!r}; piles are {self._pile_list()}")
+            self._check_piles(move.source, move.target)
             same = [m for m in self.legal_moves() if m.source == move.source and m.target == move.target]
             raise IllegalMoveError(self._illegal_reason(move, same))
         return move
@@ -201,8 +200,7 @@ class Game:
 
     def home_move(self, pile: str) -> Move | None:
         """The move a double-click on ``pile`` makes (its top card to a foundation), if any."""
-        if pile not in self.rules.index:
-            raise IllegalMoveError(f"{self.rules.title} has no pile {pile!r}; piles are {self._pile_list()}")
+        self._check_piles(pile)
         raw = self.rules.home_move(self.state, self.rules.index[pile])
         return None if raw is None else self.rules.to_move(raw)
 
