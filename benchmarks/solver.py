@@ -19,7 +19,7 @@ import time
 
 from tableaux import new_game
 from tableaux.solver import solve
-from tableaux.solver_survey import parse_deals, percentile
+from tableaux.solver.survey import parse_deals, percentile
 
 DEFAULT_DEALS = {
     "king-albert": "1-300",

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from tableaux import GAMES, new_game
 from tableaux.engine import State
-from tableaux.hints import heuristic_hint, heuristic_moves, history, is_pointless
-from tableaux.solver import solve, solver_hint
+from tableaux.hints import heuristic_hint, heuristic_moves, history, is_pointless, solver_hint
+from tableaux.solver import solve
 
 KA = GAMES["king-albert"]
 

@@ -11,12 +11,12 @@ import time
 import pytest
 
 import tableaux
-import tableaux.solver as solver_module
+import tableaux.solver.search as solver_module
 from tableaux import GAMES, new_game
 from tableaux.cards import DOWN, RANK, parse_card
 from tableaux.engine import RawMove, Rules, State
 from tableaux.solver import SolverError, solve
-from tableaux.solver_rules import EagleWingStrategy, KingAlbertStrategy, strategy_for
+from tableaux.solver.strategy import EagleWingStrategy, KingAlbertStrategy, strategy_for
 
 KA = GAMES["king-albert"]
 KAC = GAMES["king-albert-classic"]

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-import tableaux.solver_survey as survey_module
-from tableaux.solver_survey import (
+import tableaux.solver.survey as survey_module
+from tableaux.solver.survey import (
     SurveyError,
     parse_deals,
     percentile,

@@ -47,7 +47,7 @@ port_number = bounded(int, "a port", 1, 65535)
 
 def deal_range(text: str) -> str:
     """Check ``--deals`` while parsing, so a bad range gets the usage message; the survey parses it again."""
-    from .solver_survey import SurveyError, parse_deals
+    from .solver.survey import SurveyError, parse_deals
 
     try:
         parse_deals(text)
@@ -88,14 +88,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print position() with every card, for tools")
     p.set_defaults(func=handler("terminal:run_deal"))
 
-    # --- solver (tableaux.solver_cli) -------------------------------------
+    # --- solver (tableaux.solver.cli) -------------------------------------
     p = sub.add_parser("solve", help="decide whether a deal can be won and print the winning line")
     p.add_argument("game", choices=GAME_NAMES)
     p.add_argument("number", type=deal_number, help="deal number")
     p.add_argument("--json", action="store_true")
     p.add_argument("--max-nodes", type=positive_int, default=None)
     p.add_argument("--time-limit", type=positive_float, default=None)
-    p.set_defaults(func=handler("solver_cli:run_solve"))
+    p.set_defaults(func=handler("solver.cli:run_solve"))
 
     p = sub.add_parser("survey", help="solve a range of deals and report the winnable share")
     p.add_argument("game", choices=GAME_NAMES)
@@ -107,7 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default=None, help="results file (JSON lines, appended; resumes)")
     p.add_argument("--scheduler", default=None, help="tcp://HOST:PORT of a Dask distributed scheduler")
     p.add_argument("--plot", default=None, metavar="FILE.png")
-    p.set_defaults(func=handler("solver_cli:run_survey"))
+    p.set_defaults(func=handler("solver.cli:run_survey"))
 
     # --- browser game (tableaux.web) --------------------------------------
     for name in ("serve",):

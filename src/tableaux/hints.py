@@ -131,10 +131,25 @@ def heuristic_hint(game: Game) -> Hint:
     return Hint(move, "heuristic", f"Try {move} (a rule of thumb, not a proof).")
 
 
+def solver_hint(game: Game, time_limit: float = 0.3) -> Hint | None:
+    """A hint from the solver: the next move of a winning line, or the news that none exists; None if undecided."""
+    from .solver import solve
+
+    if game.is_won():
+        return None
+    result = solve(game, time_limit=time_limit)
+    if result.verdict == "winnable" and result.moves:
+        move = result.moves[0]
+        return Hint(move, "solver", f"Play {move}: it starts a winning line of {len(result.moves)} moves.")
+    if result.verdict == "unwinnable":
+        fallback = heuristic_hint(game)
+        text = "This position can no longer be won: the solver searched every line from here."
+        if fallback.move is not None:
+            text += f" You can still play {fallback.move}."
+        return Hint(fallback.move, "solver", text, unwinnable=True)
+    return None
+
+
 def hint(game: Game, *, time_limit: float = 0.3) -> Hint:
     """The solver's move when it finds a win within ``time_limit``, else the heuristic's."""
-    try:
-        from .solver import solver_hint  # the solver is optional until it lands
-    except ImportError:
-        return heuristic_hint(game)
     return solver_hint(game, time_limit) or heuristic_hint(game)

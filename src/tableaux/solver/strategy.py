@@ -31,15 +31,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .cards import DOWN, RANK, RED, SUIT
-from .eagle_wing import FOUNDATIONS as EW_FOUNDATIONS
-from .eagle_wing import RESERVE as EW_RESERVE
-from .eagle_wing import STOCK as EW_STOCK
-from .eagle_wing import TABLEAU as EW_TABLEAU
-from .eagle_wing import WASTE as EW_WASTE
-from .eagle_wing import EagleWing
-from .engine import RawMove, Rules, State
-from .king_albert import KingAlbert
+from ..cards import DOWN, RANK, RED, SUIT
+from ..eagle_wing import FOUNDATIONS as EW_FOUNDATIONS
+from ..eagle_wing import RESERVE as EW_RESERVE
+from ..eagle_wing import STOCK as EW_STOCK
+from ..eagle_wing import TABLEAU as EW_TABLEAU
+from ..eagle_wing import WASTE as EW_WASTE
+from ..eagle_wing import EagleWing
+from ..engine import RawMove, Rules, State
+from ..king_albert import KingAlbert
 
 
 class Strategy:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .deal import MAX_DEAL
+from ..deal import MAX_DEAL
 
 
 class SurveyError(ValueError):
@@ -41,8 +41,8 @@ def parse_deals(text: str) -> range:
 
 def solve_deal(game: str, deal: int, time_limit: float, max_nodes: int | None = None) -> dict[str, Any]:
     """One survey task; runs in a worker process, so it imports and returns plain data."""
-    from . import new_game
-    from .solver import solve
+    from .. import new_game
+    from . import solve
 
     result = solve(new_game(game, deal), time_limit=time_limit, max_nodes=max_nodes)
     return {

@@ -7,9 +7,9 @@ import json
 import os
 import sys
 
-from . import new_game
-from .solver import solve
-from .solver_survey import SurveyError, parse_deals, plot, read_results, survey
+from .. import new_game
+from . import solve
+from .survey import SurveyError, parse_deals, plot, read_results, survey
 
 
 def run_solve(args: argparse.Namespace) -> int:

@@ -1,0 +1,124 @@
+"""Deciding whether a position can be won, and finding the winning line.
+
+The solver sees every card, face-down ones included: the "thoughtful"
+convention used by published winnability figures. A player never gets to
+see those cards, so a winning line found here may rely on knowledge a player
+does not have; ``docs/solver.md`` says more.
+
+Two backends, in the pattern of the standard library's ``heapq``/``_heapq``:
+
+* :mod:`tableaux.solver.search`, pure Python, is the reference. It searches the
+  engine's own positions (every move from :meth:`Rules.moves`, every position
+  from :meth:`Rules.apply`), so the rules exist once.
+* ``tableaux.solver._core``, a C extension built by ``pip install .`` when a
+  compiler is at hand, runs the same search on compact positions, tens of
+  times faster. ``tests/test_backends.py`` proves it generates the same moves
+  and positions as the engine and reaches the same verdicts.
+
+Both searches are sound, so ``unwinnable`` is a proof (the whole reachable
+space, up to symmetry, was searched):
+
+* provably safe moves are made at once instead of being searched as one
+  choice among many (see :mod:`tableaux.solver.strategy` for each proof);
+* positions are identified by a canonical key in which interchangeable piles
+  (tableau piles, King Albert's reserve cells, foundations) are sorted, so a
+  position is searched once whatever the order of those piles;
+* moves that only permute interchangeable piles (a whole pile onto an empty
+  pile; the same cards to a second empty pile of the same kind) are dropped
+  because they lead to a position with the same key;
+* a transposition table of keys already searched, bounded in size: when full
+  it is emptied (keeping the keys on the current line), which costs repeated
+  work but never correctness, since a key is only ever skipped after its
+  position was really searched or is on the current line;
+* moves are tried best first, and a cheap first pass over a restricted move
+  set (no cards taken back off King Albert's foundations, and cards sent
+  home as soon as they are *probably* safe there) finds most wins before the
+  complete search runs. That pass proves nothing: when it fails, the
+  complete search decides.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+from ..engine import Move, Rules, State
+from .search import python_search
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+Verdict = Literal["winnable", "unwinnable", "unknown"]
+
+DEFAULT_TABLE_SIZE = 2_000_000
+"""Keys kept in the transposition table before it is emptied (roughly 150 bytes each)."""
+
+class SolverError(ValueError):
+    """Bad arguments to :func:`solve`."""
+
+
+@dataclass
+class SolveResult:
+    """What :func:`solve` found. ``moves`` is the complete winning line when ``verdict == "winnable"``."""
+
+    verdict: Verdict
+    moves: list[Move] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+
+    @property
+    def winnable(self) -> bool:
+        return self.verdict == "winnable"
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "verdict": self.verdict,
+            "moves": [m.to_dict() for m in self.moves],
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+        }
+
+
+def _position(game_or_position: object) -> tuple[Rules, State]:
+    # A Game is recognised by what it offers, so the solver never imports the history layer above it.
+    rules, state = getattr(game_or_position, "rules", None), getattr(game_or_position, "state", None)
+    if isinstance(rules, Rules) and isinstance(state, State):
+        return rules, state
+    if isinstance(game_or_position, tuple) and len(game_or_position) == 2:
+        rules, state = game_or_position
+        if isinstance(rules, Rules) and isinstance(state, State):
+            return rules, state
+    raise SolverError(
+        f"solve() takes a Game or a (Rules, State) pair, not {type(game_or_position).__name__}"
+    )
+
+
+def solve(
+    game_or_position: Game | tuple[Rules, State],
+    *,
+    max_nodes: int | None = None,
+    time_limit: float | None = None,
+    table_size: int = DEFAULT_TABLE_SIZE,
+    first_pass: bool = True,
+) -> SolveResult:
+    """Decide the position: ``winnable`` with the whole winning line, ``unwinnable`` (proved) or ``unknown``.
+
+    ``max_nodes`` bounds the positions searched and ``time_limit`` the
+    seconds; when either runs out the verdict is ``unknown``, never a guess.
+    ``table_size`` bounds the transposition table (memory), not correctness.
+    """
+    rules, state = _position(game_or_position)
+    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1):
+        raise SolverError(f"max_nodes must be a positive whole number or None, not {max_nodes!r}")
+    if time_limit is not None and (
+        isinstance(time_limit, bool) or not isinstance(time_limit, int | float) or not time_limit > 0
+    ):
+        raise SolverError(f"time_limit must be a positive number of seconds or None, not {time_limit!r}")
+    if not isinstance(table_size, int) or table_size < 1000:
+        raise SolverError(f"table_size must be a whole number of at least 1000, not {table_size!r}")
+    start = time.perf_counter()
+    verdict, line, nodes = python_search(rules, state, max_nodes, time_limit, table_size, first_pass)
+    seconds = time.perf_counter() - start
+    moves = [rules.to_move(m) for m in line] if line is not None else []
+    return SolveResult(verdict, moves, nodes, seconds)

@@ -1,0 +1,163 @@
+"""The reference search in pure Python: depth-first, over the engine's own moves and positions.
+
+This is the solver every other backend must agree with (see ``tests/test_backends.py``).
+The compiled core in ``_core.c`` follows the same design; it is faster, not different.
+"""
+
+from __future__ import annotations
+
+import time
+
+from ..engine import RawMove, Rules, State
+from .strategy import Strategy, strategy_for
+
+_CHECK_EVERY = 256
+"""Nodes between two looks at the clock."""
+
+
+class _OutOfBudget(Exception):
+    """The caller's budget (nodes or time) ran out."""
+
+
+class _PassCap(Exception):
+    """The first pass used its share; the complete search takes over."""
+
+
+class _Search:
+    """One search: the budget, the table and the counters shared by both passes."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        max_nodes: int | None,
+        time_limit: float | None,
+        table_size: int,
+    ) -> None:
+        self.rules = rules
+        self.strategy: Strategy = strategy_for(rules)
+        self.max_nodes = max_nodes
+        self.deadline = None if time_limit is None else time.perf_counter() + time_limit
+        self.table_size = table_size
+        self.nodes = 0
+        self._next_check = _CHECK_EVERY
+
+    def _tick(self) -> None:
+        """Count one position about to be made; out of budget before the count would pass ``max_nodes``."""
+        if self.max_nodes is not None and self.nodes >= self.max_nodes:
+            raise _OutOfBudget
+        self.nodes += 1
+        if self.nodes >= self._next_check:
+            self._next_check = self.nodes + _CHECK_EVERY
+            if self.deadline is not None and time.perf_counter() >= self.deadline:
+                raise _OutOfBudget
+
+    def run(self, root: State, restricted: bool, node_cap: int | None) -> list[RawMove] | None:
+        """Depth-first search from ``root``; the winning line, or None when the (restricted) space is exhausted.
+
+        A child's moves are generated only when it is expanded, after its key
+        was found new: most children turn out to be transpositions. Safe moves
+        are made at expansion time, and the key of every position passed
+        through goes into the table, so each is searched once.
+        Raises :class:`_OutOfBudget` when the budget runs out, :class:`_PassCap` at ``node_cap``.
+        """
+        rules = self.rules
+        apply = rules.apply
+        moves_of = rules.moves
+        won = rules.won
+        key = self.strategy.key
+        rank = self.strategy.rank
+        order = self.strategy.order
+        if restricted:  # the first pass only looks for wins, so it may also make moves that are merely likely safe
+            safe = self.strategy.greedy_move
+            maybe_safe = self.strategy.maybe_greedy
+        else:
+            safe = self.strategy.safe_move
+            maybe_safe = self.strategy.maybe_safe
+        cap = None if node_cap is None else self.nodes + node_cap
+        table_size = self.table_size
+
+        line: list[RawMove] = []
+        # Key -> the best rank reached with it (see Strategy.rank): a position is skipped when
+        # one with the same key and a rank at least as good was reached before.
+        seen = {key(root): rank(root)}
+        # Frames: [state, ordered moves (None until expanded), next index, length of ``line`` before its moves].
+        frames: list[list] = [[root, None, 0, 0]]
+        while frames:
+            frame = frames[-1]
+            children = frame[1]
+            if children is None:
+                state = frame[0]
+                moves = moves_of(state)
+                while maybe_safe(state):
+                    move = safe(state, moves)
+                    if move is None:
+                        break
+                    self._tick()
+                    line.append(move)
+                    state = apply(state, move)
+                    k = key(state)
+                    r = rank(state)
+                    old = seen.get(k)
+                    if old is not None and old <= r:
+                        moves = None
+                        break
+                    seen[k] = r
+                    moves = moves_of(state)
+                if moves is None:  # its closure was searched already
+                    frames.pop()
+                    del line[frame[3]:]
+                    continue
+                if won(state):
+                    return line
+                frame[0] = state
+                children = frame[1] = order(state, moves, restricted)
+            i = frame[2]
+            if i == len(children):
+                frames.pop()
+                del line[frame[3]:]
+                continue
+            frame[2] = i + 1
+            move = children[i]
+            self._tick()
+            if cap is not None and self.nodes > cap:
+                raise _PassCap
+            child = apply(frame[0], move)
+            k = key(child)
+            r = rank(child)
+            old = seen.get(k)
+            if old is not None and old <= r:
+                continue
+            if len(seen) >= table_size:
+                seen = {key(f[0]): rank(f[0]) for f in frames}
+            seen[k] = r
+            mark = len(line)
+            line.append(move)
+            frames.append([child, None, 0, mark])
+        return None
+
+
+
+
+def python_search(
+    rules: Rules,
+    state: State,
+    max_nodes: int | None,
+    time_limit: float | None,
+    table_size: int,
+    first_pass: bool,
+) -> tuple[str, list[RawMove] | None, int]:
+    """Both passes of one solve: the verdict, the winning line (raw moves) and the positions made."""
+    search = _Search(rules, max_nodes, time_limit, table_size)
+    line: list[RawMove] | None = None
+    try:
+        if first_pass and search.strategy.has_restricted_pass:
+            budget = search.strategy.first_pass_nodes(max_nodes, time_limit)
+            try:
+                line = search.run(state, restricted=True, node_cap=budget)
+            except _PassCap:
+                line = None
+        if line is None:
+            line = search.run(state, restricted=False, node_cap=None)
+    except _OutOfBudget:
+        return "unknown", None, search.nodes
+    return ("unwinnable" if line is None else "winnable"), line, search.nodes
