@@ -15,8 +15,16 @@ import tableaux.solver.search as solver_module
 from tableaux import GAMES, new_game
 from tableaux.cards import DOWN, RANK, parse_card
 from tableaux.engine import RawMove, Rules, State
-from tableaux.solver import SolverError, solve
+from tableaux.solver import BACKENDS, SolverError, solve
 from tableaux.solver.strategy import EagleWingStrategy, KingAlbertStrategy, strategy_for
+
+
+@pytest.fixture(autouse=True, params=BACKENDS)
+def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test here runs against each backend this installation has: the C core and the Python reference."""
+    monkeypatch.setenv("TABLEAUX_SOLVER", request.param)
+    return request.param
+
 
 KA = GAMES["king-albert"]
 KAC = GAMES["king-albert-classic"]
@@ -413,18 +421,18 @@ def test_bad_arguments_are_refused_clearly() -> None:
 
 
 # --- budgets ---------------------------------------------------------------
-HARD_KA = 198  # needs far more than the budgets below (it was still open after 10 s)
+HARD = ("king-albert-classic", 34)  # needs tens of millions of positions, far more than the budgets below
 
 
 def test_max_nodes_is_honoured() -> None:
-    result = solve(new_game("king-albert", HARD_KA), max_nodes=3000)
+    result = solve(new_game(*HARD), max_nodes=3000)
     assert result.verdict == "unknown" and result.moves == []
     assert result.nodes == 3000  # used up, never exceeded
 
 
 def test_time_limit_is_honoured() -> None:
     start = time.perf_counter()
-    result = solve(new_game("king-albert", HARD_KA), time_limit=0.3)
+    result = solve(new_game(*HARD), time_limit=0.3)
     elapsed = time.perf_counter() - start
     assert result.verdict == "unknown"
     assert result.seconds <= 0.3 + 0.25 and elapsed <= 0.3 + 0.3
@@ -433,9 +441,10 @@ def test_time_limit_is_honoured() -> None:
 def test_a_tiny_table_costs_time_not_correctness() -> None:
     game = new_game("king-albert", 10)
     big = solve(game)
-    small = solve(game, table_size=1000)
+    small = solve(game, table_size=1000, memory_mb=16)
     assert big.verdict == small.verdict == "winnable"
-    assert solve(new_game("king-albert", 4), table_size=1000).verdict == solve(new_game("king-albert", 4)).verdict
+    lost = new_game("king-albert", 4)
+    assert solve(lost, table_size=1000, memory_mb=16).verdict == solve(lost).verdict == "unwinnable"
 
 
 # --- keys and strategies -----------------------------------------------------
@@ -516,11 +525,12 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "tableaux", *args], capture_output=True, text=True, timeout=120)
 
 
-def test_cli_solve_json_line_plays_to_a_win() -> None:
+def test_cli_solve_json_line_plays_to_a_win(backend: str) -> None:
     proc = _cli("solve", "king-albert", "1", "--json")
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     assert data["verdict"] == "winnable" and data["nodes"] > 0 and data["seconds"] >= 0
+    assert data["backend"] == backend
     game = new_game("king-albert", 1)
     for m in data["moves"]:
         game.play((m["source"], m["count"], m["target"]))
@@ -535,7 +545,17 @@ def test_cli_solve_text_and_budget() -> None:
     for text in line:
         game.play(text)
     assert game.is_won()
-    proc = _cli("solve", "king-albert", str(HARD_KA), "--max-nodes", "100")
+    proc = _cli("solve", HARD[0], str(HARD[1]), "--max-nodes", "100")
     assert proc.returncode == 3 and "unknown" in proc.stdout
     proc = _cli("solve", "king-albert", "1", "--max-nodes", "0")
     assert proc.returncode == 2 and "--max-nodes" in proc.stderr
+
+
+def test_cli_solve_chooses_the_backend_and_bounds_memory() -> None:
+    for name in BACKENDS:
+        proc = _cli("solve", "eagle-wing", "3", "--json", "--backend", name, "--memory", "64")
+        assert proc.returncode in (0, 1), proc.stderr
+        assert json.loads(proc.stdout)["backend"] == name
+    for bad in (["--memory", "0"], ["--memory", "lots"], ["--backend", "gpu"]):
+        proc = _cli("solve", "eagle-wing", "3", *bad)
+        assert proc.returncode == 2 and bad[0] in proc.stderr

@@ -43,6 +43,7 @@ deal_number = bounded(int, "a deal number", 0, MAX_DEAL)
 positive_int = bounded(int, "a count", 1, float("inf"))
 positive_float = bounded(float, "a time in seconds", 1e-3, 1e9)
 port_number = bounded(int, "a port", 1, 65535)
+memory_mb = bounded(int, "a size in MiB", 16, 1 << 20)
 
 
 def deal_range(text: str) -> str:
@@ -95,6 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.add_argument("--max-nodes", type=positive_int, default=None)
     p.add_argument("--time-limit", type=positive_float, default=None)
+    add_solver_arguments(p)
     p.set_defaults(func=handler("solver.cli:run_solve"))
 
     p = sub.add_parser("survey", help="solve a range of deals and report the winnable share")
@@ -104,6 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--time-limit", type=positive_float, default=10.0, help="seconds per deal (default 10)")
     p.add_argument("--max-nodes", type=positive_int, default=None,
                    help="positions per deal; a budget that does not depend on the machine's load")
+    add_solver_arguments(p)
     p.add_argument("--out", default=None, help="results file (JSON lines, appended; resumes)")
     p.add_argument("--scheduler", default=None, help="tcp://HOST:PORT of a Dask distributed scheduler")
     p.add_argument("--plot", default=None, metavar="FILE.png")
@@ -122,6 +125,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", choices=GAME_NAMES, default=None)
     p.set_defaults(func=handler("web.server:run_stats"))
     return parser
+
+
+def add_solver_arguments(p: argparse.ArgumentParser) -> None:
+    from .solver import BACKENDS, DEFAULT_MEMORY_MB
+
+    p.add_argument("--memory", type=memory_mb, default=DEFAULT_MEMORY_MB, metavar="MB",
+                   help=f"memory one search may take, in MiB (default {DEFAULT_MEMORY_MB}); "
+                   "when it is full the search slows down, and may end 'unknown', never wrong")
+    p.add_argument("--backend", choices=BACKENDS, default=None,
+                   help="which search runs: the compiled core (c) or the pure-Python reference "
+                   "(default: the fastest built)")
 
 
 def add_serve_arguments(p: argparse.ArgumentParser) -> None:

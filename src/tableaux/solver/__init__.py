@@ -39,20 +39,42 @@ space, up to symmetry, was searched):
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
+from ..eagle_wing import EagleWing
 from ..engine import Move, Rules, State
+from ..king_albert import KingAlbert, KingAlbertClassic
 from .search import python_search
+
+try:
+    from . import _core  # type: ignore[attr-defined]
+except ImportError:  # built without a C compiler: the pure-Python search does everything
+    _core = None
 
 if TYPE_CHECKING:
     from ..game import Game
 
 Verdict = Literal["winnable", "unwinnable", "unknown"]
+Backend = Literal["c", "python"]
+
+BACKENDS: tuple[str, ...] = ("c", "python") if _core is not None else ("python",)
+"""The backends this installation has, fastest first."""
+
+DEFAULT_MEMORY_MB = 1024
+"""What one search may hold in memory (table and stacks), in MiB, by default. The C core only takes what
+it uses, so a quick search stays small."""
 
 DEFAULT_TABLE_SIZE = 2_000_000
-"""Keys kept in the transposition table before it is emptied (roughly 150 bytes each)."""
+"""The Python search's cap on keys kept before its table is emptied (roughly 150 bytes each)."""
+
+_CORE_GAMES: dict[type[Rules], int] = {KingAlbert: 0, KingAlbertClassic: 1, EagleWing: 2}
+"""The games the C core plays, by exact class: a subclass may change a rule, so it gets the Python search."""
+
+_VERDICTS: tuple[Verdict, ...] = ("winnable", "unwinnable", "unknown")
+
 
 class SolverError(ValueError):
     """Bad arguments to :func:`solve`."""
@@ -66,6 +88,8 @@ class SolveResult:
     moves: list[Move] = field(default_factory=list)
     nodes: int = 0
     seconds: float = 0.0
+    backend: str = "python"
+    """Which search ran: ``"c"`` (the compiled core) or ``"python"``."""
 
     @property
     def winnable(self) -> bool:
@@ -77,6 +101,7 @@ class SolveResult:
             "moves": [m.to_dict() for m in self.moves],
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
+            "backend": self.backend,
         }
 
 
@@ -94,19 +119,35 @@ def _position(game_or_position: object) -> tuple[Rules, State]:
     )
 
 
+def default_backend() -> str:
+    """``c`` when it is built, unless ``TABLEAUX_SOLVER=python`` asks for the reference."""
+    wanted = os.environ.get("TABLEAUX_SOLVER", "").strip().lower()
+    if wanted in ("python", "py"):
+        return "python"
+    return BACKENDS[0]
+
+
 def solve(
     game_or_position: Game | tuple[Rules, State],
     *,
     max_nodes: int | None = None,
     time_limit: float | None = None,
+    memory_mb: int = DEFAULT_MEMORY_MB,
     table_size: int = DEFAULT_TABLE_SIZE,
     first_pass: bool = True,
+    backend: str | None = None,
 ) -> SolveResult:
     """Decide the position: ``winnable`` with the whole winning line, ``unwinnable`` (proved) or ``unknown``.
 
     ``max_nodes`` bounds the positions searched and ``time_limit`` the
     seconds; when either runs out the verdict is ``unknown``, never a guess.
-    ``table_size`` bounds the transposition table (memory), not correctness.
+    A node budget is deterministic, and more of it never gives a worse answer:
+    the first pass takes at most half, so what is left for the complete
+    search grows with the budget too. ``memory_mb`` bounds the C core's
+    memory and ``table_size`` the Python search's table: a full table costs
+    time, and at worst an ``unknown``, never a wrong verdict.
+    ``backend`` is ``"c"``, ``"python"`` or None for the fastest present
+    (see :data:`BACKENDS` and :func:`default_backend`).
     """
     rules, state = _position(game_or_position)
     if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1):
@@ -117,8 +158,29 @@ def solve(
         raise SolverError(f"time_limit must be a positive number of seconds or None, not {time_limit!r}")
     if not isinstance(table_size, int) or table_size < 1000:
         raise SolverError(f"table_size must be a whole number of at least 1000, not {table_size!r}")
+    if isinstance(memory_mb, bool) or not isinstance(memory_mb, int) or not 16 <= memory_mb <= 1 << 20:
+        raise SolverError(f"memory_mb must be a whole number of MiB from 16 to 1048576, not {memory_mb!r}")
+    if backend is None:
+        backend = default_backend()
+    if backend not in ("c", "python"):
+        raise SolverError(f"backend must be 'c' or 'python', not {backend!r}")
+    if backend == "c" and _core is None:
+        raise SolverError("the C core is not built here (no C compiler at install time); use backend='python'")
+    core_game = _CORE_GAMES.get(type(rules))
+    if core_game is None:
+        backend = "python"
     start = time.perf_counter()
-    verdict, line, nodes = python_search(rules, state, max_nodes, time_limit, table_size, first_pass)
+    if backend == "c":
+        code, raw, nodes, _out_of_memory = _core.solve(
+            core_game, state.piles, state.redeals,
+            max_nodes=-1 if max_nodes is None else max_nodes,
+            time_limit=0.0 if time_limit is None else float(time_limit),
+            memory=memory_mb << 20,
+            first_pass=first_pass,
+        )
+        verdict, line = _VERDICTS[code], raw
+    else:
+        verdict, line, nodes = python_search(rules, state, max_nodes, time_limit, table_size, first_pass)
     seconds = time.perf_counter() - start
     moves = [rules.to_move(m) for m in line] if line is not None else []
-    return SolveResult(verdict, moves, nodes, seconds)
+    return SolveResult(verdict, moves, nodes, seconds, backend)

@@ -15,12 +15,13 @@ from .survey import SurveyError, parse_deals, plot, read_results, survey
 def run_solve(args: argparse.Namespace) -> int:
     """Exit status 0 when winnable, 1 when proved unwinnable, 3 when undecided within the budget."""
     game = new_game(args.game, args.number)
-    result = solve(game, max_nodes=args.max_nodes, time_limit=args.time_limit)
+    result = solve(game, max_nodes=args.max_nodes, time_limit=args.time_limit, memory_mb=args.memory,
+                   backend=args.backend)
     if args.json:
         print(json.dumps(result.to_dict()))
     else:
         print(f"{game.rules.title} deal {args.number}: {result.verdict} "
-              f"({result.nodes} positions, {result.seconds:.3f} s)")
+              f"({result.nodes} positions, {result.seconds:.3f} s, {result.backend} search)")
         if result.verdict == "winnable":
             print(f"winning line, {len(result.moves)} moves:")
             print(" ".join(str(m) for m in result.moves))

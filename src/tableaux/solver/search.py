@@ -39,6 +39,7 @@ class _Search:
         self.deadline = None if time_limit is None else time.perf_counter() + time_limit
         self.table_size = table_size
         self.nodes = 0
+        self.pass_deadline: float | None = None
         self._next_check = _CHECK_EVERY
 
     def _tick(self) -> None:
@@ -48,8 +49,11 @@ class _Search:
         self.nodes += 1
         if self.nodes >= self._next_check:
             self._next_check = self.nodes + _CHECK_EVERY
-            if self.deadline is not None and time.perf_counter() >= self.deadline:
+            now = time.perf_counter()
+            if self.deadline is not None and now >= self.deadline:
                 raise _OutOfBudget
+            if self.pass_deadline is not None and now >= self.pass_deadline:
+                raise _PassCap
 
     def run(self, root: State, restricted: bool, node_cap: int | None) -> list[RawMove] | None:
         """Depth-first search from ``root``; the winning line, or None when the (restricted) space is exhausted.
@@ -151,11 +155,16 @@ def python_search(
     line: list[RawMove] | None = None
     try:
         if first_pass and search.strategy.has_restricted_pass:
+            # The first pass gets at most half of each budget, so that a bigger budget gives it
+            # more and leaves more for the complete search too: more budget, never a worse verdict.
             budget = search.strategy.first_pass_nodes(max_nodes, time_limit)
+            if time_limit is not None:
+                search.pass_deadline = time.perf_counter() + time_limit / 2
             try:
                 line = search.run(state, restricted=True, node_cap=budget)
             except _PassCap:
                 line = None
+            search.pass_deadline = None
         if line is None:
             line = search.run(state, restricted=False, node_cap=None)
     except _OutOfBudget:

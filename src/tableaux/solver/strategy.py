@@ -23,8 +23,10 @@ Why the usual "safe to foundation" rule is not used for King Albert: in most
 games a card may go home once both cards that could be placed on it (the next
 lower rank of the other colour) are home, since they can never come back. In
 King Albert they can: a foundation's top card may be "worried back" onto the
-tableau, so a 5 sent home can be the card a 4 needed to land on later. Only
-Aces, on which nothing can ever be built, are safe there unconditionally.
+tableau, so a 5 sent home can be the card a 4 needed to land on later, and a 3
+put on that 4 can need a 2 that is not home. The rule proved here
+asks for one rank more on each side, so that every card that could ever come
+to rest on the card sent home can go home in its stead.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from ..eagle_wing import TABLEAU as EW_TABLEAU
 from ..eagle_wing import WASTE as EW_WASTE
 from ..eagle_wing import EagleWing
 from ..engine import RawMove, Rules, State
-from ..king_albert import KingAlbert
+from ..king_albert import FOUNDATIONS, KingAlbert
 
 
 class Strategy:
@@ -76,14 +78,36 @@ class Strategy:
     def maybe_greedy(self, state: State) -> bool:
         return self.maybe_safe(state)
 
-    def first_pass_nodes(self, max_nodes: int | None, time_limit: float | None) -> int:
-        """Nodes the first pass may use before the complete search takes over (about a third of the budget)."""
-        caps = [200_000]
+    def first_pass_nodes(self, max_nodes: int | None, time_limit: float | None) -> int | None:
+        """Nodes the first pass may use before the complete search takes over: half a node budget.
+
+        Half, and a share that grows with the budget, so that more budget never gives a worse
+        verdict (the complete search gets what is left, which grows too). A time limit is split
+        by the clock instead (see ``python_search``); with no budget at all the pass gets a
+        fixed share, so that the complete search always gets its turn.
+        """
         if max_nodes is not None:
-            caps.append(max(1, max_nodes // 3))
-        if time_limit is not None:
-            caps.append(max(1, int(time_limit * 15_000)))
-        return min(caps)
+            return max(1, max_nodes // 2)
+        return None if time_limit is not None else 1_000_000
+
+
+def suit_heights(foundations: Sequence[tuple[int, ...]]) -> list[int]:
+    """Cards home per suit (clubs, diamonds, hearts, spades), from foundations that each hold one suit."""
+    height = [0, 0, 0, 0]
+    for f in foundations:
+        if f:
+            height[SUIT[f[0]]] = len(f)
+    return height
+
+
+def ka_home_is_safe(height: Sequence[int], card: int) -> bool:
+    """King Albert: sending ``card`` home is a safe move (the proof is at KingAlbertStrategy.safe_move)."""
+    r = RANK[card]
+    if r <= 2:
+        return True
+    twin = SUIT[card] ^ 3  # clubs <-> spades, diamonds <-> hearts: the other suit of one colour
+    others = (0, 3) if RED[card] else (1, 2)
+    return all(height[s] >= r - 2 for s in others) and height[twin] >= r - 3
 
 
 def _sorted_join(piles: Sequence[tuple[int, ...]]) -> bytes:
@@ -113,32 +137,54 @@ class KingAlbertStrategy(Strategy):
         )
 
     def maybe_safe(self, state: State) -> bool:
-        p = state.piles
-        return any(pile and RANK[pile[-1]] == 1 for pile in p[4:20])
+        return True
 
     def safe_move(self, state: State, moves: Sequence[RawMove]) -> RawMove | None:
-        """An Ace from the tableau or the reserve to a foundation.
+        """A card of rank r from the tableau or the reserve to its foundation, when it is covered.
 
-        Proof (P' is P after the move; L any winning line from P). No card
-        can ever be placed on an Ace on the tableau (there is no rank below
-        it), so in L the Ace is always the top card of whatever pile holds it
-        until L first sends it home. L' copies L with the Ace "virtually" where
-        L has it: a move of the Ace alone becomes the same move from the
-        foundation (legal: its 2 cannot be home before it, so the Ace is the
-        foundation's top card, and foundation cards may move to the tableau);
-        a build with the Ace on top moves without it (same lowest card, so the
-        same target accepts it; the card under the Ace lies face up in L', as
-        it was turned when the Ace left); every other move is unchanged, as no
-        move of L targets the Ace. When L first sends the Ace home, L' skips
-        that move and from then on L' is in L's position (foundations
-        permuted, maybe more cards face up). So L' wins and is one move
-        shorter. Which empty foundation takes it does not matter: they are
-        interchangeable.
+        "Covered" (:func:`ka_home_is_safe`): r <= 2, or both suits of the other
+        colour are home up to rank r - 2 and the other suit of its colour up to
+        r - 3. Aces are the case the first version of this solver proved; the
+        proof below covers them too.
+
+        Call H the cards of the card's own suit up to r, of the other suit of
+        its colour up to r - 3, and of the other colour up to r - 2: all home
+        once the move is made. Let L be a winning line from P. We build a line
+        L' from P' that keeps every card of H home for good and otherwise
+        follows L. L' is always in L's position except that a set V of cards,
+        all home in L', lie in L on tops of piles (only cards of V above them)
+        or in reserve cells; and L' may show more tableau cards face up, which
+        never makes a move illegal. At first V = {the card}. For each move of L:
+
+        * it moves only cards of V (alone, as a build, or home): L' does nothing;
+          a card that L sends home leaves V;
+        * it takes a card of H off a foundation: L' does nothing, the card joins V;
+        * it puts a build onto a card of V: L' sends the build's cards home
+          instead, topmost first, and they join V (legal, see below);
+        * anything else: L' makes the same move with the part of the build that
+          is not in V (the same lowest card, and the target's top is the same in
+          both, as it is not in V). A card L takes off a foundation is the top
+          there in L' too: the next card of its suit could only be in V if that
+          suit were the card's own or of the other colour, and then the card
+          would be in H.
+
+        Why the third case is legal: every card of V is of the card's colour
+        with rank <= r, or of the other colour with rank <= r - 1, as are cards
+        of H; a card that can land on such a card is one rank lower and of the
+        other colour, so again of that shape, and its predecessor in its suit
+        is of the other colour with rank <= r - 2, or of the card's colour with
+        rank <= r - 3 (its own suit: <= r), so in H and home in L'. An Ace finds
+        an empty foundation: no card of its suit is home in L'. When L wins, so
+        does L'. Every move of L' is either one of L's, or sends home a card
+        that L sends home later in a move that L' skips, and L' never sends the
+        first card home again: L' is shorter than L. Which foundation takes a
+        card does not matter: they are interchangeable.
         """
         piles = state.piles
+        height = suit_heights(piles[:4])
         for move in moves:
             src, _, dst = move
-            if dst < 4 and src >= 4 and RANK[piles[src][-1]] == 1:
+            if dst in FOUNDATIONS and src not in FOUNDATIONS and ka_home_is_safe(height, piles[src][-1]):
                 return move
         return None
 
@@ -146,22 +192,20 @@ class KingAlbertStrategy(Strategy):
         return True
 
     def greedy_move(self, state: State, moves: Sequence[RawMove]) -> RawMove | None:
-        """The usual rule of other games: home once both next-lower cards of the other colour are home.
+        """A safe move, or by the usual rule of other games: home once both next-lower cards of the other
+        colour are home.
 
-        Not a proof in King Albert (they can be worried back), so only the first pass uses it.
+        That rule is no proof in King Albert (they can be worried back), so only the first pass uses it.
         """
         piles = state.piles
-        height = [0, 0, 0, 0]
-        for f in piles[0:4]:
-            if f:
-                height[SUIT[f[0]]] = len(f)
+        height = suit_heights(piles[:4])
         low_red = min(height[1], height[2])
         low_black = min(height[0], height[3])
         for move in moves:
             src, _, dst = move
-            if dst < 4 and src >= 4:
+            if dst in FOUNDATIONS and src not in FOUNDATIONS:
                 c = piles[src][-1]
-                if RANK[c] <= 2 or RANK[c] <= (low_black if RED[c] else low_red) + 1:
+                if ka_home_is_safe(height, c) or RANK[c] <= (low_black if RED[c] else low_red) + 1:
                     return move
         return None
 

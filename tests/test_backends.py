@@ -1,0 +1,167 @@
+"""The compiled solver core against the engine and the pure-Python search: same moves, same positions,
+same keys, same safe moves, same verdicts, and winning lines that play out in the engine.
+
+The engine (king_albert.py, eagle_wing.py) is the reference for the rules and solver/search.py for the
+search; the C core must agree with both wherever they meet.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tableaux import GAMES, new_game
+from tableaux.engine import Rules, State
+from tableaux.solver import BACKENDS, SolverError, solve
+from tableaux.solver.strategy import strategy_for
+
+pytestmark = pytest.mark.skipif("c" not in BACKENDS, reason="the C core is not built")
+
+if "c" in BACKENDS:
+    from tableaux.solver import _core
+
+CORE_GAME = {"king-albert": 0, "king-albert-classic": 1, "eagle-wing": 2}
+NAMES = list(CORE_GAME)
+
+
+def random_positions(rules: Rules, deal: int, seed: int, plies: int) -> list[State]:
+    """The positions of one random game: what players and hints meet."""
+    rng = random.Random(seed)
+    state = rules.deal(deal)
+    out = [state]
+    for _ in range(plies):
+        moves = rules.moves(state)
+        if not moves:
+            break
+        state = rules.apply(state, rng.choice(moves))
+        out.append(state)
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(name=st.sampled_from(NAMES), deal=st.integers(0, 2**32 - 1), seed=st.integers(0, 2**16),
+       plies=st.integers(0, 250))
+def test_core_generates_the_engines_moves_and_positions(name: str, deal: int, seed: int, plies: int) -> None:
+    """Every legal move in the engine's order, and every move leads to the engine's position.
+
+    ``_core.apply`` also checks, on the way, that its incremental hash equals one computed afresh and
+    that unmaking the move restores the position exactly.
+    """
+    rules, game = GAMES[name], CORE_GAME[name]
+    for state in random_positions(rules, deal, seed, plies)[-40:]:
+        moves = rules.moves(state)
+        assert _core.moves(game, state.piles, state.redeals) == moves
+        for move in moves:
+            after = rules.apply(state, move)
+            assert _core.apply(game, state.piles, state.redeals, move) == (after.piles, after.redeals)
+
+
+@settings(max_examples=40, deadline=None)
+@given(name=st.sampled_from(NAMES), deal=st.integers(0, 2**32 - 1), seed=st.integers(0, 2**16))
+def test_core_keys_tell_positions_apart_exactly_as_the_python_keys_do(name: str, deal: int, seed: int) -> None:
+    """Two positions of one game share a C key exactly when they share a Python key (and then a hash)."""
+    rules, game = GAMES[name], CORE_GAME[name]
+    strategy = strategy_for(rules)
+    positions = random_positions(rules, deal, seed, 200)
+    by_py: dict[bytes, tuple[bytes, int]] = {}
+    by_c: dict[bytes, bytes] = {}
+    for state in positions:
+        ckey, chash, _rank = _core.key(game, state.piles, state.redeals)
+        pkey = strategy.key(state)
+        assert by_py.setdefault(pkey, (ckey, chash)) == (ckey, chash)
+        assert by_c.setdefault(ckey, pkey) == pkey
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_core_key_ignores_the_order_of_interchangeable_piles(name: str) -> None:
+    rules, game = GAMES[name], CORE_GAME[name]
+    rng = random.Random(name)
+    for state in random_positions(rules, 77, 3, 60):
+        piles = list(state.piles)
+        tableau = list(rules.tableau)
+        shuffled = tableau[:]
+        rng.shuffle(shuffled)
+        for a, b in zip(tableau, shuffled, strict=True):
+            piles[a] = state.piles[b]
+        assert _core.key(game, tuple(piles), state.redeals) == _core.key(game, state.piles, state.redeals)
+
+
+@settings(max_examples=40, deadline=None)
+@given(name=st.sampled_from(NAMES), deal=st.integers(0, 2**32 - 1), seed=st.integers(0, 2**16))
+def test_core_makes_the_same_safe_moves_as_the_python_strategy(name: str, deal: int, seed: int) -> None:
+    rules, game = GAMES[name], CORE_GAME[name]
+    strategy = strategy_for(rules)
+    for state in random_positions(rules, deal, seed, 200):
+        moves = rules.moves(state)
+        assert _core.safe_move(game, state.piles, state.redeals) == strategy.safe_move(state, moves)
+        if strategy.has_restricted_pass:
+            assert _core.safe_move(game, state.piles, state.redeals, 1, 1) == strategy.greedy_move(state, moves)
+
+
+DEALS = [("king-albert", range(1, 41)), ("eagle-wing", range(1, 41)), ("king-albert-classic", range(1, 16))]
+
+
+@pytest.mark.parametrize(("name", "deals"), DEALS, ids=[n for n, _ in DEALS])
+def test_both_backends_reach_the_same_verdicts_and_c_lines_win_in_the_engine(name: str, deals: range) -> None:
+    both = decided = 0
+    for deal in deals:
+        game = new_game(name, deal)
+        c = solve(game, backend="c", max_nodes=2_000_000)
+        py = solve(game, backend="python", max_nodes=20_000)
+        assert c.backend == "c" and py.backend == "python"
+        decided += c.verdict != "unknown"
+        if py.verdict != "unknown" and c.verdict != "unknown":
+            assert py.verdict == c.verdict, (name, deal)
+            both += 1
+        if c.verdict == "winnable":
+            replay = new_game(name, deal)
+            for move in c.moves:
+                replay.play(move)
+            assert replay.is_won(), (name, deal)
+    assert both >= len(deals) // 3
+    assert decided >= len(deals) * 2 // 3
+
+
+def test_a_node_budget_is_exact_in_the_core() -> None:
+    hard = new_game("king-albert-classic", HARD_CLASSIC)
+    result = solve(hard, backend="c", max_nodes=12_345)
+    assert result.verdict == "unknown" and result.nodes == 12_345 and result.moves == []
+
+
+HARD_CLASSIC = 34
+"""A classic deal whose search takes millions of positions: what fills a small table."""
+
+
+@pytest.mark.parametrize(("name", "deal"), [("king-albert-classic", 3), ("king-albert-classic", 4), ("king-albert", 4),
+                                            ("eagle-wing", 2)])
+def test_a_full_table_costs_time_never_a_wrong_verdict(name: str, deal: int) -> None:
+    """With the smallest memory allowed the table fills, is emptied and refilled; verdicts stand."""
+    game = new_game(name, deal)
+    roomy = solve(game, backend="c")
+    tight = solve(game, backend="c", memory_mb=16, max_nodes=40_000_000)
+    assert roomy.verdict != "unknown"
+    assert tight.verdict in (roomy.verdict, "unknown")
+
+
+def test_memory_is_refused_clearly_outside_its_range() -> None:
+    game = new_game("king-albert", 1)
+    for bad in (0, 15, 2**40, 1.5, True):
+        with pytest.raises(SolverError, match="memory_mb"):
+            solve(game, memory_mb=bad)  # type: ignore[arg-type]
+    with pytest.raises(SolverError, match="backend"):
+        solve(game, backend="fortran")
+
+
+def test_core_refuses_what_is_not_a_position() -> None:
+    state = GAMES["king-albert"].deal(1)
+    with pytest.raises(ValueError, match="piles"):
+        _core.moves(0, state.piles[:5], 0)
+    with pytest.raises(ValueError, match="card"):
+        _core.moves(0, ((99,),) + state.piles[1:], 0)
+    with pytest.raises(ValueError, match="game"):
+        _core.moves(7, state.piles, 0)
+    with pytest.raises(ValueError, match="legal"):
+        _core.apply(0, state.piles, 0, (0, 1, 2))

@@ -1,0 +1,90 @@
+"""The C core built with AddressSanitizer and UndefinedBehaviorSanitizer, running part of the differential
+test and searches that grow, fill and empty the table: any out-of-bounds access, use after free or
+undefined behaviour stops the run with a report.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import textwrap
+from pathlib import Path
+
+import pytest
+
+SOURCE = Path(__file__).resolve().parents[1] / "src" / "tableaux" / "solver" / "_core.c"
+
+CHECKS = textwrap.dedent(
+    """
+    import random, sys
+    sys.path.insert(0, sys.argv[1])
+    import _core  # the sanitized build, not the installed one
+    import tableaux
+    from tableaux.solver.strategy import strategy_for
+
+    for name, game in (("king-albert", 0), ("king-albert-classic", 1), ("eagle-wing", 2)):
+        rules = tableaux.GAMES[name]
+        strategy = strategy_for(rules)
+        rng = random.Random(name)
+        for deal in range(12):
+            state = rules.deal(rng.randrange(2**32))
+            for _ in range(150):
+                moves = rules.moves(state)
+                assert _core.moves(game, state.piles, state.redeals) == moves
+                for m in moves:
+                    after = rules.apply(state, m)
+                    assert _core.apply(game, state.piles, state.redeals, m) == (after.piles, after.redeals)
+                assert _core.safe_move(game, state.piles, state.redeals) == strategy.safe_move(state, moves)
+                _core.key(game, state.piles, state.redeals)
+                if not moves:
+                    break
+                state = rules.apply(state, rng.choice(moves))
+        for deal in range(1, 6):
+            start = rules.deal(deal)
+            # 16 MiB: the table grows to its cap, fills, and is emptied again on the longer searches.
+            verdict, line, nodes, _ = _core.solve(game, start.piles, start.redeals, max_nodes=400_000,
+                                                  memory=16 << 20)
+            if verdict == 0:
+                state = start
+                for m in line:
+                    state = rules.apply(state, tuple(m))
+                assert rules.won(state), (name, deal)
+    print("sanitized core: OK")
+    """
+)
+
+
+def test_the_core_is_clean_under_address_and_undefined_behaviour_sanitizers(tmp_path: Path) -> None:
+    cc = shutil.which("gcc") or shutil.which("cc")
+    required = bool(os.environ.get("CI"))
+    if cc is None:
+        if required:
+            pytest.fail("CI must run the sanitizer build, but there is no C compiler")
+        pytest.skip("no C compiler")
+    libasan = subprocess.run([cc, "-print-file-name=libasan.so"], capture_output=True, text=True).stdout.strip()
+    if not os.path.isabs(libasan):
+        if required:
+            pytest.fail("CI must run the sanitizer build, but libasan is missing")
+        pytest.skip("no AddressSanitizer runtime")
+    target = tmp_path / f"_core{sysconfig.get_config_var('EXT_SUFFIX')}"
+    build = subprocess.run(
+        [cc, "-shared", "-fPIC", "-O1", "-g", "-fno-omit-frame-pointer",
+         "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
+         f"-I{sysconfig.get_paths()['include']}", str(SOURCE), "-o", str(target)],
+        capture_output=True, text=True,
+    )
+    assert build.returncode == 0, build.stderr
+    env = {
+        **os.environ,
+        "LD_PRELOAD": libasan,
+        "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1",  # CPython itself keeps memory at exit
+        "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1",
+    }
+    run = subprocess.run([sys.executable, "-c", CHECKS, str(tmp_path)], capture_output=True, text=True, env=env,
+                         timeout=900)
+    assert run.returncode == 0, run.stderr[-4000:]
+    assert "sanitized core: OK" in run.stdout
+    assert "runtime error" not in run.stderr
