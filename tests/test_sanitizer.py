@@ -45,7 +45,7 @@ CHECKS = textwrap.dedent(
         for deal in range(1, 6):
             start = rules.deal(deal)
             # 16 MiB: the table grows to its cap, fills, and is emptied again on the longer searches.
-            verdict, line, nodes, _ = _core.solve(game, start.piles, start.redeals, max_nodes=400_000,
+            verdict, line, nodes, _, _ = _core.solve(game, start.piles, start.redeals, max_nodes=400_000,
                                                   memory=16 << 20)
             if verdict == 0:
                 state = start

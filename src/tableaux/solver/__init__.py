@@ -171,7 +171,7 @@ def solve(
         backend = "python"
     start = time.perf_counter()
     if backend == "c":
-        code, raw, nodes, _out_of_memory = _core.solve(
+        code, raw, nodes, _out_of_memory, _clears = _core.solve(
             core_game, state.piles, state.redeals,
             max_nodes=-1 if max_nodes is None else max_nodes,
             time_limit=0.0 if time_limit is None else float(time_limit),

@@ -325,8 +325,9 @@ static void sort_scored(Scored *s, int n) { /* stable insertion sort on (a, b) *
     }
 }
 
-/* strategy.py's KingAlbertStrategy.order: drop moves that only permute piles, best first. */
-static int ka_order(const Pos *p, Move *mv, int n, int restricted) {
+/* strategy.py's KingAlbertStrategy.order: drop moves that only permute piles, best first. A restart of
+ * the first pass (restart > 0) shakes the order within each class of moves, more at each restart. */
+static int ka_order(const Pos *p, Move *mv, int n, int restricted, int restart) {
     int h[4], depth[KA_NPILES];
     suit_heights(p, 0, h);
     for (int i = KA_T0; i < KA_T1; i++) {
@@ -368,6 +369,10 @@ static int ka_order(const Pos *p, Move *mv, int n, int restricted) {
             a = 2, b = depth[s] - k;
         } else {
             a = 5, b = -k;
+        }
+        if (restart) {
+            uint64_t z = p->hash ^ ((uint64_t)restart << 40) ^ ((uint64_t)s << 16) ^ ((uint64_t)k << 8) ^ d;
+            b += (int)(splitmix(&z) % (uint64_t)(2 * restart + 1));
         }
         sc[ns].a = a;
         sc[ns].b = b;
@@ -772,10 +777,11 @@ typedef struct {
 typedef struct {
     Pos pos;
     Table table;
-    int level; /* safe-move proof level, see ka_safe_card */
+    int level;   /* safe-move proof level, see ka_safe_card */
+    int restart; /* which run of the first pass: 0 keeps the plain move order */
     long long nodes, max_nodes, pass_cap;
     double deadline, pass_deadline;
-    int out_of_budget, out_of_memory, pass_capped;
+    int out_of_budget, out_of_memory, pass_capped, pass_timeout;
     Frame *frames;
     int nframes, frames_cap;
     Move *moves;
@@ -827,7 +833,7 @@ static int tick(Search *s) {
             return 1;
         }
         if (s->pass_deadline > 0 && t >= s->pass_deadline) {
-            s->pass_capped = 1;
+            s->pass_capped = s->pass_timeout = 1;
             return 1;
         }
     }
@@ -895,7 +901,7 @@ static int run(Search *s, int restricted) {
                 continue;
             }
             if (is_won(p)) return 1;
-            n = p->game == GAME_EW ? ew_order(p, buf, n) : ka_order(p, buf, n, restricted);
+            n = p->game == GAME_EW ? ew_order(p, buf, n) : ka_order(p, buf, n, restricted, s->restart);
             klen = make_key(p, key);
             if (GROW(s, moves, moves_cap, s->nmoves + n) || GROW(s, keys, keys_cap, s->nkeys + klen)) goto oom;
             fr = &s->frames[s->nframes - 1];
@@ -1146,11 +1152,26 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
         if (first_pass && game != GAME_EW) {
             /* The first pass gets half of what is given: half the nodes and half the time. With a
              * node budget B it stops at B/2, so a bigger budget gives it more, never less, and the
-             * complete search after it gets B minus what the pass used, which also only grows. */
-            s->pass_cap = max_nodes >= 0 ? max_nodes / 2 : -1;
+             * complete search after it gets B minus what the pass used, which also only grows.
+             * Within its share it runs again and again with a shaken move order and twice the
+             * nodes each time: a depth-first search that took a wrong turn early can spend
+             * millions of positions below it, and a fresh start is the cure. The runs' sizes do
+             * not depend on the budget (only the last is cut short), so the first k runs are the
+             * same whatever the budget. With no node budget the share is 64 million. */
+            long long share = max_nodes >= 0 ? max_nodes / 2 : (time_limit > 0 ? -1 : 64000000LL);
             s->pass_deadline = time_limit > 0 ? start + time_limit / 2 : 0;
-            r = run(s, 1);
-            if (r == 1) found = 1;
+            for (int restart = 0; !found; restart++) {
+                long long size = 20000LL << (restart < 30 ? restart : 30);
+                s->pass_cap = s->nodes + size;
+                if (share >= 0 && s->pass_cap > share) s->pass_cap = share;
+                s->restart = restart;
+                r = run(s, 1);
+                if (r == 1) found = 1;
+                /* exhausted: no order finds a win there; out of budget, time or share: stop */
+                if (r == 0 || s->out_of_budget || s->out_of_memory || s->pass_timeout) break;
+                if (share >= 0 && s->nodes >= share) break;
+            }
+            s->restart = 0;
         }
         if (!found && !s->out_of_budget && !s->out_of_memory) {
             s->pass_cap = -1;
@@ -1175,7 +1196,7 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
         }
     PyObject *result = NULL;
     if (line)
-        result = Py_BuildValue("(iNLi)", verdict, line, s->nodes, s->out_of_memory);
+        result = Py_BuildValue("(iNLin)", verdict, line, s->nodes, s->out_of_memory, (Py_ssize_t)s->table.clears);
     table_free(&s->table);
     free(s->frames);
     free(s->moves);
@@ -1193,7 +1214,8 @@ static PyMethodDef core_methods[] = {
     {"safe_move", core_safe, METH_VARARGS, "safe_move(game, piles, redeals, level=1, restricted=0) -> move or None"},
     {"solve", (PyCFunction)(void (*)(void))core_solve, METH_VARARGS | METH_KEYWORDS,
      "solve(game, piles, redeals, max_nodes=-1, time_limit=0, memory=2**30, first_pass=True, level=1)\n"
-     "-> (verdict 0 winnable / 1 unwinnable / 2 unknown, winning line, nodes, ran out of memory)"},
+     "-> (verdict 0 winnable / 1 unwinnable / 2 unknown, winning line, nodes, ran out of memory,\n"
+     "    times the table was full and emptied)"},
     {NULL, NULL, 0, NULL},
 };
 
