@@ -86,8 +86,13 @@ class Game:
             self._legal = [to_move(m) for m in self.rules.moves(self.state)]
         return list(self._legal)
 
-    def is_legal(self, move: Move) -> bool:
-        return move in self.legal_moves()
+    def is_legal(self, move: Move | str | tuple[str, int, str]) -> bool:
+        """Whether :meth:`play` would play ``move``: it reads moves exactly as ``play`` does."""
+        try:
+            self._coerce(move)
+        except TableauxError:
+            return False
+        return True
 
     def position(self, *, hide: bool = False) -> dict[str, Any]:
         """The whole position as JSON-ready data, every card shown (for tools)."""
