@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import hypothesis.strategies as st
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 import tableaux
 from tableaux import Game, Move, TableauxError
+from tableaux.board import card_label
+from tableaux.cards import DOWN, card_str
 
 NAMES = list(tableaux.GAMES)
 quick = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -53,3 +60,36 @@ def test_is_legal_takes_the_readme_move_text() -> None:
     game = tableaux.new_game("king-albert", 1)
     assert game.is_legal("T3>T6") and game.is_legal("tableau-3 tableau-6")
     assert not game.is_legal("T1>T2") and not game.is_legal("not a move")
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "NO_COLOR": "1"}
+    return subprocess.run([sys.executable, "-m", "tableaux", *args], capture_output=True, text=True, env=env,
+                          timeout=60)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_str_of_a_game_is_the_board_the_terminal_draws(name: str) -> None:
+    game = tableaux.new_game(name, 7)
+    printed = run("deal", name, "7").stdout
+    assert str(game).splitlines() == [line.rstrip() for line in printed.rstrip("\n").splitlines()]
+    assert "\x1b" not in str(game)  # no colour codes
+
+
+@quick
+@given(name=st.sampled_from(NAMES), deal=st.integers(0, 2**32 - 1), choices=picks)
+def test_str_of_a_game_shows_exactly_the_face_up_cards(name: str, deal: int, choices: list[int]) -> None:
+    game = playout(tableaux.new_game(name, deal), choices)
+    shown = {token for token in str(game).split() if token[-1] in "♣♦♥♠"}
+    public = game.public_position()["piles"]
+    # Only a pile's top card is drawn for foundations, reserve cells, the stock and the waste.
+    fanned = set(game.rules.tableau)
+    face_up = {
+        card_label(c["card"]).strip()
+        for i, pile in enumerate(public.values())
+        for c in (pile if i in fanned else pile[-1:])
+        if c["up"]
+    }
+    assert shown == face_up
+    hidden = {card_label(card_str(c)).strip() for pile in game.state.piles for c in pile if c & DOWN}
+    assert not shown & hidden

@@ -245,6 +245,12 @@ class Game:
         tmp.write_text(self.dumps() + "\n")
         tmp.replace(path)
 
+    def __str__(self) -> str:
+        """The board as the terminal draws it, in plain text: face-down cards are backs, as a player sees them."""
+        from .board import board_text  # drawing is only loaded by those who print a game
+
+        return board_text(self.public_position())
+
     def __repr__(self) -> str:
         return f"<Game {self.name} deal={self.deal} moves={len(self._played)} score={self.score}>"
 
