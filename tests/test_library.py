@@ -93,3 +93,22 @@ def test_str_of_a_game_shows_exactly_the_face_up_cards(name: str, deal: int, cho
     assert shown == face_up
     hidden = {card_label(card_str(c)).strip() for pile in game.state.piles for c in pile if c & DOWN}
     assert not shown & hidden
+
+
+@quick
+@given(name=st.sampled_from(NAMES), deal=st.integers(0, 2**32 - 1), choices=picks, more=picks)
+def test_a_copy_has_the_same_game_and_goes_its_own_way(
+    name: str, deal: int, choices: list[int], more: list[int]
+) -> None:
+    game = playout(tableaux.new_game(name, deal), choices)
+    if game.moves_played:
+        game.undo()  # a redo list to copy as well
+    before = game.dumps()
+    twin = game.copy()
+    assert twin.dumps() == before and twin.state == game.state and twin.redo_moves == game.redo_moves
+    playout(twin, more)
+    twin.restart()
+    assert game.dumps() == before  # nothing done to the copy reaches the original
+    assert twin.state == game.rules.deal(deal)
+    playout(game, more)
+    assert twin.state == game.rules.deal(deal)  # nor the other way round

@@ -203,6 +203,18 @@ class Game:
         while self._played:
             self.undo()
 
+    def copy(self) -> Game:
+        """An independent game with the same position and history, for trying moves out (undo and redo too).
+
+        Positions are immutable, so they are shared; only the history lists are copied.
+        """
+        other = object.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        other._states = list(self._states)
+        other._played = list(self._played)
+        other._redo = list(self._redo)
+        return other
+
     def home_move(self, pile: str) -> Move | None:
         """The move a double-click on ``pile`` makes (its top card to a foundation), if any."""
         self._check_piles(pile)
