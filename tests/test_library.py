@@ -112,3 +112,34 @@ def test_a_copy_has_the_same_game_and_goes_its_own_way(
     assert twin.state == game.rules.deal(deal)
     playout(game, more)
     assert twin.state == game.rules.deal(deal)  # nor the other way round
+
+
+@pytest.mark.parametrize("name", ["king-albert", "eagle-wing"])
+def test_solve_takes_a_game_name_and_deal_number(name: str) -> None:
+    by_name = tableaux.solve(name, 17, time_limit=30)
+    by_game = tableaux.solve(tableaux.new_game(name, 17), time_limit=30)
+    assert by_name.verdict == by_game.verdict == "winnable" and by_name.moves == by_game.moves
+    game = tableaux.new_game(name, 17)
+    for move in by_name.moves:
+        game.play(move)
+    assert game.is_won()
+
+
+def test_solve_passes_its_budget_options_on() -> None:
+    assert tableaux.solve("king-albert", 17, max_nodes=1, first_pass=False).verdict == "unknown"
+
+
+@pytest.mark.parametrize(
+    ("args", "error", "says"),
+    [
+        (("klondike", 1), tableaux.UnknownGameError, "known games are king-albert"),
+        (("king-albert",), tableaux.SolverError, "needs a deal number"),
+        (("king-albert", -1), tableaux.DealError, "deal number"),
+        (("king-albert", 2.5), tableaux.DealError, "deal number"),
+        ((tableaux.new_game("eagle-wing", 1), 5), tableaux.SolverError, "goes with a game name"),
+        ((42,), tableaux.SolverError, "takes a Game"),
+    ],
+)
+def test_solve_refuses_bad_arguments_clearly(args: tuple[object, ...], error: type[Exception], says: str) -> None:
+    with pytest.raises(error, match=says):
+        tableaux.solve(*args)  # type: ignore[arg-type]

@@ -19,12 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from .cards import CardError, card_str, parse_card
-from .deal import MAX_DEAL, DealError
+from .deal import MAX_DEAL, DealError, check_deal
 from .eagle_wing import EagleWing
 from .engine import IllegalMoveError, Move, NotationError, Rules, State, TableauxError
 from .game import Game, SaveFileError, game_from_dict
 from .king_albert import KingAlbert, KingAlbertClassic
-from .solver import solve as solve  # decide a deal: see tableaux.solver
+from .solver import SolverError, SolveResult
+from .solver import solve as _solve_position
 
 __version__ = "0.1.0"
 
@@ -61,6 +62,28 @@ def loads(text: str) -> Game:
         # RecursionError is what absurdly deep nesting gives.
         raise SaveFileError(f"saved game is not valid JSON: {exc}") from None
     return game_from_dict(data, rules)
+
+
+def solve(
+    game_or_name: Game | tuple[Rules, State] | str, deal: int | None = None, /, **options: Any
+) -> SolveResult:
+    """Decide a deal or a position: ``solve("king-albert", 17)``, ``solve(game)`` or ``solve((rules, state))``.
+
+    The name form exists here rather than in :mod:`tableaux.solver` because
+    names live in :data:`GAMES`, and the solver depends on the engine only.
+    Keyword options (``max_nodes``, ``time_limit``, ...) are those of
+    :func:`tableaux.solver.solve`.
+    """
+    if isinstance(game_or_name, str):
+        game_rules = rules(game_or_name)
+        if deal is None:
+            raise SolverError(f"solve({game_or_name!r}) needs a deal number too, for example "
+                              f"solve({game_or_name!r}, 17)")
+        return _solve_position((game_rules, game_rules.deal(check_deal(deal))), **options)
+    if deal is not None:
+        raise SolverError("a deal number goes with a game name, as in solve('king-albert', 17), "
+                          "not with a Game or a (rules, state) pair")
+    return _solve_position(game_or_name, **options)
 
 
 MAX_SAVE_BYTES = 4 * 1024 * 1024
@@ -105,4 +128,7 @@ __all__ = [
     "new_game",
     "parse_card",
     "rules",
+    "solve",
+    "SolveResult",
+    "SolverError",
 ]
