@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import types
 
 import hypothesis.strategies as st
 import pytest
@@ -143,3 +144,14 @@ def test_solve_passes_its_budget_options_on() -> None:
 def test_solve_refuses_bad_arguments_clearly(args: tuple[object, ...], error: type[Exception], says: str) -> None:
     with pytest.raises(error, match=says):
         tableaux.solve(*args)  # type: ignore[arg-type]
+
+
+def test_the_package_namespace_is_exactly_the_api() -> None:
+    public = {
+        name for name in dir(tableaux)
+        if not name.startswith("_") and not isinstance(getattr(tableaux, name), types.ModuleType)
+    }
+    assert public == set(tableaux.__all__)
+    assert len(tableaux.__all__) == len(set(tableaux.__all__))
+    for helper in ("json", "random", "Path", "Any", "annotations"):
+        assert helper not in dir(tableaux)

@@ -11,18 +11,19 @@ Quick use::
     print(game.position()["score"])
 """
 
-from __future__ import annotations
-
-import json
-import random
-from pathlib import Path
-from typing import Any
+# No ``from __future__ import annotations``, and helpers imported under private
+# names or inside functions: every public name of this module is the API listed
+# in ``__all__``, so ``dir(tableaux)`` shows just that (and the submodules).
+import os as _os
+import typing as _typing
 
 from .cards import CardError, card_str, parse_card
-from .deal import MAX_DEAL, DealError, check_deal
+from .deal import MAX_DEAL, DealError
+from .deal import check_deal as _check_deal
 from .eagle_wing import EagleWing
 from .engine import IllegalMoveError, Move, NotationError, Rules, State, TableauxError
-from .game import Game, SaveFileError, game_from_dict
+from .game import Game, SaveFileError
+from .game import game_from_dict as _game_from_dict
 from .king_albert import KingAlbert, KingAlbertClassic
 from .solver import SolverError, SolveResult
 from .solver import solve as _solve_position
@@ -47,6 +48,8 @@ def rules(name: str) -> Rules:
 
 def new_game(name: str, deal: int | None = None) -> Game:
     """Start deal ``deal`` (0..4294967295) of game ``name``; a random deal when omitted."""
+    import random
+
     game_rules = rules(name)
     if deal is None:
         deal = random.randint(0, MAX_DEAL)
@@ -55,17 +58,19 @@ def new_game(name: str, deal: int | None = None) -> Game:
 
 def loads(text: str) -> Game:
     """Load a game saved by :meth:`Game.dumps`; a corrupt or edited save raises :class:`SaveFileError`."""
+    import json
+
     try:
-        data: Any = json.loads(text)
+        data: object = json.loads(text)
     except (ValueError, TypeError, RecursionError) as exc:
         # ValueError covers JSONDecodeError, UnicodeDecodeError and numbers too long to convert;
         # RecursionError is what absurdly deep nesting gives.
         raise SaveFileError(f"saved game is not valid JSON: {exc}") from None
-    return game_from_dict(data, rules)
+    return _game_from_dict(data, rules)
 
 
 def solve(
-    game_or_name: Game | tuple[Rules, State] | str, deal: int | None = None, /, **options: Any
+    game_or_name: Game | tuple[Rules, State] | str, deal: int | None = None, /, **options: _typing.Any
 ) -> SolveResult:
     """Decide a deal or a position: ``solve("king-albert", 17)``, ``solve(game)`` or ``solve((rules, state))``.
 
@@ -79,25 +84,25 @@ def solve(
         if deal is None:
             raise SolverError(f"solve({game_or_name!r}) needs a deal number too, for example "
                               f"solve({game_or_name!r}, 17)")
-        return _solve_position((game_rules, game_rules.deal(check_deal(deal))), **options)
+        return _solve_position((game_rules, game_rules.deal(_check_deal(deal))), **options)
     if deal is not None:
         raise SolverError("a deal number goes with a game name, as in solve('king-albert', 17), "
                           "not with a Game or a (rules, state) pair")
     return _solve_position(game_or_name, **options)
 
 
-MAX_SAVE_BYTES = 4 * 1024 * 1024
+_MAX_SAVE_BYTES = 4 * 1024 * 1024
 """Far above any real save (a few kilobytes); reading stops there, so ``/dev/zero`` cannot eat the memory."""
 
 
-def load(path: str | Path) -> Game:
+def load(path: str | _os.PathLike[str]) -> Game:
     """Load a game saved by :meth:`Game.save`."""
     try:
         with open(path, "rb") as f:
-            data = f.read(MAX_SAVE_BYTES + 1)
-        if len(data) > MAX_SAVE_BYTES:
+            data = f.read(_MAX_SAVE_BYTES + 1)
+        if len(data) > _MAX_SAVE_BYTES:
             raise SaveFileError(
-                f"{str(path)!r} is too large to be a saved game (more than {MAX_SAVE_BYTES} bytes)"
+                f"{str(path)!r} is too large to be a saved game (more than {_MAX_SAVE_BYTES} bytes)"
             )
         text = data.decode()
     except (OSError, UnicodeDecodeError) as exc:
