@@ -1,14 +1,19 @@
 """tableaux: King Albert and Eagle Wing exactly as GNOME AisleRiot plays them.
 
-Quick use::
+Quick use (``docs/api.md`` has the whole API)::
 
-    import tableaux
-    game = tableaux.new_game("king-albert", deal=17)
-    for move in game.legal_moves():
-        print(move)          # T5>T3, R4>T1, ...
-    game.play("T5>T3")
-    game.undo()
-    print(game.position()["score"])
+    >>> import tableaux
+    >>> game = tableaux.new_game("king-albert", deal=17)
+    >>> [str(move) for move in game.legal_moves()]
+    ['R1>F1', 'R1>F2', 'R1>F3', 'R1>F4', 'R1>T5', 'R6>F1', ...]
+    >>> game.play("R1>F1")
+    Move(source='reserve-1', count=1, target='foundation-1')
+    >>> game.score
+    1
+    >>> game.undo()
+    Move(source='reserve-1', count=1, target='foundation-1')
+    >>> tableaux.solve(game).verdict
+    'winnable'
 """
 
 # No ``from __future__ import annotations``, and helpers imported under private
