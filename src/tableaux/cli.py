@@ -8,6 +8,7 @@ usage message and exit status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from importlib import import_module
@@ -137,12 +138,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
         argv = ["serve", *argv]
-    args = parser.parse_args(argv)
     try:
-        return int(args.func(args) or 0)
+        args = parser.parse_args(argv)
+        status = int(args.func(args) or 0)
+        sys.stdout.flush()  # output still buffered meets a closed pipe here, not at exit
     except KeyboardInterrupt:
         print()
         return 130
+    except BrokenPipeError:
+        # Whoever read the output stopped (``tableaux solve ... | head -1``): that is not an
+        # error, so no traceback. Point stdout at /dev/null so the flush at exit stays quiet too.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE: what a shell reports for a writer whose pipe closed
+    return status
 
 
 if __name__ == "__main__":
