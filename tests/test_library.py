@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -155,3 +156,15 @@ def test_the_package_namespace_is_exactly_the_api() -> None:
     assert len(tableaux.__all__) == len(set(tableaux.__all__))
     for helper in ("json", "random", "Path", "Any", "annotations"):
         assert helper not in dir(tableaux)
+
+
+@pytest.mark.parametrize("name", ["king-albert", "eagle-wing"])
+def test_solve_json_gives_each_move_in_short_notation_too(name: str) -> None:
+    proc = run("solve", name, "1", "--json")
+    assert proc.returncode == 0, proc.stderr
+    moves = json.loads(proc.stdout)["moves"]
+    game = tableaux.new_game(name, 1)
+    for m in moves:
+        assert m["text"] == str(Move(m["source"], m["count"], m["target"]))
+        game.play(m["text"])
+    assert moves and game.is_won()
