@@ -86,3 +86,13 @@ def test_a_false_example_is_caught() -> None:
     with pytest.raises(AssertionError):
         run_doctest(">>> import tableaux\n>>> tableaux.new_game('klondike')\nDealError: ...\n", "false error")
     run_doctest(">>> import tableaux\n>>> tableaux.new_game('klondike')\nUnknownGameError: unknown game ...\n", "ok")
+
+
+def test_readme_quick_start_is_two_commands_and_names_chromium_for_the_tests() -> None:
+    readme = (ROOT / "README.md").read_text()
+    quick = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    block = re.search(r"```sh\n(.*?)```", quick, re.DOTALL)
+    assert block is not None
+    commands = [line for line in block.group(1).splitlines() if line.strip()]
+    assert len(commands) == 2 and "python -m pytest" in commands[1]
+    assert "apt-get install chromium" in quick
