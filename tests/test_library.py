@@ -168,3 +168,41 @@ def test_solve_json_gives_each_move_in_short_notation_too(name: str) -> None:
         assert m["text"] == str(Move(m["source"], m["count"], m["target"]))
         game.play(m["text"])
     assert moves and game.is_won()
+
+
+@quick
+@given(name=st.sampled_from(NAMES), deal=st.integers(0, 2**32 - 1), choices=picks, back=st.integers(0, 10))
+def test_replay_rebuilds_the_game_its_moves_and_redo_list_describe(
+    name: str, deal: int, choices: list[int], back: int
+) -> None:
+    game = playout(tableaux.new_game(name, deal), choices)
+    for _ in range(min(back, len(game.moves_played))):
+        game.undo()
+    texts = [str(m) for m in game.moves_played]
+    again = Game.replay(game.rules, deal, texts, [str(m) for m in game.redo_moves])
+    assert again.dumps() == game.dumps() and again.positions == game.positions
+    assert Game.replay(game.rules, deal, game.moves_played, game.redo_moves).dumps() == game.dumps()
+    assert tableaux.loads(game.dumps()).dumps() == game.dumps()
+
+
+def test_replay_reads_move_text_exactly_and_says_which_move_failed() -> None:
+    rules = tableaux.rules("king-albert")
+    game = Game.replay(rules, 1, ["T3>T6"])
+    assert game.moves_played == [Move("tableau-3", 1, "tableau-6")]
+    with pytest.raises(tableaux.IllegalMoveError, match=r"^move 2 \('T1>T2'\) cannot be played: illegal move"):
+        Game.replay(rules, 1, ["T3>T6", "T1>T2"])
+    with pytest.raises(tableaux.NotationError, match=r"^redo move 1 \('nonsense'\)"):
+        Game.replay(rules, 1, ["T3>T6"], ["nonsense"])
+    with pytest.raises(tableaux.DealError):
+        Game.replay(rules, -1, [])
+
+
+def test_positions_are_the_played_line_from_the_deal() -> None:
+    game = tableaux.new_game("eagle-wing", 3)
+    line = [game.state]
+    for move in ("S>W", "S>W", game.legal_moves()[-1]):
+        game.play(move)
+        line.append(game.state)
+    game.undo()
+    line.pop()
+    assert game.positions == line and game.positions[0] == game.rules.deal(3)

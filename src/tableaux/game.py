@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -50,6 +51,35 @@ class Game:
         self._redo: list[Move] = []  # next move to redo is last
         self._legal: list[Move] | None = None
 
+    @classmethod
+    def replay(
+        cls,
+        rules: Rules,
+        deal: int,
+        moves: Iterable[Move | str | tuple[str, int, str]],
+        redo: Iterable[Move | str | tuple[str, int, str]] = (),
+    ) -> Game:
+        """The game reached by playing ``moves`` from the deal, with ``redo`` (next first) left to redo.
+
+        The one way a game is rebuilt from its moves (saves, the web store), so
+        every move is checked by :meth:`play` and nothing impossible gets in.
+        Move texts are read exactly as written: ``T1>T4`` is one card, however
+        many could go. A move that cannot be played raises the error that
+        :meth:`play` gives, prefixed with which move it was (``move 3 ('T1>T2')``
+        or ``redo move 1 (...)``). A bad deal number raises :class:`DealError`.
+        """
+        game = cls(rules, deal)
+        redo = list(redo)
+        for label, line in (("move", moves), ("redo move", redo)):
+            for number, move in enumerate(line, 1):
+                try:
+                    game.play(Move.from_str(move) if isinstance(move, str) else move)
+                except TableauxError as exc:
+                    raise type(exc)(f"{label} {number} ({str(move)!r}) cannot be played: {exc}") from None
+        for _ in redo:
+            game.undo()
+        return game
+
     # --- reading the position --------------------------------------------
     @property
     def name(self) -> str:
@@ -59,6 +89,11 @@ class Game:
     def state(self) -> State:
         """The current immutable position (what the solver works on)."""
         return self._states[-1]
+
+    @property
+    def positions(self) -> list[State]:
+        """Every position of the played line, from the deal to the current one."""
+        return list(self._states)
 
     @property
     def moves_played(self) -> list[Move]:
@@ -281,19 +316,11 @@ def game_from_dict(data: Any, rules_for: Any) -> Game:
     except TableauxError as exc:
         raise SaveFileError(f"saved game names an unknown game: {exc}") from None
     try:
-        game = Game(rules, data.get("deal"))
+        game = Game.replay(rules, data.get("deal"), data["moves"], data["redo"])
     except DealError as exc:
         raise SaveFileError(f"saved game has a bad deal number: {exc}") from None
-    for label, moves in (("move", data["moves"]), ("redo move", data["redo"])):
-        for i, text in enumerate(moves, 1):
-            try:
-                game.play(Move.from_str(text))
-            except TableauxError as exc:
-                raise SaveFileError(f"saved game is damaged: {label} {i} ({text!r}) cannot be played: {exc}") from None
-        if label == "move":
-            digest = game.digest()
-    if digest != data["digest"]:
+    except TableauxError as exc:
+        raise SaveFileError(f"saved game is damaged: {exc}") from None
+    if game.digest() != data["digest"]:
         raise SaveFileError("saved game has been altered: its moves do not lead to the position it recorded")
-    for _ in data["redo"]:
-        game.undo()
     return game

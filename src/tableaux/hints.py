@@ -105,14 +105,8 @@ def heuristic_moves(
 
 
 def history(game: Game) -> set[State]:
-    """Every position this game has been in, replayed from the deal through the engine."""
-    rules = game.rules
-    state = rules.deal(game.deal)
-    seen = {state}
-    for move in game.moves_played:
-        state = rules.apply(state, rules.to_raw(move))
-        seen.add(state)
-    return seen
+    """Every position this game has been in along its played line."""
+    return set(game.positions)
 
 
 def heuristic_hint(game: Game) -> Hint:
