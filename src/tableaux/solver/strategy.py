@@ -39,7 +39,22 @@ from ..eagle_wing import TABLEAU as EW_TABLEAU
 from ..eagle_wing import WASTE as EW_WASTE
 from ..eagle_wing import EagleWing
 from ..engine import RawMove, Rules, State
+from ..king_albert import FOUNDATIONS as KA_FOUNDATIONS
+from ..king_albert import RESERVE as KA_RESERVE
+from ..king_albert import TABLEAU as KA_TABLEAU
 from ..king_albert import KingAlbert
+
+# King Albert's piles lie in three runs, foundations then tableau then reserve,
+# so the hot loops below test a pile's kind by comparing its index with a bound.
+assert KA_FOUNDATIONS + KA_TABLEAU + KA_RESERVE == tuple(range(len(KA_FOUNDATIONS + KA_TABLEAU + KA_RESERVE)))
+KA_FIRST_TABLEAU = KA_TABLEAU[0]
+"""Piles below this index are foundations."""
+KA_FIRST_RESERVE = KA_RESERVE[0]
+"""Piles from this index on are reserve cells."""
+KA_FOUNDATION_PILES = slice(KA_FOUNDATIONS[0], KA_FOUNDATIONS[-1] + 1)
+KA_TABLEAU_PILES = slice(KA_FIRST_TABLEAU, KA_TABLEAU[-1] + 1)
+KA_RESERVE_PILES = slice(KA_FIRST_RESERVE, KA_RESERVE[-1] + 1)
+KA_TABLEAU_AND_RESERVE = slice(KA_FIRST_TABLEAU, KA_RESERVE[-1] + 1)
 
 
 class Strategy:
@@ -103,18 +118,18 @@ class KingAlbertStrategy(Strategy):
         # all there is to say about it.
         p = state.piles
         height = [0, 0, 0, 0]
-        for f in p[0:4]:
+        for f in p[KA_FOUNDATION_PILES]:
             if f:
                 height[SUIT[f[0]]] = len(f)
         return b"%b\xfe%b\xfe%b" % (
             bytes(height),
-            _sorted_join(p[4:13]),
-            bytes(sorted(c[0] for c in p[13:20] if c)),
+            _sorted_join(p[KA_TABLEAU_PILES]),
+            bytes(sorted(c[0] for c in p[KA_RESERVE_PILES] if c)),
         )
 
     def maybe_safe(self, state: State) -> bool:
         p = state.piles
-        return any(pile and RANK[pile[-1]] == 1 for pile in p[4:20])
+        return any(pile and RANK[pile[-1]] == 1 for pile in p[KA_TABLEAU_AND_RESERVE])
 
     def safe_move(self, state: State, moves: Sequence[RawMove]) -> RawMove | None:
         """An Ace from the tableau or the reserve to a foundation.
@@ -138,7 +153,7 @@ class KingAlbertStrategy(Strategy):
         piles = state.piles
         for move in moves:
             src, _, dst = move
-            if dst < 4 and src >= 4 and RANK[piles[src][-1]] == 1:
+            if dst < KA_FIRST_TABLEAU <= src and RANK[piles[src][-1]] == 1:
                 return move
         return None
 
@@ -152,14 +167,14 @@ class KingAlbertStrategy(Strategy):
         """
         piles = state.piles
         height = [0, 0, 0, 0]
-        for f in piles[0:4]:
+        for f in piles[KA_FOUNDATION_PILES]:
             if f:
                 height[SUIT[f[0]]] = len(f)
         low_red = min(height[1], height[2])
         low_black = min(height[0], height[3])
         for move in moves:
             src, _, dst = move
-            if dst < 4 and src >= 4:
+            if dst < KA_FIRST_TABLEAU <= src:
                 c = piles[src][-1]
                 if RANK[c] <= 2 or RANK[c] <= (low_black if RED[c] else low_red) + 1:
                     return move
@@ -172,12 +187,12 @@ class KingAlbertStrategy(Strategy):
         # dig towards one come early (in the classic rules nothing is face down, so this is
         # what tells a useful tableau move from a shuffle).
         height = [0, 0, 0, 0]
-        for f in piles[0:4]:
+        for f in piles[KA_FOUNDATION_PILES]:
             if f:
                 height[SUIT[f[0]]] = len(f)
         needed = {s * 13 + h for s, h in enumerate(height) if h < 13}
         depth: dict[int, int] = {}
-        for i in range(4, 13):
+        for i in KA_TABLEAU:
             pile = piles[i]
             top = len(pile) - 1
             for j, c in enumerate(pile):
@@ -189,28 +204,28 @@ class KingAlbertStrategy(Strategy):
         for move in moves:
             src, count, dst = move
             source = piles[src]
-            if src < 4:
-                if restricted or dst < 4:
+            if src < KA_FIRST_TABLEAU:  # from a foundation
+                if restricted or dst < KA_FIRST_TABLEAU:
                     continue  # an Ace between empty foundations changes nothing but their order
                 scored.append((7, 0, move))
                 continue
-            if dst < 4:
+            if dst < KA_FIRST_TABLEAU:
                 scored.append((0, 0, move))
                 continue
             if not piles[dst]:
-                if 4 <= src < 13 and count == len(source):
+                if KA_FIRST_TABLEAU <= src < KA_FIRST_RESERVE and count == len(source):
                     continue  # a whole pile onto an empty pile: the same position, piles permuted
                 if (src, count) in empty_targets:
                     continue  # the same cards onto another empty pile: the same again
                 empty_targets.add((src, count))
-                if src >= 13:
+                if src >= KA_FIRST_RESERVE:
                     scored.append((4, 0, move))
                 elif source[-count - 1] & DOWN:
                     scored.append((3, -len(source), move))
                 else:
                     scored.append((6, count, move))
                 continue
-            if src >= 13:
+            if src >= KA_FIRST_RESERVE:
                 scored.append((2, 0, move))
             elif count == len(source):
                 scored.append((1, 0, move))  # empties a pile
