@@ -111,10 +111,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=handler("solver.cli:run_survey"))
 
     # --- browser game (tableaux.web) --------------------------------------
-    for name in ("serve",):
-        p = sub.add_parser(name, help="start the browser game (the default command)")
-        add_serve_arguments(p)
-        p.set_defaults(func=handler("web.server:run_serve"))
+    p = sub.add_parser("serve", help="start the browser game (the default command)")
+    add_serve_arguments(p)
+    p.set_defaults(func=handler("web.server:run_serve"))
 
     p = sub.add_parser("stats", help="show or reset game statistics")
     p.add_argument("--db", default=None, help="database file (default: in the user data directory)")

@@ -21,7 +21,6 @@ from .engine import (
     IllegalMoveError,
     Move,
     NotationError,
-    RawMove,
     Rules,
     State,
     TableauxError,
@@ -261,9 +260,6 @@ class Game:
         from .hints import hint
 
         return hint(self, time_limit=time_limit)
-
-    def raw_moves(self) -> list[RawMove]:
-        return self.rules.moves(self.state)
 
     # --- saving and loading ----------------------------------------------
     def digest(self) -> str:
