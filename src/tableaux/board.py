@@ -96,10 +96,15 @@ def header(position: dict[str, Any]) -> list[Text]:
     return lines
 
 
-def draw_king_albert(piles: dict[str, list[dict[str, Any]]], glyphs: Glyphs) -> list[Text]:
-    foundations = [f"foundation-{i}" for i in range(1, 5)]
-    tableau = [f"tableau-{i}" for i in range(1, 10)]
-    reserve = [f"reserve-{i}" for i in range(1, 8)]
+def of_kind(names: list[str], kind: str) -> list[str]:
+    """The piles of one kind (``tableau``, ``foundation``...) in the game's order: layouts come from pile names."""
+    return [n for n in names if n.partition("-")[0] == kind]
+
+
+def draw_reserve_row(piles: dict[str, list[dict[str, Any]]], glyphs: Glyphs) -> list[Text]:
+    """Foundations above the tableau, reserve cells in a row below (King Albert)."""
+    names = list(piles)
+    foundations, tableau, reserve = (of_kind(names, k) for k in ("foundation", "tableau", "reserve"))
     lines = [row([label(n) for n in foundations]), row([cell(top_text(piles[n], glyphs)) for n in foundations])]
     lines += [Text(), row([label(n) for n in tableau])]
     lines += columns([piles[n] for n in tableau], glyphs)
@@ -111,10 +116,12 @@ def count_text(n: int) -> Text:
     return cell(Text(f"{n:>3}", style="dim"))
 
 
-def draw_eagle_wing(piles: dict[str, list[dict[str, Any]]], glyphs: Glyphs) -> list[Text]:
-    foundations = [f"foundation-{i}" for i in range(1, 5)]
-    left = [f"tableau-{i}" for i in range(1, 5)]
-    right = [f"tableau-{i}" for i in range(5, 9)]
+def draw_stock_and_wings(piles: dict[str, list[dict[str, Any]]], glyphs: Glyphs) -> list[Text]:
+    """Stock, waste and foundations on top; the tableau as two wings either side of one reserve pile (Eagle Wing)."""
+    names = list(piles)
+    trunk_at = names.index("reserve")
+    foundations = of_kind(names, "foundation")
+    left, right = of_kind(names[:trunk_at], "tableau"), of_kind(names[trunk_at:], "tableau")
     gap = cell("")
     stock, waste, reserve = piles["stock"], piles["waste"], piles["reserve"]
     lines = [
@@ -134,9 +141,9 @@ def draw_eagle_wing(piles: dict[str, list[dict[str, Any]]], glyphs: Glyphs) -> l
         body.append(Text())
     out = []
     for i, line in enumerate(body):
-        left_part = line[: 1 + 4 * COLUMN]
-        left_part.pad_right(1 + 4 * COLUMN - left_part.cell_len)
-        merged = left_part + (trunk[i] if i < len(trunk) else cell("", TRUNK)) + line[1 + 4 * COLUMN:]
+        left_part = line[: 1 + len(left) * COLUMN]
+        left_part.pad_right(1 + len(left) * COLUMN - left_part.cell_len)
+        merged = left_part + (trunk[i] if i < len(trunk) else cell("", TRUNK)) + line[1 + len(left) * COLUMN:]
         merged.rstrip()
         out.append(merged)
     return lines + out
@@ -145,7 +152,7 @@ def draw_eagle_wing(piles: dict[str, list[dict[str, Any]]], glyphs: Glyphs) -> l
 def render(position: dict[str, Any], glyphs: Glyphs = UNICODE) -> list[Text]:
     """The board as lines of styled text. Give it a public position: it draws whatever cards it is given."""
     piles = position["piles"]
-    body = draw_eagle_wing(piles, glyphs) if "stock" in piles else draw_king_albert(piles, glyphs)
+    body = draw_stock_and_wings(piles, glyphs) if "stock" in piles else draw_reserve_row(piles, glyphs)
     return [*header(position), Text(), *body]
 
 

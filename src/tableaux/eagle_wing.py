@@ -60,6 +60,8 @@ class EagleWing(Rules):
     tableau = TABLEAU
     home_piles = (WASTE, *TABLEAU)
     """AisleRiot's double-click leaves out the reserve."""
+    stock = STOCK
+    waste = WASTE
 
     def deal(self, deal: int) -> State:
         cards = shuffled_deck(deal)

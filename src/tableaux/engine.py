@@ -183,6 +183,10 @@ class Rules(ABC):
     foundations: tuple[int, ...] = ()
     tableau: tuple[int, ...] = ()
     home_piles: tuple[int, ...] = ()
+    stock: int | None = None
+    """The stock pile's index in games that have one (Eagle Wing), else None."""
+    waste: int | None = None
+    """The waste pile's index in games with a stock, else None."""
     """Piles whose top card a double-click sends home (AisleRiot chooses these per game)."""
 
     # --- helpers shared by the UIs ---------------------------------------

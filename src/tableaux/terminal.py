@@ -50,17 +50,28 @@ def show_board(game: Game, console: Console) -> None:
 
 # --- the play loop --------------------------------------------------------
 def help_text(game: Game) -> str:
-    eagle = game.name == "eagle-wing"
-    reserve = "R>T2     the reserve's last card onto T2" if eagle else "R2>F1    reserve 2 to foundation 1"
+    """Help for this game, its examples drawn from its own piles (``tableaux.GAMES`` and the Rules attributes)."""
+    rules = game.rules
+    names = rules.pile_names
+    has_stock = rules.stock is not None
+    tableau = [short_name(names[i]) for i in rules.tableau]
+    if "reserve" in rules.index:  # one reserve pile, of which only the last card plays
+        reserve = f"R>{tableau[1]}     the reserve's last card onto {tableau[1]}"
+    else:
+        reserve = "R2>F1    reserve 2 to foundation 1"
     lines = [
         "Moves (pile names as labelled on the board):",
-        "  T1>T3    top card of T1 onto T3",
-        "  T1:3>T4  three cards of T1 onto T4 (T1>T4 is enough when only one count fits)",
+        f"  {tableau[0]}>{tableau[2]}    top card of {tableau[0]} onto {tableau[2]}",
+        f"  {tableau[0]}:3>{tableau[3]}  three cards of {tableau[0]} onto {tableau[3]} "
+        f"({tableau[0]}>{tableau[3]} is enough when only one count fits)",
         f"  {reserve}",
     ]
-    if eagle:
+    if has_stock:
         lines.append("  S>W      turn a card from the stock (same as 'deal')")
-    home = "T3 or W" if eagle else "T3 or R2"
+    kinds: dict[str, str] = {}
+    for i in sorted(rules.home_piles, key=lambda i: (i not in rules.tableau, i)):
+        kinds.setdefault(names[i].partition("-")[0], short_name(names[i]))
+    home = " or ".join(kinds.values())
     lines += [
         f"  {home:<8} send that pile's top card to a foundation (like a double-click)",
         "Commands:",
@@ -68,7 +79,7 @@ def help_text(game: Game) -> str:
         "  new [N]                       a new random deal, or deal N",
         "  hint (h)                      suggest a move",
     ]
-    if eagle:
+    if has_stock:
         lines.append("  deal (d) or S                 turn a stock card (or the waste back over)")
     lines += [
         "  moves                         list every legal move",
@@ -245,13 +256,15 @@ class Session:
         self.say(self.game.hint().message, "cyan")
 
     def cmd_deal(self, _: str) -> None:
-        if self.game.name != "eagle-wing":
-            self.say(f"{self.game.rules.title} has no stock; every card is already on the table.", "yellow")
+        rules = self.game.rules
+        if rules.stock is None or rules.waste is None:
+            self.say(f"{rules.title} has no stock; every card is already on the table.", "yellow")
             return
-        moves = [m for m in self.game.legal_moves() if "stock" in (m.source, m.target)]
+        stock = rules.pile_names[rules.stock]
+        moves = [m for m in self.game.legal_moves() if stock in (m.source, m.target)]
         if not moves:
-            position = self.game.position()
-            if position["stock_left"] or position["piles"]["waste"]:
+            piles = self.game.state.piles
+            if piles[rules.stock] or piles[rules.waste]:
                 why = "the waste cannot go back: no redeals are left"
             else:
                 why = "the stock and the waste are both empty"
