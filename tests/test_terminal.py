@@ -14,11 +14,12 @@ import pytest
 from rich.console import Console
 
 import tableaux
+from tableaux.board import ASCII, UNICODE, card_label, card_text, render
 from tableaux.cards import DOWN, card_str
 from tableaux.engine import RawMove, Rules, State, short_name
 from tableaux.game import Game
 from tableaux.hints import Hint, heuristic_moves
-from tableaux.terminal import ASCII, UNICODE, card_label, card_text, play_loop, render
+from tableaux.terminal import play_loop
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,30 +1,37 @@
 """tableaux: King Albert and Eagle Wing exactly as GNOME AisleRiot plays them.
 
-Quick use::
+Quick use (``docs/api.md`` has the whole API)::
 
-    import tableaux
-    game = tableaux.new_game("king-albert", deal=17)
-    for move in game.legal_moves():
-        print(move)          # T5>T3, R4>T1, ...
-    game.play("T5>T3")
-    game.undo()
-    print(game.position()["score"])
+    >>> import tableaux
+    >>> game = tableaux.new_game("king-albert", deal=17)
+    >>> [str(move) for move in game.legal_moves()]
+    ['R1>F1', 'R1>F2', 'R1>F3', 'R1>F4', 'R1>T5', 'R6>F1', ...]
+    >>> game.play("R1>F1")
+    Move(source='reserve-1', count=1, target='foundation-1')
+    >>> game.score
+    1
+    >>> game.undo()
+    Move(source='reserve-1', count=1, target='foundation-1')
+    >>> tableaux.solve(game).verdict
+    'winnable'
 """
 
-from __future__ import annotations
-
-import json
-import random
-from pathlib import Path
-from typing import Any
+# No ``from __future__ import annotations``, and helpers imported under private
+# names or inside functions: every public name of this module is the API listed
+# in ``__all__``, so ``dir(tableaux)`` shows just that (and the submodules).
+import os as _os
+import typing as _typing
 
 from .cards import CardError, card_str, parse_card
 from .deal import MAX_DEAL, DealError
+from .deal import check_deal as _check_deal
 from .eagle_wing import EagleWing
 from .engine import IllegalMoveError, Move, NotationError, Rules, State, TableauxError
-from .game import Game, SaveFileError, game_from_dict
+from .game import Game, SaveFileError
+from .game import game_from_dict as _game_from_dict
 from .king_albert import KingAlbert, KingAlbertClassic
-from .solver import solve as solve  # decide a deal: see tableaux.solver
+from .solver import SolverError, SolveResult
+from .solver import solve as _solve_position
 
 __version__ = "0.1.0"
 
@@ -46,6 +53,8 @@ def rules(name: str) -> Rules:
 
 def new_game(name: str, deal: int | None = None) -> Game:
     """Start deal ``deal`` (0..4294967295) of game ``name``; a random deal when omitted."""
+    import random
+
     game_rules = rules(name)
     if deal is None:
         deal = random.randint(0, MAX_DEAL)
@@ -54,27 +63,51 @@ def new_game(name: str, deal: int | None = None) -> Game:
 
 def loads(text: str) -> Game:
     """Load a game saved by :meth:`Game.dumps`; a corrupt or edited save raises :class:`SaveFileError`."""
+    import json
+
     try:
-        data: Any = json.loads(text)
+        data: object = json.loads(text)
     except (ValueError, TypeError, RecursionError) as exc:
         # ValueError covers JSONDecodeError, UnicodeDecodeError and numbers too long to convert;
         # RecursionError is what absurdly deep nesting gives.
         raise SaveFileError(f"saved game is not valid JSON: {exc}") from None
-    return game_from_dict(data, rules)
+    return _game_from_dict(data, rules)
 
 
-MAX_SAVE_BYTES = 4 * 1024 * 1024
+def solve(
+    game_or_name: Game | tuple[Rules, State] | str, deal: int | None = None, /, **options: _typing.Any
+) -> SolveResult:
+    """Decide a deal or a position: ``solve("king-albert", 17)``, ``solve(game)`` or ``solve((rules, state))``.
+
+    The name form exists here rather than in :mod:`tableaux.solver` because
+    names live in :data:`GAMES`, and the solver depends on the engine only.
+    Keyword options (``max_nodes``, ``time_limit``, ...) are those of
+    :func:`tableaux.solver.solve`.
+    """
+    if isinstance(game_or_name, str):
+        game_rules = rules(game_or_name)
+        if deal is None:
+            raise SolverError(f"solve({game_or_name!r}) needs a deal number too, for example "
+                              f"solve({game_or_name!r}, 17)")
+        return _solve_position((game_rules, game_rules.deal(_check_deal(deal))), **options)
+    if deal is not None:
+        raise SolverError("a deal number goes with a game name, as in solve('king-albert', 17), "
+                          "not with a Game or a (rules, state) pair")
+    return _solve_position(game_or_name, **options)
+
+
+_MAX_SAVE_BYTES = 4 * 1024 * 1024
 """Far above any real save (a few kilobytes); reading stops there, so ``/dev/zero`` cannot eat the memory."""
 
 
-def load(path: str | Path) -> Game:
+def load(path: str | _os.PathLike[str]) -> Game:
     """Load a game saved by :meth:`Game.save`."""
     try:
         with open(path, "rb") as f:
-            data = f.read(MAX_SAVE_BYTES + 1)
-        if len(data) > MAX_SAVE_BYTES:
+            data = f.read(_MAX_SAVE_BYTES + 1)
+        if len(data) > _MAX_SAVE_BYTES:
             raise SaveFileError(
-                f"{str(path)!r} is too large to be a saved game (more than {MAX_SAVE_BYTES} bytes)"
+                f"{str(path)!r} is too large to be a saved game (more than {_MAX_SAVE_BYTES} bytes)"
             )
         text = data.decode()
     except (OSError, UnicodeDecodeError) as exc:
@@ -105,4 +138,7 @@ __all__ = [
     "new_game",
     "parse_card",
     "rules",
+    "solve",
+    "SolveResult",
+    "SolverError",
 ]

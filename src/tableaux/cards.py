@@ -25,28 +25,9 @@ RANK: tuple[int, ...] = tuple((c & 63) % 13 + 1 if (c & 63) < 52 else 0 for c in
 SUIT: tuple[int, ...] = tuple((c & 63) // 13 if (c & 63) < 52 else 0 for c in range(128))
 RED: tuple[bool, ...] = tuple(SUIT[c] in (1, 2) for c in range(128))
 
-FULL_DECK: tuple[int, ...] = tuple(range(52))
-
 
 class CardError(ValueError):
     """Raised for text that is not a card."""
-
-
-def card(rank: int, suit: int) -> int:
-    """The card int for a rank 1..13 and suit index 0..3 (C, D, H, S)."""
-    return suit * 13 + rank - 1
-
-
-def is_up(c: int) -> bool:
-    return c < DOWN
-
-
-def face_up(c: int) -> int:
-    return c & 63
-
-
-def face_down(c: int) -> int:
-    return c | DOWN
 
 
 def card_str(c: int) -> str:

@@ -8,13 +8,12 @@ usage message and exit status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from importlib import import_module
 
 from .deal import MAX_DEAL
-
-GAME_NAMES = ("king-albert", "eagle-wing", "king-albert-classic")
 
 
 def bounded(convert: Callable[[str], float], what: str, low: float, high: float) -> Callable[[str], float]:
@@ -68,6 +67,9 @@ def handler(spec: str) -> Callable[[argparse.Namespace], int]:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from . import GAMES  # the one list of games: a game added there is a command-line choice at once
+
+    game_names = tuple(GAMES)
     parser = argparse.ArgumentParser(
         prog="tableaux",
         description="King Albert and Eagle Wing solitaire, as GNOME AisleRiot plays them. "
@@ -77,21 +79,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     # --- terminal play (tableaux.terminal) --------------------------------
     p = sub.add_parser("play", help="play in the terminal")
-    p.add_argument("game", nargs="?", choices=GAME_NAMES, help="which game (may be left out with --load)")
+    p.add_argument("game", nargs="?", choices=game_names, help="which game (may be left out with --load)")
     start = p.add_mutually_exclusive_group()
     start.add_argument("--deal", type=deal_number, default=None, help="deal number (random when omitted)")
     start.add_argument("--load", metavar="FILE", default=None, help="resume a saved game")
     p.set_defaults(func=handler("terminal:run_play"))
 
     p = sub.add_parser("deal", help="print a deal")
-    p.add_argument("game", choices=GAME_NAMES)
+    p.add_argument("game", choices=game_names)
     p.add_argument("number", type=deal_number, help="deal number, 0..4294967295")
     p.add_argument("--json", action="store_true", help="print position() with every card, for tools")
     p.set_defaults(func=handler("terminal:run_deal"))
 
     # --- solver (tableaux.solver.cli) -------------------------------------
     p = sub.add_parser("solve", help="decide whether a deal can be won and print the winning line")
-    p.add_argument("game", choices=GAME_NAMES)
+    p.add_argument("game", choices=game_names)
     p.add_argument("number", type=deal_number, help="deal number")
     p.add_argument("--json", action="store_true")
     p.add_argument("--max-nodes", type=positive_int, default=None)
@@ -100,7 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=handler("solver.cli:run_solve"))
 
     p = sub.add_parser("survey", help="solve a range of deals and report the winnable share")
-    p.add_argument("game", choices=GAME_NAMES)
+    p.add_argument("game", choices=game_names)
     p.add_argument("--deals", required=True, type=deal_range, help="range of deal numbers, for example 1-100000")
     p.add_argument("--workers", type=positive_int, default=None)
     p.add_argument("--time-limit", type=positive_float, default=10.0, help="seconds per deal (default 10)")
@@ -113,16 +115,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=handler("solver.cli:run_survey"))
 
     # --- browser game (tableaux.web) --------------------------------------
-    for name in ("serve",):
-        p = sub.add_parser(name, help="start the browser game (the default command)")
-        add_serve_arguments(p)
-        p.set_defaults(func=handler("web.server:run_serve"))
+    p = sub.add_parser("serve", help="start the browser game (the default command)")
+    add_serve_arguments(p)
+    p.set_defaults(func=handler("web.server:run_serve"))
 
     p = sub.add_parser("stats", help="show or reset game statistics")
     p.add_argument("--db", default=None, help="database file (default: in the user data directory)")
     p.add_argument("--reset", action="store_true", help="reset statistics (asks for confirmation)")
     p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
-    p.add_argument("--game", choices=GAME_NAMES, default=None)
+    p.add_argument("--game", choices=game_names, default=None)
     p.set_defaults(func=handler("web.server:run_stats"))
     return parser
 
@@ -151,12 +152,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
         argv = ["serve", *argv]
-    args = parser.parse_args(argv)
     try:
-        return int(args.func(args) or 0)
+        args = parser.parse_args(argv)
+        status = int(args.func(args) or 0)
+        sys.stdout.flush()  # output still buffered meets a closed pipe here, not at exit
     except KeyboardInterrupt:
         print()
         return 130
+    except BrokenPipeError:
+        # Whoever read the output stopped (``tableaux solve ... | head -1``): that is not an
+        # error, so no traceback. Point stdout at /dev/null so the flush at exit stays quiet too.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE: what a shell reports for a writer whose pipe closed
+    return status
 
 
 if __name__ == "__main__":

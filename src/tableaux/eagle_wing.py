@@ -58,6 +58,10 @@ class EagleWing(Rules):
     )
     foundations = FOUNDATIONS
     tableau = TABLEAU
+    home_piles = (WASTE, *TABLEAU)
+    """AisleRiot's double-click leaves out the reserve."""
+    stock = STOCK
+    waste = WASTE
 
     def deal(self, deal: int) -> State:
         cards = shuffled_deck(deal)
@@ -133,19 +137,6 @@ class EagleWing(Rules):
                 piles[src] = (piles[RESERVE][-1] & ~DOWN,)
                 piles[RESERVE] = piles[RESERVE][:-1]
         return State(tuple(piles), redeals)
-
-    def home_move(self, state: State, pile: int) -> RawMove | None:
-        if pile != WASTE and pile not in TABLEAU:
-            return None
-        cards = state.piles[pile]
-        if not cards:
-            return None
-        c = cards[-1]
-        for f in FOUNDATIONS:
-            top = state.piles[f]
-            if (not top and RANK[c] == self.base_rank(state)) or (top and NEXT_UP[top[-1]] == c):
-                return (pile, 1, f)
-        return None
 
     def extra(self, state: State) -> dict[str, Any]:
         piles = state.piles

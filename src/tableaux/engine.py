@@ -154,9 +154,20 @@ class Rules(ABC):
     def apply(self, state: State, move: RawMove) -> State:
         """The position after a legal move, automatic actions included."""
 
-    @abstractmethod
     def home_move(self, state: State, pile: int) -> RawMove | None:
-        """What a double-click on ``pile`` does: its top card to a foundation, if it can go."""
+        """What a double-click on ``pile`` does: its top card to a foundation, if it can go.
+
+        Derived from :meth:`moves` (the first one-card move from ``pile`` to a
+        foundation), so a double-click can only ever make a legal move and the
+        foundation rule stays written once, in each game's move generator.
+        """
+        if pile not in self.home_piles:
+            return None
+        foundations = self.foundations
+        for move in self.moves(state):
+            if move[0] == pile and move[1] == 1 and move[2] in foundations:
+                return move
+        return None
 
     def score(self, state: State) -> int:
         """Both games score one point per card on the foundations."""
@@ -171,6 +182,12 @@ class Rules(ABC):
 
     foundations: tuple[int, ...] = ()
     tableau: tuple[int, ...] = ()
+    home_piles: tuple[int, ...] = ()
+    stock: int | None = None
+    """The stock pile's index in games that have one (Eagle Wing), else None."""
+    waste: int | None = None
+    """The waste pile's index in games with a stock, else None."""
+    """Piles whose top card a double-click sends home (AisleRiot chooses these per game)."""
 
     # --- helpers shared by the UIs ---------------------------------------
     def to_move(self, raw: RawMove) -> Move:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +21,6 @@ from .engine import (
     IllegalMoveError,
     Move,
     NotationError,
-    RawMove,
     Rules,
     State,
     TableauxError,
@@ -50,6 +50,35 @@ class Game:
         self._redo: list[Move] = []  # next move to redo is last
         self._legal: list[Move] | None = None
 
+    @classmethod
+    def replay(
+        cls,
+        rules: Rules,
+        deal: int,
+        moves: Iterable[Move | str | tuple[str, int, str]],
+        redo: Iterable[Move | str | tuple[str, int, str]] = (),
+    ) -> Game:
+        """The game reached by playing ``moves`` from the deal, with ``redo`` (next first) left to redo.
+
+        The one way a game is rebuilt from its moves (saves, the web store), so
+        every move is checked by :meth:`play` and nothing impossible gets in.
+        Move texts are read exactly as written: ``T1>T4`` is one card, however
+        many could go. A move that cannot be played raises the error that
+        :meth:`play` gives, prefixed with which move it was (``move 3 ('T1>T2')``
+        or ``redo move 1 (...)``). A bad deal number raises :class:`DealError`.
+        """
+        game = cls(rules, deal)
+        redo = list(redo)
+        for label, line in (("move", moves), ("redo move", redo)):
+            for number, move in enumerate(line, 1):
+                try:
+                    game.play(Move.from_str(move) if isinstance(move, str) else move)
+                except TableauxError as exc:
+                    raise type(exc)(f"{label} {number} ({str(move)!r}) cannot be played: {exc}") from None
+        for _ in redo:
+            game.undo()
+        return game
+
     # --- reading the position --------------------------------------------
     @property
     def name(self) -> str:
@@ -59,6 +88,11 @@ class Game:
     def state(self) -> State:
         """The current immutable position (what the solver works on)."""
         return self._states[-1]
+
+    @property
+    def positions(self) -> list[State]:
+        """Every position of the played line, from the deal to the current one."""
+        return list(self._states)
 
     @property
     def moves_played(self) -> list[Move]:
@@ -86,8 +120,13 @@ class Game:
             self._legal = [to_move(m) for m in self.rules.moves(self.state)]
         return list(self._legal)
 
-    def is_legal(self, move: Move) -> bool:
-        return move in self.legal_moves()
+    def is_legal(self, move: Move | str | tuple[str, int, str]) -> bool:
+        """Whether :meth:`play` would play ``move``: it reads moves exactly as ``play`` does."""
+        try:
+            self._coerce(move)
+        except TableauxError:
+            return False
+        return True
 
     def position(self, *, hide: bool = False) -> dict[str, Any]:
         """The whole position as JSON-ready data, every card shown (for tools)."""
@@ -198,6 +237,18 @@ class Game:
         while self._played:
             self.undo()
 
+    def copy(self) -> Game:
+        """An independent game with the same position and history, for trying moves out (undo and redo too).
+
+        Positions are immutable, so they are shared; only the history lists are copied.
+        """
+        other = object.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        other._states = list(self._states)
+        other._played = list(self._played)
+        other._redo = list(self._redo)
+        return other
+
     def home_move(self, pile: str) -> Move | None:
         """The move a double-click on ``pile`` makes (its top card to a foundation), if any."""
         self._check_piles(pile)
@@ -209,9 +260,6 @@ class Game:
         from .hints import hint
 
         return hint(self, time_limit=time_limit)
-
-    def raw_moves(self) -> list[RawMove]:
-        return self.rules.moves(self.state)
 
     # --- saving and loading ----------------------------------------------
     def digest(self) -> str:
@@ -240,6 +288,12 @@ class Game:
         tmp.write_text(self.dumps() + "\n")
         tmp.replace(path)
 
+    def __str__(self) -> str:
+        """The board as the terminal draws it, in plain text: face-down cards are backs, as a player sees them."""
+        from .board import board_text  # drawing is only loaded by those who print a game
+
+        return board_text(self.public_position())
+
     def __repr__(self) -> str:
         return f"<Game {self.name} deal={self.deal} moves={len(self._played)} score={self.score}>"
 
@@ -258,19 +312,11 @@ def game_from_dict(data: Any, rules_for: Any) -> Game:
     except TableauxError as exc:
         raise SaveFileError(f"saved game names an unknown game: {exc}") from None
     try:
-        game = Game(rules, data.get("deal"))
+        game = Game.replay(rules, data.get("deal"), data["moves"], data["redo"])
     except DealError as exc:
         raise SaveFileError(f"saved game has a bad deal number: {exc}") from None
-    for label, moves in (("move", data["moves"]), ("redo move", data["redo"])):
-        for i, text in enumerate(moves, 1):
-            try:
-                game.play(Move.from_str(text))
-            except TableauxError as exc:
-                raise SaveFileError(f"saved game is damaged: {label} {i} ({text!r}) cannot be played: {exc}") from None
-        if label == "move":
-            digest = game.digest()
-    if digest != data["digest"]:
+    except TableauxError as exc:
+        raise SaveFileError(f"saved game is damaged: {exc}") from None
+    if game.digest() != data["digest"]:
         raise SaveFileError("saved game has been altered: its moves do not lead to the position it recorded")
-    for _ in data["redo"]:
-        game.undo()
     return game

@@ -56,14 +56,12 @@ def is_pointless(
     heuristic would otherwise go round in circles.
     """
     src, count, dst = move
-    names = rules.pile_names
     if (
         previous is not None
         and previous[0] == dst
         and previous[2] == src
         and previous[1] == count
-        and names[src] != "stock"
-        and names[dst] != "stock"
+        and rules.stock not in (src, dst)
     ):
         return True
     piles = state.piles
@@ -87,10 +85,10 @@ def heuristic_moves(
         source = piles[src]
         if src in foundations:
             return (9, 0)  # taking a card back is a last resort
-        if piles[src] and src == 0 and dst == 1 and rules.name == "eagle-wing":
+        if src == rules.stock:
             return (7, 0)  # the stock comes after every useful card move
-        if dst == 0 and rules.name == "eagle-wing":
-            return (8, 0)
+        if dst == rules.stock:
+            return (8, 0)  # turning the waste over uses up a redeal
         if dst in foundations:
             return (0, RANK[source[-1]])
         uncovers = len(source) > count and source[-count - 1] & DOWN
@@ -105,14 +103,8 @@ def heuristic_moves(
 
 
 def history(game: Game) -> set[State]:
-    """Every position this game has been in, replayed from the deal through the engine."""
-    rules = game.rules
-    state = rules.deal(game.deal)
-    seen = {state}
-    for move in game.moves_played:
-        state = rules.apply(state, rules.to_raw(move))
-        seen.add(state)
-    return seen
+    """Every position this game has been in along its played line."""
+    return set(game.positions)
 
 
 def heuristic_hint(game: Game) -> Hint:

@@ -20,7 +20,7 @@ Score: the number of cards on the foundations. Won at 52.
 
 from __future__ import annotations
 
-from .cards import DOWN, RANK, RED, SUIT
+from .cards import DOWN, RANK, RED
 from .deal import shuffled_deck
 from .engine import Pile, RawMove, Rules, State
 
@@ -48,7 +48,7 @@ class KingAlbert(Rules):
     )
     foundations = FOUNDATIONS
     tableau = TABLEAU
-    reserve = RESERVE
+    home_piles = (*TABLEAU, *RESERVE)
     single_cards_only = False
     """True for the traditional variant, where only one card moves at a time."""
 
@@ -125,19 +125,6 @@ class KingAlbert(Rules):
         piles[src] = rest
         piles[dst] = piles[dst] + moving
         return State(tuple(piles))
-
-    def home_move(self, state: State, pile: int) -> RawMove | None:
-        if pile not in TABLEAU and pile not in RESERVE:
-            return None
-        cards = state.piles[pile]
-        if not cards or cards[-1] & DOWN:
-            return None
-        c = cards[-1]
-        for f in FOUNDATIONS:
-            top = state.piles[f]
-            if (not top and RANK[c] == 1) or (top and top[-1] + 1 == c and SUIT[c] == SUIT[top[-1]]):
-                return (pile, 1, f)
-        return None
 
 
 class KingAlbertClassic(KingAlbert):

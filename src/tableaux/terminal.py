@@ -1,7 +1,8 @@
 """Playing in the terminal: the board drawn with ``rich``, moves typed in the notation.
 
-The board is drawn from :meth:`Game.public_position` only, so a face-down card
-cannot reach the screen by accident: the renderer never learns what it is.
+The board is drawn by :mod:`tableaux.board` from :meth:`Game.public_position`
+only, so a face-down card cannot reach the screen by accident: the renderer
+never learns what it is.
 The play loop takes its input function and console as arguments, so tests
 (and scripts piping commands into ``tableaux play``) drive exactly the code a
 player uses.
@@ -22,6 +23,7 @@ from rich.console import Console
 from rich.text import Text
 
 import tableaux
+from tableaux.board import ASCII, UNICODE, Glyphs, card_label, render
 from tableaux.cards import CardError
 from tableaux.deal import DealError
 from tableaux.engine import IllegalMoveError, Move, TableauxError, long_name, parse_notation, short_name
@@ -33,144 +35,10 @@ PlayerError = (TableauxError, DealError, CardError)
 InputFn = Callable[[str], str]
 PROMPT = "> "
 
-COLUMN = 5
-"""Screen width of one pile column: a 3-character card plus a gap."""
-TRUNK = COLUMN + 3
-"""Eagle Wing's reserve column, a little wider so it stands apart from the wings."""
-
-
-# --- drawing --------------------------------------------------------------
-@dataclass(frozen=True)
-class Glyphs:
-    """Suit signs and card backs; plain letters for terminals that cannot show the symbols."""
-
-    suits: dict[str, str]
-    back: str
-    empty: str
-
-
-UNICODE = Glyphs({"C": "♣", "D": "♦", "H": "♥", "S": "♠"}, "▒▒▒", " · ")
-ASCII = Glyphs({"C": "C", "D": "D", "H": "H", "S": "S"}, "###", " - ")
-
 
 def glyphs_for(console: Console) -> Glyphs:
     encoding = (console.encoding or "").lower().replace("-", "")
     return UNICODE if encoding.startswith("utf") else ASCII
-
-
-def card_label(code: str, glyphs: Glyphs = UNICODE) -> str:
-    """How a face-up card reads on screen: ``10♥``, `` A♠`` (always 3 wide, so columns line up)."""
-    rank = "10" if code[0] == "T" else code[0]
-    return f"{rank}{glyphs.suits[code[1]]}".rjust(3)
-
-
-def card_text(card: dict[str, Any], glyphs: Glyphs) -> Text:
-    if not card["up"] or card["card"] is None:
-        return Text(glyphs.back, style="blue")
-    code = card["card"]
-    return Text(card_label(code, glyphs), style="bold red" if code[1] in "DH" else "bold")
-
-
-def top_text(pile: list[dict[str, Any]], glyphs: Glyphs) -> Text:
-    return card_text(pile[-1], glyphs) if pile else Text(glyphs.empty, style="dim")
-
-
-def cell(text: Text | str, width: int = COLUMN) -> Text:
-    """``text`` padded to a column, keeping its style."""
-    out = Text(text) if isinstance(text, str) else text.copy()
-    out.pad_right(max(0, width - out.cell_len))
-    return out
-
-
-def label(name: str, width: int = COLUMN) -> Text:
-    return cell(Text(short_name(name).rjust(3), style="cyan"), width)
-
-
-def row(cells: list[Text]) -> Text:
-    line = Text(" ")
-    for c in cells:
-        line.append_text(c)
-    line.rstrip()
-    return line
-
-
-def columns(piles: list[list[dict[str, Any]]], glyphs: Glyphs) -> list[Text]:
-    """Tableau piles drawn as columns, bottom card at the top of the screen as on a table."""
-    height = max((len(p) for p in piles), default=0)
-    lines = []
-    for depth in range(max(height, 1)):
-        cells = []
-        for pile in piles:
-            if depth < len(pile):
-                cells.append(cell(card_text(pile[depth], glyphs)))
-            elif depth == 0:
-                cells.append(cell(Text(glyphs.empty, style="dim")))
-            else:
-                cells.append(cell(""))
-        lines.append(row(cells))
-    return lines
-
-
-def header(position: dict[str, Any]) -> list[Text]:
-    title = Text(f"{position['title']}  deal {position['deal']}", style="bold")
-    title.append(f"    Score {position['score']}   Moves {position['moves_played']}")
-    lines = [title]
-    if position.get("status"):
-        lines.append(Text(position["status"]))
-    return lines
-
-
-def draw_king_albert(piles: dict[str, list[dict[str, Any]]], glyphs: Glyphs) -> list[Text]:
-    foundations = [f"foundation-{i}" for i in range(1, 5)]
-    tableau = [f"tableau-{i}" for i in range(1, 10)]
-    reserve = [f"reserve-{i}" for i in range(1, 8)]
-    lines = [row([label(n) for n in foundations]), row([cell(top_text(piles[n], glyphs)) for n in foundations])]
-    lines += [Text(), row([label(n) for n in tableau])]
-    lines += columns([piles[n] for n in tableau], glyphs)
-    lines += [Text(), row([label(n) for n in reserve]), row([cell(top_text(piles[n], glyphs)) for n in reserve])]
-    return lines
-
-
-def count_text(n: int) -> Text:
-    return cell(Text(f"{n:>3}", style="dim"))
-
-
-def draw_eagle_wing(piles: dict[str, list[dict[str, Any]]], glyphs: Glyphs) -> list[Text]:
-    foundations = [f"foundation-{i}" for i in range(1, 5)]
-    left = [f"tableau-{i}" for i in range(1, 5)]
-    right = [f"tableau-{i}" for i in range(5, 9)]
-    gap = cell("")
-    stock, waste, reserve = piles["stock"], piles["waste"], piles["reserve"]
-    lines = [
-        row([label("stock"), label("waste"), gap, *[label(n) for n in foundations]]),
-        row([cell(top_text(stock, glyphs)), cell(top_text(waste, glyphs)), gap,
-             *[cell(top_text(piles[n], glyphs)) for n in foundations]]),
-        row([count_text(len(stock)), count_text(len(waste))]),
-        Text(),
-        row([*[label(n) for n in left], Text("  ") + label("reserve", TRUNK - 2), *[label(n) for n in right]]),
-    ]
-    body = columns([piles[n] for n in (*left, *right)], glyphs)
-    # The reserve ("trunk") sits between the wings: its top card (face down until
-    # only the bottom card is left) and how many cards it holds.
-    trunk = [cell(Text("  ") + top_text(reserve, glyphs), TRUNK),
-             cell(Text(f"  {len(reserve):>3}", style="dim"), TRUNK)]
-    while len(body) < len(trunk):
-        body.append(Text())
-    out = []
-    for i, line in enumerate(body):
-        left_part = line[: 1 + 4 * COLUMN]
-        left_part.pad_right(1 + 4 * COLUMN - left_part.cell_len)
-        merged = left_part + (trunk[i] if i < len(trunk) else cell("", TRUNK)) + line[1 + 4 * COLUMN:]
-        merged.rstrip()
-        out.append(merged)
-    return lines + out
-
-
-def render(position: dict[str, Any], glyphs: Glyphs = UNICODE) -> list[Text]:
-    """The board as lines of styled text. Give it a public position: it draws whatever cards it is given."""
-    piles = position["piles"]
-    body = draw_eagle_wing(piles, glyphs) if "stock" in piles else draw_king_albert(piles, glyphs)
-    return [*header(position), Text(), *body]
 
 
 def show_board(game: Game, console: Console) -> None:
@@ -182,17 +50,28 @@ def show_board(game: Game, console: Console) -> None:
 
 # --- the play loop --------------------------------------------------------
 def help_text(game: Game) -> str:
-    eagle = game.name == "eagle-wing"
-    reserve = "R>T2     the reserve's last card onto T2" if eagle else "R2>F1    reserve 2 to foundation 1"
+    """Help for this game, its examples drawn from its own piles (``tableaux.GAMES`` and the Rules attributes)."""
+    rules = game.rules
+    names = rules.pile_names
+    has_stock = rules.stock is not None
+    tableau = [short_name(names[i]) for i in rules.tableau]
+    if "reserve" in rules.index:  # one reserve pile, of which only the last card plays
+        reserve = f"R>{tableau[1]}     the reserve's last card onto {tableau[1]}"
+    else:
+        reserve = "R2>F1    reserve 2 to foundation 1"
     lines = [
         "Moves (pile names as labelled on the board):",
-        "  T1>T3    top card of T1 onto T3",
-        "  T1:3>T4  three cards of T1 onto T4 (T1>T4 is enough when only one count fits)",
+        f"  {tableau[0]}>{tableau[2]}    top card of {tableau[0]} onto {tableau[2]}",
+        f"  {tableau[0]}:3>{tableau[3]}  three cards of {tableau[0]} onto {tableau[3]} "
+        f"({tableau[0]}>{tableau[3]} is enough when only one count fits)",
         f"  {reserve}",
     ]
-    if eagle:
+    if has_stock:
         lines.append("  S>W      turn a card from the stock (same as 'deal')")
-    home = "T3 or W" if eagle else "T3 or R2"
+    kinds: dict[str, str] = {}
+    for i in sorted(rules.home_piles, key=lambda i: (i not in rules.tableau, i)):
+        kinds.setdefault(names[i].partition("-")[0], short_name(names[i]))
+    home = " or ".join(kinds.values())
     lines += [
         f"  {home:<8} send that pile's top card to a foundation (like a double-click)",
         "Commands:",
@@ -200,7 +79,7 @@ def help_text(game: Game) -> str:
         "  new [N]                       a new random deal, or deal N",
         "  hint (h)                      suggest a move",
     ]
-    if eagle:
+    if has_stock:
         lines.append("  deal (d) or S                 turn a stock card (or the waste back over)")
     lines += [
         "  moves                         list every legal move",
@@ -377,13 +256,15 @@ class Session:
         self.say(self.game.hint().message, "cyan")
 
     def cmd_deal(self, _: str) -> None:
-        if self.game.name != "eagle-wing":
-            self.say(f"{self.game.rules.title} has no stock; every card is already on the table.", "yellow")
+        rules = self.game.rules
+        if rules.stock is None or rules.waste is None:
+            self.say(f"{rules.title} has no stock; every card is already on the table.", "yellow")
             return
-        moves = [m for m in self.game.legal_moves() if "stock" in (m.source, m.target)]
+        stock = rules.pile_names[rules.stock]
+        moves = [m for m in self.game.legal_moves() if stock in (m.source, m.target)]
         if not moves:
-            position = self.game.position()
-            if position["stock_left"] or position["piles"]["waste"]:
+            piles = self.game.state.piles
+            if piles[rules.stock] or piles[rules.waste]:
                 why = "the waste cannot go back: no redeals are left"
             else:
                 why = "the stock and the waste are both empty"

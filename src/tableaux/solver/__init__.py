@@ -98,7 +98,7 @@ class SolveResult:
     def to_dict(self) -> dict[str, object]:
         return {
             "verdict": self.verdict,
-            "moves": [m.to_dict() for m in self.moves],
+            "moves": [{**m.to_dict(), "text": str(m)} for m in self.moves],
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
             "backend": self.backend,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import sys
@@ -32,8 +33,25 @@ def run_solve(args: argparse.Namespace) -> int:
     return {"winnable": 0, "unwinnable": 1, "unknown": 3}[result.verdict]
 
 
+EXTRA = "pip install 'tableaux[survey]'"
+"""How to get the optional packages of ``--scheduler`` and ``--plot``."""
+
+
+def missing_extra(args: argparse.Namespace) -> str | None:
+    """Say which option needs the survey extra, before any deal is solved rather than after hours of them."""
+    for option, value, module, what in (
+        ("--scheduler", args.scheduler, "distributed", "Dask distributed"),
+        ("--plot", args.plot, "matplotlib", "matplotlib"),
+    ):
+        if value is not None and importlib.util.find_spec(module) is None:
+            return f"{option} needs {what}, which the survey extra installs: {EXTRA}"
+    return None
+
+
 def run_survey(args: argparse.Namespace) -> int:
     try:
+        if (missing := missing_extra(args)) is not None:
+            raise SurveyError(missing)
         deals = parse_deals(args.deals)
         if args.scheduler is not None and not args.scheduler.startswith(("tcp://", "tls://", "inproc://")):
             raise SurveyError(f"--scheduler must look like tcp://HOST:PORT, not {args.scheduler!r}")

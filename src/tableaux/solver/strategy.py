@@ -41,7 +41,21 @@ from ..eagle_wing import TABLEAU as EW_TABLEAU
 from ..eagle_wing import WASTE as EW_WASTE
 from ..eagle_wing import EagleWing
 from ..engine import RawMove, Rules, State
-from ..king_albert import FOUNDATIONS, KingAlbert
+from ..king_albert import FOUNDATIONS as KA_FOUNDATIONS
+from ..king_albert import RESERVE as KA_RESERVE
+from ..king_albert import TABLEAU as KA_TABLEAU
+from ..king_albert import KingAlbert
+
+# King Albert's piles lie in three runs, foundations then tableau then reserve,
+# so the hot loops below test a pile's kind by comparing its index with a bound.
+assert KA_FOUNDATIONS + KA_TABLEAU + KA_RESERVE == tuple(range(len(KA_FOUNDATIONS + KA_TABLEAU + KA_RESERVE)))
+KA_FIRST_TABLEAU = KA_TABLEAU[0]
+"""Piles below this index are foundations."""
+KA_FIRST_RESERVE = KA_RESERVE[0]
+"""Piles from this index on are reserve cells."""
+KA_FOUNDATION_PILES = slice(KA_FOUNDATIONS[0], KA_FOUNDATIONS[-1] + 1)
+KA_TABLEAU_PILES = slice(KA_FIRST_TABLEAU, KA_TABLEAU[-1] + 1)
+KA_RESERVE_PILES = slice(KA_FIRST_RESERVE, KA_RESERVE[-1] + 1)
 
 
 class Strategy:
@@ -126,14 +140,11 @@ class KingAlbertStrategy(Strategy):
         # foundation holds one suit from the Ace up, so its suit and height say
         # all there is to say about it.
         p = state.piles
-        height = [0, 0, 0, 0]
-        for f in p[0:4]:
-            if f:
-                height[SUIT[f[0]]] = len(f)
+        height = suit_heights(p[KA_FOUNDATION_PILES])
         return b"%b\xfe%b\xfe%b" % (
             bytes(height),
-            _sorted_join(p[4:13]),
-            bytes(sorted(c[0] for c in p[13:20] if c)),
+            _sorted_join(p[KA_TABLEAU_PILES]),
+            bytes(sorted(c[0] for c in p[KA_RESERVE_PILES] if c)),
         )
 
     def maybe_safe(self, state: State) -> bool:
@@ -181,10 +192,10 @@ class KingAlbertStrategy(Strategy):
         card does not matter: they are interchangeable.
         """
         piles = state.piles
-        height = suit_heights(piles[:4])
+        height = suit_heights(piles[KA_FOUNDATION_PILES])
         for move in moves:
             src, _, dst = move
-            if dst in FOUNDATIONS and src not in FOUNDATIONS and ka_home_is_safe(height, piles[src][-1]):
+            if dst < KA_FIRST_TABLEAU <= src and ka_home_is_safe(height, piles[src][-1]):
                 return move
         return None
 
@@ -198,12 +209,12 @@ class KingAlbertStrategy(Strategy):
         That rule is no proof in King Albert (they can be worried back), so only the first pass uses it.
         """
         piles = state.piles
-        height = suit_heights(piles[:4])
+        height = suit_heights(piles[KA_FOUNDATION_PILES])
         low_red = min(height[1], height[2])
         low_black = min(height[0], height[3])
         for move in moves:
             src, _, dst = move
-            if dst in FOUNDATIONS and src not in FOUNDATIONS:
+            if dst < KA_FIRST_TABLEAU <= src:
                 c = piles[src][-1]
                 if ka_home_is_safe(height, c) or RANK[c] <= (low_black if RED[c] else low_red) + 1:
                     return move
@@ -215,13 +226,10 @@ class KingAlbertStrategy(Strategy):
         # How deep the next card each foundation needs lies in each tableau pile: moves that
         # dig towards one come early (in the classic rules nothing is face down, so this is
         # what tells a useful tableau move from a shuffle).
-        height = [0, 0, 0, 0]
-        for f in piles[0:4]:
-            if f:
-                height[SUIT[f[0]]] = len(f)
+        height = suit_heights(piles[KA_FOUNDATION_PILES])
         needed = {s * 13 + h for s, h in enumerate(height) if h < 13}
         depth: dict[int, int] = {}
-        for i in range(4, 13):
+        for i in KA_TABLEAU:
             pile = piles[i]
             top = len(pile) - 1
             for j, c in enumerate(pile):
@@ -233,28 +241,28 @@ class KingAlbertStrategy(Strategy):
         for move in moves:
             src, count, dst = move
             source = piles[src]
-            if src < 4:
-                if restricted or dst < 4:
+            if src < KA_FIRST_TABLEAU:  # from a foundation
+                if restricted or dst < KA_FIRST_TABLEAU:
                     continue  # an Ace between empty foundations changes nothing but their order
                 scored.append((7, 0, move))
                 continue
-            if dst < 4:
+            if dst < KA_FIRST_TABLEAU:
                 scored.append((0, 0, move))
                 continue
             if not piles[dst]:
-                if 4 <= src < 13 and count == len(source):
+                if KA_FIRST_TABLEAU <= src < KA_FIRST_RESERVE and count == len(source):
                     continue  # a whole pile onto an empty pile: the same position, piles permuted
                 if (src, count) in empty_targets:
                     continue  # the same cards onto another empty pile: the same again
                 empty_targets.add((src, count))
-                if src >= 13:
+                if src >= KA_FIRST_RESERVE:
                     scored.append((4, 0, move))
                 elif source[-count - 1] & DOWN:
                     scored.append((3, -len(source), move))
                 else:
                     scored.append((6, count, move))
                 continue
-            if src >= 13:
+            if src >= KA_FIRST_RESERVE:
                 scored.append((2, 0, move))
             elif count == len(source):
                 scored.append((1, 0, move))  # empties a pile

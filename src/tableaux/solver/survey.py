@@ -270,8 +270,9 @@ def _run_dask(
 ) -> Iterator[dict[str, Any]]:
     try:
         from distributed import Client, as_completed
-    except ImportError:  # pragma: no cover - dask[distributed] is a declared dependency
-        raise SurveyError("--scheduler needs dask.distributed (pip install 'dask[distributed]')") from None
+    except ImportError:  # the survey extra is not installed (the command line checks first)
+        raise SurveyError("--scheduler needs Dask distributed, which the survey extra installs: "
+                          "pip install 'tableaux[survey]'") from None
     try:
         client = Client(scheduler, timeout=5)
     except OSError as exc:
@@ -317,7 +318,11 @@ def survey(
 
 def plot(rows: list[dict[str, Any]], path: str | Path, title: str) -> None:
     """Time distribution and running winnable share, as a PNG (no display needed)."""
-    import matplotlib
+    try:
+        import matplotlib
+    except ImportError:  # the survey extra is not installed
+        raise SurveyError("plotting needs matplotlib, which the survey extra installs: "
+                          "pip install 'tableaux[survey]'") from None
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

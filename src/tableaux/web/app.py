@@ -326,15 +326,11 @@ def read_move(game: Game, spec: object) -> Move:
 # --- games: the store plus a cache of live Game objects ----------------------------
 def rebuild(record: GameRecord) -> Game:
     """The game a record describes, replayed through the engine (exact move texts, counts included)."""
-    game = Game(rules_for(record.game), record.deal)
+    rules = rules_for(record.game)
     try:
-        for text in (*record.moves, *record.redo):
-            game.play(Move.from_str(text))
-        for _ in record.redo:
-            game.undo()
+        return Game.replay(rules, record.deal, record.moves, record.redo)
     except TableauxError as exc:
         raise StoreError(f"saved game {record.id} cannot be replayed: {exc}") from None
-    return game
 
 
 move_text = functools.lru_cache(maxsize=16384)(Move.__str__)

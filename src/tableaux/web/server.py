@@ -121,12 +121,11 @@ def run_serve(args: argparse.Namespace) -> int:
         print(f"Listening on {host}: other computers that can reach this one can play too "
               "(each browser only ever sees its own games).", flush=True)
     print("Press Ctrl+C to stop.", flush=True)
-    if args.no_browser:
-        pass
-    elif browser_available():
-        open_browser_when_ready(server, url)
-    else:
-        print(f"No web browser available here; open {url} in one.", flush=True)
+    if not args.no_browser:
+        if browser_available():
+            open_browser_when_ready(server, url)
+        else:
+            print(f"No web browser available here; open {url} in one.", flush=True)
     try:
         server.run(sockets=[sock])
     finally:

@@ -1,0 +1,27 @@
+"""Suite-wide pytest hooks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest_plugins = ["pytester"]
+
+BROWSER_TESTS = "test_browser.py"
+BROWSER_HINT = "install Debian's chromium (apt-get install chromium) to run them"
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """One clear last line when the browser suite was skipped, which ``-ra`` alone buries among other skips."""
+    skipped = [
+        report for report in terminalreporter.stats.get("skipped", [])
+        if Path(str(report.fspath)).name == BROWSER_TESTS
+    ]
+    if skipped:
+        longrepr = skipped[0].longrepr
+        reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+        reason = reason.removeprefix("Skipped: ")
+        terminalreporter.write_line(
+            f"BROWSER TESTS SKIPPED ({reason}): {BROWSER_HINT}", yellow=True, bold=True
+        )

@@ -1,0 +1,31 @@
+"""The suite's own hooks: a skipped browser suite is announced at the end of the run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+CONFTEST = (Path(__file__).parent / "conftest.py").read_text().replace('pytest_plugins = ["pytester"]', "")
+
+
+def test_a_skipped_browser_suite_gets_one_clear_line_at_the_end(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest(CONFTEST)
+    pytester.makepyfile(
+        test_browser="import pytest\npytest.skip('no chromium here', allow_module_level=True)\n",
+        test_other="def test_fine():\n    pass\n",
+    )
+    result = pytester.runpytest_subprocess()  # own process: the real test_browser module is loaded here
+    result.assert_outcomes(passed=1, skipped=1)
+    lines = [line for line in result.outlines if "BROWSER TESTS SKIPPED" in line]
+    assert len(lines) == 1 and "no chromium here" in lines[0] and "apt-get install chromium" in lines[0]
+    assert result.outlines[-1].startswith("=") and "BROWSER TESTS SKIPPED" in result.outlines[-2]
+
+
+def test_no_browser_line_when_the_browser_suite_runs(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest(CONFTEST)
+    pytester.makepyfile(test_browser="def test_page():\n    pass\n", test_other="import pytest\n"
+                        "def test_skipped():\n    pytest.skip('unrelated')\n")
+    result = pytester.runpytest_subprocess()  # own process: the real test_browser module is loaded here
+    result.assert_outcomes(passed=1, skipped=1)
+    assert not [line for line in result.outlines if "BROWSER TESTS SKIPPED" in line]
