@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -73,9 +75,9 @@ def test_resume_after_interruption_recomputes_nothing(tmp_path: Path, monkeypatc
     solved: list[int] = []
     original = survey_module.solve_deal
 
-    def counting(game: str, deal: int, time_limit: float, max_nodes: int | None = None) -> dict:
+    def counting(game: str, deal: int, time_limit: float, max_nodes: int | None = None, **options: object) -> dict:
         solved.append(deal)
-        return original(game, deal, time_limit, max_nodes)
+        return original(game, deal, time_limit, max_nodes, **options)
 
     monkeypatch.setattr(survey_module, "solve_deal", counting)
     resumed = survey("king-albert", deals, out=out, **BUDGET)
@@ -106,19 +108,70 @@ def test_a_torn_last_line_is_ignored_and_garbage_is_refused(tmp_path: Path) -> N
         read_results(out, "eagle-wing")
 
 
-def test_dask_scheduler_gives_the_same_verdicts(tmp_path: Path) -> None:
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def dask_cluster(tmp_path: Path) -> Iterator[str]:
+    """A real cluster: a ``dask scheduler`` process and two ``dask worker`` processes on this machine."""
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as cluster:
-        remote = survey("eagle-wing", range(1, 5), out=tmp_path / "dask.jsonl",
-                        scheduler=cluster.scheduler_address, **BUDGET)
-    local = survey("eagle-wing", range(1, 5), out=tmp_path / "local.jsonl", **BUDGET)
+    dask_cli = Path(sys.executable).with_name("dask")
+    if not dask_cli.exists():
+        pytest.skip("the dask command is not installed")
+    address = f"tcp://127.0.0.1:{free_port()}"
+    host, port = address[len("tcp://"):].split(":")
+    log = open(tmp_path / "dask.log", "w")  # noqa: SIM115 - closed below
+    procs = [subprocess.Popen([str(dask_cli), "scheduler", "--host", host, "--port", port, "--no-dashboard"],
+                              stdout=log, stderr=subprocess.STDOUT)]
+    try:
+        with distributed.Client(address, timeout=60) as client:
+            procs.append(subprocess.Popen(
+                [str(dask_cli), "worker", address, "--nworkers", "2", "--nthreads", "1", "--no-dashboard",
+                 "--local-directory", str(tmp_path / "workers")],
+                stdout=log, stderr=subprocess.STDOUT))
+            client.wait_for_workers(2, timeout=120)
+        yield address
+    finally:
+        for proc in reversed(procs):
+            proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        log.close()
+
+
+def test_a_real_dask_cluster_gives_the_same_verdicts_as_a_local_run(tmp_path: Path, dask_cluster: str) -> None:
+    deals = range(1, 41)
+    remote = survey("eagle-wing", deals, out=tmp_path / "dask.jsonl.gz", scheduler=dask_cluster, lines=False,
+                    **BUDGET)
+    local = survey("eagle-wing", deals, out=tmp_path / "local.jsonl", workers=2, **BUDGET)
     verdicts = {
-        name: {d: r["verdict"] for d, r in read_results(tmp_path / f"{name}.jsonl", "eagle-wing").items()}
-        for name in ("dask", "local")
+        name: {d: r["verdict"] for d, r in read_results(tmp_path / name, "eagle-wing").items()}
+        for name in ("dask.jsonl.gz", "local.jsonl")
     }
-    assert verdicts["dask"] == verdicts["local"] and len(verdicts["dask"]) == 4
+    assert verdicts["dask.jsonl.gz"] == verdicts["local.jsonl"] and len(verdicts["local.jsonl"]) == len(deals)
     assert (remote.winnable, remote.unwinnable, remote.unknown) == (local.winnable, local.unwinnable, local.unknown)
+
+
+def test_gzip_results_are_compact_resumable_and_survive_a_torn_member(tmp_path: Path) -> None:
+    out = tmp_path / "big.jsonl.gz"
+    first = survey("king-albert", range(1, 31), out=out, workers=2, lines=False, **BUDGET)
+    rows = [json.loads(line) for line in gzip.open(out, "rt")]  # an ordinary gzip reader sees one stream
+    assert sorted(r["deal"] for r in rows) == list(range(1, 31))
+    assert all("line" not in r and r["backend"] for r in rows)
+    whole = out.read_bytes()
+    out.write_bytes(whole + gzip.compress(b'{"game": "king-albert", "deal": 99}\n')[:-7])  # killed mid-write
+    assert sorted(read_results(out, "king-albert")) == list(range(1, 31))
+    again = survey("king-albert", range(1, 41), out=out, lines=False, **BUDGET)
+    assert sorted(json.loads(line)["deal"] for line in gzip.open(out, "rt")) == list(range(1, 41))
+    assert again.deals == 40 and again.winnable >= first.winnable
 
 
 def test_unreachable_scheduler_is_a_clear_error(tmp_path: Path) -> None:
@@ -141,7 +194,8 @@ def test_cli_survey_in_parallel_with_plot(tmp_path: Path) -> None:
     assert len(out.read_text().splitlines()) == 6
 
 
-def dying_solve(game: str, deal: int, time_limit: float, max_nodes: int | None = None) -> dict[str, object]:
+def dying_solve(game: str, deal: int, time_limit: float, max_nodes: int | None = None,
+                **options: object) -> dict[str, object]:
     """A worker task that kills its own process the first time it meets deal 5 (a crash, an OOM kill)."""
     import os
 
@@ -152,7 +206,8 @@ def dying_solve(game: str, deal: int, time_limit: float, max_nodes: int | None =
     return {"game": game, "deal": deal, "verdict": "winnable", "nodes": 1, "seconds": 0.0}
 
 
-def always_dying_solve(game: str, deal: int, time_limit: float, max_nodes: int | None = None) -> dict[str, object]:
+def always_dying_solve(game: str, deal: int, time_limit: float, max_nodes: int | None = None,
+                       **options: object) -> dict[str, object]:
     import os
 
     os._exit(1)
@@ -175,3 +230,15 @@ def test_workers_that_keep_dying_stop_the_survey_with_a_clear_error(
     monkeypatch.setattr(survey_module, "solve_deal", always_dying_solve)
     with pytest.raises(SurveyError, match="died 3 times in a row"):
         survey("king-albert", range(1, 5), workers=2, out=tmp_path / "out.jsonl", **BUDGET)
+
+
+def test_unknown_deals_are_solved_again_with_a_bigger_budget_and_only_then(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    small = survey("king-albert-classic", range(1, 4), out=out, time_limit=60.0, max_nodes=50)
+    assert small.unknown == 3  # far too small a budget for any deal
+    same = survey("king-albert-classic", range(1, 4), out=out, time_limit=60.0, max_nodes=50)
+    assert same.unknown == 3 and len(out.read_text().splitlines()) == 3  # same budget: nothing redone
+    bigger = survey("king-albert-classic", range(1, 4), out=out, time_limit=60.0, max_nodes=20_000_000)
+    assert bigger.unknown < 3 and bigger.deals == 3
+    rows = read_results(out, "king-albert-classic")
+    assert all(r["max_nodes"] == 20_000_000 for r in rows.values())

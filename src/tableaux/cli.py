@@ -109,7 +109,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-nodes", type=positive_int, default=None,
                    help="positions per deal; a budget that does not depend on the machine's load")
     add_solver_arguments(p)
-    p.add_argument("--out", default=None, help="results file (JSON lines, appended; resumes)")
+    p.add_argument("--out", default=None,
+                   help="results file (JSON lines, appended; resumes; gzip when it ends in .gz)")
+    p.add_argument("--no-lines", action="store_true",
+                   help="leave the winning lines out of the file (for big surveys; tableaux solve gives them again)")
     p.add_argument("--scheduler", default=None, help="tcp://HOST:PORT of a Dask distributed scheduler")
     p.add_argument("--plot", default=None, metavar="FILE.png")
     p.set_defaults(func=handler("solver.cli:run_survey"))

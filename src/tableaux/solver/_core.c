@@ -297,13 +297,13 @@ static int ka_greedy_card(const int h[4], int c) {
     return r <= 2 || r <= low + 1;
 }
 
-static int ka_safe(const Pos *p, const Move *mv, int n, int restricted, int level) {
+static int ka_safe(const Pos *p, const Move *mv, int n, int greedy, int level) {
     int h[4];
     suit_heights(p, 0, h);
     for (int j = 0; j < n; j++) {
         if (mv[j].dst >= 4 || mv[j].src < KA_T0) continue;
         int c = top(p, mv[j].src);
-        if (ka_safe_card(h, c, level) || (restricted && ka_greedy_card(h, c))) return j;
+        if (ka_safe_card(h, c, level) || (greedy && ka_greedy_card(h, c))) return j;
     }
     return -1;
 }
@@ -779,6 +779,7 @@ typedef struct {
     Table table;
     int level;   /* safe-move proof level, see ka_safe_card */
     int restart; /* which run of the first pass: 0 keeps the plain move order */
+    int greedy;  /* the first pass's run sends cards home by the rule of thumb too */
     long long nodes, max_nodes, pass_cap;
     double deadline, pass_deadline;
     int out_of_budget, out_of_memory, pass_capped, pass_timeout;
@@ -882,7 +883,7 @@ static int run(Search *s, int restricted) {
             expand = 0;
             int n = gen_moves(p, buf), closed = 0;
             for (;;) {
-                int j = p->game == GAME_EW ? ew_safe(p, buf, n) : ka_safe(p, buf, n, restricted, s->level);
+                int j = p->game == GAME_EW ? ew_safe(p, buf, n) : ka_safe(p, buf, n, restricted && s->greedy, s->level);
                 if (j < 0) break;
                 if (tick(s)) goto stopped;
                 if (GROW(s, undo, undo_cap, s->nundo + 1)) goto oom;
@@ -1165,10 +1166,13 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
                 s->pass_cap = s->nodes + size;
                 if (share >= 0 && s->pass_cap > share) s->pass_cap = share;
                 s->restart = restart;
+                /* Every other run leaves out the rule of thumb for sending cards home: some wins
+                 * keep a card on the tableau that the rule would have sent home. */
+                s->greedy = restart % 2 == 0;
                 r = run(s, 1);
                 if (r == 1) found = 1;
                 /* exhausted: no order finds a win there; out of budget, time or share: stop */
-                if (r == 0 || s->out_of_budget || s->out_of_memory || s->pass_timeout) break;
+                if ((r == 0 && !s->greedy) || s->out_of_budget || s->out_of_memory || s->pass_timeout) break;
                 if (share >= 0 && s->nodes >= share) break;
             }
             s->restart = 0;

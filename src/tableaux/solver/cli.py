@@ -87,7 +87,9 @@ def run_survey(args: argparse.Namespace) -> int:
 
         try:
             summary = survey(args.game, deals, time_limit=args.time_limit, workers=workers, out=args.out,
-                             scheduler=args.scheduler, max_nodes=args.max_nodes, progress=progress, on_result=on_result)
+                             scheduler=args.scheduler, max_nodes=args.max_nodes, memory_mb=args.memory,
+                             backend=args.backend, lines=not args.no_lines, progress=progress,
+                             on_result=on_result)
         except SurveyError as exc:
             print(f"tableaux survey: error: {exc}", file=sys.stderr)
             return 2

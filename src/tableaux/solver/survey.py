@@ -1,18 +1,27 @@
 """Surveys: solve a range of deals, keep every result on disk, summarise the winnable share.
 
-Results are JSON lines appended as each deal finishes, so an interrupted
-survey loses at most the deals in flight, and a rerun with the same ``--out``
-skips every deal already in the file. The summary is always computed from
-the file, so a resumed survey reports the same totals as an uninterrupted one.
+Results are JSON lines appended as each batch of deals finishes, so an
+interrupted survey loses at most the deals in flight, and a rerun with the
+same ``--out`` skips every deal already in the file. The summary is always
+computed from the file, so a resumed survey reports the same totals as an
+uninterrupted one.
+
+A file named ``*.gz`` is written as gzip, one gzip member per batch (gzip
+readers see the members as one stream), so a survey of a million deals stays
+a few megabytes and can be resumed in a later session from a committed file.
+Leave the winning lines out of such files (``lines=False``, ``--no-lines``):
+``tableaux solve`` gives any of them again in milliseconds.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
 import os
 import threading
 import time
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,13 +48,23 @@ def parse_deals(text: str) -> range:
     return range(lo, hi + 1)
 
 
-def solve_deal(game: str, deal: int, time_limit: float, max_nodes: int | None = None) -> dict[str, Any]:
-    """One survey task; runs in a worker process, so it imports and returns plain data."""
+def solve_deal(
+    game: str,
+    deal: int,
+    time_limit: float | None,
+    max_nodes: int | None = None,
+    *,
+    memory_mb: int | None = None,
+    backend: str | None = None,
+    lines: bool = True,
+) -> dict[str, Any]:
+    """One deal of a survey; runs in a worker process, so it imports and returns plain data."""
     from .. import new_game
-    from . import solve
+    from . import DEFAULT_MEMORY_MB, solve
 
-    result = solve(new_game(game, deal), time_limit=time_limit, max_nodes=max_nodes)
-    return {
+    result = solve(new_game(game, deal), time_limit=time_limit, max_nodes=max_nodes,
+                   memory_mb=memory_mb or DEFAULT_MEMORY_MB, backend=backend)
+    row = {
         "game": game,
         "deal": deal,
         "verdict": result.verdict,
@@ -53,8 +72,46 @@ def solve_deal(game: str, deal: int, time_limit: float, max_nodes: int | None = 
         "seconds": round(result.seconds, 4),
         "time_limit": time_limit,
         "max_nodes": max_nodes,
-        "line": " ".join(str(m) for m in result.moves),
+        "backend": result.backend,
     }
+    if lines:
+        row["line"] = " ".join(str(m) for m in result.moves)
+    return row
+
+
+def solve_batch(game: str, deals: list[int], options: dict[str, Any]) -> list[dict[str, Any]]:
+    """Several deals in one task: most deals take a millisecond, far less than sending a task to a worker."""
+    return [solve_deal(game, deal, **options) for deal in deals]
+
+
+def _gzip_members(data: bytes) -> tuple[bytes, int]:
+    """The text of the complete gzip members at the start of ``data``, and where the last one ends.
+
+    A survey killed while writing leaves a torn last member; what comes before it is kept.
+    """
+    text, end = [], 0
+    while end < len(data):
+        unpack = zlib.decompressobj(wbits=31)
+        try:
+            chunk = unpack.decompress(data[end:])
+        except zlib.error:
+            break
+        if not unpack.eof:
+            break
+        text.append(chunk)
+        end = len(data) - len(unpack.unused_data)
+    return b"".join(text), end
+
+
+def _read_text(path: str | Path) -> str:
+    with open(path, "rb") as fh:
+        data = fh.read()
+    if str(path).endswith(".gz"):
+        data = _gzip_members(data)[0]
+    try:
+        return data.decode()
+    except UnicodeDecodeError:
+        raise SurveyError(f"{path}: not a survey results file (not text)") from None
 
 
 def read_results(path: str | Path | None, game: str) -> dict[int, dict[str, Any]]:
@@ -62,8 +119,7 @@ def read_results(path: str | Path | None, game: str) -> dict[int, dict[str, Any]
     if path is None or not os.path.exists(path):
         return {}
     done: dict[int, dict[str, Any]] = {}
-    with open(path) as fh:
-        lines = fh.read().split("\n")
+    lines = _read_text(path).split("\n")
     for number, text in enumerate(lines, 1):
         if not text.strip():
             continue
@@ -81,21 +137,27 @@ def read_results(path: str | Path | None, game: str) -> dict[int, dict[str, Any]
 
 
 def drop_torn_tail(path: str | Path | None) -> None:
-    """Cut a half-written last line (a survey killed mid-write) so that appending stays valid JSON lines."""
+    """Cut a half-written last line or gzip member (a survey killed mid-write), so appending stays valid."""
     if path is None or not os.path.exists(path):
         return
     with open(path, "rb+") as fh:
         data = fh.read()
-        if data and not data.endswith(b"\n"):
+        if str(path).endswith(".gz"):
+            fh.truncate(_gzip_members(data)[1])
+        elif data and not data.endswith(b"\n"):
             fh.truncate(data.rfind(b"\n") + 1)
 
 
-def append_result(path: str | Path | None, row: dict[str, Any]) -> None:
-    if path is None:
+def append_results(path: str | Path | None, rows: list[dict[str, Any]]) -> None:
+    """Add rows at the end of the file, flushed to disk before the survey goes on."""
+    if path is None or not rows:
         return
-    with open(path, "a") as fh:
-        fh.write(json.dumps(row) + "\n")
+    text = "".join(json.dumps(row) + "\n" for row in rows).encode()
+    gz = str(path).endswith(".gz")
+    with open(path, "ab") as fh:
+        fh.write(gzip.compress(text, mtime=0) if gz else text)
         fh.flush()
+        os.fsync(fh.fileno())
 
 
 def wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -169,23 +231,28 @@ def summarise(rows: Iterable[dict[str, Any]]) -> Summary:
     )
 
 
+def batches(deals: list[int], workers: int) -> list[list[int]]:
+    """Deals in batches: small while there are few deals (every worker busy), up to 64 when there are many."""
+    size = max(1, min(64, len(deals) // (8 * max(1, workers))))
+    return [deals[i:i + size] for i in range(0, len(deals), size)]
+
+
 def run_tasks(
     game: str,
     deals: list[int],
-    time_limit: float,
+    options: dict[str, Any],
     workers: int,
     scheduler: str | None,
-    max_nodes: int | None = None,
-) -> Iterator[dict[str, Any]]:
-    """Solve ``deals`` in parallel, yielding each result as it arrives (any order)."""
+) -> Iterator[list[dict[str, Any]]]:
+    """Solve ``deals`` in parallel, yielding the results of each batch as it arrives (any order)."""
     if scheduler is not None:
-        yield from _run_dask(game, deals, time_limit, scheduler, max_nodes)
+        yield from _run_dask(game, batches(deals, 64), options, scheduler)
         return
     if workers == 1:
         for deal in deals:
-            yield solve_deal(game, deal, time_limit, max_nodes)
+            yield [solve_deal(game, deal, **options)]
         return
-    yield from _run_pool(game, deals, time_limit, workers, max_nodes)
+    yield from _run_pool(game, batches(deals, workers), options, workers)
 
 
 POOL_RESTARTS = 3
@@ -193,21 +260,20 @@ POOL_RESTARTS = 3
 
 
 def _run_pool(
-    game: str, deals: list[int], time_limit: float, workers: int, max_nodes: int | None
-) -> Iterator[dict[str, Any]]:
+    game: str, todo: list[list[int]], options: dict[str, Any], workers: int
+) -> Iterator[list[dict[str, Any]]]:
     """Local worker processes. A worker that dies (killed, out of memory) breaks the pool: the
     deals it had not answered are solved again in a fresh pool, so they are retried, never
     counted as lost; only a pool that keeps breaking without progress stops the survey."""
     from concurrent.futures.process import BrokenProcessPool
 
-    todo = list(deals)
     fruitless = 0
     while todo:
         answered: set[int] = set()
         try:
-            for row in _pool_pass(game, todo, time_limit, workers, max_nodes):
-                answered.add(row["deal"])
-                yield row
+            for rows in _pool_pass(game, todo, options, workers):
+                answered.update(row["deal"] for row in rows)
+                yield rows
             return
         except BrokenProcessPool:
             fruitless = 0 if answered else fruitless + 1
@@ -216,21 +282,21 @@ def _run_pool(
                     f"survey workers died {POOL_RESTARTS} times in a row without solving a deal "
                     "(out of memory?); the results so far are kept, rerun to resume"
                 ) from None
-            todo = [d for d in todo if d not in answered]
+            todo = [b for b in ([d for d in batch if d not in answered] for batch in todo) if b]
 
 
 def _pool_pass(
-    game: str, deals: list[int], time_limit: float, workers: int, max_nodes: int | None
-) -> Iterator[dict[str, Any]]:
+    game: str, todo: list[list[int]], options: dict[str, Any], workers: int
+) -> Iterator[list[dict[str, Any]]]:
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     with ProcessPoolExecutor(max_workers=workers, initializer=_watch_parent) as pool:
         pending = set()
-        queue = iter(deals)
+        queue = iter(todo)
         try:
             # Keep a few tasks per worker queued, not all of them: an interrupt then loses little.
-            for deal in queue:
-                pending.add(pool.submit(solve_deal, game, deal, time_limit, max_nodes))
+            for batch in queue:
+                pending.add(pool.submit(solve_batch, game, batch, options))
                 if len(pending) >= 2 * workers:
                     break
             while pending:
@@ -239,7 +305,7 @@ def _pool_pass(
                     yield future.result()
                     nxt = next(queue, None)
                     if nxt is not None:
-                        pending.add(pool.submit(solve_deal, game, nxt, time_limit, max_nodes))
+                        pending.add(pool.submit(solve_batch, game, nxt, options))
         except BaseException:
             for future in pending:
                 future.cancel()
@@ -266,35 +332,51 @@ def _watch_parent() -> None:
 
 
 def _run_dask(
-    game: str, deals: list[int], time_limit: float, scheduler: str, max_nodes: int | None
-) -> Iterator[dict[str, Any]]:
+    game: str, todo: list[list[int]], options: dict[str, Any], scheduler: str
+) -> Iterator[list[dict[str, Any]]]:
     try:
         from distributed import Client, as_completed
-    except ImportError:  # the survey extra is not installed (the command line checks first)
-        raise SurveyError("--scheduler needs Dask distributed, which the survey extra installs: "
-                          "pip install 'tableaux[survey]'") from None
+    except ImportError:
+        raise SurveyError("--scheduler needs Dask distributed: pip install 'tableaux[survey]'") from None
     try:
         client = Client(scheduler, timeout=5)
     except OSError as exc:
         raise SurveyError(f"cannot reach the Dask scheduler at {scheduler!r}: {exc}") from None
     try:
-        n = len(deals)
-        futures = client.map(solve_deal, [game] * n, deals, [time_limit] * n, [max_nodes] * n, pure=False)
+        futures = [client.submit(solve_batch, game, batch, options, pure=False) for batch in todo]
         for future in as_completed(futures):
             yield future.result()
     finally:
         client.close()
 
 
+def _worth_retrying(row: dict[str, Any], time_limit: float | None, max_nodes: int | None) -> bool:
+    """An unknown deal is solved again when this run's budget is bigger: that is how a survey's
+    last open deals get a second, larger budget. The new row comes later in the file and wins."""
+    if row["verdict"] != "unknown":
+        return False
+
+    def more(new: float | None, old: float | None) -> bool:
+        return (new is None and old is not None) or (new is not None and old is not None and new > old)
+
+    old_nodes, old_time = row.get("max_nodes"), row.get("time_limit")
+    if max_nodes is not None and old_nodes is not None and max_nodes < old_nodes:
+        return False
+    return more(max_nodes, old_nodes) or (max_nodes == old_nodes and more(time_limit, old_time))
+
+
 def survey(
     game: str,
     deals: range,
     *,
-    time_limit: float,
+    time_limit: float | None,
     workers: int = 1,
     out: str | Path | None = None,
     scheduler: str | None = None,
     max_nodes: int | None = None,
+    memory_mb: int | None = None,
+    backend: str | None = None,
+    lines: bool = True,
     progress: Callable[[int, int], None] | None = None,
     on_result: Callable[[dict[str, Any]], None] | None = None,
 ) -> Summary:
@@ -302,15 +384,18 @@ def survey(
     done = read_results(out, game)
     drop_torn_tail(out)
     wanted = set(deals)
-    todo = [d for d in deals if d not in done]
+    todo = [d for d in deals if d not in done or _worth_retrying(done[d], time_limit, max_nodes)]
     results = {d: r for d, r in done.items() if d in wanted}
     if progress:
         progress(len(results), len(deals))
-    for row in run_tasks(game, todo, time_limit, workers, scheduler, max_nodes):
-        append_result(out, row)
-        results[row["deal"]] = row
-        if on_result:
-            on_result(row)
+    options = {"time_limit": time_limit, "max_nodes": max_nodes, "memory_mb": memory_mb, "backend": backend,
+               "lines": lines}
+    for rows in run_tasks(game, todo, options, workers, scheduler):
+        append_results(out, rows)
+        for row in rows:
+            results[row["deal"]] = row
+            if on_result:
+                on_result(row)
         if progress:
             progress(len(results), len(deals))
     return summarise(results[d] for d in deals if d in results)
