@@ -559,3 +559,20 @@ def test_cli_solve_chooses_the_backend_and_bounds_memory() -> None:
     for bad in (["--memory", "0"], ["--memory", "lots"], ["--backend", "gpu"]):
         proc = _cli("solve", "eagle-wing", "3", *bad)
         assert proc.returncode == 2 and bad[0] in proc.stderr
+
+
+@pytest.mark.parametrize(("name", "deal"), [("king-albert", 17), ("king-albert", 4), ("king-albert-classic", 3),
+                                            ("eagle-wing", 1)])
+def test_more_node_budget_never_gives_a_worse_verdict(name: str, deal: int, backend: str) -> None:
+    """Once a budget decides a deal, every bigger budget decides it the same way (King Albert deal 17 was
+    'unknown' at one second and 'winnable' at one and a half before the first pass got half of each budget)."""
+    if backend == "python" and name == "king-albert-classic":
+        pytest.skip("the Python search needs minutes of budgets for this deal")
+    game = new_game(name, deal)
+    top = 3_000_000 if backend == "c" else 60_000
+    budgets = sorted({int(top * 0.75**k) for k in range(80)} - {0})
+    verdicts = [solve(game, max_nodes=b).verdict for b in budgets]
+    first = next((i for i, v in enumerate(verdicts) if v != "unknown"), None)
+    assert first is not None, "no budget decided the deal: the test proves nothing"
+    assert first > 0, "the smallest budget decided the deal: the test proves nothing"
+    assert set(verdicts[first:]) == {verdicts[first]}, list(zip(budgets, verdicts, strict=True))

@@ -255,7 +255,7 @@ class Game:
         raw = self.rules.home_move(self.state, self.rules.index[pile])
         return None if raw is None else self.rules.to_move(raw)
 
-    def hint(self, *, time_limit: float = 0.3) -> Hint:
+    def hint(self, *, time_limit: float | None = None) -> Hint:
         """A suggested move: from a winning line when the solver finds one in time, else a rule of thumb."""
         from .hints import hint
 

@@ -123,13 +123,20 @@ def heuristic_hint(game: Game) -> Hint:
     return Hint(move, "heuristic", f"Try {move} (a rule of thumb, not a proof).")
 
 
-def solver_hint(game: Game, time_limit: float = 0.3) -> Hint | None:
-    """A hint from the solver: the next move of a winning line, or the news that none exists; None if undecided."""
-    from .solver import solve
+def solver_hint(game: Game, time_limit: float | None = None) -> Hint | None:
+    """A hint from the solver: the next move of a winning line, or the news that none exists; None if undecided.
+
+    By default the solver gets :data:`~tableaux.solver.HINT_NODES` positions and
+    :data:`~tableaux.solver.HINT_SECONDS` seconds, whichever runs out first.
+    """
+    from .solver import HINT_NODES, HINT_SECONDS, solve
 
     if game.is_won():
         return None
-    result = solve(game, time_limit=time_limit)
+    if time_limit is None:
+        result = solve(game, max_nodes=HINT_NODES, time_limit=HINT_SECONDS)
+    else:
+        result = solve(game, time_limit=time_limit)
     if result.verdict == "winnable" and result.moves:
         move = result.moves[0]
         return Hint(move, "solver", f"Play {move}: it starts a winning line of {len(result.moves)} moves.")
@@ -142,6 +149,7 @@ def solver_hint(game: Game, time_limit: float = 0.3) -> Hint | None:
     return None
 
 
-def hint(game: Game, *, time_limit: float = 0.3) -> Hint:
-    """The solver's move when it finds a win within ``time_limit``, else the heuristic's."""
+def hint(game: Game, *, time_limit: float | None = None) -> Hint:
+    """The solver's move when it decides the position within its budget (see :func:`solver_hint`), else the
+    heuristic's."""
     return solver_hint(game, time_limit) or heuristic_hint(game)

@@ -67,6 +67,12 @@ DEFAULT_MEMORY_MB = 1024
 """What one search may hold in memory (table and stacks), in MiB, by default. The C core only takes what
 it uses, so a quick search stays small."""
 
+HINT_NODES = 3_000_000
+"""A hint's node budget: about a second of the C core on a slow machine, so hints answer at once."""
+
+HINT_SECONDS = 0.9
+"""A hint's time limit, which bounds the wait on a busy machine and for the Python search."""
+
 DEFAULT_TABLE_SIZE = 2_000_000
 """The Python search's cap on keys kept before its table is emptied (roughly 150 bytes each)."""
 
