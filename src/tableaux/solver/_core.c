@@ -395,24 +395,27 @@ static int ka_key(const Pos *p, uint8_t *out) {
         if (p->n[i]) cells |= (uint8_t)(1u << (i - KA_R0));
     /* A reserve cell never receives a card, so which cells are full pins down their cards. */
     out[o++] = cells;
-    int idx[9];
-    for (int i = 0; i < 9; i++) {
-        int x = KA_T0 + i, j = i - 1;
-        while (j >= 0) {
-            int y = idx[j], ny = p->n[y], nx = p->n[x];
-            int cmp = memcmp(p->c[y], p->c[x], (size_t)(ny < nx ? ny : nx));
-            if (cmp < 0 || (cmp == 0 && ny <= nx)) break;
-            idx[j + 1] = y;
-            j--;
+    /* Every card is in one place, so two piles that are not empty differ in their bottom card: ordered
+     * by it, after the empty ones, the piles come out the same whatever their places. */
+    uint64_t seen[2] = {0, 0};
+    uint8_t pile_of[128];
+    for (int x = KA_T0; x < KA_T1; x++) {
+        if (!p->n[x]) {
+            out[o++] = 0x80; /* an empty pile: its length, with the high bit that no card has */
+            continue;
         }
-        idx[j + 1] = x;
+        int b = p->c[x][0];
+        seen[b >> 6] |= 1ULL << (b & 63);
+        pile_of[b] = (uint8_t)x;
     }
-    for (int i = 0; i < 9; i++) {
-        int x = idx[i];
-        out[o++] = (uint8_t)(0x80 | p->n[x]); /* lengths are told apart from cards by the high bit */
-        memcpy(out + o, p->c[x], p->n[x]);
-        o += p->n[x];
-    }
+    for (int w = 0; w < 2; w++)
+        for (uint64_t m = seen[w]; m; m &= m - 1) {
+            int x = pile_of[64 * w + __builtin_ctzll(m)], n = p->n[x];
+            out[o++] = (uint8_t)(0x80 | n);
+            if (n <= 16) memcpy(out + o, p->c[x], 16); /* a fixed size copies fast; the rest is overwritten */
+            else memcpy(out + o, p->c[x], (size_t)n);
+            o += n;
+        }
     return o;
 }
 
@@ -662,7 +665,7 @@ typedef struct {
     size_t clears; /* times the table was full and emptied */
 } Table;
 
-#define KEY_MAX 96
+#define KEY_MAX 112 /* the longest key (66 bytes) and room for ka_key's 16-byte copies */
 
 /* The table starts small and doubles up to its cap, so a quick search costs little memory and no
  * time spent clearing memory it never used. */

@@ -249,8 +249,8 @@ def run_tasks(
         yield from _run_dask(game, batches(deals, 64), options, scheduler)
         return
     if workers == 1:
-        for deal in deals:
-            yield [solve_deal(game, deal, **options)]
+        for batch in batches(deals, 1):
+            yield solve_batch(game, batch, options)
         return
     yield from _run_pool(game, batches(deals, workers), options, workers)
 
