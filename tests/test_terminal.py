@@ -14,6 +14,7 @@ import pytest
 from rich.console import Console
 
 import tableaux
+from handmade import Hand
 from tableaux.cards import DOWN, card_str
 from tableaux.engine import RawMove, Rules, State, short_name
 from tableaux.game import Game
@@ -154,10 +155,20 @@ def test_eagle_wing_reserve_shows_its_last_card_only_when_it_is_the_last() -> No
     bottom = card_label(card_str(game.state.piles[game.rules.index["reserve"]][0])).strip()
     text = "\n".join(line.plain for line in render(game.public_position()))
     assert bottom not in text  # 9C, covered by twelve face-down cards
-    position = game.public_position()
-    position["piles"]["reserve"] = position["piles"]["reserve"][:1]
-    text = "\n".join(line.plain for line in render(position))
-    assert bottom in text
+    hand = Hand(game.rules)
+    last = Game(hand.fixed(hand.state(F1="JH", T1="9D", T2="3D", S="AS*", R="9C")), 1)
+    assert bottom in "\n".join(line.plain for line in render(last.public_position()))
+    covered = Game(hand.fixed(hand.state(F1="JH", T1="9D", T2="3D", S="AS*", R="9C QH*")), 1)
+    assert bottom not in "\n".join(line.plain for line in render(covered.public_position()))
+
+
+def test_eagle_wing_trunk_is_drawn_as_a_closed_stack_with_its_count() -> None:
+    game = tableaux.new_game("eagle-wing", 1)
+    lines = [line.plain for line in render(game.public_position())]
+    head = next(i for i, line in enumerate(lines) if " R " in f" {line} " and "T5" in line)
+    # Under the label: one card back (the closed pile, tableau cards are face up), then its count.
+    assert lines[head + 1].count(UNICODE.back) == 1
+    assert lines[head + 2].split() == ["13"]
 
 
 # --- the play loop ----------------------------------------------------------

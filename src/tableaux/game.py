@@ -109,7 +109,12 @@ class Game:
         }
 
     def public_position(self) -> dict[str, Any]:
-        """:meth:`position` with every face-down card's identity removed: what a player may see."""
+        """:meth:`position` with the identity of every card the player cannot see removed.
+
+        What is on view is the rules' to say (:meth:`Rules.visible`): face-down
+        cards, and in Eagle Wing the face-up bottom card of the trunk while
+        other cards cover it. Every player's screen is drawn from this.
+        """
         return self.position(hide=True)
 
     # --- moving ----------------------------------------------------------
