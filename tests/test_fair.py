@@ -287,3 +287,98 @@ def test_fair_hint_never_suggests_going_back_to_an_earlier_position(name: str) -
     if hint.move is not None:
         game.play(hint.move)
         assert game.state not in seen
+
+
+# --- where the game was lost ------------------------------------------------------------------------------
+NODES = 30_000
+PROBE = 4_000
+
+
+def losing_game(name: str) -> tuple[Game, int]:
+    """A game lost on purpose: a few moves of a winning line, then a move after which the solver proves no line
+    wins, then some more moves. Found by search over small deals; returns the game and the losing move's index."""
+    for deal in range(1, 60):
+        line = solve(tableaux.new_game(name, deal), max_nodes=NODES)
+        if not line.winnable:
+            continue
+        for k in range(1, min(9, len(line.moves))):
+            game = tableaux.new_game(name, deal)
+            for move in line.moves[:k]:
+                game.play(move)
+            for move in game.legal_moves():
+                game.play(move)
+                if solve(game, max_nodes=PROBE).verdict == "unwinnable":
+                    for _ in range(6):  # play on a little: the search must look past the end
+                        if game.legal_moves():
+                            game.play(game.legal_moves()[0])
+                    return game, k
+                game.undo()
+    raise AssertionError(f"no deliberately lost {name} game found")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_where_lost_finds_the_first_move_after_which_no_line_wins(name: str) -> None:
+    game, k = losing_game(name)
+    record = game.to_dict()
+    lost = fair.where_lost(record, max_nodes=NODES)
+    assert lost is not None and lost["certain"] and not lost["deal_unwinnable"]
+    i = lost["move_index"]
+    assert i == k and lost["move"] == record["moves"][i] and lost["last_possible"] == i
+    # Before moves[i]: the line it gives plays out in the engine to a won game.
+    before = tableaux.new_game(name, game.deal)
+    for move in record["moves"][:i]:
+        before.play(move)
+    for move in lost["line"]:
+        before.play(move)
+    assert before.is_won()
+    # After moves[i]: the solver proves that no line wins.
+    after = tableaux.new_game(name, game.deal)
+    for move in record["moves"][: i + 1]:
+        after.play(move)
+    assert solve(after, max_nodes=NODES).verdict == "unwinnable"
+
+
+def test_where_lost_is_none_for_a_game_that_was_never_lost() -> None:
+    game = tableaux.new_game("king-albert", 1)
+    line = solve(game).moves
+    for move in line[:10]:
+        game.play(move)
+    assert fair.where_lost(game.to_dict(), max_nodes=NODES) is None  # abandoned while still winnable
+    for move in line[10:]:
+        game.play(move)
+    assert fair.where_lost(game.to_dict()) is None  # won
+
+
+def test_where_lost_says_when_the_deal_itself_cannot_be_won() -> None:
+    game = tableaux.new_game("king-albert", 1789)  # no legal move at the deal
+    lost = fair.where_lost(game.to_dict())
+    assert lost is not None and lost["deal_unwinnable"] and lost["move_index"] is None and lost["certain"]
+
+
+def test_where_lost_never_guesses_when_the_solver_runs_out_of_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    game, k = losing_game("king-albert")
+    record = game.to_dict()
+    with pytest.raises(fair.FairError, match="larger max_nodes"):
+        fair.where_lost(record, max_nodes=1)  # the last position cannot even be decided
+    # One position just after the loss left undecided: the answer is a bracket, and says so.
+    import tableaux.fair.lost as lost_module
+
+    real_solve = lost_module.solve
+    undecided_state = tableaux.new_game("king-albert", game.deal)
+    for move in record["moves"][: k + 1]:
+        undecided_state.play(move)
+
+    def forgetful(position, **kwargs):  # type: ignore[no-untyped-def]
+        if position[1] == undecided_state.state:
+            return tableaux.solver.SolveResult("unknown")
+        return real_solve(position, **kwargs)
+
+    monkeypatch.setattr(lost_module, "solve", forgetful)
+    lost = fair.where_lost(record, max_nodes=NODES)
+    assert lost is not None and not lost["certain"]
+    assert lost["move_index"] == k and lost["last_possible"] == k + 1 and lost["undecided"] == [k + 1]
+
+
+def test_where_lost_refuses_a_record_that_is_not_a_game() -> None:
+    with pytest.raises(tableaux.SaveFileError):
+        fair.where_lost({"moves": []})

@@ -361,6 +361,8 @@ def unseen_count(observation: dict[str, Any]) -> int:
     return len(read(observation).unseen)
 
 
+from .lost import where_lost  # noqa: E402 - the look back over a finished game, in its own module
+
 __all__ = [
     "CANDIDATES",
     "SAMPLES",
@@ -372,5 +374,6 @@ __all__ = [
     "sample",
     "sample_states",
     "unseen_count",
+    "where_lost",
     "win_chance",
 ]
