@@ -32,6 +32,10 @@ def run_solve(args: argparse.Namespace) -> int:
 
 
 def run_survey(args: argparse.Namespace) -> int:
+    if getattr(args, "player", "solver") == "fair":
+        from ..fair.survey import run_fair_survey
+
+        return run_fair_survey(args)
     try:
         deals = parse_deals(args.deals)
         if args.scheduler is not None and not args.scheduler.startswith(("tcp://", "tls://", "inproc://")):

@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -57,8 +58,12 @@ def solve_deal(game: str, deal: int, time_limit: float, max_nodes: int | None = 
     }
 
 
-def read_results(path: str | Path | None, game: str) -> dict[int, dict[str, Any]]:
-    """Results already in ``path`` for ``game``, by deal. A torn last line (a crash mid-write) is ignored."""
+def read_results(path: str | Path | None, game: str, *, field: str = "verdict") -> dict[int, dict[str, Any]]:
+    """Results already in ``path`` for ``game``, by deal. A torn last line (a crash mid-write) is ignored.
+
+    ``field`` is the result every row must carry: ``verdict`` for solver surveys,
+    ``won`` for surveys of a player (see :mod:`tableaux.fair.survey`).
+    """
     if path is None or not os.path.exists(path):
         return {}
     done: dict[int, dict[str, Any]] = {}
@@ -73,8 +78,8 @@ def read_results(path: str | Path | None, game: str) -> dict[int, dict[str, Any]
             if number == len(lines) or (number == len(lines) - 1 and not lines[-1]):
                 continue  # the last line was being written when the survey stopped
             raise SurveyError(f"{path}: line {number} is not JSON; is this a survey results file?") from None
-        if not isinstance(row, dict) or "deal" not in row or "verdict" not in row:
-            raise SurveyError(f"{path}: line {number} is not a survey result (needs 'deal' and 'verdict')")
+        if not isinstance(row, dict) or "deal" not in row or field not in row:
+            raise SurveyError(f"{path}: line {number} is not a survey result (needs 'deal' and {field!r})")
         if row.get("game") == game:
             done[int(row["deal"])] = row
     return done
@@ -195,8 +200,14 @@ POOL_RESTARTS = 3
 def _run_pool(
     game: str, deals: list[int], time_limit: float, workers: int, max_nodes: int | None
 ) -> Iterator[dict[str, Any]]:
-    """Local worker processes. A worker that dies (killed, out of memory) breaks the pool: the
-    deals it had not answered are solved again in a fresh pool, so they are retried, never
+    yield from run_deals(partial(solve_deal, game, time_limit=time_limit, max_nodes=max_nodes), deals, workers)
+
+
+def run_deals(task: Callable[[int], dict[str, Any]], deals: list[int], workers: int) -> Iterator[dict[str, Any]]:
+    """Run ``task(deal)`` for every deal in local worker processes, yielding each row (with its
+    ``deal``) as it arrives. ``task`` must be picklable (a module-level function or a
+    ``functools.partial`` of one). A worker that dies (killed, out of memory) breaks the pool: the
+    deals it had not answered are run again in a fresh pool, so they are retried, never
     counted as lost; only a pool that keeps breaking without progress stops the survey."""
     from concurrent.futures.process import BrokenProcessPool
 
@@ -205,7 +216,7 @@ def _run_pool(
     while todo:
         answered: set[int] = set()
         try:
-            for row in _pool_pass(game, todo, time_limit, workers, max_nodes):
+            for row in _pool_pass(task, todo, workers):
                 answered.add(row["deal"])
                 yield row
             return
@@ -219,9 +230,7 @@ def _run_pool(
             todo = [d for d in todo if d not in answered]
 
 
-def _pool_pass(
-    game: str, deals: list[int], time_limit: float, workers: int, max_nodes: int | None
-) -> Iterator[dict[str, Any]]:
+def _pool_pass(task: Callable[[int], dict[str, Any]], deals: list[int], workers: int) -> Iterator[dict[str, Any]]:
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     with ProcessPoolExecutor(max_workers=workers, initializer=_watch_parent) as pool:
@@ -230,7 +239,7 @@ def _pool_pass(
         try:
             # Keep a few tasks per worker queued, not all of them: an interrupt then loses little.
             for deal in queue:
-                pending.add(pool.submit(solve_deal, game, deal, time_limit, max_nodes))
+                pending.add(pool.submit(task, deal))
                 if len(pending) >= 2 * workers:
                     break
             while pending:
@@ -239,7 +248,7 @@ def _pool_pass(
                     yield future.result()
                     nxt = next(queue, None)
                     if nxt is not None:
-                        pending.add(pool.submit(solve_deal, game, nxt, time_limit, max_nodes))
+                        pending.add(pool.submit(task, nxt))
         except BaseException:
             for future in pending:
                 future.cancel()
