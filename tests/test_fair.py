@@ -262,8 +262,15 @@ def test_fair_hint_with_every_card_known_follows_a_winning_line() -> None:
     assert game.observation()["unseen"] == 0
     hint = game.hint(time_limit=None, samples=4)
     assert "no card is hidden any more" in hint.message and not hint.peeks
-    game.play(hint.move)
-    assert solve(game).winnable
+    plan = fair.hint(game.observation(), 4)["line"]  # nothing to guess: one whole plan to follow
+    assert plan[0] == str(hint.move)
+    for move in plan:
+        game.play(move)
+    assert game.is_won()
+
+
+def test_fair_hint_gives_no_plan_while_cards_are_hidden() -> None:
+    assert fair.hint(tableaux.new_game("eagle-wing", 1).observation(), 3, max_nodes=3000)["line"] is None
 
 
 def test_unknown_hint_mode_is_refused() -> None:

@@ -256,8 +256,8 @@ def win_chance(
     What it is: the chance that a player who could see every card from now on
     would win. A player who does not peek must choose moves before the hidden
     cards show, so no such player does better on average: this is an upper
-    bound on what fair play can achieve, not a promise. It is 1 for a won game
-    and uses nothing the player has not seen (the deal number included).
+    bound on what fair play can achieve, not a promise. It is 1 for a won game.
+    It reads only the observation, which holds no unseen card and no deal number.
     """
     knowledge = read(observation)
     _check_budget(max_nodes, time_limit)
@@ -303,11 +303,15 @@ def hint(
     a position the game has been in.
 
     Returns ``{"move", "wins", "samples", "decided", "winnable", "layouts",
-    "counts"}``: the suggested move in notation (``None`` when no sampled
+    "counts", "line"}``: the suggested move in notation (``None`` when no sampled
     layout is won by an allowed move), the layouts it wins in, the layouts
-    solved, how many got a verdict, how many are winnable at all, how many
-    distinct layouts there are (1 once no card is hidden), and every counted
-    move's wins.
+    solved, how many got a verdict, how many are winnable at all, how many of
+    the solved layouts differ (1 once no card is hidden), and every counted
+    move's wins. ``line`` is a whole winning line starting with the move when
+    no card is left to guess (at most one unseen card), else ``None``: a
+    player who knows every card can follow one plan instead of asking again
+    at each move. The legal moves are the same in every layout, since they
+    depend only on cards on view.
 
     This is a strong practical strategy, not an optimal one: it plays as if
     it will know the hidden cards later ("strategy fusion"), so it can prefer
@@ -337,7 +341,12 @@ def hint(
                 raw_of[text] = rules.to_raw(result.moves[0])
     # The best-voted moves, tried on every winnable layout: a layout's solver line shows one winning
     # first move, and others may win there too.
-    order = sorted(wins, key=lambda t: (-len(wins[t]), t))
+    # Ties go to the move a player's rule of thumb ranks first (cards home, cards uncovered), which only
+    # looks at cards on view: among moves that keep as many layouts winnable, it is the one that makes progress.
+    from ..hints import heuristic_moves
+
+    thumb = {str(rules.to_move(m)): r for r, m in enumerate(heuristic_moves(rules, states[0]))}
+    order = sorted(wins, key=lambda t: (-len(wins[t]), thumb.get(t, len(thumb)), t))
     for text in order[:candidates]:
         for i in winnable:
             if solver.out_of_time():
@@ -345,6 +354,10 @@ def hint(
             if i not in wins[text] and solver(rules.apply(states[i], raw_of[text])).winnable:
                 wins[text].add(i)
     best = min(wins, key=lambda t: (-len(wins[t]), order.index(t)), default=None)
+    line = None
+    if knowledge.unseen[1:] == () and best is not None:  # nothing left to guess: the layout is the position
+        result = solver(rules.apply(states[0], raw_of[best]))
+        line = [best, *(str(m) for m in result.moves)] if result.winnable else None
     return {
         "move": best,
         "wins": len(wins[best]) if best is not None else 0,
@@ -353,6 +366,7 @@ def hint(
         "winnable": len(winnable),
         "layouts": len(set(states[:done])),
         "counts": {t: len(wins[t]) for t in sorted(wins, key=lambda t: (-len(wins[t]), order.index(t)))},
+        "line": line,
     }
 
 

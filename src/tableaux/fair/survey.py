@@ -73,6 +73,10 @@ def play_deal(
             break
         answer = hint(g.observation(), samples, seed=f"{seed}:{len(g.moves_played)}", max_nodes=max_nodes,
                       avoid=repeating_moves(g))
+        if answer["line"]:  # every card is known: follow one winning plan rather than re-planning each move
+            for move in answer["line"][: max_moves - len(g.moves_played)]:
+                g.play(move)
+            continue
         if answer["move"] is not None:
             g.play(answer["move"])
             continue
