@@ -303,3 +303,35 @@ def test_home_move_never_from_reserve_stock_or_foundation() -> None:
     assert Move("reserve", 1, "foundation-1") in game.legal_moves()  # a drag can do it...
     assert game.home_move("reserve") is None  # ...a double-click cannot
     assert game.home_move("stock") is None and game.home_move("foundation-1") is None
+
+
+# --- what the player sees of the trunk -----------------------------------------
+
+
+def test_trunk_bottom_card_is_face_up_in_the_engine_but_hidden_from_the_player_while_covered() -> None:
+    game = tableaux.new_game("eagle-wing", 1)
+    assert not game.state.piles[RULES.index["reserve"]][0] & DOWN  # dealt face up: the engine stays exact
+    assert game.position()["piles"]["reserve"][0] == {"card": "9C", "up": True}
+    public = game.public_position()["piles"]["reserve"]
+    assert len(public) == 13 and all(c == {"card": None, "up": False} for c in public)
+    assert "9C" not in str(game.public_position())
+
+
+@pytest.mark.parametrize(("trunk", "shown"), [("9C", True), ("9C QH*", False), ("9C QH* 3C*", False)])
+def test_trunk_bottom_card_is_seen_only_when_it_is_the_last_card(trunk: str, shown: bool) -> None:
+    s = state(F1="JH", T1="9D", T2="3D", S="AS*", R=trunk)
+    assert RULES.visible(s)[RULES.index["reserve"]][0] is shown
+    game = Game(Fixed(s), 1)
+    bottom = game.public_position()["piles"]["reserve"][0]
+    assert bottom == ({"card": "9C", "up": True} if shown else {"card": None, "up": False})
+
+
+def test_trunk_bottom_card_comes_into_view_when_the_refills_have_taken_the_rest() -> None:
+    # T1's only card goes home, the refill takes the trunk's top card and leaves the bottom one alone.
+    s = state(F1="JH", T1="QH", T2="3D", S="AS*", R="9C 4S*")
+    after = play(s, "T1>F1")
+    assert pile(after, "T1") == "4S" and pile(after, "R") == "9C"
+    game = Game(Fixed(s), 1)
+    assert game.public_position()["piles"]["reserve"] == [{"card": None, "up": False}] * 2
+    game.play("T1>F1")
+    assert game.public_position()["piles"]["reserve"] == [{"card": "9C", "up": True}]

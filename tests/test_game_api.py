@@ -199,17 +199,20 @@ def test_position_shape(name: str) -> None:
 def test_public_position_hides_every_face_down_card(name: str) -> None:
     game = random_game(name, 12, 15)
     full, public = game.position(), game.public_position()
-    down = [(c & ~DOWN) for p in game.state.piles for c in p if c & DOWN]
+    visible = dict(zip(game.rules.pile_names, game.rules.visible(game.state), strict=True))
+    down = [(c & ~DOWN) for p, seen in zip(game.state.piles, visible.values(), strict=True)
+            for c, v in zip(p, seen, strict=True) if not v]
     assert down or name == "king-albert-classic"
     for pile_name, cards in public["piles"].items():
         assert len(cards) == len(full["piles"][pile_name])
-        for shown, real in zip(cards, full["piles"][pile_name], strict=True):
-            if real["up"]:
+        for shown, real, seen in zip(cards, full["piles"][pile_name], visible[pile_name], strict=True):
+            assert seen <= real["up"]  # a face-down card is never on view
+            if seen:
                 assert shown == real
             else:
                 assert shown == {"card": None, "up": False}
     text = json.dumps(public)
-    for c in down:  # no face-down identity anywhere in the public data
+    for c in down:  # no hidden identity anywhere in the public data (face down, or covered in a closed pile)
         assert f'"{tableaux.card_str(c)}"' not in text
     assert {k: v for k, v in public.items() if k != "piles"} == {k: v for k, v in full.items() if k != "piles"}
 

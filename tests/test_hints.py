@@ -28,10 +28,11 @@ def _random_game(name: str, deal: int, steps: int, seed: int):
     return game
 
 
-def test_solver_hint_starts_a_winning_line() -> None:
+def test_peeking_hint_starts_a_winning_line_and_says_it_peeks() -> None:
     game = new_game("king-albert", 1)
-    hint = game.hint(time_limit=2.0)
+    hint = game.hint(time_limit=2.0, mode="peek")
     assert hint.source == "solver" and not hint.unwinnable
+    assert hint.peeks and hint.to_dict()["peeks"] is True and "Peeking" in hint.message
     line = solve(game).moves
     assert hint.move == line[0]
     game.play(hint.move)
@@ -41,8 +42,8 @@ def test_solver_hint_starts_a_winning_line() -> None:
 def test_hint_says_when_the_position_is_lost() -> None:
     game = new_game("king-albert", 4)  # proved unwinnable from the deal (see the solver tests)
     assert solve(game).verdict == "unwinnable"
-    hint = game.hint(time_limit=2.0)
-    assert hint.unwinnable and hint.source == "solver"
+    hint = game.hint(time_limit=2.0, mode="peek")
+    assert hint.unwinnable and hint.source == "solver" and hint.peeks
     assert "can no longer be won" in hint.message
     if hint.move is not None:
         assert hint.move in game.legal_moves()
@@ -51,7 +52,7 @@ def test_hint_says_when_the_position_is_lost() -> None:
 def test_undecided_solver_falls_back_to_the_heuristic() -> None:
     game = new_game("king-albert", 198)  # far beyond a tiny budget
     assert solver_hint(game, time_limit=0.01) is None
-    hint = game.hint(time_limit=0.01)
+    hint = game.hint(time_limit=0.01, mode="peek")
     assert hint.source == "heuristic" and hint.move in game.legal_moves()
     assert "not a proof" in hint.message
 

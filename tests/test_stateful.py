@@ -150,12 +150,16 @@ class PlaySession(RuleBasedStateMachine):
         assert pos["over"] == (not pos["won"] and not self.game.legal_moves())
 
     @invariant()
-    def public_position_hides_exactly_face_down(self) -> None:
+    def public_position_hides_exactly_what_is_not_on_view(self) -> None:
         full, public = self.game.position(), self.game.public_position()
+        on_view = dict(zip(self.game.rules.pile_names, self.game.rules.visible(self.game.state), strict=True))
         for name, cards in full["piles"].items():
-            for seen, real in zip(public["piles"][name], cards, strict=True):
-                assert seen["up"] == real["up"]
-                assert seen["card"] == (real["card"] if real["up"] else None)
+            for seen, real, visible in zip(public["piles"][name], cards, on_view[name], strict=True):
+                # On view: face up, except Eagle Wing's trunk bottom card while other cards cover it.
+                covered = name == "reserve" and len(cards) > 1
+                assert visible == (real["up"] and not covered)
+                assert seen["up"] == visible
+                assert seen["card"] == (real["card"] if visible else None)
 
 
 PlaySession.TestCase.settings = settings(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Callable, Iterable
@@ -14,12 +15,15 @@ import pytest
 from rich.console import Console
 
 import tableaux
+from handmade import Hand
+from tableaux import fair
 from tableaux.board import ASCII, UNICODE, card_label, card_text, render
 from tableaux.cards import DOWN, card_str
 from tableaux.engine import RawMove, Rules, State, short_name
 from tableaux.game import Game
 from tableaux.hints import Hint, heuristic_moves
 from tableaux.terminal import play_loop
+from tableaux.terminal_fair import Budget
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -155,10 +159,20 @@ def test_eagle_wing_reserve_shows_its_last_card_only_when_it_is_the_last() -> No
     bottom = card_label(card_str(game.state.piles[game.rules.index["reserve"]][0])).strip()
     text = "\n".join(line.plain for line in render(game.public_position()))
     assert bottom not in text  # 9C, covered by twelve face-down cards
-    position = game.public_position()
-    position["piles"]["reserve"] = position["piles"]["reserve"][:1]
-    text = "\n".join(line.plain for line in render(position))
-    assert bottom in text
+    hand = Hand(game.rules)
+    last = Game(hand.fixed(hand.state(F1="JH", T1="9D", T2="3D", S="AS*", R="9C")), 1)
+    assert bottom in "\n".join(line.plain for line in render(last.public_position()))
+    covered = Game(hand.fixed(hand.state(F1="JH", T1="9D", T2="3D", S="AS*", R="9C QH*")), 1)
+    assert bottom not in "\n".join(line.plain for line in render(covered.public_position()))
+
+
+def test_eagle_wing_trunk_is_drawn_as_a_closed_stack_with_its_count() -> None:
+    game = tableaux.new_game("eagle-wing", 1)
+    lines = [line.plain for line in render(game.public_position())]
+    head = next(i for i, line in enumerate(lines) if " R " in f" {line} " and "T5" in line)
+    # Under the label: one card back (the closed pile, tableau cards are face up), then its count.
+    assert lines[head + 1].count(UNICODE.back) == 1
+    assert lines[head + 2].split() == ["13"]
 
 
 # --- the play loop ----------------------------------------------------------
@@ -244,7 +258,7 @@ def test_new_game_with_and_without_a_number() -> None:
 
 def test_hint_is_shown_and_plays_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     game = tableaux.new_game("eagle-wing", 1)
-    final, out = play(game, "hint")
+    final, out = play_fair(game, "hint")  # a small budget: the default one takes seconds in pure Python
     assert not final.moves_played
     assert any(str(m) in out.split("> ")[-1] for m in game.legal_moves())
     fixed = Hint(tableaux.Move("tableau-4", 1, "foundation-2"), "heuristic", "Try T4>F2 (because).")
@@ -393,3 +407,58 @@ def test_a_bug_behind_a_command_does_not_end_the_game(monkeypatch: pytest.Monkey
     final, out = play(game, "hint", "R5>F1")
     assert "went wrong" in out and "Your game is still open." in out
     assert len(final.moves_played) == 1
+
+
+# --- fair play: chance, hint, giveup, lost? -------------------------------------------------------
+SMALL = Budget(samples=6, max_nodes=4000, time_limit=None, lost_nodes=30_000)
+
+
+def play_fair(game: Game, *lines: str) -> tuple[Game, str]:
+    out = io.StringIO()
+    console = Console(file=out, width=200, highlight=False)
+    final = play_loop(game, scripted(lines), console, budget=SMALL)
+    return final, out.getvalue()
+
+
+def test_chance_command_gives_the_chance_and_says_what_it_means() -> None:
+    game = tableaux.new_game("king-albert", 1)
+    expected = fair.win_chance(game.observation(), 6, seed=0, max_nodes=4000)
+    final, out = play_fair(game, "chance")
+    assert f"Chance to win: {round(100 * expected['share'])}% ({expected['winnable']} of 6 possible layouts" in out
+    assert "upper bound" in out
+    assert final.moves_played == []  # asking changes nothing
+
+
+def test_hint_is_fair_by_default_and_hint_peek_says_it_peeks() -> None:
+    game = tableaux.new_game("eagle-wing", 1)
+    _, out = play_fair(game, "hint")
+    assert re.search(r"Play \S+: it wins in \d+ of 6 possible layouts of the hidden cards", out)
+    assert "Peeking" not in out
+    _, out = play_fair(game, "hint peek")
+    assert "Play T4>F2: it starts a winning line" in out and "Peeking: the solver looked at the face-down cards" in out
+    _, out = play_fair(game, "hint cheat")
+    assert "'hint peek'" in out
+
+
+def test_lost_is_refused_while_the_game_is_on_and_answers_after_giving_up() -> None:
+    from test_fair import losing_game
+
+    lost_game, k = losing_game("king-albert")
+    record = lost_game.to_dict()
+    game = tableaux.new_game("king-albert", lost_game.deal)
+    for move in record["moves"]:
+        game.play(move)
+    final, out = play_fair(game, "lost?", "giveup", "lost?")
+    first, rest = out.split("You gave up", 1)
+    assert "answers only once the game is over" in first and "You could still" not in first
+    assert f"You could still have won until move {k + 1} ({record['moves'][k]}): after it, no line wins." in rest
+    assert f"A winning line from just before move {k + 1}: " in rest
+    assert final.moves_played == game.moves_played
+
+
+def test_lost_after_a_win_says_the_game_was_never_lost() -> None:
+    game = tableaux.new_game("eagle-wing", 1)
+    for move in tableaux.solve(game).moves:
+        game.play(move)
+    _, out = play_fair(game, "lost?")
+    assert "never lost" in out

@@ -566,7 +566,14 @@ def test_host_allow_list_refuses_other_hosts(db: Path) -> None:
 
 # --- no hidden card ever reaches the browser ---------------------------------------------
 def hidden_codes(game: tableaux.Game) -> set[str]:
-    return {card_str(c & ~DOWN) for pile in game.state.piles for c in pile if c & DOWN}
+    """Every card the player cannot see: face-down ones and Eagle Wing's covered trunk bottom card."""
+    shown = game.rules.visible(game.state)
+    return {
+        card_str(c & ~DOWN)
+        for pile, seen in zip(game.state.piles, shown, strict=True)
+        for c, visible in zip(pile, seen, strict=True)
+        if not visible
+    }
 
 
 def check_no_hidden(body: bytes, game: tableaux.Game) -> None:

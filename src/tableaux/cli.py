@@ -115,6 +115,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="leave the winning lines out of the file (for big surveys; tableaux solve gives them again)")
     p.add_argument("--scheduler", default=None, help="tcp://HOST:PORT of a Dask distributed scheduler")
     p.add_argument("--plot", default=None, metavar="FILE.png")
+    p.add_argument("--player", choices=("solver", "fair"), default="solver",
+                   help="solver: decide each deal seeing every card (default); fair: play each deal to the end "
+                   "with fair hints only (no peeking); --max-nodes is then per sampled layout, --time-limit unused")
+    p.add_argument("--samples", type=positive_int, default=64, help="--player fair: sampled layouts per move")
+    p.add_argument("--seed", type=bounded(int, "a seed", 0, 2**63), default=0,
+                   help="--player fair: the same seed replays the same games")
     p.set_defaults(func=handler("solver.cli:run_survey"))
 
     # --- browser game (tableaux.web) --------------------------------------

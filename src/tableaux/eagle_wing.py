@@ -138,6 +138,20 @@ class EagleWing(Rules):
                 piles[RESERVE] = piles[RESERVE][:-1]
         return State(tuple(piles), redeals)
 
+    def visible(self, state: State) -> tuple[tuple[bool, ...], ...]:
+        """The trunk is a closed pile: its face-up bottom card is on view only once it is the last card.
+
+        AisleRiot draws the reserve as a normal (not fanned) slot, so only its
+        top card shows, and that is face down while others cover the bottom
+        card. The engine keeps the bottom card face up (it is dealt so), but a
+        player has not seen it until the pile is down to it.
+        """
+        shown = super().visible(state)
+        reserve = state.piles[RESERVE]
+        if len(reserve) > 1:
+            shown = (*shown[:RESERVE], (False,) * len(reserve), *shown[RESERVE + 1:])
+        return shown
+
     def extra(self, state: State) -> dict[str, Any]:
         piles = state.piles
         base = self.base_rank(state)

@@ -202,14 +202,31 @@ class Rules(ABC):
                 f"unknown pile {exc.args[0]!r} in {self.title}; piles are {', '.join(self.pile_names)}"
             ) from None
 
+    def visible(self, state: State) -> tuple[tuple[bool, ...], ...]:
+        """Which cards of each pile (bottom to top) a player can see now.
+
+        The one definition of what is on view, used by every player's view
+        (``Game.public_position``, the web API, the terminal) and by what the
+        player is said to have seen (``Game.observation``). A face-down card is
+        never visible; games whose closed piles cover face-up cards say so by
+        overriding this.
+        """
+        return tuple(tuple(not c & DOWN for c in pile) for pile in state.piles)
+
     def pile_dicts(self, state: State, hide: bool) -> dict[str, list[dict[str, Any]]]:
-        """Piles as JSON-ready lists; ``hide`` drops the identity of face-down cards."""
+        """Piles as JSON-ready lists; ``hide`` drops the identity of every card the player cannot see.
+
+        A hidden card is written as a card back (``{"card": None, "up": False}``)
+        even when the engine holds it face up under a closed pile: on screen it
+        is indistinguishable from a face-down card.
+        """
         out = {}
-        for name, pile in zip(self.pile_names, state.piles, strict=True):
+        shown = self.visible(state) if hide else None
+        for i, (name, pile) in enumerate(zip(self.pile_names, state.piles, strict=True)):
             out[name] = [
                 {"card": None, "up": False}
-                if hide and c & DOWN
+                if shown is not None and not shown[i][depth]
                 else {"card": card_str(c), "up": not c & DOWN}
-                for c in pile
+                for depth, c in enumerate(pile)
             ]
         return out

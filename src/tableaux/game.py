@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .cards import DOWN, card_str
 from .deal import DealError, check_deal
 from .engine import (
     NOTATION_HELP,
@@ -32,6 +33,8 @@ if TYPE_CHECKING:
 
 SAVE_FORMAT = "tableaux-game"
 SAVE_VERSION = 1
+OBSERVATION_FORMAT = "tableaux-observation"
+OBSERVATION_VERSION = 1
 
 
 class SaveFileError(TableauxError, ValueError):
@@ -49,6 +52,9 @@ class Game:
         self._played: list[Move] = []
         self._redo: list[Move] = []  # next move to redo is last
         self._legal: list[Move] | None = None
+        self._seen: set[int] = set()
+        """Every card the player has had on view in this game, undone lines included (see :meth:`observation`)."""
+        self._look()
 
     @classmethod
     def replay(
@@ -148,8 +154,61 @@ class Game:
         }
 
     def public_position(self) -> dict[str, Any]:
-        """:meth:`position` with every face-down card's identity removed: what a player may see."""
+        """:meth:`position` with the identity of every card the player cannot see removed.
+
+        What is on view is the rules' to say (:meth:`Rules.visible`): face-down
+        cards, and in Eagle Wing the face-up bottom card of the trunk while
+        other cards cover it. Every player's screen is drawn from this.
+        """
         return self.position(hide=True)
+
+    def observation(self) -> dict[str, Any]:
+        """Everything the player has seen in this game, and nothing else, as JSON-ready data.
+
+        This is what advice that does not peek (:mod:`tableaux.fair`) works
+        from, so it holds no card the player has never had on view, and not
+        the deal number either (deal N fixes every card). Fields:
+
+        * ``position``: :meth:`public_position` without ``deal``: what is on view now;
+        * ``piles``: every card slot, bottom to top, as ``{"card", "up"}``.
+          ``card`` is the card's code when the player knows it: on view now,
+          or seen earlier and followed since (Eagle Wing's waste turned back
+          into the stock keeps its order; a King Albert card turned up and then
+          covered again by undo). It is ``None`` for a card never seen.
+          ``up`` is how the card lies in the game, which the rules fix (the
+          trunk's bottom card is dealt face up although it is not on view);
+        * ``unseen``: how many cards the player has never seen;
+        * ``redeals``: stock redeals used (Eagle Wing; 0 elsewhere);
+        * ``moves``: the moves played, in notation.
+
+        A seen card can always be followed, because no move in these games
+        hides a card in a way the player cannot track: cards only move by
+        public moves, and the stock is the waste turned over in order.
+        Cards seen in lines that were undone and then replaced by other moves
+        count too, but a save file keeps only the current line and the redo
+        list, so after loading, cards seen only in discarded lines are no
+        longer in the observation (it then knows less, never more).
+        """
+        state = self.state
+        position = self.public_position()
+        del position["deal"]
+        piles = {
+            name: [
+                {"card": card_str(c) if c & ~DOWN in self._seen else None, "up": not c & DOWN}
+                for c in pile
+            ]
+            for name, pile in zip(self.rules.pile_names, state.piles, strict=True)
+        }
+        return {
+            "format": OBSERVATION_FORMAT,
+            "version": OBSERVATION_VERSION,
+            "game": self.name,
+            "position": position,
+            "piles": piles,
+            "unseen": 52 - len(self._seen),
+            "redeals": state.redeals,
+            "moves": [str(m) for m in self._played],
+        }
 
     # --- moving ----------------------------------------------------------
     def parse_move(self, text: str) -> Move:
@@ -205,6 +264,12 @@ class Game:
         self._states.append(self.rules.apply(self.state, self.rules.to_raw(move)))
         self._played.append(move)
         self._legal = None
+        self._look()
+
+    def _look(self) -> None:
+        """Remember the cards now on view: once seen, a card stays known even after undo hides it again."""
+        for pile, shown in zip(self.state.piles, self.rules.visible(self.state), strict=True):
+            self._seen.update(c & ~DOWN for c, visible in zip(pile, shown, strict=True) if visible)
 
     def play(self, move: Move | str | tuple[str, int, str]) -> Move:
         """Play a legal move (a :class:`Move` or its text). Illegal moves raise and change nothing."""
@@ -255,11 +320,27 @@ class Game:
         raw = self.rules.home_move(self.state, self.rules.index[pile])
         return None if raw is None else self.rules.to_move(raw)
 
-    def hint(self, *, time_limit: float | None = None) -> Hint:
-        """A suggested move: from a winning line when the solver finds one in time, else a rule of thumb."""
+    def hint(
+        self,
+        *,
+        time_limit: float | None = None,
+        mode: str = "fair",
+        samples: int | None = None,
+        seed: int | str = 0,
+        max_nodes: int | None = None,
+    ) -> Hint:
+        """A suggested move, from the solver when it answers in time, else from a rule of thumb.
+
+        ``mode="fair"`` (the default) looks only at what the player has seen
+        (:meth:`observation`) and says in how many sampled layouts of the
+        hidden cards its move wins; ``mode="peek"`` lets the solver see the
+        face-down cards and says so. ``time_limit`` bounds the whole hint;
+        ``samples``, ``seed`` and ``max_nodes`` (positions per sampled layout)
+        tune the fair mode. See :func:`tableaux.hints.hint`.
+        """
         from .hints import hint
 
-        return hint(self, time_limit=time_limit)
+        return hint(self, time_limit=time_limit, mode=mode, samples=samples, seed=seed, max_nodes=max_nodes)
 
     # --- saving and loading ----------------------------------------------
     def digest(self) -> str:

@@ -1,11 +1,15 @@
-"""Hints: which move to suggest, and whether it comes from a proof or a rule of thumb.
+"""Hints: which move to suggest, and whether it comes from the solver or a rule of thumb.
+
+Two modes (:func:`hint`). A *fair* hint (the default) uses only what the
+player has seen: :func:`tableaux.fair.hint` solves sampled layouts of the
+hidden cards and suggests the move that wins in most of them. A *peek* hint
+asks the solver about the real deal, face-down cards included, and says so.
 
 The heuristic here never suggests a pointless move (a lone card or a whole
 pile onto an empty pile, a move that just undoes the previous one, or one that
 returns to a position the game has already been in, so following its hints
-never goes round in circles). The solver, when it answers within its budget,
-gives a move from a winning line instead, or says that no line wins; see
-:func:`hint`.
+never goes round in circles). It looks at no hidden card, so both modes fall
+back on it when the solver does not answer within its budget.
 """
 
 from __future__ import annotations
@@ -30,14 +34,24 @@ class Hint:
     message: str
     unwinnable: bool = False
     """True when the solver proved that no line from here wins."""
+    peeks: bool = False
+    """True when the hint used cards the player cannot see (``mode="peek"``); its message says so too."""
 
     def to_dict(self) -> dict[str, object]:
-        return {
+        """JSON-ready; ``"peeks": true`` is added only to a hint that peeked.
+
+        Leaving the field out of fair hints keeps this the shape clients
+        already accept (the web API's Hint model lists four fields).
+        """
+        out: dict[str, object] = {
             "move": None if self.move is None else {**self.move.to_dict(), "text": str(self.move)},
             "source": self.source,
             "message": self.message,
             "unwinnable": self.unwinnable,
         }
+        if self.peeks:
+            out["peeks"] = True
+        return out
 
 
 def is_pointless(
@@ -123,10 +137,16 @@ def heuristic_hint(game: Game) -> Hint:
     return Hint(move, "heuristic", f"Try {move} (a rule of thumb, not a proof).")
 
 
-def solver_hint(game: Game, time_limit: float | None = None) -> Hint | None:
-    """A hint from the solver: the next move of a winning line, or the news that none exists; None if undecided.
+PEEKING = "(Peeking: the solver looked at the face-down cards.)"
+"""Ends every message of a hint that used hidden cards."""
 
-    By default the solver gets :data:`~tableaux.solver.HINT_NODES` positions and
+
+def solver_hint(game: Game, time_limit: float | None = None) -> Hint | None:
+    """A peeking hint: the next move of a winning line of the real deal, or the news that none exists.
+
+    None if undecided. The solver sees the face-down cards, so the hint is
+    marked ``peeks`` and its message says so. By default the solver gets
+    :data:`~tableaux.solver.HINT_NODES` positions and
     :data:`~tableaux.solver.HINT_SECONDS` seconds, whichever runs out first.
     """
     from .solver import HINT_NODES, HINT_SECONDS, solve
@@ -139,17 +159,111 @@ def solver_hint(game: Game, time_limit: float | None = None) -> Hint | None:
         result = solve(game, time_limit=time_limit)
     if result.verdict == "winnable" and result.moves:
         move = result.moves[0]
-        return Hint(move, "solver", f"Play {move}: it starts a winning line of {len(result.moves)} moves.")
+        return Hint(
+            move, "solver", f"Play {move}: it starts a winning line of {len(result.moves)} moves. {PEEKING}",
+            peeks=True,
+        )
     if result.verdict == "unwinnable":
         fallback = heuristic_hint(game)
         text = "This position can no longer be won: the solver searched every line from here."
         if fallback.move is not None:
             text += f" You can still play {fallback.move}."
-        return Hint(fallback.move, "solver", text, unwinnable=True)
+        return Hint(fallback.move, "solver", f"{text} {PEEKING}", unwinnable=True, peeks=True)
     return None
 
 
-def hint(game: Game, *, time_limit: float | None = None) -> Hint:
-    """The solver's move when it decides the position within its budget (see :func:`solver_hint`), else the
-    heuristic's."""
-    return solver_hint(game, time_limit) or heuristic_hint(game)
+def repeating_moves(game: Game) -> set[str]:
+    """Legal moves that are pointless (see :func:`is_pointless`), in notation: a fair hint never suggests them.
+
+    This looks at the real positions of the game's history, but reveals
+    nothing: two positions of one game with the same public view hold the
+    same hidden cards in the same places (face-down cards never move, and
+    the unseen stock and trunk are fixed by their counts), so "back to an
+    earlier position" is something the player can see.
+    """
+    rules, state = game.rules, game.state
+    previous = rules.to_raw(game.moves_played[-1]) if game.moves_played else None
+    seen = history(game)
+    return {str(rules.to_move(m)) for m in rules.moves(state) if is_pointless(rules, state, m, previous, seen)}
+
+
+def fair_hint(
+    game: Game,
+    *,
+    time_limit: float | None = None,
+    samples: int | None = None,
+    seed: int | str = 0,
+    max_nodes: int | None = None,
+) -> Hint:
+    """A hint from what the player has seen only: :func:`tableaux.fair.hint` on ``game.observation()``.
+
+    ``time_limit`` bounds the whole hint (all sampled layouts together) and
+    ``max_nodes`` the solver's positions per layout; ``samples`` and
+    ``max_nodes`` default to :data:`tableaux.fair.SAMPLES` and
+    :data:`tableaux.fair.SAMPLE_NODES`. When no sampled layout is won in
+    time, the rule of thumb answers, saying so.
+    """
+    from . import fair
+
+    if game.is_won() or not game.legal_moves():
+        return heuristic_hint(game)
+    observation = game.observation()
+    answer = fair.hint(
+        observation,
+        fair.SAMPLES if samples is None else samples,
+        seed=seed,
+        max_nodes=fair.SAMPLE_NODES if max_nodes is None else max_nodes,
+        time_limit=fair.HINT_SECONDS if time_limit is None else time_limit,
+        avoid=repeating_moves(game),
+    )
+    n, wins, decided = answer["samples"], answer["wins"], answer["decided"]
+    known = observation["unseen"] <= 1  # one hidden card can lie in one place only: nothing to guess
+    if answer["move"] is not None:
+        move = game.parse_move(answer["move"])
+        if known:
+            return Hint(move, "solver", f"Play {move}: it starts a winning line (no card is hidden any more).")
+        text = f"Play {move}: it wins in {wins} of {n} possible layouts of the hidden cards"
+        if decided < n:
+            text += f" ({n - decided} of them undecided within the solver's budget)"
+        return Hint(move, "solver", text + ".")
+    fallback = heuristic_hint(game)
+    if decided == n and answer["winnable"] == 0:
+        if known:
+            text = "This position can no longer be won: the solver searched every line from here."
+        else:
+            text = f"None of {n} possible layouts of the hidden cards can be won from here."
+        if fallback.move is not None:
+            text += f" You can still play {fallback.move}."
+        return Hint(fallback.move, "solver", text, unwinnable=known)
+    if fallback.move is None:
+        return fallback
+    why = "no sampled layout of the hidden cards was won within the solver's budget"
+    return Hint(fallback.move, "heuristic", f"Try {fallback.move} (a rule of thumb, not a proof: {why}).")
+
+
+HINT_MODES = ("fair", "peek")
+
+
+def hint(
+    game: Game,
+    *,
+    time_limit: float | None = None,
+    mode: str = "fair",
+    samples: int | None = None,
+    seed: int | str = 0,
+    max_nodes: int | None = None,
+) -> Hint:
+    """A suggested move.
+
+    ``mode="fair"`` (the default) uses only what the player has seen
+    (:func:`fair_hint`). ``mode="peek"`` is the clairvoyant hint: the
+    solver's move on the real deal when it finds a win within
+    ``time_limit``, else the heuristic's; it says that it peeks.
+    """
+    if mode == "peek":
+        return solver_hint(game, time_limit) or heuristic_hint(game)
+    if mode == "fair":
+        return fair_hint(game, time_limit=time_limit, samples=samples, seed=seed, max_nodes=max_nodes)
+    from .engine import TableauxError
+
+    raise TableauxError(f"unknown hint mode {mode!r}; the modes are {', '.join(HINT_MODES)}")

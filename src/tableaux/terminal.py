@@ -28,6 +28,7 @@ from tableaux.cards import CardError
 from tableaux.deal import DealError
 from tableaux.engine import IllegalMoveError, Move, TableauxError, long_name, parse_notation, short_name
 from tableaux.game import Game
+from tableaux.terminal_fair import Budget, cmd_chance, cmd_giveup, cmd_hint, cmd_lost
 
 PlayerError = (TableauxError, DealError, CardError)
 """Errors whose messages are written for players; anything else is a bug."""
@@ -77,7 +78,10 @@ def help_text(game: Game) -> str:
         "Commands:",
         "  undo (u), redo, restart       step back, forward, or back to the deal",
         "  new [N]                       a new random deal, or deal N",
-        "  hint (h)                      suggest a move",
+        "  hint (h)                      suggest a move from the cards you have seen (fair)",
+        "  hint peek                     a hint that looks at the face-down cards (peeking)",
+        "  chance                        the chance that the hidden cards lie in a winnable way",
+        "  giveup, lost?                 give up; once the game is over, where it could no longer be won",
     ]
     if has_stock:
         lines.append("  deal (d) or S                 turn a stock card (or the waste back over)")
@@ -110,6 +114,9 @@ class Session:
     console: Console
     save_path: Path | None = None
     running: bool = True
+    budget: Budget = field(default_factory=Budget)
+    """How hard ``chance``, ``hint`` and ``lost?`` work (see :mod:`tableaux.terminal_fair`)."""
+    gave_up: bool = False
     _handlers: dict[str, Callable[[str], None]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -121,7 +128,10 @@ class Session:
             (("redo",), self.cmd_redo),
             (("restart",), self.cmd_restart),
             (("new",), self.cmd_new),
-            (("hint", "h"), self.cmd_hint),
+            (("hint", "h"), lambda arg: cmd_hint(self, arg)),
+            (("chance",), lambda arg: cmd_chance(self, arg)),
+            (("giveup", "give", "resign"), lambda arg: cmd_giveup(self, arg)),
+            (("lost?", "lost"), lambda arg: cmd_lost(self, arg)),
             (("deal", "d"), self.cmd_deal),
             (("moves",), self.cmd_moves),
             (("save",), self.cmd_save),
@@ -148,8 +158,8 @@ class Session:
             )
         elif self.game.is_over():
             self.say(
-                "No legal move is left: this game is over. "
-                "Type 'undo' to step back, 'restart' to try the deal again, or 'new' for another deal.",
+                "No legal move is left: this game is over. Type 'undo' to step back, 'restart' to try the "
+                "deal again, 'lost?' to see where it could no longer be won, or 'new' for another deal.",
                 "bold yellow",
             )
 
@@ -250,10 +260,8 @@ class Session:
     def cmd_new(self, arg: str) -> None:
         self.game = tableaux.new_game(self.game.name, int(arg) if arg.isdigit() else (arg or None))
         self.save_path = None
+        self.gave_up = False
         self.show(f"New game: deal {self.game.deal}.")
-
-    def cmd_hint(self, _: str) -> None:
-        self.say(self.game.hint().message, "cyan")
 
     def cmd_deal(self, _: str) -> None:
         rules = self.game.rules
@@ -296,15 +304,17 @@ class Session:
             return
         self.game = tableaux.load(Path(arg).expanduser())
         self.save_path = Path(arg).expanduser()
+        self.gave_up = False
         self.show(f"Loaded {self.game.rules.title} deal {self.game.deal}.")
 
 
-def play_loop(game: Game, input_fn: InputFn, console: Console) -> Game:
+def play_loop(game: Game, input_fn: InputFn, console: Console, budget: Budget | None = None) -> Game:
     """Play until quit or end of input; returns the game as it was left (``new`` may have replaced it).
 
-    ``input_fn(prompt)`` returns one line, raising ``EOFError`` at the end of input.
+    ``input_fn(prompt)`` returns one line, raising ``EOFError`` at the end of input. ``budget`` sets how
+    hard the fair-play commands work.
     """
-    session = Session(game, console)
+    session = Session(game, console, budget=budget or Budget())
     session.show()
     session.say("Type a move such as T1>T3, or 'help'.", "dim")
     while session.running:

@@ -49,6 +49,10 @@ def missing_extra(args: argparse.Namespace) -> str | None:
 
 
 def run_survey(args: argparse.Namespace) -> int:
+    if getattr(args, "player", "solver") == "fair":
+        from ..fair.survey import run_fair_survey
+
+        return run_fair_survey(args)
     try:
         if (missing := missing_extra(args)) is not None:
             raise SurveyError(missing)

@@ -24,6 +24,7 @@ import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -114,8 +115,12 @@ def _read_text(path: str | Path) -> str:
         raise SurveyError(f"{path}: not a survey results file (not text)") from None
 
 
-def read_results(path: str | Path | None, game: str) -> dict[int, dict[str, Any]]:
-    """Results already in ``path`` for ``game``, by deal. A torn last line (a crash mid-write) is ignored."""
+def read_results(path: str | Path | None, game: str, *, field: str = "verdict") -> dict[int, dict[str, Any]]:
+    """Results already in ``path`` for ``game``, by deal. A torn last line (a crash mid-write) is ignored.
+
+    ``field`` is the result every row must carry: ``verdict`` for solver surveys,
+    ``won`` for surveys of a player (see :mod:`tableaux.fair.survey`).
+    """
     if path is None or not os.path.exists(path):
         return {}
     done: dict[int, dict[str, Any]] = {}
@@ -129,8 +134,8 @@ def read_results(path: str | Path | None, game: str) -> dict[int, dict[str, Any]
             if number == len(lines) or (number == len(lines) - 1 and not lines[-1]):
                 continue  # the last line was being written when the survey stopped
             raise SurveyError(f"{path}: line {number} is not JSON; is this a survey results file?") from None
-        if not isinstance(row, dict) or "deal" not in row or "verdict" not in row:
-            raise SurveyError(f"{path}: line {number} is not a survey result (needs 'deal' and 'verdict')")
+        if not isinstance(row, dict) or "deal" not in row or field not in row:
+            raise SurveyError(f"{path}: line {number} is not a survey result (needs 'deal' and {field!r})")
         if row.get("game") == game:
             done[int(row["deal"])] = row
     return done
@@ -262,8 +267,27 @@ POOL_RESTARTS = 3
 def _run_pool(
     game: str, todo: list[list[int]], options: dict[str, Any], workers: int
 ) -> Iterator[list[dict[str, Any]]]:
-    """Local worker processes. A worker that dies (killed, out of memory) breaks the pool: the
-    deals it had not answered are solved again in a fresh pool, so they are retried, never
+    yield from run_batches(partial(solve_batch, game, options=options), todo, workers)
+
+
+def _each(task: Callable[[int], dict[str, Any]], deals: list[int]) -> list[dict[str, Any]]:
+    return [task(deal) for deal in deals]
+
+
+def run_deals(task: Callable[[int], dict[str, Any]], deals: list[int], workers: int) -> Iterator[dict[str, Any]]:
+    """Run ``task(deal)`` for every deal in local worker processes, yielding each row as it arrives
+    (see :func:`run_batches`)."""
+    for rows in run_batches(partial(_each, task), [[d] for d in deals], workers):
+        yield from rows
+
+
+def run_batches(
+    task: Callable[[list[int]], list[dict[str, Any]]], todo: list[list[int]], workers: int
+) -> Iterator[list[dict[str, Any]]]:
+    """Run ``task(batch)`` for every batch of deals in local worker processes, yielding the rows of
+    each (every row with its ``deal``) as they arrive. ``task`` must be picklable (a module-level
+    function or a ``functools.partial`` of one). A worker that dies (killed, out of memory) breaks
+    the pool: the deals it had not answered are run again in a fresh pool, so they are retried, never
     counted as lost; only a pool that keeps breaking without progress stops the survey."""
     from concurrent.futures.process import BrokenProcessPool
 
@@ -271,7 +295,7 @@ def _run_pool(
     while todo:
         answered: set[int] = set()
         try:
-            for rows in _pool_pass(game, todo, options, workers):
+            for rows in _pool_pass(task, todo, workers):
                 answered.update(row["deal"] for row in rows)
                 yield rows
             return
@@ -286,7 +310,7 @@ def _run_pool(
 
 
 def _pool_pass(
-    game: str, todo: list[list[int]], options: dict[str, Any], workers: int
+    task: Callable[[list[int]], list[dict[str, Any]]], todo: list[list[int]], workers: int
 ) -> Iterator[list[dict[str, Any]]]:
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
@@ -296,7 +320,7 @@ def _pool_pass(
         try:
             # Keep a few tasks per worker queued, not all of them: an interrupt then loses little.
             for batch in queue:
-                pending.add(pool.submit(solve_batch, game, batch, options))
+                pending.add(pool.submit(task, batch))
                 if len(pending) >= 2 * workers:
                     break
             while pending:
@@ -305,7 +329,7 @@ def _pool_pass(
                     yield future.result()
                     nxt = next(queue, None)
                     if nxt is not None:
-                        pending.add(pool.submit(solve_batch, game, nxt, options))
+                        pending.add(pool.submit(task, nxt))
         except BaseException:
             for future in pending:
                 future.cancel()
