@@ -395,14 +395,16 @@ class Session:
         self.switch_to(game, f"Loaded {game.rules.title} deal {game.deal}.")
 
 
-def play_loop(game: Game, input_fn: InputFn, console: Console, unfinished: Unfinished | None = None) -> Game:
+def play_loop(
+    game: Game, input_fn: InputFn, console: Console, unfinished: Unfinished | None = None, message: str = ""
+) -> Game:
     """Play until quit or end of input; returns the game as it was left (``new`` may have replaced it).
 
     ``input_fn(prompt)`` returns one line, raising ``EOFError`` at the end of input. With ``unfinished``,
     the game is kept there after every command, and the unfinished games it holds are offered.
     """
     session = Session(game, console, input_fn=input_fn, unfinished=unfinished)
-    session.switch_to(game, "")
+    session.switch_to(game, message)
     session.offer_unfinished()
     session.say("Type a move such as T1>T3, or 'help'.", "dim")
     while session.running:
@@ -457,12 +459,13 @@ def run_play(args: argparse.Namespace) -> int:
     from tableaux.unfinished import default_dir
 
     unfinished = Unfinished(default_dir())
+    message = ""
     if getattr(args, "resume", False):
         kept = [s for s in unfinished.games() if args.game in (None, s.game.name)]
         if not kept:
             which = f"{tableaux.rules(args.game).title} game" if args.game else "game"
             return usage_error("play", f"no unfinished {which} is kept in {unfinished.directory}")
-        game = kept[0].game
+        game, message = kept[0].game, f"Resumed {kept[0].describe()}."
     elif args.load is not None:
         try:
             game = tableaux.load(Path(args.load).expanduser())
@@ -483,7 +486,7 @@ def run_play(args: argparse.Namespace) -> int:
         input_fn: InputFn = input
     else:
         input_fn = scripted_input(sys.stdin, console)
-    play_loop(game, input_fn, console, unfinished)
+    play_loop(game, input_fn, console, unfinished, message)
     return 0
 
 
