@@ -25,3 +25,13 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_line(
             f"BROWSER TESTS SKIPPED ({reason}): {BROWSER_HINT}", yellow=True, bold=True
         )
+
+
+@pytest.fixture(autouse=True)
+def private_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test, and every ``tableaux`` process it starts, gets its own user data directory.
+
+    ``tableaux play`` keeps unfinished games there (and ``serve`` its database), so without this a test
+    would write into the real user's directory and see games left by earlier tests.
+    """
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg")))

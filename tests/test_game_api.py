@@ -91,8 +91,11 @@ def test_illegal_move_raises_and_changes_nothing(bad: object) -> None:
 
 def test_illegal_move_message_says_why() -> None:
     game = tableaux.new_game("king-albert", 1)
-    with pytest.raises(IllegalMoveError, match="tableau-1 to tableau-2"):
+    with pytest.raises(IllegalMoveError, match="T1>T2: the 10 of spades cannot go onto the 7 of diamonds: a tableau "
+                       "pile takes a card one rank lower and of the other colour"):
         game.play("T1>T2")
+    with pytest.raises(IllegalMoveError, match="R1>R2: the reserve never takes cards"):
+        game.play("R1>R2")
     with pytest.raises(IllegalMoveError, match="no pile 'stock'"):
         game.play("S>W")
     with pytest.raises(IllegalMoveError, match="no pile"):
@@ -106,7 +109,8 @@ def test_text_that_is_not_a_move_raises_notation_error(bad: str) -> None:
         game.play(bad)
     assert repr(bad) in str(info.value)  # says what was wrong
     if bad != "T1:0>T2":
-        assert "T3>F1" in str(info.value)  # and what a move looks like
+        assert "T1>F1" in str(info.value)  # and what a move looks like, in this game's piles
+        assert "S>W" not in str(info.value)  # King Albert has no stock
     else:
         assert "at least 1" in str(info.value)
     assert game.moves_played == []
@@ -393,3 +397,26 @@ def test_truncated_save_file(tmp_path: Path) -> None:
     path.write_text(path.read_text()[:40])
     with pytest.raises(SaveFileError, match="not valid JSON"):
         tableaux.load(path)
+
+
+def test_assisted_flag_survives_save_load_undo_and_restart() -> None:
+    game = tableaux.new_game("eagle-wing", 3)
+    game.play(game.legal_moves()[0])
+    assert not game.assisted and "assisted" not in game.to_dict()  # older versions read this save as before
+    game.assisted = True
+    game.undo()
+    game.restart()
+    again = tableaux.loads(game.dumps())
+    assert again.assisted and again.redo_moves == game.redo_moves
+    assert again.copy().assisted
+
+
+def test_save_from_before_the_assisted_flag_loads_as_not_assisted() -> None:
+    game = tableaux.new_game("king-albert", 5)
+    game.play(game.legal_moves()[0])
+    data = game.to_dict()
+    data.pop("assisted", None)
+    assert not tableaux.loads(json.dumps(data)).assisted
+    data["assisted"] = "yes"
+    with pytest.raises(tableaux.SaveFileError, match="assisted"):
+        tableaux.loads(json.dumps(data))

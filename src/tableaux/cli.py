@@ -83,6 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
     start = p.add_mutually_exclusive_group()
     start.add_argument("--deal", type=deal_number, default=None, help="deal number (random when omitted)")
     start.add_argument("--load", metavar="FILE", default=None, help="resume a saved game")
+    start.add_argument("--resume", action="store_true",
+                       help="go back to the unfinished game played last (of GAME, if given); "
+                       "games are kept as you play")
     p.set_defaults(func=handler("terminal:run_play"))
 
     p = sub.add_parser("deal", help="print a deal")
@@ -90,6 +93,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("number", type=deal_number, help="deal number, 0..4294967295")
     p.add_argument("--json", action="store_true", help="print position() with every card, for tools")
     p.set_defaults(func=handler("terminal:run_deal"))
+
+    # --- graded deals and the daily deal (tableaux.catalogue) ----------------
+    from .catalogue import GRADES, date_argument
+
+    p = sub.add_parser("pick", help="pick a deal from the catalogue of graded deals (docs/difficulty.md)")
+    p.add_argument("game", choices=game_names)
+    p.add_argument("--winnable", action="store_true", help="only deals the solver has won")
+    p.add_argument("--difficulty", choices=GRADES, default=None,
+                   help="only winnable deals of this grade (implies --winnable)")
+    p.add_argument("--json", action="store_true", help='print {"game", "deal", "verdict", "grade"}')
+    p.set_defaults(func=handler("catalogue:run_pick"))
+
+    p = sub.add_parser("daily", help="today's deal (UTC), the same winnable deal for every player")
+    p.add_argument("game", choices=game_names)
+    p.add_argument("--date", type=date_argument, default=None, metavar="YYYY-MM-DD",
+                   help="another day's deal (default: today in UTC)")
+    p.add_argument("--json", action="store_true", help='print {"game", "date", "deal"}')
+    p.set_defaults(func=handler("catalogue:run_daily"))
 
     # --- solver (tableaux.solver.cli) -------------------------------------
     p = sub.add_parser("solve", help="decide whether a deal can be won and print the winning line")

@@ -30,9 +30,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import DOWN, RANK, RANK_WORDS, RANKS, card_str
+from .cards import DOWN, RANK, RANK_WORDS, RANKS, card_name, card_str
 from .deal import shuffled_deck
-from .engine import RawMove, Rules, State
+from .engine import RawMove, Rules, State, short_name
 
 STOCK, WASTE, RESERVE = 0, 1, 10
 FOUNDATIONS = (2, 3, 4, 5)
@@ -115,6 +115,63 @@ class EagleWing(Rules):
             for count in range(2, len(pile) + 1):
                 out.extend((src, count, f) for f in targets)
         return out
+
+    def why_illegal(self, state: State, move: RawMove) -> str | None:
+        """The rules of the module docstring, one refusal each; the reserve's covered cards are never named."""
+        src, count, dst = move
+        piles = state.piles
+        source, target = piles[src], piles[dst]
+        s, t = short_name(self.pile_names[src]), short_name(self.pile_names[dst])
+        if dst == STOCK and src == WASTE:
+            if piles[STOCK]:
+                return "the waste goes back to the stock only once the stock is empty"
+            if state.redeals >= MAX_REDEALS:
+                return f"no redeals are left: the waste goes back to the stock only {MAX_REDEALS} times a game"
+            if not source:
+                return "the waste is empty"
+            return None if count == len(source) else f"the whole waste goes back at once (W:{len(source)}>S)"
+        if dst == STOCK:
+            return "the stock takes back only the whole waste"
+        if src == STOCK:
+            if dst != WASTE:
+                return "stock cards are turned onto the waste first (S>W)"
+            if not source:
+                return "the stock is empty"
+            return None if count == 1 else "the stock turns one card at a time"
+        if dst == WASTE:
+            return "the waste takes only cards turned from the stock (S>W)"
+        if (basic := super().why_illegal(state, move)) is not None:
+            return basic
+        if dst == RESERVE:
+            return "the reserve never takes cards"
+        if src in FOUNDATIONS:
+            return "foundation cards are out of play"
+        if src == RESERVE and len(source) > 1:
+            return "the reserve's cards play only once one card is left in it, face up"
+        if src not in TABLEAU and count > 1:
+            return f"only one card at a time comes off {s}"
+        if count > len(source):
+            return f"{s} does not have {count} cards to move"
+        if dst in FOUNDATIONS:
+            card = source[-1]  # two or three tableau cards go home when the top one fits
+            base = self.base_rank(state)
+            if not target:
+                if RANK[card] == base:
+                    return None
+                return f"an empty foundation takes only a {RANK_WORDS[base - 1]}, this deal's base rank"
+            if len(target) == 13:
+                return f"{t} is complete"
+            wanted = NEXT_UP[target[-1]]
+            return None if card == wanted else f"{t} takes only the {card_name(wanted)} next, not the {card_name(card)}"
+        if count > 1:
+            return "tableau cards move one at a time (two or three go together only to a foundation)"
+        card = source[-1]
+        if len(target) >= PILE_LIMIT:
+            return f"{t} is full: a tableau pile holds at most {PILE_LIMIT} cards"
+        if target and NEXT_DOWN[target[-1]] != card:
+            return (f"the {card_name(card)} cannot go onto the {card_name(target[-1])}: tableau piles build down "
+                    "in suit, King on Ace")
+        return None
 
     def apply(self, state: State, move: RawMove) -> State:
         src, count, dst = move

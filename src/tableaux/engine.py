@@ -180,6 +180,36 @@ class Rules(ABC):
         """Game-specific fields of ``Game.position()``."""
         return {"status": ""}
 
+    def why_illegal(self, state: State, move: RawMove) -> str | None:
+        """The rule that refuses ``move`` here, in a player's words; None when no rule does (the move is legal).
+
+        Written next to each game's move generator, so every interface (terminal,
+        web, library) gives the same reason from one place. It never names a card
+        the player cannot see. ``tests/test_why_illegal.py`` checks it against
+        :meth:`moves`: None for every legal move, a reason for every other one.
+        """
+        src, count, dst = move
+        if src == dst:
+            return "a pile cannot move onto itself"
+        if not state.piles[src]:
+            return f"{short_name(self.pile_names[src])} is empty"
+        return None
+
+    def notation_help(self) -> str:
+        """How moves are written, with examples from this game's own piles (``S>W`` only where there is a stock)."""
+        names = self.pile_names
+        tableau = [short_name(names[i]) for i in self.tableau]
+        found = short_name(names[self.foundations[0]])
+        groups: dict[str, list[str]] = {}
+        for name in names:
+            groups.setdefault(name.partition("-")[0], []).append(short_name(name))
+        piles = ", ".join(g[0] if len(g) == 1 else f"{g[0]}-{g[-1]}" for g in groups.values())
+        examples = f"'{tableau[0]}>{found}', '{tableau[0]}>{tableau[2]}', '{tableau[0]}:3>{tableau[3]}' (three cards)"
+        if self.stock is not None and self.waste is not None:
+            examples += f", '{short_name(names[self.stock])}>{short_name(names[self.waste])}' (turn a stock card)"
+        return (f"a move is SOURCE>TARGET with {self.title}'s pile names ({piles}), for example {examples}; "
+                f"long names such as '{names[self.tableau[0]]} 3 {names[self.tableau[3]]}' work too")
+
     foundations: tuple[int, ...] = ()
     tableau: tuple[int, ...] = ()
     home_piles: tuple[int, ...] = ()

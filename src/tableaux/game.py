@@ -55,6 +55,9 @@ class Game:
         self._seen: set[int] = set()
         """Every card the player has had on view in this game, undone lines included (see :meth:`observation`)."""
         self._look()
+        self.assisted = False
+        """Set once the solver has shown or played the way to win (a solution, not a hint): statistics keep such
+        games apart. It stays set through undo and restart, and is saved with the game."""
 
     @classmethod
     def replay(
@@ -217,7 +220,10 @@ class Game:
         Raises :class:`NotationError` for text that is not a move and
         :class:`IllegalMoveError` when no legal move matches.
         """
-        source, count, target = parse_notation(text)
+        try:
+            source, count, target = parse_notation(text)
+        except NotationError as exc:  # the help shows this game's own piles (no 'S>W' in King Albert)
+            raise NotationError(str(exc).replace(NOTATION_HELP, self.rules.notation_help())) from None
         self._check_piles(source, target)
         matches = [m for m in self.legal_moves() if m.source == source and m.target == target]
         if count is not None or Move(source, 1, target) in matches:
@@ -245,7 +251,8 @@ class Game:
         if same_piles:
             counts = ", ".join(str(m.count) for m in same_piles)
             return f"illegal move {move}: from {move.source} to {move.target} only {counts} card(s) can move"
-        return f"illegal move {move}: the rules do not allow {move.source} to {move.target} here"
+        why = self.rules.why_illegal(self.state, self.rules.to_raw(move))
+        return f"illegal move {move}: {why or f'the rules do not allow {move.source} to {move.target} here'}"
 
     def _coerce(self, move: Move | str | tuple[str, int, str]) -> Move:
         if isinstance(move, str):
@@ -253,7 +260,7 @@ class Game:
         if isinstance(move, tuple) and len(move) == 3:
             move = Move(*move)
         if not isinstance(move, Move):
-            raise NotationError(f"not a move: {move!r}; {NOTATION_HELP}")
+            raise NotationError(f"not a move: {move!r}; {self.rules.notation_help()}")
         if not move in self.legal_moves():  # noqa: E713 - reads like the rule
             self._check_piles(move.source, move.target)
             same = [m for m in self.legal_moves() if m.source == move.source and m.target == move.target]
@@ -357,6 +364,7 @@ class Game:
             "moves": [str(m) for m in self._played],
             "redo": [str(m) for m in self.redo_moves],
             "digest": self.digest(),
+            **({"assisted": True} if self.assisted else {}),  # left out when False, so older versions read it
         }
 
     def dumps(self) -> str:
@@ -400,4 +408,8 @@ def game_from_dict(data: Any, rules_for: Any) -> Game:
         raise SaveFileError(f"saved game is damaged: {exc}") from None
     if game.digest() != data["digest"]:
         raise SaveFileError("saved game has been altered: its moves do not lead to the position it recorded")
+    assisted = data.get("assisted", False)  # saves from before the flag have none: not assisted
+    if not isinstance(assisted, bool):
+        raise SaveFileError(f"saved game is damaged: field 'assisted' must be true or false, not {assisted!r}")
+    game.assisted = assisted
     return game

@@ -20,9 +20,9 @@ Score: the number of cards on the foundations. Won at 52.
 
 from __future__ import annotations
 
-from .cards import DOWN, RANK, RED
+from .cards import DOWN, RANK, RED, card_name
 from .deal import shuffled_deck
-from .engine import Pile, RawMove, Rules, State
+from .engine import Pile, RawMove, Rules, State, short_name
 
 FOUNDATIONS = (0, 1, 2, 3)
 TABLEAU = tuple(range(4, 13))
@@ -113,6 +113,39 @@ class KingAlbert(Rules):
                 out.extend((src, count, t) for t in wanted.get(c, ()))
                 out.extend((src, count, t) for t in empty_tableau if t != src)
         return out
+
+    def why_illegal(self, state: State, move: RawMove) -> str | None:
+        """The rules of the module docstring, one refusal each, in the order a player would think of them."""
+        if (basic := super().why_illegal(state, move)) is not None:
+            return basic
+        src, count, dst = move
+        source, target = state.piles[src], state.piles[dst]
+        s, t = short_name(self.pile_names[src]), short_name(self.pile_names[dst])
+        if dst in RESERVE:
+            return "the reserve never takes cards"
+        if src not in TABLEAU and count > 1:
+            return f"only one card at a time comes off {s}"
+        if count > len(source) or any(c & DOWN for c in source[-count:]):
+            return f"{s} does not have {count} face-up card{'s' * (count > 1)} to move"
+        if count > 1 and self.single_cards_only:
+            return f"in {self.title} only one card moves at a time"
+        moving = source[-count]
+        if dst in FOUNDATIONS:
+            if count > 1:
+                return "a foundation takes one card at a time"
+            if not target:
+                if RANK[moving] != 1:
+                    return f"an empty foundation takes only an Ace, not the {card_name(moving)}"
+                return None
+            if RANK[target[-1]] == 13:
+                return f"{t} is complete, up to its King"
+            if moving != target[-1] + 1:
+                return f"{t} takes only the {card_name(target[-1] + 1)} next, not the {card_name(moving)}"
+            return None
+        if target and moving not in ACCEPTS[target[-1]]:
+            return (f"the {card_name(moving)} cannot go onto the {card_name(target[-1])}: a tableau pile takes "
+                    "a card one rank lower and of the other colour")
+        return None
 
     def apply(self, state: State, move: RawMove) -> State:
         src, count, dst = move

@@ -23,12 +23,13 @@ from rich.console import Console
 from rich.text import Text
 
 import tableaux
-from tableaux.board import ASCII, UNICODE, Glyphs, card_label, render
+from tableaux.board import ASCII, UNICODE, Glyphs, render
 from tableaux.cards import CardError
 from tableaux.deal import DealError
 from tableaux.engine import IllegalMoveError, Move, TableauxError, long_name, parse_notation, short_name
 from tableaux.game import Game
 from tableaux.terminal_fair import Budget, cmd_chance, cmd_giveup, cmd_hint, cmd_lost
+from tableaux.unfinished import Unfinished
 
 PlayerError = (TableauxError, DealError, CardError)
 """Errors whose messages are written for players; anything else is a bug."""
@@ -82,6 +83,7 @@ def help_text(game: Game) -> str:
         "  hint peek                     a hint that looks at the face-down cards (peeking)",
         "  chance                        the chance that the hidden cards lie in a winnable way",
         "  giveup, lost?                 give up; once the game is over, where it could no longer be won",
+        "  solve                         play the winning line from here, step by step (marks the game assisted)",
     ]
     if has_stock:
         lines.append("  deal (d) or S                 turn a stock card (or the waste back over)")
@@ -89,6 +91,7 @@ def help_text(game: Game) -> str:
         "  moves                         list every legal move",
         "  board (or an empty line)      draw the board again",
         "  save FILE, load FILE          keep the game in a file and resume it later",
+        "  resume [N]                    go back to an unfinished game (every game is kept as you play)",
         "  help (?), quit (q)            this text; leave (Ctrl-D works too)",
     ]
     return "\n".join(lines)
@@ -117,6 +120,10 @@ class Session:
     budget: Budget = field(default_factory=Budget)
     """How hard ``chance``, ``hint`` and ``lost?`` work (see :mod:`tableaux.terminal_fair`)."""
     gave_up: bool = False
+    input_fn: InputFn | None = None
+    """Where the step-by-step solution reads its answers; None plays a solution without asking."""
+    unfinished: Unfinished | None = None
+    """Where games in progress are kept after every command; None keeps nothing (tests, scripts that ask)."""
     _handlers: dict[str, Callable[[str], None]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -132,6 +139,8 @@ class Session:
             (("chance",), lambda arg: cmd_chance(self, arg)),
             (("giveup", "give", "resign"), lambda arg: cmd_giveup(self, arg)),
             (("lost?", "lost"), lambda arg: cmd_lost(self, arg)),
+            (("solve",), self.cmd_solve),
+            (("resume",), self.cmd_resume),
             (("deal", "d"), self.cmd_deal),
             (("moves",), self.cmd_moves),
             (("save",), self.cmd_save),
@@ -183,39 +192,54 @@ class Session:
                 self.play(text)
         except PlayerError as exc:
             self.say(str(exc), "yellow")
+        finally:
+            self.keep()
+
+    def keep(self) -> None:
+        """Write the game in progress to the unfinished games, so neither 'new', 'quit' nor a crash loses it."""
+        if self.unfinished is None:
+            return
+        try:
+            self.unfinished.keep(self.game)
+        except OSError as exc:
+            self.say(f"(Could not keep this game in {self.unfinished.directory}: {exc.strerror or exc}.)", "dim")
+
+    def switch_to(self, game: Game, message: str) -> None:
+        """Put ``game`` on the table; the one it replaces was kept after the last command."""
+        self.keep()
+        if self.unfinished is not None and not (game.moves_played or game.redo_moves):
+            kept = self.unfinished.find(game.name, game.deal)
+            if kept is not None:  # starting afresh would overwrite that game at the first move
+                game = kept
+                message = (f"You had an unfinished game of {game.rules.title} deal {game.deal}: it is back, "
+                           f"{len(game.moves_played)} moves in ('restart' goes back to the deal, 'redo' returns).")
+        self.game = game
+        self.gave_up = False
+        self.show(message)
+
+    def offer_unfinished(self) -> None:
+        """At the start of a sitting, say which unfinished games 'resume' can bring back."""
+        if self.unfinished is None:
+            return
+        kept = self.unfinished.games(exclude=self.game)
+        if not kept:
+            return
+        listing = "; ".join(f"{i}) {saved.describe()}" for i, saved in enumerate(kept[:5], 1))
+        more = f" (and {len(kept) - 5} more)" if len(kept) > 5 else ""
+        self.say(f"Unfinished games kept for you: {listing}{more}. Type 'resume' to go back to the first, "
+                 "'resume N' for another.", "cyan")
 
     def play(self, text: str) -> None:
-        source, count, target = parse_notation(text)
-        self.check_pile(source)
-        self.check_pile(target)
         try:
-            move = self.game.parse_move(text)
+            move = self.game.parse_move(text)  # text that is not a move gets this game's own notation help
         except IllegalMoveError as exc:
-            same = [m for m in self.game.legal_moves() if (m.source, m.target) == (source, target)]
-            reason = str(exc) if same else self.why_not(source, count or 1, target)
-            raise IllegalMoveError(f"{reason} Type 'moves' to list the legal moves.") from None
+            source, _, target = parse_notation(text)
+            self.check_pile(source)
+            self.check_pile(target)
+            reason = str(exc)  # the engine's reason (Rules.why_illegal): one place for every interface
+            raise IllegalMoveError(f"{reason[:1].upper()}{reason[1:]}. Type 'moves' to list the legal moves.") from None
         self.game.play(move)
         self.played(move)
-
-    def why_not(self, source: str, count: int, target: str) -> str:
-        """Which cards an illegal move would have put where, in the player's terms (the rules stay in the engine)."""
-        piles = self.game.public_position()["piles"]
-        glyphs = glyphs_for(self.console)
-        src, dst = piles[source], piles[target]
-        s, t = short_name(source), short_name(target)
-
-        def name(card: dict[str, Any]) -> str:
-            return card_label(card["card"], glyphs).strip() if card["up"] else "a face-down card"
-
-        if not src:
-            return f"{s} is empty."
-        if count == 1 and not src[-1]["up"]:
-            return f"{s}'s top card is face down."
-        if count > len(src) or not all(c["up"] for c in src[-count:]):
-            return f"{s} does not have {count} face-up card{'s' * (count > 1)} to move."
-        moving = name(src[-1] if target.startswith("foundation") else src[-count])
-        where = f"onto {name(dst[-1])} on {t}" if dst else f"to the empty {t}"
-        return f"Illegal move: {moving} from {s} cannot go {where}."
 
     def check_pile(self, pile: str) -> None:
         if pile not in self.game.rules.index:
@@ -258,10 +282,82 @@ class Session:
         self.show("Back to the start of the deal; 'redo' replays your moves.")
 
     def cmd_new(self, arg: str) -> None:
-        self.game = tableaux.new_game(self.game.name, int(arg) if arg.isdigit() else (arg or None))
+        game = tableaux.new_game(self.game.name, int(arg) if arg.isdigit() else (arg or None))
         self.save_path = None
-        self.gave_up = False
-        self.show(f"New game: deal {self.game.deal}.")
+        kept = " (the last one is kept: 'resume' brings it back)" if self.unfinished and self.in_progress() else ""
+        self.switch_to(game, f"New game: deal {game.deal}.{kept}")
+
+    def in_progress(self) -> bool:
+        return not self.game.is_won() and bool(self.game.moves_played or self.game.redo_moves)
+
+    def cmd_resume(self, arg: str) -> None:
+        if self.unfinished is None:
+            self.say("Unfinished games are not kept in this session; use 'load FILE' for a saved game.", "yellow")
+            return
+        kept = self.unfinished.games(exclude=self.game)
+        if not kept:
+            self.say("No other unfinished game is kept.", "yellow")
+            return
+        if arg and not (arg.isdigit() and 1 <= int(arg) <= len(kept)):
+            self.say(f"Say which unfinished game: resume N, with N from 1 to {len(kept)}.", "yellow")
+            return
+        saved = kept[int(arg) - 1 if arg else 0]
+        self.save_path = None
+        self.switch_to(saved.game, f"Resumed {saved.describe()}.")
+
+    SOLVE_SECONDS = 10.0
+    """How long 'solve' searches before it admits it cannot tell; the C core decides most positions in milliseconds."""
+
+    def cmd_solve(self, _: str) -> None:
+        """Play the solver's winning line from here, one move per Enter, so the player sees how the deal is won."""
+        game = self.game
+        if game.is_won():
+            self.say("This game is already won.", "green")
+            return
+        self.say("Looking for a winning line from this position...", "dim")
+        result = tableaux.solve(game, time_limit=self.SOLVE_SECONDS)
+        if result.verdict == "unwinnable":
+            self.say("This position cannot be won: the solver tried every way on from here. "
+                     "'undo' steps back to where it still could be, 'restart' goes back to the deal.", "bold yellow")
+            return
+        if result.verdict == "unknown":
+            self.say(f"The solver could not decide within {self.SOLVE_SECONDS:g} seconds whether this position "
+                     "can be won. Play on, or try 'solve' again after a few moves.", "yellow")
+            return
+        moves = result.moves
+        self.say(f"A winning line of {len(moves)} moves. Enter plays the next move, 'all' plays the rest, "
+                 "'stop' (or any command) stops. This game now counts as assisted.", "cyan")
+        game.assisted = True
+        step_by_step = self.input_fn is not None
+        for number, move in enumerate(moves, 1):
+            if step_by_step:
+                answer = self.ask(f"solution {number}/{len(moves)} [Enter, all, stop]> ")
+                if answer is None:
+                    return
+                word = answer.strip().lower()
+                if word in ("all", "a"):
+                    step_by_step = False
+                elif word not in ("", "next", "n"):
+                    self.say(f"Solution stopped after {number - 1} of {len(moves)} moves; 'solve' goes on.", "dim")
+                    if word not in ("stop", "s", "q", "quit"):
+                        self.handle(answer)  # anything else is an ordinary command, and is obeyed
+                    return
+            game.play(move)
+            self.keep()
+            if step_by_step or number == len(moves):
+                self.show(f"Solution move {number} of {len(moves)}: {move}.")
+            else:
+                self.say(f"Solution move {number} of {len(moves)}: {move}.", "dim")
+
+    def ask(self, prompt: str) -> str | None:
+        """One answer from the player; None at the end of input or on Ctrl-C, which stop what was asked."""
+        assert self.input_fn is not None
+        try:
+            return self.input_fn(prompt)
+        except (EOFError, KeyboardInterrupt):
+            self.console.print()
+            self.say("Solution stopped.", "dim")
+            return None
 
     def cmd_deal(self, _: str) -> None:
         rules = self.game.rules
@@ -302,20 +398,28 @@ class Session:
         if not arg:
             self.say("Say which file: load FILE.", "yellow")
             return
-        self.game = tableaux.load(Path(arg).expanduser())
+        game = tableaux.load(Path(arg).expanduser())
         self.save_path = Path(arg).expanduser()
-        self.gave_up = False
-        self.show(f"Loaded {self.game.rules.title} deal {self.game.deal}.")
+        self.switch_to(game, f"Loaded {game.rules.title} deal {game.deal}.")
 
 
-def play_loop(game: Game, input_fn: InputFn, console: Console, budget: Budget | None = None) -> Game:
+def play_loop(
+    game: Game,
+    input_fn: InputFn,
+    console: Console,
+    unfinished: Unfinished | None = None,
+    message: str = "",
+    budget: Budget | None = None,
+) -> Game:
     """Play until quit or end of input; returns the game as it was left (``new`` may have replaced it).
 
-    ``input_fn(prompt)`` returns one line, raising ``EOFError`` at the end of input. ``budget`` sets how
-    hard the fair-play commands work.
+    ``input_fn(prompt)`` returns one line, raising ``EOFError`` at the end of input. With ``unfinished``,
+    the game is kept there after every command, and the unfinished games it holds are offered.
+    ``budget`` sets how hard the fair-play commands work.
     """
-    session = Session(game, console, budget=budget or Budget())
-    session.show()
+    session = Session(game, console, input_fn=input_fn, unfinished=unfinished, budget=budget or Budget())
+    session.switch_to(game, message)
+    session.offer_unfinished()
     session.say("Type a move such as T1>T3, or 'help'.", "dim")
     while session.running:
         try:
@@ -334,10 +438,15 @@ def play_loop(game: Game, input_fn: InputFn, console: Console, budget: Budget | 
         except Exception as exc:  # noqa: BLE001 - never lose the player's game to a bug
             session.say(f"Sorry, that went wrong inside tableaux ({exc!r}). Your game is still open.", "red")
     g = session.game
-    session.say(
-        f"Bye. That was {g.rules.title} deal {g.deal}; 'tableaux play {g.name} --deal {g.deal}' deals it again.",
-        "dim",
-    )
+    session.keep()
+    if session.unfinished is not None and session.in_progress():
+        session.say(f"Bye. Your {g.rules.title} game (deal {g.deal}) is kept: 'tableaux play --resume' brings it "
+                    "back.", "dim")
+    else:
+        session.say(
+            f"Bye. That was {g.rules.title} deal {g.deal}; 'tableaux play {g.name} --deal {g.deal}' deals it again.",
+            "dim",
+        )
     return g
 
 
@@ -361,7 +470,17 @@ def usage_error(command: str, message: str) -> int:
 
 
 def run_play(args: argparse.Namespace) -> int:
-    if args.load is not None:
+    from tableaux.unfinished import default_dir
+
+    unfinished = Unfinished(default_dir())
+    message = ""
+    if getattr(args, "resume", False):
+        kept = [s for s in unfinished.games() if args.game in (None, s.game.name)]
+        if not kept:
+            which = f"{tableaux.rules(args.game).title} game" if args.game else "game"
+            return usage_error("play", f"no unfinished {which} is kept in {unfinished.directory}")
+        game, message = kept[0].game, f"Resumed {kept[0].describe()}."
+    elif args.load is not None:
         try:
             game = tableaux.load(Path(args.load).expanduser())
         except tableaux.SaveFileError as exc:
@@ -381,7 +500,7 @@ def run_play(args: argparse.Namespace) -> int:
         input_fn: InputFn = input
     else:
         input_fn = scripted_input(sys.stdin, console)
-    play_loop(game, input_fn, console)
+    play_loop(game, input_fn, console, unfinished, message)
     return 0
 
 

@@ -1,0 +1,188 @@
+"""The graded deal catalogue, ``pick`` and the daily deal (docs/difficulty.md).
+
+Every deal the catalogue hands out as winnable must be winnable: samples are
+solved again and the winning line is replayed move by move in the engine.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import gzip
+import hashlib
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import tableaux
+from tableaux import catalogue
+from tableaux.catalogue import (
+    CHILD_BUDGET,
+    COLUMNS,
+    DEAL_BUDGET,
+    GRADES,
+    CatalogueError,
+    daily,
+    grade_deal,
+    grade_of,
+    load,
+    parse_catalogue,
+    pick,
+)
+from tableaux.solver import BACKENDS
+
+ROOT = Path(__file__).resolve().parents[1]
+NAMES = list(tableaux.GAMES)
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(ROOT / "src")}
+    return subprocess.run([sys.executable, "-m", "tableaux", *args], capture_output=True, text=True, env=env,
+                          timeout=60)
+
+
+def assert_winnable_by_replay(name: str, deal: int) -> None:
+    """Solve the deal and play the line in the engine, move by move, to a won game."""
+    game = tableaux.new_game(name, deal)
+    result = tableaux.solve(game, max_nodes=DEAL_BUDGET)
+    assert result.verdict == "winnable", f"{name} deal {deal} handed out as winnable but the solver says {result}"
+    for move in result.moves:
+        game.play(move)
+    assert game.is_won(), f"{name} deal {deal}: the solver's line does not win"
+
+
+# --- the shipped files ----------------------------------------------------------
+@pytest.mark.parametrize("name", NAMES)
+def test_every_game_ships_a_catalogue_that_follows_the_grade_definition(name: str) -> None:
+    with gzip.open(catalogue.catalogue_path(name), "rt") as fh:
+        data = json.load(fh)
+    assert data["columns"] == list(COLUMNS)
+    assert (data["deal_budget"], data["child_budget"]) == (DEAL_BUDGET, CHILD_BUDGET)
+    first, last = map(int, data["deals"].split("-"))
+    assert [row[0] for row in data["rows"]] == list(range(first, last + 1))  # every deal of the range, in order
+    cat = load(name)  # checks every row: measures present, grade == grade_of(measures)
+    assert len(cat.winnable) >= 1000
+    for entry in cat.winnable:
+        assert entry.grade == grade_of(name, entry.first_moves, entry.safe_first_moves, entry.nodes)
+        assert 1 <= entry.safe_first_moves <= entry.first_moves  # the line's own first move is always safe
+        assert entry.nodes <= DEAL_BUDGET + 1000
+    for grade in GRADES:  # each grade holds a real share of the winnable deals
+        assert sum(e.grade == grade for e in cat.winnable) > len(cat.winnable) / 6
+
+
+def test_a_damaged_catalogue_is_refused() -> None:
+    data = {"format": "tableaux-catalogue", "version": 1, "game": "king-albert", "columns": list(COLUMNS),
+            "rows": [[17, "winnable", 10, 10, 100, 100, "easy"]]}
+    parse_catalogue("king-albert", data)
+    data["rows"][0][-1] = "hard"  # a grade that does not follow from the measures
+    with pytest.raises(CatalogueError, match="grade definition"):
+        parse_catalogue("king-albert", data)
+    with pytest.raises(CatalogueError):
+        parse_catalogue("eagle-wing", data)
+
+
+@pytest.mark.skipif("c" not in BACKENDS, reason="the shipped grades were measured with the C core")
+@pytest.mark.parametrize("name", NAMES)
+def test_grades_recomputed_from_the_solver_match_the_catalogue(name: str) -> None:
+    cat = load(name)
+    rng = random.Random(f"recompute {name}")
+    for entry in rng.sample(cat.winnable, 2) + rng.sample(cat.entries, 1):
+        fresh = grade_deal(tableaux.rules(name), entry.deal, backend=cat.header["backend"])
+        assert fresh == entry, f"{name} deal {entry.deal}: catalogue {entry}, recomputed {fresh}"
+
+
+# --- pick -------------------------------------------------------------------------
+@pytest.mark.parametrize("name", NAMES)
+def test_picked_winnable_deals_are_winnable_by_replaying_the_solvers_line(name: str) -> None:
+    rng = random.Random(f"pick {name}")
+    for difficulty in (None, *GRADES):
+        entry = pick(name, winnable=True, difficulty=difficulty, rng=rng)
+        assert entry.verdict == "winnable" and entry.grade == (difficulty or entry.grade)
+        assert_winnable_by_replay(name, entry.deal)
+
+
+def test_pick_without_winnable_draws_from_every_verdict_and_bad_grades_are_refused() -> None:
+    rng = random.Random(3)
+    verdicts = {pick("king-albert", winnable=False, rng=rng).verdict for _ in range(200)}
+    assert {"winnable", "unwinnable"} <= verdicts
+    assert pick("king-albert", winnable=False, difficulty="hard", rng=rng).grade == "hard"  # a grade implies winnable
+    with pytest.raises(CatalogueError, match="easy, medium, hard"):
+        pick("king-albert", difficulty="impossible")
+    with pytest.raises(tableaux.UnknownGameError):
+        pick("klondike")
+
+
+# --- daily ------------------------------------------------------------------------
+@pytest.mark.parametrize("name", NAMES)
+def test_daily_deals_are_winnable_by_replaying_the_solvers_line(name: str) -> None:
+    for day in ("2025-01-01", "2025-06-30", "2031-12-31"):
+        assert_winnable_by_replay(name, daily(name, day).deal)
+
+
+def test_daily_deal_is_the_documented_hash_of_game_and_date() -> None:
+    entries = load("eagle-wing").entries
+    for day in ("2025-03-14", "2026-01-02"):
+        for i in range(100):
+            digest = hashlib.sha256(f"eagle-wing:{day}:{i}".encode()).digest()
+            candidate = entries[int.from_bytes(digest[:8], "big") % len(entries)]
+            if candidate.verdict == "winnable":
+                break
+        assert daily("eagle-wing", day) == candidate
+        assert daily("eagle-wing", dt.date.fromisoformat(day)) == candidate  # a date or its text
+
+
+def test_daily_deal_is_the_same_all_day_and_changes_from_day_to_day() -> None:
+    days = [dt.date(2025, 1, 1) + dt.timedelta(days=n) for n in range(30)]
+    deals = [daily("king-albert", d).deal for d in days]
+    assert deals == [daily("king-albert", d).deal for d in days]
+    assert len(set(deals)) > 20
+    assert daily("king-albert") == daily("king-albert", dt.datetime.now(dt.UTC).date())  # today is UTC's today
+    assert daily("king-albert", "2025-01-01").game == "king-albert"
+
+
+@pytest.mark.parametrize("bad", ["2025-02-30", "2025-1-1", "01/02/2025", "tomorrow", "", "20250101"])
+def test_bad_dates_get_a_clear_error(bad: str) -> None:
+    with pytest.raises(CatalogueError, match="YYYY-MM-DD"):
+        daily("king-albert", bad)
+
+
+# --- the command line ------------------------------------------------------------
+def test_cli_pick_json_shape() -> None:
+    out = run_cli("pick", "eagle-wing", "--winnable", "--difficulty", "medium", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert set(data) == {"game", "deal", "verdict", "grade"}
+    assert data["game"] == "eagle-wing" and data["verdict"] == "winnable" and data["grade"] == "medium"
+    assert catalogue.lookup("eagle-wing", data["deal"]).grade == "medium"
+
+
+def test_cli_pick_text_names_deal_verdict_and_grade() -> None:
+    out = run_cli("pick", "king-albert", "--winnable")
+    assert out.returncode == 0, out.stderr
+    assert "King Albert deal " in out.stdout and ": winnable, " in out.stdout
+    assert "tableaux play king-albert --deal " in out.stdout
+    bad = run_cli("pick", "king-albert", "--difficulty", "extreme")
+    assert bad.returncode == 2 and "easy" in bad.stderr
+
+
+def test_cli_daily_json_shape_and_determinism() -> None:
+    first = run_cli("daily", "king-albert-classic", "--date", "2025-07-04", "--json")
+    assert first.returncode == 0, first.stderr
+    data = json.loads(first.stdout)
+    assert data == {"game": "king-albert-classic", "date": "2025-07-04",
+                    "deal": daily("king-albert-classic", "2025-07-04").deal}
+    assert run_cli("daily", "king-albert-classic", "--date", "2025-07-04", "--json").stdout == first.stdout
+    today = json.loads(run_cli("daily", "king-albert", "--json").stdout)
+    assert today["date"] == dt.datetime.now(dt.UTC).date().isoformat()
+
+
+@pytest.mark.parametrize("bad", ["2025-13-01", "yesterday", "2025/01/01"])
+def test_cli_daily_bad_date_exits_2_and_says_what_is_accepted(bad: str) -> None:
+    out = run_cli("daily", "king-albert", "--date", bad)
+    assert out.returncode == 2
+    assert "YYYY-MM-DD" in out.stderr and "Traceback" not in out.stderr
+    assert out.stdout == ""
