@@ -116,8 +116,8 @@ class Player:
 
 def check_database(db: Path) -> tuple[int, int]:
     """Replay every stored game through the engine: ``(games, games that replay to their stored state)``."""
-    from tableaux.web.app import rebuild
     from tableaux.web.store import Store, StoreError
+    from tableaux.web.views import rebuild
 
     store = Store(db)
     with store._connect() as conn:
