@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import tempfile
 import warnings
@@ -49,7 +50,7 @@ with warnings.catch_warnings():
 
 import tableaux  # noqa: E402
 from tableaux.web.app import COOKIE, create_app  # noqa: E402
-from tableaux.web.openapi import OPERATIONS, View  # noqa: E402
+from tableaux.web.openapi import View  # noqa: E402
 from test_hostile import report  # noqa: E402
 
 EXAMPLES = int(os.environ.get("TABLEAUX_FUZZ_EXAMPLES", "25"))
@@ -103,6 +104,7 @@ DB = Path(_FOLDER.name) / "games.sqlite3"
 APP = create_app(DB, hint_time_limit=0.02)
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 schema.config.generation.update(modes=[GenerationMode.POSITIVE, GenerationMode.NEGATIVE], max_examples=EXAMPLES)
+schema.config.phases.update(phases=["fuzzing"])  # the bodies' documented examples are plain cases: no steering
 
 
 @pytest.fixture(scope="module")
@@ -186,18 +188,21 @@ def test_every_endpoint_holds_to_its_description(case: Any, data: st.DataObject,
 def test_the_description_covers_every_route_with_bodies_and_answers(world: World) -> None:
     """Every API route is in /openapi.json with its request body and its 2xx and 4xx answers."""
     described = world.alice.get("/openapi.json").json()
+    from fastapi.routing import iter_route_contexts
+
     api_routes = {
         (method.lower(), route.path)
-        for route in world.app.routes
-        if getattr(route, "path", "").startswith("/api/")
-        for method in getattr(route, "methods", ())
+        for route in iter_route_contexts(world.app.routes)
+        if route.path.startswith("/api/")
+        for method in route.methods or ()
     }
     paths = described["paths"]
-    assert {(m, p) for p, ms in paths.items() for m in ms} == api_routes == set(OPERATIONS)
+    assert {(m, p) for p, ms in paths.items() for m in ms} == api_routes and len(api_routes) == 11
     for path, methods in paths.items():
         for method, op in methods.items():
             codes = set(op["responses"])
             assert any(c.startswith("2") for c in codes), (method, path)
+            assert all("$ref" in str(answer["content"]) for answer in op["responses"].values()), (method, path)
             if method == "post":
                 assert "requestBody" in op and {"413", "415", "400"} <= codes, (method, path)
             if "{game_id}" in path:
@@ -225,3 +230,42 @@ def test_a_leaked_card_would_fail_the_description(tmp_path: Path) -> None:
     with pytest.raises(ValidationError):
         View.model_validate(leaked)
 
+
+
+# --- from outside: the schemathesis command against a running server ---------------------------
+LIVE_EXAMPLES = int(os.environ.get("TABLEAUX_LIVE_FUZZ_EXAMPLES", "15"))
+
+
+def test_schemathesis_from_outside_with_every_check_and_the_stateful_phase_finds_nothing(tmp_path: Path) -> None:
+    """``schemathesis run URL --checks all`` against ``tableaux serve``, as anyone could run it.
+
+    The stateful phase plays games through the API by following the description's links alone: the
+    game id and version from one answer, the player token from its X-Player-Token header. Without
+    the token in the links, a game just created would be "not found" by the next call (ST302).
+    """
+    import shutil
+    import subprocess
+
+    from test_serve import free_port, server, wait_until_answering
+
+    command = shutil.which("schemathesis") or shutil.which("st")
+    assert command, "the schemathesis command is part of the test extra"
+    root = Path(__file__).resolve().parent.parent  # schemathesis.toml there says what 422 may answer
+    db = tmp_path / "games.sqlite3"
+    with server(["serve", "--port", str(free_port()), "--no-browser", "--db", str(db)]) as s:
+        url = s.url()
+        wait_until_answering(url)
+        result = subprocess.run(
+            [command, "run", f"{url}openapi.json", "--checks", "all", "--workers", "1",
+             "--max-examples", str(LIVE_EXAMPLES), "--no-color"],
+            cwd=root, capture_output=True, text=True, timeout=600,
+        )
+    out = result.stdout + result.stderr
+    assert result.returncode == 0, out[-6000:]
+    assert re.search(r"✅\s+Stateful", out) and re.search(r"Scenarios:\s+[1-9]", out), out[-3000:]
+    generated, passed = map(int, re.search(r"(\d+) generated, (\d+) passed", out).groups())
+    assert generated == passed > 0, out[-3000:]
+    with sqlite3.connect(db) as conn:
+        games = conn.execute("SELECT COUNT(*), COUNT(DISTINCT player), SUM(version > 0) FROM games").fetchone()
+    assert games[0] > 0 and games[2] > 0, f"the stateful phase created and played no game: {games}"
+    report("live fuzz", {"cases": generated, "games": games[0], "games played": games[2]})

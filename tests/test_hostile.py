@@ -291,12 +291,15 @@ def test_unknown_piles_and_absurd_counts_are_422_and_change_nothing(
     assert db_snapshot(db) == before
 
 
-NON_JSON_NUMBERS = [b"NaN", b"Infinity", b"-Infinity", b"1e400", b"-0.0", b"1.0", b"0x10", b"1_000"]
+NON_JSON_NUMBERS = [b"NaN", b"Infinity", b"-Infinity", b"1e400", b"0x10", b"1_000", b"0.5", b"1.000001"]
+"""Whole numbers written with a point (``1.0``, ``-0.0``) are whole numbers, as in JSON Schema's ``integer``:
+tests/test_web_api.py checks that they are accepted."""
 
 
 @pytest.mark.parametrize("token", NON_JSON_NUMBERS, ids=lambda t: t.decode())
 def test_odd_numbers_as_version_count_or_deal_are_refused(two_players: Any, db: Path, token: bytes) -> None:
-    """Python's JSON reader accepts NaN and Infinity; none of them may pass as a version, count or deal."""
+    """Python's JSON reader accepts NaN and Infinity; none of them, nor a fraction, may pass as a version,
+    count or deal."""
     alice, _, game, _ = two_players
     before = db_snapshot(db)
     move = game["legal_moves"][0]
@@ -319,7 +322,7 @@ def test_odd_numbers_as_version_count_or_deal_are_refused(two_players: Any, db: 
 @pytest.mark.parametrize(
     ("deal", "status"),
     [(0, 201), (MAX_DEAL, 201), (MAX_DEAL + 1, 422), (-1, 422), (2**63, 422), (2**64 + 17, 422), (-(2**63), 422),
-     ("4294967295", 422), ("0", 422), (1e9, 422), ([17], 422), ({"n": 17}, 422)],
+     ("4294967295", 422), ("0", 422), (1e9 + 0.5, 422), (4294967296.0, 422), ([17], 422), ({"n": 17}, 422)],
 )
 def test_deal_numbers_at_and_beyond_the_edges(two_players: Any, db: Path, deal: Any, status: int) -> None:
     client = TestClient(two_players[0].app)

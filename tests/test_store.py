@@ -307,3 +307,22 @@ def test_reset_leaves_old_games_out_but_keeps_them(store: Store) -> None:
     assert len(store.players()) == 2
     with sqlite3.connect(store.path) as conn:
         assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 4
+
+
+def test_only_tokens_the_store_signed_stand_for_a_player(tmp_path: Path) -> None:
+    store = Store(tmp_path / "games.sqlite3")
+    token, player = store.issue_player()
+    assert store.player_for(token) == player and store.players() == []  # issued, written nowhere
+    for i in range(len(token)):  # any one character changed, the last one's spare bits included
+        for other in "AQgw-_9z":
+            forged = token[:i] + other + token[i + 1:]
+            if forged != token:
+                assert store.player_for(forged) is None, forged
+    # Another database has another key: its tokens mean nothing here.
+    elsewhere, _ = Store(tmp_path / "other.sqlite3").issue_player()
+    assert store.player_for(elsewhere) is None
+    # Tokens from before signing are known by their row.
+    old_token = "B" * 43
+    with store._write() as conn:
+        conn.execute("INSERT INTO players (id, created_at) VALUES (?, 0)", (store_module.hash_token(old_token),))
+    assert store.player_for(old_token) == store_module.hash_token(old_token)

@@ -113,10 +113,14 @@ def without_clock(view: dict[str, Any]) -> dict[str, Any]:
 
 
 # --- basic endpoints -------------------------------------------------------------
-def test_catalog_lists_both_games(client: TestClient) -> None:
+def test_catalog_lists_both_games_as_the_engine_describes_them(client: TestClient) -> None:
     r = client.get("/api/games/catalog")
     assert r.status_code == 200
-    assert r.json() == [{"name": n, "title": tableaux.rules(n).title} for n in ("king-albert", "eagle-wing")]
+    assert r.json() == [
+        {"name": n, "title": tableaux.rules(n).title, "piles": list(tableaux.rules(n).pile_names),
+         "has_stock": n == "eagle-wing"}
+        for n in ("king-albert", "eagle-wing")
+    ]
 
 
 @pytest.mark.parametrize("name", WEB_GAMES)
@@ -148,12 +152,12 @@ def test_random_deal_when_deal_is_null_or_absent(client: TestClient) -> None:
 
 def test_player_cookie_is_httponly_and_samesite_lax(db: Path) -> None:
     client = TestClient(create_app(db))
-    r = client.get("/api/games/catalog")
+    r = client.get("/api/stats")  # the catalog is the same for everybody: it needs no identity
     cookie = r.headers["set-cookie"]
     assert cookie.startswith(f"{COOKIE}=")
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Path=/" in cookie
     # A known cookie is kept: no new identity on the next request.
-    assert "set-cookie" not in client.get("/api/games/catalog").headers
+    assert "set-cookie" not in client.get("/api/stats").headers
 
 
 def test_moves_as_text_and_as_objects(client: TestClient) -> None:
@@ -368,7 +372,7 @@ def bad_moves(view: dict[str, Any]) -> list[tuple[Any, str]]:
         ({"source": "tableau-1", "count": 10**30, "target": "tableau-2"}, "count must be"),
         ({"source": "tableau-1", "count": "2", "target": "tableau-2"}, "count must be"),
         ({"source": "tableau-1", "count": True, "target": "tableau-2"}, "count must be"),
-        ({"source": "tableau-1", "count": 1.0, "target": "tableau-2"}, "count must be"),
+        ({"source": "tableau-1", "count": 1.5, "target": "tableau-2"}, "count must be"),
         ({"source": "tableau-1", "count": 1}, "'target' is missing"),
         ({"source": "tableau-1", "count": 1, "target": "tableau-2", "cards": "AS"}, "unexpected move field"),
         (["tableau-1", 1, "tableau-2"], "move must be an object"),
@@ -839,3 +843,97 @@ def test_elapsed_time_runs_from_the_first_move(client: TestClient, monkeypatch: 
     assert view_of(client, view)["elapsed_seconds"] == 42.0
     view = play(client, view, view["legal_moves"][0])
     assert view["elapsed_seconds"] == 42.0
+
+
+# --- whole numbers, identities -------------------------------------------------------------------
+def test_whole_numbers_written_with_a_point_are_whole_numbers(client: TestClient) -> None:
+    """JSON Schema's integer includes 2.0, and so does the server: deal, version and count alike."""
+    r = client.post("/api/games", content=b'{"game": "king-albert", "deal": 17.0}',
+                    headers={"content-type": "application/json"})
+    assert r.status_code == 201 and r.json()["deal"] == 17
+    view = r.json()
+    move = view["legal_moves"][0]
+    body = b'{"move": {"source": "%s", "count": 1.0, "target": "%s"}, "version": -0.0}' % (
+        move["source"].encode(), move["target"].encode())
+    r = client.post(f"/api/games/{view['id']}/moves", content=body, headers={"content-type": "application/json"})
+    assert r.status_code == 200, r.text
+    assert r.json()["position"] == engine_game(view, [move["text"]]).public_position()
+    r = client.post(f"/api/games/{view['id']}/undo", content=b'{"version": 1.0}',
+                    headers={"content-type": "application/json"})
+    assert r.status_code == 200 and r.json()["version"] == 2
+    for bad in (b"1.5", b"NaN", b"1e400", b"true", b'"2"'):
+        r = client.post(f"/api/games/{view['id']}/undo", content=b'{"version": %s}' % bad,
+                        headers={"content-type": "application/json"})
+        assert r.status_code == 422 and "version must be a whole number" in r.json()["error"], bad
+
+
+def player_rows(db: Path) -> int:
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        return int(conn.execute("SELECT COUNT(*) FROM players").fetchone()[0])
+
+
+def test_requests_without_a_cookie_store_nothing_until_the_player_stores_something(db: Path) -> None:
+    app = create_app(db)
+    for _ in range(20):  # an anonymous flood: each request is a new identity, none of them written down
+        anonymous = TestClient(app)
+        assert anonymous.get("/api/stats").status_code == 200
+        assert anonymous.get("/api/current").status_code == 404
+        assert anonymous.get("/").status_code == 200
+        assert anonymous.post("/api/games/" + "A" * 22 + "/hint").status_code == 404
+        assert anonymous.post("/api/stats/reset", json={"confirm": True}).status_code == 200
+        assert anonymous.post("/api/games", json={"game": "klondike"}).status_code == 422
+    assert player_rows(db) == 0
+    # The identity a page got on its first visit is still its own when it first stores a game.
+    browser = TestClient(app)
+    browser.get("/")
+    cookie = browser.cookies[COOKIE]
+    view = new_game(browser)
+    assert browser.cookies[COOKIE] == cookie and player_rows(db) == 1
+    # ... and after a restart of the server (tokens are signed with a key kept in the database).
+    again = TestClient(create_app(db), cookies={COOKIE: cookie})
+    r = again.get("/api/current")
+    assert r.status_code == 200 and r.json()["id"] == view["id"] and "set-cookie" not in r.headers
+    # A token that only looks like one is never adopted.
+    forged = cookie[:-1] + ("A" if cookie[-1] != "A" else "B")
+    r = TestClient(create_app(db), cookies={COOKIE: forged}).get("/api/current")
+    assert r.status_code == 404 and r.cookies[COOKIE] != forged
+
+
+def test_scripts_can_be_a_player_with_the_x_player_token_header(client: TestClient) -> None:
+    r = client.post("/api/games", json={"game": "eagle-wing", "deal": 5})
+    token = r.headers["x-player-token"]
+    assert token == client.cookies[COOKIE]  # the same identity as the cookie
+    view = r.json()
+    script = TestClient(client.app)  # no cookie jar in common
+    r = script.get(f"/api/games/{view['id']}", headers={"X-Player-Token": token})
+    assert r.status_code == 200 and r.headers["x-player-token"] == token and "set-cookie" not in r.headers
+    r = script.post(f"/api/games/{view['id']}/moves", headers={"X-Player-Token": token},
+                    json={"move": view["legal_moves"][0], "version": 0})
+    assert r.status_code == 200
+    # A wrong token is refused outright: a script that sends one expects to be that player.
+    for wrong in ("A" * 43, token[:-1] + ("A" if token[-1] != "A" else "B"), "short", ""):
+        r = script.get(f"/api/games/{view['id']}", headers={"X-Player-Token": wrong})
+        assert r.status_code == 401 and "X-Player-Token" in r.json()["error"], wrong
+    # The header wins over another player's cookie.
+    other = TestClient(client.app)
+    other.get("/api/stats")
+    r = other.get(f"/api/games/{view['id']}", headers={"X-Player-Token": token})
+    assert r.status_code == 200
+    assert other.get(f"/api/games/{view['id']}").status_code == 404
+
+
+def test_the_page_scripts_apply_no_rule_and_name_no_game() -> None:
+    """Rules live in the engine and game names in tableaux.GAMES: the page's scripts only draw what the server
+    sends. (board.js lays each game's piles out on the table and rules.js is the rule book players read.)"""
+    static = Path(tableaux.__file__).parent / "web" / "static"
+    for script in sorted(static.glob("*.js")):
+        if script.name in ("board.js", "rules.js"):
+            continue
+        text = script.read_text()
+        for name in (*GAMES, *(r.title for r in GAMES.values())):
+            assert name not in text, f"{script.name} names {name!r}"
+        assert "safeHomeMove" not in text and "base_rank" not in text.replace('"base_rank"', ""), script.name
+    page = (static / "index.html").read_text()
+    assert not any(name in page for name in GAMES)

@@ -394,3 +394,21 @@ def strategy_for(rules: Rules) -> Strategy:
         if isinstance(rules, kind):
             return make()
     raise TypeError(f"the solver does not know the game {rules.name!r}")
+
+
+def safe_moves(rules: Rules, state: State) -> list[RawMove]:
+    """The legal moves that the strategy's proofs show can never cost the player a win.
+
+    These are exactly the moves :meth:`Strategy.safe_move` would make at once
+    during a search (see each ``safe_move`` docstring for its proof), so a
+    user interface that plays them for the player (the browser's "move safe
+    cards home") relies on the same proofs as the solver. A game the solver
+    does not know has none.
+    """
+    try:
+        strategy = strategy_for(rules)
+    except TypeError:
+        return []
+    if not strategy.maybe_safe(state):
+        return []
+    return [move for move in rules.moves(state) if strategy.safe_move(state, (move,)) == move]

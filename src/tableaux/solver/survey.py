@@ -314,7 +314,7 @@ def _pool_pass(
 ) -> Iterator[list[dict[str, Any]]]:
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-    with ProcessPoolExecutor(max_workers=workers, initializer=_watch_parent) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=watch_parent) as pool:
         pending = set()
         queue = iter(todo)
         try:
@@ -337,7 +337,7 @@ def _pool_pass(
             raise
 
 
-def _watch_parent() -> None:
+def watch_parent() -> None:
     """Pool worker start-up: exit as soon as the survey process is gone.
 
     A killed survey (SIGKILL, a crash) cannot shut its pool down, and a worker

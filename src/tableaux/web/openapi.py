@@ -1,59 +1,218 @@
-"""The web API's OpenAPI description: every request body and every answer, 2xx and 4xx, exactly.
+"""The web API's contract: every request body and every answer, as pydantic models.
 
-The handlers in :mod:`tableaux.web.app` read their JSON by hand (so each
-refusal can say precisely what was wrong) and answer with ready-made JSON, so
-FastAPI cannot infer the shapes. They are declared here instead, as pydantic
-models, and written into ``/openapi.json``. The description is a contract that
-tests hold the server to (tests/test_fuzz_openapi.py runs schemathesis against
-it): a face-down card, for instance, is described as ``{"card": null, "up":
-false}``, so a response that leaked one would not match.
+These models are the one description of the API. FastAPI validates request
+bodies with them (they are the routes' body parameters), and ``/openapi.json``
+is generated from them and from what each route declares (its operation id,
+its answers and the links from one answer to the next request). Tests hold the
+server to that description (tests/test_fuzz_openapi.py runs schemathesis
+against it): a face-down card, for instance, is described as ``{"card": null,
+"up": false}``, so a response that leaked one would not match.
+
+Each refusal must say what was wrong and what is accepted, so the validators
+here raise errors with finished sentences (:class:`ContractError`), which the
+app's 422 handler passes on as they are. The checks that depend on the game
+being played (a pile Eagle Wing does not have, an illegal move) are made by
+the engine, after these.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI
-from fastapi.openapi.utils import get_openapi
-from pydantic import BaseModel, ConfigDict, Field
-from pydantic.json_schema import models_json_schema
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    ValidationInfo,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
 
 from .. import GAMES
 from ..deal import MAX_DEAL
+from ..engine import Rules
 
-GameName = Literal["king-albert", "eagle-wing"]
-PileName = Literal[tuple(sorted({name for rules in GAMES.values() for name in rules.pile_names}))]  # type: ignore[valid-type]
+WEB_RULES: tuple[Rules, ...] = tuple(r for r in GAMES.values() if r.name != "king-albert-classic")
+"""The games the browser offers, in the order of ``tableaux.GAMES`` (the traditional King Albert is terminal-only)."""
+WEB_GAMES: tuple[str, ...] = tuple(r.name for r in WEB_RULES)
+PILES: tuple[str, ...] = tuple(sorted({name for r in WEB_RULES for name in r.pile_names}))
+GameName = Literal[WEB_GAMES]  # type: ignore[valid-type]
+PileName = Literal[PILES]  # type: ignore[valid-type]
+MAX_COUNT = 52
+MAX_MOVE_TEXT = 64
 CARD_CODE = r"^[A2-9TJQK][CDHS]$"
 GAME_ID = r"^[A-Za-z0-9_-]{22}$"
 """Game ids are ``secrets.token_urlsafe(16)``: 22 URL-safe characters."""
+CONTRACT_ERROR = "tableaux"
+"""The error type of every :class:`ContractError`: its message is a finished sentence for the player."""
+
+
+def ContractError(message: str) -> PydanticCustomError:  # noqa: N802 - raised like an exception class
+    """A validation error whose message is shown as it is (braces in it are not placeholders)."""
+    return PydanticCustomError(CONTRACT_ERROR, "{message}", {"message": message})
+
+
+# --- field types: the JSON Schema type, plus a validator that says what is accepted -----------------
+def whole_number(value: object) -> int | None:
+    """An int for a JSON number with no fractional part (``2`` or ``2.0``, as JSON Schema's ``integer``), else None.
+
+    Booleans and strings are not numbers, and NaN or infinities (which Python's
+    JSON reader lets through) are not whole.
+    """
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
+
+
+def check_deal(value: object) -> int | None:
+    if value is None:
+        return None
+    number = whole_number(value)
+    if number is None:
+        raise ContractError(
+            f"deal must be a whole number from 0 to {MAX_DEAL}, or null for a random deal, not {value!r}"
+        )
+    if not 0 <= number <= MAX_DEAL:
+        raise ContractError(f"deal must be from 0 to {MAX_DEAL}, not {number}")
+    return number
+
+
+def check_version(value: object) -> int:
+    number = whole_number(value)
+    if number is None or number < 0:
+        raise ContractError(f"version must be a whole number of at least 0 (from the last view), not {value!r}")
+    return number
+
+
+def check_count(value: object) -> int:
+    number = whole_number(value)
+    if number is None or not 1 <= number <= MAX_COUNT:
+        raise ContractError(f"move count must be a whole number from 1 to {MAX_COUNT}, not {value!r}")
+    return number
+
+
+def check_game(value: object) -> object:
+    if value is not None and (not isinstance(value, str) or value not in WEB_GAMES):
+        raise ContractError(f"unknown game {value!r}; choose one of {', '.join(WEB_GAMES)}")
+    return value
+
+
+def check_pile(value: object, info: ValidationInfo) -> object:
+    if not isinstance(value, str) or value not in PILES:
+        raise ContractError(f"unknown pile {value!r} as move {info.field_name}; piles are {', '.join(PILES)}")
+    return value
+
+
+def check_move_text(value: object) -> object:
+    if isinstance(value, str) and len(value) > MAX_MOVE_TEXT:
+        raise ContractError(f"move text is too long (at most {MAX_MOVE_TEXT} characters)")
+    return value
+
+
+def check_move_kind(value: object) -> object:
+    if not isinstance(value, str | dict):
+        raise ContractError(
+            'move must be an object {"source": pile, "count": n, "target": pile} or move text such as "T1>T3", '
+            f"not {type(value).__name__}"
+        )
+    return value
+
+
+def move_kind(value: object) -> str:
+    """Which form of a move this is (anything else was refused by :func:`check_move_kind`)."""
+    return "text" if isinstance(value, str) else "object"
+
+
+Deal = Annotated[Annotated[int, Field(ge=0, le=MAX_DEAL)] | None, BeforeValidator(check_deal)]
+Version = Annotated[
+    int, Field(ge=0, description="the version of the view the request was made from"),
+    BeforeValidator(check_version),
+]
+Count = Annotated[int, Field(ge=1, le=MAX_COUNT), BeforeValidator(check_count)]
+Game = Annotated[GameName, BeforeValidator(check_game)]
+Pile = Annotated[PileName, BeforeValidator(check_pile)]
 
 
 class Strict(BaseModel):
+    """An object with exactly the fields below: an unknown or missing field is named in the refusal."""
+
     model_config = ConfigDict(extra="forbid")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _exactly_these_fields(cls, data: Any) -> Any:
+        what = cls.noun()
+        if not isinstance(data, dict):
+            raise ContractError(f"{what} must be a JSON object, not {type(data).__name__}")
+        fields = cls.model_fields
+        names = [f.alias or name for name, f in fields.items()]
+        unknown = sorted(set(data) - set(names))
+        if unknown:
+            field = "move field" if what == "move" else "field"
+            raise ContractError(f"unexpected {field} {unknown[0]!r}; accepted fields are {', '.join(names)}")
+        for name, info in fields.items():
+            key = info.alias or name
+            if info.is_required() and key not in data:
+                field = "move field" if what == "move" else "field"
+                why = f"; {info.description}" if info.description else ""
+                raise ContractError(f"{field} {key!r} is missing{why}")
+        return data
+
+    @classmethod
+    def noun(cls) -> str:
+        return "request body"
 
 
 # --- requests ------------------------------------------------------------------------------
+class NewGameRequest(Strict):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"game": "king-albert", "deal": 17}]})
+
+    game: Game = Field(description=f"choose one of {', '.join(WEB_GAMES)}")
+    deal: Deal = Field(None, description="null or absent: a random deal")
+
+
 class MoveSpec(Strict):
     """A move as an object; without ``count`` the server fills it in when only one count fits."""
 
-    source: PileName
-    count: Annotated[int, Field(ge=1, le=52)] | None = None
-    target: PileName
+    source: Pile = Field(description="the pile the cards come from")
+    count: Count | None = None
+    target: Pile = Field(description="the pile the cards go to")
     text: str | None = Field(None, description="ignored: lets a legal_moves entry be sent back as it is")
 
+    @classmethod
+    def noun(cls) -> str:
+        return "move"
 
-class NewGameRequest(Strict):
-    game: GameName
-    deal: Annotated[int, Field(ge=0, le=MAX_DEAL)] | None = Field(None, description="null or absent: a random deal")
+
+MoveText = Annotated[
+    str, Field(max_length=MAX_MOVE_TEXT, description="move text such as 'T1>T3' or 'T1:2>T4'"),
+    BeforeValidator(check_move_text),
+]
+AnyMove = Annotated[
+    Annotated[MoveSpec, Tag("object")] | Annotated[MoveText, Tag("text")],
+    Discriminator(move_kind),
+    BeforeValidator(check_move_kind),
+]
 
 
 class MoveRequest(Strict):
-    move: MoveSpec | Annotated[str, Field(max_length=64, description="move text such as 'T1>T3' or 'T1:2>T4'")]
-    version: Annotated[int, Field(ge=0, description="the version of the view the move was chosen in")]
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"move": "T1>T3", "version": 4}]})
+
+    move: AnyMove = Field(description='send {"source", "count", "target"} or text like "T1>T3"')
+    version: Version
 
 
 class VersionRequest(Strict):
-    version: Annotated[int, Field(ge=0, description="the version of the view the request was made from")]
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"version": 4}]})
+
+    version: Version
 
 
 class HintRequest(BaseModel):
@@ -61,26 +220,50 @@ class HintRequest(BaseModel):
 
     model_config = ConfigDict(extra="allow")
 
+    @model_validator(mode="before")
+    @classmethod
+    def _an_object(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            raise ContractError(f"request body must be a JSON object (or nothing), not {type(data).__name__}")
+        return data
+
 
 class ResetRequest(Strict):
-    game: GameName | None = Field(None, description="null or absent: every game")
-    confirm: Literal[True]
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"game": None, "confirm": True}]})
+
+    game: Game | None = Field(None, description="null or absent: every game")
+    confirm: Literal[True] = Field(description='resetting statistics needs "confirm": true')
+
+    @model_validator(mode="before")
+    @classmethod
+    def _confirmed(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "confirm" in data and data["confirm"] is not True:
+            raise ContractError(f'resetting statistics needs "confirm": true, not {data["confirm"]!r}')
+        return data
 
 
 # --- responses ---------------------------------------------------------------------------
-class FaceUpCard(Strict):
+class FaceUpCard(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     card: Annotated[str, Field(pattern=CARD_CODE)]
     up: Literal[True]
 
 
-class FaceDownCard(Strict):
+class FaceDownCard(BaseModel):
     """A face-down card: its identity is never sent."""
+
+    model_config = ConfigDict(extra="forbid")
 
     card: None
     up: Literal[False]
 
 
-class Position(Strict):
+class Answer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Position(Answer):
     """``Game.public_position()``."""
 
     game: GameName
@@ -102,14 +285,14 @@ class Position(Strict):
     redeals_left: Annotated[int, Field(ge=0)] | None = None
 
 
-class LegalMove(Strict):
+class LegalMove(Answer):
     source: PileName
-    count: Annotated[int, Field(ge=1, le=52)]
+    count: Annotated[int, Field(ge=1, le=MAX_COUNT)]
     target: PileName
     text: str
 
 
-class View(Strict):
+class View(Answer):
     """Everything a player's page shows of one game."""
 
     id: Annotated[str, Field(pattern=GAME_ID)]
@@ -120,30 +303,37 @@ class View(Strict):
     position: Position
     legal_moves: list[LegalMove]
     home_moves: dict[PileName, LegalMove]
+    safe_moves: list[LegalMove] = Field(
+        description="moves the solver proves can never cost a win (what 'move safe cards home' plays)"
+    )
     elapsed_seconds: Annotated[float, Field(ge=0)]
     moves: Annotated[int, Field(ge=0)]
     won: bool
     over: bool
 
 
-class Hint(Strict):
+class Hint(Answer):
     move: LegalMove | None
     source: Literal["solver", "heuristic", "none"]
     message: str
     unwinnable: bool
 
 
-class HintAnswer(Strict):
+class HintAnswer(Answer):
     hint: Hint
     view: View
 
 
-class CatalogEntry(Strict):
+class CatalogEntry(Answer):
+    """One game the browser offers, and what its page needs to know about it."""
+
     name: GameName
     title: str
+    piles: list[PileName]
+    has_stock: bool = Field(description="whether the game deals from a stock (a 'deal' key and stock fields)")
 
 
-class GameStats(Strict):
+class GameStats(Answer):
     played: Annotated[int, Field(ge=0)]
     won: Annotated[int, Field(ge=0)]
     win_rate: Annotated[float, Field(ge=0, le=1)]
@@ -154,33 +344,24 @@ class GameStats(Strict):
     fewest_moves: Annotated[int, Field(ge=1)] | None
 
 
-class AllStats(Strict):
-    king_albert: GameStats = Field(alias="king-albert")
-    eagle_wing: GameStats = Field(alias="eagle-wing")
+AllStats = dict[GameName, GameStats]
 
 
-class Error(Strict):
+class Error(Answer):
     error: Annotated[str, Field(min_length=1, description="what was wrong and what is accepted")]
 
 
-class Conflict(Strict):
+class Conflict(Answer):
     """A stale version: nothing was changed; here is the game as it is now."""
 
     error: Annotated[str, Field(min_length=1)]
     view: View
 
 
-REQUEST_MODELS = (NewGameRequest, MoveRequest, VersionRequest, HintRequest, ResetRequest)
-RESPONSE_MODELS = (View, HintAnswer, CatalogEntry, AllStats, Error, Conflict)
-
-
-# --- the operations ---------------------------------------------------------------------
-def ref(model: type[BaseModel]) -> dict[str, str]:
-    return {"$ref": f"#/components/schemas/{model.__name__}"}
-
-
+# --- what the routes declare ------------------------------------------------------------
 ERRORS = {
     400: "the body is not valid JSON, or Content-Length is not a number",
+    401: "an X-Player-Token this server did not issue",
     404: "no such game for this player (another player's game answers the same)",
     409: "the game changed since that version",
     413: "the body is over 16 KiB",
@@ -188,104 +369,42 @@ ERRORS = {
     422: "the request is well-formed JSON but not acceptable; the error says why",
 }
 BODY_ERRORS = (400, 413, 415, 422)
-
-# (method, path) -> (request model or None, whether the body is required, success status, success schema, errors)
-OPERATIONS: dict[tuple[str, str], tuple[type[BaseModel] | None, bool, int, dict[str, Any], tuple[int, ...]]] = {
-    ("get", "/api/games/catalog"): (None, False, 200, {"type": "array", "items": ref(CatalogEntry)}, ()),
-    ("post", "/api/games"): (NewGameRequest, True, 201, ref(View), BODY_ERRORS),
-    ("get", "/api/current"): (None, False, 200, ref(View), (404, 422)),
-    ("get", "/api/games/{game_id}"): (None, False, 200, ref(View), (404,)),
-    ("post", "/api/games/{game_id}/moves"): (MoveRequest, True, 200, ref(View), (*BODY_ERRORS, 404, 409)),
-    ("post", "/api/games/{game_id}/undo"): (VersionRequest, True, 200, ref(View), (*BODY_ERRORS, 404, 409)),
-    ("post", "/api/games/{game_id}/redo"): (VersionRequest, True, 200, ref(View), (*BODY_ERRORS, 404, 409)),
-    ("post", "/api/games/{game_id}/restart"): (VersionRequest, True, 200, ref(View), (*BODY_ERRORS, 404, 409)),
-    ("post", "/api/games/{game_id}/hint"): (HintRequest, False, 200, ref(HintAnswer), (*BODY_ERRORS, 404)),
-    ("get", "/api/stats"): (None, False, 200, ref(AllStats), ()),
-    ("post", "/api/stats/reset"): (ResetRequest, True, 200, ref(AllStats), BODY_ERRORS),
-}
-
-
-OPERATION_IDS = {
-    ("get", "/api/games/catalog"): "catalog",
-    ("post", "/api/games"): "newGame",
-    ("get", "/api/current"): "currentGame",
-    ("get", "/api/games/{game_id}"): "getGame",
-    ("post", "/api/games/{game_id}/moves"): "move",
-    ("post", "/api/games/{game_id}/undo"): "undo",
-    ("post", "/api/games/{game_id}/redo"): "redo",
-    ("post", "/api/games/{game_id}/restart"): "restart",
-    ("post", "/api/games/{game_id}/hint"): "hint",
-    ("get", "/api/stats"): "stats",
-    ("post", "/api/stats/reset"): "resetStats",
+TOKEN_HEADER = "X-Player-Token"
+TOKEN_ANSWER = {
+    TOKEN_HEADER: {
+        "description": "the player's token, when the request sent it as X-Player-Token or the server made a new "
+        "player: send it back as X-Player-Token to act as the same player",
+        "schema": {"type": "string"},
+    }
 }
 
 
 def game_links(view: str) -> dict[str, Any]:
     """OpenAPI links from an answer holding a view (at JSON pointer ``view``) to what can be done next.
 
-    Tools that follow links (schemathesis's stateful phase) then play real games: the id
-    and version come from the previous answer, as the page does it.
+    A generic client that follows links (schemathesis's stateful phase) then
+    plays real games as the page does: the game id and the version come from
+    the previous answer, and the player token from its X-Player-Token header.
     """
-    game_id = {"game_id": f"$response.body#{view}/id"}
+    common = {"game_id": f"$response.body#{view}/id", f"header.{TOKEN_HEADER}": f"$response.header.{TOKEN_HEADER}"}
     version = {"version": f"$response.body#{view}/version"}
-    links: dict[str, Any] = {"getGame": {"operationId": "getGame", "parameters": game_id},
-                             "hint": {"operationId": "hint", "parameters": game_id}}
+    links: dict[str, Any] = {"getGame": {"operationId": "getGame", "parameters": common},
+                             "hint": {"operationId": "hint", "parameters": common}}
     for op in ("undo", "redo", "restart"):
-        links[op] = {"operationId": op, "parameters": game_id, "requestBody": version}
-    links["move"] = {"operationId": "move", "parameters": game_id,
+        links[op] = {"operationId": op, "parameters": common, "requestBody": version}
+    links["move"] = {"operationId": "move", "parameters": common,
                      "requestBody": {**version, "move": f"$response.body#{view}/legal_moves/0"}}
     return links
 
 
-def json_content(schema: dict[str, Any]) -> dict[str, Any]:
-    return {"application/json": {"schema": schema}}
-
-
-def build_openapi(app: FastAPI) -> dict[str, Any]:
-    """FastAPI's description of the routes, with the bodies and answers above written in."""
-    schema = get_openapi(title="tableaux", version="1", routes=app.routes, description=__doc__)
-    _, top = models_json_schema(
-        [(m, "validation") for m in (*REQUEST_MODELS, *RESPONSE_MODELS)],
-        ref_template="#/components/schemas/{model}",
-    )
-    schema["components"] = {"schemas": top["$defs"]}
-    # Pages and files are not the API: only /api/ routes are described (and each one must be).
-    schema["paths"] = {path: methods for path, methods in schema["paths"].items() if path.startswith("/api/")}
-    documented = set()
-    for path, methods in schema["paths"].items():
-        for method, op in methods.items():
-            if (method, path) not in OPERATIONS:
-                raise RuntimeError(f"{method.upper()} {path} has no documented request and answers")
-            documented.add((method, path))
-            request, required, status, success, errors = OPERATIONS[(method, path)]
-            if request is not None:
-                op["requestBody"] = {"required": required, "content": json_content(ref(request))}
-            op["operationId"] = OPERATION_IDS[(method, path)]
-            op["responses"] = {str(status): {"description": "done", "content": json_content(success)}}
-            if success == ref(View):
-                op["responses"][str(status)]["links"] = game_links("")
-            elif success == ref(HintAnswer):
-                op["responses"][str(status)]["links"] = game_links("/view")
-            for code in sorted(errors):
-                model = Conflict if code == 409 else Error
-                op["responses"][str(code)] = {"description": ERRORS[code], "content": json_content(ref(model))}
-            if 409 in errors:  # the current view comes with a conflict: play on from it
-                op["responses"]["409"]["links"] = game_links("/view")
-            for param in op.get("parameters", []):
-                if param["name"] == "game_id":
-                    param["schema"] = {"type": "string", "pattern": GAME_ID}
-    missing = set(OPERATIONS) - documented
-    if missing:
-        raise RuntimeError(f"documented operations with no route: {sorted(missing)}")
-    return schema
-
-
-def install(app: FastAPI) -> None:
-    """Serve :func:`build_openapi` at the app's ``openapi_url`` (built once, on first request)."""
-
-    def openapi() -> dict[str, Any]:
-        if app.openapi_schema is None:
-            app.openapi_schema = build_openapi(app)
-        return app.openapi_schema
-
-    app.openapi = openapi  # type: ignore[method-assign]
+def answers(success: int, model: Any, errors: tuple[int, ...], links: str | None = None) -> dict[int | str, Any]:
+    """A route's ``responses``: its success (with links to the next requests) and each error it can give."""
+    ok: dict[str, Any] = {"model": model, "description": "done", "headers": TOKEN_ANSWER}
+    if links is not None:
+        ok["links"] = game_links(links)
+    out: dict[int | str, Any] = {success: ok}
+    for code in sorted({*errors, 401}):
+        out[code] = {"model": Conflict if code == 409 else Error, "description": ERRORS[code], "headers": TOKEN_ANSWER}
+        if code == 409:  # the current view comes with a conflict: play on from it
+            out[code]["links"] = game_links("/view")
+    return out

@@ -113,7 +113,7 @@ def run_serve(args: argparse.Namespace) -> int:
     if port != args.port:
         print(f"Port {args.port} is busy; using port {port} instead.", flush=True)
     url = url_for(host, port)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
     server = uvicorn.Server(config)
     print(f"tableaux: King Albert and Eagle Wing at {url}", flush=True)
     print(f"Saved games and statistics: {path}", flush=True)
@@ -147,7 +147,7 @@ def run_stats(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     from .. import rules
-    from .app import WEB_GAMES
+    from .openapi import WEB_GAMES
     from .store import Store, StoreError
 
     console = Console()

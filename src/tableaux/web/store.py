@@ -5,10 +5,17 @@ the server answers, so a crash or a restart loses nothing. A game is stored as
 its deal plus the list of moves played and the redo list (move texts); the
 engine rebuilds the position from them, so no rule lives here.
 
-Concurrency: each operation opens its own connection (WAL mode, busy
-timeout), so the store is safe from uvicorn's thread pool and even from
-several server processes. Writes that depend on what was read use the game's
-``version`` as a compare-and-swap, so two tabs can never interleave moves.
+Concurrency: each thread keeps its own connection (WAL mode, busy timeout),
+opened on its first use, so the store is safe from uvicorn's thread pool and
+even from several server processes. Writes that depend on what was read use
+the game's ``version`` as a compare-and-swap, so two tabs can never interleave
+moves.
+
+Players: a player is the hash of a token the server issued (the browser's
+cookie). Tokens carry a MAC made with a key kept in the database, so the server
+recognises its own tokens without a row per visitor: the player's row is
+written with the first thing that player stores (a new game), and a flood of
+anonymous requests writes nothing.
 
 Schema changes are a list of migration steps (:data:`MIGRATIONS`) applied in
 order and recorded in ``schema_version``; steps only add, never drop.
@@ -16,7 +23,9 @@ order and recorded in ``schema_version``; steps only add, never drop.
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import hmac
 import json
 import secrets
 import sqlite3
@@ -79,7 +88,13 @@ def _v3(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX IF NOT EXISTS games_recent ON games (player, won, updated_at)")
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3)
+def _v4(conn: sqlite3.Connection) -> None:
+    """The key that signs player tokens, so a player needs no row until it stores something."""
+    conn.execute("CREATE TABLE IF NOT EXISTS secrets (name TEXT PRIMARY KEY, value BLOB NOT NULL)")
+    conn.execute("INSERT OR IGNORE INTO secrets (name, value) VALUES ('player-token', ?)", (secrets.token_bytes(32),))
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3, _v4)
 """Migration step ``i`` brings the schema from version ``i`` to ``i + 1``. Append only."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -201,8 +216,13 @@ def hash_token(token: str) -> str:
 
 
 # --- the store ----------------------------------------------------------------
+TOKEN_RANDOM = 16
+TOKEN_MAC = 16
+"""A token is 16 random bytes and 16 bytes of their MAC: 43 URL-safe characters, like the tokens before it."""
+
+
 class Store:
-    """All database access. Cheap to create; every method opens and closes its own connection."""
+    """All database access. Each thread gets its own connection on first use (see the module docstring)."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -218,6 +238,8 @@ class Store:
         try:
             conn.execute("PRAGMA journal_mode=WAL")
             migrate(conn)
+            row = conn.execute("SELECT value FROM secrets WHERE name = 'player-token'").fetchone()
+            self._token_key = bytes(row[0])
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot use {str(self.path)!r} as the saved games database: {exc}") from None
         finally:
@@ -267,10 +289,6 @@ class Store:
             conn.execute("COMMIT")
 
     # --- players --------------------------------------------------------------
-    def is_known_player(self, player: str) -> bool:
-        """Answered from memory only: players are never deleted, so once seen, always valid."""
-        return player in self._known_players
-
     def player_exists(self, player: str) -> bool:
         if player in self._known_players:
             return True
@@ -280,14 +298,46 @@ class Store:
             self._known_players.add(player)
         return found
 
+    def issue_player(self) -> tuple[str, str]:
+        """A fresh identity, ``(token, player id)``, written nowhere: its row comes with its first game."""
+        random_part = secrets.token_bytes(TOKEN_RANDOM)
+        token = base64.urlsafe_b64encode(random_part + self._mac(random_part)).rstrip(b"=").decode()
+        return token, hash_token(token)
+
     def new_player(self) -> tuple[str, str]:
-        """A fresh identity: ``(cookie token, player id)``."""
-        token = secrets.token_urlsafe(32)
-        player = hash_token(token)
+        """A fresh identity with its row written at once (the statistics tools and tests use it)."""
+        token, player = self.issue_player()
         with self._write() as conn:
-            conn.execute("INSERT INTO players (id, created_at) VALUES (?, ?)", (player, time.time()))
-        self._known_players.add(player)
+            self._add_player(conn, player)
         return token, player
+
+    def player_for_signed(self, token: str) -> str | None:
+        """The player of a token this server signed, or None; answered without the database."""
+        try:
+            raw = base64.urlsafe_b64decode(token.encode("ascii") + b"=")
+        except (ValueError, UnicodeEncodeError):
+            return None
+        if (
+            len(raw) == TOKEN_RANDOM + TOKEN_MAC
+            and base64.urlsafe_b64encode(raw).rstrip(b"=").decode() == token  # the spare bits too, exactly
+            and hmac.compare_digest(raw[TOKEN_RANDOM:], self._mac(raw[:TOKEN_RANDOM]))
+        ):
+            return hash_token(token)
+        return None
+
+    def player_for(self, token: str) -> str | None:
+        """The player a token stands for, or None for a token this server did not issue."""
+        player = self.player_for_signed(token)
+        if player is None and self.player_exists(hash_token(token)):
+            player = hash_token(token)  # issued before tokens were signed: known by its row
+        return player
+
+    def _mac(self, random_part: bytes) -> bytes:
+        return hmac.new(self._token_key, random_part, hashlib.sha256).digest()[:TOKEN_MAC]
+
+    @staticmethod
+    def _add_player(conn: sqlite3.Connection, player: str) -> None:
+        conn.execute("INSERT OR IGNORE INTO players (id, created_at) VALUES (?, ?)", (player, time.time()))
 
     # --- games -----------------------------------------------------------------
     def create_game(self, player: str, game: str, deal: int) -> GameRecord:
@@ -297,6 +347,7 @@ class Store:
             started_at=now, finished_at=None, won=False, elapsed=0.0, last_move_at=None, updated_at=now,
         )
         with self._write() as conn:
+            self._add_player(conn, player)  # a player's row is written with the first thing it stores
             conn.execute(
                 "INSERT INTO games (id, player, game, deal, moves, redo, version, started_at, updated_at) "
                 "VALUES (?, ?, ?, ?, '[]', '[]', 0, ?, ?)",

@@ -1,5 +1,6 @@
-// The rules of both games, in our own words (from the project's rule book, spec/rules.md),
-// plus how to play them here. Static text only: it is inserted as markup we wrote ourselves.
+// The rules of both games, in our own words, for players to read, plus how to play them here. The rules
+// the game obeys live in the engine (src/tableaux/king_albert.py and eagle_wing.py), never in this page.
+// Static text only: it is inserted as markup we wrote ourselves.
 
 const CONTROLS = `
 <h3>Playing here</h3>
@@ -12,10 +13,10 @@ const CONTROLS = `
       Shortcuts: <kbd>u</kbd> or <kbd>Ctrl+Z</kbd> undo, <kbd>r</kbd> or <kbd>Ctrl+Y</kbd> redo,
       <kbd>h</kbd> hint, <kbd>d</kbd> deal from the stock, <kbd>n</kbd> new game,
       <kbd>F1</kbd> or <kbd>?</kbd> these rules.</li>
-  <li><b>Move safe cards home</b> (off at first): after each of your moves, cards that can no longer be
-      of use on the table go to the foundations by themselves. In King Albert that is an Ace or a Two, or
-      a card whose two possible helpers (the other colour, one rank lower) are both home already; in
-      Eagle Wing any card that continues a foundation (a base-rank card still waits for you).</li>
+  <li><b>Move safe cards home</b> (off at first): after each of your moves, the cards that the solver
+      proves can never cost you the game go to the foundations by themselves. In King Albert that is an
+      Ace (any other card sent home could still be wanted back on the table); in Eagle Wing any single
+      card that continues a foundation, except a card of the base rank, which still waits for you.</li>
   <li>Undo and redo have no limit, and every move is saved as you make it: close the page and come back
       later to carry on. Share a deal with its link; the deal number is on the status line.</li>
 </ul>`;

@@ -1,0 +1,291 @@
+"""The game routes of the API, and the game operations behind them.
+
+The engine is the authority: every answer is a view (:mod:`tableaux.web.views`).
+The database is the truth: each change is committed before the answer goes
+out; live :class:`~tableaux.game.Game` objects are only a cache. A rejected
+request changes nothing.
+
+Each route declares its body (a model of :mod:`tableaux.web.openapi`, which
+FastAPI validates), its operation id and every answer it can give; that is
+what ``/openapi.json`` says.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Path, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse
+
+from .. import new_game as start_game
+from ..engine import IllegalMoveError, Move, NotationError
+from ..game import Game
+from ..hints import heuristic_hint
+from . import openapi as api
+from .errors import ApiError
+from .identity import Player
+from .pool import SolverPool, hint_job
+from .store import GameRecord, StaleVersionError, Store
+from .views import catalog, extend_texts, make_view, move_text, rebuild
+
+CACHE_SIZE = 512
+LOCK_STRIPES = 64
+
+
+class Games:
+    """Game operations. One lock stripe per game id serialises changes to the same game in this process;
+    the version compare-and-swap in the store protects against other processes."""
+
+    def __init__(self, store: Store, hint_time_limit: float, pool: SolverPool) -> None:
+        self.store = store
+        self.hint_time_limit = hint_time_limit
+        self.pool = pool
+        self._cache: OrderedDict[str, tuple[int, Game]] = OrderedDict()
+        self._cache_lock = threading.Lock()
+        self._locks = [threading.Lock() for _ in range(LOCK_STRIPES)]
+
+    @contextmanager
+    def _open(self, game_id: str, player: str) -> Iterator[tuple[GameRecord, Game]]:
+        with self._locks[hash(game_id) % LOCK_STRIPES]:
+            record = self.store.get_game(game_id, player)
+            if record is None:
+                shown = repr(game_id) if len(game_id) <= 40 else "with that id"
+                raise ApiError(404, f"no game {shown} here: it does not exist or belongs to another player")
+            with self._cache_lock:
+                cached = self._cache.get(game_id)
+            game = cached[1] if cached is not None and cached[0] == record.version else rebuild(record)
+            try:
+                yield record, game
+            except ApiError:
+                raise  # refused before anything changed: the cached game is still right
+            except BaseException:
+                self._forget(game_id)
+                raise
+
+    def _remember(self, record: GameRecord, game: Game) -> None:
+        with self._cache_lock:
+            self._cache[record.id] = (record.version, game)
+            self._cache.move_to_end(record.id)
+            while len(self._cache) > CACHE_SIZE:
+                self._cache.popitem(last=False)
+
+    def _forget(self, game_id: str) -> None:
+        with self._cache_lock:
+            self._cache.pop(game_id, None)
+
+    def create(self, player: str, name: str, deal: int | None) -> dict[str, Any]:
+        game = start_game(name, deal)
+        record = self.store.create_game(player, name, game.deal)
+        self._remember(record, game)
+        return make_view(record, game)
+
+    def view(self, game_id: str, player: str) -> dict[str, Any]:
+        with self._open(game_id, player) as (record, game):
+            self._remember(record, game)
+            return make_view(record, game)
+
+    def current(self, player: str, name: str | None) -> dict[str, Any]:
+        record = self.store.current_game(player, name)
+        if record is None:
+            which = f"{name} game" if name else "game"
+            raise ApiError(404, f"no unfinished {which} to resume; start one with POST /api/games")
+        return self.view(record.id, player)
+
+    def change(self, game_id: str, player: str, version: int, action: Callable[[Game], object]) -> dict[str, Any]:
+        """Apply ``action`` to the game made at ``version`` and store the result before answering."""
+        with self._open(game_id, player) as (record, game):
+            if version != record.version:
+                raise ApiError(
+                    409,
+                    f"the game has changed (version {record.version}, the request was made at version {version}); "
+                    "here is the current position",
+                    view=make_view(record, game),
+                )
+            if record.won:
+                raise ApiError(422, "this game is won and finished; start a new game")
+            action(game)  # raises ApiError and changes nothing when the request is not allowed
+            moves = extend_texts(record.moves, game.moves_played)
+            redo = [move_text(m) for m in game.redo_moves]
+            try:
+                new = self.store.save_change(record, moves, redo, game.is_won())
+            except StaleVersionError:
+                self._forget(game_id)
+                fresh = self.store.get_game(game_id, player)
+                assert fresh is not None
+                raise ApiError(409, "the game was changed elsewhere meanwhile; here is the current position",
+                               view=make_view(fresh, rebuild(fresh))) from None
+            self._remember(new, game)
+            return make_view(new, game)
+
+    def look(
+        self, game_id: str, player: str, heuristic: bool
+    ) -> tuple[GameRecord, dict[str, Any], dict[str, Any] | None]:
+        """The game's record and view, for a hint; with ``heuristic`` also the rule of thumb's hint."""
+        with self._open(game_id, player) as (record, game):
+            self._remember(record, game)
+            hint = None
+            if record.won:
+                hint = {"move": None, "source": "none", "message": "The game is won.", "unwinnable": False}
+            elif heuristic:
+                hint = heuristic_hint(game).to_dict()
+                if hint["source"] == "heuristic":
+                    hint["message"] = f"The solver is busy with other hints; {hint['message']}"
+            return record, make_view(record, game), hint
+
+    async def hint(self, game_id: str, player: str) -> dict[str, Any]:
+        """The solver's hint, searched in the pool; the rule of thumb at once when the pool is full."""
+        reserved = self.pool.reserve()
+        try:
+            record, view, hint = await run_in_threadpool(self.look, game_id, player, not reserved)
+        except BaseException:
+            if reserved:
+                self.pool.release()
+            raise
+        if reserved:
+            if hint is not None:  # nothing to search (a won game)
+                self.pool.release()
+            else:
+                hint = await self.pool.run(hint_job, record, self.hint_time_limit)
+                if hint is None:  # the worker died: answer anyway
+                    _, _, hint = await run_in_threadpool(self.look, game_id, player, True)
+        assert hint is not None
+        return {"hint": hint, "view": view}
+
+
+# --- reading a move against the game --------------------------------------------------------
+def read_move(game: Game, spec: api.MoveSpec | str) -> Move:
+    """The move a request names, checked against this game (it may still be illegal).
+
+    The contract has checked its shape; what is left depends on the game: its piles, and which count fits.
+    """
+    try:
+        if isinstance(spec, str):
+            return game.parse_move(spec)
+        for key, pile in (("source", spec.source), ("target", spec.target)):
+            if pile not in game.rules.index:
+                raise ApiError(422, f"unknown pile {pile!r} as move {key}; piles of {game.rules.title} are "
+                                    f"{', '.join(game.rules.pile_names)}")
+        if spec.count is None:
+            return game.parse_move(f"{spec.source}>{spec.target}")
+        return Move(spec.source, spec.count, spec.target)
+    except (NotationError, IllegalMoveError) as exc:
+        raise ApiError(422, str(exc)) from None
+
+
+def play_action(spec: api.MoveSpec | str) -> Callable[[Game], object]:
+    def act(game: Game) -> None:
+        move = read_move(game, spec)
+        try:
+            game.play(move)
+        except (NotationError, IllegalMoveError) as exc:
+            raise ApiError(422, str(exc)) from None
+
+    return act
+
+
+def undo_action(game: Game) -> None:
+    if not game.moves_played:
+        raise ApiError(422, "nothing to undo: no move has been played")
+    game.undo()
+
+
+def redo_action(game: Game) -> None:
+    if not game.redo_moves:
+        raise ApiError(422, "nothing to redo: no undone move to replay")
+    game.redo()
+
+
+def restart_action(game: Game) -> None:
+    if not game.moves_played:
+        raise ApiError(422, "nothing to restart: the game is already at the start of the deal")
+    game.restart()
+
+
+# --- the routes ------------------------------------------------------------------------------
+def games_of(request: Request) -> Games:
+    return request.app.state.games  # type: ignore[no-any-return]
+
+
+def ok(data: object, status: int = 200) -> JSONResponse:
+    """Answer with ``data`` as JSON directly: views are plain JSON already, so FastAPI's encoder is skipped."""
+    return JSONResponse(data, status_code=status)
+
+
+GamesDep = Annotated[Games, Depends(games_of)]
+GameId = Annotated[str, Path(description="a game id from an earlier answer",
+                             json_schema_extra={"pattern": api.GAME_ID})]
+NO_BODY_ERRORS = ()
+GAME_ERRORS = (*api.BODY_ERRORS, 404, 409)
+router = APIRouter(prefix="/api", default_response_class=JSONResponse)
+
+
+def stats_of(store: Store, player: str) -> dict[str, Any]:
+    return {name: s.to_dict() for name, s in store.stats(api.WEB_GAMES, player).items()}
+
+
+@router.get("/games/catalog", operation_id="catalog", response_model=None,
+            responses=api.answers(200, list[api.CatalogEntry], NO_BODY_ERRORS))
+def list_games() -> JSONResponse:
+    return ok(catalog())
+
+
+@router.post("/games", operation_id="newGame", status_code=201, response_model=None,
+             responses=api.answers(201, api.View, api.BODY_ERRORS, links=""))
+def new_game(body: api.NewGameRequest, player: Player, games: GamesDep) -> JSONResponse:
+    return ok(games.create(player, body.game, body.deal), 201)
+
+
+@router.get("/current", operation_id="currentGame", response_model=None,
+            responses=api.answers(200, api.View, (404, 422), links=""))
+def current(player: Player, games: GamesDep, game: api.Game | None = None) -> JSONResponse:
+    return ok(games.current(player, game))
+
+
+@router.get("/games/{game_id}", operation_id="getGame", response_model=None,
+            responses=api.answers(200, api.View, (404,), links=""))
+def get_game(game_id: GameId, player: Player, games: GamesDep) -> JSONResponse:
+    return ok(games.view(game_id, player))
+
+
+@router.post("/games/{game_id}/moves", operation_id="move", response_model=None,
+             responses=api.answers(200, api.View, GAME_ERRORS, links=""))
+def move(game_id: GameId, body: api.MoveRequest, player: Player, games: GamesDep) -> JSONResponse:
+    return ok(games.change(game_id, player, body.version, play_action(body.move)))
+
+
+def history_route(name: str, action: Callable[[Game], None], summary: str) -> None:
+    def endpoint(game_id: GameId, body: api.VersionRequest, player: Player, games: GamesDep) -> JSONResponse:
+        return ok(games.change(game_id, player, body.version, action))
+
+    router.post(f"/games/{{game_id}}/{name}", operation_id=name, name=name, summary=summary, response_model=None,
+                responses=api.answers(200, api.View, GAME_ERRORS, links=""))(endpoint)
+
+
+history_route("undo", undo_action, "Undo the last move")
+history_route("redo", redo_action, "Replay the last undone move")
+history_route("restart", restart_action, "Back to the deal (the moves stay on the redo list)")
+
+
+@router.post("/games/{game_id}/hint", operation_id="hint", response_model=None,
+             responses=api.answers(200, api.HintAnswer, (*api.BODY_ERRORS, 404), links="/view"))
+async def hint(game_id: GameId, player: Player, games: GamesDep,
+               body: api.HintRequest | None = None) -> JSONResponse:
+    return ok(await games.hint(game_id, player))
+
+
+@router.get("/stats", operation_id="stats", response_model=None,
+            responses=api.answers(200, api.AllStats, NO_BODY_ERRORS))
+def stats(player: Player, games: GamesDep) -> JSONResponse:
+    return ok(stats_of(games.store, player))
+
+
+@router.post("/stats/reset", operation_id="resetStats", response_model=None,
+             responses=api.answers(200, api.AllStats, api.BODY_ERRORS))
+def reset_stats(body: api.ResetRequest, player: Player, games: GamesDep) -> JSONResponse:
+    games.store.reset_stats(body.game, player)
+    return ok(stats_of(games.store, player))

@@ -1,0 +1,76 @@
+"""Who is asking: the player cookie, or a token in a header for scripts and generic API clients.
+
+Both are declared as OpenAPI security schemes, either one identifies the
+player, and neither is required: a request without them gets a new identity
+(a cookie, and the token in an ``X-Player-Token`` answer header). A token the
+server did not issue is never adopted: in a cookie it is replaced by a new
+identity (so nobody can choose or fix another browser's identity), and in the
+header it is refused with 401, since a script that sends one expects to be
+that player.
+
+New identities cost nothing in the database: the store signs its tokens, and a
+player's row is written with the first game it starts.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated
+
+import anyio
+from fastapi import Depends, Header, Request, Security
+from fastapi.security import APIKeyCookie, APIKeyHeader
+
+from .errors import ApiError
+from .openapi import TOKEN_HEADER
+from .store import Store
+
+COOKIE = "tableaux_player"
+COOKIE_MAX_AGE = 10 * 365 * 24 * 3600
+ISSUED = "tableaux.token"
+"""Scope key: ``(token, new)`` for the answer to hand back (see :class:`~tableaux.web.middleware.IdentityHeaders`)."""
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
+
+player_cookie = APIKeyCookie(
+    name=COOKIE, scheme_name="playerCookie", auto_error=False,
+    description="Set by the server on a player's first request; browsers send it back by themselves.",
+)
+player_token = APIKeyHeader(
+    name=TOKEN_HEADER, scheme_name="playerToken", auto_error=False,
+    description="The same identity for scripts: the value of an earlier answer's X-Player-Token header.",
+)
+
+
+async def player_of(store: Store, token: str | None) -> str | None:
+    if token is None or not _TOKEN.fullmatch(token):
+        return None
+    player = store.player_for_signed(token)
+    if player is None:  # maybe a token from before tokens were signed: that needs the database
+        player = await anyio.to_thread.run_sync(store.player_for, token)
+    return player
+
+
+async def current_player(
+    request: Request,
+    cookie: Annotated[str | None, Security(player_cookie)],
+    scheme_token: Annotated[str | None, Security(player_token)],
+    token: Annotated[str | None, Header(alias=TOKEN_HEADER, description=player_token.model.description)] = None,
+) -> str:
+    """The player asking. The token header is declared as a parameter as well as a security scheme, because
+    OpenAPI links fill parameters: that is how a generic client carries it from one answer to the next request."""
+    store: Store = request.app.state.store
+    if token is not None:
+        player = await player_of(store, token)
+        if player is None:
+            raise ApiError(401, f"{TOKEN_HEADER} is not a token this server issued; send the one an earlier "
+                                f"answer gave in its {TOKEN_HEADER} header, or none to become a new player")
+        request.scope[ISSUED] = (token, False)
+        return player
+    player = await player_of(store, cookie)
+    if player is None:
+        token, player = store.issue_player()
+        request.scope[ISSUED] = (token, True)
+    return player
+
+
+Player = Annotated[str, Depends(current_player)]

@@ -1,0 +1,175 @@
+"""ASGI middleware: what every response carries, and what every request body must be before a route reads it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from .errors import error_body
+from .identity import COOKIE, COOKIE_MAX_AGE, ISSUED
+from .openapi import TOKEN_HEADER
+
+MAX_BODY = 16 * 1024
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
+    "frame-ancestors 'none'; base-uri 'none'"
+)
+SECURITY_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+]
+
+Scope = dict[str, Any]
+Message = dict[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+async def send_json(send: Send, status: int, body: bytes, headers: list[tuple[bytes, bytes]] | None = None) -> None:
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                *(headers or []),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+class SecurityHeaders:
+    """Security headers on every response, and (optionally) a Host allow-list against DNS rebinding."""
+
+    def __init__(self, app: ASGIApp, allowed_hosts: tuple[str, ...] | None = None) -> None:
+        self.app = app
+        self.allowed_hosts = allowed_hosts
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        is_api = scope["path"].startswith("/api/")
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [h for h in message.get("headers", []) if h[0].lower() not in dict(SECURITY_HEADERS)]
+                headers += SECURITY_HEADERS
+                if is_api:
+                    headers.append((b"cache-control", b"no-store"))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        if self.allowed_hosts is not None:
+            host = dict(scope.get("headers", [])).get(b"host", b"").decode("latin-1")
+            name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+            if name.lower() not in self.allowed_hosts:
+                body = error_body(f"unexpected Host {host!r}; this server answers to {', '.join(self.allowed_hosts)}")
+                await send_json(send_with_headers, 400, body)
+                return
+        await self.app(scope, receive, send_with_headers)
+
+
+class JsonBodies:
+    """Request bodies: at most ``limit`` bytes (413), and API bodies JSON sent as application/json (415, 400).
+
+    The routes' pydantic models then check what the JSON says. Checking the
+    media type here, exactly, is also what keeps a cross-site HTML form (which
+    cannot send application/json) from ever changing a game.
+    """
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        too_big = error_body(f"request body too large: at most {self.limit} bytes are accepted")
+        headers = dict(scope.get("headers", []))
+        length = headers.get(b"content-length")
+        if length is not None:
+            if not length.isdigit():
+                await send_json(send, 400, error_body("Content-Length must be a whole number of bytes"))
+                return
+            if int(length) > self.limit:
+                await send_json(send, 413, too_big, [(b"connection", b"close")])
+                return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                break  # the client went away; the app will see the disconnect
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.limit:
+                await send_json(send, 413, too_big, [(b"connection", b"close")])
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        if not body.strip():
+            body = b""  # only white space: no body at all, as far as any route is concerned
+        elif scope["path"].startswith("/api/"):
+            refusal = json_refusal(body, headers.get(b"content-type", b"").decode("latin-1"))
+            if refusal is not None:
+                await send_json(send, *refusal)
+                return
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+def json_refusal(body: bytes, content_type: str) -> tuple[int, bytes] | None:
+    """Why a request body is not JSON sent as application/json, as ``(status, error body)``; None if it is."""
+    media = content_type.split(";")[0].strip().lower()
+    if media != "application/json":
+        shown = media or "none"
+        return 415, error_body(f"request body must be JSON sent as Content-Type: application/json, not {shown}")
+    try:
+        json.loads(body)
+    except (ValueError, RecursionError) as exc:
+        return 400, error_body(f"request body is not valid JSON: {exc}")
+    return None
+
+
+class IdentityHeaders:
+    """Hand the player's token back: a new player gets the cookie (and the token, for scripts); a script that
+    sent the token as a header gets it again, so a generic client can follow links from answer to request."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_identity(message: Message) -> None:
+            issued = scope.get(ISSUED)
+            if issued is not None and message["type"] == "http.response.start":
+                token, new = issued
+                extra = [(TOKEN_HEADER.lower().encode(), token.encode())]
+                if new:
+                    cookie = f"{COOKIE}={token}; Path=/; Max-Age={COOKIE_MAX_AGE}; HttpOnly; SameSite=Lax"
+                    extra.append((b"set-cookie", cookie.encode()))
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_identity)

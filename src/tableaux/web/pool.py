@@ -1,0 +1,135 @@
+"""The server's solver runs in worker processes, never in the server's own process.
+
+A search holds a CPU core for up to its time limit. Run in the event loop or
+in the server's threads, it would share the interpreter with every other
+request, and a flood of hints would slow every other player's moves. So each
+solver call is sent to a :class:`~concurrent.futures.ProcessPoolExecutor` and
+awaited; the workers run at a lower CPU priority, so that on a busy machine the
+server's answers come first.
+
+The pool takes at most ``limit`` jobs at once (running or waiting). When it is
+full, :meth:`SolverPool.reserve` says so at once and the caller answers with
+the rule of thumb instead of queueing: a hint that waits behind ten others
+is no use to anyone.
+
+Workers are started by ``spawn`` (a clean interpreter, not a fork of a server
+with threads and open database connections) and exit by themselves if the
+server dies without shutting them down.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import threading
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from .store import GameRecord
+
+WORKER_NICENESS = 10
+"""How much lower the workers' CPU priority is than the server's (Unix ``nice``)."""
+
+
+def default_workers() -> int:
+    """One core is left to the server itself: on two cores, one worker."""
+    return max(1, min(4, (os.cpu_count() or 2) - 1))
+
+
+def _start_worker() -> None:
+    from ..solver.survey import watch_parent
+
+    watch_parent()  # exit when the server is gone, even after a SIGKILL
+    if hasattr(os, "nice"):
+        os.nice(WORKER_NICENESS)
+
+
+def _ready() -> int:
+    return os.getpid()
+
+
+def hint_job(record: GameRecord, time_limit: float) -> dict[str, Any]:
+    """In a worker: a stored game's hint, as :meth:`Game.hint` gives it (the solver's, or the rule of thumb's)."""
+    from .views import rebuild
+
+    return rebuild(record).hint(time_limit=time_limit).to_dict()
+
+
+class SolverPool:
+    """A bounded process pool, started on first use and restarted if a worker dies."""
+
+    def __init__(self, workers: int | None = None, limit: int | None = None) -> None:
+        self.workers = workers or default_workers()
+        self.limit = limit if limit is not None else 2 * self.workers
+        self._executor: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+        self._taken = 0
+        self._closed = False
+
+    def _pool(self) -> ProcessPoolExecutor:
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the solver pool is shut down")
+            if self._executor is None:
+                self._executor = ProcessPoolExecutor(
+                    max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_start_worker,
+                )
+            return self._executor
+
+    def start(self) -> None:
+        """Start the workers now rather than at the first hint (they take a moment to import the engine)."""
+        with self._lock:
+            self._closed = False
+        pool = self._pool()
+        for _ in range(self.workers):
+            pool.submit(_ready)
+
+    def reserve(self) -> bool:
+        """Take a place for one job; False when the pool is full (the caller then does without it)."""
+        with self._lock:
+            if self._closed or self._taken >= self.limit:
+                return False
+            self._taken += 1
+            return True
+
+    def release(self) -> None:
+        with self._lock:
+            self._taken -= 1
+
+    @property
+    def busy(self) -> int:
+        """Jobs running or waiting."""
+        return self._taken
+
+    async def run(self, fn: Any, *args: Any) -> Any:
+        """Run ``fn(*args)`` in a worker, for a place taken with :meth:`reserve` (released here).
+
+        Returns None if the worker died (the pool is then replaced, so the next job runs).
+        """
+        try:
+            pool = self._pool()
+            future: Future[Any] = pool.submit(fn, *args)
+            try:
+                return await asyncio.wrap_future(future)
+            except BrokenProcessPool:
+                self._replace(pool)
+                return None
+        finally:
+            self.release()
+
+    def _replace(self, broken: ProcessPoolExecutor) -> None:
+        with self._lock:
+            if self._executor is broken:
+                self._executor = None
+        broken.shutdown(wait=False, cancel_futures=True)
+
+    def shutdown(self) -> None:
+        """Stop the workers: searches in progress are abandoned (nobody is waiting for them any more)."""
+        with self._lock:
+            self._closed = True
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)

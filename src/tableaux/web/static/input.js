@@ -1,0 +1,312 @@
+// Input: selecting and moving cards with the mouse, a finger or the keyboard. Every move offered is one
+// of the view's `legal_moves`; nothing here knows a rule.
+
+import { act, homeMove, newGame, play, showHint, stockAction } from "./actions.js";
+import { pileKind, pileOrder } from "./board.js";
+import { cardName } from "./cards.js";
+import { openRules } from "./dialogs.js";
+import {
+  $, board, cardsOf, decorate, enqueue, findMove, gameInfo, grabCount, label, movesFrom, pileEl, piles,
+  reducedMotion, S, announce,
+} from "./state.js";
+
+const DRAG_THRESHOLD = 5; // pixels a press must travel before it counts as a drag
+const DOUBLE_TAP_MS = 400;
+
+// ---------------------------------------------------------------- selecting and moving
+export function select(pile, count) {
+  const moves = movesFrom(pile, count);
+  const code = piles()[pile].slice(-count)[0].card;
+  if (!moves.length) {
+    S.selection = null;
+    decorate();
+    announce(`${cardName(code)} has no move now.`);
+    return;
+  }
+  S.selection = { pile, count };
+  S.hint = null;
+  decorate();
+  const where = [...new Set(moves.map((m) => label(m.target)))].join(", ");
+  announce(`${cardName(code)}${count > 1 ? ` and ${count - 1} more` : ""} picked up; it can go to ${where}.`);
+}
+
+/** A click, tap or Enter on `pile` (on card `index`, or on the pile itself when null). True if a move was sent. */
+export async function activate(pile, index) {
+  if (!S.view) return false;
+  if (pile === "stock") {
+    S.selection = null;
+    await stockAction();
+    return true;
+  }
+  const cards = piles()[pile] || [];
+  const topIndex = cards.length - 1;
+  const count = grabCount(pile, index ?? topIndex);
+  if (S.selection) {
+    const sel = S.selection;
+    if (sel.pile === pile) {
+      if (count && count !== sel.count) select(pile, count);
+      else {
+        S.selection = null;
+        decorate();
+        announce("Put back.");
+      }
+      return false;
+    }
+    const move = findMove(sel.pile, sel.count, pile);
+    if (move) {
+      S.selection = null;
+      await play(move);
+      return true;
+    }
+    if (count && index != null) {
+      select(pile, count);
+      return false;
+    }
+    S.selection = null;
+    decorate();
+    announce(`That cannot go to ${label(pile)}.`);
+    return false;
+  }
+  if (count) select(pile, count);
+  return false;
+}
+
+export function tap(pile, index) {
+  enqueue(async () => {
+    const now = performance.now();
+    const last = S.lastTap;
+    if (last && last.pile === pile && now - last.time < DOUBLE_TAP_MS && pile !== "stock") {
+      S.lastTap = null;
+      await homeMove(pile);
+      return;
+    }
+    const moved = await activate(pile, index);
+    S.lastTap = moved ? null : { pile, time: now };
+  });
+}
+
+// ---------------------------------------------------------------- pointer: drag and drop, taps
+export function onPointerDown(event) {
+  if (event.button !== 0 || !S.view || S.press) return;
+  const pile = event.target.closest("[data-pile]");
+  if (!pile) {
+    if (S.selection) {
+      S.selection = null; // a press on the bare table puts the picked-up card back
+      decorate();
+      announce("Put back.");
+    }
+    return;
+  }
+  const card = event.target.closest(".card");
+  const index = card ? Number(card.dataset.index) : null;
+  S.press = {
+    id: event.pointerId, pile: pile.dataset.pile, index, x: event.clientX, y: event.clientY, dragging: false,
+  };
+  event.preventDefault();
+}
+
+export function onPointerMove(event) {
+  const press = S.press;
+  if (!press || event.pointerId !== press.id) return;
+  const dx = event.clientX - press.x;
+  const dy = event.clientY - press.y;
+  if (!press.dragging) {
+    if (Math.hypot(dx, dy) < DRAG_THRESHOLD) return;
+    const count = press.index == null ? 0 : grabCount(press.pile, press.index);
+    if (!count) return;
+    press.dragging = true;
+    press.count = count;
+    press.cards = cardsOf(press.pile, count);
+    S.selection = { pile: press.pile, count };
+    S.hint = null;
+    decorate();
+    for (const node of press.cards) node.classList.add("dragging");
+  }
+  for (const node of press.cards) node.style.transform = `translate(${dx}px, ${dy}px)`;
+  const over = dropTarget(event, press);
+  for (const node of board.querySelectorAll(".pile.over")) if (node.dataset.pile !== over) node.classList.remove("over");
+  if (over) pileEl(over).classList.add("over");
+}
+
+export function dropTarget(event, press) {
+  const targets = movesFrom(press.pile, press.count).map((m) => m.target);
+  const under = document.elementsFromPoint(event.clientX, event.clientY)
+    .map((n) => n.closest && n.closest("[data-pile]"))
+    .find((p) => p && p.dataset.pile !== press.pile);
+  if (under && targets.includes(under.dataset.pile)) return under.dataset.pile;
+  // Forgiving: a target the dragged card mostly covers counts too.
+  const rect = press.cards[0].getBoundingClientRect();
+  let best = null;
+  let bestArea = rect.width * rect.height * 0.3;
+  for (const name of targets) {
+    const r = pileEl(name).getBoundingClientRect();
+    const w = Math.min(rect.right, r.right) - Math.max(rect.left, r.left);
+    const h = Math.min(rect.bottom, r.bottom) - Math.max(rect.top, r.top);
+    if (w > 0 && h > 0 && w * h > bestArea) {
+      best = name;
+      bestArea = w * h;
+    }
+  }
+  return best;
+}
+
+export function onPointerUp(event) {
+  const press = S.press;
+  if (!press || event.pointerId !== press.id) return;
+  S.press = null;
+  if (!press.dragging) {
+    tap(press.pile, press.index);
+    return;
+  }
+  for (const node of board.querySelectorAll(".pile.over")) node.classList.remove("over");
+  const target = event.type === "pointerup" ? dropTarget(event, press) : null;
+  const move = target && findMove(press.pile, press.count, target);
+  S.selection = null;
+  if (move) {
+    S.lastTap = null;
+    enqueue(async () => {
+      try {
+        await play(move);
+      } catch (err) {
+        if (press.cards.every((node) => board.contains(node))) snapBack(press.cards); // refused: put it back
+        throw err;
+      }
+    });
+    return;
+  }
+  snapBack(press.cards);
+  decorate();
+  announce("Put back: that is not a place it can go.");
+}
+
+export function snapBack(cards) {
+  for (const node of cards) {
+    node.classList.remove("dragging");
+    if (reducedMotion.matches) {
+      node.style.transform = "";
+      continue;
+    }
+    node.classList.add("sliding", "lifted");
+    node.style.transform = "";
+    node.addEventListener("transitionend", () => node.classList.remove("sliding", "lifted"), { once: true });
+  }
+}
+
+// ---------------------------------------------------------------- keyboard
+export function focusedPlace() {
+  const active = document.activeElement;
+  if (!active || !board.contains(active)) return null;
+  const pile = active.closest("[data-pile]");
+  if (!pile) return null;
+  const card = active.closest(".card");
+  return { pile: pile.dataset.pile, index: card ? Number(card.dataset.index) : null };
+}
+
+export function focusPlace(pile, index) {
+  const pileNode = pileEl(pile);
+  if (!pileNode) return;
+  const card = index == null ? null : pileNode.querySelector(`.card.up[data-index="${index}"]`);
+  (card || pileNode).focus();
+}
+
+export function restoreFocus() {
+  if (!S.focus) return;
+  const cards = piles()[S.focus.pile] || [];
+  const index = S.focus.index != null && S.focus.index < cards.length ? S.focus.index : null;
+  focusPlace(S.focus.pile, index);
+}
+
+/** Where the keyboard lands on a pile: its top face-up card when it fans, else the pile. */
+export function arrive(pile) {
+  const cards = piles()[pile] || [];
+  const top = cards.length - 1;
+  focusPlace(pile, pileKind(S.view.game, pile) === "fan" && top >= 0 && cards[top].up ? top : null);
+}
+
+export function nearestPile(from, direction) {
+  const r = pileEl(from).getBoundingClientRect();
+  const cx = r.left + r.width / 2;
+  let best = null;
+  let bestScore = Infinity;
+  for (const node of board.querySelectorAll("[data-pile]")) {
+    const o = node.getBoundingClientRect();
+    const above = o.top < r.top - 4;
+    const below = o.top > r.top + 4;
+    if ((direction < 0 && !above) || (direction > 0 && !below)) continue;
+    const score = Math.abs(o.top - r.top) * 2 + Math.abs(o.left + o.width / 2 - cx);
+    if (score < bestScore) {
+      bestScore = score;
+      best = node.dataset.pile;
+    }
+  }
+  return best;
+}
+
+export function moveFocus(key) {
+  const place = focusedPlace() || { pile: pileOrder(S.view.game)[0], index: null };
+  const order = pileOrder(S.view.game);
+  if (key === "ArrowLeft" || key === "ArrowRight") {
+    const step = key === "ArrowLeft" ? -1 : 1;
+    arrive(order[(order.indexOf(place.pile) + step + order.length) % order.length]);
+    return;
+  }
+  const cards = piles()[place.pile] || [];
+  const up = key === "ArrowUp";
+  if (place.index != null && pileKind(S.view.game, place.pile) === "fan") {
+    const next = place.index + (up ? -1 : 1);
+    if (next >= 0 && next < cards.length && cards[next].up) {
+      focusPlace(place.pile, next);
+      return;
+    }
+  }
+  const other = nearestPile(place.pile, up ? -1 : 1);
+  if (other) arrive(other);
+}
+
+export function onKeyDown(event) {
+  const key = event.key;
+  const inField = event.target.closest && event.target.closest("input, select, textarea, dialog[open]");
+  if (key === "F1" || (key === "?" && !inField)) {
+    event.preventDefault();
+    openRules();
+    return;
+  }
+  if (inField || !S.view) return;
+  const ctrl = event.ctrlKey || event.metaKey;
+  const lower = key.toLowerCase();
+  if ((ctrl && lower === "z" && !event.shiftKey) || (!ctrl && lower === "u")) {
+    event.preventDefault();
+    if (S.view.position.can_undo) enqueue(() => act("undo"));
+    return;
+  }
+  if ((ctrl && (lower === "y" || (lower === "z" && event.shiftKey))) || (!ctrl && lower === "r")) {
+    event.preventDefault();
+    if (S.view.position.can_redo) enqueue(() => act("redo"));
+    return;
+  }
+  if (ctrl || event.altKey) return;
+  if (lower === "h") enqueue(showHint);
+  else if (lower === "d") {
+    if (gameInfo(S.view.game)?.has_stock) enqueue(stockAction);
+  } else if (lower === "n") enqueue(() => newGame(S.view.game, null));
+  else if (key === "Escape") {
+    S.selection = null;
+    S.hint = null;
+    decorate();
+  } else if (key.startsWith("Arrow") && (board.contains(event.target) || event.target === document.body)) {
+    event.preventDefault();
+    moveFocus(key);
+  } else if ((key === "Enter" || key === " ") && board.contains(event.target)) {
+    event.preventDefault();
+    const place = focusedPlace();
+    if (place) {
+      enqueue(async () => {
+        const version = S.view.version;
+        await activate(place.pile, place.index);
+        // After a keyboard move, follow the cards: focus lands on the pile they went to.
+        if (S.view.version !== version && S.lastMove && S.lastMove.target !== "stock") arrive(S.lastMove.target);
+      });
+    }
+  }
+}
+

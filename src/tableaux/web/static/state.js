@@ -1,0 +1,270 @@
+// State and rendering: what the page holds (the last view from the server) and how it is drawn.
+// The server decides every rule; this page only shows the view it gets and offers the moves listed in
+// `legal_moves`. What it knows about each game (names, titles, piles) comes from /api/games/catalog.
+
+import { ApiError } from "./api.js";
+import { act, newGame } from "./actions.js";
+import { pileLabel, rankWord, renderBoard } from "./board.js";
+import { cardName } from "./cards.js";
+import { restoreFocus } from "./input.js";
+
+export const $ = (id) => document.getElementById(id);
+export const board = $("board");
+export const MAX_DEAL = 4294967295;
+export const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+export const S = {
+  catalog: [], // the games the server offers: [{name, title, piles, has_stock}]
+  view: null,
+  received: 0, // performance.now() when the view arrived, for the ticking clock
+  selection: null, // {pile, count}
+  hint: null, // {source, target}
+  press: null, // pointer press / drag in progress
+  lastTap: null, // {pile, time} for double-tap
+  focus: null, // {pile, index} to restore after a redraw
+  lastMove: null, // the player's last move (not auto-home ones)
+  chain: Promise.resolve(),
+};
+
+// ---------------------------------------------------------------- helpers
+export function piles() {
+  return S.view.position.piles;
+}
+
+export function movesFrom(pile, count) {
+  return S.view.legal_moves.filter((m) => m.source === pile && m.count === count);
+}
+
+export function findMove(source, count, target) {
+  return S.view.legal_moves.find((m) => m.source === source && m.count === count && m.target === target);
+}
+
+export function stockMove() {
+  return S.view.legal_moves.find(
+    (m) => (m.source === "stock" && m.target === "waste") || (m.source === "waste" && m.target === "stock"),
+  );
+}
+
+export function label(name) {
+  return pileLabel(S.view.game, name);
+}
+
+/** What the catalog says about game `name` (undefined for a game the server does not offer). */
+export function gameInfo(name) {
+  return S.catalog.find((g) => g.name === name);
+}
+
+/** How many cards a press on card `index` of `pile` picks up, or 0 when it cannot pick any. */
+export function grabCount(pile, index) {
+  const cards = piles()[pile] || [];
+  if (index == null || index >= cards.length || pile === "stock") return 0;
+  const count = cards.length - index;
+  if (cards.slice(index).some((c) => !c.up)) return 0;
+  if (count > 1 && !pile.startsWith("tableau-")) return 0;
+  return count;
+}
+
+export function announce(text) {
+  const region = $("announce");
+  region.textContent = "";
+  // A fresh text node after clearing makes screen readers speak repeated messages too.
+  window.setTimeout(() => {
+    region.textContent = text;
+  }, 30);
+}
+
+let noticeTimer = 0;
+export function notice(text, { sticky = false } = {}) {
+  const box = $("notice");
+  box.textContent = text;
+  box.hidden = !text;
+  window.clearTimeout(noticeTimer);
+  if (text && !sticky) noticeTimer = window.setTimeout(() => (box.hidden = true), 6000);
+}
+
+export function enqueue(task) {
+  S.chain = S.chain.then(task).catch(reportError);
+  return S.chain;
+}
+
+export function reportError(err) {
+  if (err instanceof ApiError && err.status === 409 && err.data && err.data.view) {
+    adopt(err.data.view);
+    notice("This game was changed in another tab or window; you now see its current position.", { sticky: true });
+    announce("The game changed in another tab; the board was updated.");
+    return;
+  }
+  const text = err instanceof ApiError ? err.message : `Something went wrong: ${err.message || err}`;
+  notice(text);
+  announce(text);
+  if (!(err instanceof ApiError)) console.error(err);
+}
+
+// ---------------------------------------------------------------- describing moves
+export function describe(move, before, after) {
+  const old = before.position.piles;
+  const now = after.position.piles;
+  if (move.source === "stock") {
+    const top = now.waste[now.waste.length - 1];
+    return `${cardName(top && top.card)} turned onto the waste`;
+  }
+  if (move.target === "stock") return "Waste turned over to make a new stock";
+  const moved = old[move.source].slice(-move.count);
+  let text = cardName(moved[0].card);
+  if (move.count > 1) text += ` and ${move.count - 1} more card${move.count > 2 ? "s" : ""}`;
+  text += ` to ${label(move.target)}`;
+  const src = now[move.source];
+  const top = src[src.length - 1];
+  const seen = old[move.source].slice(0, -move.count).some((c) => c.up && top && c.card === top.card);
+  if (top && top.up && !seen) text += `; ${cardName(top.card)} turned up on ${label(move.source)}`;
+  return text;
+}
+
+// ---------------------------------------------------------------- showing a view
+export function adopt(view) {
+  const before = S.view;
+  const animate = before && before.id === view.id && !reducedMotion.matches;
+  const rects = animate ? cardRects() : null;
+  const keepFocus = board.contains(document.activeElement);
+  S.view = view;
+  S.received = performance.now();
+  if (!before || before.id !== view.id || before.version !== view.version) {
+    S.selection = null;
+    S.hint = null;
+  }
+  renderBoard(board, view);
+  decorate();
+  if (rects) flip(rects);
+  renderStatus();
+  renderButtons();
+  renderMessage();
+  if (keepFocus) restoreFocus();
+  $("game-select").value = view.game;
+  document.body.dataset.game = view.game;
+  document.title = `${view.title}, deal ${view.deal} – Tableaux`;
+  const url = `/?game=${encodeURIComponent(view.game)}&deal=${view.deal}`;
+  if (location.pathname + location.search !== url) history.replaceState(null, "", url);
+}
+
+export function cardRects() {
+  const rects = new Map();
+  for (const node of board.querySelectorAll("[data-card]")) rects.set(node.dataset.card, node.getBoundingClientRect());
+  return rects;
+}
+
+/** Slide cards from where they were to where they are now (FLIP), briefly. */
+export function flip(rects) {
+  for (const node of board.querySelectorAll("[data-card]")) {
+    const old = rects.get(node.dataset.card);
+    if (!old) continue;
+    const now = node.getBoundingClientRect();
+    const dx = old.left - now.left;
+    const dy = old.top - now.top;
+    if (Math.abs(dx) < 1 && Math.abs(dy) < 1) continue;
+    node.style.transform = `translate(${dx}px, ${dy}px)`;
+    node.classList.add("lifted");
+    requestAnimationFrame(() => {
+      node.classList.add("sliding");
+      node.style.transform = "";
+      node.addEventListener("transitionend", () => node.classList.remove("sliding", "lifted"), { once: true });
+    });
+  }
+}
+
+/** Selection, drop targets and hint marks on top of the freshly drawn board. */
+export function decorate() {
+  for (const node of board.querySelectorAll(".selected, .target, .hint-source, .hint-target")) {
+    node.classList.remove("selected", "target", "hint-source", "hint-target");
+  }
+  if (S.selection) {
+    markCards(S.selection.pile, S.selection.count, "selected");
+    for (const m of movesFrom(S.selection.pile, S.selection.count)) pileEl(m.target)?.classList.add("target");
+  }
+  if (S.hint) {
+    pileEl(S.hint.source)?.classList.add("hint-source");
+    markCards(S.hint.source, S.hint.count, "hint-source");
+    pileEl(S.hint.target)?.classList.add("hint-target");
+  }
+}
+
+export function pileEl(name) {
+  return board.querySelector(`[data-pile="${name}"]`);
+}
+
+export function cardsOf(name, count) {
+  const pile = pileEl(name);
+  if (!pile) return [];
+  const total = (piles()[name] || []).length;
+  return [...pile.querySelectorAll(".card")].filter((c) => Number(c.dataset.index) >= total - count);
+}
+
+export function markCards(name, count, cls) {
+  for (const node of cardsOf(name, count)) node.classList.add(cls);
+}
+
+export function formatTime(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const two = (n) => String(n).padStart(2, "0");
+  return h ? `${h}:${two(m)}:${two(s % 60)}` : `${m}:${two(s % 60)}`;
+}
+
+export function elapsed() {
+  const v = S.view;
+  if (!v) return 0;
+  if (v.won || v.over) return v.elapsed_seconds;
+  return v.elapsed_seconds + (performance.now() - S.received) / 1000;
+}
+
+export function renderStatus() {
+  const v = S.view;
+  const p = v.position;
+  $("deal-number").textContent = String(v.deal);
+  $("score").textContent = String(p.score);
+  $("moves").textContent = String(v.moves);
+  $("time").textContent = formatTime(elapsed());
+  $("game-name").textContent = v.title;
+  // Fields only some games have (a stock, a base card, redeals) show when the position has them.
+  for (const node of document.querySelectorAll("[data-field]")) {
+    const value = p[node.dataset.field];
+    node.closest(".stat").hidden = value == null;
+    if (value != null) node.textContent = node.dataset.field === "base_rank" ? rankWord(value) : String(value);
+  }
+}
+
+export function renderButtons() {
+  const p = S.view.position;
+  $("undo").disabled = !p.can_undo;
+  $("redo").disabled = !p.can_redo;
+  $("restart").disabled = !p.can_undo;
+  $("hint").disabled = S.view.won;
+}
+
+export function renderMessage() {
+  const box = $("message");
+  const v = S.view;
+  box.replaceChildren();
+  box.className = "message";
+  if (v.won) {
+    box.classList.add("won");
+    box.append(`You won deal ${v.deal} of ${v.title} in ${v.moves} moves and ${formatTime(v.elapsed_seconds)}! `);
+    box.append(button("message-new", "Play another deal", () => enqueue(() => newGame(v.game, null))));
+  } else if (v.over) {
+    box.classList.add("over");
+    box.append("No move is left. ");
+    if (v.position.can_undo) box.append(button("message-undo", "Undo the last move", () => enqueue(() => act("undo"))));
+    box.append(button("message-new", "New game", () => enqueue(() => newGame(v.game, null))));
+  }
+  box.hidden = !(v.won || v.over);
+}
+
+export function button(id, text, onClick) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.id = id;
+  b.textContent = text;
+  b.addEventListener("click", onClick);
+  return b;
+}
+

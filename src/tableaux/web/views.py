@@ -1,0 +1,88 @@
+"""What a player's page receives: views made from the engine's public position.
+
+Plain functions over the engine and the stored records, with no web framework
+in them, so the solver pool's worker processes can import them cheaply.
+Every view is made from ``Game.public_position()`` plus the moves the page may
+offer (legal, double-click home, and the ones the solver proves safe), so the
+page never needs to know a rule and never learns a face-down card.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from .. import rules as rules_for
+from ..engine import Move, Rules, TableauxError
+from ..game import Game
+from ..solver.strategy import safe_moves
+from .openapi import WEB_RULES
+from .store import GameRecord, StoreError
+
+
+def rebuild(record: GameRecord) -> Game:
+    """The game a record describes, replayed through the engine (exact move texts, counts included)."""
+    try:
+        return Game.replay(rules_for(record.game), record.deal, record.moves, record.redo)
+    except TableauxError as exc:
+        raise StoreError(f"saved game {record.id} cannot be replayed: {exc}") from None
+
+
+move_text = functools.lru_cache(maxsize=16384)(Move.__str__)
+
+
+def extend_texts(stored: list[str], played: list[Move]) -> list[str]:
+    """The stored move list after one change: history only ever changes at its end, so reuse the rest."""
+    if len(played) <= len(stored):
+        return stored[: len(played)]
+    return stored + [move_text(m) for m in played[len(stored):]]
+
+
+def move_dict(move: Move) -> dict[str, Any]:
+    return {**move.to_dict(), "text": str(move)}
+
+
+def make_view(record: GameRecord, game: Game) -> dict[str, Any]:
+    """What a player may see of a game: only public information, plus what each pile can do."""
+    position = game.public_position()
+    won = record.won
+    if won:  # a won game is final: its result is in the statistics
+        position["can_undo"] = position["can_redo"] = False
+    legal = [] if won else [move_dict(m) for m in game.legal_moves()]
+    home: dict[str, Any] = {}
+    safe: list[dict[str, Any]] = []
+    if not won:
+        for pile in game.rules.pile_names:
+            move = game.home_move(pile)
+            if move is not None:
+                home[pile] = move_dict(move)
+        sources: set[int] = set()
+        for raw in safe_moves(game.rules, game.state):
+            if raw[0] not in sources:  # one per pile: which empty foundation an Ace takes does not matter
+                sources.add(raw[0])
+                safe.append(move_dict(game.rules.to_move(raw)))
+    return {
+        "id": record.id,
+        "version": record.version,
+        "game": record.game,
+        "title": game.rules.title,
+        "deal": record.deal,
+        "position": position,
+        "legal_moves": legal,
+        "home_moves": home,
+        "safe_moves": safe,
+        "elapsed_seconds": round(record.elapsed_now(), 1),
+        "moves": len(record.moves),
+        "won": won,
+        "over": bool(position["over"]) and not won,
+    }
+
+
+def catalog_entry(rules: Rules) -> dict[str, Any]:
+    """What the page needs to know about a game before it has a view of one."""
+    return {"name": rules.name, "title": rules.title, "piles": list(rules.pile_names),
+            "has_stock": "stock" in rules.index}
+
+
+def catalog() -> list[dict[str, Any]]:
+    return [catalog_entry(r) for r in WEB_RULES]
