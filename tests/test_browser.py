@@ -500,17 +500,19 @@ def test_auto_home_setting_moves_safe_cards_and_is_remembered(player: Player) ->
     page = player.open(KA1)
     expect(page.locator("#auto-home")).not_to_be_checked()  # off by default
     page.check("#auto-home")
-    # The Ace of hearts (reserve 5) goes home by itself: the server proves that safe. The Two of hearts
-    # (reserve 6) could go too, but in King Albert a Two may be wanted back on the table, so it waits.
+    # The Ace of hearts (reserve 5) goes home by itself, then the Two of hearts (reserve 6): the server proves
+    # both safe. The Two of clubs (reserve 1) cannot go home yet, and nothing else is proved safe.
     expect(card(page, "AH", "foundation-1")).to_be_visible()
-    expect(page.locator("#score")).to_have_text("1")
+    expect(card(page, "2H", "foundation-1")).to_be_visible()
+    expect(page.locator("#score")).to_have_text("2")
     page.wait_for_timeout(300)
-    expect(card(page, "2H", "reserve-6")).to_be_visible()
+    expect(page.locator("#score")).to_have_text("2")
+    expect(card(page, "2C", "reserve-1")).to_be_visible()
     page.reload()
     expect(page.locator("#auto-home")).to_be_checked()
     page.click("#undo")
-    expect(card(page, "AH", "reserve-5")).to_be_visible()
-    expect(page.locator("#score")).to_have_text("0")
+    expect(card(page, "2H", "reserve-6")).to_be_visible()
+    expect(page.locator("#score")).to_have_text("1")
 
 
 def test_touch_taps_and_finger_drags_move_cards(browser: Browser, server: LiveServer) -> None:

@@ -32,7 +32,7 @@ from typing import Any
 import pytest
 
 schemathesis = pytest.importorskip("schemathesis")
-from hypothesis import HealthCheck, settings  # noqa: E402
+from hypothesis import HealthCheck, Phase, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from schemathesis import GenerationMode  # noqa: E402
 from schemathesis.checks import not_a_server_error  # noqa: E402
@@ -168,7 +168,10 @@ def assert_stored_as_answered(world: World, game_id: str, body: dict[str, Any]) 
 
 @schema.parametrize()
 @schema.given(data=st.data())
-@settings(deadline=None, suppress_health_check=list(HealthCheck))
+# No shrinking and no replay from the example database: schemathesis's body strategies draw from a random
+# source that hypothesis cannot always replay, which it reports as a flaky strategy, not as a failure of ours.
+@settings(deadline=None, suppress_health_check=list(HealthCheck), database=None,
+          phases=[Phase.explicit, Phase.generate])
 def test_every_endpoint_holds_to_its_description(case: Any, data: st.DataObject, world: World) -> None:
     game_id = steer(case, world, data)
     before = world.snapshot()
@@ -233,7 +236,7 @@ def test_a_leaked_card_would_fail_the_description(tmp_path: Path) -> None:
 
 
 # --- from outside: the schemathesis command against a running server ---------------------------
-LIVE_EXAMPLES = int(os.environ.get("TABLEAUX_LIVE_FUZZ_EXAMPLES", "15"))
+LIVE_EXAMPLES = int(os.environ.get("TABLEAUX_LIVE_FUZZ_EXAMPLES", "30"))
 
 
 def test_schemathesis_from_outside_with_every_check_and_the_stateful_phase_finds_nothing(tmp_path: Path) -> None:

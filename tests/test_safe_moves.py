@@ -6,7 +6,8 @@ import hypothesis.strategies as st
 from hypothesis import HealthCheck, given, settings
 
 import tableaux
-from tableaux.cards import RANK
+from handmade import Hand
+from tableaux.cards import RANK, SUIT
 from tableaux.solver.strategy import safe_moves, strategy_for
 from test_properties import playout
 
@@ -19,20 +20,41 @@ def card_moved(game: tableaux.Game, raw: tuple[int, int, int]) -> int:
     return game.state.piles[raw[0]][-raw[1]]
 
 
+def covered(foundations: list[tuple[int, ...]], card: int) -> bool:
+    """The King Albert rule, said again here from its proof: rank r <= 2, or the other colour home up to r - 2
+    and the other suit of the card's own colour up to r - 3."""
+    home = {SUIT[f[0]]: len(f) for f in foundations if f}
+    r, suit = RANK[card], SUIT[card]
+    same_colour = {0: 3, 3: 0, 1: 2, 2: 1}[suit]
+    other_colour = [s for s in range(4) if s not in (suit, same_colour)]
+    return r <= 2 or (all(home.get(s, 0) >= r - 2 for s in other_colour) and home.get(same_colour, 0) >= r - 3)
+
+
 @quick
 @given(deal=deals, picks=choices)
-def test_king_albert_safe_moves_are_exactly_aces_going_home(deal: int, picks: list[int]) -> None:
-    """Only an Ace, from the tableau or the reserve: a Two may be needed back on the table (it can be worried
-    back to take an Ace of the other colour), so even a Two is not proved safe."""
+def test_king_albert_safe_moves_are_exactly_the_covered_cards_going_home(deal: int, picks: list[int]) -> None:
+    """A card goes home safely when every card that could ever come to rest on it could go home instead:
+    Aces and Twos always, higher cards once enough of both colours is home (not the usual "both next-lower
+    cards home" rule, which worrying back breaks)."""
     for name in ("king-albert", "king-albert-classic"):
         game = tableaux.new_game(name, deal)
         for _ in playout(game, picks):
             pass
         rules = game.rules
         legal = rules.moves(game.state)
+        foundations = [game.state.piles[f] for f in rules.foundations]
         expected = [m for m in legal if m[2] in rules.foundations and m[0] not in rules.foundations
-                    and RANK[card_moved(game, m)] == 1]
+                    and covered(foundations, card_moved(game, m))]
         assert safe_moves(rules, game.state) == expected
+
+
+def test_a_three_waits_for_both_aces_of_the_other_colour() -> None:
+    hand = Hand(tableaux.GAMES["king-albert"])
+    alone = hand.state(F1="AH 2H", T1="3H", T2="AC")
+    assert "T1>F1" in hand.legal(alone)
+    assert [m for m in safe_moves(hand.rules, alone) if m[0] == hand.rules.index["tableau-1"]] == []
+    both = hand.state(F1="AH 2H", F2="AC", F3="AS", T1="3H")
+    assert [str(hand.rules.to_move(m)) for m in safe_moves(hand.rules, both)] == ["T1>F1"]
 
 
 @quick
@@ -63,10 +85,10 @@ def test_each_safe_move_is_one_the_solver_itself_makes_without_searching(
         assert strategy.safe_move(game.state, [move]) == move
 
 
-def test_king_albert_deal_1_offers_its_ace_but_not_the_two_after_it() -> None:
+def test_king_albert_deal_1_offers_its_ace_then_the_two_of_hearts() -> None:
     game = tableaux.new_game("king-albert", 1)
     texts = [str(game.rules.to_move(m)) for m in safe_moves(game.rules, game.state)]
     assert texts and all(t.startswith("R5>F") for t in texts)  # the Ace of hearts in reserve 5
     game.play("R5>F1")
-    assert "R6>F1" in [str(m) for m in game.legal_moves()]  # the Two of hearts can go home ...
-    assert safe_moves(game.rules, game.state) == []  # ... but that is not proved safe
+    # Only an Ace can land on a Two, and an Ace can always go home instead: the Two of hearts is safe.
+    assert [str(game.rules.to_move(m)) for m in safe_moves(game.rules, game.state)] == ["R6>F1"]

@@ -72,7 +72,9 @@ def test_a_hint_comes_from_the_solver_in_a_worker(tmp_path: Path) -> None:
     with TestClient(create_app(tmp_path / "games.sqlite3", hint_time_limit=5.0, pool=pool)) as client:
         view = client.post("/api/games", json={"game": "king-albert", "deal": 1}).json()
         answer = client.post(f"/api/games/{view['id']}/hint").json()
-        assert answer["hint"]["source"] == "solver" and "winning line" in answer["hint"]["message"]
+        # A fair hint (the default) counts sampled layouts; either way the solver answered, in a worker.
+        assert answer["hint"]["source"] == "solver"
+        assert "possible layouts of the hidden cards" in answer["hint"]["message"]
         assert answer["hint"]["move"] in view["legal_moves"] and answer["view"]["id"] == view["id"]
         expected = tableaux.new_game("king-albert", 1).hint(time_limit=5.0)
         assert answer["hint"] == expected.to_dict()
