@@ -180,17 +180,14 @@ static inline void add(Move *out, int *n, int s, int k, int d) {
     (*n)++;
 }
 
-static void ka_to_foundation(const Pos *p, Move *out, int *n, int src, int c, const int *ef, int nef) {
+/* home[c]: the foundation showing card c's predecessor, or -1. */
+static void ka_to_foundation(const int8_t *home, Move *out, int *n, int src, int c, const int *ef, int nef) {
     if (RANK[c] == 1) {
         for (int j = 0; j < nef; j++)
             if (ef[j] != src) add(out, n, src, 1, ef[j]);
-        return;
+    } else if (c < 52 && home[c] >= 0) {
+        add(out, n, src, 1, home[c]);
     }
-    for (int f = 0; f < 4; f++)
-        if (p->n[f] && RANK[top(p, f)] < 13 && top(p, f) + 1 == c) {
-            add(out, n, src, 1, f);
-            return;
-        }
 }
 
 /* Every legal move, in king_albert.py's order. */
@@ -199,8 +196,12 @@ static int ka_moves(const Pos *p, Move *out) {
     int et[9], net = 0, ef[4], nef = 0;
     for (int i = KA_T0; i < KA_T1; i++)
         if (!p->n[i]) et[net++] = i;
-    for (int f = 0; f < 4; f++)
+    int8_t home[52];
+    memset(home, -1, sizeof home);
+    for (int f = 0; f < 4; f++) {
         if (!p->n[f]) ef[nef++] = f;
+        else if (RANK[top(p, f)] < 13) home[top(p, f) + 1] = (int8_t)f;
+    }
     /* wanted[c]: the tableau piles whose top accepts card c. */
     uint8_t nw[52], wanted[52][9];
     memset(nw, 0, sizeof nw);
@@ -217,7 +218,7 @@ static int ka_moves(const Pos *p, Move *out) {
         if (s == KA_T0) s = KA_R0; /* foundations, then reserve */
         if (!p->n[s]) continue;
         int c = top(p, s);
-        ka_to_foundation(p, out, &n, s, c, ef, nef);
+        ka_to_foundation(home, out, &n, s, c, ef, nef);
         if (c < 52)
             for (int j = 0; j < nw[c]; j++) add(out, &n, s, 1, wanted[c][j]);
         for (int j = 0; j < net; j++) add(out, &n, s, 1, et[j]);
@@ -225,7 +226,7 @@ static int ka_moves(const Pos *p, Move *out) {
     for (int s = KA_T0; s < KA_T1; s++) {
         int len = p->n[s];
         if (!len) continue;
-        ka_to_foundation(p, out, &n, s, top(p, s), ef, nef);
+        ka_to_foundation(home, out, &n, s, top(p, s), ef, nef);
         int depth = single ? 1 : len;
         for (int k = 1; k <= depth; k++) {
             int c = p->c[s][len - k];
