@@ -7,11 +7,15 @@ says which are present).
 
 from setuptools import Extension, setup
 
+CORE_SOURCES = ["_core", "core/cards", "core/king_albert", "core/eagle_wing", "core/table", "core/search"]
+"""The C files of the solver's core (tests/test_sanitizer.py builds the same list)."""
+
 setup(
     ext_modules=[
         Extension(
             "tableaux.solver._core",
-            sources=["src/tableaux/solver/_core.c"],
+            sources=[f"src/tableaux/solver/{name}.c" for name in CORE_SOURCES],
+            depends=["src/tableaux/solver/core/core.h"],
             extra_compile_args=["-O2"],
             optional=True,
         )

@@ -1,0 +1,217 @@
+/*
+ * The solver's C core, shared declarations. The files beside this one follow the Python modules:
+ * cards.c (card tables and hashing), king_albert.c and eagle_wing.c (each game's moves, safe moves,
+ * move order and keys, in exactly the engine's order), table.c (the transposition table), search.c
+ * (the depth-first search and its budgets); ../_core.c is the Python module around them.
+ */
+#ifndef TABLEAUX_CORE_H
+#define TABLEAUX_CORE_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { GAME_KA = 0, GAME_KA_CLASSIC = 1, GAME_EW = 2 };
+enum { V_WINNABLE = 0, V_UNWINNABLE = 1, V_UNKNOWN = 2 };
+
+#define DOWN 64
+#define MAXPILES 20
+#define MAXCARDS 52
+
+/* King Albert's piles. */
+#define KA_NPILES 20
+#define KA_T0 4
+#define KA_T1 13 /* tableau is 4..12 */
+#define KA_R0 13 /* reserve is 13..19 */
+
+/* Eagle Wing's piles. */
+#define EW_NPILES 15
+#define EW_STOCK 0
+#define EW_WASTE 1
+#define EW_F0 2 /* foundations 2..5 */
+#define EW_RESERVE 10
+#define EW_LIMIT 3
+#define EW_MAX_REDEALS 2
+extern const int EW_TABLEAU[8];
+
+typedef struct {
+    uint8_t src, cnt, dst;
+} Move;
+
+typedef struct {
+    int game;
+    int npiles;
+    uint8_t n[MAXPILES];
+    uint8_t c[MAXPILES][MAXCARDS];
+    int redeals;
+    uint64_t ph[MAXPILES]; /* per-pile Zobrist hash */
+    uint64_t hash;         /* sum over piles of mix(class salt ^ ph) */
+} Pos;
+
+/* What it takes to unmake a move. */
+typedef struct {
+    Move m;
+    uint8_t flags;    /* UNDO_* */
+    uint8_t orig[3];  /* Eagle Wing: the moved cards' bytes before they were turned up */
+    uint8_t refill;   /* Eagle Wing: the reserve card's byte before the refill */
+    uint8_t dealt;    /* Eagle Wing: the stock card's byte before it was dealt */
+    uint64_t hash;
+    uint64_t ph[3]; /* src, dst, Eagle Wing's reserve */
+} Undo;
+
+#define UNDO_FLIP 1
+#define UNDO_REFILL 2
+
+
+/* ---- cards.c: card tables, Zobrist words and hashing */
+extern uint8_t RANK[128], SUIT[128], RED[128];
+extern int NEXT_UP[128], NEXT_DOWN[128];
+extern uint64_t ZOB[MAXCARDS + 1][128];
+extern uint64_t SALT[8];
+
+uint64_t splitmix(uint64_t *s);
+void init_tables(void);
+int pile_class(int game, int i);
+void rehash(Pos *p);
+void suit_heights(const Pos *p, int f0, int h[4]);
+
+static inline uint64_t mix(uint64_t z) {
+    z = (z ^ (z >> 33)) * 0xFF51AFD7ED558CCDULL;
+    z = (z ^ (z >> 33)) * 0xC4CEB9FE1A85EC53ULL;
+    return z ^ (z >> 33);
+}
+
+static inline uint64_t pile_term(const Pos *p, int i) {
+    return mix(p->ph[i] ^ SALT[pile_class(p->game, i)]);
+}
+
+/* Card pushes and pops keep the pile hash; the position hash is settled per move. */
+static inline void push_card(Pos *p, int i, uint8_t card) {
+    p->ph[i] ^= ZOB[p->n[i]][card];
+    p->c[i][p->n[i]++] = card;
+}
+
+static inline uint8_t pop_card(Pos *p, int i) {
+    uint8_t card = p->c[i][--p->n[i]];
+    p->ph[i] ^= ZOB[p->n[i]][card];
+    return card;
+}
+
+static inline void set_card(Pos *p, int i, int d, uint8_t card) {
+    p->ph[i] ^= ZOB[d][p->c[i][d]] ^ ZOB[d][card];
+    p->c[i][d] = card;
+}
+
+static inline int top(const Pos *p, int i) { return p->c[i][p->n[i] - 1]; }
+
+static inline void add(Move *out, int *n, int s, int k, int d) {
+    out[*n].src = (uint8_t)s;
+    out[*n].cnt = (uint8_t)k;
+    out[*n].dst = (uint8_t)d;
+    (*n)++;
+}
+
+typedef struct {
+    int a, b;
+    Move m;
+} Scored;
+
+void sort_scored(Scored *s, int n);
+
+/* ---- king_albert.c and eagle_wing.c */
+int ka_moves(const Pos *p, Move *out);
+void ka_apply(Pos *p, Move m, Undo *u);
+void ka_undo(Pos *p, const Undo *u);
+int ka_safe(const Pos *p, const Move *mv, int n, int greedy, int level);
+int ka_order(const Pos *p, Move *mv, int n, int restricted, int restart);
+int ka_key(const Pos *p, uint8_t *out);
+int ew_moves(const Pos *p, Move *out);
+void ew_apply(Pos *p, Move m, Undo *u);
+void ew_undo(Pos *p, const Undo *u);
+int ew_safe(const Pos *p, const Move *mv, int n);
+int ew_order(const Pos *p, Move *mv, int n);
+int ew_key(const Pos *p, uint8_t *out);
+
+/* ---- one game or the other */
+
+static inline int gen_moves(const Pos *p, Move *out) { return p->game == GAME_EW ? ew_moves(p, out) : ka_moves(p, out); }
+
+static inline void apply_move(Pos *p, Move m, Undo *u) {
+    if (p->game == GAME_EW) ew_apply(p, m, u);
+    else ka_apply(p, m, u);
+}
+
+static inline void undo_move(Pos *p, const Undo *u) {
+    if (p->game == GAME_EW) ew_undo(p, u);
+    else ka_undo(p, u);
+}
+
+static inline int make_key(const Pos *p, uint8_t *out) { return p->game == GAME_EW ? ew_key(p, out) : ka_key(p, out); }
+
+static inline int pos_rank(const Pos *p) { return p->game == GAME_EW ? p->redeals : 0; }
+
+static inline int is_won(const Pos *p) {
+    int f0 = p->game == GAME_EW ? EW_F0 : 0, s = 0;
+    for (int f = f0; f < f0 + 4; f++) s += p->n[f];
+    return s == 52;
+}
+
+
+/* ---- table.c: the transposition table */
+typedef struct {
+    uint64_t hash; /* 0: empty slot */
+    uint32_t off;
+    uint8_t len, rank;
+} Slot;
+
+typedef struct {
+    Slot *slots;
+    size_t mask, used, max_used;
+    uint8_t *arena;
+    size_t arena_cap, arena_used;
+    size_t cap;    /* bytes that slots and arena may take together */
+    size_t clears; /* times the table was full and emptied */
+} Table;
+
+#define KEY_MAX 112 /* the longest key (66 bytes) and room for ka_key's 16-byte copies */
+
+int table_init(Table *t, size_t cap);
+void table_free(Table *t);
+void table_clear(Table *t);
+int table_full(Table *t);
+int table_visit(Table *t, uint64_t hash, const uint8_t *key, int len, int rank);
+
+/* ---- search.c: the search */
+typedef struct {
+    int mstart, mcount, midx; /* this frame's ordered moves in the move stack */
+    int ubase;                /* undo stack height before the move that led here */
+    int kstart, klen, rank;   /* this frame's key in the key stack (for refilling a cleared table); */
+    uint64_t hash;            /* klen < 0 until the frame is expanded */
+} Frame;
+
+typedef struct {
+    Pos pos;
+    Table table;
+    int level;   /* safe-move proof level, see ka_safe_card */
+    int restart; /* which run of the first pass: 0 keeps the plain move order */
+    int greedy;  /* the first pass's run sends cards home by the rule of thumb too */
+    long long nodes, max_nodes, pass_cap;
+    double deadline, pass_deadline;
+    int out_of_budget, out_of_memory, pass_capped, pass_timeout;
+    Frame *frames;
+    int nframes, frames_cap;
+    Move *moves;
+    int nmoves, moves_cap;
+    Undo *undo;
+    int nundo, undo_cap;
+    uint8_t *keys;
+    int nkeys, keys_cap;
+    size_t stack_limit; /* bytes the stacks may take together */
+} Search;
+
+double now(void);
+int search_solve(Search *s, long long max_nodes, double time_limit, int first_pass, size_t table_bytes);
+void search_free(Search *s);
+
+#endif

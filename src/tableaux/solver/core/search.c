@@ -1,0 +1,220 @@
+/* The depth-first search, its two passes and its budgets. */
+#include "core.h"
+
+
+double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static size_t stack_bytes(const Search *s) {
+    return (size_t)s->frames_cap * sizeof(Frame) + (size_t)s->moves_cap * sizeof(Move) +
+           (size_t)s->undo_cap * sizeof(Undo) + (size_t)s->keys_cap;
+}
+
+/* Grow one stack so that it holds `need` items; 0 on success, -1 when memory (or its limit) runs out. */
+static int grow(Search *s, void **buf, int *cap, int need, size_t item) {
+    if (need <= *cap) return 0;
+    int ncap = *cap ? *cap : 256;
+    while (ncap < need) ncap *= 2;
+    if (stack_bytes(s) + (size_t)(ncap - *cap) * item > s->stack_limit) return -1;
+    void *nb = realloc(*buf, (size_t)ncap * item);
+    if (!nb) return -1;
+    *buf = nb;
+    *cap = ncap;
+    return 0;
+}
+
+#define GROW(s, field, cap, need) grow((s), (void **)&(s)->field, &(s)->cap, (need), sizeof(*(s)->field))
+
+/* Count one position about to be made. 1 when the budget (or the pass's share) is spent. */
+static int tick(Search *s) {
+    if (s->max_nodes >= 0 && s->nodes >= s->max_nodes) {
+        s->out_of_budget = 1;
+        return 1;
+    }
+    s->nodes++;
+    if ((s->nodes & 1023) == 0) {
+        double t = now();
+        if (s->deadline > 0 && t >= s->deadline) {
+            s->out_of_budget = 1;
+            return 1;
+        }
+        if (s->pass_deadline > 0 && t >= s->pass_deadline) {
+            s->pass_capped = s->pass_timeout = 1;
+            return 1;
+        }
+    }
+    if (s->pass_cap >= 0 && s->nodes > s->pass_cap) {
+        s->pass_capped = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* Empty a full table and put back the keys on the current line, so the search never loops. */
+static void make_room(Search *s) {
+    if (!table_full(&s->table)) return;
+    table_clear(&s->table);
+    s->table.clears++;
+    for (int f = 0; f < s->nframes; f++) {
+        const Frame *fr = &s->frames[f];
+        if (fr->klen >= 0) table_visit(&s->table, fr->hash, s->keys + fr->kstart, fr->klen, fr->rank);
+    }
+}
+
+/*
+ * Depth-first search from the current position. 1 when won (the undo stack then holds the line),
+ * 0 when the space is exhausted, -1 when stopped (budget, the pass's share, or memory).
+ */
+static int run(Search *s, int restricted) {
+    Pos *p = &s->pos;
+    uint8_t key[KEY_MAX];
+    Move buf[512];
+    s->nframes = s->nmoves = s->nkeys = 0;
+    s->pass_capped = 0;
+    int depth0 = s->nundo;
+    table_clear(&s->table);
+
+    int klen = make_key(p, key);
+    table_visit(&s->table, p->hash, key, klen, pos_rank(p));
+    int expand = 1; /* the top frame still needs its moves */
+    if (GROW(s, frames, frames_cap, 1)) goto oom;
+    s->frames[0].ubase = depth0;
+    s->frames[0].klen = -1;
+    s->nframes = 1;
+
+    while (s->nframes) {
+        Frame *fr = &s->frames[s->nframes - 1];
+        if (expand) {
+            expand = 0;
+            int n = gen_moves(p, buf), closed = 0;
+            for (;;) {
+                int j = p->game == GAME_EW ? ew_safe(p, buf, n) : ka_safe(p, buf, n, restricted && s->greedy, s->level);
+                if (j < 0) break;
+                if (tick(s)) goto stopped;
+                if (GROW(s, undo, undo_cap, s->nundo + 1)) goto oom;
+                apply_move(p, buf[j], &s->undo[s->nundo++]);
+                klen = make_key(p, key);
+                make_room(s);
+                if (table_visit(&s->table, p->hash, key, klen, pos_rank(p))) {
+                    closed = 1;
+                    break;
+                }
+                n = gen_moves(p, buf);
+            }
+            if (closed) { /* its closure under safe moves was searched already */
+                while (s->nundo > fr->ubase) undo_move(p, &s->undo[--s->nundo]);
+                s->nframes--;
+                continue;
+            }
+            if (is_won(p)) return 1;
+            n = p->game == GAME_EW ? ew_order(p, buf, n) : ka_order(p, buf, n, restricted, s->restart);
+            klen = make_key(p, key);
+            if (GROW(s, moves, moves_cap, s->nmoves + n) || GROW(s, keys, keys_cap, s->nkeys + klen)) goto oom;
+            fr = &s->frames[s->nframes - 1];
+            memcpy(s->moves + s->nmoves, buf, (size_t)n * sizeof(Move));
+            memcpy(s->keys + s->nkeys, key, (size_t)klen);
+            fr->mstart = s->nmoves;
+            fr->mcount = n;
+            fr->midx = 0;
+            fr->kstart = s->nkeys;
+            fr->klen = klen;
+            fr->rank = pos_rank(p);
+            fr->hash = p->hash;
+            s->nmoves += n;
+            s->nkeys += klen;
+        }
+        if (fr->midx == fr->mcount) {
+            while (s->nundo > fr->ubase) undo_move(p, &s->undo[--s->nundo]);
+            s->nmoves = fr->mstart;
+            s->nkeys = fr->kstart;
+            s->nframes--;
+            continue;
+        }
+        Move m = s->moves[fr->mstart + fr->midx++];
+        if (tick(s)) goto stopped;
+        if (GROW(s, undo, undo_cap, s->nundo + 1)) goto oom;
+        int ubase = s->nundo;
+        apply_move(p, m, &s->undo[s->nundo++]);
+        klen = make_key(p, key);
+        make_room(s);
+        if (table_visit(&s->table, p->hash, key, klen, pos_rank(p))) {
+            undo_move(p, &s->undo[--s->nundo]);
+            continue;
+        }
+        if (GROW(s, frames, frames_cap, s->nframes + 1)) goto oom;
+        s->frames[s->nframes].ubase = ubase;
+        s->frames[s->nframes].klen = -1;
+        s->nframes++;
+        expand = 1;
+    }
+    return 0;
+oom:
+    s->out_of_memory = 1;
+stopped:
+    while (s->nundo > depth0) undo_move(p, &s->undo[--s->nundo]);
+    return -1;
+}
+
+
+/* The whole solve from s->pos: the first pass (King Albert) on its share, then the complete search.
+ * The caller sets s->pos, s->level and s->stack_limit; table_bytes caps the table. Returns V_*, and
+ * when winnable the undo stack holds the winning line. Needs no Python: it runs without the GIL. */
+int search_solve(Search *s, long long max_nodes, double time_limit, int first_pass, size_t table_bytes) {
+    int verdict = V_UNKNOWN, found = 0, game = s->pos.game;
+    s->max_nodes = max_nodes;
+    double start = now();
+    s->deadline = time_limit > 0 ? start + time_limit : 0;
+    if (table_init(&s->table, table_bytes)) {
+        s->out_of_memory = 1;
+    } else {
+        int r = -1;
+        if (first_pass && game != GAME_EW) {
+            /* The first pass gets half of what is given: half the nodes and half the time. With a
+             * node budget B it stops at B/2, so a bigger budget gives it more, never less, and the
+             * complete search after it gets B minus what the pass used, which also only grows.
+             * Within its share it runs again and again with a shaken move order and twice the
+             * nodes each time: a depth-first search that took a wrong turn early can spend
+             * millions of positions below it, and a fresh start is the cure. The runs' sizes do
+             * not depend on the budget (only the last is cut short), so the first k runs are the
+             * same whatever the budget. With no node budget the share is 64 million. */
+            long long share = max_nodes >= 0 ? max_nodes / 2 : (time_limit > 0 ? -1 : 64000000LL);
+            s->pass_deadline = time_limit > 0 ? start + time_limit / 2 : 0;
+            for (int restart = 0; !found; restart++) {
+                long long size = 20000LL << (restart < 30 ? restart : 30);
+                s->pass_cap = s->nodes + size;
+                if (share >= 0 && s->pass_cap > share) s->pass_cap = share;
+                s->restart = restart;
+                /* Every other run leaves out the rule of thumb for sending cards home: some wins
+                 * keep a card on the tableau that the rule would have sent home. */
+                s->greedy = restart % 2 == 0;
+                r = run(s, 1);
+                if (r == 1) found = 1;
+                /* exhausted: no order finds a win there; out of budget, time or share: stop */
+                if ((r == 0 && !s->greedy) || s->out_of_budget || s->out_of_memory || s->pass_timeout) break;
+                if (share >= 0 && s->nodes >= share) break;
+            }
+            s->restart = 0;
+        }
+        if (!found && !s->out_of_budget && !s->out_of_memory) {
+            s->pass_cap = -1;
+            s->pass_deadline = 0;
+            r = run(s, 0);
+            if (r == 1) found = 1;
+            else if (r == 0) verdict = V_UNWINNABLE;
+        }
+        if (found) verdict = V_WINNABLE;
+    }
+    return verdict;
+}
+
+void search_free(Search *s) {
+    table_free(&s->table);
+    free(s->frames);
+    free(s->moves);
+    free(s->undo);
+    free(s->keys);
+    free(s);
+}
