@@ -1,4 +1,7 @@
 // Talking to the server. Every answer is JSON; errors carry {"error": "..."} (and a view on 409).
+// Each request says which language the page speaks, so what the server writes (hints, refusals) matches.
+
+import { lang } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(status, data) {
@@ -9,7 +12,7 @@ export class ApiError extends Error {
 }
 
 export async function call(method, url, body) {
-  const options = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
+  const options = { method, credentials: "same-origin", headers: { Accept: "application/json", "Accept-Language": lang() } };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);

@@ -6,6 +6,7 @@ import { api, ApiError } from "./api.js";
 import { act, autoHome, newGame, resume, showHint } from "./actions.js";
 import { layoutFans } from "./board.js";
 import { confirmReset, openRules, openStats } from "./dialogs.js";
+import { chooseLanguage, lang, languages, loadLanguage } from "./i18n.js";
 import { focusedPlace, onKeyDown, onPointerDown, onPointerMove, onPointerUp } from "./input.js";
 import { $, adopt, board, elapsed, enqueue, formatTime, gameInfo, MAX_DEAL, notice, S } from "./state.js";
 
@@ -16,6 +17,8 @@ function parseDeal(text) {
 }
 
 async function start() {
+  await loadLanguage();
+  fillLanguageSelect();
   const query = new URLSearchParams(location.search);
   S.catalog = await api.catalog();
   fillGameSelect();
@@ -60,6 +63,13 @@ function fillGameSelect() {
   select.replaceChildren(...S.catalog.map((g) => new Option(g.title, g.name)));
 }
 
+/** The language menu: every language the server has a catalogue for, by its own name. */
+function fillLanguageSelect() {
+  const select = $("lang-select");
+  select.replaceChildren(...languages().map((l) => new Option(l.name, l.code)));
+  select.value = lang();
+}
+
 function wire() {
   board.addEventListener("pointerdown", onPointerDown);
   window.addEventListener("pointermove", onPointerMove);
@@ -72,6 +82,7 @@ function wire() {
   document.addEventListener("keydown", onKeyDown);
   $("notice").addEventListener("click", () => notice(""));
   $("new-game").addEventListener("click", () => enqueue(() => newGame($("game-select").value, null)));
+  $("lang-select").addEventListener("change", () => chooseLanguage($("lang-select").value));
   $("game-select").addEventListener("change", () => enqueue(() => resume($("game-select").value)));
   $("deal-form").addEventListener("submit", (event) => {
     event.preventDefault();

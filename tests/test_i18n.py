@@ -1,0 +1,178 @@
+"""Translations: the catalogues, the fallback to English, the choice of language, and the page's catalogue API."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+from fastapi.testclient import TestClient
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tableaux import i18n
+from tableaux.i18n import update
+from tableaux.web.app import create_app
+
+CATALOGUES = sorted(i18n.LOCALE_DIR.glob("*/LC_MESSAGES/*.po"))
+PLACEHOLDER = re.compile(r"\{\w*\}|%(?:\(\w+\))?[sdifr]")
+TAG = re.compile(r"</?([a-z0-9]+)")
+
+
+def read(path: Path):  # noqa: ANN201 - a babel Catalog
+    with path.open("rb") as f:
+        return read_po(f, locale=path.parts[-3], domain=path.stem)
+
+
+def translated(path: Path) -> list[tuple[str, str, str]]:
+    """``(catalogue, msgid, msgstr form)`` for every translated form of every message."""
+    out = []
+    for message in read(path):
+        if not message.id or not i18n.usable(message):
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        for form in strings:
+            out.append((f"{path.parts[-3]}/{path.name}", ids[-1], form))
+    return out
+
+
+def test_french_german_spanish_and_dutch_have_catalogues_for_python_and_the_page() -> None:
+    assert {"en", "fr", "de", "es", "nl"} <= set(i18n.languages())
+    for lang in ("fr", "de", "es", "nl"):
+        for domain in i18n.DOMAINS:
+            assert i18n.catalogue_path(lang, domain).is_file()
+
+
+def test_catalogues_hold_every_string_the_source_marks() -> None:
+    """A string wrapped in _() or t() but missing from the catalogues: run python -m tableaux.i18n.update."""
+    assert update.main(["--check"]) == 0
+
+
+@pytest.mark.parametrize("path", CATALOGUES, ids=lambda p: f"{p.parts[-3]}/{p.name}")
+def test_every_translation_keeps_the_placeholders_and_markup_of_its_english_text(path: Path) -> None:
+    problems = []
+    for where, msgid, msgstr in translated(path):
+        if sorted(PLACEHOLDER.findall(msgid)) != sorted(PLACEHOLDER.findall(msgstr)):
+            problems.append(f"{where}: placeholders differ: {msgid!r} -> {msgstr!r}")
+        if TAG.findall(msgid) != TAG.findall(msgstr):
+            problems.append(f"{where}: markup differs: {msgid!r} -> {msgstr!r}")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("path", CATALOGUES, ids=lambda p: f"{p.parts[-3]}/{p.name}")
+def test_every_message_reads_as_its_translation_or_else_as_english_never_blank(path: Path) -> None:
+    lang, domain = path.parts[-3], path.stem
+    catalogue = read(path)
+    assert catalogue.plural_forms == update.Catalog(locale=lang).plural_forms, "the Plural-Forms header is wrong"
+    tr = i18n.translations(lang, domain)
+    for message in catalogue:
+        if not message.id:
+            continue
+        if isinstance(message.id, tuple):
+            for n in (0, 1, 2, 5, 21, 1_000_000):
+                text = tr.ngettext(message.id[0], message.id[1], n)
+                english = message.id[0] if n == 1 else message.id[1]
+                assert text, (message.id, n)
+                if not i18n.usable(message):
+                    assert text == english
+            continue
+        text = tr.gettext(message.id)
+        assert text == (message.string if i18n.usable(message) else message.id)
+        assert text.strip()
+
+
+def test_an_empty_or_fuzzy_translation_falls_back_to_english(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    po = tmp_path / "xx" / "LC_MESSAGES" / "tableaux.po"
+    po.parent.mkdir(parents=True)
+    po.write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=utf-8\\n"\n'
+        '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n'
+        'msgid "Undo"\nmsgstr ""\n\n'
+        '#, fuzzy\nmsgid "Redo"\nmsgstr "Wrongly"\n\n'
+        'msgid "Hint"\nmsgstr "Tip"\n\n'
+        'msgid "{n} card"\nmsgid_plural "{n} cards"\nmsgstr[0] "{n} kaart"\nmsgstr[1] ""\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    i18n.read_catalogue.cache_clear()
+    i18n.translations.cache_clear()
+    try:
+        with i18n.speaking("xx"):
+            assert i18n.current() == "xx"
+            assert i18n._("Undo") == "Undo"
+            assert i18n._("Redo") == "Redo"
+            assert i18n._("Hint") == "Tip"
+            assert i18n._("Not in the catalogue") == "Not in the catalogue"
+            assert i18n.ngettext("{n} card", "{n} cards", 3) == "{n} cards"  # half-translated plural: English
+    finally:
+        i18n.read_catalogue.cache_clear()
+        i18n.translations.cache_clear()
+
+
+@pytest.mark.parametrize(("header", "lang"), [
+    ("fr", "fr"),
+    ("fr-CH, fr;q=0.9, en;q=0.8", "fr"),
+    ("de-DE,de;q=0.9,en-US;q=0.8,en;q=0.7", "de"),
+    ("it, nl;q=0.5, es;q=0.7", "es"),
+    ("en-GB, fr;q=0.5", "en"),
+    ("nl;q=0, de;q=0.1", "de"),
+    ("", "en"),
+    (None, "en"),
+    ("*", "en"),
+    ("xx-YY", "en"),
+])
+def test_accept_language_picks_the_best_language_we_have(header: str | None, lang: str) -> None:
+    assert i18n.negotiate(header) == lang
+
+
+@given(st.text(max_size=60))
+def test_any_accept_language_header_gives_a_language_we_have(header: str) -> None:
+    assert i18n.negotiate(header) in i18n.languages()
+
+
+@pytest.mark.parametrize(("env", "lang"), [
+    ({}, "en"),
+    ({"LANG": "fr_FR.UTF-8"}, "fr"),
+    ({"LANG": "de_AT.UTF-8"}, "de"),
+    ({"LC_MESSAGES": "es_ES.UTF-8", "LANG": "fr_FR.UTF-8"}, "es"),
+    ({"LC_ALL": "nl_NL.UTF-8", "LC_MESSAGES": "es_ES.UTF-8"}, "nl"),
+    ({"LANGUAGE": "it:de", "LANG": "fr_FR.UTF-8"}, "de"),
+    ({"LANGUAGE": "it", "LANG": "fr_FR.UTF-8"}, "fr"),
+    ({"LC_ALL": "C", "LANG": "fr_FR.UTF-8"}, "en"),
+    ({"LANG": "C.UTF-8"}, "en"),
+    ({"LANG": "pt_BR.UTF-8"}, "en"),
+])
+def test_the_environment_picks_the_terminal_language_as_gettext_does(env: dict[str, str], lang: str) -> None:
+    assert i18n.env_language(env) == lang
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> TestClient:
+    return TestClient(create_app(tmp_path / "games.db", hint_time_limit=0.05))
+
+
+def test_the_page_gets_its_catalogue_in_the_language_accept_language_asks_for(client: TestClient) -> None:
+    answer = client.get("/api/i18n", headers={"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"})
+    assert answer.status_code == 200
+    data = answer.json()
+    assert data["lang"] == "fr"
+    assert data["messages"]["New game"] == "Nouvelle partie"
+    assert {"code": "fr", "name": "Français"} in data["languages"]
+    assert [entry["code"] for entry in data["languages"]][0] == "en"
+    assert client.get("/api/i18n").json()["lang"] == "en"
+
+
+def test_the_language_menu_asks_for_a_catalogue_by_its_code(client: TestClient) -> None:
+    data = client.get("/api/i18n/de", headers={"Accept-Language": "fr"}).json()
+    assert data["lang"] == "de"
+    assert data["messages"]["Undo"] == "Rückgängig"
+    english = client.get("/api/i18n/en").json()
+    assert english["messages"] == {} and english["lang"] == "en"  # English is the msgids themselves
+
+
+def test_a_language_without_a_catalogue_is_refused_with_the_languages_there_are(client: TestClient) -> None:
+    answer = client.get("/api/i18n/xx")
+    assert answer.status_code == 422
+    assert "'fr'" in answer.json()["error"] and "'nl'" in answer.json()["error"]
