@@ -80,7 +80,8 @@ def sources(domain: str) -> Iterable[tuple[Path, Any, dict[str, Any]]]:
     if domain == "web":
         yield STATIC / "index.html", extract_html, {}
         for path in sorted(STATIC.glob("*.js")):
-            yield path, "javascript", JS_KEYWORDS
+            if path.name != "i18n.js":  # defines t(); its comments show how to call it
+                yield path, "javascript", JS_KEYWORDS
         return
     for path in sorted(PACKAGE.rglob("*.py")):
         parts = path.relative_to(PACKAGE).parts
