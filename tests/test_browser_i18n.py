@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, expect  # noqa: E402
+from playwright.sync_api import Browser, expect
 
-from browser_helpers import LiveServer  # noqa: I001 - after test_browser, which skips without chromium
-from test_browser import Player, browser, server  # noqa: F401 - the browser suite's fixtures and player
+from browser_helpers import LiveServer
+from test_browser import Player, browser, server  # noqa: F401 - the browser suite's fixtures, used by name
 
 
 @pytest.fixture
@@ -28,6 +29,14 @@ def test_accept_language_fr_gives_a_french_page(french: Player) -> None:
     toolbar = page.locator("header.toolbar").inner_text()
     for english in ("New game", "Undo", "Statistics", "Rules"):
         assert english not in toolbar
+    expect(page.locator('[data-pile="tableau-1"]')).to_have_attribute("aria-label", re.compile(r"^Colonne 1, 9 cartes"))
+    page.keyboard.press("F1")
+    expect(page.locator("#rules-title")).to_have_text("Règles de King Albert")
+    expect(page.locator("#rules-text")).to_contain_text("monter les 52 cartes sur les quatre fondations")
+    expect(page.locator("#rules-text")).to_contain_text("Jouer ici")
+    page.keyboard.press("Escape")
+    page.click("#hint")
+    expect(page.locator("#notice")).to_contain_text("Indice")
 
 
 def test_the_language_menu_switches_the_page_and_is_remembered(french: Player) -> None:

@@ -19,8 +19,9 @@ export function openDialog(dialog) {
 
 export function openRules() {
   const game = S.view ? S.view.game : $("game-select").value;
-  $("rules-title").textContent = t("Rules of {game}", { game: gameInfo(game)?.title ?? game });
-  $("rules-text").innerHTML = rulesText(game);
+  const title = gameInfo(game)?.title ?? game;
+  $("rules-title").textContent = t("Rules of {game}", { game: title });
+  $("rules-text").innerHTML = rulesText(game, title);
   openDialog($("rules-dialog"));
 }
 
