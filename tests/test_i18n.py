@@ -194,3 +194,61 @@ def test_every_literal_string_passed_to_a_translation_function_is_extracted(doma
             if text not in extracted:
                 missing.append(f"{path.name}: {text!r}")
     assert not missing, "not extracted (take the call out of the other call's arguments):\n" + "\n".join(missing)
+
+
+def french_environment() -> dict[str, str]:
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
+    return {**env, "LANG": "fr_FR.UTF-8", "PYTHONIOENCODING": "utf-8"}
+
+
+def run_tableaux(args: list[str], env: dict[str, str], stdin: str = "") -> str:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "tableaux", *args], input=stdin, capture_output=True, text=True,
+                          env=env, timeout=120)
+    return done.stdout + done.stderr
+
+
+def test_the_terminal_game_speaks_french_with_lang_fr_fr() -> None:
+    out = run_tableaux(["play", "king-albert", "--deal", "17"], french_environment(), "R1>F1\nmoves\nundo\nquit\n")
+    assert "King Albert  donne 17" in out
+    assert "Tapez un coup comme T1>T3, ou 'help'." in out
+    assert "R1>F1 joué." in out and "R1>F1 annulé." in out
+    assert "Coups permis :" in out
+    assert "Au revoir." in out
+    assert "Type a move" not in out and "Played" not in out
+
+
+def test_the_terminal_game_speaks_english_by_default() -> None:
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")}
+    out = run_tableaux(["play", "king-albert", "--deal", "17"], env, "R1>F1\nquit\n")
+    assert "Played R1>F1." in out and "King Albert  deal 17" in out
+
+
+def test_the_command_line_speaks_french_with_lang_fr_fr() -> None:
+    out = run_tableaux(["solve", "king-albert", "17"], french_environment())
+    assert "King Albert, donne 17 : gagnable (" in out
+    assert "suite gagnante, " in out
+
+
+def test_no_module_that_translates_with_underscore_also_uses_it_as_a_throwaway_name() -> None:
+    """``word, _, rest = ...`` or ``def cmd(self, _)`` would shadow gettext's ``_`` and break every message there."""
+    import ast
+
+    problems = []
+    for path in sorted((i18n.LOCALE_DIR.parent.parent).rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imports_it = any(isinstance(node, ast.ImportFrom) and node.module and node.module.endswith("i18n")
+                         and any(alias.name == "_" for alias in node.names) for node in ast.walk(tree))
+        if not imports_it:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.arg) and node.arg == "_" or isinstance(node, ast.Name) and node.id == "_" \
+                    and isinstance(node.ctx, ast.Store):
+                problems.append(f"{path.name}:{node.lineno}")
+    assert not problems, problems
