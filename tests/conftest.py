@@ -35,3 +35,15 @@ def private_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyte
     would write into the real user's directory and see games left by earlier tests.
     """
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg")))
+
+
+@pytest.fixture(autouse=True)
+def english(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests read English messages whatever the developer's locale: LANGUAGE comes first in gettext's lookup.
+
+    A test of another language sets its own environment (and the process language goes back afterwards).
+    """
+    from tableaux import i18n
+
+    monkeypatch.setenv("LANGUAGE", "en")
+    monkeypatch.setattr(i18n, "_process_language", "en")

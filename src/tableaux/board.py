@@ -14,6 +14,7 @@ from typing import Any
 from rich.text import Text
 
 from .engine import short_name
+from .i18n import _
 
 COLUMN = 5
 """Screen width of one pile column: a 3-character card plus a gap."""
@@ -88,8 +89,9 @@ def columns(piles: list[list[dict[str, Any]]], glyphs: Glyphs) -> list[Text]:
 
 
 def header(position: dict[str, Any]) -> list[Text]:
-    title = Text(f"{position['title']}  deal {position['deal']}", style="bold")
-    title.append(f"    Score {position['score']}   Moves {position['moves_played']}")
+    title = Text(_("{game}  deal {deal}").format(game=_(position["title"]), deal=position["deal"]), style="bold")
+    title.append("    " + _("Score {score}   Moves {moves}").format(score=position["score"],
+                                                               moves=position["moves_played"]))
     lines = [title]
     if position.get("status"):
         lines.append(Text(position["status"]))

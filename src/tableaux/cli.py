@@ -178,6 +178,9 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from .i18n import use_environment
+
+    use_environment()  # messages in the language of LANGUAGE, LC_ALL, LC_MESSAGES or LANG; English by default
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):

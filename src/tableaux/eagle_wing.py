@@ -33,6 +33,7 @@ from typing import Any
 from .cards import DOWN, RANK, RANK_WORDS, RANKS, card_name, card_str
 from .deal import shuffled_deck
 from .engine import RawMove, Rules, State, short_name
+from .i18n import N_
 
 STOCK, WASTE, RESERVE = 0, 1, 10
 FOUNDATIONS = (2, 3, 4, 5)
@@ -48,7 +49,7 @@ NEXT_DOWN = tuple((c // 13) * 13 + (c % 13 - 1) % 13 if c < 52 else -1 for c in 
 
 class EagleWing(Rules):
     name = "eagle-wing"
-    title = "Eagle Wing"
+    title = N_("Eagle Wing")
     pile_names = (
         "stock", "waste",
         *(f"foundation-{i}" for i in range(1, 5)),

@@ -23,6 +23,7 @@ from __future__ import annotations
 from .cards import DOWN, RANK, RED, card_name
 from .deal import shuffled_deck
 from .engine import Pile, RawMove, Rules, State, short_name
+from .i18n import N_
 
 FOUNDATIONS = (0, 1, 2, 3)
 TABLEAU = tuple(range(4, 13))
@@ -40,7 +41,7 @@ ACCEPTS: tuple[tuple[int, ...], ...] = tuple(
 
 class KingAlbert(Rules):
     name = "king-albert"
-    title = "King Albert"
+    title = N_("King Albert")
     pile_names = (
         *(f"foundation-{i}" for i in range(1, 5)),
         *(f"tableau-{i}" for i in range(1, 10)),
@@ -164,7 +165,7 @@ class KingAlbertClassic(KingAlbert):
     """The traditional rules other collections use: every card dealt face up, one card moved at a time."""
 
     name = "king-albert-classic"
-    title = "King Albert (classic)"
+    title = N_("King Albert (classic)")
     single_cards_only = True
 
     def turn_up(self, pile: Pile) -> Pile:

@@ -28,6 +28,7 @@ from tableaux.cards import CardError
 from tableaux.deal import DealError
 from tableaux.engine import IllegalMoveError, Move, TableauxError, long_name, parse_notation, short_name
 from tableaux.game import Game
+from tableaux.i18n import _, use_environment
 from tableaux.terminal_fair import Budget, cmd_chance, cmd_giveup, cmd_hint, cmd_lost
 from tableaux.unfinished import Unfinished
 
@@ -145,7 +146,7 @@ class Session:
             (("moves",), self.cmd_moves),
             (("save",), self.cmd_save),
             (("load",), self.cmd_load),
-            (("board", "show"), lambda _: self.show()),
+            (("board", "show"), lambda _arg: self.show()),
         ):
             for name in names:
                 h[name] = fn
@@ -161,14 +162,14 @@ class Session:
             self.say(message)
         if self.game.is_won():
             self.say(
-                f"You won {self.game.rules.title} deal {self.game.deal} in {len(self.game.moves_played)} moves! "
-                "Type 'new' for another deal, or 'undo' to step back.",
+                _("You won {game} deal {deal} in {moves} moves! Type 'new' for another deal, or 'undo' to step back.")
+                .format(game=_(self.game.rules.title), deal=self.game.deal, moves=len(self.game.moves_played)),
                 "bold green",
             )
         elif self.game.is_over():
             self.say(
-                "No legal move is left: this game is over. Type 'undo' to step back, 'restart' to try the "
-                "deal again, 'lost?' to see where it could no longer be won, or 'new' for another deal.",
+                _("No legal move is left: this game is over. Type 'undo' to step back, 'restart' to try the "
+                  "deal again, 'lost?' to see where it could no longer be won, or 'new' for another deal."),
                 "bold yellow",
             )
 
@@ -179,7 +180,7 @@ class Session:
         if not text:
             self.show()
             return
-        word, _, rest = text.partition(" ")
+        word, _sep, rest = text.partition(" ")
         command = self._handlers.get(word.lower())
         try:
             if command is not None:
@@ -233,11 +234,12 @@ class Session:
         try:
             move = self.game.parse_move(text)  # text that is not a move gets this game's own notation help
         except IllegalMoveError as exc:
-            source, _, target = parse_notation(text)
+            source, _sep, target = parse_notation(text)
             self.check_pile(source)
             self.check_pile(target)
             reason = str(exc)  # the engine's reason (Rules.why_illegal): one place for every interface
-            raise IllegalMoveError(f"{reason[:1].upper()}{reason[1:]}. Type 'moves' to list the legal moves.") from None
+            raise IllegalMoveError(_("{reason}. Type 'moves' to list the legal moves.").format(
+                reason=reason[:1].upper() + reason[1:])) from None
         self.game.play(move)
         self.played(move)
 
@@ -248,7 +250,7 @@ class Session:
             )
 
     def played(self, move: Move) -> None:
-        self.show(f"Played {move}.")
+        self.show(_("Played {move}.").format(move=move))
 
     def send_home(self, text: str) -> None:
         pile = long_name(text)
@@ -263,29 +265,32 @@ class Session:
         self.played(move)
 
     # --- commands ----------------------------------------------------
-    def cmd_help(self, _: str) -> None:
+    def cmd_help(self, _arg: str) -> None:
         self.say(help_text(self.game))
 
-    def cmd_quit(self, _: str) -> None:
+    def cmd_quit(self, _arg: str) -> None:
         self.running = False
 
-    def cmd_undo(self, _: str) -> None:
+    def cmd_undo(self, _arg: str) -> None:
         move = self.game.undo()
-        self.show(f"Undid {move}.")
+        self.show(_("Undid {move}.").format(move=move))
 
-    def cmd_redo(self, _: str) -> None:
+    def cmd_redo(self, _arg: str) -> None:
         move = self.game.redo()
-        self.show(f"Redid {move}.")
+        self.show(_("Redid {move}.").format(move=move))
 
-    def cmd_restart(self, _: str) -> None:
+    def cmd_restart(self, _arg: str) -> None:
         self.game.restart()
-        self.show("Back to the start of the deal; 'redo' replays your moves.")
+        self.show(_("Back to the start of the deal; 'redo' replays your moves."))
 
     def cmd_new(self, arg: str) -> None:
         game = tableaux.new_game(self.game.name, int(arg) if arg.isdigit() else (arg or None))
         self.save_path = None
-        kept = " (the last one is kept: 'resume' brings it back)" if self.unfinished and self.in_progress() else ""
-        self.switch_to(game, f"New game: deal {game.deal}.{kept}")
+        if self.unfinished and self.in_progress():
+            message = _("New game: deal {deal}. (the last one is kept: 'resume' brings it back)")
+        else:
+            message = _("New game: deal {deal}.")
+        self.switch_to(game, message.format(deal=game.deal))
 
     def in_progress(self) -> bool:
         return not self.game.is_won() and bool(self.game.moves_played or self.game.redo_moves)
@@ -308,13 +313,13 @@ class Session:
     SOLVE_SECONDS = 10.0
     """How long 'solve' searches before it admits it cannot tell; the C core decides most positions in milliseconds."""
 
-    def cmd_solve(self, _: str) -> None:
+    def cmd_solve(self, _arg: str) -> None:
         """Play the solver's winning line from here, one move per Enter, so the player sees how the deal is won."""
         game = self.game
         if game.is_won():
-            self.say("This game is already won.", "green")
+            self.say(_("This game is already won."), "green")
             return
-        self.say("Looking for a winning line from this position...", "dim")
+        self.say(_("Looking for a winning line from this position..."), "dim")
         result = tableaux.solve(game, time_limit=self.SOLVE_SECONDS)
         if result.verdict == "unwinnable":
             self.say("This position cannot be won: the solver tried every way on from here. "
@@ -359,7 +364,7 @@ class Session:
             self.say("Solution stopped.", "dim")
             return None
 
-    def cmd_deal(self, _: str) -> None:
+    def cmd_deal(self, _arg: str) -> None:
         rules = self.game.rules
         if rules.stock is None or rules.waste is None:
             self.say(f"{rules.title} has no stock; every card is already on the table.", "yellow")
@@ -377,9 +382,9 @@ class Session:
         self.game.play(moves[0])
         self.played(moves[0])
 
-    def cmd_moves(self, _: str) -> None:
+    def cmd_moves(self, _arg: str) -> None:
         moves = self.game.legal_moves()
-        self.say("Legal moves: " + (" ".join(str(m) for m in moves) if moves else "none"))
+        self.say(_("Legal moves: {moves}").format(moves=" ".join(str(m) for m in moves) if moves else _("none")))
 
     def cmd_save(self, arg: str) -> None:
         path = Path(arg).expanduser() if arg else self.save_path
@@ -420,7 +425,7 @@ def play_loop(
     session = Session(game, console, input_fn=input_fn, unfinished=unfinished, budget=budget or Budget())
     session.switch_to(game, message)
     session.offer_unfinished()
-    session.say("Type a move such as T1>T3, or 'help'.", "dim")
+    session.say(_("Type a move such as T1>T3, or 'help'."), "dim")
     while session.running:
         try:
             line = input_fn(PROMPT)
@@ -429,22 +434,24 @@ def play_loop(
             break
         except KeyboardInterrupt:
             console.print()
-            session.say("(Ctrl-C) Type 'quit' or press Ctrl-D to leave.", "dim")
+            session.say(_("(Ctrl-C) Type 'quit' or press Ctrl-D to leave."), "dim")
             continue
         try:
             session.handle(line)
         except KeyboardInterrupt:
-            session.say("Interrupted.", "dim")
+            session.say(_("Interrupted."), "dim")
         except Exception as exc:  # noqa: BLE001 - never lose the player's game to a bug
-            session.say(f"Sorry, that went wrong inside tableaux ({exc!r}). Your game is still open.", "red")
+            session.say(_("Sorry, that went wrong inside tableaux ({error}). Your game is still open.").format(
+                error=repr(exc)), "red")
     g = session.game
     session.keep()
     if session.unfinished is not None and session.in_progress():
-        session.say(f"Bye. Your {g.rules.title} game (deal {g.deal}) is kept: 'tableaux play --resume' brings it "
-                    "back.", "dim")
+        session.say(_("Bye. Your {game} game (deal {deal}) is kept: 'tableaux play --resume' brings it back.")
+                    .format(game=_(g.rules.title), deal=g.deal), "dim")
     else:
         session.say(
-            f"Bye. That was {g.rules.title} deal {g.deal}; 'tableaux play {g.name} --deal {g.deal}' deals it again.",
+            _("Bye. That was {game} deal {deal}; 'tableaux play {name} --deal {deal}' deals it again.")
+            .format(game=_(g.rules.title), deal=g.deal, name=g.name),
             "dim",
         )
     return g
@@ -491,6 +498,7 @@ def run_play(args: argparse.Namespace) -> int:
         return usage_error("play", f"say which game: one of {', '.join(tableaux.GAMES)}")
     else:
         game = tableaux.new_game(args.game, args.deal)
+    use_environment()
     console = Console(highlight=False)
     if sys.stdin.isatty():
         try:

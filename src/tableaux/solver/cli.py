@@ -9,6 +9,7 @@ import os
 import sys
 
 from .. import new_game
+from ..i18n import _
 from . import solve
 from .survey import SurveyError, parse_deals, plot, read_results, survey
 
@@ -21,15 +22,17 @@ def run_solve(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_dict()))
     else:
-        print(f"{game.rules.title} deal {args.number}: {result.verdict} "
-              f"({result.nodes} positions, {result.seconds:.3f} s, {result.backend} search)")
+        verdict = {"winnable": _("winnable"), "unwinnable": _("unwinnable"), "unknown": _("unknown")}[result.verdict]
+        print(_("{game} deal {deal}: {verdict} ({nodes} positions, {seconds} s, {backend} search)").format(
+            game=_(game.rules.title), deal=args.number, verdict=verdict, nodes=result.nodes,
+            seconds=f"{result.seconds:.3f}", backend=result.backend))
         if result.verdict == "winnable":
-            print(f"winning line, {len(result.moves)} moves:")
+            print(_("winning line, {n} moves:").format(n=len(result.moves)))
             print(" ".join(str(m) for m in result.moves))
         elif result.verdict == "unwinnable":
-            print("proved: every position reachable from the deal was searched and none is won")
+            print(_("proved: every position reachable from the deal was searched and none is won"))
         elif result.verdict == "unknown":
-            print("the budget ran out before the search finished; try a larger --time-limit or --max-nodes")
+            print(_("the budget ran out before the search finished; try a larger --time-limit or --max-nodes"))
     return {"winnable": 0, "unwinnable": 1, "unknown": 3}[result.verdict]
 
 

@@ -26,10 +26,11 @@ from . import openapi
 from .errors import ApiError
 from .games import Games, router
 from .identity import COOKIE, Player
-from .middleware import CSP, MAX_BODY, IdentityHeaders, JsonBodies, SecurityHeaders
+from .middleware import CSP, MAX_BODY, IdentityHeaders, JsonBodies, RequestLanguage, SecurityHeaders
 from .openapi import WEB_GAMES
 from .pool import SolverPool
 from .store import Store, StoreError
+from .translations import router as translations_router
 
 __all__ = ["COOKIE", "CSP", "MAX_BODY", "WEB_GAMES", "create_app"]
 
@@ -109,6 +110,7 @@ def create_app(
     app.state.games = Games(store, hint_time_limit, solver_pool)
     app.state.pool = solver_pool
     app.include_router(router)
+    app.include_router(translations_router)
 
     def cached_description() -> dict[str, Any]:
         if app.openapi_schema is None:
@@ -152,7 +154,8 @@ def create_app(
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
 
-    # Outermost last: security headers wrap everything, then the body checks, then the identity headers.
+    # Outermost last: security headers wrap everything, then the body checks, the identity headers, the language.
+    app.add_middleware(RequestLanguage)
     app.add_middleware(IdentityHeaders)
     app.add_middleware(JsonBodies, limit=MAX_BODY)
     app.add_middleware(SecurityHeaders, allowed_hosts=allowed_hosts)

@@ -26,6 +26,7 @@ from .. import new_game as start_game
 from ..engine import IllegalMoveError, Move, NotationError
 from ..game import Game
 from ..hints import heuristic_hint
+from ..i18n import current as current_language
 from . import openapi as api
 from .errors import ApiError
 from .identity import Player
@@ -150,7 +151,7 @@ class Games:
             if hint is not None:  # nothing to search (a won game)
                 self.pool.release()
             else:
-                hint = await self.pool.run(hint_job, record, self.hint_time_limit)
+                hint = await self.pool.run(hint_job, record, self.hint_time_limit, current_language())
                 if hint is None:  # the worker died: answer anyway
                     _, _, hint = await run_in_threadpool(self.look, game_id, player, True)
         assert hint is not None

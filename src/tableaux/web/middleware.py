@@ -6,6 +6,7 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from ..i18n import negotiate, speaking
 from .errors import error_body
 from .identity import COOKIE, COOKIE_MAX_AGE, ISSUED
 from .openapi import TOKEN_HEADER
@@ -173,3 +174,22 @@ class IdentityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_identity)
+
+
+class RequestLanguage:
+    """Answer each request in the language of its Accept-Language header (English without one).
+
+    The page sends the language it shows with every API call, so a hint or a
+    refused move reads in that language; scripts that send no header get English.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        header = dict(scope.get("headers", [])).get(b"accept-language", b"").decode("latin-1")
+        with speaking(negotiate(header)):
+            await self.app(scope, receive, send)

@@ -34,12 +34,16 @@ from pydantic_core import PydanticCustomError
 from .. import GAMES
 from ..deal import MAX_DEAL
 from ..engine import Rules
+from ..i18n import languages
 
 WEB_RULES: tuple[Rules, ...] = tuple(r for r in GAMES.values() if r.name != "king-albert-classic")
 """The games the browser offers, in the order of ``tableaux.GAMES`` (the traditional King Albert is terminal-only)."""
 WEB_GAMES: tuple[str, ...] = tuple(r.name for r in WEB_RULES)
 PILES: tuple[str, ...] = tuple(sorted({name for r in WEB_RULES for name in r.pile_names}))
 GameName = Literal[WEB_GAMES]  # type: ignore[valid-type]
+LANGUAGES: tuple[str, ...] = languages()
+"""The languages the page can speak: English and every catalogue under tableaux/i18n/locale."""
+LanguageCode = Literal[LANGUAGES]  # type: ignore[valid-type]
 PileName = Literal[PILES]  # type: ignore[valid-type]
 MAX_COUNT = 52
 MAX_MOVE_TEXT = 64
@@ -345,6 +349,23 @@ class GameStats(Answer):
 
 
 AllStats = dict[GameName, GameStats]
+
+
+class Language(Answer):
+    code: LanguageCode
+    name: str = Field(description="the language's name in that language, for the language menu")
+
+
+class Translations(Answer):
+    """The page's messages in one language. A message missing here is shown in English (its msgid)."""
+
+    lang: LanguageCode = Field(description="the language chosen: the one asked for, or the best for Accept-Language")
+    languages: list[Language]
+    plural_categories: list[str] = Field(
+        description="the CLDR plural category (Intl.PluralRules) of each form in `plurals`, in order"
+    )
+    messages: dict[str, str] = Field(description="English text (msgid) to its translation")
+    plurals: dict[str, list[str]] = Field(description="English singular (msgid) to the translated plural forms")
 
 
 class Error(Answer):

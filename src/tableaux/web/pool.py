@@ -50,11 +50,14 @@ def _ready() -> int:
     return os.getpid()
 
 
-def hint_job(record: GameRecord, time_limit: float) -> dict[str, Any]:
-    """In a worker: a stored game's hint, as :meth:`Game.hint` gives it (the solver's, or the rule of thumb's)."""
+def hint_job(record: GameRecord, time_limit: float, lang: str = "en") -> dict[str, Any]:
+    """In a worker: a stored game's hint, as :meth:`Game.hint` gives it (the solver's, or the rule of thumb's),
+    worded in ``lang``, the language of the request that asked for it."""
+    from ..i18n import speaking
     from .views import rebuild
 
-    return rebuild(record).hint(time_limit=time_limit).to_dict()
+    with speaking(lang):
+        return rebuild(record).hint(time_limit=time_limit).to_dict()
 
 
 class SolverPool:

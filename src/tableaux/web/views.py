@@ -15,6 +15,7 @@ from typing import Any
 from .. import rules as rules_for
 from ..engine import Move, Rules, TableauxError
 from ..game import Game
+from ..i18n import _
 from ..solver.strategy import safe_moves
 from .openapi import WEB_RULES
 from .store import GameRecord, StoreError
@@ -45,6 +46,7 @@ def move_dict(move: Move) -> dict[str, Any]:
 def make_view(record: GameRecord, game: Game) -> dict[str, Any]:
     """What a player may see of a game: only public information, plus what each pile can do."""
     position = game.public_position()
+    position["title"] = _(position["title"])
     won = record.won
     if won:  # a won game is final: its result is in the statistics
         position["can_undo"] = position["can_redo"] = False
@@ -65,7 +67,7 @@ def make_view(record: GameRecord, game: Game) -> dict[str, Any]:
         "id": record.id,
         "version": record.version,
         "game": record.game,
-        "title": game.rules.title,
+        "title": _(game.rules.title),
         "deal": record.deal,
         "position": position,
         "legal_moves": legal,
@@ -80,7 +82,7 @@ def make_view(record: GameRecord, game: Game) -> dict[str, Any]:
 
 def catalog_entry(rules: Rules) -> dict[str, Any]:
     """What the page needs to know about a game before it has a view of one."""
-    return {"name": rules.name, "title": rules.title, "piles": list(rules.pile_names),
+    return {"name": rules.name, "title": _(rules.title), "piles": list(rules.pile_names),
             "has_stock": "stock" in rules.index}
 
 

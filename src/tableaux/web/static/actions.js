@@ -3,6 +3,7 @@
 
 import { api, ApiError } from "./api.js";
 import { cardName } from "./cards.js";
+import { t } from "./i18n.js";
 import { $, adopt, announce, decorate, describe, label, notice, piles, S, stockMove } from "./state.js";
 
 export async function play(move, { auto = false } = {}) {
@@ -15,22 +16,22 @@ export async function play(move, { auto = false } = {}) {
   announce(describe(move, before, view));
   if (auto) return;
   await autoHome();
-  if (S.view.won) announce(`You won deal ${S.view.deal}!`);
+  if (S.view.won) announce(t("You won deal {deal}!", { deal: S.view.deal }));
 }
 
 export async function act(what) {
   const before = S.view;
   const view = await api.action(before.id, what, before.version);
   adopt(view);
-  announce({ undo: "Undid the last move.", redo: "Redid a move.", restart: "Deal restarted." }[what]);
+  announce({ undo: t("Undid the last move."), redo: t("Redid a move."), restart: t("Deal restarted.") }[what]);
   notice("");
 }
 
 export async function stockAction() {
   const move = stockMove();
   if (!move) {
-    announce("The stock cannot be dealt: no redeal is left.");
-    notice("The stock is used up and no redeal is left.");
+    announce(t("The stock cannot be dealt: no redeal is left."));
+    notice(t("The stock is used up and no redeal is left."));
     return;
   }
   await play(move);
@@ -41,33 +42,36 @@ export async function homeMove(pile) {
   S.selection = null;
   if (!move) {
     decorate();
-    announce(`No card on ${label(pile)} can go to a foundation now.`);
+    announce(t("No card on {pile} can go to a foundation now.", { pile: label(pile) }));
     return;
   }
   await play(move);
 }
 
 export async function showHint() {
-  notice("Looking for a good move…", { sticky: true });
+  notice(t("Looking for a good move…"), { sticky: true });
   const answer = await api.hint(S.view.id);
   if (answer.view) adopt(answer.view);
   const hint = answer.hint;
   const origin = hint.source === "solver"
-    ? "From the solver: this move is part of a winning line."
-    : "From the heuristic: a rule of thumb, not a proof.";
+    ? t("From the solver: this move is part of a winning line.")
+    : t("From the heuristic: a rule of thumb, not a proof.");
   let text;
   if (hint.move) {
     const moved = piles()[hint.move.source].slice(-hint.move.count)[0];
-    const what = hint.move.source === "stock" ? "Deal from the stock"
-      : hint.move.target === "stock" ? "Turn the waste over"
-        : `Move ${cardName(moved && moved.card)} from ${label(hint.move.source)} to ${label(hint.move.target)}`;
-    text = `Hint: ${what}. ${origin}`;
+    const card = cardName(moved && moved.card);
+    const from = label(hint.move.source);
+    const to = label(hint.move.target);
+    const what = hint.move.source === "stock" ? t("Deal from the stock")
+      : hint.move.target === "stock" ? t("Turn the waste over")
+        : t("Move {card} from {from} to {to}", { card, from, to });
+    text = t("Hint: {move}. {origin}", { move: what, origin });
     S.hint = { source: hint.move.source, target: hint.move.target, count: hint.move.count };
   } else {
-    text = `Hint: ${hint.message}`;
+    text = t("Hint: {message}", { message: hint.message });
     S.hint = null;
   }
-  if (hint.unwinnable) text += " This deal cannot be won from here.";
+  if (hint.unwinnable) text += " " + t("This deal cannot be won from here.");
   decorate();
   notice(text, { sticky: true });
   announce(text);
@@ -77,14 +81,14 @@ export async function newGame(game, deal) {
   const view = await api.create(game, deal);
   adopt(view);
   notice("");
-  announce(`New game: ${view.title}, deal ${view.deal}.`);
+  announce(t("New game: {game}, deal {deal}.", { game: view.title, deal: view.deal }));
 }
 
 /** Resume the player's unfinished game of `game` (any game when null), or start one. */
 export async function resume(game) {
   try {
     adopt(await api.current(game));
-    announce(`${S.view.title}, deal ${S.view.deal}, resumed.`);
+    announce(t("{game}, deal {deal}, resumed.", { game: S.view.title, deal: S.view.deal }));
   } catch (err) {
     if (!(err instanceof ApiError) || err.status !== 404) throw err;
     await newGame(game || S.catalog[0].name, null);

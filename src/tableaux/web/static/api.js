@@ -1,15 +1,18 @@
 // Talking to the server. Every answer is JSON; errors carry {"error": "..."} (and a view on 409).
+// Each request says which language the page speaks, so what the server writes (hints, refusals) matches.
+
+import { lang, t } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(status, data) {
-    super((data && data.error) || `the server answered ${status}`);
+    super((data && data.error) || t("the server answered {status}", { status }));
     this.status = status;
     this.data = data;
   }
 }
 
 export async function call(method, url, body) {
-  const options = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
+  const options = { method, credentials: "same-origin", headers: { Accept: "application/json", "Accept-Language": lang() } };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
@@ -18,7 +21,7 @@ export async function call(method, url, body) {
   try {
     response = await fetch(url, options);
   } catch (err) {
-    throw new ApiError(0, { error: `cannot reach the game server (${err.message}); is it still running?` });
+    throw new ApiError(0, { error: t("cannot reach the game server ({error}); is it still running?", { error: err.message }) });
   }
   let data = null;
   try {

@@ -6,6 +6,7 @@ import { api, ApiError } from "./api.js";
 import { act, autoHome, newGame, resume, showHint } from "./actions.js";
 import { layoutFans } from "./board.js";
 import { confirmReset, openRules, openStats } from "./dialogs.js";
+import { chooseLanguage, lang, languages, loadLanguage, t } from "./i18n.js";
 import { focusedPlace, onKeyDown, onPointerDown, onPointerMove, onPointerUp } from "./input.js";
 import { $, adopt, board, elapsed, enqueue, formatTime, gameInfo, MAX_DEAL, notice, S } from "./state.js";
 
@@ -16,6 +17,8 @@ function parseDeal(text) {
 }
 
 async function start() {
+  await loadLanguage();
+  fillLanguageSelect();
   const query = new URLSearchParams(location.search);
   S.catalog = await api.catalog();
   fillGameSelect();
@@ -23,12 +26,13 @@ async function start() {
   let deal = parseDeal(query.get("deal"));
   let warning = "";
   if (game && !gameInfo(game)) {
-    const names = S.catalog.map((g) => g.name).join(" and ");
-    warning = `There is no game called "${game}"; the games are ${names}. `;
+    const names = S.catalog.map((g) => g.name).join(", ");
+    warning = t("There is no game called \"{game}\"; the games are {names}.", { game, names }) + " ";
     game = null;
   }
   if (deal === undefined) {
-    warning += `"${query.get("deal")}" is not a deal number; deals are whole numbers from 0 to ${MAX_DEAL}.`;
+    warning += t("\"{text}\" is not a deal number; deals are whole numbers from 0 to {max}.",
+      { text: query.get("deal"), max: MAX_DEAL });
     deal = null;
   }
   await open(game, deal);
@@ -60,6 +64,13 @@ function fillGameSelect() {
   select.replaceChildren(...S.catalog.map((g) => new Option(g.title, g.name)));
 }
 
+/** The language menu: every language the server has a catalogue for, by its own name. */
+function fillLanguageSelect() {
+  const select = $("lang-select");
+  select.replaceChildren(...languages().map((l) => new Option(l.name, l.code)));
+  select.value = lang();
+}
+
 function wire() {
   board.addEventListener("pointerdown", onPointerDown);
   window.addEventListener("pointermove", onPointerMove);
@@ -72,12 +83,13 @@ function wire() {
   document.addEventListener("keydown", onKeyDown);
   $("notice").addEventListener("click", () => notice(""));
   $("new-game").addEventListener("click", () => enqueue(() => newGame($("game-select").value, null)));
+  $("lang-select").addEventListener("change", () => chooseLanguage($("lang-select").value));
   $("game-select").addEventListener("change", () => enqueue(() => resume($("game-select").value)));
   $("deal-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const deal = parseDeal($("deal-input").value);
     if (deal == null) {
-      notice(`Type a deal number from 0 to ${MAX_DEAL}.`);
+      notice(t("Type a deal number from 0 to {max}.", { max: MAX_DEAL }));
       return;
     }
     enqueue(() => newGame($("game-select").value, deal));

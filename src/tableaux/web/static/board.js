@@ -1,6 +1,7 @@
 // Drawing the table from a view. Knows where piles sit, never what moves are legal.
 
-import { RANK_NAMES, cardFace, cardName, isRed } from "./cards.js";
+import { cardFace, cardName, isRed, rankName } from "./cards.js";
+import { t, tn } from "./i18n.js";
 
 const range = (n) => Array.from({ length: n }, (_, i) => i + 1);
 
@@ -33,9 +34,14 @@ export function pileKind(game, name) {
 
 /** "tableau-3" -> "tableau 3"; Eagle Wing's reserve is the trunk. */
 export function pileLabel(game, name) {
-  if (game === "eagle-wing" && name === "reserve") return "the trunk";
-  if (game === "eagle-wing" && name.startsWith("tableau-")) return `wing pile ${name.split("-")[1]}`;
-  return name.replace("-", " ");
+  const [kind, number] = name.split("-");
+  if (game === "eagle-wing" && name === "reserve") return t("the trunk");
+  if (game === "eagle-wing" && kind === "tableau") return t("wing pile {n}", { n: number });
+  const words = {
+    tableau: t("tableau {n}", { n: number }), foundation: t("foundation {n}", { n: number }),
+    reserve: number ? t("reserve {n}", { n: number }) : t("the reserve"), stock: t("the stock"), waste: t("the waste"),
+  };
+  return words[kind] ?? name.replace("-", " ");
 }
 
 function cardElement(entry, index) {
@@ -52,7 +58,7 @@ function cardElement(entry, index) {
   } else {
     node.classList.add("down");
     node.setAttribute("role", "img");
-    node.setAttribute("aria-label", "face-down card");
+    node.setAttribute("aria-label", t("face-down card"));
   }
   return node;
 }
@@ -60,14 +66,15 @@ function cardElement(entry, index) {
 function pileName(view, name, cards) {
   const label = pileLabel(view.game, name);
   const what = label.charAt(0).toUpperCase() + label.slice(1);
-  if (!cards.length) return `${what}, empty`;
+  if (!cards.length) return t("{pile}, empty", { pile: what });
   const top = cards[cards.length - 1];
   const up = cards.filter((c) => c.up).length;
   const down = cards.length - up;
-  const parts = [`${cards.length} card${cards.length > 1 ? "s" : ""}`];
-  if (down && up) parts.push(`${down} face down`);
-  if (name === "stock") return `${what}, ${parts[0]}; activate to deal`;
-  return `${what}, ${parts.join(", ")}, top: ${top.up ? cardName(top.card) : "face down"}`;
+  const parts = [tn("{n} card", "{n} cards", cards.length)];
+  if (down && up) parts.push(t("{n} face down", { n: down }));
+  if (name === "stock") return t("{pile}, {cards}; activate to deal", { pile: what, cards: parts[0] });
+  const shown = top.up ? cardName(top.card) : t("face down");
+  return t("{pile}, {cards}, top: {card}", { pile: what, cards: parts.join(", "), card: shown });
 }
 
 function emptyMark(view, spec) {
@@ -159,5 +166,5 @@ export function layoutFans(board) {
 }
 
 export function rankWord(rank) {
-  return rank ? RANK_NAMES[rank] : "–";
+  return rank ? rankName(rank) : "–";
 }

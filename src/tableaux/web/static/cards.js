@@ -1,21 +1,31 @@
 // SVG card faces, drawn by our own code (no third-party art, so no art licence to carry).
 // Faces are built once per card code and cloned afterwards: rendering a deal is cheap.
 
+import { t } from "./i18n.js";
+
 const NS = "http://www.w3.org/2000/svg";
 
-export const RANK_NAMES = {
-  A: "Ace", 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven",
-  8: "Eight", 9: "Nine", T: "Ten", J: "Jack", Q: "Queen", K: "King",
-};
-export const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+/** A rank's name in the page's language ("Ace", "Ten"...): for screen readers and the base card. */
+export function rankName(rank) {
+  const names = {
+    A: t("Ace"), 2: t("Two"), 3: t("Three"), 4: t("Four"), 5: t("Five"), 6: t("Six"), 7: t("Seven"),
+    8: t("Eight"), 9: t("Nine"), T: t("Ten"), J: t("Jack"), Q: t("Queen"), K: t("King"),
+  };
+  return names[rank];
+}
+
+function suitName(suit) {
+  return { C: t("clubs"), D: t("diamonds"), H: t("hearts"), S: t("spades") }[suit];
+}
+
 const RANK_LABEL = { T: "10" };
 const RED = "#c0162c";
 const BLACK = "#16181d";
 
 /** "TS" -> "Ten of spades": the words a screen reader says. */
 export function cardName(code) {
-  if (!code) return "face-down card";
-  return `${RANK_NAMES[code[0]]} of ${SUIT_NAMES[code[1]]}`;
+  if (!code) return t("face-down card");
+  return t("{rank} of {suit}", { rank: rankName(code[0]), suit: suitName(code[1]) });
 }
 
 export function isRed(code) {

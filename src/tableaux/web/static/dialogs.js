@@ -1,7 +1,8 @@
 // Dialogs: the rules, the statistics, and the confirmation before a reset.
 
 import { api } from "./api.js";
-import { RULES } from "./rules.js";
+import { lang, t } from "./i18n.js";
+import { rulesText } from "./rules.js";
 import { $, announce, enqueue, formatTime, gameInfo, S } from "./state.js";
 
 /** Open a modal dialog; when it closes, focus goes back where it was (never stays in the closed dialog). */
@@ -18,20 +19,22 @@ export function openDialog(dialog) {
 
 export function openRules() {
   const game = S.view ? S.view.game : $("game-select").value;
-  $("rules-title").textContent = `Rules of ${gameInfo(game)?.title ?? game}`;
-  $("rules-text").innerHTML = RULES[game];
+  const title = gameInfo(game)?.title ?? game;
+  $("rules-title").textContent = t("Rules of {game}", { game: title });
+  $("rules-text").innerHTML = rulesText(game, title);
   openDialog($("rules-dialog"));
 }
 
-const STAT_ROWS = [
-  ["played", "Games played", String],
-  ["won", "Games won", String],
-  ["win_rate", "Win rate", (v) => `${Math.round(v * 1000) / 10}%`],
-  ["current_streak", "Current winning streak", String],
-  ["best_streak", "Best winning streak", String],
-  ["best_time", "Fastest win", (v) => formatTime(v)],
-  ["worst_time", "Slowest win", (v) => formatTime(v)],
-  ["fewest_moves", "Fewest moves in a win", String],
+const percent = (v) => new Intl.NumberFormat(lang(), { style: "percent", maximumFractionDigits: 1 }).format(v);
+const statRows = () => [
+  ["played", t("Games played"), String],
+  ["won", t("Games won"), String],
+  ["win_rate", t("Win rate"), percent],
+  ["current_streak", t("Current winning streak"), String],
+  ["best_streak", t("Best winning streak"), String],
+  ["best_time", t("Fastest win"), (v) => formatTime(v)],
+  ["worst_time", t("Slowest win"), (v) => formatTime(v)],
+  ["fewest_moves", t("Fewest moves in a win"), String],
 ];
 
 export function renderStats(stats) {
@@ -43,7 +46,7 @@ export function renderStats(stats) {
     head.append(th);
   }
   const body = table.createTBody();
-  for (const [key, name, fmt] of STAT_ROWS) {
+  for (const [key, name, fmt] of statRows()) {
     const row = body.insertRow();
     const th = document.createElement("th");
     th.scope = "row";
@@ -64,14 +67,15 @@ export async function openStats() {
 
 export function confirmReset() {
   const dialog = $("confirm-dialog");
-  const which = S.catalog.length === 2 ? "both games" : "every game";
-  $("confirm-text").textContent = `Reset the statistics of ${which}? This cannot be undone.`;
+  $("confirm-text").textContent = S.catalog.length === 2
+    ? t("Reset the statistics of both games? This cannot be undone.")
+    : t("Reset the statistics of every game? This cannot be undone.");
   dialog.returnValue = "";
   dialog.addEventListener("close", () => {
     if (dialog.returnValue === "yes") {
       enqueue(async () => {
         renderStats(await api.resetStats(null));
-        announce("Statistics reset.");
+        announce(t("Statistics reset."));
       });
     }
   }, { once: true });

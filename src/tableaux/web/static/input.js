@@ -5,6 +5,7 @@ import { act, homeMove, newGame, play, showHint, stockAction } from "./actions.j
 import { pileKind, pileOrder } from "./board.js";
 import { cardName } from "./cards.js";
 import { openRules } from "./dialogs.js";
+import { t, tn } from "./i18n.js";
 import {
   $, board, cardsOf, decorate, enqueue, findMove, gameInfo, grabCount, label, movesFrom, pileEl, piles,
   reducedMotion, S, announce,
@@ -20,14 +21,18 @@ export function select(pile, count) {
   if (!moves.length) {
     S.selection = null;
     decorate();
-    announce(`${cardName(code)} has no move now.`);
+    announce(t("{card} has no move now.", { card: cardName(code) }));
     return;
   }
   S.selection = { pile, count };
   S.hint = null;
   decorate();
   const where = [...new Set(moves.map((m) => label(m.target)))].join(", ");
-  announce(`${cardName(code)}${count > 1 ? ` and ${count - 1} more` : ""} picked up; it can go to ${where}.`);
+  const params = { card: cardName(code), places: where };
+  announce(count > 1
+    ? tn("{card} and {n} more picked up; it can go to {places}.", "{card} and {n} more picked up; they can go to {places}.",
+      count - 1, params)
+    : t("{card} picked up; it can go to {places}.", params));
 }
 
 /** A click, tap or Enter on `pile` (on card `index`, or on the pile itself when null). True if a move was sent. */
@@ -48,7 +53,7 @@ export async function activate(pile, index) {
       else {
         S.selection = null;
         decorate();
-        announce("Put back.");
+        announce(t("Put back."));
       }
       return false;
     }
@@ -64,7 +69,7 @@ export async function activate(pile, index) {
     }
     S.selection = null;
     decorate();
-    announce(`That cannot go to ${label(pile)}.`);
+    announce(t("That cannot go to {pile}.", { pile: label(pile) }));
     return false;
   }
   if (count) select(pile, count);
@@ -93,7 +98,7 @@ export function onPointerDown(event) {
     if (S.selection) {
       S.selection = null; // a press on the bare table puts the picked-up card back
       decorate();
-      announce("Put back.");
+      announce(t("Put back."));
     }
     return;
   }
@@ -176,7 +181,7 @@ export function onPointerUp(event) {
   }
   snapBack(press.cards);
   decorate();
-  announce("Put back: that is not a place it can go.");
+  announce(t("Put back: that is not a place it can go."));
 }
 
 export function snapBack(cards) {

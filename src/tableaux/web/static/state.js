@@ -6,6 +6,7 @@ import { ApiError } from "./api.js";
 import { act, newGame } from "./actions.js";
 import { pileLabel, rankWord, renderBoard } from "./board.js";
 import { cardName } from "./cards.js";
+import { t, tn } from "./i18n.js";
 import { restoreFocus } from "./input.js";
 
 export const $ = (id) => document.getElementById(id);
@@ -90,11 +91,11 @@ export function enqueue(task) {
 export function reportError(err) {
   if (err instanceof ApiError && err.status === 409 && err.data && err.data.view) {
     adopt(err.data.view);
-    notice("This game was changed in another tab or window; you now see its current position.", { sticky: true });
-    announce("The game changed in another tab; the board was updated.");
+    notice(t("This game was changed in another tab or window; you now see its current position."), { sticky: true });
+    announce(t("The game changed in another tab; the board was updated."));
     return;
   }
-  const text = err instanceof ApiError ? err.message : `Something went wrong: ${err.message || err}`;
+  const text = err instanceof ApiError ? err.message : t("Something went wrong: {error}", { error: err.message || err });
   notice(text);
   announce(text);
   if (!(err instanceof ApiError)) console.error(err);
@@ -106,17 +107,21 @@ export function describe(move, before, after) {
   const now = after.position.piles;
   if (move.source === "stock") {
     const top = now.waste[now.waste.length - 1];
-    return `${cardName(top && top.card)} turned onto the waste`;
+    return t("{card} turned onto the waste", { card: cardName(top && top.card) });
   }
-  if (move.target === "stock") return "Waste turned over to make a new stock";
+  if (move.target === "stock") return t("Waste turned over to make a new stock");
   const moved = old[move.source].slice(-move.count);
-  let text = cardName(moved[0].card);
-  if (move.count > 1) text += ` and ${move.count - 1} more card${move.count > 2 ? "s" : ""}`;
-  text += ` to ${label(move.target)}`;
+  const card = cardName(moved[0].card);
+  let text = move.count > 1
+    ? tn("{card} and {n} more card to {pile}", "{card} and {n} more cards to {pile}", move.count - 1,
+      { card, pile: label(move.target) })
+    : t("{card} to {pile}", { card, pile: label(move.target) });
   const src = now[move.source];
   const top = src[src.length - 1];
   const seen = old[move.source].slice(0, -move.count).some((c) => c.up && top && c.card === top.card);
-  if (top && top.up && !seen) text += `; ${cardName(top.card)} turned up on ${label(move.source)}`;
+  if (top && top.up && !seen) {
+    text += t("; {card} turned up on {pile}", { card: cardName(top.card), pile: label(move.source) });
+  }
   return text;
 }
 
@@ -141,7 +146,7 @@ export function adopt(view) {
   if (keepFocus) restoreFocus();
   $("game-select").value = view.game;
   document.body.dataset.game = view.game;
-  document.title = `${view.title}, deal ${view.deal} – Tableaux`;
+  document.title = t("{game}, deal {deal} – Tableaux", { game: view.title, deal: view.deal });
   const url = `/?game=${encodeURIComponent(view.game)}&deal=${view.deal}`;
   if (location.pathname + location.search !== url) history.replaceState(null, "", url);
 }
@@ -248,13 +253,17 @@ export function renderMessage() {
   box.className = "message";
   if (v.won) {
     box.classList.add("won");
-    box.append(`You won deal ${v.deal} of ${v.title} in ${v.moves} moves and ${formatTime(v.elapsed_seconds)}! `);
-    box.append(button("message-new", "Play another deal", () => enqueue(() => newGame(v.game, null))));
+    const won = tn("You won deal {deal} of {game} in {n} move and {time}!",
+      "You won deal {deal} of {game} in {n} moves and {time}!", v.moves,
+      { deal: v.deal, game: v.title, time: formatTime(v.elapsed_seconds) });
+    box.append(`${won} `);
+    box.append(button("message-new", t("Play another deal"), () => enqueue(() => newGame(v.game, null))));
   } else if (v.over) {
     box.classList.add("over");
-    box.append("No move is left. ");
-    if (v.position.can_undo) box.append(button("message-undo", "Undo the last move", () => enqueue(() => act("undo"))));
-    box.append(button("message-new", "New game", () => enqueue(() => newGame(v.game, null))));
+    box.append(t("No move is left.") + " ");
+    const undo = t("Undo the last move");
+    if (v.position.can_undo) box.append(button("message-undo", undo, () => enqueue(() => act("undo"))));
+    box.append(button("message-new", t("New game"), () => enqueue(() => newGame(v.game, null))));
   }
   box.hidden = !(v.won || v.over);
 }

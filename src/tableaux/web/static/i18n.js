@@ -1,0 +1,83 @@
+// Translations. The page's strings come from the server's gettext catalogues (GET /api/i18n, which picks
+// the language from Accept-Language, or GET /api/i18n/{lang} for the one chosen in the language menu,
+// remembered in localStorage). t("English text", {name: value}) looks a string up; tn() picks a plural
+// form with the language's own rule (Intl.PluralRules). A string the catalogue lacks shows in English.
+
+const KEY = "tableaux.lang";
+const T = { lang: "en", messages: {}, plurals: {}, categories: ["one", "other"], languages: [] };
+
+/** The language the page speaks now (a code such as "fr"). */
+export function lang() {
+  return T.lang;
+}
+
+/** The languages the server offers: [{code, name}], each name in its own language. */
+export function languages() {
+  return T.languages;
+}
+
+function fill(text, params) {
+  if (!params) return text;
+  return text.replace(/\{(\w+)\}/g, (whole, key) => (key in params ? String(params[key]) : whole));
+}
+
+/** `msgid` in the page's language, its {placeholders} filled from `params`. */
+export function t(msgid, params) {
+  return fill(T.messages[msgid] || msgid, params);
+}
+
+/** The form of `singular`/`plural` for `n` in the page's language; {n} is filled in too. */
+export function tn(singular, plural, n, params) {
+  const forms = T.plurals[singular];
+  let text = "";
+  if (forms) {
+    const index = T.categories.indexOf(new Intl.PluralRules(T.lang).select(n));
+    text = forms[index >= 0 ? index : forms.length - 1];
+  }
+  if (!text) text = n === 1 ? singular : plural;
+  return fill(text, { n, ...params });
+}
+
+async function fetchCatalogue(url) {
+  try {
+    const response = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
+    return response.ok ? await response.json() : null;
+  } catch {
+    return null; // no catalogue: the page stays in English
+  }
+}
+
+/** Load the remembered language, or the one the browser's Accept-Language asks for, and translate the page. */
+export async function loadLanguage() {
+  const saved = localStorage.getItem(KEY);
+  let data = saved ? await fetchCatalogue(`/api/i18n/${encodeURIComponent(saved)}`) : null;
+  if (!data) data = await fetchCatalogue("/api/i18n");
+  if (data) {
+    T.lang = data.lang;
+    T.messages = data.messages;
+    T.plurals = data.plurals;
+    T.categories = data.plural_categories;
+    T.languages = data.languages;
+  }
+  document.documentElement.lang = T.lang;
+  translatePage(document);
+}
+
+/** Switch to language `code` and remember it: the page reloads in that language (the game is on the server). */
+export function chooseLanguage(code) {
+  localStorage.setItem(KEY, code);
+  location.reload();
+}
+
+/** Translate the static markup: the text of [data-i18n] elements and the attributes [data-i18n-attr] names. */
+export function translatePage(root) {
+  for (const node of root.querySelectorAll("[data-i18n]")) {
+    node.textContent = t(node.textContent.trim().replace(/\s+/g, " "));
+  }
+  for (const node of root.querySelectorAll("[data-i18n-attr]")) {
+    for (const name of node.dataset.i18nAttr.split(/\s+/)) {
+      const value = node.getAttribute(name);
+      if (value) node.setAttribute(name, t(value));
+    }
+  }
+}

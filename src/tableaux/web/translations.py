@@ -1,0 +1,48 @@
+"""The page's translations: ``GET /api/i18n`` (chosen from Accept-Language) and ``GET /api/i18n/{lang}``.
+
+The catalogues are :mod:`tableaux.i18n`'s ``web`` domain; the page's
+``static/i18n.js`` fetches one and looks its strings up with ``t()``. What the
+server itself says (hints, the engine's reasons) is translated on the server,
+into the language of each request's Accept-Language (see
+:class:`tableaux.web.middleware.RequestLanguage`), which the page sets to the
+language it shows.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from ..i18n import native_name, negotiate, plural_categories, web_messages
+from . import openapi as api
+
+router = APIRouter(prefix="/api", default_response_class=JSONResponse)
+
+
+@functools.lru_cache(maxsize=16)
+def translations_of(lang: str) -> dict[str, Any]:
+    messages, plurals = web_messages(lang)
+    return {
+        "lang": lang,
+        "languages": [{"code": code, "name": native_name(code)} for code in api.LANGUAGES],
+        "plural_categories": plural_categories(lang),
+        "messages": messages,
+        "plurals": plurals,
+    }
+
+
+@router.get("/i18n", operation_id="translationsForBrowser", response_model=None,
+            responses=api.answers(200, api.Translations, ()))
+def best_translations(request: Request) -> JSONResponse:
+    """The page's messages in the language that best fits the request's Accept-Language (English by default)."""
+    return JSONResponse(translations_of(negotiate(request.headers.get("accept-language"))))
+
+
+@router.get("/i18n/{lang}", operation_id="translations", response_model=None,
+            responses=api.answers(200, api.Translations, (422,)))
+def translations(lang: api.LanguageCode) -> JSONResponse:
+    """The page's messages in ``lang`` (the language menu's choice)."""
+    return JSONResponse(translations_of(lang))

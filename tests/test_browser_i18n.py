@@ -1,0 +1,53 @@
+"""The page in other languages, in Debian's Chromium: Accept-Language chooses, the language menu switches."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from browser_helpers import LiveServer
+from test_browser import Player, browser, server  # noqa: F401 - the browser suite's fixtures, used by name
+
+
+@pytest.fixture
+def french(browser: Browser, server: LiveServer) -> Iterator[Player]:  # noqa: F811
+    p = Player(browser, server.url, locale="fr-FR", extra_http_headers={"Accept-Language": "fr"})
+    yield p
+    p.close()
+
+
+def test_accept_language_fr_gives_a_french_page(french: Player) -> None:
+    page = french.open("?game=king-albert&deal=17")
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    expect(page.locator("#new-game")).to_have_text("Nouvelle partie")
+    expect(page.locator("#undo")).to_have_text("Annuler")
+    expect(page.locator("#hint")).to_have_attribute("title", "Indice (h)")
+    expect(page.locator("#lang-select")).to_have_value("fr")
+    toolbar = page.locator("header.toolbar").inner_text()
+    for english in ("New game", "Undo", "Statistics", "Rules"):
+        assert english not in toolbar
+    expect(page.locator('[data-pile="tableau-1"]')).to_have_attribute("aria-label", re.compile(r"^Colonne 1, 9 cartes"))
+    page.keyboard.press("F1")
+    expect(page.locator("#rules-title")).to_have_text("Règles de King Albert")
+    expect(page.locator("#rules-text")).to_contain_text("monter les 52 cartes sur les quatre fondations")
+    expect(page.locator("#rules-text")).to_contain_text("Jouer ici")
+    page.keyboard.press("Escape")
+    page.click("#hint")
+    expect(page.locator("#notice")).to_contain_text("Indice")
+
+
+def test_the_language_menu_switches_the_page_and_is_remembered(french: Player) -> None:
+    page = french.open("?game=eagle-wing&deal=3")
+    page.select_option("#lang-select", "de")
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    expect(page.locator("#new-game")).to_have_text("Neues Spiel")
+    page.reload()
+    page.wait_for_selector("[data-pile]")
+    expect(page.locator("html")).to_have_attribute("lang", "de")  # remembered over Accept-Language: fr
+    expect(page.locator("#restart")).to_have_text("Neu beginnen")
+    page.select_option("#lang-select", "en")
+    expect(page.locator("#new-game")).to_have_text("New game")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
