@@ -46,9 +46,17 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def assert_winnable_by_replay(name: str, deal: int) -> None:
-    """Solve the deal and play the line in the engine, move by move, to a won game."""
+    """Solve the deal and play the line in the engine, move by move, to a won game.
+
+    With the search that graded the catalogue (the C core) when it is built, whatever TABLEAUX_SOLVER says:
+    this checks the catalogue's data, and the budget is the one it was graded with. Without the core, the
+    Python search gets five times the budget, and the classic deals (minutes each in Python) are left out.
+    """
+    if "c" not in BACKENDS and name == "king-albert-classic":
+        pytest.skip("without the C core, classic deals take the Python search minutes each")
     game = tableaux.new_game(name, deal)
-    result = tableaux.solve(game, max_nodes=DEAL_BUDGET)
+    result = tableaux.solve(game, max_nodes=DEAL_BUDGET if "c" in BACKENDS else 5 * DEAL_BUDGET,
+                            backend=BACKENDS[0])
     assert result.verdict == "winnable", f"{name} deal {deal} handed out as winnable but the solver says {result}"
     for move in result.moves:
         game.play(move)
