@@ -2,10 +2,14 @@
 // its own seams: state.js (state and rendering), actions.js (requests to the server), input.js (mouse,
 // touch and keyboard) and dialogs.js (rules, statistics); board.js and cards.js draw the table.
 
-import { api, ApiError } from "./api.js";
+import { api } from "./api.js";
 import { act, autoHome, newGame, resume, showHint } from "./actions.js";
 import { layoutFans } from "./board.js";
+import { dailyRequested, openDaily, startNewGame, wireDaily } from "./daily.js";
 import { confirmReset, openRules, openStats } from "./dialogs.js";
+import { wireFair } from "./fair.js";
+import { wireSettings } from "./settings.js";
+import { wireSolution } from "./solution.js";
 import { focusedPlace, onKeyDown, onPointerDown, onPointerMove, onPointerUp } from "./input.js";
 import { $, adopt, board, elapsed, enqueue, formatTime, gameInfo, MAX_DEAL, notice, S } from "./state.js";
 
@@ -31,7 +35,8 @@ async function start() {
     warning += `"${query.get("deal")}" is not a deal number; deals are whole numbers from 0 to ${MAX_DEAL}.`;
     deal = null;
   }
-  await open(game, deal);
+  if (dailyRequested()) await openDaily(game || S.catalog[0].name);
+  else await open(game, deal);
   if (warning) notice(warning.trim(), { sticky: true });
 }
 
@@ -39,14 +44,10 @@ async function start() {
 async function open(game, deal) {
   if (deal != null && !game) game = S.catalog[0].name; // a bare deal number means the first game
   if (game && deal != null) {
-    try {
-      const current = await api.current(game);
-      if (current.deal === deal) {
-        adopt(current);
-        return;
-      }
-    } catch (err) {
-      if (!(err instanceof ApiError) || err.status !== 404) throw err;
+    const { view } = await api.resume(game);
+    if (view && view.deal === deal) {
+      adopt(view);
+      return;
     }
     await newGame(game, deal);
     return;
@@ -71,7 +72,7 @@ function wire() {
   });
   document.addEventListener("keydown", onKeyDown);
   $("notice").addEventListener("click", () => notice(""));
-  $("new-game").addEventListener("click", () => enqueue(() => newGame($("game-select").value, null)));
+  $("new-game").addEventListener("click", () => enqueue(() => startNewGame($("game-select").value)));
   $("game-select").addEventListener("change", () => enqueue(() => resume($("game-select").value)));
   $("deal-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -106,5 +107,9 @@ function wire() {
 }
 
 wire();
+wireFair();
+wireSettings();
+wireSolution();
+wireDaily();
 enqueue(start);
 

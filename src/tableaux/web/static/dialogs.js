@@ -20,7 +20,9 @@ export function openRules() {
   const game = S.view ? S.view.game : $("game-select").value;
   $("rules-title").textContent = `Rules of ${gameInfo(game)?.title ?? game}`;
   $("rules-text").innerHTML = RULES[game];
-  openDialog($("rules-dialog"));
+  const dialog = $("rules-dialog");
+  openDialog(dialog);
+  dialog.scrollTop = 0; // showModal focuses the Close button at the bottom, which scrolled the text away
 }
 
 const STAT_ROWS = [
@@ -32,6 +34,11 @@ const STAT_ROWS = [
   ["best_time", "Fastest win", (v) => formatTime(v)],
   ["worst_time", "Slowest win", (v) => formatTime(v)],
   ["fewest_moves", "Fewest moves in a win", String],
+  ["assisted", "Games with the solver's help (not counted above)", String],
+  ["daily_played", "Daily deals played", String],
+  ["daily_won", "Daily deals won", String],
+  ["daily_streak", "Daily streak (days in a row)", String],
+  ["best_daily_streak", "Best daily streak", String],
 ];
 
 export function renderStats(stats) {
@@ -66,6 +73,7 @@ export function confirmReset() {
   const dialog = $("confirm-dialog");
   const which = S.catalog.length === 2 ? "both games" : "every game";
   $("confirm-text").textContent = `Reset the statistics of ${which}? This cannot be undone.`;
+  $("confirm-yes").textContent = "Yes, reset";
   dialog.returnValue = "";
   dialog.addEventListener("close", () => {
     if (dialog.returnValue === "yes") {
