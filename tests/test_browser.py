@@ -567,4 +567,5 @@ def test_the_page_takes_the_games_from_the_catalog(player: Player) -> None:
     expect(page.locator("#stock-left")).to_be_hidden()  # King Albert's position has no stock
     page.click("#stats-button")
     headers = page.locator("#stats-body thead th")
+    expect(headers).to_have_count(len(catalog) + 1)  # the dialog fills in when the statistics arrive
     assert [h.inner_text() for h in headers.all()][1:] == [title for _, title in catalog]

@@ -261,7 +261,10 @@ class Harness:
                     run = 0
             out[name] = {"played": played, "won": won, "win_rate": round(won / played, 4) if played else 0.0,
                          "current_streak": run, "best_streak": best, "best_time": min(times, default=None),
-                         "worst_time": max(times, default=None), "fewest_moves": fewest}
+                         "worst_time": max(times, default=None), "fewest_moves": fewest,
+                         # The harness plays no daily deal and never asks the solver to play for it.
+                         "assisted": 0, "daily_played": 0, "daily_won": 0, "daily_streak": 0,
+                         "best_daily_streak": 0}
         return out
 
 

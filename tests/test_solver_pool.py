@@ -71,13 +71,11 @@ def test_a_hint_comes_from_the_solver_in_a_worker(tmp_path: Path) -> None:
     pool = SolverPool(workers=1)
     with TestClient(create_app(tmp_path / "games.sqlite3", hint_time_limit=5.0, pool=pool)) as client:
         view = client.post("/api/games", json={"game": "king-albert", "deal": 1}).json()
-        answer = client.post(f"/api/games/{view['id']}/hint").json()
-        # A fair hint (the default) counts sampled layouts; either way the solver answered, in a worker.
-        assert answer["hint"]["source"] == "solver"
-        assert "possible layouts of the hidden cards" in answer["hint"]["message"]
+        answer = client.post(f"/api/games/{view['id']}/hint", json={"mode": "peek"}).json()
+        assert answer["hint"]["source"] == "solver" and "winning line" in answer["hint"]["message"]
         assert answer["hint"]["move"] in view["legal_moves"] and answer["view"]["id"] == view["id"]
-        expected = tableaux.new_game("king-albert", 1).hint(time_limit=5.0)
-        assert answer["hint"] == expected.to_dict()
+        expected = tableaux.new_game("king-albert", 1).hint(time_limit=5.0, mode="peek")
+        assert answer["hint"] == expected.to_dict() and answer["hint"]["peeks"] is True
         workers = set(pool._executor._processes) if pool._executor else set()  # type: ignore[attr-defined]
         assert workers and os.getpid() not in workers
     # The app's lifespan ended: its workers are gone.

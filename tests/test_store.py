@@ -222,7 +222,8 @@ UNTOUCHED = (False, False, 0.0, 0)
 def test_no_games_no_statistics() -> None:
     s = compute_stats([])
     assert s.to_dict() == {"played": 0, "won": 0, "win_rate": 0.0, "current_streak": 0, "best_streak": 0,
-                           "best_time": None, "worst_time": None, "fewest_moves": None}
+                           "best_time": None, "worst_time": None, "fewest_moves": None, "assisted": 0,
+                           "daily_played": 0, "daily_won": 0, "daily_streak": 0, "best_daily_streak": 0}
 
 
 def test_streaks_win_rate_times_and_moves() -> None:

@@ -118,6 +118,7 @@ def test_catalog_lists_both_games_as_the_engine_describes_them(client: TestClien
     assert r.status_code == 200
     assert r.json() == [
         {"name": n, "title": tableaux.rules(n).title, "piles": list(tableaux.rules(n).pile_names),
+         "labels": {p: tableaux.Move(p, 1, p).__str__().split(">")[0] for p in tableaux.rules(n).pile_names},
          "has_stock": n == "eagle-wing"}
         for n in ("king-albert", "eagle-wing")
     ]
@@ -696,7 +697,8 @@ def test_winning_a_game_updates_the_statistics(client: TestClient, winning_line:
     zero = client.get("/api/stats").json()
     assert set(zero) == set(WEB_GAMES)
     assert zero[name] == {"played": 0, "won": 0, "win_rate": 0.0, "current_streak": 0, "best_streak": 0,
-                          "best_time": None, "worst_time": None, "fewest_moves": None}
+                          "best_time": None, "worst_time": None, "fewest_moves": None, "assisted": 0,
+                          "daily_played": 0, "daily_won": 0, "daily_streak": 0, "best_daily_streak": 0}
     view = new_game(client, name, deal)
     for text in line:
         view = play(client, view, Move.from_str(text).to_dict())
@@ -814,10 +816,10 @@ def test_a_write_lost_to_another_server_process_is_a_409(client: TestClient, mon
     store = client.app.state.store  # type: ignore[attr-defined]
     real_save = store.save_change
 
-    def other_process_wins(record, moves, redo, won):  # type: ignore[no-untyped-def]
+    def other_process_wins(record, moves, redo, won, **flags):  # type: ignore[no-untyped-def]
         monkeypatch.setattr(store, "save_change", real_save)
         real_save(record, [view["legal_moves"][0]["text"]], [], False)  # the other process's move
-        return real_save(record, moves, redo, won)  # ours, against the old version: refused
+        return real_save(record, moves, redo, won, **flags)  # ours, against the old version: refused
 
     monkeypatch.setattr(store, "save_change", other_process_wins)
     r = client.post(f"/api/games/{view['id']}/moves", json={"move": view["legal_moves"][-1], "version": 0})

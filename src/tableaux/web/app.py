@@ -22,7 +22,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from . import openapi
+from . import assist, openapi
 from .errors import ApiError
 from .games import Games, router
 from .identity import COOKIE, Player
@@ -85,10 +85,15 @@ def create_app(
     db_path: str | Path,
     *,
     hint_time_limit: float = 0.5,
+    chance_time_limit: float = 3.0,
+    solve_time_limit: float = 10.0,
     allowed_hosts: tuple[str, ...] | None = None,
     pool: SolverPool | None = None,
 ) -> FastAPI:
     """The web game on database ``db_path``. ``allowed_hosts`` limits the Host header (DNS rebinding).
+
+    ``chance_time_limit`` bounds each chance to win; ``solve_time_limit`` each solution and each search
+    for where a game was lost (their budgets are otherwise in positions, see :mod:`tableaux.fair`).
 
     The solver pool starts with the app's lifespan (or at the first hint when
     the app runs without one) and stops with it.
@@ -109,8 +114,10 @@ def create_app(
     app.state.store = store
     app.state.games = Games(store, hint_time_limit, solver_pool)
     app.state.pool = solver_pool
+    app.state.assist = assist.Assist(app.state.games, chance_time_limit, solve_time_limit)
     app.include_router(router)
     app.include_router(translations_router)
+    app.include_router(assist.router)
 
     def cached_description() -> dict[str, Any]:
         if app.openapi_schema is None:
@@ -151,6 +158,11 @@ def create_app(
         if not page.is_file():
             raise ApiError(404, "the front end is not installed (static/index.html is missing)")
         return FileResponse(page, headers={"cache-control": "no-cache"})
+
+    @app.get("/daily", include_in_schema=False)
+    def daily_page(player: Player) -> FileResponse:
+        """The daily deal's address (``/daily?game=king-albert``): the page, which asks for today's deal."""
+        return index(player)
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
 

@@ -22,6 +22,7 @@ from fastapi import APIRouter, Depends, Path, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
+from .. import catalogue
 from .. import new_game as start_game
 from ..engine import IllegalMoveError, Move, NotationError
 from ..game import Game
@@ -79,11 +80,48 @@ class Games:
         with self._cache_lock:
             self._cache.pop(game_id, None)
 
-    def create(self, player: str, name: str, deal: int | None) -> dict[str, Any]:
+    def create(
+        self, player: str, name: str, deal: int | None, winnable: bool = False, difficulty: str | None = None
+    ) -> dict[str, Any]:
+        """A new game: deal ``deal``, a random one, or (``winnable``/``difficulty``) one the catalogue grades.
+
+        The catalogue is read, never computed, so a graded deal starts as fast as any other.
+        """
+        grade = None
+        if winnable or difficulty is not None:
+            entry = catalogue.pick(name, winnable=True, difficulty=difficulty)
+            deal, grade = entry.deal, entry.grade
         game = start_game(name, deal)
-        record = self.store.create_game(player, name, game.deal)
+        record = self.store.create_game(player, name, game.deal, grade=grade)
         self._remember(record, game)
         return make_view(record, game)
+
+    def daily(self, player: str, name: str) -> tuple[dict[str, Any], bool]:
+        """Today's daily deal (UTC) of ``name``: the player's game of it if there is one, else a new one.
+
+        Returns the view and whether the game was created now. A daily deal is played once: a finished one
+        is shown as it ended.
+        """
+        date = catalogue.today().isoformat()
+        record = self.store.daily_game(player, name, date)
+        if record is not None:
+            return self.view(record.id, player), False
+        entry = catalogue.daily(name, date)
+        game = start_game(name, entry.deal)
+        record = self.store.create_game(player, name, game.deal, daily=date, grade=entry.grade)
+        self._remember(record, game)
+        return make_view(record, game), True
+
+    def resume(self, player: str, name: str | None) -> dict[str, Any] | None:
+        """The player's unfinished game (of ``name``, if given), or None: a new player is not an error."""
+        record = self.store.current_game(player, name)
+        return None if record is None else self.view(record.id, player)
+
+    def inspect(self, game_id: str, player: str, what: Callable[[GameRecord, Game], Any]) -> Any:
+        """``what(record, game)`` for the player's game, read under its lock (the game is not changed)."""
+        with self._open(game_id, player) as (record, game):
+            self._remember(record, game)
+            return what(record, game)
 
     def view(self, game_id: str, player: str) -> dict[str, Any]:
         with self._open(game_id, player) as (record, game):
@@ -97,8 +135,17 @@ class Games:
             raise ApiError(404, f"no unfinished {which} to resume; start one with POST /api/games")
         return self.view(record.id, player)
 
-    def change(self, game_id: str, player: str, version: int, action: Callable[[Game], object]) -> dict[str, Any]:
-        """Apply ``action`` to the game made at ``version`` and store the result before answering."""
+    def change(
+        self, game_id: str, player: str, version: int, action: Callable[[Game], object], *,
+        assisted: bool | None = None, give_up: bool = False, after_loss: bool = False,
+        check: Callable[[GameRecord, Game], None] | None = None,
+    ) -> dict[str, Any]:
+        """Apply ``action`` to the game made at ``version`` and store the result before answering.
+
+        ``assisted`` marks the game as played with the solver's help, ``give_up`` ends it as lost, and
+        ``after_loss`` is for the one change a given-up game takes (going back to where it could be won).
+        ``check`` may refuse the change (with :class:`ApiError`) from the stored record, before ``action``.
+        """
         with self._open(game_id, player) as (record, game):
             if version != record.version:
                 raise ApiError(
@@ -109,11 +156,17 @@ class Games:
                 )
             if record.won:
                 raise ApiError(422, "this game is won and finished; start a new game")
+            if record.given_up and not after_loss:
+                raise ApiError(422, "this game was given up; start a new game, or go back to where it could "
+                                    "still be won (POST .../rewind)")
+            if check is not None:
+                check(record, game)
             action(game)  # raises ApiError and changes nothing when the request is not allowed
             moves = extend_texts(record.moves, game.moves_played)
             redo = [move_text(m) for m in game.redo_moves]
             try:
-                new = self.store.save_change(record, moves, redo, game.is_won())
+                new = self.store.save_change(record, moves, redo, game.is_won(), assisted=assisted,
+                                             given_up=give_up)
             except StaleVersionError:
                 self._forget(game_id)
                 fresh = self.store.get_game(game_id, player)
@@ -132,13 +185,15 @@ class Games:
             hint = None
             if record.won:
                 hint = {"move": None, "source": "none", "message": "The game is won.", "unwinnable": False}
+            elif record.given_up:
+                hint = {"move": None, "source": "none", "message": "The game was given up.", "unwinnable": False}
             elif heuristic:
                 hint = heuristic_hint(game).to_dict()
                 if hint["source"] == "heuristic":
                     hint["message"] = f"The solver is busy with other hints; {hint['message']}"
             return record, make_view(record, game), hint
 
-    async def hint(self, game_id: str, player: str) -> dict[str, Any]:
+    async def hint(self, game_id: str, player: str, mode: str = "fair") -> dict[str, Any]:
         """The solver's hint, searched in the pool; the rule of thumb at once when the pool is full."""
         reserved = self.pool.reserve()
         try:
@@ -151,10 +206,11 @@ class Games:
             if hint is not None:  # nothing to search (a won game)
                 self.pool.release()
             else:
-                hint = await self.pool.run(hint_job, record, self.hint_time_limit, current_language())
+                hint = await self.pool.run(hint_job, record, self.hint_time_limit, mode, current_language())
                 if hint is None:  # the worker died: answer anyway
                     _, _, hint = await run_in_threadpool(self.look, game_id, player, True)
         assert hint is not None
+        hint.setdefault("peeks", False)
         return {"hint": hint, "view": view}
 
 
@@ -238,7 +294,24 @@ def list_games() -> JSONResponse:
 @router.post("/games", operation_id="newGame", status_code=201, response_model=None,
              responses=api.answers(201, api.View, api.BODY_ERRORS, links=""))
 def new_game(body: api.NewGameRequest, player: Player, games: GamesDep) -> JSONResponse:
-    return ok(games.create(player, body.game, body.deal), 201)
+    return ok(games.create(player, body.game, body.deal, body.winnable, body.difficulty), 201)
+
+
+@router.post("/daily", operation_id="daily", status_code=201, response_model=None,
+             responses={**api.answers(201, api.View, api.BODY_ERRORS, links=""),
+                        200: {"model": api.View, "description": "the player's game of today's deal, as it is",
+                              "headers": api.TOKEN_ANSWER, "links": api.game_links("")}})
+def daily(body: api.DailyRequest, player: Player, games: GamesDep) -> JSONResponse:
+    """Today's daily deal (UTC): one winnable deal per game per day, the same for everyone."""
+    view, created = games.daily(player, body.game)
+    return ok(view, 201 if created else 200)
+
+
+@router.get("/resume", operation_id="resume", response_model=None,
+            responses=api.answers(200, api.Resume, (422,)))
+def resume(player: Player, games: GamesDep, game: api.Game | None = None) -> JSONResponse:
+    """Like /current, but a player with nothing to resume gets ``{"view": null}`` rather than 404."""
+    return ok({"view": games.resume(player, game)})
 
 
 @router.get("/current", operation_id="currentGame", response_model=None,
@@ -276,7 +349,7 @@ history_route("restart", restart_action, "Back to the deal (the moves stay on th
              responses=api.answers(200, api.HintAnswer, (*api.BODY_ERRORS, 404), links="/view"))
 async def hint(game_id: GameId, player: Player, games: GamesDep,
                body: api.HintRequest | None = None) -> JSONResponse:
-    return ok(await games.hint(game_id, player))
+    return ok(await games.hint(game_id, player, body.mode if body is not None else "fair"))
 
 
 @router.get("/stats", operation_id="stats", response_model=None,

@@ -32,6 +32,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from .. import GAMES
+from ..catalogue import GRADES
 from ..deal import MAX_DEAL
 from ..engine import Rules
 from ..i18n import languages
@@ -44,6 +45,10 @@ GameName = Literal[WEB_GAMES]  # type: ignore[valid-type]
 LANGUAGES: tuple[str, ...] = languages()
 """The languages the page can speak: English and every catalogue under tableaux/i18n/locale."""
 LanguageCode = Literal[LANGUAGES]  # type: ignore[valid-type]
+GradeName = Literal[GRADES]  # type: ignore[valid-type]
+HINT_MODES = ("fair", "peek")
+HintMode = Literal[HINT_MODES]  # type: ignore[valid-type]
+DATE = r"^\d{4}-\d{2}-\d{2}$"
 PileName = Literal[PILES]  # type: ignore[valid-type]
 MAX_COUNT = 52
 MAX_MOVE_TEXT = 64
@@ -108,6 +113,34 @@ def check_game(value: object) -> object:
     return value
 
 
+def check_flag(value: object, info: ValidationInfo) -> object:
+    if not isinstance(value, bool):
+        raise ContractError(f"{info.field_name} must be true or false, not {value!r}")
+    return value
+
+
+def check_grade(value: object) -> object:
+    if value is not None and (not isinstance(value, str) or value not in GRADES):
+        raise ContractError(f"unknown difficulty {value!r}; choose one of {', '.join(GRADES)}, or null for any")
+    return value
+
+
+def check_mode(value: object) -> object:
+    if not isinstance(value, str) or value not in HINT_MODES:
+        raise ContractError(
+            f"unknown hint mode {value!r}; choose fair (uses only the cards you have seen) "
+            "or peek (the solver looks at the face-down cards)"
+        )
+    return value
+
+
+def check_keep(value: object) -> int:
+    number = whole_number(value)
+    if number is None or number < 0:
+        raise ContractError(f"keep must be a whole number of moves, at least 0, not {value!r}")
+    return number
+
+
 def check_pile(value: object, info: ValidationInfo) -> object:
     if not isinstance(value, str) or value not in PILES:
         raise ContractError(f"unknown pile {value!r} as move {info.field_name}; piles are {', '.join(PILES)}")
@@ -141,6 +174,10 @@ Version = Annotated[
 ]
 Count = Annotated[int, Field(ge=1, le=MAX_COUNT), BeforeValidator(check_count)]
 Game = Annotated[GameName, BeforeValidator(check_game)]
+Flag = Annotated[bool, BeforeValidator(check_flag)]
+Grade = Annotated[GradeName, BeforeValidator(check_grade)]
+Mode = Annotated[HintMode, BeforeValidator(check_mode)]
+Keep = Annotated[int, Field(ge=0), BeforeValidator(check_keep)]
 Pile = Annotated[PileName, BeforeValidator(check_pile)]
 
 
@@ -176,10 +213,37 @@ class Strict(BaseModel):
 
 # --- requests ------------------------------------------------------------------------------
 class NewGameRequest(Strict):
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"game": "king-albert", "deal": 17}]})
+    model_config = ConfigDict(extra="forbid", json_schema_extra={
+        "examples": [{"game": "king-albert", "deal": 17}, {"game": "eagle-wing", "winnable": True,
+                                                          "difficulty": "easy"}],
+        # A deal number, or a choice from the catalogue: never both.
+        "anyOf": [{"properties": {"deal": {"type": "null"}}},
+                  {"properties": {"winnable": {"const": False}, "difficulty": {"type": "null"}}}],
+    })
 
     game: Game = Field(description=f"choose one of {', '.join(WEB_GAMES)}")
     deal: Deal = Field(None, description="null or absent: a random deal")
+    winnable: Flag = Field(False, description="true: a random deal the solver has won, from the graded catalogue")
+    difficulty: Grade | None = Field(None, description=f"one of {', '.join(GRADES)} (a winnable deal of that grade)")
+
+    @model_validator(mode="after")
+    def _one_way_to_choose(self) -> NewGameRequest:
+        if self.deal is not None and (self.winnable or self.difficulty is not None):
+            raise ContractError("give either a deal number or winnable/difficulty, not both")
+        return self
+
+
+class DailyRequest(Strict):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"game": "king-albert"}]})
+
+    game: Game = Field(description=f"choose one of {', '.join(WEB_GAMES)}")
+
+
+class RewindRequest(Strict):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"version": 30, "keep": 22}]})
+
+    version: Version
+    keep: Keep = Field(description="how many of the moves played to keep (where the game could still be won)")
 
 
 class MoveSpec(Strict):
@@ -220,9 +284,11 @@ class VersionRequest(Strict):
 
 
 class HintRequest(BaseModel):
-    """Any JSON object (or no body at all); its fields are ignored."""
+    """Which hint (no body at all: a fair one). Other fields are ignored, as before the mode existed."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"mode": "fair"}]})
+
+    mode: Mode = Field("fair", description="fair: from the cards the player has seen; peek: the solver sees them all")
 
     @model_validator(mode="before")
     @classmethod
@@ -314,6 +380,10 @@ class View(Answer):
     moves: Annotated[int, Field(ge=0)]
     won: bool
     over: bool
+    given_up: bool = Field(description="the player gave this game up: it is finished and lost")
+    assisted: bool = Field(description="the solver showed the way: the statistics count this game apart")
+    daily: Annotated[str, Field(pattern=DATE)] | None = Field(description="the UTC date of this daily deal, or null")
+    grade: GradeName | None = Field(description="the grade, when the deal was picked as winnable (or is a daily)")
 
 
 class Hint(Answer):
@@ -321,11 +391,55 @@ class Hint(Answer):
     source: Literal["solver", "heuristic", "none"]
     message: str
     unwinnable: bool
+    peeks: bool = Field(description="true when the solver looked at face-down cards (a hint asked for in peek mode)")
 
 
 class HintAnswer(Answer):
     hint: Hint
     view: View
+
+
+class Chance(Answer):
+    """``tableaux.fair.win_chance`` of the game's observation: the chance that the cards the player has not
+    seen lie in a winnable way. An upper bound on what a player who does not peek can achieve."""
+
+    version: Annotated[int, Field(ge=0)] = Field(description="the version of the game it was worked out for")
+    share: Annotated[float, Field(ge=0, le=1)] = Field(description="share of sampled layouts the solver wins")
+    low: Annotated[float, Field(ge=0, le=1)]
+    high: Annotated[float, Field(ge=0, le=1)]
+    samples: Annotated[int, Field(ge=0)]
+    decided: Annotated[int, Field(ge=0)]
+    winnable: Annotated[int, Field(ge=0)]
+
+
+class Lost(Answer):
+    """Where a lost or given-up game was lost (``tableaux.fair.where_lost``; the game is over, so it may look
+    at every card). ``verdict``: ``lost`` (``moves[move_index]`` was the first move after which no line wins),
+    ``winnable`` (the last position can still be won), ``never`` (the deal was never winnable) or ``unknown``
+    (the solver could not decide within its budget)."""
+
+    version: Annotated[int, Field(ge=0)]
+    verdict: Literal["lost", "winnable", "never", "unknown"]
+    move_index: Annotated[int, Field(ge=0)] | None = None
+    move: str | None = None
+    certain: bool = True
+    last_possible: Annotated[int, Field(ge=0)] | None = None
+    line: list[str] = Field(default_factory=list, description="a winning line from just before that move")
+
+
+class Solution(Answer):
+    """The solver's winning line from the current position (it looks at the face-down cards: ``peeks``)."""
+
+    verdict: Literal["winnable", "unwinnable", "unknown"]
+    moves: list[str]
+    peeks: Literal[True]
+    view: View
+
+
+class Resume(Answer):
+    """The player's unfinished game, or null when there is none (a new player)."""
+
+    view: View | None
 
 
 class CatalogEntry(Answer):
@@ -334,6 +448,7 @@ class CatalogEntry(Answer):
     name: GameName
     title: str
     piles: list[PileName]
+    labels: dict[PileName, str] = Field(description="each pile's short name in move notation (T3, F1...)")
     has_stock: bool = Field(description="whether the game deals from a stock (a 'deal' key and stock fields)")
 
 
@@ -346,6 +461,11 @@ class GameStats(Answer):
     best_time: Annotated[float, Field(ge=0)] | None
     worst_time: Annotated[float, Field(ge=0)] | None
     fewest_moves: Annotated[int, Field(ge=1)] | None
+    assisted: Annotated[int, Field(ge=0)] = Field(description="games played with the solver's help, counted apart")
+    daily_played: Annotated[int, Field(ge=0)]
+    daily_won: Annotated[int, Field(ge=0)]
+    daily_streak: Annotated[int, Field(ge=0)] = Field(description="UTC days in a row with the daily deal won")
+    best_daily_streak: Annotated[int, Field(ge=0)]
 
 
 AllStats = dict[GameName, GameStats]
@@ -388,6 +508,7 @@ ERRORS = {
     413: "the body is over 16 KiB",
     415: "a body not sent as application/json",
     422: "the request is well-formed JSON but not acceptable; the error says why",
+    503: "the solver's workers are all busy: try again shortly",
 }
 BODY_ERRORS = (400, 413, 415, 422)
 TOKEN_HEADER = "X-Player-Token"

@@ -50,14 +50,54 @@ def _ready() -> int:
     return os.getpid()
 
 
-def hint_job(record: GameRecord, time_limit: float, lang: str = "en") -> dict[str, Any]:
+def hint_job(record: GameRecord, time_limit: float, mode: str = "fair", lang: str = "en") -> dict[str, Any]:
     """In a worker: a stored game's hint, as :meth:`Game.hint` gives it (the solver's, or the rule of thumb's),
-    worded in ``lang``, the language of the request that asked for it."""
+    worded in ``lang``, the language of the request that asked for it.
+
+    A fair hint reads only the game's observation (``Game.hint`` sees to that); a peeking one says so.
+    """
     from ..i18n import speaking
     from .views import rebuild
 
     with speaking(lang):
-        return rebuild(record).hint(time_limit=time_limit).to_dict()
+        hint = rebuild(record).hint(time_limit=time_limit, mode=mode).to_dict()
+    hint.setdefault("peeks", False)
+    return hint
+
+
+def chance_job(observation: dict[str, Any], time_limit: float) -> dict[str, Any]:
+    """In a worker: the chance to win, from what the player has seen and nothing else.
+
+    It is given the observation, never the game, so it cannot look at a face-down card.
+    """
+    from ..fair import win_chance
+
+    return win_chance(observation, time_limit=time_limit)
+
+
+def lost_job(saved: dict[str, Any], time_limit: float) -> dict[str, Any]:
+    """In a worker: where a finished game was lost (:func:`tableaux.fair.where_lost`, which sees every card)."""
+    from ..fair import FairError, where_lost
+
+    try:
+        found = where_lost(saved, time_limit=time_limit)
+    except FairError:
+        return {"verdict": "unknown"}
+    if found is None:
+        return {"verdict": "winnable"}
+    if found.get("deal_unwinnable"):
+        return {"verdict": "never"}
+    return {"verdict": "lost", "move_index": found["move_index"], "move": found["move"], "line": found["line"],
+            "certain": found["certain"], "last_possible": found["last_possible"]}
+
+
+def solution_job(record: GameRecord, time_limit: float) -> dict[str, Any]:
+    """In a worker: the solver's winning line from the game's current position (it sees the face-down cards)."""
+    from ..solver import solve
+    from .views import rebuild
+
+    result = solve(rebuild(record), time_limit=time_limit)
+    return {"verdict": result.verdict, "moves": [str(m) for m in result.moves] if result.winnable else []}
 
 
 class SolverPool:

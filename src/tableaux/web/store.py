@@ -94,7 +94,16 @@ def _v4(conn: sqlite3.Connection) -> None:
     conn.execute("INSERT OR IGNORE INTO secrets (name, value) VALUES ('player-token', ?)", (secrets.token_bytes(32),))
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3, _v4)
+def _v5(conn: sqlite3.Connection) -> None:
+    """Fair play and the daily deal: help taken, games given up, the daily date and the grade picked."""
+    conn.execute("ALTER TABLE games ADD COLUMN assisted INTEGER NOT NULL DEFAULT 0")
+    conn.execute("ALTER TABLE games ADD COLUMN given_up INTEGER NOT NULL DEFAULT 0")
+    conn.execute("ALTER TABLE games ADD COLUMN daily TEXT")
+    conn.execute("ALTER TABLE games ADD COLUMN grade TEXT")
+    conn.execute("CREATE INDEX IF NOT EXISTS games_daily ON games (player, game, daily)")
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3, _v4, _v5)
 """Migration step ``i`` brings the schema from version ``i`` to ``i + 1``. Append only."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -127,10 +136,22 @@ class GameRecord:
     last_move_at: float | None
     updated_at: float
     ever_moved: bool = False
+    assisted: bool = False
+    """The solver showed the way (a solution, or going back to where the game was lost): kept apart in statistics."""
+    given_up: bool = False
+    """The player gave the game up: finished and lost."""
+    daily: str | None = None
+    """The UTC date (YYYY-MM-DD) whose daily deal this game is, or None."""
+    grade: str | None = None
+    """The catalogue's grade when the deal was picked as winnable (easy, medium or hard), or None."""
+
+    @property
+    def finished(self) -> bool:
+        return self.won or self.given_up
 
     def elapsed_now(self, now: float | None = None) -> float:
         """Playing time so far: frozen once won; the clock starts with the first move."""
-        if self.won or self.last_move_at is None:
+        if self.won or self.given_up or self.last_move_at is None:
             return self.elapsed
         now = time.time() if now is None else now
         return self.elapsed + min(max(now - self.last_move_at, 0.0), IDLE_CAP)
@@ -138,16 +159,18 @@ class GameRecord:
 
 _COLUMNS = (
     "id, player, game, deal, moves, redo, version, started_at, finished_at, won, elapsed, "
-    "last_move_at, updated_at, ever_moved"
+    "last_move_at, updated_at, ever_moved, assisted, given_up, daily, grade"
 )
 
 
 def _record(row: Sequence[Any]) -> GameRecord:
-    (gid, player, game, deal, moves, redo, version, started, finished, won, elapsed, last, updated, ever) = row
+    (gid, player, game, deal, moves, redo, version, started, finished, won, elapsed, last, updated, ever,
+     assisted, given_up, daily, grade) = row
     return GameRecord(
         id=gid, player=player, game=game, deal=deal, moves=json.loads(moves), redo=json.loads(redo),
         version=version, started_at=started, finished_at=finished, won=bool(won), elapsed=elapsed,
         last_move_at=last, updated_at=updated if updated is not None else started, ever_moved=bool(ever),
+        assisted=bool(assisted), given_up=bool(given_up), daily=daily, grade=grade,
     )
 
 
@@ -162,6 +185,14 @@ class GameStats:
     best_time: float | None = None
     worst_time: float | None = None
     fewest_moves: int | None = None
+    assisted: int = 0
+    """Games played with the solver's help (a solution shown, or taken back to where the game was lost): kept
+    out of every figure above."""
+    daily_played: int = 0
+    daily_won: int = 0
+    daily_streak: int = 0
+    """Consecutive UTC days, up to today (or yesterday, while today's deal is still open), with the daily deal won."""
+    best_daily_streak: int = 0
 
     @property
     def win_rate(self) -> float:
@@ -177,6 +208,11 @@ class GameStats:
             "best_time": None if self.best_time is None else round(self.best_time, 1),
             "worst_time": None if self.worst_time is None else round(self.worst_time, 1),
             "fewest_moves": self.fewest_moves,
+            "assisted": self.assisted,
+            "daily_played": self.daily_played,
+            "daily_won": self.daily_won,
+            "daily_streak": self.daily_streak,
+            "best_daily_streak": self.best_daily_streak,
         }
 
 
@@ -208,6 +244,25 @@ def compute_stats(
             run = 0
     stats.current_streak = run
     return stats
+
+
+def daily_streaks(won_days: Collection[str], today: str) -> tuple[int, int]:
+    """``(current, best)`` runs of consecutive UTC days in ``won_days`` (``YYYY-MM-DD``).
+
+    The current run ends today, or yesterday while today's deal may still be won; an older run is over.
+    """
+    from datetime import date, timedelta
+
+    days = sorted({date.fromisoformat(d) for d in won_days})
+    best = run = 0
+    previous: date | None = None
+    for day in days:
+        run = run + 1 if previous is not None and day - previous == timedelta(days=1) else 1
+        best = max(best, run)
+        previous = day
+    now = date.fromisoformat(today)
+    current = run if previous is not None and now - previous <= timedelta(days=1) else 0
+    return current, best
 
 
 def hash_token(token: str) -> str:
@@ -340,20 +395,32 @@ class Store:
         conn.execute("INSERT OR IGNORE INTO players (id, created_at) VALUES (?, ?)", (player, time.time()))
 
     # --- games -----------------------------------------------------------------
-    def create_game(self, player: str, game: str, deal: int) -> GameRecord:
+    def create_game(
+        self, player: str, game: str, deal: int, *, daily: str | None = None, grade: str | None = None
+    ) -> GameRecord:
         now = time.time()
         record = GameRecord(
             id=secrets.token_urlsafe(16), player=player, game=game, deal=deal, moves=[], redo=[], version=0,
             started_at=now, finished_at=None, won=False, elapsed=0.0, last_move_at=None, updated_at=now,
+            daily=daily, grade=grade,
         )
         with self._write() as conn:
             self._add_player(conn, player)  # a player's row is written with the first thing it stores
             conn.execute(
-                "INSERT INTO games (id, player, game, deal, moves, redo, version, started_at, updated_at) "
-                "VALUES (?, ?, ?, ?, '[]', '[]', 0, ?, ?)",
-                (record.id, player, game, deal, now, now),
+                "INSERT INTO games (id, player, game, deal, moves, redo, version, started_at, updated_at, daily, "
+                "grade) VALUES (?, ?, ?, ?, '[]', '[]', 0, ?, ?, ?, ?)",
+                (record.id, player, game, deal, now, now, daily, grade),
             )
         return record
+
+    def daily_game(self, player: str, game: str, date: str) -> GameRecord | None:
+        """The player's game of that day's daily deal (the first one, if a race made two), or None."""
+        with self._connect() as conn:
+            row = conn.execute(
+                f"SELECT {_COLUMNS} FROM games WHERE player = ? AND game = ? AND daily = ? "
+                "ORDER BY started_at, rowid LIMIT 1", (player, game, date)
+            ).fetchone()
+        return None if row is None else _record(row)
 
     def get_game(self, game_id: str, player: str) -> GameRecord | None:
         """The game, or ``None`` when it does not exist or belongs to someone else."""
@@ -365,7 +432,7 @@ class Store:
 
     def current_game(self, player: str, game: str | None = None) -> GameRecord | None:
         """The player's most recently changed unfinished game (of one game name, if given)."""
-        sql = f"SELECT {_COLUMNS} FROM games WHERE player = ? AND won = 0"
+        sql = f"SELECT {_COLUMNS} FROM games WHERE player = ? AND won = 0 AND given_up = 0"
         params: tuple[Any, ...] = (player,)
         if game is not None:
             sql += " AND game = ?"
@@ -375,28 +442,33 @@ class Store:
             row = conn.execute(sql, params).fetchone()
         return None if row is None else _record(row)
 
-    def save_change(self, record: GameRecord, moves: list[str], redo: list[str], won: bool) -> GameRecord:
+    def save_change(
+        self, record: GameRecord, moves: list[str], redo: list[str], won: bool, *,
+        assisted: bool | None = None, given_up: bool = False,
+    ) -> GameRecord:
         """Store one state change made against ``record.version``; :class:`StaleVersionError` if it moved on.
 
         The clock advances by the gap since the previous change (capped at
-        :data:`IDLE_CAP`); it starts at the first change.
+        :data:`IDLE_CAP`); it starts at the first change. ``assisted`` can only
+        be set, never cleared (None keeps it); ``given_up`` ends the game as lost.
         """
         now = time.time()
         elapsed = record.elapsed_now(now)
+        assisted = record.assisted or bool(assisted)
         new = GameRecord(
             id=record.id, player=record.player, game=record.game, deal=record.deal, moves=moves, redo=redo,
             version=record.version + 1, started_at=record.started_at,
-            finished_at=now if won else None, won=won, elapsed=elapsed, last_move_at=now, updated_at=now,
-            ever_moved=True,
+            finished_at=now if won or given_up else None, won=won, elapsed=elapsed, last_move_at=now, updated_at=now,
+            ever_moved=True, assisted=assisted, given_up=given_up, daily=record.daily, grade=record.grade,
         )
         with self._write() as conn:
             cur = conn.execute(
                 "UPDATE games SET moves = ?, redo = ?, version = ?, finished_at = ?, won = ?, elapsed = ?, "
-                "last_move_at = ?, updated_at = ?, move_count = ?, ever_moved = 1 "
+                "last_move_at = ?, updated_at = ?, move_count = ?, ever_moved = 1, assisted = ?, given_up = ? "
                 "WHERE id = ? AND player = ? AND version = ?",
                 (
                     json.dumps(moves), json.dumps(redo), new.version, new.finished_at, int(won), elapsed,
-                    now, now, len(moves), record.id, record.player, record.version,
+                    now, now, len(moves), int(assisted), int(given_up), record.id, record.player, record.version,
                 ),
             )
             if cur.rowcount != 1:
@@ -404,49 +476,75 @@ class Store:
         return new
 
     # --- statistics ------------------------------------------------------------
-    def stats(self, game_names: Sequence[str], player: str | None = None) -> dict[str, GameStats]:
-        """Statistics per game name, for one player, or for every player (each player's streaks kept apart)."""
+    def stats(
+        self, game_names: Sequence[str], player: str | None = None, today: str | None = None
+    ) -> dict[str, GameStats]:
+        """Statistics per game name, for one player, or for every player (each player's streaks kept apart).
+
+        Assisted games are counted apart (``assisted``) and left out of every other figure. Daily deals
+        count in the figures like any game, and in the daily ones too; ``today`` (UTC, YYYY-MM-DD) ends
+        the daily streaks.
+        """
+        if today is None:
+            from ..catalogue import today as utc_today
+
+            today = utc_today().isoformat()
         out: dict[str, GameStats] = {}
         for name in game_names:
             total = GameStats()
-            for rows, in_progress in self._game_rows(name, player).values():
-                total = _combine(total, compute_stats(rows, in_progress))
+            for rows, in_progress, extra in self._game_rows(name, player).values():
+                helped = {i for i, (assisted, _, _) in enumerate(extra) if assisted}
+                kept = [i for i in range(len(rows)) if i not in helped]
+                stats = compute_stats([rows[i] for i in kept], {n for n, i in enumerate(kept) if i in in_progress})
+                stats.assisted = sum(1 for i in helped if rows[i][0] or rows[i][1])
+                daily = [(day, rows[i][0]) for i, (assisted, _, day) in enumerate(extra)
+                         if day is not None and not assisted and (rows[i][0] or rows[i][1])]
+                stats.daily_played = len(daily)
+                stats.daily_won = sum(1 for _, won in daily if won)
+                stats.daily_streak, stats.best_daily_streak = daily_streaks(
+                    [day for day, won in daily if won], today)
+                total = _combine(total, stats)
             out[name] = total
         return out
 
     def _game_rows(
         self, game: str, player: str | None
-    ) -> dict[str, tuple[list[tuple[bool, bool, float, int]], set[int]]]:
-        """Per player: their counted games oldest first, and which of them are still in progress.
+    ) -> dict[str, tuple[list[tuple[bool, bool, float, int]], set[int], list[tuple[bool, bool, str | None]]]]:
+        """Per player: their counted games oldest first, which of them are still in progress, and for each
+        ``(assisted, given up, daily date)``.
 
         An unfinished game is in progress unless a later deal was started
         after its last change: leaving a game for a new deal loses it, as in
-        AisleRiot, while going back to it (another tab) keeps it open.
+        AisleRiot, while going back to it (another tab) keeps it open. A game
+        given up is finished.
         """
         sql = (
-            "SELECT player, won, ever_moved, elapsed, move_count, started_at, updated_at FROM games "
-            "WHERE counted = 1 AND game = ?"
+            "SELECT player, won, ever_moved, elapsed, move_count, started_at, updated_at, assisted, given_up, daily "
+            "FROM games WHERE counted = 1 AND game = ?"
         )
         params: tuple[Any, ...] = (game,)
         if player is not None:
             sql += " AND player = ?"
             params += (player,)
         sql += " ORDER BY started_at, rowid"
-        rows: dict[str, list[tuple[bool, bool, float, int, float, float]]] = {}
+        rows: dict[str, list[tuple[Any, ...]]] = {}
         with self._connect() as conn:
-            for who, won, moved, elapsed, moves, started, updated in conn.execute(sql, params):
+            for who, won, moved, elapsed, moves, started, updated, assisted, given_up, daily in conn.execute(
+                sql, params
+            ):
                 rows.setdefault(who, []).append(
-                    (bool(won), bool(moved), float(elapsed), int(moves), float(started), float(updated or started))
+                    (bool(won), bool(moved) or bool(given_up), float(elapsed), int(moves), float(started),
+                     float(updated or started), bool(assisted), bool(given_up), daily)
                 )
-        out: dict[str, tuple[list[tuple[bool, bool, float, int]], set[int]]] = {}
+        out: dict[str, tuple[list[tuple[bool, bool, float, int]], set[int], list[tuple[bool, bool, str | None]]]] = {}
         for who, games in rows.items():
             newest_start = games[-1][4]  # rows are in order of starting
             last = len(games) - 1
             in_progress = {
-                i for i, (won, _, _, _, _, updated) in enumerate(games)
-                if not won and (i == last or updated >= newest_start)
+                i for i, g in enumerate(games)
+                if not g[0] and not g[7] and (i == last or g[5] >= newest_start)
             }
-            out[who] = ([g[:4] for g in games], in_progress)
+            out[who] = ([g[:4] for g in games], in_progress, [g[6:9] for g in games])
         return out
 
     def players(self) -> list[tuple[str, float]]:
@@ -493,6 +591,11 @@ def _combine(a: GameStats, b: GameStats) -> GameStats:
         best_time=pick(a.best_time, b.best_time, min),
         worst_time=pick(a.worst_time, b.worst_time, max),
         fewest_moves=None if fewest is None else int(fewest),
+        assisted=a.assisted + b.assisted,
+        daily_played=a.daily_played + b.daily_played,
+        daily_won=a.daily_won + b.daily_won,
+        daily_streak=max(a.daily_streak, b.daily_streak),
+        best_daily_streak=max(a.best_daily_streak, b.best_daily_streak),
     )
 
 

@@ -13,7 +13,7 @@ import functools
 from typing import Any
 
 from .. import rules as rules_for
-from ..engine import Move, Rules, TableauxError
+from ..engine import Move, Rules, TableauxError, short_name
 from ..game import Game
 from ..i18n import _
 from ..solver.strategy import safe_moves
@@ -48,12 +48,13 @@ def make_view(record: GameRecord, game: Game) -> dict[str, Any]:
     position = game.public_position()
     position["title"] = _(position["title"])
     won = record.won
-    if won:  # a won game is final: its result is in the statistics
+    finished = record.finished
+    if finished:  # a won or given-up game is final: its result is in the statistics
         position["can_undo"] = position["can_redo"] = False
-    legal = [] if won else [move_dict(m) for m in game.legal_moves()]
+    legal = [] if finished else [move_dict(m) for m in game.legal_moves()]
     home: dict[str, Any] = {}
     safe: list[dict[str, Any]] = []
-    if not won:
+    if not finished:
         for pile in game.rules.pile_names:
             move = game.home_move(pile)
             if move is not None:
@@ -77,12 +78,17 @@ def make_view(record: GameRecord, game: Game) -> dict[str, Any]:
         "moves": len(record.moves),
         "won": won,
         "over": bool(position["over"]) and not won,
+        "given_up": record.given_up,
+        "assisted": record.assisted,
+        "daily": record.daily,
+        "grade": record.grade,
     }
 
 
 def catalog_entry(rules: Rules) -> dict[str, Any]:
     """What the page needs to know about a game before it has a view of one."""
     return {"name": rules.name, "title": _(rules.title), "piles": list(rules.pile_names),
+            "labels": {name: short_name(name) for name in rules.pile_names},
             "has_stock": "stock" in rules.index}
 
 

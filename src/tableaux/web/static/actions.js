@@ -1,9 +1,10 @@
 // Actions: each one a request to the server, then the view it answers with. They run one at a time
 // (see `enqueue`), in the order the player asked for them.
 
-import { api, ApiError } from "./api.js";
+import { api } from "./api.js";
 import { cardName } from "./cards.js";
 import { t } from "./i18n.js";
+import { hintMode, shortLabel, showLabels } from "./settings.js";
 import { $, adopt, announce, decorate, describe, label, notice, piles, S, stockMove } from "./state.js";
 
 export async function play(move, { auto = false } = {}) {
@@ -48,37 +49,51 @@ export async function homeMove(pile) {
   await play(move);
 }
 
+/** The cards a move takes, named: "King of spades, Queen of hearts and Jack of clubs". */
+export function buildName(cards) {
+  const names = cards.map((c) => cardName(c && c.card));
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0];
+}
+
+function place(pile) {
+  return showLabels() ? `${label(pile)} (${shortLabel(S.view.game, pile)})` : label(pile);
+}
+
 export async function showHint() {
-  notice(t("Looking for a good move…"), { sticky: true });
-  const answer = await api.hint(S.view.id);
+  const mode = hintMode();
+  notice(mode === "peek" ? t("Looking for a good move (peeking at the face-down cards)…") : t("Looking for a good move…"),
+    { sticky: true });
+  const answer = await api.hint(S.view.id, mode);
   if (answer.view) adopt(answer.view);
   const hint = answer.hint;
-  const origin = hint.source === "solver"
-    ? t("From the solver: this move is part of a winning line.")
-    : t("From the heuristic: a rule of thumb, not a proof.");
+  // The server's message says what the move rests on ("it wins in 41 of 64 possible layouts..."), in the page's
+  // language: the request carries it.
+  const why = hint.message.replace(/^[^:]*\S+: /, "");
+  const origin = hint.source === "solver" ? t("From the solver: {why}", { why })
+    : hint.source === "heuristic" ? t("From the heuristic (a rule of thumb, not a proof): {why}", { why }) : why;
   let text;
   if (hint.move) {
-    const moved = piles()[hint.move.source].slice(-hint.move.count)[0];
-    const card = cardName(moved && moved.card);
-    const from = label(hint.move.source);
-    const to = label(hint.move.target);
-    const what = hint.move.source === "stock" ? t("Deal from the stock")
-      : hint.move.target === "stock" ? t("Turn the waste over")
-        : t("Move {card} from {from} to {to}", { card, from, to });
+    const m = hint.move;
+    const moved = piles()[m.source].slice(-m.count);
+    const what = m.source === "stock" ? t("Deal from the stock")
+      : m.target === "stock" ? t("Turn the waste over")
+        : t("Move {card} from {from} to {to}", { card: buildName(moved), from: place(m.source), to: place(m.target) });
     text = t("Hint: {move}. {origin}", { move: what, origin });
-    S.hint = { source: hint.move.source, target: hint.move.target, count: hint.move.count };
+    S.hint = { source: m.source, target: m.target, count: m.count };
   } else {
     text = t("Hint: {message}", { message: hint.message });
     S.hint = null;
   }
   if (hint.unwinnable) text += " " + t("This deal cannot be won from here.");
+  if (hint.peeks && !/Peeking/.test(text)) text += " " + t("(Peeking: the solver looked at the face-down cards.)");
   decorate();
   notice(text, { sticky: true });
+  $("notice").dataset.peeks = String(hint.peeks);
   announce(text);
 }
 
-export async function newGame(game, deal) {
-  const view = await api.create(game, deal);
+export async function newGame(game, deal, options = {}) {
+  const view = await api.create(game, deal, options);
   adopt(view);
   notice("");
   announce(t("New game: {game}, deal {deal}.", { game: view.title, deal: view.deal }));
@@ -86,11 +101,11 @@ export async function newGame(game, deal) {
 
 /** Resume the player's unfinished game of `game` (any game when null), or start one. */
 export async function resume(game) {
-  try {
-    adopt(await api.current(game));
+  const { view } = await api.resume(game);
+  if (view) {
+    adopt(view);
     announce(t("{game}, deal {deal}, resumed.", { game: S.view.title, deal: S.view.deal }));
-  } catch (err) {
-    if (!(err instanceof ApiError) || err.status !== 404) throw err;
+  } else {
     await newGame(game || S.catalog[0].name, null);
   }
 }

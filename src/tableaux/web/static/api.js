@@ -36,11 +36,19 @@ export async function call(method, url, body) {
 export const api = {
   catalog: () => call("GET", "/api/games/catalog"),
   current: (game) => call("GET", game ? `/api/current?game=${encodeURIComponent(game)}` : "/api/current"),
-  create: (game, deal) => call("POST", "/api/games", { game, deal: deal ?? null }),
+  // Like current, but "nothing to resume" is {view: null}, not a 404 (which a browser logs as an error).
+  resume: (game) => call("GET", game ? `/api/resume?game=${encodeURIComponent(game)}` : "/api/resume"),
+  create: (game, deal, options = {}) => call("POST", "/api/games", { game, deal: deal ?? null, ...options }),
+  daily: (game) => call("POST", "/api/daily", { game }),
   get: (id) => call("GET", `/api/games/${id}`),
   move: (id, move, version) => call("POST", `/api/games/${id}/moves`, { move, version }),
   action: (id, what, version) => call("POST", `/api/games/${id}/${what}`, { version }),
-  hint: (id) => call("POST", `/api/games/${id}/hint`, {}),
+  hint: (id, mode = "fair") => call("POST", `/api/games/${id}/hint`, { mode }),
+  chance: (id) => call("GET", `/api/games/${id}/chance`),
+  giveUp: (id, version) => call("POST", `/api/games/${id}/give-up`, { version }),
+  lost: (id) => call("GET", `/api/games/${id}/lost`),
+  rewind: (id, version, keep) => call("POST", `/api/games/${id}/rewind`, { version, keep }),
+  solution: (id, version) => call("POST", `/api/games/${id}/solution`, { version }),
   stats: () => call("GET", "/api/stats"),
   resetStats: (game) => call("POST", "/api/stats/reset", { game: game ?? null, confirm: true }),
 };

@@ -2,11 +2,15 @@
 // its own seams: state.js (state and rendering), actions.js (requests to the server), input.js (mouse,
 // touch and keyboard) and dialogs.js (rules, statistics); board.js and cards.js draw the table.
 
-import { api, ApiError } from "./api.js";
+import { api } from "./api.js";
 import { act, autoHome, newGame, resume, showHint } from "./actions.js";
 import { layoutFans } from "./board.js";
+import { dailyRequested, openDaily, startNewGame, wireDaily } from "./daily.js";
 import { confirmReset, openRules, openStats } from "./dialogs.js";
 import { chooseLanguage, lang, languages, loadLanguage, t } from "./i18n.js";
+import { wireFair } from "./fair.js";
+import { wireSettings } from "./settings.js";
+import { wireSolution } from "./solution.js";
 import { focusedPlace, onKeyDown, onPointerDown, onPointerMove, onPointerUp } from "./input.js";
 import { $, adopt, board, elapsed, enqueue, formatTime, gameInfo, MAX_DEAL, notice, S } from "./state.js";
 
@@ -35,7 +39,8 @@ async function start() {
       { text: query.get("deal"), max: MAX_DEAL });
     deal = null;
   }
-  await open(game, deal);
+  if (dailyRequested()) await openDaily(game || S.catalog[0].name);
+  else await open(game, deal);
   if (warning) notice(warning.trim(), { sticky: true });
 }
 
@@ -43,14 +48,10 @@ async function start() {
 async function open(game, deal) {
   if (deal != null && !game) game = S.catalog[0].name; // a bare deal number means the first game
   if (game && deal != null) {
-    try {
-      const current = await api.current(game);
-      if (current.deal === deal) {
-        adopt(current);
-        return;
-      }
-    } catch (err) {
-      if (!(err instanceof ApiError) || err.status !== 404) throw err;
+    const { view } = await api.resume(game);
+    if (view && view.deal === deal) {
+      adopt(view);
+      return;
     }
     await newGame(game, deal);
     return;
@@ -82,7 +83,7 @@ function wire() {
   });
   document.addEventListener("keydown", onKeyDown);
   $("notice").addEventListener("click", () => notice(""));
-  $("new-game").addEventListener("click", () => enqueue(() => newGame($("game-select").value, null)));
+  $("new-game").addEventListener("click", () => enqueue(() => startNewGame($("game-select").value)));
   $("lang-select").addEventListener("change", () => chooseLanguage($("lang-select").value));
   $("game-select").addEventListener("change", () => enqueue(() => resume($("game-select").value)));
   $("deal-form").addEventListener("submit", (event) => {
@@ -118,5 +119,9 @@ function wire() {
 }
 
 wire();
+wireFair();
+wireSettings();
+wireSolution();
+wireDaily();
 enqueue(start);
 

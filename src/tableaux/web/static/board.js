@@ -6,7 +6,8 @@ import { t, tn } from "./i18n.js";
 const range = (n) => Array.from({ length: n }, (_, i) => i + 1);
 
 // Each pile: where it sits on a 9-column grid and how its cards are shown:
-// "fan" spreads cards downwards, "stack" shows only the top, "stock" is a face-down deck.
+// "fan" spreads cards downwards, "stack" shows only the top, "stock" is a face-down deck, "closed" is a
+// pile drawn as a closed stack with its count (Eagle Wing's trunk: as in AisleRiot, only its top shows).
 const LAYOUTS = {
   "king-albert": [
     ...range(4).map((i) => ({ name: `foundation-${i}`, kind: "stack", col: i, row: 1 })),
@@ -18,7 +19,7 @@ const LAYOUTS = {
     { name: "waste", kind: "stack", col: 2, row: 1 },
     ...range(4).map((i) => ({ name: `foundation-${i}`, kind: "stack", col: 5 + i, row: 1 })),
     ...range(4).map((i) => ({ name: `tableau-${i}`, kind: "fan", col: i, row: 2 })),
-    { name: "reserve", kind: "fan", col: 5, row: 2 },
+    { name: "reserve", kind: "closed", col: 5, row: 2 },
     ...range(4).map((i) => ({ name: `tableau-${4 + i}`, kind: "fan", col: 5 + i, row: 2 })),
   ],
 };
@@ -108,7 +109,7 @@ export function renderBoard(board, view) {
     }
     if (spec.kind === "fan") {
       cards.forEach((entry, i) => pile.append(cardElement(entry, i)));
-    } else if (spec.kind === "stock") {
+    } else if (spec.kind === "stock" || spec.kind === "closed") {
       if (cards.length) {
         pile.append(cardElement(cards[cards.length - 1], cards.length - 1));
         const badge = document.createElement("span");

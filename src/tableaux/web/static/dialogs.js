@@ -22,7 +22,9 @@ export function openRules() {
   const title = gameInfo(game)?.title ?? game;
   $("rules-title").textContent = t("Rules of {game}", { game: title });
   $("rules-text").innerHTML = rulesText(game, title);
-  openDialog($("rules-dialog"));
+  const dialog = $("rules-dialog");
+  openDialog(dialog);
+  dialog.scrollTop = 0; // showModal focuses the Close button at the bottom, which scrolled the text away
 }
 
 const percent = (v) => new Intl.NumberFormat(lang(), { style: "percent", maximumFractionDigits: 1 }).format(v);
@@ -35,6 +37,11 @@ const statRows = () => [
   ["best_time", t("Fastest win"), (v) => formatTime(v)],
   ["worst_time", t("Slowest win"), (v) => formatTime(v)],
   ["fewest_moves", t("Fewest moves in a win"), String],
+  ["assisted", t("Games with the solver's help (not counted above)"), String],
+  ["daily_played", t("Daily deals played"), String],
+  ["daily_won", t("Daily deals won"), String],
+  ["daily_streak", t("Daily streak (days in a row)"), String],
+  ["best_daily_streak", t("Best daily streak"), String],
 ];
 
 export function renderStats(stats) {
@@ -70,6 +77,7 @@ export function confirmReset() {
   $("confirm-text").textContent = S.catalog.length === 2
     ? t("Reset the statistics of both games? This cannot be undone.")
     : t("Reset the statistics of every game? This cannot be undone.");
+  $("confirm-yes").textContent = t("Yes, reset");
   dialog.returnValue = "";
   dialog.addEventListener("close", () => {
     if (dialog.returnValue === "yes") {

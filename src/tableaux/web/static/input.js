@@ -1,9 +1,10 @@
 // Input: selecting and moving cards with the mouse, a finger or the keyboard. Every move offered is one
 // of the view's `legal_moves`; nothing here knows a rule.
 
-import { act, homeMove, newGame, play, showHint, stockAction } from "./actions.js";
+import { act, homeMove, play, showHint, stockAction } from "./actions.js";
 import { pileKind, pileOrder } from "./board.js";
 import { cardName } from "./cards.js";
+import { startNewGame } from "./daily.js";
 import { openRules } from "./dialogs.js";
 import { t, tn } from "./i18n.js";
 import {
@@ -293,7 +294,7 @@ export function onKeyDown(event) {
   if (lower === "h") enqueue(showHint);
   else if (lower === "d") {
     if (gameInfo(S.view.game)?.has_stock) enqueue(stockAction);
-  } else if (lower === "n") enqueue(() => newGame(S.view.game, null));
+  } else if (lower === "n") enqueue(() => startNewGame(S.view.game));
   else if (key === "Escape") {
     S.selection = null;
     S.hint = null;

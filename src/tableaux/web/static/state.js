@@ -25,6 +25,7 @@ export const S = {
   focus: null, // {pile, index} to restore after a redraw
   lastMove: null, // the player's last move (not auto-home ones)
   chain: Promise.resolve(),
+  adopted: [], // functions called with (view, before) after each view is shown (fair.js, daily.js, ...)
 };
 
 // ---------------------------------------------------------------- helpers
@@ -147,8 +148,12 @@ export function adopt(view) {
   $("game-select").value = view.game;
   document.body.dataset.game = view.game;
   document.title = t("{game}, deal {deal} – Tableaux", { game: view.title, deal: view.deal });
-  const url = `/?game=${encodeURIComponent(view.game)}&deal=${view.deal}`;
+  // Today's daily deal keeps its own address, which never shows the deal number.
+  const url = view.daily && view.daily === new Date().toISOString().slice(0, 10)
+    ? `/daily?game=${encodeURIComponent(view.game)}`
+    : `/?game=${encodeURIComponent(view.game)}&deal=${view.deal}`;
   if (location.pathname + location.search !== url) history.replaceState(null, "", url);
+  for (const listener of S.adopted) listener(view, before);
 }
 
 export function cardRects() {
@@ -243,7 +248,7 @@ export function renderButtons() {
   $("undo").disabled = !p.can_undo;
   $("redo").disabled = !p.can_redo;
   $("restart").disabled = !p.can_undo;
-  $("hint").disabled = S.view.won;
+  $("hint").disabled = S.view.won || S.view.given_up;
 }
 
 export function renderMessage() {
@@ -258,6 +263,10 @@ export function renderMessage() {
       { deal: v.deal, game: v.title, time: formatTime(v.elapsed_seconds) });
     box.append(`${won} `);
     box.append(button("message-new", t("Play another deal"), () => enqueue(() => newGame(v.game, null))));
+  } else if (v.given_up) {
+    box.classList.add("over");
+    box.append(t("You gave this game up.") + " ");
+    box.append(button("message-new", t("New game"), () => enqueue(() => newGame(v.game, null))));
   } else if (v.over) {
     box.classList.add("over");
     box.append(t("No move is left.") + " ");
@@ -265,7 +274,7 @@ export function renderMessage() {
     if (v.position.can_undo) box.append(button("message-undo", undo, () => enqueue(() => act("undo"))));
     box.append(button("message-new", t("New game"), () => enqueue(() => newGame(v.game, null))));
   }
-  box.hidden = !(v.won || v.over);
+  box.hidden = !(v.won || v.over || v.given_up);
 }
 
 export function button(id, text, onClick) {

@@ -1,0 +1,193 @@
+"""Fair play in the web API: the chance to win, giving up, where a game was lost, and the solution.
+
+Each answer that needs the solver is worked out in the solver pool (:mod:`tableaux.web.pool`), never in
+the server's own process. What each one may look at:
+
+* the chance to win is given the game's *observation* only (what the player has seen), so by
+  construction it cannot peek;
+* where a game was lost looks at every card, so it answers only for a game that is over (stuck or given
+  up), as :func:`tableaux.fair.where_lost` is meant to be used;
+* the solution looks at every card too: it says so (``peeks``), and showing it marks the game as
+  assisted, as does going back to where a lost game could still have been won.
+
+When every worker is busy these answer 503 at once rather than queue: the page asks again after the
+next move. Answers are kept per game version, so asking twice costs one search.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse
+
+from ..game import Game
+from . import openapi as api
+from .errors import ApiError
+from .games import GAME_ERRORS, GameId, Games, games_of, ok
+from .identity import Player
+from .pool import chance_job, lost_job, solution_job
+from .store import GameRecord
+from .views import make_view
+
+ANSWERS_KEPT = 256
+
+
+class Assist:
+    """The solver-backed answers of one app, with their time limits and the answers already worked out."""
+
+    def __init__(self, games: Games, chance_time_limit: float, solve_time_limit: float) -> None:
+        self.games = games
+        self.chance_time_limit = chance_time_limit
+        self.solve_time_limit = solve_time_limit
+        self._kept: OrderedDict[tuple[str, str, int], dict[str, Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def _recall(self, key: tuple[str, str, int]) -> dict[str, Any] | None:
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None:
+                self._kept.move_to_end(key)
+            return found
+
+    def _keep(self, key: tuple[str, str, int], answer: dict[str, Any]) -> None:
+        with self._lock:
+            self._kept[key] = answer
+            while len(self._kept) > ANSWERS_KEPT:
+                self._kept.popitem(last=False)
+
+    async def _in_pool(self, fn: Callable[..., Any], *args: Any) -> Any:
+        pool = self.games.pool
+        if not pool.reserve():
+            raise ApiError(503, "the solver's workers are all busy; ask again in a moment")
+        answer = await pool.run(fn, *args)
+        if answer is None:
+            raise ApiError(503, "a solver worker stopped; ask again in a moment")
+        return answer
+
+    async def chance(self, game_id: str, player: str) -> dict[str, Any]:
+        version, observation = await run_in_threadpool(
+            self.games.inspect, game_id, player, lambda record, game: (record.version, game.observation())
+        )
+        key = ("chance", game_id, version)
+        answer = self._recall(key)
+        if answer is None:
+            answer = {"version": version, **await self._in_pool(chance_job, observation, self.chance_time_limit)}
+            self._keep(key, answer)
+        return answer
+
+    async def lost(self, game_id: str, player: str) -> dict[str, Any]:
+        def finished(record: GameRecord, game: Game) -> tuple[int, dict[str, Any]]:
+            if not (record.given_up or (game.is_over() and not record.won)):
+                raise ApiError(422, "where the game was lost is only worked out once it is over (no move left, "
+                                    "or given up): it looks at every card, face-down ones too")
+            return record.version, game.to_dict()
+
+        version, saved = await run_in_threadpool(self.games.inspect, game_id, player, finished)
+        key = ("lost", game_id, version)
+        answer = self._recall(key)
+        if answer is None:
+            answer = {"version": version, **await self._in_pool(lost_job, saved, self.solve_time_limit)}
+            self._keep(key, answer)
+        return answer
+
+    async def solution(self, game_id: str, player: str, version: int) -> dict[str, Any]:
+        def current(record: GameRecord, game: Game) -> GameRecord:
+            if version != record.version:
+                raise ApiError(409, f"the game has changed (version {record.version}, the request was made at "
+                                    f"version {version}); here is the current position", view=make_view(record, game))
+            if record.finished:
+                raise ApiError(422, "this game is finished; there is nothing left to solve")
+            return record
+
+        record = await run_in_threadpool(self.games.inspect, game_id, player, current)
+        found = await self._in_pool(solution_job, record, self.solve_time_limit)
+        if found["verdict"] == "winnable":  # the way to win is shown: the game is assisted from now on
+            view = await run_in_threadpool(self.games.change, game_id, player, version, lambda game: None,
+                                           assisted=True)
+        else:
+            view = await run_in_threadpool(self.games.view, game_id, player)
+        return {**found, "peeks": True, "view": view}
+
+
+def give_up_action(game: Game) -> None:
+    """Giving up changes no card; the game is then finished and lost."""
+
+
+def rewind_action(keep: int) -> Callable[[Game], None]:
+    def act(game: Game) -> None:
+        while len(game.moves_played) > keep:
+            game.undo()
+
+    return act
+
+
+def rewind_check(keep: int) -> Callable[[GameRecord, Game], None]:
+    def check(record: GameRecord, game: Game) -> None:
+        if not (record.given_up or game.is_over()):
+            raise ApiError(422, "going back to where the game was lost is for a game that is over (no move "
+                                "left, or given up); use undo during play")
+        played = len(game.moves_played)
+        if keep > played:
+            raise ApiError(422, f"keep must be at most the {played} moves played, not {keep}")
+
+    return check
+
+
+# --- the routes ------------------------------------------------------------------------------
+def assist_of(request: Request) -> Assist:
+    return request.app.state.assist  # type: ignore[no-any-return]
+
+
+AssistDep = Annotated[Assist, Depends(assist_of)]
+GamesDep = Annotated[Games, Depends(games_of)]
+router = APIRouter(prefix="/api")
+
+
+@router.get("/games/{game_id}/chance", operation_id="chance", response_model=None,
+            responses=api.answers(200, api.Chance, (404, 503)))
+async def chance(game_id: GameId, player: Player, assist: AssistDep) -> JSONResponse:
+    """The chance that the cards the player has not seen lie in a winnable way (``tableaux.fair.win_chance``).
+
+    Worked out from the game's observation only. It is an upper bound on what a player who does not peek
+    can achieve from here, not a promise.
+    """
+    return ok(await assist.chance(game_id, player))
+
+
+@router.post("/games/{game_id}/give-up", operation_id="giveUp", response_model=None,
+             responses=api.answers(200, api.View, GAME_ERRORS, links=""))
+def give_up(game_id: GameId, body: api.VersionRequest, player: Player, games: GamesDep) -> JSONResponse:
+    """End the game as lost (it counts as a loss); then /lost says where it could still have been won."""
+    return ok(games.change(game_id, player, body.version, give_up_action, give_up=True))
+
+
+@router.get("/games/{game_id}/lost", operation_id="lost", response_model=None,
+            responses=api.answers(200, api.Lost, (404, 422, 503)))
+async def lost(game_id: GameId, player: Player, assist: AssistDep) -> JSONResponse:
+    """Where a game that is over was lost (``tableaux.fair.where_lost``): only once it is over."""
+    return ok(await assist.lost(game_id, player))
+
+
+@router.post("/games/{game_id}/rewind", operation_id="rewind", response_model=None,
+             responses=api.answers(200, api.View, GAME_ERRORS, links=""))
+def rewind(game_id: GameId, body: api.RewindRequest, player: Player, games: GamesDep) -> JSONResponse:
+    """Take a lost or given-up game back to the position after its first ``keep`` moves, to play on.
+
+    The game is marked assisted (the solver said where it could still be won); the moves taken back stay
+    on the redo list.
+    """
+    return ok(games.change(game_id, player, body.version, rewind_action(body.keep), assisted=True,
+                           after_loss=True, check=rewind_check(body.keep)))
+
+
+@router.post("/games/{game_id}/solution", operation_id="solution", response_model=None,
+             responses=api.answers(200, api.Solution, (*GAME_ERRORS, 503), links="/view"))
+async def solution(game_id: GameId, body: api.VersionRequest, player: Player, assist: AssistDep) -> JSONResponse:
+    """The solver's winning line from the current position. It looks at the face-down cards (``peeks``), and
+    when it shows a line the game is marked assisted in the statistics."""
+    return ok(await assist.solution(game_id, player, body.version))

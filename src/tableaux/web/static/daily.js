@@ -1,0 +1,75 @@
+// Which deal a new game gets (any, or winnable of a grade, from the server's graded catalogue), the daily
+// deal at /daily?game=NAME, and the result of a daily deal as text to share (it never names the deal).
+
+import { api } from "./api.js";
+import { newGame } from "./actions.js";
+import { $, adopt, announce, button, enqueue, formatTime, notice, S } from "./state.js";
+
+const KIND_KEY = "tableaux.dealKind";
+const GRADE_WORDS = { easy: "Easy", medium: "Medium", hard: "Hard" };
+
+/** What the "New game" button asks the server for, from the deal-kind menu. */
+export function newGameOptions() {
+  const kind = $("deal-kind").value;
+  if (kind === "any") return {};
+  if (kind === "winnable") return { winnable: true };
+  return { winnable: true, difficulty: kind };
+}
+
+export async function startNewGame(game) {
+  await newGame(game, null, newGameOptions());
+}
+
+export async function openDaily(game) {
+  const view = await api.daily(game);
+  adopt(view);
+  notice("");
+  announce(`Daily deal of ${view.title} for ${view.daily}.`);
+}
+
+/** The result of a finished daily deal, to paste anywhere: the game, date, result, moves and time. */
+export function shareText(view) {
+  const result = view.won ? "won" : "not won";
+  return `Tableaux daily ${view.title}, ${view.daily}: ${result} in ${view.moves} moves, `
+    + `${formatTime(view.elapsed_seconds)}${view.assisted ? " (with the solver's help)" : ""}`;
+}
+
+function renderDaily(view) {
+  const stat = $("grade-stat");
+  const parts = [];
+  if (view.daily) parts.push(`Daily deal ${view.daily}`);
+  if (view.grade) parts.push(`Winnable · ${GRADE_WORDS[view.grade]}`);
+  $("grade").textContent = parts.join(" · ");
+  stat.hidden = !parts.length;
+  const finished = view.won || view.over || view.given_up;
+  if (!view.daily || !finished) return;
+  const share = document.createElement("div");
+  share.className = "share";
+  const text = document.createElement("output");
+  text.id = "share-text";
+  text.textContent = shareText(view);
+  share.append(text, " ", button("share-copy", "Copy result", async () => {
+    try {
+      await navigator.clipboard.writeText(text.textContent);
+      notice("Result copied: paste it anywhere. It does not give the deal away.");
+    } catch {
+      getSelection().selectAllChildren(text); // no clipboard access: select it for the player to copy
+      notice("Copy the selected result text.");
+    }
+  }));
+  $("message").append(share);
+}
+
+export function wireDaily() {
+  const kind = $("deal-kind");
+  kind.value = localStorage.getItem(KIND_KEY) || "any";
+  if (!kind.value) kind.value = "any";
+  kind.addEventListener("change", () => localStorage.setItem(KIND_KEY, kind.value));
+  $("daily-button").addEventListener("click", () => enqueue(() => openDaily($("game-select").value)));
+  S.adopted.push(renderDaily);
+}
+
+/** The page opened at /daily?game=NAME: that game's deal of the day. */
+export function dailyRequested() {
+  return location.pathname === "/daily";
+}

@@ -1,0 +1,151 @@
+// Fair play on the page: the chance to win on the status line, giving up, and where a lost game was lost.
+// The server works everything out (tableaux.fair, in its solver pool); this only asks and shows.
+
+import { api, ApiError } from "./api.js";
+import { $, adopt, announce, button, enqueue, notice, S } from "./state.js";
+
+const CHANCE_DELAY_MS = 300; // after a burst of moves (auto-home), ask once, for the last position
+
+// ---------------------------------------------------------------- the chance to win
+let chanceTimer = 0;
+let asked = null; // "id:version" of the request in flight
+
+/** Ask for the chance of the view now shown, in the background: moves never wait for it. */
+function refreshChance(view) {
+  const stat = $("chance-stat");
+  window.clearTimeout(chanceTimer);
+  if (view.won || view.given_up) {
+    stat.hidden = true;
+    return;
+  }
+  stat.hidden = false;
+  const key = `${view.id}:${view.version}`;
+  if ($("chance").dataset.key === key) return; // already shown for this position
+  $("chance").dataset.state = "working";
+  stat.classList.add("stale");
+  chanceTimer = window.setTimeout(async () => {
+    if (asked === key) return;
+    asked = key;
+    const started = performance.now();
+    let chance;
+    try {
+      chance = await api.chance(view.id);
+    } catch (err) {
+      asked = null;
+      if (S.view && `${S.view.id}:${S.view.version}` === key) {
+        $("chance").dataset.state = "busy";
+        $("chance").textContent = "…";
+        stat.title = err instanceof ApiError && err.status === 503
+          ? "The solver is busy; the chance is worked out again after your next move."
+          : `The chance to win could not be worked out: ${err.message}`;
+      }
+      return;
+    }
+    asked = null;
+    // A late answer for an older position (or another game) is dropped: the newer one is on its way.
+    if (!S.view || S.view.id !== view.id || S.view.version !== chance.version) return;
+    showChance(chance, key, performance.now() - started);
+  }, CHANCE_DELAY_MS);
+}
+
+function percent(x) {
+  return `${Math.round(x * 100)}%`;
+}
+
+function showChance(chance, key, ms) {
+  const stat = $("chance-stat");
+  const value = $("chance");
+  value.textContent = percent(chance.share);
+  value.dataset.key = key;
+  value.dataset.state = "done";
+  value.dataset.ms = String(Math.round(ms));
+  stat.classList.remove("stale");
+  const undecided = chance.samples - chance.decided;
+  stat.title = `The chance that the cards you have not seen lie in a way that can still be won: the solver won `
+    + `${chance.winnable} of ${chance.samples} layouts of the hidden cards that fit everything you have seen`
+    + `${undecided ? ` (${undecided} undecided)` : ""}; 95% interval ${percent(chance.low)}–${percent(chance.high)}. `
+    + "It never looks at the face-down cards themselves. It is an upper bound for a player who doesn't peek: "
+    + "you must choose moves before the hidden cards show, so you may win less often than this.";
+}
+
+// ---------------------------------------------------------------- giving up, and where it was lost
+/** Ask before giving up; the answer is true for yes. Uses the page's confirmation dialog. */
+export function ask(text, yes) {
+  const dialog = $("confirm-dialog");
+  $("confirm-text").textContent = text;
+  $("confirm-yes").textContent = yes;
+  dialog.returnValue = "";
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "yes"), { once: true });
+    dialog.showModal();
+  });
+}
+
+export async function giveUp() {
+  const v = S.view;
+  if (!v || v.won || v.given_up) return;
+  if (!(await ask("Give this game up? It counts as lost; then you see where it could still have been won.",
+    "Yes, give up"))) return;
+  enqueue(async () => {
+    adopt(await api.giveUp(S.view.id, S.view.version));
+    announce("Game given up.");
+  });
+}
+
+const lostAnswers = new Map(); // "id:version" -> the server's verdict (a finished game's verdict never changes)
+
+/** Under the "no move left" or "given up" message: where the game could still have been won. */
+async function showWhereLost(view) {
+  const finished = (view.over || view.given_up) && !view.won;
+  if (!finished) return;
+  const key = `${view.id}:${view.version}`;
+  const line = document.createElement("div");
+  line.id = "where-lost";
+  line.className = "where-lost";
+  $("message").append(line);
+  let lost = lostAnswers.get(key);
+  if (!lost) {
+    line.textContent = "Looking for where the game was lost…";
+    try {
+      lost = await api.lost(view.id);
+    } catch (err) {
+      line.textContent = err instanceof ApiError && err.status === 503
+        ? "The solver is busy: where the game was lost could not be worked out now."
+        : `Where the game was lost could not be worked out: ${err.message}`;
+      return;
+    }
+    lostAnswers.set(key, lost);
+  }
+  if (!S.view || S.view.id !== view.id || S.view.version !== lost.version) return;
+  line.replaceChildren();
+  if (lost.verdict === "lost") {
+    const n = lost.move_index + 1;
+    const maybe = lost.certain ? "" : ` or a little later (by move ${lost.last_possible + 1})`;
+    line.append(`You could still have won until move ${n} (${lost.move})${maybe}. `);
+    line.append(button("lost-rewind", `Go back to before move ${n}`, () => rewind(lost.move_index)));
+  } else if (lost.verdict === "winnable") {
+    line.append("This position can still be won. ");
+    line.append(button("lost-rewind", "Go back and play on", () => rewind(view.moves)));
+  } else if (lost.verdict === "never") {
+    line.append("This deal could not be won from the start, whatever you played.");
+  } else {
+    line.append("The solver could not work out where the game was lost within its budget.");
+  }
+  line.append(" (The solver looked at every card: the game is over.) Going back counts the game as assisted.");
+}
+
+function rewind(keep) {
+  enqueue(async () => {
+    adopt(await api.rewind(S.view.id, S.view.version, keep));
+    notice("Back to where the game could still be won. This game now counts as assisted in the statistics.",
+      { sticky: true });
+    announce(`Back to move ${keep}.`);
+  });
+}
+
+export function wireFair() {
+  S.adopted.push(refreshChance, showWhereLost, (view) => {
+    $("give-up").disabled = view.won || view.given_up;
+  });
+  $("give-up").addEventListener("click", giveUp);
+}

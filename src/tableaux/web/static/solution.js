@@ -1,0 +1,121 @@
+// "Show solution": the solver's winning line from the current position, played out on the table with
+// pause, step and speed controls. The solver looks at the face-down cards, so the page says so, and the
+// server marks the game as assisted. Each step is an ordinary move the server checks and stores.
+
+import { api } from "./api.js";
+import { $, adopt, announce, describe, enqueue, notice, S } from "./state.js";
+
+const P = {
+  moves: [], // the line's move texts still to play
+  total: 0,
+  timer: 0,
+  paused: false,
+  gameId: null,
+  version: null, // the version the next step is made from: any other move stops the playback
+};
+
+function bar(show) {
+  $("solution-bar").hidden = !show;
+}
+
+function status(text) {
+  $("solution-text").textContent = text;
+}
+
+function delay() {
+  return Number($("solution-speed").value) || 600;
+}
+
+function stop(text) {
+  window.clearTimeout(P.timer);
+  P.moves = [];
+  P.gameId = null;
+  bar(false);
+  if (text) notice(text, { sticky: true });
+}
+
+/** Play the next move of the line; false when the line is over or the game went elsewhere. */
+async function step() {
+  const v = S.view;
+  if (!v || v.id !== P.gameId || !P.moves.length) return false;
+  if (v.version !== P.version) {
+    stop("The solution stopped: you played a move of your own. Play on from here.");
+    return false;
+  }
+  const text = P.moves.shift();
+  const move = v.legal_moves.find((m) => m.text === text);
+  if (!move) {
+    stop("The solution stopped: the position changed, so its line no longer applies.");
+    return false;
+  }
+  const view = await api.move(v.id, { source: move.source, count: move.count, target: move.target }, v.version);
+  P.version = view.version;
+  adopt(view);
+  announce(describe(move, v, view));
+  status(`Solution: move ${P.total - P.moves.length} of ${P.total} (the solver looked at the face-down cards)`);
+  if (view.won) {
+    stop("");
+    announce(`Won with the solver's line.`);
+    return false;
+  }
+  return P.moves.length > 0;
+}
+
+function schedule() {
+  window.clearTimeout(P.timer);
+  if (P.paused || !P.moves.length) return;
+  P.timer = window.setTimeout(() => enqueue(async () => {
+    if (P.paused) return;
+    if (await step()) schedule();
+  }), delay());
+}
+
+export async function showSolution() {
+  const v = S.view;
+  if (!v || v.won || v.given_up) return;
+  stop("");
+  notice("The solver is looking for a winning line (it looks at the face-down cards)…", { sticky: true });
+  const answer = await api.solution(v.id, v.version);
+  adopt(answer.view);
+  if (answer.verdict !== "winnable") {
+    const text = answer.verdict === "unwinnable"
+      ? "This position cannot be won: the solver searched every line (it looked at the face-down cards)."
+      : "The solver could not find a winning line in the time it has; this position may or may not be won.";
+    notice(text, { sticky: true });
+    announce(text);
+    return;
+  }
+  notice(`Showing the solver's winning line of ${answer.moves.length} moves. It looked at the face-down cards, `
+    + "so this game now counts as assisted in the statistics.", { sticky: true });
+  P.moves = [...answer.moves];
+  P.total = answer.moves.length;
+  P.gameId = answer.view.id;
+  P.version = answer.view.version;
+  P.paused = false;
+  $("solution-pause").textContent = "Pause";
+  status(`Solution: ${P.total} moves (the solver looked at the face-down cards)`);
+  bar(true);
+  schedule();
+}
+
+export function wireSolution() {
+  $("solution").addEventListener("click", () => enqueue(showSolution));
+  $("solution-pause").addEventListener("click", () => {
+    P.paused = !P.paused;
+    $("solution-pause").textContent = P.paused ? "Play" : "Pause";
+    if (!P.paused) schedule();
+    else window.clearTimeout(P.timer);
+  });
+  $("solution-step").addEventListener("click", () => {
+    P.paused = true;
+    $("solution-pause").textContent = "Play";
+    window.clearTimeout(P.timer);
+    enqueue(step);
+  });
+  $("solution-speed").addEventListener("change", schedule);
+  $("solution-stop").addEventListener("click", () => stop("Solution stopped; play on from here."));
+  S.adopted.push((view) => {
+    $("solution").disabled = view.won || view.given_up;
+    if (P.gameId && view.id !== P.gameId) stop(""); // another game: the line is not for it
+  });
+}

@@ -1,0 +1,252 @@
+"""Fair play, graded deals, the daily deal and the solution, played in real headless Chromium.
+
+The browser set-up (server, Chromium, the Player that checks every JSON response for face-down cards)
+is test_browser.py's; expected answers come from the library (tableaux.fair, tableaux.catalogue,
+tableaux.solve), never from numbers typed in here.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+import tableaux
+import test_browser as tb  # its checks skip this module too when there is no browser
+from tableaux import catalogue, fair
+from test_browser import SCREENSHOTS, Player, card, drag, pile, shrink_png
+from test_browser import send_moves as send_all
+
+browser = tb.browser  # the same fixtures: one server and one Chromium for the module
+server = tb.server
+player = tb.player
+
+SLOW = 60_000  # ms: the solver's answers on a busy 2-core machine
+
+
+def send_moves(page: Page, moves: list[Any]) -> None:
+    send_all(page, [tableaux.Move.from_str(str(m)) for m in moves])
+
+
+def shot(page: Page, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    shrink_png(path)
+
+
+def test_the_chance_to_win_shows_with_its_meaning_and_follows_each_move(player: Player) -> None:
+    page = player.open("?game=king-albert&deal=1")
+    chance = page.locator("#chance")
+    expect(chance).to_have_attribute("data-state", "done", timeout=SLOW)
+    expect(page.locator("#chance-stat")).to_contain_text(re.compile(r"Chance to win \d+%"))
+    expected = fair.win_chance(tableaux.new_game("king-albert", 1).observation())
+    expect(chance).to_have_text(f"{round(expected['share'] * 100)}%")
+    title = page.locator("#chance-stat").get_attribute("title") or ""
+    assert "upper bound" in title and "doesn't peek" in title and "not seen" in title
+    first = chance.get_attribute("data-key")
+    card(page, "AH", "reserve-5").dblclick()  # a move: the chance is worked out again, in the background
+    expect(page.locator("#moves")).to_have_text("1")
+    expect(chance).not_to_have_attribute("data-key", first or "", timeout=SLOW)
+    expect(chance).to_have_attribute("data-state", "done", timeout=SLOW)
+    assert (chance.get_attribute("data-key") or "").endswith(":1")
+
+
+def test_hints_are_fair_by_default_and_peeking_is_labelled_when_chosen(player: Player) -> None:
+    page = player.open("?game=eagle-wing&deal=3")
+    page.click("#hint")
+    notice = page.locator("#notice")
+    expect(notice).to_contain_text("Hint:", timeout=SLOW)
+    expect(notice).to_have_attribute("data-peeks", "false")
+    expect(notice).not_to_contain_text("Peeking")
+    page.click("#settings-button")
+    page.check('input[name="hint-mode"][value="peek"]')
+    page.check("#pile-labels")
+    page.click("#settings-close")
+    expect(page.locator("#hint")).to_have_text("Hint (peeking)")
+    page.click("#hint")
+    expect(notice).to_have_attribute("data-peeks", "true", timeout=SLOW)
+    expect(notice).to_contain_text("Peeking: the solver looked at the face-down cards")
+    expect(notice).to_contain_text(re.compile(r"\((T\d|W|R|F\d)\) to .*\((T\d|F\d)\)"))  # pile labels
+    expect(page.locator('[data-pile="tableau-1"]')).to_have_attribute("data-label", "T1")
+    page.reload()  # remembered
+    expect(page.locator("#hint")).to_have_text("Hint (peeking)")
+
+
+def test_a_hint_for_a_build_names_every_card_of_it(player: Player) -> None:
+    """King Albert deal 9: at the first position where a build of several cards is the only good move."""
+    game = tableaux.new_game("king-albert", 9)
+    for move in tableaux.solve("king-albert", 9).moves:
+        if move.count >= 2:
+            break
+        game.play(move)
+    else:
+        pytest.fail("no build on the solver's line")
+    hint = game.hint(mode="peek")
+    assert hint.move is not None and hint.move.count >= 2
+    names = [c["card"] for c in game.public_position()["piles"][hint.move.source][-hint.move.count:]]
+    page = player.open("?game=king-albert&deal=9")
+    send_moves(page, game.moves_played)
+    page.reload()
+    page.evaluate("localStorage.setItem('tableaux.hintMode', 'peek')")
+    page.reload()
+    page.click("#hint")
+    words = {"A": "Ace", "T": "Ten", "J": "Jack", "Q": "Queen", "K": "King", "2": "Two", "3": "Three", "4": "Four",
+             "5": "Five", "6": "Six", "7": "Seven", "8": "Eight", "9": "Nine"}
+    suits = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+    for code in names:
+        expect(page.locator("#notice")).to_contain_text(f"{words[code[0]]} of {suits[code[1]]}", timeout=SLOW)
+    expect(page.locator(".card.hint-source")).to_have_count(hint.move.count)
+
+
+def lost_game(name: str, deal: int, seed: int) -> tableaux.Game:
+    game = tableaux.new_game(name, deal)
+    chooser = random.Random(seed)
+    while not game.is_over() and not game.is_won() and len(game.moves_played) < 300:
+        game.play(chooser.choice(game.legal_moves()))
+    return game
+
+
+def test_give_up_says_where_the_game_was_lost_and_goes_back_there_as_assisted(player: Player) -> None:
+    game = lost_game("king-albert", 17, seed=3)
+    where = fair.where_lost(game.to_dict())
+    assert where is not None and where["move_index"] is not None
+    n = where["move_index"] + 1
+    page = player.open("?game=king-albert&deal=17")
+    send_moves(page, game.moves_played)
+    page.reload()
+    page.click("#give-up")
+    page.click("#confirm-yes")
+    expect(page.locator("#message")).to_contain_text("You gave this game up")
+    expect(page.locator("#where-lost")).to_contain_text(f"You could still have won until move {n} ({where['move']})",
+                                                        timeout=SLOW)
+    shot(page, "king-albert-where-lost-desktop")
+    page.click("#lost-rewind")
+    expect(page.locator("#moves")).to_have_text(str(n - 1))
+    expect(page.locator("#message")).to_be_hidden()
+    view = player.view()
+    assert view["assisted"] and not view["given_up"] and view["moves"] == n - 1
+    page.click("#stats-button")
+    expect(page.locator("#stats-body tr", has_text="solver's help")).to_contain_text("1")
+
+
+def test_a_won_game_from_winnable_only(player: Player) -> None:
+    page = player.open("?game=king-albert&deal=1")
+    page.select_option("#deal-kind", "easy")
+    page.click("#new-game")
+    expect(page.locator("#grade")).to_have_text("Winnable · Easy")
+    view = player.view()
+    entry = catalogue.lookup("king-albert", view["deal"])
+    assert entry is not None and entry.grade == "easy" and view["grade"] == "easy"
+    line = tableaux.solve("king-albert", view["deal"]).moves
+    send_moves(page, line[:-1])
+    page.reload()
+    last = line[-1]
+    mirror = tableaux.Game.replay(tableaux.rules("king-albert"), view["deal"], line[:-1])
+    moving = mirror.position()["piles"][last.source][-1]["card"]
+    drag(page, card(page, moving, last.source), pile(page, last.target))
+    expect(page.locator("#message")).to_contain_text("You won")
+    page.reload()
+    expect(page.locator("#deal-kind")).to_have_value("easy")  # remembered
+
+
+def test_the_daily_deal_and_its_shareable_result(browser: Browser, server: Any) -> None:
+    p = Player(browser, server.url, permissions=["clipboard-read", "clipboard-write"])
+    try:
+        page = p.page
+        page.goto(server.url + "/daily?game=eagle-wing")
+        page.wait_for_selector("[data-pile]")
+        entry = catalogue.daily("eagle-wing")
+        expect(page.locator("#deal-number")).to_have_text(str(entry.deal))
+        expect(page.locator("#grade")).to_contain_text(f"Daily deal {catalogue.today().isoformat()}")
+        expect(page).to_have_url(re.compile(r"/daily\?game=eagle-wing$"))
+        line = tableaux.solve("eagle-wing", entry.deal).moves
+        send_moves(page, line)
+        page.reload()
+        expect(page.locator("#message")).to_contain_text("You won")
+        share = page.locator("#share-text")
+        expect(share).to_contain_text(f"Tableaux daily Eagle Wing, {catalogue.today().isoformat()}: won in "
+                                      f"{len(line)} moves")
+        assert str(entry.deal) not in share.inner_text()  # it does not give the deal away
+        page.click("#share-copy")
+        expect(page.locator("#notice")).to_contain_text("copied")
+        assert page.evaluate("navigator.clipboard.readText()") == share.inner_text()
+        shot(page, "eagle-wing-daily-won-desktop")
+        page.click("#stats-button")
+        expect(page.locator("#stats-body tr", has_text="Daily deals won")).to_contain_text("1")
+        expect(page.locator("#stats-body tr", has_text=re.compile(r"^Daily streak"))).to_contain_text("1")
+        page.keyboard.press("Escape")
+        page.goto(server.url + "/?game=king-albert&deal=1")  # the daily button of another game
+        page.wait_for_selector("[data-pile]")
+        page.click("#daily-button")
+        expect(page.locator("#deal-number")).to_have_text(str(catalogue.daily("king-albert").deal))
+    finally:
+        p.close()
+
+
+def test_show_solution_plays_the_winning_line_to_the_won_banner_on_king_albert_17(player: Player) -> None:
+    page = player.open("?game=king-albert&deal=17")
+    page.click('[data-action="solution"]')
+    expect(page.locator("#notice")).to_contain_text("looked at the face-down cards", timeout=SLOW)
+    expect(page.locator("#solution-bar")).to_be_visible()
+    page.select_option("#solution-speed", "200")
+    expect(page.locator("#moves")).not_to_have_text("0")
+    shot(page, "king-albert-solution-desktop")
+    page.click("#solution-pause")
+    page.wait_for_timeout(400)
+    paused_at = int(page.locator("#moves").inner_text())
+    page.wait_for_timeout(800)
+    expect(page.locator("#moves")).to_have_text(str(paused_at))  # paused: nothing moves
+    page.click("#solution-step")
+    expect(page.locator("#moves")).to_have_text(str(paused_at + 1))
+    page.click("#solution-pause")  # play on
+    expect(page.locator("#message")).to_contain_text("You won", timeout=180_000)
+    expect(page.locator("#solution-bar")).to_be_hidden()
+    expect(page.locator("#score")).to_have_text("52")
+    page.click("#stats-button")
+    expect(page.locator("#stats-body tr", has_text="solver's help")).to_contain_text("1")
+    expect(page.locator("#stats-body tr", has_text=re.compile(r"^Games won"))).to_contain_text("0")
+
+
+def test_a_position_that_cannot_be_won_says_so(player: Player) -> None:
+    game = lost_game("eagle-wing", 5, seed=1)
+    page = player.open("?game=eagle-wing&deal=5")
+    send_moves(page, game.moves_played[:-1])
+    page.reload()
+    page.click('[data-action="solution"]')
+    expect(page.locator("#notice")).to_contain_text("This position cannot be won", timeout=SLOW)
+    expect(page.locator("#solution-bar")).to_be_hidden()
+
+
+def test_a_new_player_sees_no_console_error(browser: Browser, server: Any) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(server.url + "/")
+        page.wait_for_selector("[data-pile]")
+        expect(page.locator("#chance")).to_have_attribute("data-state", "done", timeout=SLOW)
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_the_rules_open_at_the_top(player: Player) -> None:
+    page = player.open("?game=eagle-wing&deal=3")
+    page.keyboard.press("F1")
+    expect(page.locator("#rules-dialog")).to_be_visible()
+    assert page.evaluate("document.getElementById('rules-dialog').scrollTop") == 0
+    expect(page.locator("#rules-title")).to_be_in_viewport()
+
+
+def test_the_trunk_is_a_closed_stack_with_its_count(player: Player) -> None:
+    page = player.open("?game=eagle-wing&deal=3")
+    trunk = pile(page, "reserve")
+    expect(trunk.locator(".card")).to_have_count(1)
+    expect(trunk.locator("[data-card]")).to_have_count(0)  # its face-up bottom card is not on view
+    expect(trunk.locator(".badge")).to_have_text("13")
