@@ -65,7 +65,7 @@ void suit_heights(const Pos *p, int f0, int h[4]) {
 }
 
 
-void sort_scored(Scored *s, int n) { /* stable insertion sort on (a, b) */
+int ordered(Scored *s, int n, Move *mv) { /* a stable insertion sort on (a, b): n is small */
     for (int i = 1; i < n; i++) {
         Scored x = s[i];
         int j = i - 1;
@@ -75,4 +75,6 @@ void sort_scored(Scored *s, int n) { /* stable insertion sort on (a, b) */
         }
         s[j + 1] = x;
     }
+    for (int j = 0; j < n; j++) mv[j] = s[j].m;
+    return n;
 }

@@ -117,7 +117,8 @@ typedef struct {
     Move m;
 } Scored;
 
-void sort_scored(Scored *s, int n);
+/* Write the scored moves into mv, best (lowest a, then b) first, ties in generation order; their count. */
+int ordered(Scored *s, int n, Move *mv);
 
 /* ---- king_albert.c and eagle_wing.c */
 int ka_moves(const Pos *p, Move *out);

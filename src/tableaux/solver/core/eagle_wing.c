@@ -166,9 +166,7 @@ int ew_order(const Pos *p, Move *mv, int n) {
         sc[ns].m = m;
         ns++;
     }
-    sort_scored(sc, ns);
-    for (int j = 0; j < ns; j++) mv[j] = sc[j].m;
-    return ns;
+    return ordered(sc, ns, mv);
 }
 
 /* Lengths of stock, waste and reserve, foundation heights, sorted tableau piles. Within one search the

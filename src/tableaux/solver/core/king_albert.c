@@ -181,9 +181,7 @@ int ka_order(const Pos *p, Move *mv, int n, int restricted, int restart) {
         sc[ns].m = m;
         ns++;
     }
-    sort_scored(sc, ns);
-    for (int j = 0; j < ns; j++) mv[j] = sc[j].m;
-    return ns;
+    return ordered(sc, ns, mv);
 }
 
 /* Sorted tableau piles, foundation heights, reserve cells left: equal for positions that differ only
