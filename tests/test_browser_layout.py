@@ -33,13 +33,12 @@ def boxes(page: Page, selector: str) -> list[dict[str, float]]:
 
 
 def toolbar_rows(page: Page) -> int:
-    """How many rows the toolbar's visible controls take."""
+    """How many rows the toolbar's visible controls take (with the menu closed)."""
     tops = page.eval_on_selector_all(
         "#toolbar button, #toolbar select, #toolbar input, #toolbar label",
-        "nodes => nodes.filter(n => n.checkVisibility() && !n.closest('.menu-panel.open, .menu-group.more'))"
-        ".filter(n => !document.getElementById('toolbar').classList.contains('menu-open'))"
-        ".map(n => Math.round(n.getBoundingClientRect().top))",
+        "nodes => nodes.filter(n => n.checkVisibility()).map(n => Math.round(n.getBoundingClientRect().top))",
     )
+    assert tops and page.get_attribute("#menu-button", "aria-expanded") == "false"
     rows: list[int] = []
     for top in sorted(tops):
         if not rows or top - rows[-1] > 8:
