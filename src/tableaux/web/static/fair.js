@@ -2,7 +2,9 @@
 // The server works everything out (tableaux.fair, in its solver pool); this only asks and shows.
 
 import { api, ApiError } from "./api.js";
-import { $, adopt, announce, button, enqueue, notice, S } from "./state.js";
+import { t } from "./i18n.js";
+import { hintMode, onSettingChange, shortLabel } from "./settings.js";
+import { $, adopt, announce, board, button, enqueue, notice, S } from "./state.js";
 
 const CHANCE_DELAY_MS = 300; // after a burst of moves (auto-home), ask once, for the last position
 
@@ -143,9 +145,31 @@ function rewind(keep) {
   });
 }
 
+// ---------------------------------------------------------------- hint mode and pile labels
+/** The hint button says when its hints peek at the face-down cards (the "Hints" setting). */
+function renderHintButton() {
+  const peek = hintMode() === "peek";
+  $("hint").textContent = peek ? t("Hint (peeking)") : t("Hint");
+  $("hint").title = peek
+    ? t("Hint (h), peeking: the solver looks at the face-down cards")
+    : t("Hint (h): from the cards you have seen only");
+}
+
+/** Each pile carries its notation label; the style sheet shows it when the "Pile labels" setting is on. */
+export function labelPiles(view) {
+  if (!view) return;
+  for (const pile of board.querySelectorAll("[data-pile]")) {
+    pile.dataset.label = shortLabel(view.game, pile.dataset.pile);
+  }
+}
+
 export function wireFair() {
-  S.adopted.push(refreshChance, showWhereLost, (view) => {
+  S.adopted.push(refreshChance, showWhereLost, labelPiles, (view) => {
     $("give-up").disabled = view.won || view.given_up;
   });
   $("give-up").addEventListener("click", giveUp);
+  onSettingChange((key) => {
+    if (key === "hintMode") renderHintButton();
+  });
+  renderHintButton();
 }
