@@ -36,6 +36,15 @@ def test_accept_language_fr_gives_a_french_page(french: Player) -> None:
     page.keyboard.press("Escape")
     page.click("#hint")
     expect(page.locator("#notice")).to_contain_text("Indice")
+    # The menu and the settings dialog, built by the page's scripts, speak French too.
+    open_menu(page)
+    expect(page.locator("#give-up")).to_have_text("Abandonner")
+    page.click("#settings-button")
+    settings = page.locator("#settings-list")
+    expect(settings).to_contain_text("Couleurs de la table")
+    expect(page.locator("#setting-hintMode option[value=peek]")).to_contain_text("le solveur regarde")
+    for english in ("Table colours", "Card size", "Hints", "Pile labels"):
+        assert english not in settings.inner_text()
 
 
 def test_the_language_menu_switches_the_page_and_is_remembered(french: Player) -> None:
