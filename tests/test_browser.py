@@ -24,6 +24,7 @@ from browser_page import (
     drag,
     expect,
     menu_click,
+    open_menu,
     pile,
     send_moves,
     shrink_png,
@@ -365,6 +366,7 @@ def test_auto_home_setting_moves_safe_cards_and_is_remembered(player: Player) ->
     while safe := safe_moves(game.rules, game.state):
         game.play(game.rules.to_move(safe[0]))
     assert game.moves_played, "deal 1 starts with a safe move (the Ace of hearts in reserve 5)"
+    open_menu(page)  # the switch lives in the toolbar's menu
     page.check("#auto-home")
     expect(card(page, "AH", "foundation-1")).to_be_visible()
     expect(page.locator("#score")).to_have_text(str(game.score))

@@ -11,7 +11,19 @@ from typing import Any
 import pytest
 
 from browser_helpers import LiveServer
-from browser_page import SCREENSHOTS, Browser, Page, Player, card, contrast, expect, open_menu, pile, shrink_png
+from browser_page import (
+    SCREENSHOTS,
+    Browser,
+    Page,
+    Player,
+    card,
+    contrast,
+    expect,
+    menu_click,
+    open_menu,
+    pile,
+    shrink_png,
+)
 
 PHONE = {"width": 390, "height": 844}
 LANDSCAPE = {"width": 844, "height": 390}
@@ -87,6 +99,30 @@ def test_phone_portrait_king_albert_columns_span_the_width_and_the_toolbar_is_on
         open_menu(page)
         page.click("#rules-button")
         expect(page.locator("#rules-dialog")).to_be_visible()
+    finally:
+        p.close()
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "de"])
+def test_the_desktop_toolbar_is_one_row_with_no_text_cut_short_in_every_language(
+    browser: Browser, server: LiveServer, language: str
+) -> None:
+    p = Player(browser, server.url, extra_http_headers={"Accept-Language": language})
+    try:
+        page = p.open(KA1)
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        assert toolbar_rows(page) == 1 and no_sideways_scroll(page)
+        cut = page.eval_on_selector_all(
+            "#toolbar button, #toolbar select, #toolbar label",
+            "nodes => nodes.filter(n => n.checkVisibility() && n.scrollWidth > n.clientWidth + 1).map(n => n.id)",
+        )
+        assert not cut, f"text cut short in {cut}"
+        # What does not fit in the row is in the menu, and works from there.
+        if not page.locator("#game-select").is_visible():
+            open_menu(page)
+        expect(page.locator("#game-select")).to_be_visible()
+        menu_click(page, "#settings-button")
+        expect(page.locator("#settings-dialog")).to_be_visible()
     finally:
         p.close()
 

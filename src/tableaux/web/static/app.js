@@ -11,7 +11,7 @@ import { chooseLanguage, lang, languages, loadLanguage, t } from "./i18n.js";
 import { labelPiles, wireFair } from "./fair.js";
 import { wireSolution } from "./solution.js";
 import { focusedPlace, onKeyDown, onPointerDown, onPointerMove, onPointerUp } from "./input.js";
-import { initMenu } from "./layout.js";
+import { fitToolbar, initMenu } from "./layout.js";
 import { initSettings, onSettingChange, renderSettings } from "./settings.js";
 import { $, adopt, board, decorate, elapsed, enqueue, formatTime, gameInfo, MAX_DEAL, notice, S } from "./state.js";
 
@@ -28,6 +28,7 @@ async function start() {
   const query = new URLSearchParams(location.search);
   S.catalog = await api.catalog();
   fillGameSelect();
+  fitToolbar(); // the row's width depends on the language and the game titles
   let game = query.get("game");
   let deal = parseDeal(query.get("deal"));
   let warning = "";
@@ -115,9 +116,13 @@ function wire() {
   let resizeTimer = 0;
   window.addEventListener("resize", () => {
     window.clearTimeout(resizeTimer);
-    resizeTimer = window.setTimeout(fitTable, 60);
+    resizeTimer = window.setTimeout(() => {
+      fitToolbar();
+      fitTable();
+    }, 60);
   });
   onSettingChange((key) => {
+    if (key === "text") fitToolbar();
     if (key === "cardSize") fitTable();
   });
   // The toolbar and status line can change height (larger text, a status line that wraps): refit then.

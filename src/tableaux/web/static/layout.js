@@ -35,9 +35,21 @@ export function fitCards(board, { cols, depth }, cardSize) {
 }
 
 // ---------------------------------------------------------------- the toolbar menu
-// On wide screens the menu holds what is used least (rules, statistics, settings); on narrow ones it
-// also takes the game and deal pickers, restart and the auto-home switch, so the toolbar is one row.
-// The style sheet decides which is which; this only opens and closes it.
+// On wide screens the menu holds what is used least (daily deal, solution, give up, rules, statistics,
+// settings, language); on narrow ones it also takes the game and deal pickers and restart, so the
+// toolbar is one row. The style sheet decides which is which by the window's width; fitToolbar() also
+// folds the pickers into the menu on a wide screen where they do not fit, which depends on the language.
+
+const WIDE = window.matchMedia("(min-width: 960px)");
+
+/** Fold the pickers into the menu when the toolbar row would overflow or cut a button's text short. */
+export function fitToolbar() {
+  const toolbar = document.getElementById("toolbar");
+  toolbar.classList.remove("fold");
+  if (!WIDE.matches) return;
+  const cut = [...toolbar.querySelectorAll(":scope > button")].some((b) => b.scrollWidth > b.clientWidth + 1);
+  if (cut || toolbar.scrollWidth > toolbar.clientWidth + 1) toolbar.classList.add("fold");
+}
 
 export function initMenu() {
   const toolbar = document.getElementById("toolbar");
@@ -51,7 +63,10 @@ export function initMenu() {
   button.addEventListener("click", () => {
     setOpen(!isOpen());
     if (isOpen()) {
-      const first = [...panel.querySelectorAll("button, select, input")].find((n) => n.offsetParent !== null);
+      // The first control that dropped down (in a wide toolbar row, the inline pickers did not).
+      const inRow = WIDE.matches && !toolbar.classList.contains("fold");
+      const dropped = inRow ? panel.querySelector(".menu-group.more") : panel;
+      const first = [...dropped.querySelectorAll("button, select, input")].find((n) => n.offsetParent !== null);
       first?.focus();
     }
   });
