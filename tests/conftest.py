@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -47,3 +49,32 @@ def english(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setenv("LANGUAGE", "en")
     monkeypatch.setattr(i18n, "_process_language", "en")
+
+
+# ---- the real-browser tests' shared fixtures; browser_page skips its importer when Chromium is missing
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """``tableaux serve`` in its own process, one per test module."""
+    from browser_helpers import LiveServer
+
+    live = LiveServer(tmp_path_factory.mktemp("web") / "games.db")
+    live.start()
+    yield live
+    live.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from browser_page import launch_browser
+
+    yield from launch_browser()
+
+
+@pytest.fixture
+def player(browser: Any, server: Any) -> Iterator[Any]:
+    """A fresh anonymous player (own cookies and storage) with a desktop-sized page on the game."""
+    from browser_page import Player
+
+    p = Player(browser, server.url)
+    yield p
+    p.close()

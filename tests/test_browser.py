@@ -7,149 +7,30 @@ Every JSON response the page receives is checked for face-down card identities. 
 
 from __future__ import annotations
 
-import os
 import random
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import tableaux
-
-CHROMIUM = Path("/usr/bin/chromium")
-REQUIRED = os.environ.get("TABLEAUX_REQUIRE_BROWSER") == "1"  # CI sets it: a missing browser is then a failure
-if not CHROMIUM.exists():
-    if REQUIRED:
-        pytest.fail(f"{CHROMIUM} is missing but TABLEAUX_REQUIRE_BROWSER=1 asks for the browser tests", pytrace=False)
-    pytest.skip(f"browser tests need Debian's chromium at {CHROMIUM} (apt install chromium)", allow_module_level=True)
-if REQUIRED:
-    import playwright.sync_api as sync_api
-else:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need Playwright for Python")
-from playwright.sync_api import Browser, Page, expect  # noqa: E402
-
-from browser_helpers import ROOT, LiveServer, ResponseInspector, winning_line  # noqa: E402
-
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-# Screenshots go to ./screenshots (git-ignored) so a test run leaves the work tree clean; refresh the
-# committed ones with TABLEAUX_SCREENSHOTS=docs/screenshots python -m pytest tests/test_browser.py
-SCREENSHOTS = ROOT / os.environ.get("TABLEAUX_SCREENSHOTS", "screenshots")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    live = LiveServer(tmp_path_factory.mktemp("web") / "games.db")
-    live.start()
-    yield live
-    live.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS, headless=True)
-        yield chromium
-        chromium.close()
-
-
-class Player:
-    """One browser (one anonymous player) with a page on the game, and what it saw on the wire."""
-
-    def __init__(self, browser: Browser, base: str, viewport: dict[str, int] | None = None, **options: Any) -> None:
-        self.base = base
-        self.context = browser.new_context(viewport=viewport or {"width": 1280, "height": 800}, **options)
-        self.inspector = ResponseInspector()
-        self.errors: list[str] = []
-        self.requests: list[str] = []
-        self.page = self.new_page()
-
-    def new_page(self) -> Page:
-        page = self.context.new_page()
-        page.on("response", self.inspector)
-        page.on("pageerror", lambda exc: self.errors.append(f"page error: {exc}"))
-        page.on("console", lambda msg: self.errors.append(msg.text) if "Content Security Policy" in msg.text else None)
-        page.on("request", lambda req: self.requests.append(f"{req.method} {req.url}"))
-        return page
-
-    def open(self, query: str = "", page: Page | None = None) -> Page:
-        page = page or self.page
-        page.goto(self.base + "/" + query)
-        page.wait_for_selector("[data-pile]")
-        return page
-
-    def view(self, page: Page | None = None) -> dict[str, Any]:
-        """The game as the server has it now (the same call the page makes on load)."""
-        return (page or self.page).evaluate("fetch('/api/current').then(r => r.json())")
-
-    def close(self) -> None:
-        self.context.close()
-        assert self.inspector.count > 0, "no JSON response was inspected"
-        assert not self.inspector.problems, "\n".join(self.inspector.problems[:10])
-        assert not self.errors, "\n".join(self.errors)
-
-
-@pytest.fixture
-def player(browser: Browser, server: LiveServer) -> Iterator[Player]:
-    p = Player(browser, server.url)
-    yield p
-    p.close()
-
-
-def shrink_png(path: Path) -> None:
-    """Palette PNGs are a fraction of the size; committed screenshots should stay small."""
-    try:
-        from PIL import Image
-    except ImportError:
-        return
-    with Image.open(path) as image:
-        small = image.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT)
-    small.save(path, optimize=True)
-
-
-def card(page: Page, code: str, pile: str | None = None) -> Any:
-    scope = f'[data-pile="{pile}"] ' if pile else ""
-    return page.locator(f'{scope}[data-card="{code}"]')
-
-
-def pile(page: Page, name: str) -> Any:
-    return page.locator(f'[data-pile="{name}"]')
-
-
-def drag(page: Page, source: Any, target: Any) -> None:
-    """Press on the card, move in small steps like a hand, release over the target."""
-    a = source.bounding_box()
-    b = target.bounding_box()
-    x0, y0 = a["x"] + a["width"] / 2, a["y"] + 12
-    x1, y1 = b["x"] + b["width"] / 2, b["y"] + b["height"] - 20
-    page.mouse.move(x0, y0)
-    page.mouse.down()
-    page.mouse.move(x0 + 8, y0 + 8, steps=2)
-    page.mouse.move(x1, y1, steps=8)
-    page.mouse.up()
-
-
-def touch_drag(page: Page, source: Any, target: Any) -> None:
-    """A finger drag, sent as raw touch events (Playwright's touchscreen API only taps)."""
-    cdp = page.context.new_cdp_session(page)
-    a = source.bounding_box()
-    b = target.bounding_box()
-    x0, y0 = a["x"] + a["width"] / 2, a["y"] + 8
-    x1, y1 = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
-    for i in range(1, 9):
-        x, y = x0 + (x1 - x0) * i / 8, y0 + (y1 - y0) * i / 8
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-    cdp.detach()
-
+from browser_helpers import LiveServer, winning_line
+from browser_page import (
+    SCREENSHOTS,
+    Browser,
+    Player,
+    card,
+    drag,
+    expect,
+    menu_click,
+    open_menu,
+    pile,
+    send_moves,
+    shrink_png,
+    touch_drag,
+)
+from tableaux.solver.strategy import safe_moves
 
 # King Albert deal 1 (the rule book's test vector): T9 = TD, T8 = JC on top, R5 = AH, R3 = TH, R4 = 7C, T7 = 8H.
 KA1 = "?game=king-albert&deal=1"
@@ -349,7 +230,7 @@ def test_rules_and_statistics_dialogs(player: Player) -> None:
     page.keyboard.press("?")
     expect(page.locator("#rules-dialog")).to_be_visible()
     page.click("#rules-close")
-    page.click("#stats-button")
+    menu_click(page, "#stats-button")
     expect(page.locator("#stats-body")).to_contain_text("Games played")
     page.click("#stats-reset")
     expect(page.locator("#confirm-dialog")).to_be_visible()
@@ -397,25 +278,6 @@ def test_reload_and_server_restart_keep_the_game(browser: Browser, tmp_path: Pat
         live.stop()
 
 
-def send_moves(page: Page, moves: list[tableaux.Move]) -> None:
-    """Play moves on the page's current game through the API, as the page itself sends them."""
-    sent = page.evaluate(
-        """async (moves) => {
-            let view = await (await fetch('/api/current')).json();
-            for (const move of moves) {
-                const r = await fetch(`/api/games/${view.id}/moves`, {
-                    method: 'POST', headers: {'Content-Type': 'application/json'},
-                    body: JSON.stringify({move, version: view.version})});
-                if (!r.ok) return [r.status, await r.text()];
-                view = await r.json();
-            }
-            return [200, view.moves];
-        }""",
-        [str(m) for m in moves],
-    )
-    assert sent == [200, len(moves)]
-
-
 def test_win_a_deal(player: Player) -> None:
     line = winning_line("king-albert", 9)
     page = player.open("?game=king-albert&deal=9")
@@ -434,7 +296,7 @@ def test_win_a_deal(player: Player) -> None:
     page.wait_for_timeout(400)  # let the last card finish sliding home
     page.screenshot(path=str(SCREENSHOTS / "king-albert-won-desktop.png"))
     shrink_png(SCREENSHOTS / "king-albert-won-desktop.png")
-    page.click("#stats-button")
+    menu_click(page, "#stats-button")
     expect(page.locator("#stats-body tr", has_text="Games won")).to_contain_text("1")
 
 
@@ -499,20 +361,22 @@ def test_dead_end_says_so_and_offers_undo(player: Player) -> None:
 def test_auto_home_setting_moves_safe_cards_and_is_remembered(player: Player) -> None:
     page = player.open(KA1)
     expect(page.locator("#auto-home")).not_to_be_checked()  # off by default
+    # What the server's proofs call safe on deal 1, played out: the page must play exactly that, no more.
+    game = tableaux.new_game("king-albert", 1)
+    while safe := safe_moves(game.rules, game.state):
+        game.play(game.rules.to_move(safe[0]))
+    assert game.moves_played, "deal 1 starts with a safe move (the Ace of hearts in reserve 5)"
+    open_menu(page)  # the switch lives in the toolbar's menu
     page.check("#auto-home")
-    # The Ace of hearts (reserve 5) goes home by itself, then the Two of hearts (reserve 6): the server proves
-    # both safe. The Two of clubs (reserve 1) cannot go home yet, and nothing else is proved safe.
     expect(card(page, "AH", "foundation-1")).to_be_visible()
-    expect(card(page, "2H", "foundation-1")).to_be_visible()
-    expect(page.locator("#score")).to_have_text("2")
+    expect(page.locator("#score")).to_have_text(str(game.score))
     page.wait_for_timeout(300)
-    expect(page.locator("#score")).to_have_text("2")
-    expect(card(page, "2C", "reserve-1")).to_be_visible()
+    expect(page.locator("#moves")).to_have_text(str(len(game.moves_played)))
+    assert player.view()["position"]["piles"] == game.public_position()["piles"]
     page.reload()
     expect(page.locator("#auto-home")).to_be_checked()
     page.click("#undo")
-    expect(card(page, "2H", "reserve-6")).to_be_visible()
-    expect(page.locator("#score")).to_have_text("1")
+    expect(page.locator("#moves")).to_have_text(str(len(game.moves_played) - 1))
 
 
 def test_touch_taps_and_finger_drags_move_cards(browser: Browser, server: LiveServer) -> None:
@@ -535,23 +399,6 @@ def test_touch_taps_and_finger_drags_move_cards(browser: Browser, server: LiveSe
         p.close()
 
 
-@pytest.mark.parametrize("game, deal", [("king-albert", 1), ("eagle-wing", 1)])
-def test_screenshots(browser: Browser, server: LiveServer, game: str, deal: int) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    for label, viewport in (("desktop", {"width": 1280, "height": 800}), ("phone", {"width": 390, "height": 844})):
-        p = Player(browser, server.url, viewport)
-        try:
-            page = p.open(f"?game={game}&deal={deal}")
-            page.wait_for_timeout(150)
-            # Every card shown face up draws a face; face-down cards carry no code.
-            assert page.locator("[data-card] svg").count() == page.locator("[data-card]").count() > 0
-            path = SCREENSHOTS / f"{game}-{label}.png"
-            page.screenshot(path=str(path))
-            shrink_png(path)
-        finally:
-            p.close()
-
-
 def test_the_page_takes_the_games_from_the_catalog(player: Player) -> None:
     """Game names, titles and which status fields a game has come from the server, not from the page."""
     page = player.open("?game=eagle-wing&deal=5")
@@ -565,7 +412,7 @@ def test_the_page_takes_the_games_from_the_catalog(player: Player) -> None:
     page.select_option("#game-select", "king-albert")
     expect(page.locator("#game-name")).to_have_text("King Albert")
     expect(page.locator("#stock-left")).to_be_hidden()  # King Albert's position has no stock
-    page.click("#stats-button")
+    menu_click(page, "#stats-button")
     headers = page.locator("#stats-body thead th")
-    expect(headers).to_have_count(len(catalog) + 1)  # the dialog fills in when the statistics arrive
+    expect(headers).to_have_count(len(catalog) + 1)
     assert [h.inner_text() for h in headers.all()][1:] == [title for _, title in catalog]

@@ -1,7 +1,7 @@
 """Fair play, graded deals, the daily deal and the solution, played in real headless Chromium.
 
 The browser set-up (server, Chromium, the Player that checks every JSON response for face-down cards)
-is test_browser.py's; expected answers come from the library (tableaux.fair, tableaux.catalogue,
+is conftest.py's and browser_page.py's; expected answers come from the library (tableaux.fair, tableaux.catalogue,
 tableaux.solve), never from numbers typed in here.
 """
 
@@ -12,17 +12,11 @@ import re
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
 
 import tableaux
-import test_browser as tb  # its checks skip this module too when there is no browser
+from browser_page import SCREENSHOTS, Browser, Page, Player, card, drag, expect, menu_click, pile, shrink_png
+from browser_page import send_moves as send_all
 from tableaux import catalogue, fair
-from test_browser import SCREENSHOTS, Player, card, drag, pile, shrink_png
-from test_browser import send_moves as send_all
-
-browser = tb.browser  # the same fixtures: one server and one Chromium for the module
-server = tb.server
-player = tb.player
 
 SLOW = 60_000  # ms: the solver's answers on a busy 2-core machine
 
@@ -62,9 +56,9 @@ def test_hints_are_fair_by_default_and_peeking_is_labelled_when_chosen(player: P
     expect(notice).to_contain_text("Hint:", timeout=SLOW)
     expect(notice).to_have_attribute("data-peeks", "false")
     expect(notice).not_to_contain_text("Peeking")
-    page.click("#settings-button")
-    page.check('input[name="hint-mode"][value="peek"]')
-    page.check("#pile-labels")
+    menu_click(page, "#settings-button")
+    page.select_option("#setting-hintMode", "peek")
+    page.select_option("#setting-pileLabels", "on")
     page.click("#settings-close")
     expect(page.locator("#hint")).to_have_text("Hint (peeking)")
     page.click("#hint")
@@ -91,7 +85,7 @@ def test_a_hint_for_a_build_names_every_card_of_it(player: Player) -> None:
     page = player.open("?game=king-albert&deal=9")
     send_moves(page, game.moves_played)
     page.reload()
-    page.evaluate("localStorage.setItem('tableaux.hintMode', 'peek')")
+    page.evaluate("localStorage.setItem('tableaux.setting.hintMode', 'peek')")
     page.reload()
     page.click("#hint")
     words = {"A": "Ace", "T": "Ten", "J": "Jack", "Q": "Queen", "K": "King", "2": "Two", "3": "Three", "4": "Four",
@@ -118,7 +112,7 @@ def test_give_up_says_where_the_game_was_lost_and_goes_back_there_as_assisted(pl
     page = player.open("?game=king-albert&deal=17")
     send_moves(page, game.moves_played)
     page.reload()
-    page.click("#give-up")
+    menu_click(page, "#give-up")
     page.click("#confirm-yes")
     expect(page.locator("#message")).to_contain_text("You gave this game up")
     expect(page.locator("#where-lost")).to_contain_text(f"You could still have won until move {n} ({where['move']})",
@@ -129,7 +123,7 @@ def test_give_up_says_where_the_game_was_lost_and_goes_back_there_as_assisted(pl
     expect(page.locator("#message")).to_be_hidden()
     view = player.view()
     assert view["assisted"] and not view["given_up"] and view["moves"] == n - 1
-    page.click("#stats-button")
+    menu_click(page, "#stats-button")
     expect(page.locator("#stats-body tr", has_text="solver's help")).to_contain_text("1")
 
 
@@ -175,13 +169,13 @@ def test_the_daily_deal_and_its_shareable_result(browser: Browser, server: Any) 
         expect(page.locator("#notice")).to_contain_text("copied")
         assert page.evaluate("navigator.clipboard.readText()") == share.inner_text()
         shot(page, "eagle-wing-daily-won-desktop")
-        page.click("#stats-button")
+        menu_click(page, "#stats-button")
         expect(page.locator("#stats-body tr", has_text="Daily deals won")).to_contain_text("1")
         expect(page.locator("#stats-body tr", has_text=re.compile(r"^Daily streak"))).to_contain_text("1")
         page.keyboard.press("Escape")
         page.goto(server.url + "/?game=king-albert&deal=1")  # the daily button of another game
         page.wait_for_selector("[data-pile]")
-        page.click("#daily-button")
+        menu_click(page, "#daily-button")
         expect(page.locator("#deal-number")).to_have_text(str(catalogue.daily("king-albert").deal))
     finally:
         p.close()
@@ -189,7 +183,7 @@ def test_the_daily_deal_and_its_shareable_result(browser: Browser, server: Any) 
 
 def test_show_solution_plays_the_winning_line_to_the_won_banner_on_king_albert_17(player: Player) -> None:
     page = player.open("?game=king-albert&deal=17")
-    page.click('[data-action="solution"]')
+    menu_click(page, '[data-action="solution"]')
     expect(page.locator("#notice")).to_contain_text("looked at the face-down cards", timeout=SLOW)
     expect(page.locator("#solution-bar")).to_be_visible()
     page.select_option("#solution-speed", "200")
@@ -206,7 +200,7 @@ def test_show_solution_plays_the_winning_line_to_the_won_banner_on_king_albert_1
     expect(page.locator("#message")).to_contain_text("You won", timeout=180_000)
     expect(page.locator("#solution-bar")).to_be_hidden()
     expect(page.locator("#score")).to_have_text("52")
-    page.click("#stats-button")
+    menu_click(page, "#stats-button")
     expect(page.locator("#stats-body tr", has_text="solver's help")).to_contain_text("1")
     expect(page.locator("#stats-body tr", has_text=re.compile(r"^Games won"))).to_contain_text("0")
 
@@ -216,7 +210,7 @@ def test_a_position_that_cannot_be_won_says_so(player: Player) -> None:
     page = player.open("?game=eagle-wing&deal=5")
     send_moves(page, game.moves_played[:-1])
     page.reload()
-    page.click('[data-action="solution"]')
+    menu_click(page, '[data-action="solution"]')
     expect(page.locator("#notice")).to_contain_text("This position cannot be won", timeout=SLOW)
     expect(page.locator("#solution-bar")).to_be_hidden()
 

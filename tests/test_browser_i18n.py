@@ -6,14 +6,13 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, expect
 
 from browser_helpers import LiveServer
-from test_browser import Player, browser, server  # noqa: F401 - the browser suite's fixtures, used by name
+from browser_page import Browser, Player, expect, open_menu
 
 
 @pytest.fixture
-def french(browser: Browser, server: LiveServer) -> Iterator[Player]:  # noqa: F811
+def french(browser: Browser, server: LiveServer) -> Iterator[Player]:
     p = Player(browser, server.url, locale="fr-FR", extra_http_headers={"Accept-Language": "fr"})
     yield p
     p.close()
@@ -24,7 +23,7 @@ def test_accept_language_fr_gives_a_french_page(french: Player) -> None:
     expect(page.locator("html")).to_have_attribute("lang", "fr")
     expect(page.locator("#new-game")).to_have_text("Nouvelle partie")
     expect(page.locator("#undo")).to_have_text("Annuler")
-    expect(page.locator("#hint")).to_have_attribute("title", "Indice (h)")
+    expect(page.locator("#hint")).to_have_attribute("title", re.compile(r"^Indice \(h\)"))
     expect(page.locator("#lang-select")).to_have_value("fr")
     toolbar = page.locator("header.toolbar").inner_text()
     for english in ("New game", "Undo", "Statistics", "Rules"):
@@ -37,10 +36,20 @@ def test_accept_language_fr_gives_a_french_page(french: Player) -> None:
     page.keyboard.press("Escape")
     page.click("#hint")
     expect(page.locator("#notice")).to_contain_text("Indice")
+    # The menu and the settings dialog, built by the page's scripts, speak French too.
+    open_menu(page)
+    expect(page.locator("#give-up")).to_have_text("Abandonner")
+    page.click("#settings-button")
+    settings = page.locator("#settings-list")
+    expect(settings).to_contain_text("Couleurs de la table")
+    expect(page.locator("#setting-hintMode option[value=peek]")).to_contain_text("le solveur regarde")
+    for english in ("Table colours", "Card size", "Hints", "Pile labels"):
+        assert english not in settings.inner_text()
 
 
 def test_the_language_menu_switches_the_page_and_is_remembered(french: Player) -> None:
     page = french.open("?game=eagle-wing&deal=3")
+    open_menu(page)
     page.select_option("#lang-select", "de")
     expect(page.locator("html")).to_have_attribute("lang", "de")
     expect(page.locator("#new-game")).to_have_text("Neues Spiel")
@@ -48,6 +57,7 @@ def test_the_language_menu_switches_the_page_and_is_remembered(french: Player) -
     page.wait_for_selector("[data-pile]")
     expect(page.locator("html")).to_have_attribute("lang", "de")  # remembered over Accept-Language: fr
     expect(page.locator("#restart")).to_have_text("Neu beginnen")
+    open_menu(page)
     page.select_option("#lang-select", "en")
     expect(page.locator("#new-game")).to_have_text("New game")
     expect(page.locator("html")).to_have_attribute("lang", "en")

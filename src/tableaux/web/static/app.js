@@ -4,15 +4,16 @@
 
 import { api } from "./api.js";
 import { act, autoHome, newGame, resume, showHint } from "./actions.js";
-import { layoutFans } from "./board.js";
+import { refit, renderBoard } from "./board.js";
 import { dailyRequested, openDaily, startNewGame, wireDaily } from "./daily.js";
-import { confirmReset, openRules, openStats } from "./dialogs.js";
+import { confirmReset, openDialog, openRules, openStats } from "./dialogs.js";
 import { chooseLanguage, lang, languages, loadLanguage, t } from "./i18n.js";
-import { wireFair } from "./fair.js";
-import { wireSettings } from "./settings.js";
+import { labelPiles, wireFair } from "./fair.js";
 import { wireSolution } from "./solution.js";
 import { focusedPlace, onKeyDown, onPointerDown, onPointerMove, onPointerUp } from "./input.js";
-import { $, adopt, board, elapsed, enqueue, formatTime, gameInfo, MAX_DEAL, notice, S } from "./state.js";
+import { fitToolbar, initMenu } from "./layout.js";
+import { initSettings, onSettingChange, renderSettings } from "./settings.js";
+import { $, adopt, board, decorate, elapsed, enqueue, formatTime, gameInfo, MAX_DEAL, notice, S } from "./state.js";
 
 function parseDeal(text) {
   if (text == null || text === "") return null;
@@ -22,10 +23,12 @@ function parseDeal(text) {
 
 async function start() {
   await loadLanguage();
+  renderSettings(); // again, now in the page's language
   fillLanguageSelect();
   const query = new URLSearchParams(location.search);
   S.catalog = await api.catalog();
   fillGameSelect();
+  fitToolbar(); // the row's width depends on the language and the game titles
   let game = query.get("game");
   let deal = parseDeal(query.get("deal"));
   let warning = "";
@@ -102,6 +105,8 @@ function wire() {
   $("rules-button").addEventListener("click", openRules);
   $("stats-button").addEventListener("click", () => enqueue(openStats));
   $("stats-reset").addEventListener("click", confirmReset);
+  $("settings-button").addEventListener("click", () => openDialog($("settings-dialog")));
+  initMenu();
   const auto = $("auto-home");
   auto.checked = localStorage.getItem("tableaux.autoHome") === "1";
   auto.addEventListener("change", () => {
@@ -111,16 +116,40 @@ function wire() {
   let resizeTimer = 0;
   window.addEventListener("resize", () => {
     window.clearTimeout(resizeTimer);
-    resizeTimer = window.setTimeout(() => layoutFans(board), 60);
+    resizeTimer = window.setTimeout(() => {
+      fitToolbar();
+      fitTable();
+    }, 60);
   });
+  onSettingChange((key) => {
+    if (key === "text") fitToolbar();
+    if (key === "cardSize") fitTable();
+  });
+  // The toolbar and status line can change height (larger text, a status line that wraps): refit then.
+  let barHeight = 0;
+  const bars = new ResizeObserver(() => {
+    const height = board.getBoundingClientRect().top + window.scrollY;
+    if (Math.abs(height - barHeight) > 1) fitTable();
+    barHeight = height;
+  });
+  bars.observe($("toolbar"));
+  bars.observe($("status"));
   window.setInterval(() => {
     if (S.view) $("time").textContent = formatTime(elapsed());
   }, 1000);
 }
 
+/** Size the table for the window again; draw it anew when its shape changed (the phone was turned). */
+function fitTable() {
+  if (!S.view || refit(board, S.view)) return;
+  renderBoard(board, S.view);
+  decorate();
+  labelPiles(S.view);
+}
+
+initSettings();
 wire();
 wireFair();
-wireSettings();
 wireSolution();
 wireDaily();
 enqueue(start);

@@ -2,27 +2,50 @@
 
 import { cardFace, cardName, isRed, rankName } from "./cards.js";
 import { t, tn } from "./i18n.js";
+import { fitCards, isPortrait } from "./layout.js";
+import { getSetting } from "./settings.js";
 
 const range = (n) => Array.from({ length: n }, (_, i) => i + 1);
 
 // Each pile: where it sits on a 9-column grid and how its cards are shown:
 // "fan" spreads cards downwards, "stack" shows only the top, "stock" is a face-down deck, "closed" is a
 // pile drawn as a closed stack with its count (Eagle Wing's trunk: as in AisleRiot, only its top shows).
+// `tall` places a pile on the narrower grid a game uses on portrait screens (see SHAPES).
 const LAYOUTS = {
   "king-albert": [
     ...range(4).map((i) => ({ name: `foundation-${i}`, kind: "stack", col: i, row: 1 })),
     ...range(7).map((i) => ({ name: `reserve-${i}`, kind: "stack", group: "ka-reserve", row: 1 })),
     ...range(9).map((i) => ({ name: `tableau-${i}`, kind: "fan", col: i, row: 2 })),
   ],
+  // Upright, the eagle stands on five columns: head (stock), body (waste, then the trunk) in the middle,
+  // foundations level with the head, and two wing piles each side on two rows.
   "eagle-wing": [
-    { name: "stock", kind: "stock", col: 1, row: 1 },
-    { name: "waste", kind: "stack", col: 2, row: 1 },
-    ...range(4).map((i) => ({ name: `foundation-${i}`, kind: "stack", col: 5 + i, row: 1 })),
-    ...range(4).map((i) => ({ name: `tableau-${i}`, kind: "fan", col: i, row: 2 })),
-    { name: "reserve", kind: "closed", col: 5, row: 2 },
-    ...range(4).map((i) => ({ name: `tableau-${4 + i}`, kind: "fan", col: 5 + i, row: 2 })),
+    { name: "stock", kind: "stock", col: 1, row: 1, tall: [3, 1] },
+    { name: "waste", kind: "stack", col: 2, row: 1, tall: [3, 2] },
+    ...range(4).map((i) => ({
+      name: `foundation-${i}`, kind: "stack", col: 5 + i, row: 1, tall: [i < 3 ? i : i + 1, 1],
+    })),
+    ...range(4).map((i) => ({
+      name: `tableau-${i}`, kind: "fan", col: i, row: 2, tall: [2 - (i % 2), i < 3 ? 2 : 3],
+    })),
+    { name: "reserve", kind: "closed", col: 5, row: 2, tall: [3, 3] },
+    ...range(4).map((i) => ({
+      name: `tableau-${4 + i}`, kind: "fan", col: 5 + i, row: 2, tall: [3 + i - 2 * Math.floor((i - 1) / 2), i < 3 ? 2 : 3],
+    })),
   ],
 };
+
+// The grid of each table shape: its columns, and the height its rows need in card widths (the first row
+// plus the room the fans below it usually take; longer fans are squeezed to fit, see layoutFans).
+const SHAPES = {
+  "king-albert": { wide: { cols: 9, depth: 4.6 } },
+  "eagle-wing": { wide: { cols: 9, depth: 4.6 }, tall: { cols: 5, depth: 7.1 } },
+};
+
+/** The shape the table of `game` takes in this window: "tall" on portrait screens when it has one. */
+export function tableShape(game) {
+  return SHAPES[game].tall && isPortrait() ? "tall" : "wide";
+}
 
 /** Pile names in reading order (the order Left/Right arrows walk through). */
 export function pileOrder(game) {
@@ -92,8 +115,11 @@ function emptyMark(view, spec) {
 /** Build the whole table for a view into `board` (replacing what was there). */
 export function renderBoard(board, view) {
   const specs = LAYOUTS[view.game];
+  const shape = tableShape(view.game);
   board.replaceChildren();
   board.dataset.game = view.game;
+  board.dataset.shape = shape;
+  fitCards(board, SHAPES[view.game][shape], getSetting("cardSize"));
   let reserveRow = null;
   for (const spec of specs) {
     const cards = view.position.piles[spec.name] || [];
@@ -130,8 +156,9 @@ export function renderBoard(board, view) {
       }
       reserveRow.append(pile);
     } else {
-      pile.style.gridColumn = String(spec.col);
-      pile.style.gridRow = String(spec.row);
+      const [col, row] = shape === "tall" ? spec.tall : [spec.col, spec.row];
+      pile.style.gridColumn = String(col);
+      pile.style.gridRow = String(row);
       board.append(pile);
     }
   }
@@ -142,20 +169,31 @@ const DOWN_STEP = 0.1; // fan offsets as a fraction of the card height
 const UP_STEP = 0.27;
 const UP_STEP_SMALL = 0.34; // the large-print faces of small cards need a taller strip to show their index
 
+/**
+ * Fit the table to the window again (after a resize or a card size change). Returns false when the
+ * table must be drawn anew because its shape changed (a phone turned between portrait and landscape).
+ */
+export function refit(board, view) {
+  if (board.dataset.shape !== tableShape(view.game)) return false;
+  fitCards(board, SHAPES[view.game][board.dataset.shape], getSetting("cardSize"));
+  layoutFans(board);
+  return true;
+}
+
 /** Place fanned cards, squeezing a pile's fan when it would run off the bottom of the window. */
 export function layoutFans(board) {
   const probe = board.querySelector(".pile");
   if (!probe) return;
   const cardWidth = probe.getBoundingClientRect().width;
   const cardHeight = cardWidth * 1.4;
-  const compact = window.matchMedia("(max-width: 700px), (max-height: 520px)").matches;
-  const upStep = compact ? UP_STEP_SMALL : UP_STEP;
-  const bottom = window.innerHeight - 8;
+  const upStep = board.classList.contains("compact") ? UP_STEP_SMALL : UP_STEP;
+  // Large cards may make the page scroll: their fans are never squeezed.
+  const bottom = getSetting("cardSize") === "large" ? Infinity : window.innerHeight + window.scrollY - 8;
   for (const pile of board.querySelectorAll(".pile.fan")) {
     const cards = [...pile.querySelectorAll(".card")];
     const steps = cards.slice(1).map((_, i) => (cards[i].classList.contains("down") ? DOWN_STEP : upStep));
     const total = steps.reduce((a, b) => a + b, 0);
-    const room = (bottom - pile.getBoundingClientRect().top) / cardHeight - 1;
+    const room = (bottom - pile.getBoundingClientRect().top - window.scrollY) / cardHeight - 1;
     const squeeze = total > room && total > 0 ? Math.max(0.3, room / total) : 1;
     let y = 0;
     cards.forEach((card, i) => {

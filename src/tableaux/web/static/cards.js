@@ -1,5 +1,7 @@
 // SVG card faces, drawn by our own code (no third-party art, so no art licence to carry).
 // Faces are built once per card code and cloned afterwards: rendering a deal is cheap.
+// Colours come from the style sheet (theme.css): the ink is `currentColor`, set per suit, so the dark
+// table and the four-colour deck restyle every face without redrawing it.
 
 import { t } from "./i18n.js";
 
@@ -19,8 +21,6 @@ function suitName(suit) {
 }
 
 const RANK_LABEL = { T: "10" };
-const RED = "#c0162c";
-const BLACK = "#16181d";
 
 /** "TS" -> "Ten of spades": the words a screen reader says. */
 export function cardName(code) {
@@ -88,13 +88,13 @@ function corner(rank, suit, flip) {
   return g;
 }
 
-function courtFace(rank, suit, colour) {
+function courtFace(rank, suit) {
   const g = el("g");
   g.append(el("rect", {
-    x: 17, y: 34, width: 66, height: 72, rx: 5, fill: "none", stroke: colour, "stroke-width": 2,
+    x: 17, y: 34, width: 66, height: 72, rx: 5, fill: "none", stroke: "currentColor", "stroke-width": 2,
   }));
   g.append(el("rect", {
-    x: 21, y: 38, width: 58, height: 64, rx: 3, fill: isRed(`x${suit}`) ? "#fbe3e6" : "#e4e8f0",
+    x: 21, y: 38, width: 58, height: 64, rx: 3, fill: "currentColor", "fill-opacity": 0.1,
   }));
   // A simple crown for kings and queens, a feathered cap band for jacks: enough to tell them apart.
   const crown = rank === "J"
@@ -102,7 +102,7 @@ function courtFace(rank, suit, colour) {
     : rank === "Q"
       ? "M34 58 L36 44 L43 52 L50 42 L57 52 L64 44 L66 58 Z"
       : "M32 58 L32 42 L41 51 L50 38 L59 51 L68 42 L68 58 Z";
-  g.append(el("path", { d: crown, fill: "#d9a520", stroke: colour, "stroke-width": 1.5 }));
+  g.append(el("path", { d: crown, fill: "#d9a520", stroke: "currentColor", "stroke-width": 1.5 }));
   const letter = el("text", {
     x: 50, y: 90, "text-anchor": "middle", "font-size": 30, "font-weight": 700,
     "font-family": "DejaVu Serif, Georgia, serif",
@@ -126,16 +126,15 @@ function compactFace(rank, suit) {
 
 function buildFace(code) {
   const [rank, suit] = code;
-  const colour = isRed(code) ? RED : BLACK;
-  const svg = el("svg", { viewBox: "0 0 100 140", class: "face", "aria-hidden": "true", focusable: "false" });
-  svg.append(el("rect", {
-    x: 1, y: 1, width: 98, height: 138, rx: 8, fill: "#fffef9", stroke: "#9a9a9a", "stroke-width": 1.5,
-  }));
-  const ink = el("g", { fill: colour });
+  const svg = el("svg", {
+    viewBox: "0 0 100 140", class: `face suit-${suit}`, "aria-hidden": "true", focusable: "false",
+  });
+  svg.append(el("rect", { x: 1, y: 1, width: 98, height: 138, rx: 8, class: "card-bg", "stroke-width": 1.5 }));
+  const ink = el("g", { class: "ink", fill: "currentColor" });
   const detail = el("g", { class: "detail" });
   detail.append(corner(rank, suit, false), corner(rank, suit, true));
   if (rank === "J" || rank === "Q" || rank === "K") {
-    detail.append(courtFace(rank, suit, colour));
+    detail.append(courtFace(rank, suit));
   } else if (rank === "A") {
     detail.append(pip(suit, 50, 70, 46));
   } else {

@@ -3,10 +3,17 @@
 
 import { api } from "./api.js";
 import { newGame } from "./actions.js";
+import { t, tn } from "./i18n.js";
 import { $, adopt, announce, button, enqueue, formatTime, notice, S } from "./state.js";
 
 const KIND_KEY = "tableaux.dealKind";
-const GRADE_WORDS = { easy: "Easy", medium: "Medium", hard: "Hard" };
+/** The grade of a winnable deal, in the page's language. */
+function gradeWord(grade) {
+  if (grade === "easy") return t("Easy");
+  if (grade === "medium") return t("Medium");
+  if (grade === "hard") return t("Hard");
+  return grade;
+}
 
 /** What the "New game" button asks the server for, from the deal-kind menu. */
 export function newGameOptions() {
@@ -24,21 +31,26 @@ export async function openDaily(game) {
   const view = await api.daily(game);
   adopt(view);
   notice("");
-  announce(`Daily deal of ${view.title} for ${view.daily}.`);
+  announce(t("Daily deal of {game} for {date}.", { game: view.title, date: view.daily }));
 }
 
 /** The result of a finished daily deal, to paste anywhere: the game, date, result, moves and time. */
 export function shareText(view) {
-  const result = view.won ? "won" : "not won";
-  return `Tableaux daily ${view.title}, ${view.daily}: ${result} in ${view.moves} moves, `
-    + `${formatTime(view.elapsed_seconds)}${view.assisted ? " (with the solver's help)" : ""}`;
+  const facts = { game: view.title, date: view.daily, n: view.moves, time: formatTime(view.elapsed_seconds) };
+  let text = view.won
+    ? tn("Tableaux daily {game}, {date}: won in {n} move, {time}", "Tableaux daily {game}, {date}: won in {n} moves, {time}",
+      view.moves, facts)
+    : tn("Tableaux daily {game}, {date}: not won in {n} move, {time}",
+      "Tableaux daily {game}, {date}: not won in {n} moves, {time}", view.moves, facts);
+  if (view.assisted) text += " " + t("(with the solver's help)");
+  return text;
 }
 
 function renderDaily(view) {
   const stat = $("grade-stat");
   const parts = [];
-  if (view.daily) parts.push(`Daily deal ${view.daily}`);
-  if (view.grade) parts.push(`Winnable · ${GRADE_WORDS[view.grade]}`);
+  if (view.daily) parts.push(t("Daily deal {date}", { date: view.daily }));
+  if (view.grade) parts.push(t("Winnable · {grade}", { grade: gradeWord(view.grade) }));
   $("grade").textContent = parts.join(" · ");
   stat.hidden = !parts.length;
   const finished = view.won || view.over || view.given_up;
@@ -48,13 +60,14 @@ function renderDaily(view) {
   const text = document.createElement("output");
   text.id = "share-text";
   text.textContent = shareText(view);
-  share.append(text, " ", button("share-copy", "Copy result", async () => {
+  const copy = t("Copy result");
+  share.append(text, " ", button("share-copy", copy, async () => {
     try {
       await navigator.clipboard.writeText(text.textContent);
-      notice("Result copied: paste it anywhere. It does not give the deal away.");
+      notice(t("Result copied: paste it anywhere. It does not give the deal away."));
     } catch {
       getSelection().selectAllChildren(text); // no clipboard access: select it for the player to copy
-      notice("Copy the selected result text.");
+      notice(t("Copy the selected result text."));
     }
   }));
   $("message").append(share);

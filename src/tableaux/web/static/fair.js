@@ -2,7 +2,9 @@
 // The server works everything out (tableaux.fair, in its solver pool); this only asks and shows.
 
 import { api, ApiError } from "./api.js";
-import { $, adopt, announce, button, enqueue, notice, S } from "./state.js";
+import { t, tn } from "./i18n.js";
+import { hintMode, onSettingChange, shortLabel } from "./settings.js";
+import { $, adopt, announce, board, button, enqueue, notice, S } from "./state.js";
 
 const CHANCE_DELAY_MS = 300; // after a burst of moves (auto-home), ask once, for the last position
 
@@ -36,8 +38,8 @@ function refreshChance(view) {
         $("chance").dataset.state = "busy";
         $("chance").textContent = "…";
         stat.title = err instanceof ApiError && err.status === 503
-          ? "The solver is busy; the chance is worked out again after your next move."
-          : `The chance to win could not be worked out: ${err.message}`;
+          ? t("The solver is busy; the chance is worked out again after your next move.")
+          : t("The chance to win could not be worked out: {error}", { error: err.message });
       }
       return;
     }
@@ -61,11 +63,22 @@ function showChance(chance, key, ms) {
   value.dataset.ms = String(Math.round(ms));
   stat.classList.remove("stale");
   const undecided = chance.samples - chance.decided;
-  stat.title = `The chance that the cards you have not seen lie in a way that can still be won: the solver won `
-    + `${chance.winnable} of ${chance.samples} layouts of the hidden cards that fit everything you have seen`
-    + `${undecided ? ` (${undecided} undecided)` : ""}; 95% interval ${percent(chance.low)}–${percent(chance.high)}. `
-    + "It never looks at the face-down cards themselves. It is an upper bound for a player who doesn't peek: "
-    + "you must choose moves before the hidden cards show, so you may win less often than this.";
+  const counts = { won: chance.winnable, undecided, low: percent(chance.low), high: percent(chance.high) };
+  const meaning = undecided
+    ? tn("The chance that the cards you have not seen lie in a way that can still be won: the solver won "
+      + "{won} of {n} layout of the hidden cards that fit everything you have seen ({undecided} undecided); "
+      + "95% interval {low}–{high}.",
+    "The chance that the cards you have not seen lie in a way that can still be won: the solver won "
+      + "{won} of {n} layouts of the hidden cards that fit everything you have seen ({undecided} undecided); "
+      + "95% interval {low}–{high}.", chance.samples, counts)
+    : tn("The chance that the cards you have not seen lie in a way that can still be won: the solver won "
+      + "{won} of {n} layout of the hidden cards that fit everything you have seen; 95% interval {low}–{high}.",
+    "The chance that the cards you have not seen lie in a way that can still be won: the solver won "
+      + "{won} of {n} layouts of the hidden cards that fit everything you have seen; 95% interval {low}–{high}.",
+    chance.samples, counts);
+  const bound = t("It never looks at the face-down cards themselves. It is an upper bound for a player who "
+    + "doesn't peek: you must choose moves before the hidden cards show, so you may win less often than this.");
+  stat.title = `${meaning} ${bound}`;
 }
 
 // ---------------------------------------------------------------- giving up, and where it was lost
@@ -84,11 +97,12 @@ export function ask(text, yes) {
 export async function giveUp() {
   const v = S.view;
   if (!v || v.won || v.given_up) return;
-  if (!(await ask("Give this game up? It counts as lost; then you see where it could still have been won.",
-    "Yes, give up"))) return;
+  const question = t("Give this game up? It counts as lost; then you see where it could still have been won.");
+  const yes = t("Yes, give up");
+  if (!(await ask(question, yes))) return;
   enqueue(async () => {
     adopt(await api.giveUp(S.view.id, S.view.version));
-    announce("Game given up.");
+    announce(t("Game given up."));
   });
 }
 
@@ -105,13 +119,13 @@ async function showWhereLost(view) {
   $("message").append(line);
   let lost = lostAnswers.get(key);
   if (!lost) {
-    line.textContent = "Looking for where the game was lost…";
+    line.textContent = t("Looking for where the game was lost…");
     try {
       lost = await api.lost(view.id);
     } catch (err) {
       line.textContent = err instanceof ApiError && err.status === 503
-        ? "The solver is busy: where the game was lost could not be worked out now."
-        : `Where the game was lost could not be worked out: ${err.message}`;
+        ? t("The solver is busy: where the game was lost could not be worked out now.")
+        : t("Where the game was lost could not be worked out: {error}", { error: err.message });
       return;
     }
     lostAnswers.set(key, lost);
@@ -120,32 +134,57 @@ async function showWhereLost(view) {
   line.replaceChildren();
   if (lost.verdict === "lost") {
     const n = lost.move_index + 1;
-    const maybe = lost.certain ? "" : ` or a little later (by move ${lost.last_possible + 1})`;
-    line.append(`You could still have won until move ${n} (${lost.move})${maybe}. `);
-    line.append(button("lost-rewind", `Go back to before move ${n}`, () => rewind(lost.move_index)));
+    const where = { n, move: lost.move, last: lost.last_possible + 1 };
+    const text = lost.certain
+      ? t("You could still have won until move {n} ({move}).", where)
+      : t("You could still have won until move {n} ({move}) or a little later (by move {last}).", where);
+    const back = t("Go back to before move {n}", { n });
+    line.append(text + " ", button("lost-rewind", back, () => rewind(lost.move_index)));
   } else if (lost.verdict === "winnable") {
-    line.append("This position can still be won. ");
-    line.append(button("lost-rewind", "Go back and play on", () => rewind(view.moves)));
+    const back = t("Go back and play on");
+    line.append(t("This position can still be won.") + " ", button("lost-rewind", back, () => rewind(view.moves)));
   } else if (lost.verdict === "never") {
-    line.append("This deal could not be won from the start, whatever you played.");
+    line.append(t("This deal could not be won from the start, whatever you played."));
   } else {
-    line.append("The solver could not work out where the game was lost within its budget.");
+    line.append(t("The solver could not work out where the game was lost within its budget."));
   }
-  line.append(" (The solver looked at every card: the game is over.) Going back counts the game as assisted.");
+  line.append(" " + t("(The solver looked at every card: the game is over.) Going back counts the game as assisted."));
 }
 
 function rewind(keep) {
   enqueue(async () => {
     adopt(await api.rewind(S.view.id, S.view.version, keep));
-    notice("Back to where the game could still be won. This game now counts as assisted in the statistics.",
+    notice(t("Back to where the game could still be won. This game now counts as assisted in the statistics."),
       { sticky: true });
-    announce(`Back to move ${keep}.`);
+    announce(t("Back to move {n}.", { n: keep }));
   });
 }
 
+// ---------------------------------------------------------------- hint mode and pile labels
+/** The hint button says when its hints peek at the face-down cards (the "Hints" setting). */
+function renderHintButton() {
+  const peek = hintMode() === "peek";
+  $("hint").textContent = peek ? t("Hint (peeking)") : t("Hint");
+  $("hint").title = peek
+    ? t("Hint (h), peeking: the solver looks at the face-down cards")
+    : t("Hint (h): from the cards you have seen only");
+}
+
+/** Each pile carries its notation label; the style sheet shows it when the "Pile labels" setting is on. */
+export function labelPiles(view) {
+  if (!view) return;
+  for (const pile of board.querySelectorAll("[data-pile]")) {
+    pile.dataset.label = shortLabel(view.game, pile.dataset.pile);
+  }
+}
+
 export function wireFair() {
-  S.adopted.push(refreshChance, showWhereLost, (view) => {
+  S.adopted.push(refreshChance, showWhereLost, labelPiles, (view) => {
     $("give-up").disabled = view.won || view.given_up;
   });
   $("give-up").addEventListener("click", giveUp);
+  onSettingChange((key) => {
+    if (key === "hintMode") renderHintButton();
+  });
+  renderHintButton();
 }

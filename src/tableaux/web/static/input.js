@@ -12,7 +12,8 @@ import {
   reducedMotion, S, announce,
 } from "./state.js";
 
-const DRAG_THRESHOLD = 5; // pixels a press must travel before it counts as a drag
+const DRAG_THRESHOLD = 5; // pixels a mouse press must travel before it counts as a drag
+const TOUCH_DRAG_THRESHOLD = 12; // a finger wobbles more: a tap stays a tap up to this far
 const DOUBLE_TAP_MS = 400;
 
 // ---------------------------------------------------------------- selecting and moving
@@ -94,7 +95,7 @@ export function tap(pile, index) {
 // ---------------------------------------------------------------- pointer: drag and drop, taps
 export function onPointerDown(event) {
   if (event.button !== 0 || !S.view || S.press) return;
-  const pile = event.target.closest("[data-pile]");
+  const pile = event.target.closest("[data-pile]") || (S.selection && pileEl(pileAt(event.clientX, event.clientY)));
   if (!pile) {
     if (S.selection) {
       S.selection = null; // a press on the bare table puts the picked-up card back
@@ -107,8 +108,9 @@ export function onPointerDown(event) {
   const index = card ? Number(card.dataset.index) : null;
   S.press = {
     id: event.pointerId, pile: pile.dataset.pile, index, x: event.clientX, y: event.clientY, dragging: false,
+    threshold: event.pointerType === "touch" ? TOUCH_DRAG_THRESHOLD : DRAG_THRESHOLD,
   };
-  event.preventDefault();
+  if (event.pointerType !== "touch") event.preventDefault(); // a finger may still scroll the page
 }
 
 export function onPointerMove(event) {
@@ -117,7 +119,7 @@ export function onPointerMove(event) {
   const dx = event.clientX - press.x;
   const dy = event.clientY - press.y;
   if (!press.dragging) {
-    if (Math.hypot(dx, dy) < DRAG_THRESHOLD) return;
+    if (Math.hypot(dx, dy) < press.threshold) return;
     const count = press.index == null ? 0 : grabCount(press.pile, press.index);
     if (!count) return;
     press.dragging = true;
@@ -134,12 +136,43 @@ export function onPointerMove(event) {
   if (over) pileEl(over).classList.add("over");
 }
 
+/**
+ * The pile whose zone holds the point (x, y), or null. A pile's zone is its box grown by half the gap
+ * on every side, and a fan's reaches down to the next pile below it (or the bottom of the table):
+ * a card dropped or a tap anywhere in a column's empty space below its cards means that column.
+ */
+export function pileAt(x, y, names = null) {
+  const nodes = [...board.querySelectorAll("[data-pile]")];
+  const boxes = nodes.map((node) => ({ name: node.dataset.pile, node, r: node.getBoundingClientRect() }));
+  const gap = parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--gap")) || 6;
+  const floor = Math.max(board.getBoundingClientRect().bottom, window.innerHeight);
+  let best = null;
+  let bestDistance = Infinity;
+  for (const { name, node, r } of boxes) {
+    if (names && !names.includes(name)) continue;
+    let bottom = r.bottom + gap / 2;
+    if (node.classList.contains("fan")) {
+      const below = boxes.filter((o) => o.r.top > r.top + 1 && o.r.left < r.right && o.r.right > r.left);
+      bottom = Math.max(bottom, Math.min(floor, ...below.map((o) => o.r.top - gap / 2)));
+    }
+    if (x < r.left - gap / 2 || x > r.right + gap / 2 || y < r.top - gap / 2 || y > bottom) continue;
+    const distance = Math.abs(x - (r.left + r.right) / 2);
+    if (distance < bestDistance) {
+      best = name;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
 export function dropTarget(event, press) {
   const targets = movesFrom(press.pile, press.count).map((m) => m.target);
   const under = document.elementsFromPoint(event.clientX, event.clientY)
     .map((n) => n.closest && n.closest("[data-pile]"))
     .find((p) => p && p.dataset.pile !== press.pile);
   if (under && targets.includes(under.dataset.pile)) return under.dataset.pile;
+  const zone = pileAt(event.clientX, event.clientY, targets);
+  if (zone) return zone;
   // Forgiving: a target the dragged card mostly covers counts too.
   const rect = press.cards[0].getBoundingClientRect();
   let best = null;
@@ -161,7 +194,8 @@ export function onPointerUp(event) {
   if (!press || event.pointerId !== press.id) return;
   S.press = null;
   if (!press.dragging) {
-    tap(press.pile, press.index);
+    // A cancelled press (the browser took the finger to scroll the page) is neither a tap nor a drag.
+    if (event.type === "pointerup") tap(press.pile, press.index);
     return;
   }
   for (const node of board.querySelectorAll(".pile.over")) node.classList.remove("over");

@@ -1,19 +1,140 @@
-// Settings that change what the page shows: which hints it asks for (fair or peeking) and pile labels.
-// Both are remembered in this browser.
+// Settings, remembered in this browser (localStorage): how the table looks (colours, suit colours, card
+// size, text size), which hints the page asks for (fair or peeking) and pile labels. SETTINGS is the one
+// list of them: the settings dialog is built from it, so a new setting is a new entry here, plus an
+// onSettingChange listener where the page must react to it. Each one is applied as a data attribute on
+// <html> (data-theme="dark" ...) that the style sheets read.
 
-import { openDialog } from "./dialogs.js";
-import { $, board, gameInfo, S } from "./state.js";
+import { t } from "./i18n.js";
+import { gameInfo } from "./state.js";
 
-const HINT_KEY = "tableaux.hintMode";
-const LABELS_KEY = "tableaux.pileLabels";
+const STORE = "tableaux.setting.";
+
+/**
+ * Every setting: its key, its label, its choices as [value, label] pairs, and the value before any choice.
+ * Labels are functions so that they are looked up in the page's language when the dialog is built (the
+ * catalogue arrives after this module runs). `legacy` reads a value remembered under an older key, so
+ * that a choice made before the settings shared one list is not lost.
+ */
+export const SETTINGS = [
+  {
+    key: "theme",
+    label: () => t("Table colours"),
+    choices: [
+      ["auto", () => t("Follow the system")],
+      ["light", () => t("Green felt")],
+      ["dark", () => t("Dark")],
+    ],
+    initial: "auto",
+  },
+  {
+    key: "deck",
+    label: () => t("Suit colours"),
+    choices: [
+      ["two", () => t("Two colours")],
+      ["four", () => t("Four colours (♦ blue, ♣ green)")],
+    ],
+    initial: "two",
+  },
+  {
+    key: "cardSize",
+    label: () => t("Card size"),
+    choices: [
+      ["small", () => t("Small")],
+      ["fit", () => t("Fit the window")],
+      ["large", () => t("Large (the table may scroll)")],
+    ],
+    initial: "fit",
+  },
+  {
+    key: "text",
+    label: () => t("Text size"),
+    choices: [
+      ["normal", () => t("Normal")],
+      ["large", () => t("Large")],
+    ],
+    initial: "normal",
+  },
+  {
+    key: "hintMode",
+    label: () => t("Hints"),
+    choices: [
+      ["fair", () => t("Fair: only from the cards you have seen")],
+      ["peek", () => t("Peeking: the solver looks at the face-down cards")],
+    ],
+    initial: "fair",
+    legacy: ["tableaux.hintMode", (old) => old],
+  },
+  {
+    key: "pileLabels",
+    label: () => t("Pile labels"),
+    choices: [
+      ["off", () => t("Hidden")],
+      ["on", () => t("Shown on the table and in hints (T1, R3, F2…)")],
+    ],
+    initial: "off",
+    legacy: ["tableaux.pileLabels", (old) => (old === "1" ? "on" : "off")],
+  },
+];
+
+const listeners = [];
+const darkQuery = window.matchMedia("(prefers-color-scheme: dark)");
+
+function spec(key) {
+  const found = SETTINGS.find((s) => s.key === key);
+  if (!found) throw new Error(`no setting called ${key}`);
+  return found;
+}
+
+function stored(key) {
+  try {
+    const value = localStorage.getItem(STORE + key);
+    const legacy = spec(key).legacy;
+    if (value != null || !legacy) return value;
+    const old = localStorage.getItem(legacy[0]);
+    return old == null ? null : legacy[1](old);
+  } catch {
+    return null; // storage switched off: every setting keeps its initial value for this visit
+  }
+}
+
+/** The current value of a setting; a stored value that is not one of its choices counts as unset. */
+export function getSetting(key) {
+  const s = spec(key);
+  const value = stored(key);
+  return s.choices.some(([v]) => v === value) ? value : s.initial;
+}
+
+export function setSetting(key, value) {
+  const s = spec(key);
+  if (!s.choices.some(([v]) => v === value)) throw new Error(`${key} cannot be ${value}`);
+  try {
+    localStorage.setItem(STORE + key, value);
+  } catch {
+    // not remembered, but still applied for this visit
+  }
+  apply(key, value);
+}
+
+/** Call `listener(key, value)` after any setting changes (the system's colour scheme counts as "theme"). */
+export function onSettingChange(listener) {
+  listeners.push(listener);
+}
+
+/** "dark" or "light": the player's choice, or the system's colour scheme when they chose "auto". */
+export function colourScheme() {
+  const theme = getSetting("theme");
+  if (theme !== "auto") return theme;
+  return darkQuery.matches ? "dark" : "light";
+}
 
 /** "fair" (the default: only the cards the player has seen) or "peek" (the solver sees every card). */
 export function hintMode() {
-  return localStorage.getItem(HINT_KEY) === "peek" ? "peek" : "fair";
+  return getSetting("hintMode");
 }
 
+/** Whether piles carry their notation labels (T1, R3...), on the table and in hints. */
 export function showLabels() {
-  return localStorage.getItem(LABELS_KEY) === "1";
+  return getSetting("pileLabels") === "on";
 }
 
 /** The notation label of a pile ("T3"), from the server's catalog. */
@@ -21,38 +142,44 @@ export function shortLabel(game, pile) {
   return gameInfo(game)?.labels?.[pile] ?? pile;
 }
 
-function renderHintButton() {
-  const peek = hintMode() === "peek";
-  $("hint").textContent = peek ? "Hint (peeking)" : "Hint";
-  $("hint").title = peek
-    ? "Hint (h), peeking: the solver looks at the face-down cards"
-    : "Hint (h): from the cards you have seen only";
+function applyAll() {
+  const root = document.documentElement;
+  for (const s of SETTINGS) root.dataset[s.key] = getSetting(s.key);
+  root.dataset.scheme = colourScheme();
 }
 
-/** Pile labels on the table: each pile carries its notation label, shown when the setting is on. */
-function renderLabels(view) {
-  document.body.classList.toggle("pile-labels", showLabels());
-  if (!view) return;
-  for (const pile of board.querySelectorAll("[data-pile]")) {
-    pile.dataset.label = shortLabel(view.game, pile.dataset.pile);
+function apply(key, value) {
+  applyAll();
+  const select = document.getElementById(`setting-${key}`);
+  if (select) select.value = value;
+  for (const listener of listeners) listener(key, value);
+}
+
+/** Fill the settings list: one row per setting, a label and a menu of its choices, in the page's language. */
+export function renderSettings() {
+  const list = document.getElementById("settings-list");
+  if (!list) return;
+  list.replaceChildren();
+  for (const s of SETTINGS) {
+    const row = document.createElement("li");
+    row.className = "setting";
+    const label = document.createElement("label");
+    label.htmlFor = `setting-${s.key}`;
+    label.textContent = s.label();
+    const select = document.createElement("select");
+    select.id = `setting-${s.key}`;
+    select.name = s.key;
+    for (const [value, text] of s.choices) select.append(new Option(text(), value));
+    select.value = getSetting(s.key);
+    select.addEventListener("change", () => setSetting(s.key, select.value));
+    row.append(label, select);
+    list.append(row);
   }
 }
 
-export function wireSettings() {
-  for (const radio of document.querySelectorAll('input[name="hint-mode"]')) {
-    radio.checked = radio.value === hintMode();
-    radio.addEventListener("change", () => {
-      if (radio.checked) localStorage.setItem(HINT_KEY, radio.value);
-      renderHintButton();
-    });
-  }
-  const labels = $("pile-labels");
-  labels.checked = showLabels();
-  labels.addEventListener("change", () => {
-    localStorage.setItem(LABELS_KEY, labels.checked ? "1" : "0");
-    renderLabels(S.view);
-  });
-  $("settings-button").addEventListener("click", () => openDialog($("settings-dialog")));
-  S.adopted.push((view) => renderLabels(view));
-  renderHintButton();
+/** Apply the remembered settings and build the settings list; the sooner this runs the less flicker. */
+export function initSettings() {
+  applyAll();
+  darkQuery.addEventListener("change", () => apply("theme", getSetting("theme")));
+  renderSettings();
 }

@@ -3,6 +3,7 @@
 // server marks the game as assisted. Each step is an ordinary move the server checks and stores.
 
 import { api } from "./api.js";
+import { t, tn } from "./i18n.js";
 import { $, adopt, announce, describe, enqueue, notice, S } from "./state.js";
 
 const P = {
@@ -39,23 +40,24 @@ async function step() {
   const v = S.view;
   if (!v || v.id !== P.gameId || !P.moves.length) return false;
   if (v.version !== P.version) {
-    stop("The solution stopped: you played a move of your own. Play on from here.");
+    stop(t("The solution stopped: you played a move of your own. Play on from here."));
     return false;
   }
   const text = P.moves.shift();
   const move = v.legal_moves.find((m) => m.text === text);
   if (!move) {
-    stop("The solution stopped: the position changed, so its line no longer applies.");
+    stop(t("The solution stopped: the position changed, so its line no longer applies."));
     return false;
   }
   const view = await api.move(v.id, { source: move.source, count: move.count, target: move.target }, v.version);
   P.version = view.version;
   adopt(view);
   announce(describe(move, v, view));
-  status(`Solution: move ${P.total - P.moves.length} of ${P.total} (the solver looked at the face-down cards)`);
+  const done = { played: P.total - P.moves.length, total: P.total };
+  status(t("Solution: move {played} of {total} (the solver looked at the face-down cards)", done));
   if (view.won) {
     stop("");
-    announce(`Won with the solver's line.`);
+    announce(t("Won with the solver's line."));
     return false;
   }
   return P.moves.length > 0;
@@ -74,26 +76,30 @@ export async function showSolution() {
   const v = S.view;
   if (!v || v.won || v.given_up) return;
   stop("");
-  notice("The solver is looking for a winning line (it looks at the face-down cards)…", { sticky: true });
+  notice(t("The solver is looking for a winning line (it looks at the face-down cards)…"), { sticky: true });
   const answer = await api.solution(v.id, v.version);
   adopt(answer.view);
   if (answer.verdict !== "winnable") {
     const text = answer.verdict === "unwinnable"
-      ? "This position cannot be won: the solver searched every line (it looked at the face-down cards)."
-      : "The solver could not find a winning line in the time it has; this position may or may not be won.";
+      ? t("This position cannot be won: the solver searched every line (it looked at the face-down cards).")
+      : t("The solver could not find a winning line in the time it has; this position may or may not be won.");
     notice(text, { sticky: true });
     announce(text);
     return;
   }
-  notice(`Showing the solver's winning line of ${answer.moves.length} moves. It looked at the face-down cards, `
-    + "so this game now counts as assisted in the statistics.", { sticky: true });
+  const showing = tn("Showing the solver's winning line of {n} move. It looked at the face-down cards, "
+    + "so this game now counts as assisted in the statistics.",
+  "Showing the solver's winning line of {n} moves. It looked at the face-down cards, "
+    + "so this game now counts as assisted in the statistics.", answer.moves.length);
+  notice(showing, { sticky: true });
   P.moves = [...answer.moves];
   P.total = answer.moves.length;
   P.gameId = answer.view.id;
   P.version = answer.view.version;
   P.paused = false;
-  $("solution-pause").textContent = "Pause";
-  status(`Solution: ${P.total} moves (the solver looked at the face-down cards)`);
+  $("solution-pause").textContent = t("Pause");
+  status(tn("Solution: {n} move (the solver looked at the face-down cards)",
+    "Solution: {n} moves (the solver looked at the face-down cards)", P.total));
   bar(true);
   schedule();
 }
@@ -102,18 +108,18 @@ export function wireSolution() {
   $("solution").addEventListener("click", () => enqueue(showSolution));
   $("solution-pause").addEventListener("click", () => {
     P.paused = !P.paused;
-    $("solution-pause").textContent = P.paused ? "Play" : "Pause";
+    $("solution-pause").textContent = P.paused ? t("Play") : t("Pause");
     if (!P.paused) schedule();
     else window.clearTimeout(P.timer);
   });
   $("solution-step").addEventListener("click", () => {
     P.paused = true;
-    $("solution-pause").textContent = "Play";
+    $("solution-pause").textContent = t("Play");
     window.clearTimeout(P.timer);
     enqueue(step);
   });
   $("solution-speed").addEventListener("change", schedule);
-  $("solution-stop").addEventListener("click", () => stop("Solution stopped; play on from here."));
+  $("solution-stop").addEventListener("click", () => stop(t("Solution stopped; play on from here.")));
   S.adopted.push((view) => {
     $("solution").disabled = view.won || view.given_up;
     if (P.gameId && view.id !== P.gameId) stop(""); // another game: the line is not for it

@@ -138,10 +138,10 @@ export function adopt(view) {
     S.selection = null;
     S.hint = null;
   }
+  renderStatus(); // first: the status line's height is part of what the table is fitted to
   renderBoard(board, view);
   decorate();
   if (rects) flip(rects);
-  renderStatus();
   renderButtons();
   renderMessage();
   if (keepFocus) restoreFocus();

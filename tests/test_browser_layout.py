@@ -1,0 +1,355 @@
+"""Phones, tablets and comfort, in real headless Chromium: the table uses the screen in portrait and
+landscape, the toolbar stays one row on a phone, a finger can scroll without moving cards, and the
+settings (dark table, four-colour deck, card and text size) are remembered and keep text readable.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from browser_helpers import LiveServer
+from browser_page import (
+    SCREENSHOTS,
+    Browser,
+    Page,
+    Player,
+    card,
+    contrast,
+    expect,
+    menu_click,
+    open_menu,
+    pile,
+    shrink_png,
+)
+
+PHONE = {"width": 390, "height": 844}
+LANDSCAPE = {"width": 844, "height": 390}
+KA1 = "?game=king-albert&deal=1"
+EW1 = "?game=eagle-wing&deal=1"
+AA = 4.5  # WCAG AA contrast for normal-size text
+
+
+def phone(browser: Browser, server: LiveServer, viewport: dict[str, int] = PHONE, **options: Any) -> Player:
+    """A player on a touch screen of the given size."""
+    return Player(browser, server.url, viewport, has_touch=True, is_mobile=True, **options)
+
+
+def boxes(page: Page, selector: str) -> list[dict[str, float]]:
+    return page.eval_on_selector_all(
+        selector, "nodes => nodes.map(n => { const r = n.getBoundingClientRect();"
+        " return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width}; })"
+    )
+
+
+def toolbar_rows(page: Page) -> int:
+    """How many rows the toolbar's visible controls take (with the menu closed)."""
+    tops = page.eval_on_selector_all(
+        "#toolbar button, #toolbar select, #toolbar input, #toolbar label",
+        "nodes => nodes.filter(n => n.checkVisibility()).map(n => Math.round(n.getBoundingClientRect().top))",
+    )
+    assert tops and page.get_attribute("#menu-button", "aria-expanded") == "false"
+    rows: list[int] = []
+    for top in sorted(tops):
+        if not rows or top - rows[-1] > 8:
+            rows.append(top)
+    return len(rows)
+
+
+def no_sideways_scroll(page: Page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def set_setting(page: Page, key: str, value: str) -> None:
+    """Choose a setting the way a player does: menu, Settings, pick from its list, close."""
+    open_menu(page)
+    page.click("#settings-button")
+    expect(page.locator("#settings-dialog")).to_be_visible()
+    page.select_option(f"#setting-{key}", value)
+    page.click("#settings-close")
+    expect(page.locator("#settings-dialog")).to_be_hidden()
+
+
+# ---------------------------------------------------------------- phones and tablets
+def test_phone_portrait_king_albert_columns_span_the_width_and_the_toolbar_is_one_row(
+    browser: Browser, server: LiveServer
+) -> None:
+    p = phone(browser, server)
+    try:
+        page = p.open(KA1)
+        columns = boxes(page, '[data-pile^="tableau-"]')
+        span = columns[-1]["right"] - columns[0]["left"]
+        assert span >= 0.9 * PHONE["width"], f"the nine columns span {span:.0f} px of {PHONE['width']}"
+        width = columns[0]["width"]
+        assert width >= 38, f"cards are {width:.1f} px wide"
+        assert toolbar_rows(page) == 1
+        assert page.locator("#toolbar").bounding_box()["height"] <= 52
+        assert no_sideways_scroll(page)
+        # What is not in the row is in the menu, and works from there.
+        expect(page.locator("#restart")).to_be_hidden()
+        open_menu(page)
+        for control in ("#game-select", "#deal-input", "#restart", "#auto-home", "#rules-button", "#settings-button"):
+            expect(page.locator(control)).to_be_visible()
+        page.fill("#deal-input", "77")
+        page.press("#deal-input", "Enter")
+        expect(page.locator("#deal-number")).to_have_text("77")
+        expect(page.locator("#menu-panel")).to_be_hidden()  # it closes once used
+        open_menu(page)
+        page.click("#rules-button")
+        expect(page.locator("#rules-dialog")).to_be_visible()
+    finally:
+        p.close()
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "de"])
+def test_the_desktop_toolbar_is_one_row_with_no_text_cut_short_in_every_language(
+    browser: Browser, server: LiveServer, language: str
+) -> None:
+    p = Player(browser, server.url, extra_http_headers={"Accept-Language": language})
+    try:
+        page = p.open(KA1)
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        assert toolbar_rows(page) == 1 and no_sideways_scroll(page)
+        cut = page.eval_on_selector_all(
+            "#toolbar button, #toolbar select, #toolbar label",
+            "nodes => nodes.filter(n => n.checkVisibility() && n.scrollWidth > n.clientWidth + 1).map(n => n.id)",
+        )
+        assert not cut, f"text cut short in {cut}"
+        # What does not fit in the row is in the menu, and works from there.
+        if not page.locator("#game-select").is_visible():
+            open_menu(page)
+        expect(page.locator("#game-select")).to_be_visible()
+        menu_click(page, "#settings-button")
+        expect(page.locator("#settings-dialog")).to_be_visible()
+    finally:
+        p.close()
+
+
+def test_phone_portrait_eagle_wing_stands_upright_and_uses_the_height(browser: Browser, server: LiveServer) -> None:
+    p = phone(browser, server)
+    try:
+        page = p.open(EW1)
+        expect(page.locator("#board")).to_have_attribute("data-shape", "tall")
+        piles = boxes(page, "[data-pile]")
+        assert all(b["left"] >= 0 and b["right"] <= PHONE["width"] for b in piles)
+        width = piles[0]["width"]
+        # Five columns instead of nine: cards far wider than King Albert's, and the whole table on the screen.
+        # (The trunk is a closed stack with its count, so the table is three rows of cards deep.)
+        assert width >= 65, f"cards are {width:.1f} px wide"
+        bottom = max(b["bottom"] for b in piles)
+        assert bottom >= 3 * 1.4 * width, f"the table ends at {bottom:.0f} px: fewer than three rows of cards"
+        assert bottom <= PHONE["height"]
+        assert toolbar_rows(page) == 1 and no_sideways_scroll(page)
+        # The trunk sits in the middle column, under the waste and the stock.
+        trunk, waste, stock = (pile(page, n).bounding_box() for n in ("reserve", "waste", "stock"))
+        assert abs(trunk["x"] - waste["x"]) < 1 and abs(waste["x"] - stock["x"]) < 1
+        assert stock["y"] < waste["y"] < trunk["y"]
+        # Turned to landscape, the same game goes back to one row of nine piles.
+        page.set_viewport_size(LANDSCAPE)
+        expect(page.locator("#board")).to_have_attribute("data-shape", "wide")
+        wings = boxes(page, '[data-pile^="tableau-"], [data-pile="reserve"]')
+        assert len({round(b["top"]) for b in wings}) == 1
+    finally:
+        p.close()
+
+
+@pytest.mark.parametrize("query", [KA1, EW1])
+def test_landscape_phone_fits_the_table_in_one_screen(browser: Browser, server: LiveServer, query: str) -> None:
+    p = phone(browser, server, LANDSCAPE)
+    try:
+        page = p.open(query)
+        expect(page.locator("#board")).to_have_attribute("data-shape", "wide")
+        assert toolbar_rows(page) == 1 and no_sideways_scroll(page)
+        piles = boxes(page, "[data-pile]")
+        assert all(b["left"] >= 0 and b["right"] <= LANDSCAPE["width"] for b in piles)
+        assert max(b["bottom"] for b in piles) <= LANDSCAPE["height"], "the deal runs off the bottom"
+        assert piles[0]["width"] >= 50, f"cards are only {piles[0]['width']:.1f} px wide"
+        assert page.evaluate("document.documentElement.scrollHeight") <= LANDSCAPE["height"]
+    finally:
+        p.close()
+
+
+def test_a_drop_anywhere_in_a_column_below_its_cards_lands_there(browser: Browser, server: LiveServer) -> None:
+    p = phone(browser, server)
+    try:
+        page = p.open(KA1)
+        target = pile(page, "tableau-8").bounding_box()
+        x, y = target["x"] + target["width"] / 2, target["y"] + target["height"] + 150  # far below the jack
+        finger_drag(page, card(page, "TD", "tableau-9"), x, y)
+        expect(card(page, "TD", "tableau-8")).to_be_visible()
+        expect(page.locator("#moves")).to_have_text("1")
+    finally:
+        p.close()
+
+
+def finger_drag(page: Page, source: Any, x1: float, y1: float, steps: int = 8, y_in: float = 8) -> None:
+    """A finger pressed `y_in` px into `source`, moved to (x1, y1) in `steps` steps a frame apart, lifted."""
+    cdp = page.context.new_cdp_session(page)
+    a = source.bounding_box()
+    x0, y0 = a["x"] + a["width"] / 2, a["y"] + y_in
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+    for i in range(1, steps + 1):
+        x, y = x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+        page.wait_for_timeout(16)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def test_a_wobbling_finger_taps_and_a_swipe_on_the_table_scrolls_without_moving_cards(
+    browser: Browser, server: LiveServer
+) -> None:
+    p = phone(browser, server, LANDSCAPE)
+    try:
+        page = p.open(KA1)
+        # Large cards make the table taller than the screen, so there is something to scroll.
+        set_setting(page, "cardSize", "large")
+        assert page.evaluate("document.documentElement.scrollHeight") > LANDSCAPE["height"] + 30
+        # A tap whose finger drifts a few pixels is still a tap: the ten is picked up, not dragged.
+        ten = card(page, "TH", "reserve-3")
+        box = ten.bounding_box()
+        finger_drag(page, ten, box["x"] + box["width"] / 2 + 7, box["y"] + 14, steps=3)
+        expect(card(page, "TH")).to_have_class(re.compile(r"\bselected\b"))
+        expect(pile(page, "tableau-8")).to_have_class(re.compile(r"\btarget\b"))
+        # A swipe up that starts on tableau 1's face-down cards scrolls the page. It is not a tap on
+        # tableau 1 either, which would drop the ten the player holds ("that cannot go there").
+        p.requests.clear()
+        column = pile(page, "tableau-1")
+        top = column.bounding_box()
+        finger_drag(page, column, top["x"] + top["width"] / 2, top["y"] - 150, steps=15, y_in=30)
+        page.wait_for_function("() => window.scrollY > 20", timeout=5000)
+        page.wait_for_timeout(300)
+        assert not [r for r in p.requests if r.startswith("POST")], p.requests
+        expect(card(page, "TH", "reserve-3")).to_have_class(re.compile(r"\bselected\b"))
+        expect(page.locator("#moves")).to_have_text("0")
+    finally:
+        p.close()
+
+
+# ---------------------------------------------------------------- themes and comfort
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("query", [KA1, EW1])
+def test_every_text_keeps_aa_contrast(browser: Browser, server: LiveServer, scheme: str, query: str) -> None:
+    """Toolbar, status line, menu, dialogs, notices and card indices, in both themes, both decks."""
+    p = Player(browser, server.url, color_scheme=scheme)
+    try:
+        page = p.open(query)
+        expect(page.locator("html")).to_have_attribute("data-scheme", scheme)
+        measured = contrast(page)
+        page.click("#hint")
+        expect(page.locator("#notice")).to_be_visible()
+        measured += contrast(page)
+        open_menu(page)
+        measured += contrast(page)
+        page.click("#settings-button")
+        measured += contrast(page)
+        page.select_option("#setting-deck", "four")
+        measured += contrast(page)
+        page.click("#settings-close")
+        page.keyboard.press("F1")
+        measured += contrast(page)
+        page.keyboard.press("Escape")
+        open_menu(page)
+        page.click("#stats-button")
+        expect(page.locator("#stats-body table")).to_be_visible()
+        measured += contrast(page)
+        places = {m["where"] for m in measured}
+        assert {"#notice", "#game-name", "#settings-title", "#stats-title"} <= places
+        assert any(w.startswith("card ") for w in places) and any(w.endswith("::placeholder") for w in places)
+        low = [m for m in measured if m["ratio"] < AA]
+        assert not low, low[:10]
+    finally:
+        p.close()
+
+
+def suit_colours(page: Page) -> dict[str, str]:
+    """The rendered ink of each suit's card index, from the face-up cards on the table."""
+    return page.evaluate(
+        """() => { const out = {}; for (const t of document.querySelectorAll('[data-card] svg text')) {
+            if (!t.checkVisibility()) continue;
+            out[t.closest('[data-card]').dataset.card[1]] = getComputedStyle(t).fill; } return out; }"""
+    )
+
+
+def test_four_colour_deck_gives_each_suit_its_own_colour(player: Player) -> None:
+    page = player.open(KA1)  # deal 1 shows all four suits face up
+    two = suit_colours(page)
+    assert set(two) == set("CDHS")
+    assert two["H"] == two["D"] != two["S"] == two["C"]
+    set_setting(page, "deck", "four")
+    four = suit_colours(page)
+    assert len(set(four.values())) == 4, four
+    assert four["H"] == two["H"] and four["S"] == two["S"]  # hearts stay red, spades black
+
+
+def test_settings_are_remembered_across_a_reload(player: Player) -> None:
+    page = player.open(KA1)
+    width = card(page, "TD").bounding_box()["width"]
+    text = page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
+    set_setting(page, "theme", "dark")
+    set_setting(page, "deck", "four")
+    set_setting(page, "cardSize", "small")
+    set_setting(page, "text", "large")
+    for _ in range(2):  # as chosen, and again after a reload
+        root = page.locator("html")
+        expect(root).to_have_attribute("data-scheme", "dark")
+        expect(root).to_have_attribute("data-deck", "four")
+        assert card(page, "TD").bounding_box()["width"] < 0.9 * width
+        assert page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)") >= 1.15 * text
+        assert dark(page.evaluate("getComputedStyle(document.body).backgroundColor"))
+        page.reload()
+        page.wait_for_selector("[data-pile]")
+    open_menu(page)
+    page.click("#settings-button")
+    expect(page.locator("#setting-theme")).to_have_value("dark")
+    expect(page.locator("#setting-cardSize")).to_have_value("small")
+
+
+def dark(colour: str) -> bool:
+    r, g, b = (int(v) for v in re.findall(r"\d+", colour)[:3])
+    return max(r, g, b) < 60 and abs(r - g) < 20  # near black, not the green cloth
+
+
+def test_the_system_colour_scheme_is_followed_until_the_player_chooses(browser: Browser, server: LiveServer) -> None:
+    p = Player(browser, server.url, color_scheme="dark")
+    try:
+        page = p.open(KA1)
+        expect(page.locator("html")).to_have_attribute("data-scheme", "dark")
+        assert dark(page.evaluate("getComputedStyle(document.body).backgroundColor"))
+        page.emulate_media(color_scheme="light")  # the system switches back: so does the page, at once
+        expect(page.locator("html")).to_have_attribute("data-scheme", "light")
+        assert not dark(page.evaluate("getComputedStyle(document.body).backgroundColor"))
+        set_setting(page, "theme", "light")  # an explicit choice wins over the system
+        page.emulate_media(color_scheme="dark")
+        page.reload()
+        page.wait_for_selector("[data-pile]")
+        expect(page.locator("html")).to_have_attribute("data-scheme", "light")
+    finally:
+        p.close()
+
+
+# ---------------------------------------------------------------- screenshots for the docs
+@pytest.mark.parametrize("game, deal", [("king-albert", 1), ("eagle-wing", 1)])
+def test_screenshots(browser: Browser, server: LiveServer, game: str, deal: int) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    shots = [
+        ("desktop", {"width": 1280, "height": 800}, "light", {}),
+        ("phone", PHONE, "light", {"has_touch": True, "is_mobile": True}),
+        ("phone-landscape", LANDSCAPE, "light", {"has_touch": True, "is_mobile": True}),
+        ("dark", {"width": 1280, "height": 800}, "dark", {}),
+        ("dark-phone", PHONE, "dark", {"has_touch": True, "is_mobile": True}),
+    ]
+    for label, viewport, scheme, options in shots:
+        p = Player(browser, server.url, viewport, color_scheme=scheme, **options)
+        try:
+            page = p.open(f"?game={game}&deal={deal}")
+            page.wait_for_timeout(150)
+            # Every card shown face up draws a face; face-down cards carry no code.
+            assert page.locator("[data-card] svg").count() == page.locator("[data-card]").count() > 0
+            path = SCREENSHOTS / f"{game}-{label}.png"
+            page.screenshot(path=str(path))
+            shrink_png(path)
+        finally:
+            p.close()
