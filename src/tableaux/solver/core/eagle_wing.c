@@ -161,10 +161,7 @@ int ew_order(const Pos *p, Move *mv, int n) {
             else if (s == EW_WASTE) a = p->n[d] ? 2 : 4;
             else a = 3;
         }
-        sc[ns].a = a;
-        sc[ns].b = b;
-        sc[ns].m = m;
-        ns++;
+        sc[ns++] = (Scored){a, b, m};
     }
     return ordered(sc, ns, mv);
 }

@@ -176,10 +176,7 @@ int ka_order(const Pos *p, Move *mv, int n, int restricted, int restart) {
             uint64_t z = p->hash ^ ((uint64_t)restart << 40) ^ ((uint64_t)s << 16) ^ ((uint64_t)k << 8) ^ d;
             b += (int)(splitmix(&z) % (uint64_t)(2 * restart + 1));
         }
-        sc[ns].a = a;
-        sc[ns].b = b;
-        sc[ns].m = m;
-        ns++;
+        sc[ns++] = (Scored){a, b, m};
     }
     return ordered(sc, ns, mv);
 }
