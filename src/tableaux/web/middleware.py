@@ -45,17 +45,31 @@ async def send_json(send: Send, status: int, body: bytes, headers: list[tuple[by
     await send({"type": "http.response.body", "body": body})
 
 
-class SecurityHeaders:
-    """Security headers on every response, and (optionally) a Host allow-list against DNS rebinding."""
+class HttpMiddleware:
+    """What every middleware here shares: it wraps ``app`` and acts on HTTP requests only, in :meth:`http`;
+    lifespan and other scopes pass straight through."""
 
-    def __init__(self, app: ASGIApp, allowed_hosts: tuple[str, ...] | None = None) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
-        self.allowed_hosts = allowed_hosts
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        await self.http(scope, receive, send)
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        raise NotImplementedError
+
+
+class SecurityHeaders(HttpMiddleware):
+    """Security headers on every response, and (optionally) a Host allow-list against DNS rebinding."""
+
+    def __init__(self, app: ASGIApp, allowed_hosts: tuple[str, ...] | None = None) -> None:
+        super().__init__(app)
+        self.allowed_hosts = allowed_hosts
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         is_api = scope["path"].startswith("/api/")
 
         async def send_with_headers(message: Message) -> None:
@@ -77,7 +91,7 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-class JsonBodies:
+class JsonBodies(HttpMiddleware):
     """Request bodies: at most ``limit`` bytes (413), and API bodies JSON sent as application/json (415, 400).
 
     The routes' pydantic models then check what the JSON says. Checking the
@@ -86,13 +100,10 @@ class JsonBodies:
     """
 
     def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
-        self.app = app
+        super().__init__(app)
         self.limit = limit
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         too_big = error_body(f"request body too large: at most {self.limit} bytes are accepted")
         headers = dict(scope.get("headers", []))
         length = headers.get(b"content-length")
@@ -150,17 +161,11 @@ def json_refusal(body: bytes, content_type: str) -> tuple[int, bytes] | None:
     return None
 
 
-class IdentityHeaders:
+class IdentityHeaders(HttpMiddleware):
     """Hand the player's token back: a new player gets the cookie (and the token, for scripts); a script that
     sent the token as a header gets it again, so a generic client can follow links from answer to request."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
 
         async def send_with_identity(message: Message) -> None:
             issued = scope.get(ISSUED)
@@ -176,20 +181,14 @@ class IdentityHeaders:
         await self.app(scope, receive, send_with_identity)
 
 
-class RequestLanguage:
+class RequestLanguage(HttpMiddleware):
     """Answer each request in the language of its Accept-Language header (English without one).
 
     The page sends the language it shows with every API call, so a hint or a
     refused move reads in that language; scripts that send no header get English.
     """
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         header = dict(scope.get("headers", [])).get(b"accept-language", b"").decode("latin-1")
         with speaking(negotiate(header)):
             await self.app(scope, receive, send)
