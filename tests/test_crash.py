@@ -353,7 +353,7 @@ def test_long_crash_run_with_more_players(tmp_path: Path) -> None:
 # --- a schema migration killed midway ------------------------------------------------------------
 def old_database(path: Path, games: int) -> list[tuple[str, str]]:
     """A schema-1 database (as the first release wrote it) holding ``games`` games; their ids and moves."""
-    from tableaux.web.store import migrate
+    from tableaux.web.migrations import migrate
 
     conn = sqlite3.connect(path, isolation_level=None)
     migrate(conn, target=1)
@@ -374,7 +374,7 @@ def test_a_migration_killed_midway_leaves_a_consistent_database_that_finishes_la
     import subprocess
     import sys
 
-    from tableaux.web.store import SCHEMA_VERSION
+    from tableaux.web.migrations import SCHEMA_VERSION
 
     path = tmp_path / "old.sqlite3"
     rows = old_database(path, 40_000)

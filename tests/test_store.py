@@ -11,18 +11,9 @@ import pytest
 
 import tableaux
 from tableaux.web import store as store_module
-from tableaux.web.store import (
-    IDLE_CAP,
-    MIGRATIONS,
-    SCHEMA_VERSION,
-    GameStats,
-    StaleVersionError,
-    Store,
-    StoreError,
-    compute_stats,
-    current_version,
-    migrate,
-)
+from tableaux.web.migrations import MIGRATIONS, SCHEMA_VERSION, current_version, migrate
+from tableaux.web.stats import GameStats, compute_stats
+from tableaux.web.store import IDLE_CAP, StaleVersionError, Store, StoreError
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ from browser_helpers import hidden_card_problems
 from tableaux import catalogue, fair
 from tableaux.web.app import create_app
 from tableaux.web.openapi import Chance, Lost, Solution, View
-from tableaux.web.store import daily_streaks
+from tableaux.web.stats import daily_streaks
 
 
 @pytest.fixture(scope="module")

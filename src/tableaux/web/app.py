@@ -24,10 +24,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from . import assist, openapi
 from .errors import ApiError
+from .fields import CONTRACT_ERROR, WEB_GAMES
 from .games import Games, router
 from .identity import COOKIE, Player
 from .middleware import CSP, MAX_BODY, IdentityHeaders, JsonBodies, RequestLanguage, SecurityHeaders
-from .openapi import WEB_GAMES
 from .pool import SolverPool
 from .store import Store, StoreError
 from .translations import router as translations_router
@@ -42,7 +42,7 @@ def validation_message(request: Request, exc: RequestValidationError) -> str:
     parts = []
     for err in exc.errors():
         loc = [str(p) for p in err.get("loc", ())]
-        if err.get("type") == openapi.CONTRACT_ERROR:
+        if err.get("type") == CONTRACT_ERROR:
             parts.append(str(err.get("msg")))
         elif loc == ["body"] and err.get("type") == "missing":
             parts.append(f"request body is missing; send a JSON object like {body_example(request)}")

@@ -147,7 +147,7 @@ def run_stats(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     from .. import rules
-    from .openapi import WEB_GAMES
+    from .fields import WEB_GAMES
     from .store import Store, StoreError
 
     console = Console()

@@ -17,8 +17,9 @@ recognises its own tokens without a row per visitor: the player's row is
 written with the first thing that player stores (a new game), and a flood of
 anonymous requests writes nothing.
 
-Schema changes are a list of migration steps (:data:`MIGRATIONS`) applied in
-order and recorded in ``schema_version``; steps only add, never drop.
+The schema and its migration steps live in :mod:`tableaux.web.migrations`,
+the statistics figures in :mod:`tableaux.web.stats`; :class:`Store` is the one
+way in (it opens, migrates, reads and writes the database).
 """
 
 from __future__ import annotations
@@ -31,11 +32,14 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from .migrations import StoreError, current_version, migrate
+from .stats import GameStats, combine, player_stats
 
 IDLE_CAP = 600.0
 """Longest gap between two moves that still counts as playing time (seconds).
@@ -43,74 +47,6 @@ IDLE_CAP = 600.0
 A longer gap means the player walked away or closed the tab; counting it would
 make the clock meaningless when a game is resumed the next day.
 """
-
-
-# --- schema ---------------------------------------------------------------
-def _v1(conn: sqlite3.Connection) -> None:
-    conn.execute("CREATE TABLE IF NOT EXISTS players (id TEXT PRIMARY KEY, created_at REAL NOT NULL)")
-    conn.execute(
-        """CREATE TABLE IF NOT EXISTS games (
-            id TEXT PRIMARY KEY,
-            player TEXT NOT NULL REFERENCES players(id),
-            game TEXT NOT NULL,
-            deal INTEGER NOT NULL,
-            moves TEXT NOT NULL DEFAULT '[]',
-            redo TEXT NOT NULL DEFAULT '[]',
-            version INTEGER NOT NULL DEFAULT 0,
-            started_at REAL NOT NULL,
-            finished_at REAL,
-            won INTEGER NOT NULL DEFAULT 0,
-            elapsed REAL NOT NULL DEFAULT 0
-        )"""
-    )
-    conn.execute("CREATE INDEX IF NOT EXISTS games_by_player ON games (player, game, started_at)")
-
-
-def _v2(conn: sqlite3.Connection) -> None:
-    """Clock and activity columns: time of the last change, and moves in the current line."""
-    conn.execute("ALTER TABLE games ADD COLUMN updated_at REAL")
-    conn.execute("ALTER TABLE games ADD COLUMN last_move_at REAL")
-    conn.execute("ALTER TABLE games ADD COLUMN move_count INTEGER NOT NULL DEFAULT 0")
-    conn.execute("ALTER TABLE games ADD COLUMN ever_moved INTEGER NOT NULL DEFAULT 0")
-    # Fill the new columns from what version 1 recorded.
-    conn.execute("UPDATE games SET updated_at = COALESCE(finished_at, started_at)")
-    # Counted in Python rather than with SQLite's JSON functions, which older SQLite builds lack.
-    rows = conn.execute("SELECT id, moves, redo, won FROM games").fetchall()
-    for gid, moves, redo, won in rows:
-        count = len(json.loads(moves))
-        moved = bool(count or json.loads(redo) or won)
-        conn.execute("UPDATE games SET move_count = ?, ever_moved = ? WHERE id = ?", (count, int(moved), gid))
-
-
-def _v3(conn: sqlite3.Connection) -> None:
-    """Statistics resets: a reset hides earlier games from the statistics but keeps them."""
-    conn.execute("ALTER TABLE games ADD COLUMN counted INTEGER NOT NULL DEFAULT 1")
-    conn.execute("CREATE INDEX IF NOT EXISTS games_recent ON games (player, won, updated_at)")
-
-
-def _v4(conn: sqlite3.Connection) -> None:
-    """The key that signs player tokens, so a player needs no row until it stores something."""
-    conn.execute("CREATE TABLE IF NOT EXISTS secrets (name TEXT PRIMARY KEY, value BLOB NOT NULL)")
-    conn.execute("INSERT OR IGNORE INTO secrets (name, value) VALUES ('player-token', ?)", (secrets.token_bytes(32),))
-
-
-def _v5(conn: sqlite3.Connection) -> None:
-    """Fair play and the daily deal: help taken, games given up, the daily date and the grade picked."""
-    conn.execute("ALTER TABLE games ADD COLUMN assisted INTEGER NOT NULL DEFAULT 0")
-    conn.execute("ALTER TABLE games ADD COLUMN given_up INTEGER NOT NULL DEFAULT 0")
-    conn.execute("ALTER TABLE games ADD COLUMN daily TEXT")
-    conn.execute("ALTER TABLE games ADD COLUMN grade TEXT")
-    conn.execute("CREATE INDEX IF NOT EXISTS games_daily ON games (player, game, daily)")
-
-
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3, _v4, _v5)
-"""Migration step ``i`` brings the schema from version ``i`` to ``i + 1``. Append only."""
-
-SCHEMA_VERSION = len(MIGRATIONS)
-
-
-class StoreError(Exception):
-    """The database cannot be used (newer schema, unreadable file)."""
 
 
 class StaleVersionError(Exception):
@@ -172,97 +108,6 @@ def _record(row: Sequence[Any]) -> GameRecord:
         last_move_at=last, updated_at=updated if updated is not None else started, ever_moved=bool(ever),
         assisted=bool(assisted), given_up=bool(given_up), daily=daily, grade=grade,
     )
-
-
-@dataclass
-class GameStats:
-    """Statistics of one game name for one player (or for everybody, in the CLI)."""
-
-    played: int = 0
-    won: int = 0
-    current_streak: int = 0
-    best_streak: int = 0
-    best_time: float | None = None
-    worst_time: float | None = None
-    fewest_moves: int | None = None
-    assisted: int = 0
-    """Games played with the solver's help (a solution shown, or taken back to where the game was lost): kept
-    out of every figure above."""
-    daily_played: int = 0
-    daily_won: int = 0
-    daily_streak: int = 0
-    """Consecutive UTC days, up to today (or yesterday, while today's deal is still open), with the daily deal won."""
-    best_daily_streak: int = 0
-
-    @property
-    def win_rate(self) -> float:
-        return self.won / self.played if self.played else 0.0
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "played": self.played,
-            "won": self.won,
-            "win_rate": round(self.win_rate, 4),
-            "current_streak": self.current_streak,
-            "best_streak": self.best_streak,
-            "best_time": None if self.best_time is None else round(self.best_time, 1),
-            "worst_time": None if self.worst_time is None else round(self.worst_time, 1),
-            "fewest_moves": self.fewest_moves,
-            "assisted": self.assisted,
-            "daily_played": self.daily_played,
-            "daily_won": self.daily_won,
-            "daily_streak": self.daily_streak,
-            "best_daily_streak": self.best_daily_streak,
-        }
-
-
-def compute_stats(
-    games: Sequence[tuple[bool, bool, float, int]], in_progress: Collection[int] | None = None
-) -> GameStats:
-    """Statistics from ``(won, played, elapsed, moves)`` per game, oldest first.
-
-    A game counts as played once a move was made (or when won). A played game
-    that was not won breaks the streak, unless it is still in progress (its
-    index is in ``in_progress``; by default only the newest game is): it may
-    yet be won, so it counts as played but leaves the streak open.
-    """
-    stats = GameStats()
-    run = 0
-    open_games = {len(games) - 1} if in_progress is None else set(in_progress)
-    for i, (won, played, elapsed, moves) in enumerate(games):
-        if not (played or won):
-            continue
-        stats.played += 1
-        if won:
-            stats.won += 1
-            run += 1
-            stats.best_streak = max(stats.best_streak, run)
-            stats.best_time = elapsed if stats.best_time is None else min(stats.best_time, elapsed)
-            stats.worst_time = elapsed if stats.worst_time is None else max(stats.worst_time, elapsed)
-            stats.fewest_moves = moves if stats.fewest_moves is None else min(stats.fewest_moves, moves)
-        elif i not in open_games:
-            run = 0
-    stats.current_streak = run
-    return stats
-
-
-def daily_streaks(won_days: Collection[str], today: str) -> tuple[int, int]:
-    """``(current, best)`` runs of consecutive UTC days in ``won_days`` (``YYYY-MM-DD``).
-
-    The current run ends today, or yesterday while today's deal may still be won; an older run is over.
-    """
-    from datetime import date, timedelta
-
-    days = sorted({date.fromisoformat(d) for d in won_days})
-    best = run = 0
-    previous: date | None = None
-    for day in days:
-        run = run + 1 if previous is not None and day - previous == timedelta(days=1) else 1
-        best = max(best, run)
-        previous = day
-    now = date.fromisoformat(today)
-    current = run if previous is not None and now - previous <= timedelta(days=1) else 0
-    return current, best
 
 
 def hash_token(token: str) -> str:
@@ -493,17 +338,7 @@ class Store:
         for name in game_names:
             total = GameStats()
             for rows, in_progress, extra in self._game_rows(name, player).values():
-                helped = {i for i, (assisted, _, _) in enumerate(extra) if assisted}
-                kept = [i for i in range(len(rows)) if i not in helped]
-                stats = compute_stats([rows[i] for i in kept], {n for n, i in enumerate(kept) if i in in_progress})
-                stats.assisted = sum(1 for i in helped if rows[i][0] or rows[i][1])
-                daily = [(day, rows[i][0]) for i, (assisted, _, day) in enumerate(extra)
-                         if day is not None and not assisted and (rows[i][0] or rows[i][1])]
-                stats.daily_played = len(daily)
-                stats.daily_won = sum(1 for _, won in daily if won)
-                stats.daily_streak, stats.best_daily_streak = daily_streaks(
-                    [day for day, won in daily if won], today)
-                total = _combine(total, stats)
+                total = combine(total, player_stats(rows, in_progress, extra, today))
             out[name] = total
         return out
 
@@ -574,63 +409,3 @@ class Store:
     def schema_version(self) -> int:
         with self._connect() as conn:
             return current_version(conn)
-
-
-def _combine(a: GameStats, b: GameStats) -> GameStats:
-    """Totals over players; streaks are each player's own, so the best of them is reported."""
-
-    def pick(x: float | None, y: float | None, f: Callable[[float, float], float]) -> float | None:
-        return y if x is None else x if y is None else f(x, y)
-
-    fewest = pick(a.fewest_moves, b.fewest_moves, min)
-    return GameStats(
-        played=a.played + b.played,
-        won=a.won + b.won,
-        current_streak=max(a.current_streak, b.current_streak),
-        best_streak=max(a.best_streak, b.best_streak),
-        best_time=pick(a.best_time, b.best_time, min),
-        worst_time=pick(a.worst_time, b.worst_time, max),
-        fewest_moves=None if fewest is None else int(fewest),
-        assisted=a.assisted + b.assisted,
-        daily_played=a.daily_played + b.daily_played,
-        daily_won=a.daily_won + b.daily_won,
-        daily_streak=max(a.daily_streak, b.daily_streak),
-        best_daily_streak=max(a.best_daily_streak, b.best_daily_streak),
-    )
-
-
-# --- migrations -----------------------------------------------------------------
-def current_version(conn: sqlite3.Connection) -> int:
-    conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-    row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
-    return int(row[0]) if row and row[0] is not None else 0
-
-
-def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
-    """Apply the missing migration steps up to ``target``, each in its own transaction. Returns the version."""
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        version = current_version(conn)
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    if version > SCHEMA_VERSION:
-        raise StoreError(
-            f"the database has schema version {version}, newer than this tableaux understands "
-            f"({SCHEMA_VERSION}); upgrade tableaux or use another --db"
-        )
-    while version < target:
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            # Another process may have migrated meanwhile: re-read under the write lock.
-            version = current_version(conn)
-            if version < target:
-                MIGRATIONS[version](conn)
-                version += 1
-                conn.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-    return version

@@ -18,6 +18,7 @@ from fastapi.responses import JSONResponse
 
 from ..i18n import native_name, negotiate, plural_categories, web_messages
 from . import openapi as api
+from .fields import LANGUAGES
 
 router = APIRouter(prefix="/api", default_response_class=JSONResponse)
 
@@ -27,7 +28,7 @@ def translations_of(lang: str) -> dict[str, Any]:
     messages, plurals = web_messages(lang)
     return {
         "lang": lang,
-        "languages": [{"code": code, "name": native_name(code)} for code in api.LANGUAGES],
+        "languages": [{"code": code, "name": native_name(code)} for code in LANGUAGES],
         "plural_categories": plural_categories(lang),
         "messages": messages,
         "plurals": plurals,

@@ -17,7 +17,7 @@ from ..engine import Move, Rules, TableauxError, short_name
 from ..game import Game
 from ..i18n import _
 from ..solver.strategy import safe_moves
-from .openapi import WEB_RULES
+from .fields import WEB_RULES
 from .store import GameRecord, StoreError
 
 

@@ -1,0 +1,198 @@
+"""The building blocks of the web API's contract: field types, their validators, and the strict object.
+
+Each refusal must say what was wrong and what is accepted, so the validators
+here raise errors with finished sentences (:class:`ContractError`), which the
+app's 422 handler passes on as they are. The checks that depend on the game
+being played (a pile Eagle Wing does not have, an illegal move) are made by
+the engine, after these.
+
+The request and answer models built from these live in
+:mod:`tableaux.web.openapi`, the one description of the API.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo, model_validator
+from pydantic_core import PydanticCustomError
+
+from .. import GAMES
+from ..catalogue import GRADES
+from ..deal import MAX_DEAL
+from ..engine import Rules
+from ..i18n import languages
+
+WEB_RULES: tuple[Rules, ...] = tuple(r for r in GAMES.values() if r.name != "king-albert-classic")
+"""The games the browser offers, in the order of ``tableaux.GAMES`` (the traditional King Albert is terminal-only)."""
+WEB_GAMES: tuple[str, ...] = tuple(r.name for r in WEB_RULES)
+PILES: tuple[str, ...] = tuple(sorted({name for r in WEB_RULES for name in r.pile_names}))
+GameName = Literal[WEB_GAMES]  # type: ignore[valid-type]
+LANGUAGES: tuple[str, ...] = languages()
+"""The languages the page can speak: English and every catalogue under tableaux/i18n/locale."""
+LanguageCode = Literal[LANGUAGES]  # type: ignore[valid-type]
+GradeName = Literal[GRADES]  # type: ignore[valid-type]
+HINT_MODES = ("fair", "peek")
+HintMode = Literal[HINT_MODES]  # type: ignore[valid-type]
+DATE = r"^\d{4}-\d{2}-\d{2}$"
+PileName = Literal[PILES]  # type: ignore[valid-type]
+MAX_COUNT = 52
+MAX_MOVE_TEXT = 64
+CARD_CODE = r"^[A2-9TJQK][CDHS]$"
+GAME_ID = r"^[A-Za-z0-9_-]{22}$"
+"""Game ids are ``secrets.token_urlsafe(16)``: 22 URL-safe characters."""
+CONTRACT_ERROR = "tableaux"
+"""The error type of every :class:`ContractError`: its message is a finished sentence for the player."""
+
+
+def ContractError(message: str) -> PydanticCustomError:  # noqa: N802 - raised like an exception class
+    """A validation error whose message is shown as it is (braces in it are not placeholders)."""
+    return PydanticCustomError(CONTRACT_ERROR, "{message}", {"message": message})
+
+
+# --- field types: the JSON Schema type, plus a validator that says what is accepted -----------------
+def whole_number(value: object) -> int | None:
+    """An int for a JSON number with no fractional part (``2`` or ``2.0``, as JSON Schema's ``integer``), else None.
+
+    Booleans and strings are not numbers, and NaN or infinities (which Python's
+    JSON reader lets through) are not whole.
+    """
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
+
+
+def check_deal(value: object) -> int | None:
+    if value is None:
+        return None
+    number = whole_number(value)
+    if number is None:
+        raise ContractError(
+            f"deal must be a whole number from 0 to {MAX_DEAL}, or null for a random deal, not {value!r}"
+        )
+    if not 0 <= number <= MAX_DEAL:
+        raise ContractError(f"deal must be from 0 to {MAX_DEAL}, not {number}")
+    return number
+
+
+def check_version(value: object) -> int:
+    number = whole_number(value)
+    if number is None or number < 0:
+        raise ContractError(f"version must be a whole number of at least 0 (from the last view), not {value!r}")
+    return number
+
+
+def check_count(value: object) -> int:
+    number = whole_number(value)
+    if number is None or not 1 <= number <= MAX_COUNT:
+        raise ContractError(f"move count must be a whole number from 1 to {MAX_COUNT}, not {value!r}")
+    return number
+
+
+def check_game(value: object) -> object:
+    if value is not None and (not isinstance(value, str) or value not in WEB_GAMES):
+        raise ContractError(f"unknown game {value!r}; choose one of {', '.join(WEB_GAMES)}")
+    return value
+
+
+def check_flag(value: object, info: ValidationInfo) -> object:
+    if not isinstance(value, bool):
+        raise ContractError(f"{info.field_name} must be true or false, not {value!r}")
+    return value
+
+
+def check_grade(value: object) -> object:
+    if value is not None and (not isinstance(value, str) or value not in GRADES):
+        raise ContractError(f"unknown difficulty {value!r}; choose one of {', '.join(GRADES)}, or null for any")
+    return value
+
+
+def check_mode(value: object) -> object:
+    if not isinstance(value, str) or value not in HINT_MODES:
+        raise ContractError(
+            f"unknown hint mode {value!r}; choose fair (uses only the cards you have seen) "
+            "or peek (the solver looks at the face-down cards)"
+        )
+    return value
+
+
+def check_keep(value: object) -> int:
+    number = whole_number(value)
+    if number is None or number < 0:
+        raise ContractError(f"keep must be a whole number of moves, at least 0, not {value!r}")
+    return number
+
+
+def check_pile(value: object, info: ValidationInfo) -> object:
+    if not isinstance(value, str) or value not in PILES:
+        raise ContractError(f"unknown pile {value!r} as move {info.field_name}; piles are {', '.join(PILES)}")
+    return value
+
+
+def check_move_text(value: object) -> object:
+    if isinstance(value, str) and len(value) > MAX_MOVE_TEXT:
+        raise ContractError(f"move text is too long (at most {MAX_MOVE_TEXT} characters)")
+    return value
+
+
+def check_move_kind(value: object) -> object:
+    if not isinstance(value, str | dict):
+        raise ContractError(
+            'move must be an object {"source": pile, "count": n, "target": pile} or move text such as "T1>T3", '
+            f"not {type(value).__name__}"
+        )
+    return value
+
+
+def move_kind(value: object) -> str:
+    """Which form of a move this is (anything else was refused by :func:`check_move_kind`)."""
+    return "text" if isinstance(value, str) else "object"
+
+
+Deal = Annotated[Annotated[int, Field(ge=0, le=MAX_DEAL)] | None, BeforeValidator(check_deal)]
+Version = Annotated[
+    int, Field(ge=0, description="the version of the view the request was made from"),
+    BeforeValidator(check_version),
+]
+Count = Annotated[int, Field(ge=1, le=MAX_COUNT), BeforeValidator(check_count)]
+Game = Annotated[GameName, BeforeValidator(check_game)]
+Flag = Annotated[bool, BeforeValidator(check_flag)]
+Grade = Annotated[GradeName, BeforeValidator(check_grade)]
+Mode = Annotated[HintMode, BeforeValidator(check_mode)]
+Keep = Annotated[int, Field(ge=0), BeforeValidator(check_keep)]
+Pile = Annotated[PileName, BeforeValidator(check_pile)]
+
+
+class Strict(BaseModel):
+    """An object with exactly the fields below: an unknown or missing field is named in the refusal."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _exactly_these_fields(cls, data: Any) -> Any:
+        what = cls.noun()
+        if not isinstance(data, dict):
+            raise ContractError(f"{what} must be a JSON object, not {type(data).__name__}")
+        fields = cls.model_fields
+        names = [f.alias or name for name, f in fields.items()]
+        unknown = sorted(set(data) - set(names))
+        if unknown:
+            field = "move field" if what == "move" else "field"
+            raise ContractError(f"unexpected {field} {unknown[0]!r}; accepted fields are {', '.join(names)}")
+        for name, info in fields.items():
+            key = info.alias or name
+            if info.is_required() and key not in data:
+                field = "move field" if what == "move" else "field"
+                why = f"; {info.description}" if info.description else ""
+                raise ContractError(f"{field} {key!r} is missing{why}")
+        return data
+
+    @classmethod
+    def noun(cls) -> str:
+        return "request body"
+
