@@ -19,6 +19,7 @@ from abc import ABC, abstractmethod
 from typing import Any, NamedTuple
 
 from .cards import DOWN, card_str
+from .i18n import _
 
 Pile = tuple[int, ...]
 RawMove = tuple[int, int, int]
@@ -100,7 +101,7 @@ NOTATION_HELP = (
 
 def short_name(pile: str) -> str:
     """``tableau-3`` -> ``T3``, ``stock`` -> ``S``."""
-    kind, _, num = pile.partition("-")
+    kind, _dash, num = pile.partition("-")
     return _SHORT.get(kind, kind) + num
 
 
@@ -190,9 +191,9 @@ class Rules(ABC):
         """
         src, count, dst = move
         if src == dst:
-            return "a pile cannot move onto itself"
+            return _("a pile cannot move onto itself")
         if not state.piles[src]:
-            return f"{short_name(self.pile_names[src])} is empty"
+            return _("{pile} is empty").format(pile=short_name(self.pile_names[src]))
         return None
 
     def notation_help(self) -> str:
