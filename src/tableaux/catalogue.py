@@ -288,12 +288,18 @@ def daily(game: str, date: dt.date | str | None = None) -> Entry:
 
 
 # --- the command line: tableaux pick / tableaux daily -----------------------------
+def grade_word(grade: str | None) -> str:
+    """A grade in the player's language; the catalogue and ``--json`` keep the English word."""
+    words = {"easy": _("easy"), "medium": _("medium"), "hard": _("hard")}
+    return words.get(grade or "", grade or "")
+
+
 def describe(entry: Entry, title: str) -> str:
     if entry.winnable:
         return _(
             "{game} deal {deal}: winnable, {grade} ({safe} of {first} first moves keep it winnable, "
             "winning line of {line} moves, {nodes} positions searched)"
-        ).format(game=title, deal=entry.deal, grade=entry.grade, safe=entry.safe_first_moves,
+        ).format(game=title, deal=entry.deal, grade=grade_word(entry.grade), safe=entry.safe_first_moves,
                  first=entry.first_moves, line=entry.line, nodes=entry.nodes)
     verdicts = {"winnable": _("winnable"), "unwinnable": _("unwinnable"), "unknown": _("unknown")}
     return _("{game} deal {deal}: {verdict}").format(game=title, deal=entry.deal,
