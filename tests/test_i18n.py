@@ -285,7 +285,7 @@ def test_lang_fr_fr_gives_french_reasons_for_illegal_moves() -> None:
     from tableaux import IllegalMoveError, new_game
 
     game = new_game("king-albert", 17)
-    with pytest.raises(IllegalMoveError, match="la réserve ne prend jamais de cartes"):
+    with pytest.raises(IllegalMoveError, match="^coup interdit T1>R1 : la réserve ne prend jamais de cartes$"):
         game.play("T1>R1")
     assert game.rules.why_illegal(game.state, (0, 1, 0)) == "une pile ne peut pas aller sur elle-même"
     eagle = new_game("eagle-wing", 17)
