@@ -224,7 +224,7 @@ class Game:
         try:
             source, count, target = parse_notation(text)
         except NotationError as exc:  # the help shows this game's own piles (no 'S>W' in King Albert)
-            raise NotationError(str(exc).replace(NOTATION_HELP, self.rules.notation_help())) from None
+            raise NotationError(str(exc).replace(_(NOTATION_HELP), self.rules.notation_help())) from None
         self._check_piles(source, target)
         matches = [m for m in self.legal_moves() if m.source == source and m.target == target]
         if count is not None or Move(source, 1, target) in matches:
