@@ -252,3 +252,42 @@ def test_no_module_that_translates_with_underscore_also_uses_it_as_a_throwaway_n
                     and isinstance(node.ctx, ast.Store):
                 problems.append(f"{path.name}:{node.lineno}")
     assert not problems, problems
+
+
+@pytest.fixture
+def french_process(monkeypatch: pytest.MonkeyPatch):  # noqa: ANN201 - a generator fixture
+    """The process speaks what ``LANG=fr_FR.UTF-8`` asks for, as the terminal and the CLI do; English again after."""
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    assert i18n.use_environment() == "fr"
+    yield
+    monkeypatch.setattr(i18n, "_process_language", i18n.SOURCE_LANGUAGE)
+
+
+FRENCH_HINT_STARTS = ("Jouez ", "Essayez ", "Cette position ", "Aucune des ", "La partie est gagnée", "Il ne reste")
+
+
+@pytest.mark.usefixtures("french_process")
+def test_lang_fr_fr_gives_a_french_hint_message() -> None:
+    from tableaux import new_game
+
+    for mode in ("fair", "peek"):
+        hint = new_game("king-albert", 17).hint(mode=mode, time_limit=0.5, samples=4)
+        assert hint.message.startswith(FRENCH_HINT_STARTS), hint.message
+    game = new_game("king-albert", 17)
+    assert game.hint(mode="peek", time_limit=5).message.endswith(
+        "(Triche : le solveur a regardé les cartes face cachée.)")
+
+
+@pytest.mark.usefixtures("french_process")
+def test_lang_fr_fr_gives_french_reasons_for_illegal_moves() -> None:
+    from tableaux import IllegalMoveError, new_game
+
+    game = new_game("king-albert", 17)
+    with pytest.raises(IllegalMoveError, match="^coup interdit T1>R1 : la réserve ne prend jamais de cartes$"):
+        game.play("T1>R1")
+    assert game.rules.why_illegal(game.state, (0, 1, 0)) == "une pile ne peut pas aller sur elle-même"
+    eagle = new_game("eagle-wing", 17)
+    assert eagle.rules.why_illegal(eagle.state, (eagle.rules.stock, 1, eagle.rules.stock)) == \
+        "la pioche ne reprend que le rebut entier"

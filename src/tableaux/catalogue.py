@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .engine import Rules, TableauxError
+from .i18n import _
 
 Grade = Literal["easy", "medium", "hard"]
 GRADES: tuple[Grade, ...] = ("easy", "medium", "hard")
@@ -287,14 +288,22 @@ def daily(game: str, date: dt.date | str | None = None) -> Entry:
 
 
 # --- the command line: tableaux pick / tableaux daily -----------------------------
+def grade_word(grade: str | None) -> str:
+    """A grade in the player's language; the catalogue and ``--json`` keep the English word."""
+    words = {"easy": _("easy"), "medium": _("medium"), "hard": _("hard")}
+    return words.get(grade or "", grade or "")
+
+
 def describe(entry: Entry, title: str) -> str:
     if entry.winnable:
-        return (
-            f"{title} deal {entry.deal}: winnable, {entry.grade} "
-            f"({entry.safe_first_moves} of {entry.first_moves} first moves keep it winnable, "
-            f"winning line of {entry.line} moves, {entry.nodes} positions searched)"
-        )
-    return f"{title} deal {entry.deal}: {entry.verdict}"
+        return _(
+            "{game} deal {deal}: winnable, {grade} ({safe} of {first} first moves keep it winnable, "
+            "winning line of {line} moves, {nodes} positions searched)"
+        ).format(game=title, deal=entry.deal, grade=grade_word(entry.grade), safe=entry.safe_first_moves,
+                 first=entry.first_moves, line=entry.line, nodes=entry.nodes)
+    verdicts = {"winnable": _("winnable"), "unwinnable": _("unwinnable"), "unknown": _("unknown")}
+    return _("{game} deal {deal}: {verdict}").format(game=title, deal=entry.deal,
+                                                     verdict=verdicts.get(entry.verdict, entry.verdict))
 
 
 def run_pick(args: argparse.Namespace) -> int:
@@ -304,8 +313,8 @@ def run_pick(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"game": entry.game, "deal": entry.deal, "verdict": entry.verdict, "grade": entry.grade}))
     else:
-        print(describe(entry, rules(args.game).title))
-        print(f"play it: tableaux play {entry.game} --deal {entry.deal}")
+        print(describe(entry, _(rules(args.game).title)))
+        print(_("play it: tableaux play {game} --deal {deal}").format(game=entry.game, deal=entry.deal))
     return 0
 
 
@@ -325,8 +334,9 @@ def run_daily(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"game": entry.game, "date": day.isoformat(), "deal": entry.deal}))
     else:
-        print(f"{rules(args.game).title} daily deal for {day.isoformat()}: deal {entry.deal}")
-        print(f"play it: tableaux play {entry.game} --deal {entry.deal}")
+        print(_("{game} daily deal for {date}: deal {deal}").format(
+            game=_(rules(args.game).title), date=day.isoformat(), deal=entry.deal))
+        print(_("play it: tableaux play {game} --deal {deal}").format(game=entry.game, deal=entry.deal))
     return 0
 
 

@@ -33,7 +33,7 @@ from typing import Any
 from .cards import DOWN, RANK, RANK_WORDS, RANKS, card_name, card_str
 from .deal import shuffled_deck
 from .engine import RawMove, Rules, State, short_name
-from .i18n import N_
+from .i18n import N_, _
 
 STOCK, WASTE, RESERVE = 0, 1, 10
 FOUNDATIONS = (2, 3, 4, 5)
@@ -66,7 +66,7 @@ class EagleWing(Rules):
 
     def deal(self, deal: int) -> State:
         cards = shuffled_deck(deal)
-        piles: list[tuple[int, ...]] = [() for _ in self.pile_names]
+        piles: list[tuple[int, ...]] = [() for _name in self.pile_names]
         piles[RESERVE] = (cards[0], *(c | DOWN for c in cards[1:13]))
         for i, pile in enumerate(TABLEAU):
             piles[pile] = (cards[13 + i],)
@@ -125,53 +125,60 @@ class EagleWing(Rules):
         s, t = short_name(self.pile_names[src]), short_name(self.pile_names[dst])
         if dst == STOCK and src == WASTE:
             if piles[STOCK]:
-                return "the waste goes back to the stock only once the stock is empty"
+                return _("the waste goes back to the stock only once the stock is empty")
             if state.redeals >= MAX_REDEALS:
-                return f"no redeals are left: the waste goes back to the stock only {MAX_REDEALS} times a game"
+                return _("no redeals are left: the waste goes back to the stock only {n} times a game").format(
+                    n=MAX_REDEALS)
             if not source:
-                return "the waste is empty"
-            return None if count == len(source) else f"the whole waste goes back at once (W:{len(source)}>S)"
+                return _("the waste is empty")
+            if count == len(source):
+                return None
+            return _("the whole waste goes back at once (W:{n}>S)").format(n=len(source))
         if dst == STOCK:
-            return "the stock takes back only the whole waste"
+            return _("the stock takes back only the whole waste")
         if src == STOCK:
             if dst != WASTE:
-                return "stock cards are turned onto the waste first (S>W)"
+                return _("stock cards are turned onto the waste first (S>W)")
             if not source:
-                return "the stock is empty"
-            return None if count == 1 else "the stock turns one card at a time"
+                return _("the stock is empty")
+            return None if count == 1 else _("the stock turns one card at a time")
         if dst == WASTE:
-            return "the waste takes only cards turned from the stock (S>W)"
+            return _("the waste takes only cards turned from the stock (S>W)")
         if (basic := super().why_illegal(state, move)) is not None:
             return basic
         if dst == RESERVE:
-            return "the reserve never takes cards"
+            return _("the reserve never takes cards")
         if src in FOUNDATIONS:
-            return "foundation cards are out of play"
+            return _("foundation cards are out of play")
         if src == RESERVE and len(source) > 1:
-            return "the reserve's cards play only once one card is left in it, face up"
+            return _("the reserve's cards play only once one card is left in it, face up")
         if src not in TABLEAU and count > 1:
-            return f"only one card at a time comes off {s}"
+            return _("only one card at a time comes off {pile}").format(pile=s)
         if count > len(source):
-            return f"{s} does not have {count} cards to move"
+            return _("{pile} does not have {count} cards to move").format(pile=s, count=count)
         if dst in FOUNDATIONS:
             card = source[-1]  # two or three tableau cards go home when the top one fits
             base = self.base_rank(state)
             if not target:
                 if RANK[card] == base:
                     return None
-                return f"an empty foundation takes only a {RANK_WORDS[base - 1]}, this deal's base rank"
+                return _("an empty foundation takes only a {rank}, this deal's base rank").format(
+                    rank=RANK_WORDS[base - 1])
             if len(target) == 13:
-                return f"{t} is complete"
+                return _("{pile} is complete").format(pile=t)
             wanted = NEXT_UP[target[-1]]
-            return None if card == wanted else f"{t} takes only the {card_name(wanted)} next, not the {card_name(card)}"
+            if card == wanted:
+                return None
+            return _("{pile} takes only the {wanted} next, not the {card}").format(
+                pile=t, wanted=card_name(wanted), card=card_name(card))
         if count > 1:
-            return "tableau cards move one at a time (two or three go together only to a foundation)"
+            return _("tableau cards move one at a time (two or three go together only to a foundation)")
         card = source[-1]
         if len(target) >= PILE_LIMIT:
-            return f"{t} is full: a tableau pile holds at most {PILE_LIMIT} cards"
+            return _("{pile} is full: a tableau pile holds at most {n} cards").format(pile=t, n=PILE_LIMIT)
         if target and NEXT_DOWN[target[-1]] != card:
-            return (f"the {card_name(card)} cannot go onto the {card_name(target[-1])}: tableau piles build down "
-                    "in suit, King on Ace")
+            return _("the {card} cannot go onto the {target}: tableau piles build down "
+                     "in suit, King on Ace").format(card=card_name(card), target=card_name(target[-1]))
         return None
 
     def apply(self, state: State, move: RawMove) -> State:

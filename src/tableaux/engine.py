@@ -19,6 +19,7 @@ from abc import ABC, abstractmethod
 from typing import Any, NamedTuple
 
 from .cards import DOWN, card_str
+from .i18n import N_, _
 
 Pile = tuple[int, ...]
 RawMove = tuple[int, int, int]
@@ -91,7 +92,7 @@ _NOTATION = re.compile(
     rf"\s*(?:>|->|\s)\s*(?:(?P<mid>\d{{1,3}})\s+)?(?P<dst>{_PILE})\s*$",
     re.IGNORECASE,
 )
-NOTATION_HELP = (
+NOTATION_HELP = N_(
     "a move is SOURCE>TARGET with short pile names, for example 'T3>F1', 'R2>T5', "
     "'T1:3>T4' (three cards), 'S>W' (deal from the stock); long names such as "
     "'tableau-1 3 tableau-4' work too"
@@ -100,7 +101,7 @@ NOTATION_HELP = (
 
 def short_name(pile: str) -> str:
     """``tableau-3`` -> ``T3``, ``stock`` -> ``S``."""
-    kind, _, num = pile.partition("-")
+    kind, _dash, num = pile.partition("-")
     return _SHORT.get(kind, kind) + num
 
 
@@ -118,16 +119,18 @@ def long_name(text: str) -> str:
 def parse_notation(text: str) -> tuple[str, int | None, str]:
     """Split move text into long source name, count (``None`` if not given) and target."""
     if not isinstance(text, str):
-        raise NotationError(f"a move must be text, not {type(text).__name__}; {NOTATION_HELP}")
+        raise NotationError(_("a move must be text, not {kind}; {help}").format(
+            kind=type(text).__name__, help=_(NOTATION_HELP)))
     m = _NOTATION.match(text)
     if not m:
-        raise NotationError(f"not a move: {text!r}; {NOTATION_HELP}")
+        raise NotationError(_("not a move: {text}; {help}").format(text=repr(text), help=_(NOTATION_HELP)))
     counts = [m.group(g) for g in ("pre", "count", "mid") if m.group(g)]
     if len(counts) > 1:
-        raise NotationError(f"not a move: {text!r} gives the count twice; {NOTATION_HELP}")
+        raise NotationError(_("not a move: {text} gives the count twice; {help}").format(
+            text=repr(text), help=_(NOTATION_HELP)))
     count = int(counts[0]) if counts else None
     if count is not None and count < 1:
-        raise NotationError(f"not a move: {text!r}; the number of cards must be at least 1")
+        raise NotationError(_("not a move: {text}; the number of cards must be at least 1").format(text=repr(text)))
     return long_name(m.group("src")), count, long_name(m.group("dst"))
 
 
@@ -190,9 +193,9 @@ class Rules(ABC):
         """
         src, count, dst = move
         if src == dst:
-            return "a pile cannot move onto itself"
+            return _("a pile cannot move onto itself")
         if not state.piles[src]:
-            return f"{short_name(self.pile_names[src])} is empty"
+            return _("{pile} is empty").format(pile=short_name(self.pile_names[src]))
         return None
 
     def notation_help(self) -> str:
@@ -204,11 +207,17 @@ class Rules(ABC):
         for name in names:
             groups.setdefault(name.partition("-")[0], []).append(short_name(name))
         piles = ", ".join(g[0] if len(g) == 1 else f"{g[0]}-{g[-1]}" for g in groups.values())
-        examples = f"'{tableau[0]}>{found}', '{tableau[0]}>{tableau[2]}', '{tableau[0]}:3>{tableau[3]}' (three cards)"
         if self.stock is not None and self.waste is not None:
-            examples += f", '{short_name(names[self.stock])}>{short_name(names[self.waste])}' (turn a stock card)"
-        return (f"a move is SOURCE>TARGET with {self.title}'s pile names ({piles}), for example {examples}; "
-                f"long names such as '{names[self.tableau[0]]} 3 {names[self.tableau[3]]}' work too")
+            examples = _("'{a}>{f}', '{a}>{c}', '{a}:3>{d}' (three cards), '{s}>{w}' (turn a stock card)").format(
+                a=tableau[0], f=found, c=tableau[2], d=tableau[3], s=short_name(names[self.stock]),
+                w=short_name(names[self.waste]))
+        else:
+            examples = _("'{a}>{f}', '{a}>{c}', '{a}:3>{d}' (three cards)").format(
+                a=tableau[0], f=found, c=tableau[2], d=tableau[3])
+        return _("a move is SOURCE>TARGET with {game}'s pile names ({piles}), for example {examples}; "
+                 "long names such as '{first} 3 {fourth}' work too").format(
+            game=_(self.title), piles=piles, examples=examples, first=names[self.tableau[0]],
+            fourth=names[self.tableau[3]])
 
     foundations: tuple[int, ...] = ()
     tableau: tuple[int, ...] = ()

@@ -27,6 +27,7 @@ from .engine import (
     TableauxError,
     parse_notation,
 )
+from .i18n import _
 
 if TYPE_CHECKING:
     from .hints import Hint
@@ -84,7 +85,7 @@ class Game:
                     game.play(Move.from_str(move) if isinstance(move, str) else move)
                 except TableauxError as exc:
                     raise type(exc)(f"{label} {number} ({str(move)!r}) cannot be played: {exc}") from None
-        for _ in redo:
+        for _move in redo:
             game.undo()
         return game
 
@@ -223,7 +224,7 @@ class Game:
         try:
             source, count, target = parse_notation(text)
         except NotationError as exc:  # the help shows this game's own piles (no 'S>W' in King Albert)
-            raise NotationError(str(exc).replace(NOTATION_HELP, self.rules.notation_help())) from None
+            raise NotationError(str(exc).replace(_(NOTATION_HELP), self.rules.notation_help())) from None
         self._check_piles(source, target)
         matches = [m for m in self.legal_moves() if m.source == source and m.target == target]
         if count is not None or Move(source, 1, target) in matches:
@@ -236,23 +237,28 @@ class Game:
             return matches[0]
         if not matches:
             raise IllegalMoveError(self._illegal_reason(Move(source, 1, target), matches))
-        options = " or ".join(str(m) for m in matches)
-        raise IllegalMoveError(f"{text!r} could move different numbers of cards; say which: {options}")
+        options = str(matches[0])
+        for other in matches[1:]:
+            options = _("{first} or {second}").format(first=options, second=other)
+        raise IllegalMoveError(_("{text} could move different numbers of cards; say which: {options}").format(
+            text=repr(text), options=options))
 
     def _check_piles(self, *piles: str) -> None:
         """Name an unknown pile in the error, rather than calling the move merely illegal."""
         for pile in piles:
             if pile not in self.rules.index:
-                raise IllegalMoveError(
-                    f"{self.rules.title} has no pile {pile!r}; piles are {', '.join(self.rules.pile_names)}"
-                )
+                raise IllegalMoveError(_("{game} has no pile {pile}; piles are {piles}").format(
+                    game=_(self.rules.title), pile=repr(pile), piles=", ".join(self.rules.pile_names)))
 
     def _illegal_reason(self, move: Move, same_piles: list[Move]) -> str:
         if same_piles:
             counts = ", ".join(str(m.count) for m in same_piles)
-            return f"illegal move {move}: from {move.source} to {move.target} only {counts} card(s) can move"
+            return _("illegal move {move}: from {source} to {target} only {counts} card(s) can move").format(
+                move=move, source=move.source, target=move.target, counts=counts)
         why = self.rules.why_illegal(self.state, self.rules.to_raw(move))
-        return f"illegal move {move}: {why or f'the rules do not allow {move.source} to {move.target} here'}"
+        if why is None:
+            why = _("the rules do not allow {source} to {target} here").format(source=move.source, target=move.target)
+        return _("illegal move {move}: {why}").format(move=move, why=why)
 
     def _coerce(self, move: Move | str | tuple[str, int, str]) -> Move:
         if isinstance(move, str):
@@ -290,7 +296,7 @@ class Game:
 
     def undo(self) -> Move:
         if not self._played:
-            raise IllegalMoveError("nothing to undo: no move has been played")
+            raise IllegalMoveError(_("nothing to undo: no move has been played"))
         self._states.pop()
         move = self._played.pop()
         self._redo.append(move)
@@ -299,7 +305,7 @@ class Game:
 
     def redo(self) -> Move:
         if not self._redo:
-            raise IllegalMoveError("nothing to redo")
+            raise IllegalMoveError(_("nothing to redo"))
         move = self._redo.pop()
         self._push(move)
         return move

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Literal
 
 from .cards import DOWN, RANK
 from .engine import Move, RawMove, Rules, State
+from .i18n import N_, _
 
 if TYPE_CHECKING:
     from .game import Game
@@ -126,18 +127,18 @@ def heuristic_hint(game: Game) -> Hint:
     moves = heuristic_moves(game.rules, game.state, previous, history(game))
     if not moves:
         if game.is_won():
-            return Hint(None, "none", "The game is won.")
+            return Hint(None, "none", _("The game is won."))
         if game.legal_moves():
-            return Hint(None, "none", (
+            return Hint(None, "none", _(
                 "No useful move is left: every legal move only swaps piles, "
                 "takes back the last move or repeats a position."
             ))
-        return Hint(None, "none", "No move is left.")
+        return Hint(None, "none", _("No move is left."))
     move = game.rules.to_move(moves[0])
-    return Hint(move, "heuristic", f"Try {move} (a rule of thumb, not a proof).")
+    return Hint(move, "heuristic", _("Try {move} (a rule of thumb, not a proof).").format(move=move))
 
 
-PEEKING = "(Peeking: the solver looked at the face-down cards.)"
+PEEKING = N_("(Peeking: the solver looked at the face-down cards.)")
 """Ends every message of a hint that used hidden cards."""
 
 
@@ -159,16 +160,14 @@ def solver_hint(game: Game, time_limit: float | None = None) -> Hint | None:
         result = solve(game, time_limit=time_limit)
     if result.verdict == "winnable" and result.moves:
         move = result.moves[0]
-        return Hint(
-            move, "solver", f"Play {move}: it starts a winning line of {len(result.moves)} moves. {PEEKING}",
-            peeks=True,
-        )
+        text = _("Play {move}: it starts a winning line of {n} moves.").format(move=move, n=len(result.moves))
+        return Hint(move, "solver", text + " " + _(PEEKING), peeks=True)
     if result.verdict == "unwinnable":
         fallback = heuristic_hint(game)
-        text = "This position can no longer be won: the solver searched every line from here."
+        text = _("This position can no longer be won: the solver searched every line from here.")
         if fallback.move is not None:
-            text += f" You can still play {fallback.move}."
-        return Hint(fallback.move, "solver", f"{text} {PEEKING}", unwinnable=True, peeks=True)
+            text += " " + _("You can still play {move}.").format(move=fallback.move)
+        return Hint(fallback.move, "solver", text + " " + _(PEEKING), unwinnable=True, peeks=True)
     return None
 
 
@@ -221,24 +220,30 @@ def fair_hint(
     if answer["move"] is not None:
         move = game.parse_move(answer["move"])
         if known:
-            return Hint(move, "solver", f"Play {move}: it starts a winning line (no card is hidden any more).")
-        text = f"Play {move}: it wins in {wins} of {n} possible layouts of the hidden cards"
+            return Hint(move, "solver", _(
+                "Play {move}: it starts a winning line (no card is hidden any more).").format(move=move))
         if decided < n:
-            text += f" ({n - decided} of them undecided within the solver's budget)"
-        return Hint(move, "solver", text + ".")
+            text = _("Play {move}: it wins in {wins} of {n} possible layouts of the hidden cards "
+                     "({undecided} of them undecided within the solver's budget).").format(
+                move=move, wins=wins, n=n, undecided=n - decided)
+        else:
+            text = _("Play {move}: it wins in {wins} of {n} possible layouts of the hidden cards.").format(
+                move=move, wins=wins, n=n)
+        return Hint(move, "solver", text)
     fallback = heuristic_hint(game)
     if decided == n and answer["winnable"] == 0:
         if known:
-            text = "This position can no longer be won: the solver searched every line from here."
+            text = _("This position can no longer be won: the solver searched every line from here.")
         else:
-            text = f"None of {n} possible layouts of the hidden cards can be won from here."
+            text = _("None of {n} possible layouts of the hidden cards can be won from here.").format(n=n)
         if fallback.move is not None:
-            text += f" You can still play {fallback.move}."
+            text += " " + _("You can still play {move}.").format(move=fallback.move)
         return Hint(fallback.move, "solver", text, unwinnable=known)
     if fallback.move is None:
         return fallback
-    why = "no sampled layout of the hidden cards was won within the solver's budget"
-    return Hint(fallback.move, "heuristic", f"Try {fallback.move} (a rule of thumb, not a proof: {why}).")
+    return Hint(fallback.move, "heuristic", _(
+        "Try {move} (a rule of thumb, not a proof: no sampled layout of the hidden cards was won within the "
+        "solver's budget).").format(move=fallback.move))
 
 
 HINT_MODES = ("fair", "peek")

@@ -23,7 +23,7 @@ from __future__ import annotations
 from .cards import DOWN, RANK, RED, card_name
 from .deal import shuffled_deck
 from .engine import Pile, RawMove, Rules, State, short_name
-from .i18n import N_
+from .i18n import N_, _, ngettext
 
 FOUNDATIONS = (0, 1, 2, 3)
 TABLEAU = tuple(range(4, 13))
@@ -55,12 +55,12 @@ class KingAlbert(Rules):
 
     def deal(self, deal: int) -> State:
         cards = iter(shuffled_deck(deal))
-        tableau: list[list[int]] = [[] for _ in TABLEAU]
+        tableau: list[list[int]] = [[] for _pile in TABLEAU]
         for row in range(len(TABLEAU)):
             for pile in tableau[: len(TABLEAU) - row]:
                 pile.append(next(cards) | DOWN)
-        reserve = [(next(cards),) for _ in RESERVE]
-        piles: list[Pile] = [() for _ in FOUNDATIONS]
+        reserve = [(next(cards),) for _slot in RESERVE]
+        piles: list[Pile] = [() for _slot in FOUNDATIONS]
         piles += [self.turn_up(tuple(p)) for p in tableau]
         piles += reserve
         return State(tuple(piles))
@@ -123,29 +123,32 @@ class KingAlbert(Rules):
         source, target = state.piles[src], state.piles[dst]
         s, t = short_name(self.pile_names[src]), short_name(self.pile_names[dst])
         if dst in RESERVE:
-            return "the reserve never takes cards"
+            return _("the reserve never takes cards")
         if src not in TABLEAU and count > 1:
-            return f"only one card at a time comes off {s}"
+            return _("only one card at a time comes off {pile}").format(pile=s)
         if count > len(source) or any(c & DOWN for c in source[-count:]):
-            return f"{s} does not have {count} face-up card{'s' * (count > 1)} to move"
+            return ngettext("{pile} does not have {count} face-up card to move",
+                            "{pile} does not have {count} face-up cards to move", count).format(pile=s, count=count)
         if count > 1 and self.single_cards_only:
-            return f"in {self.title} only one card moves at a time"
+            return _("in {game} only one card moves at a time").format(game=_(self.title))
         moving = source[-count]
         if dst in FOUNDATIONS:
             if count > 1:
-                return "a foundation takes one card at a time"
+                return _("a foundation takes one card at a time")
             if not target:
                 if RANK[moving] != 1:
-                    return f"an empty foundation takes only an Ace, not the {card_name(moving)}"
+                    return _("an empty foundation takes only an Ace, not the {card}").format(card=card_name(moving))
                 return None
             if RANK[target[-1]] == 13:
-                return f"{t} is complete, up to its King"
+                return _("{pile} is complete, up to its King").format(pile=t)
             if moving != target[-1] + 1:
-                return f"{t} takes only the {card_name(target[-1] + 1)} next, not the {card_name(moving)}"
+                return _("{pile} takes only the {wanted} next, not the {card}").format(
+                    pile=t, wanted=card_name(target[-1] + 1), card=card_name(moving))
             return None
         if target and moving not in ACCEPTS[target[-1]]:
-            return (f"the {card_name(moving)} cannot go onto the {card_name(target[-1])}: a tableau pile takes "
-                    "a card one rank lower and of the other colour")
+            return _("the {card} cannot go onto the {target}: a tableau pile takes "
+                     "a card one rank lower and of the other colour").format(
+                card=card_name(moving), target=card_name(target[-1]))
         return None
 
     def apply(self, state: State, move: RawMove) -> State:

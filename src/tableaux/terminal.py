@@ -30,6 +30,7 @@ from tableaux.engine import IllegalMoveError, Move, TableauxError, long_name, pa
 from tableaux.game import Game
 from tableaux.i18n import _, use_environment
 from tableaux.terminal_fair import Budget, cmd_chance, cmd_giveup, cmd_hint, cmd_lost
+from tableaux.terminal_help import help_text, pile_summary
 from tableaux.unfinished import Unfinished
 
 PlayerError = (TableauxError, DealError, CardError)
@@ -52,61 +53,6 @@ def show_board(game: Game, console: Console) -> None:
 
 
 # --- the play loop --------------------------------------------------------
-def help_text(game: Game) -> str:
-    """Help for this game, its examples drawn from its own piles (``tableaux.GAMES`` and the Rules attributes)."""
-    rules = game.rules
-    names = rules.pile_names
-    has_stock = rules.stock is not None
-    tableau = [short_name(names[i]) for i in rules.tableau]
-    if "reserve" in rules.index:  # one reserve pile, of which only the last card plays
-        reserve = f"R>{tableau[1]}     the reserve's last card onto {tableau[1]}"
-    else:
-        reserve = "R2>F1    reserve 2 to foundation 1"
-    lines = [
-        "Moves (pile names as labelled on the board):",
-        f"  {tableau[0]}>{tableau[2]}    top card of {tableau[0]} onto {tableau[2]}",
-        f"  {tableau[0]}:3>{tableau[3]}  three cards of {tableau[0]} onto {tableau[3]} "
-        f"({tableau[0]}>{tableau[3]} is enough when only one count fits)",
-        f"  {reserve}",
-    ]
-    if has_stock:
-        lines.append("  S>W      turn a card from the stock (same as 'deal')")
-    kinds: dict[str, str] = {}
-    for i in sorted(rules.home_piles, key=lambda i: (i not in rules.tableau, i)):
-        kinds.setdefault(names[i].partition("-")[0], short_name(names[i]))
-    home = " or ".join(kinds.values())
-    lines += [
-        f"  {home:<8} send that pile's top card to a foundation (like a double-click)",
-        "Commands:",
-        "  undo (u), redo, restart       step back, forward, or back to the deal",
-        "  new [N]                       a new random deal, or deal N",
-        "  hint (h)                      suggest a move from the cards you have seen (fair)",
-        "  hint peek                     a hint that looks at the face-down cards (peeking)",
-        "  chance                        the chance that the hidden cards lie in a winnable way",
-        "  giveup, lost?                 give up; once the game is over, where it could no longer be won",
-        "  solve                         play the winning line from here, step by step (marks the game assisted)",
-    ]
-    if has_stock:
-        lines.append("  deal (d) or S                 turn a stock card (or the waste back over)")
-    lines += [
-        "  moves                         list every legal move",
-        "  board (or an empty line)      draw the board again",
-        "  save FILE, load FILE          keep the game in a file and resume it later",
-        "  resume [N]                    go back to an unfinished game (every game is kept as you play)",
-        "  help (?), quit (q)            this text; leave (Ctrl-D works too)",
-    ]
-    return "\n".join(lines)
-
-
-def pile_summary(game: Game) -> str:
-    """The pile names as typed: ``F1-F4, T1-T9, R1-R7``."""
-    groups: dict[str, list[str]] = {}
-    for name in game.rules.pile_names:
-        groups.setdefault(name.partition("-")[0], []).append(short_name(name))
-    parts = [names[0] if len(names) == 1 else f"{names[0]}-{names[-1]}" for names in groups.values()]
-    return ", ".join(parts)
-
-
 PILE_WORD = re.compile(r"^(?:foundation|tableau|reserve|stock|waste|[FTRSW])-?\d{0,2}$", re.IGNORECASE)
 
 
@@ -203,7 +149,8 @@ class Session:
         try:
             self.unfinished.keep(self.game)
         except OSError as exc:
-            self.say(f"(Could not keep this game in {self.unfinished.directory}: {exc.strerror or exc}.)", "dim")
+            self.say(_("(Could not keep this game in {directory}: {error}.)").format(
+                directory=self.unfinished.directory, error=exc.strerror or exc), "dim")
 
     def switch_to(self, game: Game, message: str) -> None:
         """Put ``game`` on the table; the one it replaces was kept after the last command."""
@@ -212,8 +159,9 @@ class Session:
             kept = self.unfinished.find(game.name, game.deal)
             if kept is not None:  # starting afresh would overwrite that game at the first move
                 game = kept
-                message = (f"You had an unfinished game of {game.rules.title} deal {game.deal}: it is back, "
-                           f"{len(game.moves_played)} moves in ('restart' goes back to the deal, 'redo' returns).")
+                message = _("You had an unfinished game of {game} deal {deal}: it is back, {n} moves in "
+                            "('restart' goes back to the deal, 'redo' returns).").format(
+                    game=_(game.rules.title), deal=game.deal, n=len(game.moves_played))
         self.game = game
         self.gave_up = False
         self.show(message)
@@ -226,9 +174,13 @@ class Session:
         if not kept:
             return
         listing = "; ".join(f"{i}) {saved.describe()}" for i, saved in enumerate(kept[:5], 1))
-        more = f" (and {len(kept) - 5} more)" if len(kept) > 5 else ""
-        self.say(f"Unfinished games kept for you: {listing}{more}. Type 'resume' to go back to the first, "
-                 "'resume N' for another.", "cyan")
+        if len(kept) > 5:
+            text = _("Unfinished games kept for you: {listing} (and {more} more). Type 'resume' to go back to the "
+                     "first, 'resume N' for another.").format(listing=listing, more=len(kept) - 5)
+        else:
+            text = _("Unfinished games kept for you: {listing}. Type 'resume' to go back to the first, "
+                     "'resume N' for another.").format(listing=listing)
+        self.say(text, "cyan")
 
     def play(self, text: str) -> None:
         try:
@@ -245,9 +197,8 @@ class Session:
 
     def check_pile(self, pile: str) -> None:
         if pile not in self.game.rules.index:
-            raise IllegalMoveError(
-                f"{self.game.rules.title} has no pile {short_name(pile)}; its piles are {pile_summary(self.game)}."
-            )
+            raise IllegalMoveError(_("{game} has no pile {pile}; its piles are {piles}.").format(
+                game=_(self.game.rules.title), pile=short_name(pile), piles=pile_summary(self.game)))
 
     def played(self, move: Move) -> None:
         self.show(_("Played {move}.").format(move=move))
@@ -258,8 +209,11 @@ class Session:
         move = self.game.home_move(pile)
         if move is None:
             cards = self.game.state.piles[self.game.rules.index[pile]]
-            why = "is empty" if not cards else "has no card that can go to a foundation now"
-            self.say(f"{short_name(pile)} {why}. Type 'help' for how to move cards.", "yellow")
+            if not cards:
+                text = _("{pile} is empty. Type 'help' for how to move cards.")
+            else:
+                text = _("{pile} has no card that can go to a foundation now. Type 'help' for how to move cards.")
+            self.say(text.format(pile=short_name(pile)), "yellow")
             return
         self.game.play(move)
         self.played(move)
@@ -297,18 +251,18 @@ class Session:
 
     def cmd_resume(self, arg: str) -> None:
         if self.unfinished is None:
-            self.say("Unfinished games are not kept in this session; use 'load FILE' for a saved game.", "yellow")
+            self.say(_("Unfinished games are not kept in this session; use 'load FILE' for a saved game."), "yellow")
             return
         kept = self.unfinished.games(exclude=self.game)
         if not kept:
-            self.say("No other unfinished game is kept.", "yellow")
+            self.say(_("No other unfinished game is kept."), "yellow")
             return
         if arg and not (arg.isdigit() and 1 <= int(arg) <= len(kept)):
-            self.say(f"Say which unfinished game: resume N, with N from 1 to {len(kept)}.", "yellow")
+            self.say(_("Say which unfinished game: resume N, with N from 1 to {n}.").format(n=len(kept)), "yellow")
             return
         saved = kept[int(arg) - 1 if arg else 0]
         self.save_path = None
-        self.switch_to(saved.game, f"Resumed {saved.describe()}.")
+        self.switch_to(saved.game, _("Resumed {game}.").format(game=saved.describe()))
 
     SOLVE_SECONDS = 10.0
     """How long 'solve' searches before it admits it cannot tell; the C core decides most positions in milliseconds."""
@@ -322,37 +276,42 @@ class Session:
         self.say(_("Looking for a winning line from this position..."), "dim")
         result = tableaux.solve(game, time_limit=self.SOLVE_SECONDS)
         if result.verdict == "unwinnable":
-            self.say("This position cannot be won: the solver tried every way on from here. "
-                     "'undo' steps back to where it still could be, 'restart' goes back to the deal.", "bold yellow")
+            self.say(_("This position cannot be won: the solver tried every way on from here. "
+                       "'undo' steps back to where it still could be, 'restart' goes back to the deal."),
+                     "bold yellow")
             return
         if result.verdict == "unknown":
-            self.say(f"The solver could not decide within {self.SOLVE_SECONDS:g} seconds whether this position "
-                     "can be won. Play on, or try 'solve' again after a few moves.", "yellow")
+            self.say(_("The solver could not decide within {seconds} seconds whether this position "
+                       "can be won. Play on, or try 'solve' again after a few moves.").format(
+                seconds=f"{self.SOLVE_SECONDS:g}"), "yellow")
             return
         moves = result.moves
-        self.say(f"A winning line of {len(moves)} moves. Enter plays the next move, 'all' plays the rest, "
-                 "'stop' (or any command) stops. This game now counts as assisted.", "cyan")
+        self.say(_("A winning line of {n} moves. Enter plays the next move, 'all' plays the rest, "
+                   "'stop' (or any command) stops. This game now counts as assisted.").format(n=len(moves)), "cyan")
         game.assisted = True
         step_by_step = self.input_fn is not None
         for number, move in enumerate(moves, 1):
             if step_by_step:
-                answer = self.ask(f"solution {number}/{len(moves)} [Enter, all, stop]> ")
+                answer = self.ask(_("solution {number}/{total} [Enter, all, stop]> ").format(
+                    number=number, total=len(moves)))
                 if answer is None:
                     return
                 word = answer.strip().lower()
                 if word in ("all", "a"):
                     step_by_step = False
                 elif word not in ("", "next", "n"):
-                    self.say(f"Solution stopped after {number - 1} of {len(moves)} moves; 'solve' goes on.", "dim")
+                    self.say(_("Solution stopped after {done} of {total} moves; 'solve' goes on.").format(
+                        done=number - 1, total=len(moves)), "dim")
                     if word not in ("stop", "s", "q", "quit"):
                         self.handle(answer)  # anything else is an ordinary command, and is obeyed
                     return
             game.play(move)
             self.keep()
+            text = _("Solution move {number} of {total}: {move}.").format(number=number, total=len(moves), move=move)
             if step_by_step or number == len(moves):
-                self.show(f"Solution move {number} of {len(moves)}: {move}.")
+                self.show(text)
             else:
-                self.say(f"Solution move {number} of {len(moves)}: {move}.", "dim")
+                self.say(text, "dim")
 
     def ask(self, prompt: str) -> str | None:
         """One answer from the player; None at the end of input or on Ctrl-C, which stop what was asked."""
@@ -361,23 +320,24 @@ class Session:
             return self.input_fn(prompt)
         except (EOFError, KeyboardInterrupt):
             self.console.print()
-            self.say("Solution stopped.", "dim")
+            self.say(_("Solution stopped."), "dim")
             return None
 
     def cmd_deal(self, _arg: str) -> None:
         rules = self.game.rules
         if rules.stock is None or rules.waste is None:
-            self.say(f"{rules.title} has no stock; every card is already on the table.", "yellow")
+            self.say(_("{game} has no stock; every card is already on the table.").format(game=_(rules.title)),
+                     "yellow")
             return
         stock = rules.pile_names[rules.stock]
         moves = [m for m in self.game.legal_moves() if stock in (m.source, m.target)]
         if not moves:
             piles = self.game.state.piles
             if piles[rules.stock] or piles[rules.waste]:
-                why = "the waste cannot go back: no redeals are left"
+                text = _("Cannot deal: the waste cannot go back: no redeals are left.")
             else:
-                why = "the stock and the waste are both empty"
-            self.say(f"Cannot deal: {why}.", "yellow")
+                text = _("Cannot deal: the stock and the waste are both empty.")
+            self.say(text, "yellow")
             return
         self.game.play(moves[0])
         self.played(moves[0])
@@ -389,23 +349,24 @@ class Session:
     def cmd_save(self, arg: str) -> None:
         path = Path(arg).expanduser() if arg else self.save_path
         if path is None:
-            self.say("Say where to save: save FILE (for example: save mygame.json).", "yellow")
+            self.say(_("Say where to save: save FILE (for example: save mygame.json)."), "yellow")
             return
         try:
             self.game.save(path)
         except OSError as exc:
-            self.say(f"Could not save to {str(path)!r}: {exc.strerror or exc}. Your game is still here.", "yellow")
+            self.say(_("Could not save to {path}: {error}. Your game is still here.").format(
+                path=repr(str(path)), error=exc.strerror or exc), "yellow")
             return
         self.save_path = path
-        self.say(f"Saved to {path}; resume with: tableaux play --load {path}")
+        self.say(_("Saved to {path}; resume with: tableaux play --load {path}").format(path=path))
 
     def cmd_load(self, arg: str) -> None:
         if not arg:
-            self.say("Say which file: load FILE.", "yellow")
+            self.say(_("Say which file: load FILE."), "yellow")
             return
         game = tableaux.load(Path(arg).expanduser())
         self.save_path = Path(arg).expanduser()
-        self.switch_to(game, f"Loaded {game.rules.title} deal {game.deal}.")
+        self.switch_to(game, _("Loaded {game} deal {deal}.").format(game=_(game.rules.title), deal=game.deal))
 
 
 def play_loop(
@@ -472,7 +433,8 @@ def scripted_input(stream: Any, console: Console) -> InputFn:
 
 def usage_error(command: str, message: str) -> int:
     """Report a bad argument the way argparse does (exit status 2), for checks argparse cannot make."""
-    print(f"usage: tableaux {command} ...\ntableaux {command}: error: {message}", file=sys.stderr)
+    print(_("usage: tableaux {command} ...\ntableaux {command}: error: {message}").format(
+        command=command, message=message), file=sys.stderr)
     return 2
 
 
@@ -484,18 +446,23 @@ def run_play(args: argparse.Namespace) -> int:
     if getattr(args, "resume", False):
         kept = [s for s in unfinished.games() if args.game in (None, s.game.name)]
         if not kept:
-            which = f"{tableaux.rules(args.game).title} game" if args.game else "game"
-            return usage_error("play", f"no unfinished {which} is kept in {unfinished.directory}")
-        game, message = kept[0].game, f"Resumed {kept[0].describe()}."
+            if args.game:
+                text = _("no unfinished {game} game is kept in {directory}").format(
+                    game=_(tableaux.rules(args.game).title), directory=unfinished.directory)
+            else:
+                text = _("no unfinished game is kept in {directory}").format(directory=unfinished.directory)
+            return usage_error("play", text)
+        game, message = kept[0].game, _("Resumed {game}.").format(game=kept[0].describe())
     elif args.load is not None:
         try:
             game = tableaux.load(Path(args.load).expanduser())
         except tableaux.SaveFileError as exc:
             return usage_error("play", str(exc))
         if args.game is not None and args.game != game.name:
-            return usage_error("play", f"{args.load} holds a {game.rules.title} game, not {args.game}")
+            return usage_error("play", _("{file} holds a {game} game, not {name}").format(
+                file=args.load, game=_(game.rules.title), name=args.game))
     elif args.game is None:
-        return usage_error("play", f"say which game: one of {', '.join(tableaux.GAMES)}")
+        return usage_error("play", _("say which game: one of {games}").format(games=", ".join(tableaux.GAMES)))
     else:
         game = tableaux.new_game(args.game, args.deal)
     use_environment()

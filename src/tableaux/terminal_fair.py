@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import fair
+from .i18n import _
 
 if TYPE_CHECKING:
     from .terminal import Session
@@ -36,25 +37,28 @@ def pct(x: float) -> str:
     return f"{100 * x:.0f}%"
 
 
-def cmd_chance(session: Session, _: str) -> None:
+def cmd_chance(session: Session, _arg: str) -> None:
     game, budget = session.game, session.budget
     if game.is_won():
-        session.say("You have won this game.", "green")
+        session.say(_("You have won this game."), "green")
         return
-    session.say(f"Working out the chance from {budget.samples} layouts of the hidden cards...", "dim")
+    session.say(_("Working out the chance from {n} layouts of the hidden cards...").format(n=budget.samples), "dim")
     c = fair.win_chance(
         game.observation(), budget.samples, seed=0, max_nodes=budget.max_nodes, time_limit=budget.time_limit
     )
     n, won, undecided = c["samples"], c["winnable"], c["samples"] - c["decided"]
-    text = (
-        f"Chance to win: {pct(c['share'])} ({won} of {n} possible layouts of the cards you have not seen can be "
-        f"won; 95% interval {pct(c['low'])} to {pct(c['high'])}"
-    )
-    text += f", {undecided} undecided within the solver's budget)." if undecided else ")."
+    if undecided:
+        text = _("Chance to win: {share} ({won} of {n} possible layouts of the cards you have not seen can be "
+                 "won; 95% interval {low} to {high}, {undecided} undecided within the solver's budget).")
+    else:
+        text = _("Chance to win: {share} ({won} of {n} possible layouts of the cards you have not seen can be "
+                 "won; 95% interval {low} to {high}).")
+    text = text.format(share=pct(c["share"]), won=won, n=n, low=pct(c["low"]), high=pct(c["high"]),
+                       undecided=undecided)
     session.say(text, "cyan")
-    session.say(
+    session.say(_(
         "That is the chance that the hidden cards lie in a winnable way. A player who does not peek has to "
-        "move before seeing them, so it is an upper bound on how often fair play wins from here.",
+        "move before seeing them, so it is an upper bound on how often fair play wins from here."),
         "dim",
     )
 
@@ -64,7 +68,7 @@ def cmd_hint(session: Session, arg: str) -> None:
     game, budget = session.game, session.budget
     mode = arg.strip().lower() or "fair"
     if mode not in ("fair", "peek"):
-        session.say("Type 'hint' for a fair hint, or 'hint peek' for one that looks at the face-down cards.",
+        session.say(_("Type 'hint' for a fair hint, or 'hint peek' for one that looks at the face-down cards."),
                     "yellow")
         return
     if mode == "peek":
@@ -72,54 +76,55 @@ def cmd_hint(session: Session, arg: str) -> None:
         session.say(hint.message, "magenta")
         return
     if not game.is_won() and game.legal_moves():
-        session.say(f"Thinking over {budget.samples} layouts of the hidden cards...", "dim")
+        session.say(_("Thinking over {n} layouts of the hidden cards...").format(n=budget.samples), "dim")
     hint = game.hint(samples=budget.samples, max_nodes=budget.max_nodes, time_limit=budget.time_limit)
     session.say(hint.message, "cyan")
 
 
 def cmd_giveup(session: Session, arg: str) -> None:
     if arg.strip().lower() not in ("", "up"):
-        session.say("Type 'giveup' to give up this game.", "yellow")
+        session.say(_("Type 'giveup' to give up this game."), "yellow")
         return
     session.gave_up = True
     session.say(
-        "You gave up this game. 'lost?' shows where it could no longer be won (it looks at every card); "
-        "'new' deals another game.",
+        _("You gave up this game. 'lost?' shows where it could no longer be won (it looks at every card); "
+          "'new' deals another game."),
         "yellow",
     )
 
 
-def cmd_lost(session: Session, _: str) -> None:
+def cmd_lost(session: Session, _arg: str) -> None:
     game = session.game
     if game.is_won():
-        session.say("You won: this game was never lost.", "green")
+        session.say(_("You won: this game was never lost."), "green")
         return
     if not (game.is_over() or session.gave_up):
         session.say(
-            "'lost?' looks at every card, face-down ones included, so it answers only once the game is over. "
-            "Type 'giveup' first if you want to stop here.",
+            _("'lost?' looks at every card, face-down ones included, so it answers only once the game is over. "
+              "Type 'giveup' first if you want to stop here."),
             "yellow",
         )
         return
-    session.say("Looking back over the game with every card shown...", "dim")
+    session.say(_("Looking back over the game with every card shown..."), "dim")
     try:
         lost = fair.where_lost(game.to_dict(), max_nodes=session.budget.lost_nodes)
     except fair.FairError as exc:
-        session.say(f"Cannot say for sure: {exc}.", "yellow")
+        session.say(_("Cannot say for sure: {error}.").format(error=exc), "yellow")
         return
     if lost is None:
-        session.say("This game was never lost: a winning line still exists from where you stopped.", "cyan")
+        session.say(_("This game was never lost: a winning line still exists from where you stopped."), "cyan")
         return
     if lost["deal_unwinnable"]:
-        session.say("This deal could not be won from the start: the solver searched every line.", "cyan")
+        session.say(_("This deal could not be won from the start: the solver searched every line."), "cyan")
         return
     number = lost["move_index"] + 1
     if lost["certain"]:
-        text = (f"You could still have won until move {number} ({lost['move']}): after it, no line wins.")
+        text = _("You could still have won until move {number} ({move}): after it, no line wins.").format(
+            number=number, move=lost["move"])
     else:
-        text = (f"The game was lost at one of moves {number} to {lost['last_possible'] + 1}: before move "
-                f"{number} ({lost['move']}) it could still be won; the solver could not decide the positions "
-                "between within its budget.")
+        text = _("The game was lost at one of moves {number} to {last}: before move {number} ({move}) it could "
+                 "still be won; the solver could not decide the positions between within its budget.").format(
+            number=number, last=lost["last_possible"] + 1, move=lost["move"])
     session.say(text, "cyan")
     line = " ".join(lost["line"])
-    session.say(f"A winning line from just before move {number}: {line}", "dim")
+    session.say(_("A winning line from just before move {number}: {line}").format(number=number, line=line), "dim")

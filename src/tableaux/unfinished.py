@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .game import Game, SaveFileError
+from .i18n import _, ngettext
 
 
 def default_dir() -> Path:
@@ -31,7 +32,8 @@ class Saved:
 
     def describe(self) -> str:
         moves = len(self.game.moves_played)
-        return f"{self.game.rules.title} deal {self.game.deal}, {moves} move{'s' * (moves != 1)} played"
+        return ngettext("{game} deal {deal}, {n} move played", "{game} deal {deal}, {n} moves played", moves).format(
+            game=_(self.game.rules.title), deal=self.game.deal, n=moves)
 
 
 @dataclass

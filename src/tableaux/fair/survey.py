@@ -25,6 +25,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from ..i18n import _, ngettext
 from ..solver.survey import (
     SurveyError,
     append_results,
@@ -142,32 +143,46 @@ def run_fair_survey(args: argparse.Namespace) -> int:
     try:
         deals = parse_deals(args.deals)
         if args.scheduler is not None:
-            raise SurveyError("--player fair runs on local workers only; leave out --scheduler")
+            raise SurveyError(_("--player fair runs on local workers only; leave out --scheduler"))
         workers = args.workers or os.cpu_count() or 1
         already = read_results(args.out, args.game, field="won")
     except SurveyError as exc:
-        print(f"tableaux survey: error: {exc}", file=sys.stderr)
+        print(_("tableaux survey: error: {error}").format(error=exc), file=sys.stderr)
         return 2
     samples = args.samples
     max_nodes = args.max_nodes or SURVEY_NODES
     skipped = sum(1 for d in deals if d in already)
-    print(f"{args.game}: deals {deals.start}-{deals.stop - 1} played with fair hints ({samples} sampled layouts "
-          f"per move, {max_nodes} positions per layout, seed {args.seed}), {workers} worker"
-          f"{'s' if workers > 1 else ''}" + (f"; {skipped} already in {args.out}, skipped" if skipped else ""),
-          file=sys.stderr)
+    text = ngettext(
+        "{game}: deals {first}-{last} played with fair hints ({samples} sampled layouts per move, {nodes} positions "
+        "per layout, seed {seed}), {workers} worker",
+        "{game}: deals {first}-{last} played with fair hints ({samples} sampled layouts per move, {nodes} positions "
+        "per layout, seed {seed}), {workers} workers", workers).format(
+        game=args.game, first=deals.start, last=deals.stop - 1, samples=samples, nodes=max_nodes, seed=args.seed,
+        workers=workers)
+    if skipped:
+        text += _("; {n} already in {file}, skipped").format(n=skipped, file=args.out)
+    print(text, file=sys.stderr)
 
     def show(row: dict[str, Any]) -> None:
-        result = "won" if row["won"] else f"lost ({row['end']})"
-        print(f"deal {row['deal']}: {result} in {len(row['moves'])} moves, {row['seconds']:.1f} s", file=sys.stderr)
+        if row["won"]:
+            text = _("deal {deal}: won in {moves} moves, {seconds} s")
+        else:
+            text = _("deal {deal}: lost ({end}) in {moves} moves, {seconds} s")
+        print(text.format(deal=row["deal"], end=row.get("end"), moves=len(row["moves"]),
+                          seconds=f"{row['seconds']:.1f}"), file=sys.stderr)
 
     try:
         summary = run(args.game, deals, samples=samples, seed=args.seed, max_nodes=max_nodes, workers=workers,
                       out=args.out, on_result=show)
     except SurveyError as exc:
-        print(f"tableaux survey: error: {exc}", file=sys.stderr)
+        print(_("tableaux survey: error: {error}").format(error=exc), file=sys.stderr)
         return 2
     n = summary["deals"]
-    print(f"deals {n}: won by the fair player {summary['won']} ({100 * summary['share']:.2f}%)\n"
-          f"no-peek win rate: 95% CI {100 * summary['low']:.2f}% .. {100 * summary['high']:.2f}% "
-          "(a lower bound on the best play without peeking)" if n else "no results yet")
+    if not n:
+        print(_("no results yet"))
+        return 0
+    print(_("deals {n}: won by the fair player {won} ({share}%)\n"
+            "no-peek win rate: 95% CI {low}% .. {high}% (a lower bound on the best play without peeking)").format(
+        n=n, won=summary["won"], share=f"{100 * summary['share']:.2f}", low=f"{100 * summary['low']:.2f}",
+        high=f"{100 * summary['high']:.2f}"))
     return 0

@@ -9,7 +9,7 @@ import os
 import sys
 
 from .. import new_game
-from ..i18n import _
+from ..i18n import _, ngettext
 from . import solve
 from .survey import SurveyError, parse_deals, plot, read_results, survey
 
@@ -47,7 +47,8 @@ def missing_extra(args: argparse.Namespace) -> str | None:
         ("--plot", args.plot, "matplotlib", "matplotlib"),
     ):
         if value is not None and importlib.util.find_spec(module) is None:
-            return f"{option} needs {what}, which the survey extra installs: {EXTRA}"
+            return _("{option} needs {what}, which the survey extra installs: {extra}").format(
+                option=option, what=what, extra=EXTRA)
     return None
 
 
@@ -61,17 +62,25 @@ def run_survey(args: argparse.Namespace) -> int:
             raise SurveyError(missing)
         deals = parse_deals(args.deals)
         if args.scheduler is not None and not args.scheduler.startswith(("tcp://", "tls://", "inproc://")):
-            raise SurveyError(f"--scheduler must look like tcp://HOST:PORT, not {args.scheduler!r}")
+            raise SurveyError(_("--scheduler must look like tcp://HOST:PORT, not {value}").format(
+                value=repr(args.scheduler)))
         workers = args.workers or os.cpu_count() or 1
         already = read_results(args.out, args.game)
     except SurveyError as exc:
-        print(f"tableaux survey: error: {exc}", file=sys.stderr)
+        print(_("tableaux survey: error: {error}").format(error=exc), file=sys.stderr)
         return 2
     skipped = sum(1 for d in deals if d in already)
-    where = args.scheduler or f"{workers} local worker{'s' if workers > 1 else ''}"
-    budget = f"{args.time_limit:g} s" + (f" or {args.max_nodes} positions" if args.max_nodes else "")
-    print(f"{args.game}: deals {deals.start}-{deals.stop - 1}, {budget} per deal, {where}"
-          + (f"; {skipped} already in {args.out}, skipped" if skipped else ""), file=sys.stderr)
+    where = args.scheduler or ngettext("{n} local worker", "{n} local workers", workers).format(n=workers)
+    seconds = f"{args.time_limit:g}"
+    if args.max_nodes:
+        budget = _("{seconds} s or {nodes} positions").format(seconds=seconds, nodes=args.max_nodes)
+    else:
+        budget = _("{seconds} s").format(seconds=seconds)
+    text = _("{game}: deals {first}-{last}, {budget} per deal, {where}").format(
+        game=args.game, first=deals.start, last=deals.stop - 1, budget=budget, where=where)
+    if skipped:
+        text += _("; {n} already in {file}, skipped").format(n=skipped, file=args.out)
+    print(text, file=sys.stderr)
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -90,7 +99,8 @@ def run_survey(args: argparse.Namespace) -> int:
 
         def progress(done: int, total: int) -> None:
             bar.update(task, completed=done,
-                       counts=f"won {counts['winnable']} lost {counts['unwinnable']} unknown {counts['unknown']}")
+                       counts=_("won {won} lost {lost} unknown {unknown}").format(
+                           won=counts["winnable"], lost=counts["unwinnable"], unknown=counts["unknown"]))
 
         try:
             summary = survey(args.game, deals, time_limit=args.time_limit, workers=workers, out=args.out,
@@ -98,13 +108,14 @@ def run_survey(args: argparse.Namespace) -> int:
                              backend=args.backend, lines=not args.no_lines, progress=progress,
                              on_result=on_result)
         except SurveyError as exc:
-            print(f"tableaux survey: error: {exc}", file=sys.stderr)
+            print(_("tableaux survey: error: {error}").format(error=exc), file=sys.stderr)
             return 2
     print(summary.text())
     if args.plot:
         rows = {**{d: r for d, r in already.items() if d in deals}, **fresh}
-        plot(list(rows.values()), args.plot, f"{args.game}, deals {deals.start}-{deals.stop - 1}")
-        print(f"plot written to {args.plot}")
+        plot(list(rows.values()), args.plot, _("{game}, deals {first}-{last}").format(
+            game=args.game, first=deals.start, last=deals.stop - 1))
+        print(_("plot written to {file}").format(file=args.plot))
     return 0
 
 

@@ -17,6 +17,8 @@ import time
 import webbrowser
 from pathlib import Path
 
+from ..i18n import _, ngettext
+
 PORT_ATTEMPTS = 20
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1", "[::1]")
 
@@ -42,7 +44,7 @@ def open_socket(host: str, port: int, attempts: int = PORT_ATTEMPTS) -> tuple[so
         try:
             infos = socket.getaddrinfo(host, candidate, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
             # IPv4 first: "localhost" then works for browsers that try 127.0.0.1 only.
-            family, kind, proto, _, address = sorted(infos, key=lambda i: i[0] != socket.AF_INET)[0]
+            family, kind, proto, _name, address = sorted(infos, key=lambda i: i[0] != socket.AF_INET)[0]
         except socket.gaierror as exc:
             raise ServeError(f"cannot listen on host {host!r}: {exc.strerror}") from None
         sock = socket.socket(family, kind, proto)
@@ -82,7 +84,7 @@ def browser_available() -> bool:
 
 def open_browser_when_ready(server: object, url: str) -> None:
     def wait_and_open() -> None:
-        for _ in range(200):
+        for _attempt in range(200):
             if getattr(server, "started", False):
                 break
             time.sleep(0.05)
@@ -91,7 +93,7 @@ def open_browser_when_ready(server: object, url: str) -> None:
         except webbrowser.Error:
             opened = False
         if not opened:
-            print(f"Could not open a web browser; open {url} yourself.", flush=True)
+            print(_("Could not open a web browser; open {url} yourself.").format(url=url), flush=True)
 
     threading.Thread(target=wait_and_open, name="open-browser", daemon=True).start()
 
@@ -111,21 +113,21 @@ def run_serve(args: argparse.Namespace) -> int:
         print(f"tableaux: {exc}", file=sys.stderr)
         return 1
     if port != args.port:
-        print(f"Port {args.port} is busy; using port {port} instead.", flush=True)
+        print(_("Port {busy} is busy; using port {port} instead.").format(busy=args.port, port=port), flush=True)
     url = url_for(host, port)
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
     server = uvicorn.Server(config)
-    print(f"tableaux: King Albert and Eagle Wing at {url}", flush=True)
-    print(f"Saved games and statistics: {path}", flush=True)
+    print(_("tableaux: King Albert and Eagle Wing at {url}").format(url=url), flush=True)
+    print(_("Saved games and statistics: {path}").format(path=path), flush=True)
     if host not in LOOPBACK_NAMES:
-        print(f"Listening on {host}: other computers that can reach this one can play too "
-              "(each browser only ever sees its own games).", flush=True)
-    print("Press Ctrl+C to stop.", flush=True)
+        print(_("Listening on {host}: other computers that can reach this one can play too "
+                "(each browser only ever sees its own games).").format(host=host), flush=True)
+    print(_("Press Ctrl+C to stop."), flush=True)
     if not args.no_browser:
         if browser_available():
             open_browser_when_ready(server, url)
         else:
-            print(f"No web browser available here; open {url} in one.", flush=True)
+            print(_("No web browser available here; open {url} in one.").format(url=url), flush=True)
     try:
         server.run(sockets=[sock])
     finally:
@@ -152,13 +154,13 @@ def run_stats(args: argparse.Namespace) -> int:
 
     console = Console()
     if args.yes and not args.reset:
-        print("tableaux stats: --yes only goes with --reset", file=sys.stderr)
+        print(_("tableaux stats: --yes only goes with --reset"), file=sys.stderr)
         return 2
     path = db_path(args.db)
     names = (args.game,) if args.game else WEB_GAMES
-    which = rules(args.game).title if args.game else "all games"
+    which = _(rules(args.game).title) if args.game else _("all games")
     if not path.exists():
-        console.print(f"No games recorded yet ({path} does not exist).")
+        console.print(_("No games recorded yet ({path} does not exist).").format(path=path))
         return 0
     try:
         store = Store(path)
@@ -169,36 +171,39 @@ def run_stats(args: argparse.Namespace) -> int:
     if args.reset:
         if not args.yes:
             try:
-                answer = input(f"Reset the statistics of {which} for every player? Saved games are kept. [y/N] ")
+                question = _("Reset the statistics of {which} for every player? Saved games are kept. [y/N] ")
+                answer = input(question.format(which=which))
             except EOFError:
                 answer = ""
             if answer.strip().lower() not in ("y", "yes"):
-                console.print("Nothing was reset.")
+                console.print(_("Nothing was reset."))
                 return 1
         count = store.reset_stats(args.game)
-        console.print(f"Statistics of {which} reset ({count} game{'s' if count != 1 else ''} left out from now on).")
+        console.print(ngettext("Statistics of {which} reset ({count} game left out from now on).",
+                               "Statistics of {which} reset ({count} games left out from now on).", count).format(
+            which=which, count=count))
 
     stats = store.stats(names)
     # One column per game keeps the table narrow enough for any terminal.
-    table = Table(title="Statistics", caption=str(path))
+    table = Table(title=_("Statistics"), caption=str(path))
     table.add_column("")
     for name in stats:
-        table.add_column(rules(name).title, justify="right", no_wrap=True)
+        table.add_column(_(rules(name).title), justify="right", no_wrap=True)
     rows = {
-        "Played": lambda s: str(s.played),
-        "Won": lambda s: str(s.won),
-        "Win rate": lambda s: f"{s.win_rate:.0%}",
-        "Current streak": lambda s: str(s.current_streak),
-        "Best streak": lambda s: str(s.best_streak),
-        "Best time": lambda s: format_time(s.best_time),
-        "Worst time": lambda s: format_time(s.worst_time),
-        "Fewest moves": lambda s: "-" if s.fewest_moves is None else str(s.fewest_moves),
+        _("Played"): lambda s: str(s.played),
+        _("Won"): lambda s: str(s.won),
+        _("Win rate"): lambda s: f"{s.win_rate:.0%}",
+        _("Current streak"): lambda s: str(s.current_streak),
+        _("Best streak"): lambda s: str(s.best_streak),
+        _("Best time"): lambda s: format_time(s.best_time),
+        _("Worst time"): lambda s: format_time(s.worst_time),
+        _("Fewest moves"): lambda s: "-" if s.fewest_moves is None else str(s.fewest_moves),
     }
     for label, cell in rows.items():
         table.add_row(label, *(cell(s) for s in stats.values()))
     console.print(table)
     players = len(store.players())
     if players > 1:
-        console.print(f"{players} players (browsers) share this database; the figures add up their games, "
-                      "and streaks are each player's own (the longest is shown).")
+        console.print(_("{players} players (browsers) share this database; the figures add up their games, "
+                        "and streaks are each player's own (the longest is shown).").format(players=players))
     return 0
