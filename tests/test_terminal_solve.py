@@ -7,7 +7,6 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from rich.console import Console
@@ -17,20 +16,9 @@ from tableaux.catalogue import load
 from tableaux.game import Game
 from tableaux.terminal import help_text, play_loop
 from tableaux.unfinished import Unfinished
+from test_terminal import scripted
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def scripted(lines: Iterable[str]) -> Callable[[str], str]:
-    it = iter(lines)
-
-    def read(prompt: str) -> str:
-        try:
-            return next(it)
-        except StopIteration:
-            raise EOFError from None
-
-    return read
 
 
 def play(game: Game, *lines: str, keep: Unfinished | None = None) -> tuple[Game, str]:
