@@ -18,6 +18,8 @@ from pathlib import Path
 
 import httpx
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -336,3 +338,12 @@ def test_format_time() -> None:
     assert format_time(0) == "0:00"
     assert format_time(65.4) == "1:05"
     assert format_time(3725) == "1:02:05"
+    assert format_time(59.99) == "0:59"  # a clock shows the seconds gone by; it does not round up
+
+
+@given(st.floats(min_value=0, max_value=10 * 3600, allow_nan=False))
+def test_the_time_a_game_shows_is_the_time_its_statistics_show(seconds: float) -> None:
+    """The view sends the elapsed time cut to a tenth; stats format the stored value: both read the same."""
+    import math
+
+    assert format_time(math.floor(seconds * 10) / 10) == format_time(seconds)

@@ -139,7 +139,7 @@ def run_serve(args: argparse.Namespace) -> int:
 def format_time(seconds: float | None) -> str:
     if seconds is None:
         return "-"
-    whole = int(round(seconds))
+    whole = int(seconds)  # whole seconds gone by, as the browser's clock (formatTime in state.js) shows them
     hours, rest = divmod(whole, 3600)
     return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
 

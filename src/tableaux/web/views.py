@@ -10,6 +10,7 @@ page never needs to know a rule and never learns a face-down card.
 from __future__ import annotations
 
 import functools
+import math
 from typing import Any
 
 from .. import rules as rules_for
@@ -74,7 +75,9 @@ def make_view(record: GameRecord, game: Game) -> dict[str, Any]:
         "legal_moves": legal,
         "home_moves": home,
         "safe_moves": safe,
-        "elapsed_seconds": round(record.elapsed_now(), 1),
+        # Cut to a tenth, never rounded up: clocks (formatTime in state.js, format_time in server.py)
+        # show whole seconds gone by, and rounding up would make 1.96 s show as 0:02 here and 0:01 in stats.
+        "elapsed_seconds": math.floor(record.elapsed_now() * 10) / 10,
         "moves": len(record.moves),
         "won": won,
         "over": bool(position["over"]) and not won,
