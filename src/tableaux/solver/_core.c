@@ -225,12 +225,11 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
         free(s);
         return NULL;
     }
-    size_t table_bytes = (size_t)(memory / 8 * 7);
-    s->stack_limit = (size_t)memory - table_bytes;
+    s->memory = (size_t)memory;
     s->level = level;
     int verdict;
     Py_BEGIN_ALLOW_THREADS;
-    verdict = search_solve(s, max_nodes, time_limit, first_pass, table_bytes);
+    verdict = search_solve(s, max_nodes, time_limit, first_pass);
     Py_END_ALLOW_THREADS;
     PyObject *line = PyList_New(0);
     if (line && verdict == V_WINNABLE)

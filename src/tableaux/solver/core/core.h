@@ -208,11 +208,11 @@ typedef struct {
     int nundo, undo_cap;
     uint8_t *keys;
     int nkeys, keys_cap;
-    size_t stack_limit; /* bytes the stacks may take together */
+    size_t memory; /* bytes the table and the stacks may take together */
 } Search;
 
 double now(void);
-int search_solve(Search *s, long long max_nodes, double time_limit, int first_pass, size_t table_bytes);
+int search_solve(Search *s, long long max_nodes, double time_limit, int first_pass);
 void search_free(Search *s);
 
 #endif

@@ -13,12 +13,16 @@ static size_t stack_bytes(const Search *s) {
            (size_t)s->undo_cap * sizeof(Undo) + (size_t)s->keys_cap;
 }
 
+/* The table and the stacks share one allowance. The table may grow to 7/8 of it, or less when the
+ * stacks take more than the rest: a deep line may use room the table has not taken. */
+static size_t table_bytes(const Table *t) { return (t->mask + 1) * sizeof(Slot) + t->arena_cap; }
+
 /* Grow one stack so that it holds `need` items; 0 on success, -1 when memory (or its limit) runs out. */
 static int grow(Search *s, void **buf, int *cap, int need, size_t item) {
     if (need <= *cap) return 0;
     int ncap = *cap ? *cap : 256;
     while (ncap < need) ncap *= 2;
-    if (stack_bytes(s) + (size_t)(ncap - *cap) * item > s->stack_limit) return -1;
+    if (stack_bytes(s) + table_bytes(&s->table) + (size_t)(ncap - *cap) * item > s->memory) return -1;
     void *nb = realloc(*buf, (size_t)ncap * item);
     if (!nb) return -1;
     *buf = nb;
@@ -55,6 +59,9 @@ static int tick(Search *s) {
 
 /* Empty a full table and put back the keys on the current line, so the search never loops. */
 static void make_room(Search *s) {
+    size_t stacks = stack_bytes(s), reserve = s->memory / 8;
+    if (stacks < reserve) stacks = reserve;
+    s->table.cap = s->memory > stacks ? s->memory - stacks : 0;
     if (!table_full(&s->table)) return;
     table_clear(&s->table);
     s->table.clears++;
@@ -134,9 +141,9 @@ static int run(Search *s, int restricted) {
             continue;
         }
         Move m = s->moves[fr->mstart + fr->midx++];
+        int ubase = s->nundo;
         if (tick(s)) goto stopped;
         if (GROW(s, undo, undo_cap, s->nundo + 1)) goto oom;
-        int ubase = s->nundo;
         apply_move(p, m, &s->undo[s->nundo++]);
         klen = make_key(p, key);
         make_room(s);
@@ -160,14 +167,14 @@ stopped:
 
 
 /* The whole solve from s->pos: the first pass (King Albert) on its share, then the complete search.
- * The caller sets s->pos, s->level and s->stack_limit; table_bytes caps the table. Returns V_*, and
- * when winnable the undo stack holds the winning line. Needs no Python: it runs without the GIL. */
-int search_solve(Search *s, long long max_nodes, double time_limit, int first_pass, size_t table_bytes) {
+ * The caller sets s->pos, s->level and s->memory, which bounds the table and the stacks together.
+ * Returns V_*, and when winnable the undo stack holds the winning line. Needs no Python: it runs without the GIL. */
+int search_solve(Search *s, long long max_nodes, double time_limit, int first_pass) {
     int verdict = V_UNKNOWN, found = 0, game = s->pos.game;
     s->max_nodes = max_nodes;
     double start = now();
     s->deadline = time_limit > 0 ? start + time_limit : 0;
-    if (table_init(&s->table, table_bytes)) {
+    if (table_init(&s->table, s->memory / 8 * 7)) {
         s->out_of_memory = 1;
     } else {
         int r = -1;
