@@ -31,20 +31,6 @@ void init_tables(void) {
     for (int i = 0; i < 8; i++) SALT[i] = splitmix(&seed);
 }
 
-/* Which interchangeable kind a pile belongs to: piles of one kind share a salt. */
-int pile_class(int game, int i) {
-    if (game == GAME_EW) {
-        if (i == EW_STOCK) return 4;
-        if (i == EW_WASTE) return 5;
-        if (i >= EW_F0 && i < EW_F0 + 4) return 1;
-        if (i == EW_RESERVE) return 3;
-        return 2;
-    }
-    if (i < KA_T0) return 1;
-    if (i < KA_R0) return 2;
-    return 3;
-}
-
 
 void rehash(Pos *p) {
     p->hash = 0;

@@ -72,7 +72,19 @@ extern uint64_t SALT[8];
 
 uint64_t splitmix(uint64_t *s);
 void init_tables(void);
-int pile_class(int game, int i);
+/* Which interchangeable kind a pile belongs to: piles of one kind share a salt. */
+static inline int pile_class(int game, int i) {
+    if (game == GAME_EW) {
+        if (i == EW_STOCK) return 4;
+        if (i == EW_WASTE) return 5;
+        if (i >= EW_F0 && i < EW_F0 + 4) return 1;
+        if (i == EW_RESERVE) return 3;
+        return 2;
+    }
+    if (i < KA_T0) return 1;
+    if (i < KA_R0) return 2;
+    return 3;
+}
 void rehash(Pos *p);
 void suit_heights(const Pos *p, int f0, int h[4]);
 

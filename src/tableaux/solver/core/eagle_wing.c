@@ -3,24 +3,21 @@
 
 static inline int ew_is_tableau(int i) { return i >= 6 && i <= 14 && i != EW_RESERVE; }
 
-static int ew_home_of(const Pos *p, int c) {
-    for (int f = EW_F0; f < EW_F0 + 4; f++)
-        if (p->n[f] && NEXT_UP[top(p, f)] == c) return f;
-    return -1;
-}
+/* What one node's move generation looks up again and again, worked out once. */
+typedef struct {
+    int base, ef[4], nef, open[8], nopen;
+    int takes[8]; /* the card open[j] takes: -1 for any (it is empty) */
+    int8_t home[52]; /* the foundation that takes card c next, or -1 */
+} EwPlaces;
 
-static void ew_single(const Pos *p, Move *out, int *n, int src, int c, int base, const int *ef, int nef,
-                      const int *open, int nopen) {
-    if (RANK[c] == base) {
-        for (int j = 0; j < nef; j++) add(out, n, src, 1, ef[j]);
-    } else {
-        int f = ew_home_of(p, c);
-        if (f >= 0) add(out, n, src, 1, f);
+static void ew_single(const EwPlaces *w, Move *out, int *n, int src, int c) {
+    if (RANK[c] == w->base) {
+        for (int j = 0; j < w->nef; j++) add(out, n, src, 1, w->ef[j]);
+    } else if (c < 52 && w->home[c] >= 0) {
+        add(out, n, src, 1, w->home[c]);
     }
-    for (int j = 0; j < nopen; j++) {
-        int t = open[j];
-        if (t != src && (!p->n[t] || NEXT_DOWN[top(p, t)] == c)) add(out, n, src, 1, t);
-    }
+    for (int j = 0; j < w->nopen; j++)
+        if (w->open[j] != src && (w->takes[j] < 0 || w->takes[j] == c)) add(out, n, src, 1, w->open[j]);
 }
 
 /* Every legal move, in eagle_wing.py's order. */
@@ -28,25 +25,32 @@ int ew_moves(const Pos *p, Move *out) {
     int n = 0;
     if (p->n[EW_STOCK]) add(out, &n, EW_STOCK, 1, EW_WASTE);
     else if (p->n[EW_WASTE] && p->redeals < EW_MAX_REDEALS) add(out, &n, EW_WASTE, p->n[EW_WASTE], EW_STOCK);
-    int base = RANK[p->c[EW_F0][0]];
-    int ef[4], nef = 0, open[8], nopen = 0;
-    for (int f = EW_F0; f < EW_F0 + 4; f++)
-        if (!p->n[f]) ef[nef++] = f;
-    for (int j = 0; j < 8; j++)
-        if (p->n[EW_TABLEAU[j]] < EW_LIMIT) open[nopen++] = EW_TABLEAU[j];
-    if (p->n[EW_WASTE]) ew_single(p, out, &n, EW_WASTE, top(p, EW_WASTE), base, ef, nef, open, nopen);
-    if (p->n[EW_RESERVE] == 1) ew_single(p, out, &n, EW_RESERVE, p->c[EW_RESERVE][0], base, ef, nef, open, nopen);
+    EwPlaces w;
+    w.base = RANK[p->c[EW_F0][0]];
+    w.nef = w.nopen = 0;
+    memset(w.home, -1, sizeof w.home);
+    for (int f = EW_F0; f < EW_F0 + 4; f++) {
+        if (!p->n[f]) w.ef[w.nef++] = f;
+        else if (NEXT_UP[top(p, f)] >= 0) w.home[NEXT_UP[top(p, f)]] = (int8_t)f;
+    }
+    for (int j = 0; j < 8; j++) {
+        int t = EW_TABLEAU[j];
+        if (p->n[t] >= EW_LIMIT) continue;
+        w.takes[w.nopen] = p->n[t] ? NEXT_DOWN[top(p, t)] : -1;
+        w.open[w.nopen++] = t;
+    }
+    if (p->n[EW_WASTE]) ew_single(&w, out, &n, EW_WASTE, top(p, EW_WASTE));
+    if (p->n[EW_RESERVE] == 1) ew_single(&w, out, &n, EW_RESERVE, p->c[EW_RESERVE][0]);
     for (int j = 0; j < 8; j++) {
         int s = EW_TABLEAU[j], len = p->n[s];
         if (!len) continue;
         int t = top(p, s);
-        ew_single(p, out, &n, s, t, base, ef, nef, open, nopen);
+        ew_single(&w, out, &n, s, t);
         int targets[4], nt = 0;
-        if (RANK[t] == base) {
-            for (int i = 0; i < nef; i++) targets[nt++] = ef[i];
-        } else {
-            int f = ew_home_of(p, t);
-            if (f >= 0) targets[nt++] = f;
+        if (RANK[t] == w.base) {
+            for (int i = 0; i < w.nef; i++) targets[nt++] = w.ef[i];
+        } else if (t < 52 && w.home[t] >= 0) {
+            targets[nt++] = w.home[t];
         }
         for (int k = 2; k <= len; k++)
             for (int i = 0; i < nt; i++) add(out, &n, s, k, targets[i]);
@@ -176,25 +180,35 @@ int ew_key(const Pos *p, uint8_t *out) {
     out[o++] = p->n[EW_RESERVE];
     suit_heights(p, EW_F0, h);
     for (int s = 0; s < 4; s++) out[o++] = (uint8_t)h[s];
+    /* A pile of at most 3 cards as one number, its length first: sortable. The bytes past a pile's
+     * end are masked off (they are inside its array, and may hold cards it had before). */
+    static const uint32_t MASK[4] = {0, 0xFF0000u, 0xFFFF00u, 0xFFFFFFu};
     uint32_t code[8];
-    for (int j = 0; j < 8; j++) { /* a pile of at most 3 cards as one number: sortable */
-        int i = EW_TABLEAU[j];
-        uint32_t v = p->n[i];
-        for (int q = 0; q < 3; q++) v = (v << 8) | (q < p->n[i] ? p->c[i][q] : 0);
-        code[j] = v;
-    }
-    for (int i = 1; i < 8; i++) {
-        uint32_t x = code[i];
-        int j = i - 1;
-        while (j >= 0 && code[j] > x) {
-            code[j + 1] = code[j];
-            j--;
-        }
-        code[j + 1] = x;
-    }
     for (int j = 0; j < 8; j++) {
-        out[o++] = (uint8_t)(code[j] >> 24);
-        for (int q = 0; q < (int)(code[j] >> 24); q++) out[o++] = (uint8_t)(code[j] >> (16 - 8 * q));
+        const uint8_t *c = p->c[EW_TABLEAU[j]];
+        int n = p->n[EW_TABLEAU[j]];
+        code[j] = (uint32_t)n << 24 | (((uint32_t)c[0] << 16 | (uint32_t)c[1] << 8 | c[2]) & MASK[n]);
+    }
+    /* Sorted by a fixed network of 19 exchanges (Batcher's odd-even merge sort for 8). */
+#define CX(i, j)                                   \
+    do {                                           \
+        uint32_t lo = code[i] < code[j] ? code[i] : code[j]; \
+        code[j] ^= code[i] ^ lo;                   \
+        code[i] = lo;                              \
+    } while (0)
+    CX(0, 1); CX(2, 3); CX(4, 5); CX(6, 7);
+    CX(0, 2); CX(1, 3); CX(4, 6); CX(5, 7);
+    CX(1, 2); CX(5, 6);
+    CX(0, 4); CX(1, 5); CX(2, 6); CX(3, 7);
+    CX(2, 4); CX(3, 5);
+    CX(1, 2); CX(3, 4); CX(5, 6);
+#undef CX
+    for (int j = 0; j < 8; j++) { /* the length, then its cards: 3 bytes written, the rest overwritten */
+        out[o] = (uint8_t)(code[j] >> 24);
+        out[o + 1] = (uint8_t)(code[j] >> 16);
+        out[o + 2] = (uint8_t)(code[j] >> 8);
+        out[o + 3] = (uint8_t)code[j];
+        o += 1 + (int)(code[j] >> 24);
     }
     return o;
 }
