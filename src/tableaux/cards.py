@@ -62,13 +62,12 @@ def parse_card(text: str) -> int:
     Anything else raises :class:`CardError` naming what is accepted.
     """
     if not isinstance(text, str):
-        raise CardError(f"a card must be text like 'TS' or '10D', not {type(text).__name__}")
+        raise CardError(_("a card must be text like 'TS' or '10D', not {kind}").format(kind=type(text).__name__))
     t = text.strip().upper()
     if t.startswith("10"):
         t = "T" + t[2:]
     if len(t) != 2 or t[0] not in RANKS or t[1] not in SUITS:
-        raise CardError(
-            f"not a card: {text!r}; a card is a rank (A 2-9 T/10 J Q K) "
-            "then a suit (C D H S), for example 'TS', '10D' or 'ah'"
-        )
+        raise CardError(_(
+            "not a card: {text}; a card is a rank (A 2-9 T/10 J Q K) "
+            "then a suit (C D H S), for example 'TS', '10D' or 'ah'").format(text=repr(text)))
     return SUITS.index(t[1]) * 13 + RANKS.index(t[0])
