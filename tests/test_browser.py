@@ -124,7 +124,7 @@ def test_keyboard_only_move_and_undo_redo_shortcuts(player: Player) -> None:
         pytest.fail("ArrowRight never reached tableau 7")
     page.keyboard.press("Space")  # put it down on the eight of hearts
     expect(card(page, "7C", "tableau-7")).to_be_visible()
-    expect(page.locator("#announce")).to_contain_text("Seven of clubs to tableau 7")
+    expect(page.locator("#announce")).to_contain_text("7 of clubs to tableau 7")
     page.keyboard.press("u")
     expect(card(page, "7C", "reserve-4")).to_be_visible()
     expect(page.locator("#moves")).to_have_text("0")

@@ -3,8 +3,9 @@
 
 import { api } from "./api.js";
 import { cardName } from "./cards.js";
+import { catalog, shortLabel } from "./catalog.js";
 import { listWords, t } from "./i18n.js";
-import { hintMode, shortLabel, showLabels } from "./settings.js";
+import { hintMode, showLabels } from "./settings.js";
 import { $, adopt, announce, decorate, describe, label, notice, piles, S, stockMove } from "./state.js";
 
 export async function play(move, { auto = false } = {}) {
@@ -105,7 +106,7 @@ export async function resume(game) {
     adopt(view);
     announce(t("{game}, deal {deal}, resumed.", { game: S.view.title, deal: S.view.deal }));
   } else {
-    await newGame(game || S.catalog[0].name, null);
+    await newGame(game || catalog()[0].name, null);
   }
 }
 
