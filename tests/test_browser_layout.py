@@ -375,6 +375,8 @@ def test_screenshots(browser: Browser, server: LiveServer, game: str, deal: int)
         ("phone-landscape", LANDSCAPE, "light", {"has_touch": True, "is_mobile": True}),
         ("dark", {"width": 1280, "height": 800}, "dark", {}),
         ("dark-phone", PHONE, "dark", {"has_touch": True, "is_mobile": True}),
+        ("phone-fr", PHONE, "light", {"has_touch": True, "is_mobile": True, "locale": "fr-FR",
+                                      "extra_http_headers": {"Accept-Language": "fr"}}),
     ]
     for label, viewport, scheme, options in shots:
         p = Player(browser, server.url, viewport, color_scheme=scheme, **options)
