@@ -51,7 +51,7 @@ def test_drag_a_card_onto_a_legal_pile_moves_it(player: Player) -> None:
     page.mouse.up()
     expect(card(page, "TD", "tableau-8")).to_be_visible()
     expect(page.locator("#moves")).to_have_text("1")
-    expect(page.locator("#announce")).to_contain_text("Ten of diamonds to tableau 8")
+    expect(page.locator("#announce")).to_contain_text("10 of diamonds to tableau 8")
     # The face-down card under the ten was turned up: tableau 9 is now empty (it held one card).
     expect(pile(page, "tableau-9").locator(".card")).to_have_count(0)
     assert player.view()["position"]["piles"]["tableau-8"][-1]["card"] == "TD"
@@ -124,7 +124,7 @@ def test_keyboard_only_move_and_undo_redo_shortcuts(player: Player) -> None:
         pytest.fail("ArrowRight never reached tableau 7")
     page.keyboard.press("Space")  # put it down on the eight of hearts
     expect(card(page, "7C", "tableau-7")).to_be_visible()
-    expect(page.locator("#announce")).to_contain_text("Seven of clubs to tableau 7")
+    expect(page.locator("#announce")).to_contain_text("7 of clubs to tableau 7")
     page.keyboard.press("u")
     expect(card(page, "7C", "reserve-4")).to_be_visible()
     expect(page.locator("#moves")).to_have_text("0")

@@ -17,6 +17,7 @@ import tableaux
 from browser_page import SCREENSHOTS, Browser, Page, Player, card, drag, expect, menu_click, pile, shrink_png
 from browser_page import send_moves as send_all
 from tableaux import catalogue, fair
+from tableaux.cards import card_name, parse_card
 
 SLOW = 60_000  # ms: the solver's answers on a busy 2-core machine
 
@@ -88,11 +89,8 @@ def test_a_hint_for_a_build_names_every_card_of_it(player: Player) -> None:
     page.evaluate("localStorage.setItem('tableaux.setting.hintMode', 'peek')")
     page.reload()
     page.click("#hint")
-    words = {"A": "Ace", "T": "Ten", "J": "Jack", "Q": "Queen", "K": "King", "2": "Two", "3": "Three", "4": "Four",
-             "5": "Five", "6": "Six", "7": "Seven", "8": "Eight", "9": "Nine"}
-    suits = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
     for code in names:
-        expect(page.locator("#notice")).to_contain_text(f"{words[code[0]]} of {suits[code[1]]}", timeout=SLOW)
+        expect(page.locator("#notice")).to_contain_text(card_name(parse_card(code)), timeout=SLOW)
     expect(page.locator(".card.hint-source")).to_have_count(hint.move.count)
 
 

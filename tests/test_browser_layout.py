@@ -24,6 +24,7 @@ from browser_page import (
     pile,
     shrink_png,
 )
+from tableaux import i18n
 
 PHONE = {"width": 390, "height": 844}
 LANDSCAPE = {"width": 844, "height": 390}
@@ -127,6 +128,33 @@ def test_the_desktop_toolbar_is_one_row_with_no_text_cut_short_in_every_language
         p.close()
 
 
+@pytest.mark.parametrize("language", i18n.languages())
+def test_no_phone_toolbar_label_is_cut_short_in_any_language(
+    browser: Browser, server: LiveServer, language: str
+) -> None:
+    p = phone(browser, server, extra_http_headers={"Accept-Language": language})
+    try:
+        page = p.open(KA1)
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        assert toolbar_rows(page) == 1 and no_sideways_scroll(page)
+        labels = page.eval_on_selector_all(
+            "#toolbar > button",
+            "nodes => nodes.filter(n => n.checkVisibility()).map(n => ({id: n.id, text: n.textContent.trim(),"
+            " cut: n.scrollWidth > n.clientWidth + 1 || n.scrollHeight > n.clientHeight + 1,"
+            " size: parseFloat(getComputedStyle(n).fontSize), ellipsis: getComputedStyle(n).textOverflow}))",
+        )
+        assert [label["id"] for label in labels] == ["new-game", "undo", "redo", "hint", "menu-button"]
+        for label in labels:
+            assert label["text"], f"{label['id']} has no text"
+            assert not label["cut"], f"{language}: {label['text']!r} is cut short"
+            assert label["ellipsis"] != "ellipsis"
+            if label["id"] != "menu-button":  # the menu button shows its icon; its text is its accessible name
+                assert label["size"] >= 10, f"{language}: {label['text']!r} shrank to {label['size']} px"
+        assert page.locator("#toolbar").bounding_box()["height"] <= 52
+    finally:
+        p.close()
+
+
 def test_phone_portrait_eagle_wing_stands_upright_and_uses_the_height(browser: Browser, server: LiveServer) -> None:
     p = phone(browser, server)
     try:
@@ -135,17 +163,24 @@ def test_phone_portrait_eagle_wing_stands_upright_and_uses_the_height(browser: B
         piles = boxes(page, "[data-pile]")
         assert all(b["left"] >= 0 and b["right"] <= PHONE["width"] for b in piles)
         width = piles[0]["width"]
-        # Five columns instead of nine: cards far wider than King Albert's, and the whole table on the screen.
-        # (The trunk is a closed stack with its count, so the table is three rows of cards deep.)
-        assert width >= 65, f"cards are {width:.1f} px wide"
+        # Four columns instead of nine: cards more than twice as wide as King Albert's, four rows of them
+        # filling the height, and the whole table, full wings included, on the screen.
+        assert width >= 85, f"cards are {width:.1f} px wide"
+        height = 1.4 * width
         bottom = max(b["bottom"] for b in piles)
-        assert bottom >= 3 * 1.4 * width, f"the table ends at {bottom:.0f} px: fewer than three rows of cards"
-        assert bottom <= PHONE["height"]
+        assert bottom >= 4 * height, f"the table ends at {bottom:.0f} px: fewer than four rows of cards"
+        assert bottom + 0.54 * height <= PHONE["height"], "a full wing of three cards would run off the screen"
+        assert bottom + 0.54 * height >= 0.8 * PHONE["height"], "the table leaves a fifth of the height unused"
         assert toolbar_rows(page) == 1 and no_sideways_scroll(page)
-        # The trunk sits in the middle column, under the waste and the stock.
+        # Between the two rows of wings: the stock, the waste and the trunk, left to right, and no more room
+        # above them than a full wing of three cards needs.
         trunk, waste, stock = (pile(page, n).bounding_box() for n in ("reserve", "waste", "stock"))
-        assert abs(trunk["x"] - waste["x"]) < 1 and abs(waste["x"] - stock["x"]) < 1
-        assert stock["y"] < waste["y"] < trunk["y"]
+        assert abs(trunk["y"] - waste["y"]) < 1 and abs(waste["y"] - stock["y"]) < 1
+        assert stock["x"] < waste["x"] < trunk["x"]
+        wing = pile(page, "tableau-1").bounding_box()
+        lower_wing = pile(page, "tableau-5").bounding_box()
+        assert wing["y"] < stock["y"] < lower_wing["y"]
+        assert stock["y"] - wing["y"] <= 1.54 * height + 20, "more room under the upper wings than a fan needs"
         # Turned to landscape, the same game goes back to one row of nine piles.
         page.set_viewport_size(LANDSCAPE)
         expect(page.locator("#board")).to_have_attribute("data-shape", "wide")
@@ -340,6 +375,8 @@ def test_screenshots(browser: Browser, server: LiveServer, game: str, deal: int)
         ("phone-landscape", LANDSCAPE, "light", {"has_touch": True, "is_mobile": True}),
         ("dark", {"width": 1280, "height": 800}, "dark", {}),
         ("dark-phone", PHONE, "dark", {"has_touch": True, "is_mobile": True}),
+        ("phone-fr", PHONE, "light", {"has_touch": True, "is_mobile": True, "locale": "fr-FR",
+                                      "extra_http_headers": {"Accept-Language": "fr"}}),
     ]
     for label, viewport, scheme, options in shots:
         p = Player(browser, server.url, viewport, color_scheme=scheme, **options)

@@ -167,7 +167,7 @@ def test_the_page_gets_its_catalogue_in_the_language_accept_language_asks_for(cl
 def test_the_language_menu_asks_for_a_catalogue_by_its_code(client: TestClient) -> None:
     data = client.get("/api/i18n/de", headers={"Accept-Language": "fr"}).json()
     assert data["lang"] == "de"
-    assert data["messages"]["Undo"] == "Rückgängig"
+    assert data["messages"]["Undo"] == "Rück\u00adgängig"  # a soft hyphen, where a phone may wrap it
     english = client.get("/api/i18n/en").json()
     assert english["messages"] == {} and english["lang"] == "en"  # English is the msgids themselves
 

@@ -29,6 +29,7 @@ from .eagle_wing import EagleWing
 from .engine import IllegalMoveError, Move, NotationError, Rules, State, TableauxError
 from .game import Game, SaveFileError
 from .game import game_from_dict as _game_from_dict
+from .i18n import _
 from .king_albert import KingAlbert, KingAlbertClassic
 from .solver import SolverError, SolveResult
 from .solver import solve as _solve_position
@@ -70,7 +71,7 @@ def loads(text: str) -> Game:
     except (ValueError, TypeError, RecursionError) as exc:
         # ValueError covers JSONDecodeError, UnicodeDecodeError and numbers too long to convert;
         # RecursionError is what absurdly deep nesting gives.
-        raise SaveFileError(f"saved game is not valid JSON: {exc}") from None
+        raise SaveFileError(_("saved game is not valid JSON: {error}").format(error=exc)) from None
     return _game_from_dict(data, rules)
 
 
@@ -106,12 +107,12 @@ def load(path: str | _os.PathLike[str]) -> Game:
         with open(path, "rb") as f:
             data = f.read(_MAX_SAVE_BYTES + 1)
         if len(data) > _MAX_SAVE_BYTES:
-            raise SaveFileError(
-                f"{str(path)!r} is too large to be a saved game (more than {_MAX_SAVE_BYTES} bytes)"
-            )
+            raise SaveFileError(_("{file} is too large to be a saved game (more than {n} bytes)").format(
+                file=repr(str(path)), n=_MAX_SAVE_BYTES))
         text = data.decode()
     except (OSError, UnicodeDecodeError) as exc:
-        raise SaveFileError(f"cannot read saved game {str(path)!r}: {exc}") from None
+        raise SaveFileError(_("cannot read saved game {file}: {error}").format(
+            file=repr(str(path)), error=exc)) from None
     return loads(text)
 
 

@@ -170,13 +170,14 @@ def catalogue_path(game: str) -> Path:
 def parse_catalogue(game: str, data: Any) -> Catalogue:
     """Check a decoded catalogue file thoroughly: a damaged file must fail here, not hand out a bad deal."""
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != VERSION:
-        raise CatalogueError(f"the {game} catalogue is not a version {VERSION} {FORMAT} file")
+        raise CatalogueError(_("the {game} catalogue is not a version {version} {format} file").format(
+            game=game, version=VERSION, format=FORMAT))
     if data.get("game") != game or data.get("columns") != list(COLUMNS) or not isinstance(data.get("rows"), list):
-        raise CatalogueError(f"the {game} catalogue is damaged: wrong game, columns or rows")
+        raise CatalogueError(_("the {game} catalogue is damaged: wrong game, columns or rows").format(game=game))
     entries = []
     for row in data["rows"]:
         if not isinstance(row, list) or len(row) != len(COLUMNS):
-            raise CatalogueError(f"the {game} catalogue is damaged: bad row {row!r}")
+            raise CatalogueError(_("the {game} catalogue is damaged: bad row {row}").format(game=game, row=repr(row)))
         entry = Entry(game, *row)
         measures = (entry.first_moves, entry.safe_first_moves, entry.line, entry.nodes)
         if entry.verdict == "winnable":
@@ -186,7 +187,9 @@ def parse_catalogue(game: str, data: Any) -> Catalogue:
         else:
             ok = entry.verdict in ("unwinnable", "unknown") and entry.grade is None and entry.line is None
         if not ok or not isinstance(entry.deal, int):
-            raise CatalogueError(f"the {game} catalogue is damaged: row {row!r} does not follow the grade definition")
+            raise CatalogueError(_(
+                "the {game} catalogue is damaged: row {row} does not follow the grade definition").format(
+                game=game, row=repr(row)))
         entries.append(entry)
     return Catalogue(game, tuple(entries), {k: v for k, v in data.items() if k != "rows"})
 
@@ -202,9 +205,9 @@ def load(game: str) -> Catalogue:
         with gzip.open(path, "rt", encoding="utf-8") as fh:
             data = json.load(fh)
     except (OSError, ValueError, EOFError) as exc:
-        raise CatalogueError(
-            f"cannot read the {game} catalogue {str(path)!r} ({exc}); rebuild it with: "
-            f"python -m tableaux.catalogue build --games {game}"
+        raise CatalogueError(_(
+            "cannot read the {game} catalogue {file} ({error}); rebuild it with: "
+            "python -m tableaux.catalogue build --games {game}").format(game=game, file=repr(str(path)), error=exc)
         ) from None
     return parse_catalogue(game, data)
 
@@ -217,7 +220,8 @@ def lookup(game: str, deal: int) -> Entry | None:
 def check_grade(difficulty: str | None) -> Grade | None:
     if difficulty is None or difficulty in GRADES:
         return difficulty  # type: ignore[return-value]
-    raise CatalogueError(f"difficulty must be one of {', '.join(GRADES)}, not {difficulty!r}")
+    raise CatalogueError(_("difficulty must be one of {grades}, not {difficulty}").format(
+        grades=", ".join(GRADES), difficulty=repr(difficulty)))
 
 
 def pick(
@@ -236,7 +240,9 @@ def pick(
     if grade is not None:
         pool = [e for e in pool if e.grade == grade]
     if not pool:
-        raise CatalogueError(f"the {game} catalogue has no {grade or 'winnable'} deal; rebuild it with more deals")
+        raise CatalogueError((_("the {game} catalogue has no {grade} deal; rebuild it with more deals") if grade else
+                              _("the {game} catalogue has no winnable deal; rebuild it with more deals")).format(
+            game=game, grade=grade))
     return (rng or random).choice(pool)
 
 
@@ -249,10 +255,11 @@ def parse_date(text: str) -> dt.date:
         try:
             return dt.date.fromisoformat(text.strip())
         except ValueError as exc:
-            raise CatalogueError(
-                f"not a real date: {text!r} ({exc}); a date is YYYY-MM-DD, for example 2025-03-14"
-            ) from None
-    raise CatalogueError(f"a date must be written YYYY-MM-DD, for example 2025-03-14, not {text!r}")
+            raise CatalogueError(_(
+                "not a real date: {text} ({error}); a date is YYYY-MM-DD, for example 2025-03-14").format(
+                text=repr(text), error=exc)) from None
+    raise CatalogueError(_("a date must be written YYYY-MM-DD, for example 2025-03-14, not {text}").format(
+        text=repr(text)))
 
 
 def today() -> dt.date:
@@ -273,11 +280,11 @@ def daily(game: str, date: dt.date | str | None = None) -> Entry:
     """
     day = today() if date is None else parse_date(date) if isinstance(date, str) else date
     if not isinstance(day, dt.date) or isinstance(day, dt.datetime):
-        raise CatalogueError(f"a date must be a datetime.date or YYYY-MM-DD text, not {date!r}")
+        raise CatalogueError(_("a date must be a datetime.date or YYYY-MM-DD text, not {date}").format(date=repr(date)))
     catalogue = load(game)
     entries = catalogue.entries
     if not catalogue.winnable:
-        raise CatalogueError(f"the {game} catalogue has no winnable deal")
+        raise CatalogueError(_("the {game} catalogue has no winnable deal").format(game=game))
     for i in range(DAILY_TRIES):
         digest = hashlib.sha256(f"{game}:{day.isoformat()}:{i}".encode()).digest()
         entry = entries[int.from_bytes(digest[:8], "big") % len(entries)]

@@ -13,7 +13,9 @@ import sys
 from collections.abc import Callable, Sequence
 from importlib import import_module
 
+from .argparse_words import translated_argparse
 from .deal import MAX_DEAL
+from .i18n import N_, _
 
 
 def bounded(convert: Callable[[str], float], what: str, low: float, high: float) -> Callable[[str], float]:
@@ -27,22 +29,30 @@ def bounded(convert: Callable[[str], float], what: str, low: float, high: float)
         try:
             value = convert(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{what} must be {describe}, not {text!r}") from None
+            raise argparse.ArgumentTypeError(refusal(text)) from None
         if not low <= value <= high:  # also refuses NaN
-            raise argparse.ArgumentTypeError(f"{what} must be {describe}, not {text!r}")
+            raise argparse.ArgumentTypeError(refusal(text))
         return value
 
-    limit = "" if high == float("inf") else f" to {high:g}" if convert is float else f" to {int(high)}"
-    kind = "a number" if convert is float else "a whole number"
-    describe = f"{kind} from {low:g}{limit}" if limit else f"{kind} of at least {low:g}"
+    def refusal(text: str) -> str:
+        # Whole sentences for the translators, never pieces: which one depends on the kind and the bounds.
+        if high == float("inf"):
+            accepted = _("a number of at least {low}") if convert is float else _("a whole number of at least {low}")
+        else:
+            accepted = (_("a number from {low} to {high}") if convert is float
+                        else _("a whole number from {low} to {high}"))
+        top = "" if high == float("inf") else f"{high:g}" if convert is float else str(int(high))
+        accepted = accepted.format(low=f"{low:g}", high=top)
+        return _("{what} must be {accepted}, not {text}").format(what=_(what), accepted=accepted, text=repr(text))
+
     return parse
 
 
-deal_number = bounded(int, "a deal number", 0, MAX_DEAL)
-positive_int = bounded(int, "a count", 1, float("inf"))
-positive_float = bounded(float, "a time in seconds", 1e-3, 1e9)
-port_number = bounded(int, "a port", 1, 65535)
-memory_mb = bounded(int, "a size in MiB", 16, 1 << 20)
+deal_number = bounded(int, N_("a deal number"), 0, MAX_DEAL)
+positive_int = bounded(int, N_("a count"), 1, float("inf"))
+positive_float = bounded(float, N_("a time in seconds"), 1e-3, 1e9)
+port_number = bounded(int, N_("a port"), 1, 65535)
+memory_mb = bounded(int, N_("a size in MiB"), 16, 1 << 20)
 
 
 def deal_range(text: str) -> str:
@@ -60,7 +70,7 @@ def handler(spec: str) -> Callable[[argparse.Namespace], int]:
     """``"module:function"`` resolved lazily, relative to this package."""
 
     def run(args: argparse.Namespace) -> int:
-        module, _, func = spec.partition(":")
+        module, _colon, func = spec.partition(":")
         return getattr(import_module(f"tableaux.{module}"), func)(args)
 
     return run
@@ -72,87 +82,87 @@ def build_parser() -> argparse.ArgumentParser:
     game_names = tuple(GAMES)
     parser = argparse.ArgumentParser(
         prog="tableaux",
-        description="King Albert and Eagle Wing solitaire, as GNOME AisleRiot plays them. "
-        "With no command, starts the browser game.",
+        description=_("King Albert and Eagle Wing solitaire, as GNOME AisleRiot plays them. "
+        "With no command, starts the browser game."),
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar=_("COMMAND"))
 
     # --- terminal play (tableaux.terminal) --------------------------------
-    p = sub.add_parser("play", help="play in the terminal")
-    p.add_argument("game", nargs="?", choices=game_names, help="which game (may be left out with --load)")
+    p = sub.add_parser("play", help=_("play in the terminal"))
+    p.add_argument("game", nargs="?", choices=game_names, help=_("which game (may be left out with --load)"))
     start = p.add_mutually_exclusive_group()
-    start.add_argument("--deal", type=deal_number, default=None, help="deal number (random when omitted)")
-    start.add_argument("--load", metavar="FILE", default=None, help="resume a saved game")
+    start.add_argument("--deal", type=deal_number, default=None, help=_("deal number (random when omitted)"))
+    start.add_argument("--load", metavar="FILE", default=None, help=_("resume a saved game"))
     start.add_argument("--resume", action="store_true",
-                       help="go back to the unfinished game played last (of GAME, if given); "
-                       "games are kept as you play")
+                       help=_("go back to the unfinished game played last (of GAME, if given); "
+                       "games are kept as you play"))
     p.set_defaults(func=handler("terminal:run_play"))
 
-    p = sub.add_parser("deal", help="print a deal")
+    p = sub.add_parser("deal", help=_("print a deal"))
     p.add_argument("game", choices=game_names)
-    p.add_argument("number", type=deal_number, help="deal number, 0..4294967295")
-    p.add_argument("--json", action="store_true", help="print position() with every card, for tools")
+    p.add_argument("number", type=deal_number, help=_("deal number, 0..4294967295"))
+    p.add_argument("--json", action="store_true", help=_("print position() with every card, for tools"))
     p.set_defaults(func=handler("terminal:run_deal"))
 
     # --- graded deals and the daily deal (tableaux.catalogue) ----------------
     from .catalogue import GRADES, date_argument
 
-    p = sub.add_parser("pick", help="pick a deal from the catalogue of graded deals (docs/difficulty.md)")
+    p = sub.add_parser("pick", help=_("pick a deal from the catalogue of graded deals (docs/difficulty.md)"))
     p.add_argument("game", choices=game_names)
-    p.add_argument("--winnable", action="store_true", help="only deals the solver has won")
+    p.add_argument("--winnable", action="store_true", help=_("only deals the solver has won"))
     p.add_argument("--difficulty", choices=GRADES, default=None,
-                   help="only winnable deals of this grade (implies --winnable)")
-    p.add_argument("--json", action="store_true", help='print {"game", "deal", "verdict", "grade"}')
+                   help=_("only winnable deals of this grade (implies --winnable)"))
+    p.add_argument("--json", action="store_true", help=_('print {"game", "deal", "verdict", "grade"}'))
     p.set_defaults(func=handler("catalogue:run_pick"))
 
-    p = sub.add_parser("daily", help="today's deal (UTC), the same winnable deal for every player")
+    p = sub.add_parser("daily", help=_("today's deal (UTC), the same winnable deal for every player"))
     p.add_argument("game", choices=game_names)
     p.add_argument("--date", type=date_argument, default=None, metavar="YYYY-MM-DD",
-                   help="another day's deal (default: today in UTC)")
-    p.add_argument("--json", action="store_true", help='print {"game", "date", "deal"}')
+                   help=_("another day's deal (default: today in UTC)"))
+    p.add_argument("--json", action="store_true", help=_('print {"game", "date", "deal"}'))
     p.set_defaults(func=handler("catalogue:run_daily"))
 
     # --- solver (tableaux.solver.cli) -------------------------------------
-    p = sub.add_parser("solve", help="decide whether a deal can be won and print the winning line")
+    p = sub.add_parser("solve", help=_("decide whether a deal can be won and print the winning line"))
     p.add_argument("game", choices=game_names)
-    p.add_argument("number", type=deal_number, help="deal number")
+    p.add_argument("number", type=deal_number, help=_("deal number"))
     p.add_argument("--json", action="store_true")
     p.add_argument("--max-nodes", type=positive_int, default=None)
     p.add_argument("--time-limit", type=positive_float, default=None)
     add_solver_arguments(p)
     p.set_defaults(func=handler("solver.cli:run_solve"))
 
-    p = sub.add_parser("survey", help="solve a range of deals and report the winnable share")
+    p = sub.add_parser("survey", help=_("solve a range of deals and report the winnable share"))
     p.add_argument("game", choices=game_names)
-    p.add_argument("--deals", required=True, type=deal_range, help="range of deal numbers, for example 1-100000")
+    p.add_argument("--deals", required=True, type=deal_range, help=_("range of deal numbers, for example 1-100000"))
     p.add_argument("--workers", type=positive_int, default=None)
-    p.add_argument("--time-limit", type=positive_float, default=10.0, help="seconds per deal (default 10)")
+    p.add_argument("--time-limit", type=positive_float, default=10.0, help=_("seconds per deal (default 10)"))
     p.add_argument("--max-nodes", type=positive_int, default=None,
-                   help="positions per deal; a budget that does not depend on the machine's load")
+                   help=_("positions per deal; a budget that does not depend on the machine's load"))
     add_solver_arguments(p)
     p.add_argument("--out", default=None,
-                   help="results file (JSON lines, appended; resumes; gzip when it ends in .gz)")
+                   help=_("results file (JSON lines, appended; resumes; gzip when it ends in .gz)"))
     p.add_argument("--no-lines", action="store_true",
-                   help="leave the winning lines out of the file (for big surveys; tableaux solve gives them again)")
-    p.add_argument("--scheduler", default=None, help="tcp://HOST:PORT of a Dask distributed scheduler")
+                   help=_("leave the winning lines out of the file (for big surveys; tableaux solve gives them again)"))
+    p.add_argument("--scheduler", default=None, help=_("tcp://HOST:PORT of a Dask distributed scheduler"))
     p.add_argument("--plot", default=None, metavar="FILE.png")
     p.add_argument("--player", choices=("solver", "fair"), default="solver",
-                   help="solver: decide each deal seeing every card (default); fair: play each deal to the end "
-                   "with fair hints only (no peeking); --max-nodes is then per sampled layout, --time-limit unused")
-    p.add_argument("--samples", type=positive_int, default=64, help="--player fair: sampled layouts per move")
-    p.add_argument("--seed", type=bounded(int, "a seed", 0, 2**63), default=0,
-                   help="--player fair: the same seed replays the same games")
+                   help=_("solver: decide each deal seeing every card (default); fair: play each deal to the end "
+                   "with fair hints only (no peeking); --max-nodes is then per sampled layout, --time-limit unused"))
+    p.add_argument("--samples", type=positive_int, default=64, help=_("--player fair: sampled layouts per move"))
+    p.add_argument("--seed", type=bounded(int, N_("a seed"), 0, 2**63), default=0,
+                   help=_("--player fair: the same seed replays the same games"))
     p.set_defaults(func=handler("solver.cli:run_survey"))
 
     # --- browser game (tableaux.web) --------------------------------------
-    p = sub.add_parser("serve", help="start the browser game (the default command)")
+    p = sub.add_parser("serve", help=_("start the browser game (the default command)"))
     add_serve_arguments(p)
     p.set_defaults(func=handler("web.server:run_serve"))
 
-    p = sub.add_parser("stats", help="show or reset game statistics")
-    p.add_argument("--db", default=None, help="database file (default: in the user data directory)")
-    p.add_argument("--reset", action="store_true", help="reset statistics (asks for confirmation)")
-    p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    p = sub.add_parser("stats", help=_("show or reset game statistics"))
+    p.add_argument("--db", default=None, help=_("database file (default: in the user data directory)"))
+    p.add_argument("--reset", action="store_true", help=_("reset statistics (asks for confirmation)"))
+    p.add_argument("--yes", action="store_true", help=_("do not ask for confirmation"))
     p.add_argument("--game", choices=game_names, default=None)
     p.set_defaults(func=handler("web.server:run_stats"))
     return parser
@@ -162,31 +172,37 @@ def add_solver_arguments(p: argparse.ArgumentParser) -> None:
     from .solver import BACKENDS, DEFAULT_MEMORY_MB
 
     p.add_argument("--memory", type=memory_mb, default=DEFAULT_MEMORY_MB, metavar="MB",
-                   help=f"memory one search may take, in MiB (default {DEFAULT_MEMORY_MB}); "
-                   "when it is full the search slows down, and may end 'unknown', never wrong")
+                   help=_("memory one search may take, in MiB (default {mb}); "
+                          "when it is full the search slows down, and may end 'unknown', never wrong").format(
+                       mb=DEFAULT_MEMORY_MB))
     p.add_argument("--backend", choices=BACKENDS, default=None,
-                   help="which search runs: the compiled core (c) or the pure-Python reference "
-                   "(default: the fastest built)")
+                   help=_("which search runs: the compiled core (c) or the pure-Python reference "
+                   "(default: the fastest built)"))
 
 
 def add_serve_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this computer only)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help=_("address to listen on (default 127.0.0.1: this computer only)"))
     p.add_argument("--port", type=port_number, default=8000,
-                   help="port (default 8000; when it is busy the next free port is used)")
-    p.add_argument("--db", default=None, help="database file (default: in the user data directory)")
-    p.add_argument("--no-browser", action="store_true", help="do not open a web browser")
+                   help=_("port (default 8000; when it is busy the next free port is used)"))
+    p.add_argument("--db", default=None, help=_("database file (default: in the user data directory)"))
+    p.add_argument("--no-browser", action="store_true", help=_("do not open a web browser"))
+
+
+def parser_and_args(argv: list[str]) -> argparse.Namespace:
+    return build_parser().parse_args(argv)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     from .i18n import use_environment
 
     use_environment()  # messages in the language of LANGUAGE, LC_ALL, LC_MESSAGES or LANG; English by default
-    parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help"):
         argv = ["serve", *argv]
     try:
-        args = parser.parse_args(argv)
+        with translated_argparse():  # argparse's own words ("usage:", "invalid choice") in that language too
+            args = parser_and_args(argv)
         status = int(args.func(args) or 0)
         sys.stdout.flush()  # output still buffered meets a closed pipe here, not at exit
     except KeyboardInterrupt:

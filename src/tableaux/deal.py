@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import random
 
+from .i18n import _
+
 MAX_DEAL = 0xFFFFFFFF
 """Deal numbers are unsigned 32-bit integers: 0 .. 4294967295."""
 
@@ -26,9 +28,10 @@ def check_deal(deal: object) -> int:
         if isinstance(deal, str) and deal.strip().isdigit():
             deal = int(deal.strip())
         else:
-            raise DealError(f"deal number must be a whole number from 0 to {MAX_DEAL}, not {deal!r}")
+            raise DealError(_("deal number must be a whole number from 0 to {max}, not {deal}").format(
+                max=MAX_DEAL, deal=repr(deal)))
     if not 0 <= deal <= MAX_DEAL:
-        raise DealError(f"deal number must be from 0 to {MAX_DEAL}, not {deal}")
+        raise DealError(_("deal number must be from 0 to {max}, not {deal}").format(max=MAX_DEAL, deal=deal))
     return deal
 
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import DOWN, RANK, RANK_WORDS, RANKS, card_name, card_str
+from .cards import DOWN, RANK, RANKS, card_name, card_str, rank_name
 from .deal import shuffled_deck
 from .engine import RawMove, Rules, State, short_name
 from .i18n import N_, _
@@ -162,8 +162,8 @@ class EagleWing(Rules):
             if not target:
                 if RANK[card] == base:
                     return None
-                return _("an empty foundation takes only a {rank}, this deal's base rank").format(
-                    rank=RANK_WORDS[base - 1])
+                return _("an empty foundation takes only this deal's base rank: {rank}").format(
+                    rank=rank_name(base))
             if len(target) == 13:
                 return _("{pile} is complete").format(pile=t)
             wanted = NEXT_UP[target[-1]]
@@ -227,9 +227,10 @@ class EagleWing(Rules):
             "base_card": card_str(piles[FOUNDATIONS[0]][0]),
             "redeals_left": MAX_REDEALS - state.redeals,
         }
-        fields["status"] = (
-            f"Stock left: {fields['stock_left']}   Reserve left: {fields['reserve_left']}   "
-            f"Base Card: {RANK_WORDS[base - 1]}   Redeals left: {fields['redeals_left']}"
-        )
+        # TRANSLATORS: AisleRiot's status line, word for word in English; {rank} is a rank's name ("Jack").
+        fields["status"] = _("Stock left: {stock}   Reserve left: {reserve}   Base Card: {rank}   "
+                             "Redeals left: {redeals}").format(
+            stock=fields["stock_left"], reserve=fields["reserve_left"], rank=rank_name(base),
+            redeals=fields["redeals_left"])
         return fields
 

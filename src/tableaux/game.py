@@ -396,26 +396,30 @@ class Game:
 def game_from_dict(data: Any, rules_for: Any) -> Game:
     """Rebuild a game from :meth:`Game.to_dict` data, checking everything on the way."""
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-        raise SaveFileError(f"not a tableaux saved game: expected a JSON object with \"format\": \"{SAVE_FORMAT}\"")
+        raise SaveFileError(_("not a tableaux saved game: expected a JSON object with \"format\": \"{format}\"").format(
+            format=SAVE_FORMAT))
     if data.get("version") != SAVE_VERSION:
-        raise SaveFileError(f"unsupported save version {data.get('version')!r}; this version reads {SAVE_VERSION}")
+        raise SaveFileError(_("unsupported save version {version}; this version reads {supported}").format(
+            version=repr(data.get("version")), supported=SAVE_VERSION))
     for key, kind in (("game", str), ("moves", list), ("redo", list), ("digest", str)):
         if not isinstance(data.get(key), kind):
-            raise SaveFileError(f"saved game is damaged: field {key!r} is missing or not a {kind.__name__}")
+            raise SaveFileError(_("saved game is damaged: field {field} is missing or not a {kind}").format(
+                field=repr(key), kind=kind.__name__))
     try:
         rules = rules_for(data["game"])
     except TableauxError as exc:
-        raise SaveFileError(f"saved game names an unknown game: {exc}") from None
+        raise SaveFileError(_("saved game names an unknown game: {error}").format(error=exc)) from None
     try:
         game = Game.replay(rules, data.get("deal"), data["moves"], data["redo"])
     except DealError as exc:
-        raise SaveFileError(f"saved game has a bad deal number: {exc}") from None
+        raise SaveFileError(_("saved game has a bad deal number: {error}").format(error=exc)) from None
     except TableauxError as exc:
-        raise SaveFileError(f"saved game is damaged: {exc}") from None
+        raise SaveFileError(_("saved game is damaged: {error}").format(error=exc)) from None
     if game.digest() != data["digest"]:
-        raise SaveFileError("saved game has been altered: its moves do not lead to the position it recorded")
+        raise SaveFileError(_("saved game has been altered: its moves do not lead to the position it recorded"))
     assisted = data.get("assisted", False)  # saves from before the flag have none: not assisted
     if not isinstance(assisted, bool):
-        raise SaveFileError(f"saved game is damaged: field 'assisted' must be true or false, not {assisted!r}")
+        raise SaveFileError(_("saved game is damaged: field 'assisted' must be true or false, not {value}").format(
+            value=repr(assisted)))
     game.assisted = assisted
     return game

@@ -186,6 +186,11 @@ def N_(message: str) -> str:  # noqa: N802 - the gettext convention
     return message
 
 
+def N_plural(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 - the gettext convention
+    """Mark a message with plural forms for the catalogues; whoever shows it calls ``ngettext`` with both."""
+    return singular, plural
+
+
 def plural_categories(lang: str) -> list[str]:
     """The CLDR plural categories of ``lang`` in the order of the catalogue's plural forms (for the browser)."""
     from babel import Locale
@@ -213,7 +218,7 @@ def web_messages(lang: str) -> tuple[dict[str, str], dict[str, list[str]]]:
 
 
 __all__ = [
-    "DOMAINS", "LOCALE_DIR", "N_", "SOURCE_LANGUAGE", "_", "current", "env_language", "languages", "match",
+    "DOMAINS", "LOCALE_DIR", "N_", "N_plural", "SOURCE_LANGUAGE", "_", "current", "env_language", "languages", "match",
     "native_name", "negotiate", "ngettext", "plural_categories", "speaking", "translations", "use_environment",
     "web_messages",
 ]

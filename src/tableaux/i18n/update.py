@@ -31,10 +31,11 @@ from . import DOMAINS, LOCALE_DIR, SOURCE_LANGUAGE, catalogue_path, languages
 
 PACKAGE = Path(__file__).resolve().parent.parent
 STATIC = PACKAGE / "web" / "static"
-PY_KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
+PY_KEYWORDS = {"_": None, "N_": None, "N_plural": (1, 2), "ngettext": (1, 2)}
 JS_KEYWORDS = {"t": None, "tn": (1, 2)}
 PY_SKIP = ("i18n", "solver")
-"""The solver speaks to programs, not players; only its command line (solver/cli.py) has messages."""
+"""The solver speaks to programs, not players; only its command line and survey report have messages."""
+PY_SPEAKING = {("solver", "cli.py"), ("solver", "survey.py")}
 
 
 class _MarkedText(HTMLParser):
@@ -85,7 +86,7 @@ def sources(domain: str) -> Iterable[tuple[Path, Any, dict[str, Any]]]:
         return
     for path in sorted(PACKAGE.rglob("*.py")):
         parts = path.relative_to(PACKAGE).parts
-        if parts[0] in PY_SKIP and parts != ("solver", "cli.py"):
+        if parts[0] in PY_SKIP and parts not in PY_SPEAKING:
             continue
         yield path, "python", PY_KEYWORDS
 

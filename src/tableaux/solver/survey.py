@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ..deal import MAX_DEAL
+from ..i18n import _
 
 
 class SurveyError(ValueError):
@@ -43,9 +44,11 @@ def parse_deals(text: str) -> range:
         lo = int(first)
         hi = int(last) if sep else lo
     except ValueError:
-        raise SurveyError(f"deals must be a range like 1-100000 or one number, not {text!r}") from None
+        raise SurveyError(_("deals must be a range like 1-100000 or one number, not {text}").format(
+            text=repr(text))) from None
     if not 0 <= lo <= hi <= MAX_DEAL:
-        raise SurveyError(f"deals must be FIRST-LAST with 0 <= FIRST <= LAST <= {MAX_DEAL}, not {text!r}")
+        raise SurveyError(_("deals must be FIRST-LAST with 0 <= FIRST <= LAST <= {max}, not {text}").format(
+            max=MAX_DEAL, text=repr(text)))
     return range(lo, hi + 1)
 
 
@@ -112,7 +115,7 @@ def _read_text(path: str | Path) -> str:
     try:
         return data.decode()
     except UnicodeDecodeError:
-        raise SurveyError(f"{path}: not a survey results file (not text)") from None
+        raise SurveyError(_("{file}: not a survey results file (not text)").format(file=path)) from None
 
 
 def read_results(path: str | Path | None, game: str, *, field: str = "verdict") -> dict[int, dict[str, Any]]:
@@ -133,9 +136,11 @@ def read_results(path: str | Path | None, game: str, *, field: str = "verdict") 
         except json.JSONDecodeError:
             if number == len(lines) or (number == len(lines) - 1 and not lines[-1]):
                 continue  # the last line was being written when the survey stopped
-            raise SurveyError(f"{path}: line {number} is not JSON; is this a survey results file?") from None
+            raise SurveyError(_("{file}: line {number} is not JSON; is this a survey results file?").format(
+                file=path, number=number)) from None
         if not isinstance(row, dict) or "deal" not in row or field not in row:
-            raise SurveyError(f"{path}: line {number} is not a survey result (needs 'deal' and {field!r})")
+            raise SurveyError(_("{file}: line {number} is not a survey result (needs 'deal' and {field})").format(
+                file=path, number=number, field=repr(field)))
         if row.get("game") == game:
             done[int(row["deal"])] = row
     return done
@@ -209,15 +214,22 @@ class Summary:
     def text(self) -> str:
         n = self.deals
         if not n:
-            return "no results yet"
+            return _("no results yet")
         pct = 100 / n
-        return (
-            f"deals {n}: winnable {self.winnable} ({self.winnable * pct:.2f}%), unwinnable {self.unwinnable} "
-            f"({self.unwinnable * pct:.2f}%), unknown {self.unknown} ({self.unknown * pct:.2f}%)\n"
-            f"winnable share: 95% CI {100 * self.low:.2f}% .. {100 * self.high:.2f}% "
-            f"(unknown counted as lost for the lower end, as won for the upper end)\n"
-            f"seconds per deal: median {self.median:.3f}, p90 {self.p90:.3f}, p99 {self.p99:.3f}, max {self.max:.3f}"
+        lines = (
+            _("deals {n}: winnable {won} ({won_pct:.2f}%), unwinnable {lost} ({lost_pct:.2f}%), "
+              "unknown {unknown} ({unknown_pct:.2f}%)"),
+            _("winnable share: 95% CI {low:.2f}% .. {high:.2f}% "
+              "(unknown counted as lost for the lower end, as won for the upper end)"),
+            _("seconds per deal: median {median:.3f}, p90 {p90:.3f}, p99 {p99:.3f}, max {max:.3f}"),
         )
+        figures = {
+            "n": n, "won": self.winnable, "won_pct": self.winnable * pct, "lost": self.unwinnable,
+            "lost_pct": self.unwinnable * pct, "unknown": self.unknown, "unknown_pct": self.unknown * pct,
+            "low": 100 * self.low, "high": 100 * self.high, "median": self.median, "p90": self.p90,
+            "p99": self.p99, "max": self.max,
+        }
+        return "\n".join(line.format(**figures) for line in lines)
 
 
 def summarise(rows: Iterable[dict[str, Any]]) -> Summary:
@@ -302,9 +314,9 @@ def run_batches(
         except BrokenProcessPool:
             fruitless = 0 if answered else fruitless + 1
             if fruitless >= POOL_RESTARTS:
-                raise SurveyError(
-                    f"survey workers died {POOL_RESTARTS} times in a row without solving a deal "
-                    "(out of memory?); the results so far are kept, rerun to resume"
+                raise SurveyError(_(
+                    "survey workers died {n} times in a row without solving a deal "
+                    "(out of memory?); the results so far are kept, rerun to resume").format(n=POOL_RESTARTS)
                 ) from None
             todo = [b for b in ([d for d in batch if d not in answered] for batch in todo) if b]
 
@@ -361,11 +373,12 @@ def _run_dask(
     try:
         from distributed import Client, as_completed
     except ImportError:
-        raise SurveyError("--scheduler needs Dask distributed: pip install 'tableaux[survey]'") from None
+        raise SurveyError(_("--scheduler needs Dask distributed: pip install 'tableaux[survey]'")) from None
     try:
         client = Client(scheduler, timeout=5)
     except OSError as exc:
-        raise SurveyError(f"cannot reach the Dask scheduler at {scheduler!r}: {exc}") from None
+        raise SurveyError(_("cannot reach the Dask scheduler at {address}: {error}").format(
+            address=repr(scheduler), error=exc)) from None
     try:
         futures = [client.submit(solve_batch, game, batch, options, pure=False) for batch in todo]
         for future in as_completed(futures):
@@ -430,8 +443,8 @@ def plot(rows: list[dict[str, Any]], path: str | Path, title: str) -> None:
     try:
         import matplotlib
     except ImportError:  # the survey extra is not installed
-        raise SurveyError("plotting needs matplotlib, which the survey extra installs: "
-                          "pip install 'tableaux[survey]'") from None
+        raise SurveyError(_("plotting needs matplotlib, which the survey extra installs: "
+                            "pip install 'tableaux[survey]'")) from None
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -14,6 +14,8 @@ import secrets
 import sqlite3
 from collections.abc import Callable
 
+from ..i18n import _
+
 
 class StoreError(Exception):
     """The database cannot be used (newer schema, unreadable file).
@@ -102,10 +104,9 @@ def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
         conn.execute("ROLLBACK")
         raise
     if version > SCHEMA_VERSION:
-        raise StoreError(
-            f"the database has schema version {version}, newer than this tableaux understands "
-            f"({SCHEMA_VERSION}); upgrade tableaux or use another --db"
-        )
+        raise StoreError(_(
+            "the database has schema version {version}, newer than this tableaux understands "
+            "({supported}); upgrade tableaux or use another --db").format(version=version, supported=SCHEMA_VERSION))
     while version < target:
         conn.execute("BEGIN IMMEDIATE")
         try:

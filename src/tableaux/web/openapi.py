@@ -326,6 +326,9 @@ class Translations(Answer):
     )
     messages: dict[str, str] = Field(description="English text (msgid) to its translation")
     plurals: dict[str, list[str]] = Field(description="English singular (msgid) to the translated plural forms")
+    ranks: dict[str, str] = Field(description="each rank's letter (`A23456789TJQK`) to its name in this language")
+    suits: dict[str, str] = Field(description="each suit's letter (`CDHS`) to its name in this language")
+    card_name: str = Field(description="how a card is named: `{rank} of {suit}` in English, `{suit}-{rank}` in German")
 
 
 class Error(Answer):

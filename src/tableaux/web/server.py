@@ -46,7 +46,8 @@ def open_socket(host: str, port: int, attempts: int = PORT_ATTEMPTS) -> tuple[so
             # IPv4 first: "localhost" then works for browsers that try 127.0.0.1 only.
             family, kind, proto, _name, address = sorted(infos, key=lambda i: i[0] != socket.AF_INET)[0]
         except socket.gaierror as exc:
-            raise ServeError(f"cannot listen on host {host!r}: {exc.strerror}") from None
+            raise ServeError(_("cannot listen on host {host}: {error}").format(
+                host=repr(host), error=exc.strerror)) from None
         sock = socket.socket(family, kind, proto)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # allows TIME_WAIT, never a live listener
         try:
@@ -56,9 +57,11 @@ def open_socket(host: str, port: int, attempts: int = PORT_ATTEMPTS) -> tuple[so
             sock.close()
             if exc.errno == errno.EADDRINUSE:
                 continue
-            raise ServeError(f"cannot listen on {host} port {candidate}: {exc.strerror}") from None
+            raise ServeError(_("cannot listen on {host} port {port}: {error}").format(
+                host=host, port=candidate, error=exc.strerror)) from None
         return sock, candidate
-    raise ServeError(f"ports {port} to {last} on {host} are all busy; choose another with --port")
+    raise ServeError(_("ports {first} to {last} on {host} are all busy; choose another with --port").format(
+        first=port, last=last, host=host))
 
 
 def url_for(host: str, port: int) -> str:

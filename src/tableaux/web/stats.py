@@ -7,9 +7,15 @@ reads the rows and hands them here.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+
+def tenths(seconds: float | None) -> float | None:
+    """Cut to a tenth, as the game's own clock does (views.py), so a won game's time and its record agree."""
+    return None if seconds is None else math.floor(seconds * 10) / 10
 
 
 @dataclass
@@ -43,8 +49,8 @@ class GameStats:
             "win_rate": round(self.win_rate, 4),
             "current_streak": self.current_streak,
             "best_streak": self.best_streak,
-            "best_time": None if self.best_time is None else round(self.best_time, 1),
-            "worst_time": None if self.worst_time is None else round(self.worst_time, 1),
+            "best_time": tenths(self.best_time),
+            "worst_time": tenths(self.worst_time),
             "fewest_moves": self.fewest_moves,
             "assisted": self.assisted,
             "daily_played": self.daily_played,

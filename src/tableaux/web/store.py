@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..i18n import _
 from .migrations import StoreError, current_version, migrate
 from .stats import GameStats, combine, player_stats
 
@@ -129,7 +130,8 @@ class Store:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StoreError(f"cannot create the folder for the database {str(self.path)!r}: {exc.strerror}") from None
+            raise StoreError(_("cannot create the folder for the database {file}: {error}").format(
+                file=repr(str(self.path)), error=exc.strerror)) from None
         self._known_players: set[str] = set()
         self._local = threading.local()
         self._connections: list[sqlite3.Connection] = []
@@ -141,7 +143,8 @@ class Store:
             row = conn.execute("SELECT value FROM secrets WHERE name = 'player-token'").fetchone()
             self._token_key = bytes(row[0])
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"cannot use {str(self.path)!r} as the saved games database: {exc}") from None
+            raise StoreError(_("cannot use {file} as the saved games database: {error}").format(
+                file=repr(str(self.path)), error=exc)) from None
         finally:
             conn.close()
 
@@ -151,7 +154,8 @@ class Store:
             conn.execute("PRAGMA foreign_keys=ON")
             conn.execute("PRAGMA synchronous=FULL")
         except sqlite3.Error as exc:
-            raise StoreError(f"cannot open the database {str(self.path)!r}: {exc}") from None
+            raise StoreError(_("cannot open the database {file}: {error}").format(
+                file=repr(str(self.path)), error=exc)) from None
         return conn
 
     @contextmanager

@@ -16,7 +16,8 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from ..i18n import native_name, negotiate, plural_categories, web_messages
+from ..cards import CARD_NAME, RANKS, SUIT_WORDS, SUITS, rank_name
+from ..i18n import _, native_name, negotiate, plural_categories, speaking, web_messages
 from . import openapi as api
 from .fields import LANGUAGES
 
@@ -25,13 +26,23 @@ router = APIRouter(prefix="/api", default_response_class=JSONResponse)
 
 @functools.lru_cache(maxsize=16)
 def translations_of(lang: str) -> dict[str, Any]:
+    """The catalogue, and the words the engine names cards with (:func:`tableaux.cards.card_name`), so that the
+    page and the server's hints and reasons name every card alike. Words and pattern, not 52 names keyed by card:
+    nothing here looks like a card of the deal."""
     messages, plurals = web_messages(lang)
+    with speaking(lang):
+        ranks = {RANKS[r - 1]: rank_name(r) for r in range(1, 14)}
+        suits = {SUITS[s]: _(SUIT_WORDS[s]) for s in range(4)}
+        card_name = _(CARD_NAME)
     return {
         "lang": lang,
         "languages": [{"code": code, "name": native_name(code)} for code in LANGUAGES],
         "plural_categories": plural_categories(lang),
         "messages": messages,
         "plurals": plurals,
+        "ranks": ranks,
+        "suits": suits,
+        "card_name": card_name,
     }
 
 

@@ -27,7 +27,7 @@ def rebuild(record: GameRecord) -> Game:
     try:
         return Game.replay(rules_for(record.game), record.deal, record.moves, record.redo)
     except TableauxError as exc:
-        raise StoreError(f"saved game {record.id} cannot be replayed: {exc}") from None
+        raise StoreError(_("saved game {id} cannot be replayed: {error}").format(id=record.id, error=exc)) from None
 
 
 move_text = functools.lru_cache(maxsize=16384)(Move.__str__)

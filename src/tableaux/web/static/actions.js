@@ -3,8 +3,9 @@
 
 import { api } from "./api.js";
 import { cardName } from "./cards.js";
-import { t } from "./i18n.js";
-import { hintMode, shortLabel, showLabels } from "./settings.js";
+import { catalog, shortLabel } from "./catalog.js";
+import { listWords, t } from "./i18n.js";
+import { hintMode, showLabels } from "./settings.js";
 import { $, adopt, announce, decorate, describe, label, notice, piles, S, stockMove } from "./state.js";
 
 export async function play(move, { auto = false } = {}) {
@@ -49,10 +50,9 @@ export async function homeMove(pile) {
   await play(move);
 }
 
-/** The cards a move takes, named: "King of spades, Queen of hearts and Jack of clubs". */
+/** The cards a move takes, named as one phrase: "King of spades, Queen of hearts and Jack of clubs". */
 export function buildName(cards) {
-  const names = cards.map((c) => cardName(c && c.card));
-  return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0];
+  return listWords(cards.map((c) => cardName(c && c.card)));
 }
 
 function place(pile) {
@@ -106,7 +106,7 @@ export async function resume(game) {
     adopt(view);
     announce(t("{game}, deal {deal}, resumed.", { game: S.view.title, deal: S.view.deal }));
   } else {
-    await newGame(game || S.catalog[0].name, null);
+    await newGame(game || catalog()[0].name, null);
   }
 }
 

@@ -5,6 +5,7 @@
 import { api } from "./api.js";
 import { act, autoHome, newGame, resume, showHint } from "./actions.js";
 import { refit, renderBoard } from "./board.js";
+import { catalog, gameInfo, setCatalog } from "./catalog.js";
 import { dailyRequested, openDaily, startNewGame, wireDaily } from "./daily.js";
 import { confirmReset, openDialog, openRules, openStats } from "./dialogs.js";
 import { chooseLanguage, lang, languages, loadLanguage, t } from "./i18n.js";
@@ -13,7 +14,7 @@ import { wireSolution } from "./solution.js";
 import { focusedPlace, onKeyDown, onPointerDown, onPointerMove, onPointerUp } from "./input.js";
 import { fitToolbar, initMenu } from "./layout.js";
 import { initSettings, onSettingChange, renderSettings } from "./settings.js";
-import { $, adopt, board, decorate, elapsed, enqueue, formatTime, gameInfo, MAX_DEAL, notice, S } from "./state.js";
+import { $, adopt, board, decorate, elapsed, enqueue, formatTime, MAX_DEAL, notice, S } from "./state.js";
 
 function parseDeal(text) {
   if (text == null || text === "") return null;
@@ -26,14 +27,14 @@ async function start() {
   renderSettings(); // again, now in the page's language
   fillLanguageSelect();
   const query = new URLSearchParams(location.search);
-  S.catalog = await api.catalog();
+  setCatalog(await api.catalog());
   fillGameSelect();
   fitToolbar(); // the row's width depends on the language and the game titles
   let game = query.get("game");
   let deal = parseDeal(query.get("deal"));
   let warning = "";
   if (game && !gameInfo(game)) {
-    const names = S.catalog.map((g) => g.name).join(", ");
+    const names = catalog().map((g) => g.name).join(", ");
     warning = t("There is no game called \"{game}\"; the games are {names}.", { game, names }) + " ";
     game = null;
   }
@@ -42,14 +43,14 @@ async function start() {
       { text: query.get("deal"), max: MAX_DEAL });
     deal = null;
   }
-  if (dailyRequested()) await openDaily(game || S.catalog[0].name);
+  if (dailyRequested()) await openDaily(game || catalog()[0].name);
   else await open(game, deal);
   if (warning) notice(warning.trim(), { sticky: true });
 }
 
 /** Open what a link asks for: that deal (resumed if it is the game in progress), else the current game. */
 async function open(game, deal) {
-  if (deal != null && !game) game = S.catalog[0].name; // a bare deal number means the first game
+  if (deal != null && !game) game = catalog()[0].name; // a bare deal number means the first game
   if (game && deal != null) {
     const { view } = await api.resume(game);
     if (view && view.deal === deal) {
@@ -65,7 +66,7 @@ async function open(game, deal) {
 /** The game menu lists the games the server offers, by their titles. */
 function fillGameSelect() {
   const select = $("game-select");
-  select.replaceChildren(...S.catalog.map((g) => new Option(g.title, g.name)));
+  select.replaceChildren(...catalog().map((g) => new Option(g.title, g.name)));
 }
 
 /** The language menu: every language the server has a catalogue for, by its own name. */

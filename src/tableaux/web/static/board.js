@@ -17,21 +17,16 @@ const LAYOUTS = {
     ...range(7).map((i) => ({ name: `reserve-${i}`, kind: "stack", group: "ka-reserve", row: 1 })),
     ...range(9).map((i) => ({ name: `tableau-${i}`, kind: "fan", col: i, row: 2 })),
   ],
-  // Upright, the eagle stands on five columns: head (stock), body (waste, then the trunk) in the middle,
-  // foundations level with the head, and two wing piles each side on two rows.
+  // Upright, on four columns, so the cards are as wide as a phone allows and the four rows fill its
+  // height: the foundations, four wing piles, the stock, waste and trunk, then the other four wing piles.
+  // Each row of wings has room below it for its longest fan (three cards), and no more.
   "eagle-wing": [
-    { name: "stock", kind: "stock", col: 1, row: 1, tall: [3, 1] },
-    { name: "waste", kind: "stack", col: 2, row: 1, tall: [3, 2] },
-    ...range(4).map((i) => ({
-      name: `foundation-${i}`, kind: "stack", col: 5 + i, row: 1, tall: [i < 3 ? i : i + 1, 1],
-    })),
-    ...range(4).map((i) => ({
-      name: `tableau-${i}`, kind: "fan", col: i, row: 2, tall: [2 - (i % 2), i < 3 ? 2 : 3],
-    })),
-    { name: "reserve", kind: "closed", col: 5, row: 2, tall: [3, 3] },
-    ...range(4).map((i) => ({
-      name: `tableau-${4 + i}`, kind: "fan", col: 5 + i, row: 2, tall: [3 + i - 2 * Math.floor((i - 1) / 2), i < 3 ? 2 : 3],
-    })),
+    { name: "stock", kind: "stock", col: 1, row: 1, tall: [1, 3] },
+    { name: "waste", kind: "stack", col: 2, row: 1, tall: [2, 3] },
+    ...range(4).map((i) => ({ name: `foundation-${i}`, kind: "stack", col: 5 + i, row: 1, tall: [i, 1] })),
+    ...range(4).map((i) => ({ name: `tableau-${i}`, kind: "fan", col: i, row: 2, tall: [i, 2] })),
+    { name: "reserve", kind: "closed", col: 5, row: 2, tall: [4, 3] },
+    ...range(4).map((i) => ({ name: `tableau-${4 + i}`, kind: "fan", col: 5 + i, row: 2, tall: [i, 4] })),
   ],
 };
 
@@ -39,7 +34,7 @@ const LAYOUTS = {
 // plus the room the fans below it usually take; longer fans are squeezed to fit, see layoutFans).
 const SHAPES = {
   "king-albert": { wide: { cols: 9, depth: 4.6 } },
-  "eagle-wing": { wide: { cols: 9, depth: 4.6 }, tall: { cols: 5, depth: 7.1 } },
+  "eagle-wing": { wide: { cols: 9, depth: 4.6 }, tall: { cols: 4, depth: 7.4 } },
 };
 
 /** The shape the table of `game` takes in this window: "tall" on portrait screens when it has one. */

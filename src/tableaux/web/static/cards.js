@@ -3,29 +3,21 @@
 // Colours come from the style sheet (theme.css): the ink is `currentColor`, set per suit, so the dark
 // table and the four-colour deck restyle every face without redrawing it.
 
-import { t } from "./i18n.js";
+import { cardWords, rankWords, t } from "./i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
 
-/** A rank's name in the page's language ("Ace", "Ten"...): for screen readers and the base card. */
+/** A rank's name in the page's language ("Ace", "10", "Dame"): for screen readers and the base card. */
 export function rankName(rank) {
-  const names = {
-    A: t("Ace"), 2: t("Two"), 3: t("Three"), 4: t("Four"), 5: t("Five"), 6: t("Six"), 7: t("Seven"),
-    8: t("Eight"), 9: t("Nine"), T: t("Ten"), J: t("Jack"), Q: t("Queen"), K: t("King"),
-  };
-  return names[rank];
-}
-
-function suitName(suit) {
-  return { C: t("clubs"), D: t("diamonds"), H: t("hearts"), S: t("spades") }[suit];
+  return rankWords(rank);
 }
 
 const RANK_LABEL = { T: "10" };
 
-/** "TS" -> "Ten of spades": the words a screen reader says. */
+/** "TS" -> "10 of spades": the words a screen reader says, the same the server's messages use. */
 export function cardName(code) {
   if (!code) return t("face-down card");
-  return t("{rank} of {suit}", { rank: rankName(code[0]), suit: suitName(code[1]) });
+  return cardWords(code);
 }
 
 export function isRed(code) {

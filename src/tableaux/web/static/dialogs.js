@@ -1,9 +1,10 @@
 // Dialogs: the rules, the statistics, and the confirmation before a reset.
 
 import { api } from "./api.js";
+import { catalog, gameInfo } from "./catalog.js";
 import { lang, t } from "./i18n.js";
 import { rulesText } from "./rules.js";
-import { $, announce, enqueue, formatTime, gameInfo, S } from "./state.js";
+import { $, announce, enqueue, formatTime, S } from "./state.js";
 
 /** Open a modal dialog; when it closes, focus goes back where it was (never stays in the closed dialog). */
 export function openDialog(dialog) {
@@ -47,7 +48,7 @@ const statRows = () => [
 export function renderStats(stats) {
   const table = document.createElement("table");
   const head = table.createTHead().insertRow();
-  for (const text of ["", ...S.catalog.map((g) => g.title)]) {
+  for (const text of ["", ...catalog().map((g) => g.title)]) {
     const th = document.createElement("th");
     th.textContent = text;
     head.append(th);
@@ -59,7 +60,7 @@ export function renderStats(stats) {
     th.scope = "row";
     th.textContent = name;
     row.append(th);
-    for (const { name } of S.catalog) {
+    for (const { name } of catalog()) {
       const value = stats[name] ? stats[name][key] : null;
       row.insertCell().textContent = value == null ? "–" : fmt(value);
     }
@@ -74,7 +75,7 @@ export async function openStats() {
 
 export function confirmReset() {
   const dialog = $("confirm-dialog");
-  $("confirm-text").textContent = S.catalog.length === 2
+  $("confirm-text").textContent = catalog().length === 2
     ? t("Reset the statistics of both games? This cannot be undone.")
     : t("Reset the statistics of every game? This cannot be undone.");
   $("confirm-yes").textContent = t("Yes, reset");

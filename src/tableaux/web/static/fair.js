@@ -2,8 +2,9 @@
 // The server works everything out (tableaux.fair, in its solver pool); this only asks and shows.
 
 import { api, ApiError } from "./api.js";
+import { shortLabel } from "./catalog.js";
 import { t, tn } from "./i18n.js";
-import { hintMode, onSettingChange, shortLabel } from "./settings.js";
+import { hintMode, onSettingChange } from "./settings.js";
 import { $, adopt, announce, board, button, enqueue, notice, S } from "./state.js";
 
 const CHANCE_DELAY_MS = 300; // after a burst of moves (auto-home), ask once, for the last position

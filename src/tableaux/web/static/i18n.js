@@ -4,7 +4,8 @@
 // form with the language's own rule (Intl.PluralRules). A string the catalogue lacks shows in English.
 
 const KEY = "tableaux.lang";
-const T = { lang: "en", messages: {}, plurals: {}, categories: ["one", "other"], languages: [] };
+const T = { lang: "en", messages: {}, plurals: {}, categories: ["one", "other"], languages: [], ranks: {}, suits: {},
+  cardName: "{rank} of {suit}" };
 
 /** The language the page speaks now (a code such as "fr"). */
 export function lang() {
@@ -24,6 +25,21 @@ function fill(text, params) {
 /** `msgid` in the page's language, its {placeholders} filled from `params`. */
 export function t(msgid, params) {
   return fill(T.messages[msgid] || msgid, params);
+}
+
+/** A card's name ("TS" -> "10 of spades", "Pik-10"): the server's words and pattern, as its hints and reasons. */
+export function cardWords(code) {
+  return fill(T.cardName, { rank: rankWords(code[0]), suit: T.suits[code[1]] || code[1] });
+}
+
+/** A rank's name ("Q" -> "Queen", "Dame"), as the server says it. */
+export function rankWords(rank) {
+  return T.ranks[rank] || rank;
+}
+
+/** Several things as one phrase in the page's language: "A, B and C", "A, B et C". */
+export function listWords(items) {
+  return new Intl.ListFormat(T.lang, { type: "conjunction" }).format(items);
 }
 
 /** The form of `singular`/`plural` for `n` in the page's language; {n} is filled in too. */
@@ -58,6 +74,9 @@ export async function loadLanguage() {
     T.plurals = data.plurals;
     T.categories = data.plural_categories;
     T.languages = data.languages;
+    T.ranks = data.ranks || {};
+    T.suits = data.suits || {};
+    T.cardName = data.card_name || T.cardName;
   }
   document.documentElement.lang = T.lang;
   translatePage(document);

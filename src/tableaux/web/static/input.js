@@ -4,11 +4,12 @@
 import { act, homeMove, play, showHint, stockAction } from "./actions.js";
 import { pileKind, pileOrder } from "./board.js";
 import { cardName } from "./cards.js";
+import { gameInfo } from "./catalog.js";
 import { startNewGame } from "./daily.js";
 import { openRules } from "./dialogs.js";
 import { t, tn } from "./i18n.js";
 import {
-  $, board, cardsOf, decorate, enqueue, findMove, gameInfo, grabCount, label, movesFrom, pileEl, piles,
+  $, board, cardsOf, decorate, enqueue, findMove, grabCount, label, movesFrom, pileEl, piles,
   reducedMotion, S, announce,
 } from "./state.js";
 

@@ -42,11 +42,29 @@ export function fitCards(board, { cols, depth }, cardSize) {
 
 const WIDE = window.matchMedia("(min-width: 960px)");
 
-/** Fold the pickers into the menu when the toolbar row would overflow or cut a button's text short. */
+const SMALLEST_LABEL = 9; // px: a phone label shrinks no further than this
+
+/**
+ * Fold the pickers into the menu when the toolbar row would overflow or cut a button's text short. On a
+ * narrow screen, where the labels may take two lines, shrink a label that still overflows its button (a
+ * long word in some language) until it fits.
+ */
 export function fitToolbar() {
   const toolbar = document.getElementById("toolbar");
   toolbar.classList.remove("fold");
-  if (!WIDE.matches) return;
+  const buttons = [...toolbar.querySelectorAll(":scope > button")];
+  for (const b of buttons) b.style.fontSize = "";
+  if (!WIDE.matches) {
+    const overflows = (b) => b.scrollWidth > b.clientWidth + 1 || b.scrollHeight > b.clientHeight + 1;
+    for (const b of buttons.filter((n) => n.offsetParent !== null && !n.classList.contains("menu-button"))) {
+      let size = parseFloat(getComputedStyle(b).fontSize);
+      while (overflows(b) && size > SMALLEST_LABEL) {
+        size -= 0.5;
+        b.style.fontSize = `${size}px`;
+      }
+    }
+    return;
+  }
   const cut = [...toolbar.querySelectorAll(":scope > button")].some((b) => b.scrollWidth > b.clientWidth + 1);
   if (cut || toolbar.scrollWidth > toolbar.clientWidth + 1) toolbar.classList.add("fold");
 }

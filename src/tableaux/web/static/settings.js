@@ -5,7 +5,6 @@
 // <html> (data-theme="dark" ...) that the style sheets read.
 
 import { t } from "./i18n.js";
-import { gameInfo } from "./state.js";
 
 const STORE = "tableaux.setting.";
 
@@ -135,11 +134,6 @@ export function hintMode() {
 /** Whether piles carry their notation labels (T1, R3...), on the table and in hints. */
 export function showLabels() {
   return getSetting("pileLabels") === "on";
-}
-
-/** The notation label of a pile ("T3"), from the server's catalog. */
-export function shortLabel(game, pile) {
-  return gameInfo(game)?.labels?.[pile] ?? pile;
 }
 
 function applyAll() {

@@ -15,7 +15,6 @@ export const MAX_DEAL = 4294967295;
 export const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 export const S = {
-  catalog: [], // the games the server offers: [{name, title, piles, has_stock}]
   view: null,
   received: 0, // performance.now() when the view arrived, for the ticking clock
   selection: null, // {pile, count}
@@ -49,11 +48,6 @@ export function stockMove() {
 
 export function label(name) {
   return pileLabel(S.view.game, name);
-}
-
-/** What the catalog says about game `name` (undefined for a game the server does not offer). */
-export function gameInfo(name) {
-  return S.catalog.find((g) => g.name === name);
 }
 
 /** How many cards a press on card `index` of `pile` picks up, or 0 when it cannot pick any. */

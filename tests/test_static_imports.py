@@ -1,0 +1,46 @@
+"""The page's scripts: the lower layers (translations, cards, the catalog, settings, layout, the board) import
+no module that imports them back, so each can be loaded and understood on its own."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+STATIC = Path(__file__).resolve().parent.parent / "src" / "tableaux" / "web" / "static"
+IMPORT = re.compile(r'^import\s[^;]*?from\s+"\./([\w.]+)"', re.M | re.S)
+LOWER_LAYERS = ["i18n.js", "api.js", "cards.js", "catalog.js", "settings.js", "layout.js", "rules.js", "board.js"]
+
+
+def imports() -> dict[str, set[str]]:
+    return {path.name: set(IMPORT.findall(path.read_text(encoding="utf-8"))) for path in STATIC.glob("*.js")}
+
+
+def reachable(graph: dict[str, set[str]], start: str) -> set[str]:
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        for name in graph.get(todo.pop(), ()):
+            if name not in seen:
+                seen.add(name)
+                todo.append(name)
+    return seen
+
+
+def test_the_import_reader_finds_the_imports_of_every_script() -> None:
+    graph = imports()
+    assert set(LOWER_LAYERS) <= set(graph)
+    assert {"board.js", "state.js", "settings.js"} <= reachable(graph, "app.js")
+
+
+@pytest.mark.parametrize("module", LOWER_LAYERS)
+def test_a_lower_layer_script_is_in_no_import_cycle(module: str) -> None:
+    graph = imports()
+    assert module not in reachable(graph, module), f"{module} imports a module that imports it back"
+
+
+def test_settings_and_the_board_do_not_reach_the_page_state() -> None:
+    graph = imports()
+    for module in ("settings.js", "board.js"):
+        assert "state.js" not in reachable(graph, module)
