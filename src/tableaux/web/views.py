@@ -10,7 +10,6 @@ page never needs to know a rule and never learns a face-down card.
 from __future__ import annotations
 
 import functools
-import math
 from typing import Any
 
 from .. import rules as rules_for
@@ -19,6 +18,7 @@ from ..game import Game
 from ..i18n import _
 from ..solver.strategy import safe_moves
 from .fields import WEB_RULES
+from .stats import tenths
 from .store import GameRecord, StoreError
 
 
@@ -77,7 +77,7 @@ def make_view(record: GameRecord, game: Game) -> dict[str, Any]:
         "safe_moves": safe,
         # Cut to a tenth, never rounded up: clocks (formatTime in state.js, format_time in server.py)
         # show whole seconds gone by, and rounding up would make 1.96 s show as 0:02 here and 0:01 in stats.
-        "elapsed_seconds": math.floor(record.elapsed_now() * 10) / 10,
+        "elapsed_seconds": tenths(record.elapsed_now()),
         "moves": len(record.moves),
         "won": won,
         "over": bool(position["over"]) and not won,
