@@ -11,10 +11,12 @@ import { confirmReset, openDialog, openRules, openStats } from "./dialogs.js";
 import { chooseLanguage, lang, languages, loadLanguage, t } from "./i18n.js";
 import { labelPiles, wireFair } from "./fair.js";
 import { wireSolution } from "./solution.js";
-import { focusedPlace, onKeyDown, onPointerDown, onPointerMove, onPointerUp } from "./input.js";
+import { focusedPlace, onKeyDown, onPointerDown, onPointerMove, onPointerUp, restoreFocus } from "./input.js";
 import { fitToolbar, initMenu } from "./layout.js";
 import { initSettings, onSettingChange, renderSettings } from "./settings.js";
-import { $, adopt, board, decorate, elapsed, enqueue, formatTime, MAX_DEAL, notice, S } from "./state.js";
+import { $, above, adopt, board, decorate, elapsed, enqueue, formatTime, MAX_DEAL, notice, S } from "./state.js";
+
+Object.assign(above, { act, newGame, restoreFocus });
 
 function parseDeal(text) {
   if (text == null || text === "") return null;

@@ -3,11 +3,17 @@
 // `legal_moves`. What it knows about each game (names, titles, piles) comes from /api/games/catalog.
 
 import { ApiError } from "./api.js";
-import { act, newGame } from "./actions.js";
 import { pileLabel, rankWord, renderBoard } from "./board.js";
 import { cardName } from "./cards.js";
 import { t, tn } from "./i18n.js";
-import { restoreFocus } from "./input.js";
+
+// What a redraw and the banner's buttons call in the layers above this one (actions.js, input.js).
+// app.js fills these in at start, so this module imports nothing that imports it back.
+export const above = {
+  act: (_name) => {},
+  newGame: (_game, _deal) => {},
+  restoreFocus: () => {},
+};
 
 export const $ = (id) => document.getElementById(id);
 export const board = $("board");
@@ -138,7 +144,7 @@ export function adopt(view) {
   if (rects) flip(rects);
   renderButtons();
   renderMessage();
-  if (keepFocus) restoreFocus();
+  if (keepFocus) above.restoreFocus();
   $("game-select").value = view.game;
   document.body.dataset.game = view.game;
   document.title = t("{game}, deal {deal} – Tableaux", { game: view.title, deal: view.deal });
@@ -256,17 +262,17 @@ export function renderMessage() {
       "You won deal {deal} of {game} in {n} moves and {time}!", v.moves,
       { deal: v.deal, game: v.title, time: formatTime(v.elapsed_seconds) });
     box.append(`${won} `);
-    box.append(button("message-new", t("Play another deal"), () => enqueue(() => newGame(v.game, null))));
+    box.append(button("message-new", t("Play another deal"), () => enqueue(() => above.newGame(v.game, null))));
   } else if (v.given_up) {
     box.classList.add("over");
     box.append(t("You gave this game up.") + " ");
-    box.append(button("message-new", t("New game"), () => enqueue(() => newGame(v.game, null))));
+    box.append(button("message-new", t("New game"), () => enqueue(() => above.newGame(v.game, null))));
   } else if (v.over) {
     box.classList.add("over");
     box.append(t("No move is left.") + " ");
     const undo = t("Undo the last move");
-    if (v.position.can_undo) box.append(button("message-undo", undo, () => enqueue(() => act("undo"))));
-    box.append(button("message-new", t("New game"), () => enqueue(() => newGame(v.game, null))));
+    if (v.position.can_undo) box.append(button("message-undo", undo, () => enqueue(() => above.act("undo"))));
+    box.append(button("message-new", t("New game"), () => enqueue(() => above.newGame(v.game, null))));
   }
   box.hidden = !(v.won || v.over || v.given_up);
 }
