@@ -138,3 +138,14 @@ def test_argparse_speaks_english_again_outside_the_command_line() -> None:
         assert argparse._("options") == "Optionen"  # type: ignore[attr-defined]
         assert argparse._("no such message") == "no such message"  # type: ignore[attr-defined]
     assert argparse._ is before  # type: ignore[attr-defined]
+
+
+def test_a_grade_the_catalogue_lacks_is_named_in_the_players_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``pick --difficulty hard`` on a catalogue without hard deals says so with the grade in the player's words."""
+    real = catalogue.load("king-albert")
+    no_hard = catalogue.Catalogue(real.game, tuple(e for e in real.entries if e.grade != "hard"), real.header)
+    monkeypatch.setattr(catalogue, "load", lambda game: no_hard)
+    french = message(lambda: catalogue.pick("king-albert", difficulty="hard"), catalogue.CatalogueError, "fr")
+    english = message(lambda: catalogue.pick("king-albert", difficulty="hard"), catalogue.CatalogueError, "en")
+    assert "difficile" in french and "hard" not in french
+    assert "hard" in english

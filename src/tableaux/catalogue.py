@@ -242,7 +242,7 @@ def pick(
     if not pool:
         raise CatalogueError((_("the {game} catalogue has no {grade} deal; rebuild it with more deals") if grade else
                               _("the {game} catalogue has no winnable deal; rebuild it with more deals")).format(
-            game=game, grade=grade))
+            game=game, grade=grade_word(grade)))
     return (rng or random).choice(pool)
 
 
