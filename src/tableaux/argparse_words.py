@@ -54,6 +54,9 @@ PLURALS = (N_plural("expected %s argument", "expected %s arguments"),)
 @contextmanager
 def translated_argparse() -> Iterator[None]:
     """Inside the block, argparse speaks the current language (English when the catalogue lacks a message)."""
+    if not (hasattr(argparse, "_") and hasattr(argparse, "ngettext")):
+        yield  # an argparse that looks its words up some other way speaks English, as before
+        return
     saved = argparse._, argparse.ngettext  # type: ignore[attr-defined]
     argparse._, argparse.ngettext = _gettext, _ngettext  # type: ignore[attr-defined]
     try:
