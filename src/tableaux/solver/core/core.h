@@ -190,6 +190,7 @@ typedef struct {
 #define KEY_MAX 112 /* the longest key (66 bytes) and room for ka_key's 16-byte copies */
 
 int table_init(Table *t, size_t cap);
+size_t table_bytes(const Table *t); /* what the slots and the keys take now */
 void table_free(Table *t);
 void table_clear(Table *t);
 int table_full(Table *t);

@@ -10,12 +10,20 @@ typedef struct {
     int8_t home[52]; /* the foundation that takes card c next, or -1 */
 } EwPlaces;
 
-static void ew_single(const EwPlaces *w, Move *out, int *n, int src, int c) {
+/* The foundations that take card c: every empty one for the base rank, else the one it goes on next. */
+static int ew_homes(const EwPlaces *w, int c, int *targets) {
+    int nt = 0;
     if (RANK[c] == w->base) {
-        for (int j = 0; j < w->nef; j++) add(out, n, src, 1, w->ef[j]);
+        for (int j = 0; j < w->nef; j++) targets[nt++] = w->ef[j];
     } else if (c < 52 && w->home[c] >= 0) {
-        add(out, n, src, 1, w->home[c]);
+        targets[nt++] = w->home[c];
     }
+    return nt;
+}
+
+static void ew_single(const EwPlaces *w, Move *out, int *n, int src, int c) {
+    int targets[4], nt = ew_homes(w, c, targets);
+    for (int j = 0; j < nt; j++) add(out, n, src, 1, targets[j]);
     for (int j = 0; j < w->nopen; j++)
         if (w->open[j] != src && (w->takes[j] < 0 || w->takes[j] == c)) add(out, n, src, 1, w->open[j]);
 }
@@ -46,12 +54,7 @@ int ew_moves(const Pos *p, Move *out) {
         if (!len) continue;
         int t = top(p, s);
         ew_single(&w, out, &n, s, t);
-        int targets[4], nt = 0;
-        if (RANK[t] == w.base) {
-            for (int i = 0; i < w.nef; i++) targets[nt++] = w.ef[i];
-        } else if (t < 52 && w.home[t] >= 0) {
-            targets[nt++] = w.home[t];
-        }
+        int targets[4], nt = ew_homes(&w, t, targets);
         for (int k = 2; k <= len; k++)
             for (int i = 0; i < nt; i++) add(out, &n, s, k, targets[i]);
     }

@@ -15,7 +15,11 @@ static size_t stack_bytes(const Search *s) {
 
 /* The table and the stacks share one allowance. The table may grow to 7/8 of it, or less when the
  * stacks take more than the rest: a deep line may use room the table has not taken. */
-static size_t table_bytes(const Table *t) { return (t->mask + 1) * sizeof(Slot) + t->arena_cap; }
+static void share_memory(Search *s) {
+    size_t stacks = stack_bytes(s), reserve = s->memory / 8;
+    if (stacks < reserve) stacks = reserve;
+    s->table.cap = s->memory > stacks ? s->memory - stacks : 0;
+}
 
 /* Grow one stack so that it holds `need` items; 0 on success, -1 when memory (or its limit) runs out. */
 static int grow(Search *s, void **buf, int *cap, int need, size_t item) {
@@ -27,6 +31,7 @@ static int grow(Search *s, void **buf, int *cap, int need, size_t item) {
     if (!nb) return -1;
     *buf = nb;
     *cap = ncap;
+    share_memory(s);
     return 0;
 }
 
@@ -59,9 +64,6 @@ static int tick(Search *s) {
 
 /* Empty a full table and put back the keys on the current line, so the search never loops. */
 static void make_room(Search *s) {
-    size_t stacks = stack_bytes(s), reserve = s->memory / 8;
-    if (stacks < reserve) stacks = reserve;
-    s->table.cap = s->memory > stacks ? s->memory - stacks : 0;
     if (!table_full(&s->table)) return;
     table_clear(&s->table);
     s->table.clears++;
@@ -141,9 +143,9 @@ static int run(Search *s, int restricted) {
             continue;
         }
         Move m = s->moves[fr->mstart + fr->midx++];
-        int ubase = s->nundo;
         if (tick(s)) goto stopped;
         if (GROW(s, undo, undo_cap, s->nundo + 1)) goto oom;
+        int ubase = s->nundo;
         apply_move(p, m, &s->undo[s->nundo++]);
         klen = make_key(p, key);
         make_room(s);
@@ -174,7 +176,7 @@ int search_solve(Search *s, long long max_nodes, double time_limit, int first_pa
     s->max_nodes = max_nodes;
     double start = now();
     s->deadline = time_limit > 0 ? start + time_limit : 0;
-    if (table_init(&s->table, s->memory / 8 * 7)) {
+    if (table_init(&s->table, s->memory - s->memory / 8)) { /* what share_memory gives while the stacks are small */
         s->out_of_memory = 1;
     } else {
         int r = -1;

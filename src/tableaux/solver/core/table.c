@@ -23,6 +23,8 @@ int table_init(Table *t, size_t cap) {
     return 0;
 }
 
+size_t table_bytes(const Table *t) { return (t->mask + 1) * sizeof(Slot) + t->arena_cap; }
+
 void table_free(Table *t) {
     free(t->slots);
     free(t->arena);
