@@ -182,3 +182,26 @@ def test_the_wider_safe_move_proof_never_changes_a_verdict(name: str, deals: ran
             compared += 1
             unwinnable += covered == 1
     assert compared >= len(deals) // 2 and unwinnable >= 5
+
+
+@pytest.mark.parametrize("plies", [0, 40])
+def test_a_reserve_card_must_be_covered_at_once_without_changing_any_verdict(plies: int) -> None:
+    """Classic rules: the search puts a reserve card on the tableau only when the next move covers it
+    (KingAlbertStrategy.obligation has the proof). Fewer positions, never another verdict: on deals and
+    on positions of random play, with the rule and without."""
+    rules, game = GAMES["king-albert-classic"], CORE_GAME["king-albert-classic"]
+    compared = unwinnable = 0
+    searched = {True: 0, False: 0}
+    for deal in range(1, 41):
+        start = random_positions(rules, deal, deal, plies)[-1]
+        verdicts = {}
+        for oblige in (True, False):
+            verdict, _, nodes, _, _ = _core.solve(game, start.piles, start.redeals, max_nodes=400_000, oblige=oblige)
+            verdicts[oblige] = verdict
+            searched[oblige] += nodes
+        if 2 not in verdicts.values():
+            assert verdicts[True] == verdicts[False], deal
+            compared += 1
+            unwinnable += verdicts[True] == 1
+    assert compared >= 20 and unwinnable >= 5
+    assert searched[True] < searched[False]

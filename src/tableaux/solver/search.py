@@ -71,6 +71,8 @@ class _Search:
         key = self.strategy.key
         rank = self.strategy.rank
         order = self.strategy.order
+        obligation = self.strategy.obligation
+        obliged = self.strategy.obliged
         if restricted:  # the first pass only looks for wins, so it may also make moves that are merely likely safe
             safe = self.strategy.greedy_move
             maybe_safe = self.strategy.maybe_greedy
@@ -84,15 +86,20 @@ class _Search:
         # Key -> the best rank reached with it (see Strategy.rank): a position is skipped when
         # one with the same key and a rank at least as good was reached before.
         seen = {key(root): rank(root)}
-        # Frames: [state, ordered moves (None until expanded), next index, length of ``line`` before its moves].
-        frames: list[list] = [[root, None, 0, 0]]
+        # Frames: [state, ordered moves (None until expanded), next index, length of ``line`` before its
+        # moves, obligation (Strategy.obligation: the pile the next move must use, or None), table key].
+        # A node with an obligation is another node than its position: its key gets the card to use.
+        frames: list[list] = [[root, None, 0, 0, None, key(root)]]
         while frames:
             frame = frames[-1]
             children = frame[1]
             if children is None:
                 state = frame[0]
                 moves = moves_of(state)
-                while maybe_safe(state):
+                pile = frame[4]
+                if pile is not None:
+                    moves = obliged(moves, pile)
+                while pile is None and maybe_safe(state):  # no safe move before an obligation is met
                     move = safe(state, moves)
                     if move is None:
                         break
@@ -130,13 +137,19 @@ class _Search:
             r = rank(child)
             old = seen.get(k)
             if old is not None and old <= r:
-                continue
+                continue  # searched already (with an obligation or not, since without one allows more)
+            pile = obligation(move)
+            if pile is not None:
+                k += b"\xfd%c" % child.piles[pile][-1]
+                old = seen.get(k)
+                if old is not None and old <= r:
+                    continue
             if len(seen) >= table_size:
-                seen = {key(f[0]): rank(f[0]) for f in frames}
+                seen = {key(f[0]) if f[4] is None else f[5]: rank(f[0]) for f in frames}
             seen[k] = r
             mark = len(line)
             line.append(move)
-            frames.append([child, None, 0, mark])
+            frames.append([child, None, 0, mark, pile, k])
         return None
 
 

@@ -85,6 +85,14 @@ class Strategy:
     def order(self, state: State, moves: list[RawMove], restricted: bool) -> list[RawMove]:
         return moves
 
+    def obligation(self, move: RawMove) -> int | None:
+        """The pile whose card the next move must use after ``move``, or None (see KingAlbertStrategy)."""
+        return None
+
+    def obliged(self, moves: Sequence[RawMove], pile: int) -> list[RawMove]:
+        """The moves allowed right after a move with an obligation on ``pile``."""
+        return list(moves)
+
     def greedy_move(self, state: State, moves: Sequence[RawMove]) -> RawMove | None:
         """For the first pass only: a move to make at once because it is usually right (no proof)."""
         return self.safe_move(state, moves)
@@ -219,6 +227,45 @@ class KingAlbertStrategy(Strategy):
                 if ka_home_is_safe(height, c) or RANK[c] <= (low_black if RED[c] else low_red) + 1:
                     return move
         return None
+
+    def __init__(self, single_cards_only: bool = False) -> None:
+        self.single_cards_only = single_cards_only
+
+    def obligation(self, move: RawMove) -> int | None:
+        """Classic rules: a reserve card put on the tableau must be covered by the very next move.
+
+        The search allows only moves onto it there, and makes no safe move in
+        between.
+
+        Proof. Among the shortest winning lines from P there is one where every
+        reserve card put on the tableau is covered at once. Take a shortest line
+        L, a move in it of reserve card x onto pile T, and the first later move m
+        that involves x: one that puts a card on x or moves x on. The moves
+        between touch neither x nor the card under it, which x covers, so they
+        are legal with x still in its cell, where it is as free as on T: a cell
+        never takes a card back, so its being empty allows nothing, and an empty
+        T allows more, not less. So x's move can wait until just before m, and L
+        keeps its length. If m moved x on, x could have gone there straight from
+        its cell and L was not shortest; so m puts a card on x. Let every
+        reserve move of L wait like this, from the last to the first: a card
+        that waits never comes between another reserve card y and the move that
+        covers y, since that move puts a card on y, not on x (unless the card is
+        x itself, moving on, which was ruled out). The search makes no safe move
+        before the cover, and the rest of L is again a shortest line, so the
+        argument of the module docstring goes through.
+
+        Not for AisleRiot's rules, where whole builds move: there the move that
+        carries x on in a build may be the one that covers another reserve card,
+        so the two cannot both come at once, and the rule that allows for that
+        was measured to save nothing.
+        """
+        src, _, dst = move
+        if self.single_cards_only and src >= KA_FIRST_RESERVE and dst >= KA_FIRST_TABLEAU:
+            return dst
+        return None
+
+    def obliged(self, moves: Sequence[RawMove], pile: int) -> list[RawMove]:
+        return [m for m in moves if m[2] == pile]
 
     def order(self, state: State, moves: list[RawMove], restricted: bool) -> list[RawMove]:
         """Drop moves that only permute piles; best first. ``restricted``: nothing comes back off a foundation."""
@@ -383,16 +430,16 @@ class EagleWingStrategy(Strategy):
         return [m for _, _, m in scored]
 
 
-_STRATEGIES: list[tuple[type[Rules], Callable[[], Strategy]]] = [
-    (KingAlbert, KingAlbertStrategy),
-    (EagleWing, EagleWingStrategy),
+_STRATEGIES: list[tuple[type[Rules], Callable[[Rules], Strategy]]] = [
+    (KingAlbert, lambda rules: KingAlbertStrategy(rules.single_cards_only)),
+    (EagleWing, lambda rules: EagleWingStrategy()),
 ]
 
 
 def strategy_for(rules: Rules) -> Strategy:
     for kind, make in _STRATEGIES:
         if isinstance(rules, kind):
-            return make()
+            return make(rules)
     raise TypeError(f"the solver does not know the game {rules.name!r}")
 
 

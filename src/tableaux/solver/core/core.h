@@ -195,6 +195,7 @@ void table_free(Table *t);
 void table_clear(Table *t);
 int table_full(Table *t);
 int table_visit(Table *t, uint64_t hash, const uint8_t *key, int len, int rank);
+int table_seen(const Table *t, uint64_t hash, const uint8_t *key, int len, int rank);
 
 /* ---- search.c: the search */
 typedef struct {
@@ -202,6 +203,8 @@ typedef struct {
     int ubase;                /* undo stack height before the move that led here */
     int kstart, klen, rank;   /* this frame's key in the key stack (for refilling a cleared table); */
     uint64_t hash;            /* klen < 0 until the frame is expanded */
+    int oblig;                /* King Albert: the pile a reserve card just went to, whose next move must
+                                 put a card on it (or, with whole builds moving, take it on); else -1 */
 } Frame;
 
 typedef struct {
@@ -210,6 +213,7 @@ typedef struct {
     int level;   /* safe-move proof level, see ka_safe_card */
     int restart; /* which run of the first pass: 0 keeps the plain move order */
     int greedy;  /* the first pass's run sends cards home by the rule of thumb too */
+    int oblige;  /* King Albert: a reserve card put on the tableau must be used at once (see obliges) */
     long long nodes, max_nodes, pass_cap;
     double deadline, pass_deadline;
     int out_of_budget, out_of_memory, pass_capped, pass_timeout;

@@ -73,6 +73,29 @@ static void make_room(Search *s) {
     }
 }
 
+/* The pile a move obliges the next move to cover: in the classic rules, a reserve card put on the
+ * tableau (-1: none). strategy.py's KingAlbertStrategy.obligation has the proof. */
+static int obliges(const Search *s, Move m) {
+    return s->oblige && s->pos.game == GAME_KA_CLASSIC && m.src >= KA_R0 && m.dst >= KA_T0 ? m.dst : -1;
+}
+
+/* The moves allowed at a node with an obligation on `pile`: onto it. */
+static int keep_obliged(Move *mv, int n, int pile) {
+    int k = 0;
+    for (int j = 0; j < n; j++)
+        if (mv[j].dst == pile) mv[k++] = mv[j];
+    return k;
+}
+
+/* A node with an obligation is another node than its position: its key gets the card that must be
+ * covered (a key one byte longer than any position's with the same cards home), its hash a mark. */
+static int oblige_key(const Pos *p, int pile, uint8_t *key, int klen, uint64_t *hash) {
+    int c = top(p, pile);
+    key[klen] = (uint8_t)c;
+    *hash = p->hash ^ mix(0x9E3779B97F4A7C15ULL * (uint64_t)(c + 1));
+    return klen + 1;
+}
+
 /*
  * Depth-first search from the current position. 1 when won (the undo stack then holds the line),
  * 0 when the space is exhausted, -1 when stopped (budget, the pass's share, or memory).
@@ -92,14 +115,16 @@ static int run(Search *s, int restricted) {
     if (GROW(s, frames, frames_cap, 1)) goto oom;
     s->frames[0].ubase = depth0;
     s->frames[0].klen = -1;
+    s->frames[0].oblig = -1;
     s->nframes = 1;
 
     while (s->nframes) {
         Frame *fr = &s->frames[s->nframes - 1];
         if (expand) {
             expand = 0;
-            int n = gen_moves(p, buf), closed = 0;
-            for (;;) {
+            int n = gen_moves(p, buf), closed = 0, ob = fr->oblig;
+            if (ob >= 0) n = keep_obliged(buf, n, ob);
+            for (; ob < 0;) { /* no safe moves before an obligation is met */
                 int j = p->game == GAME_EW ? ew_safe(p, buf, n) : ka_safe(p, buf, n, restricted && s->greedy, s->level);
                 if (j < 0) break;
                 if (tick(s)) goto stopped;
@@ -121,6 +146,8 @@ static int run(Search *s, int restricted) {
             if (is_won(p)) return 1;
             n = p->game == GAME_EW ? ew_order(p, buf, n) : ka_order(p, buf, n, restricted, s->restart);
             klen = make_key(p, key);
+            uint64_t h = p->hash;
+            if (ob >= 0) klen = oblige_key(p, ob, key, klen, &h);
             if (GROW(s, moves, moves_cap, s->nmoves + n) || GROW(s, keys, keys_cap, s->nkeys + klen)) goto oom;
             fr = &s->frames[s->nframes - 1];
             memcpy(s->moves + s->nmoves, buf, (size_t)n * sizeof(Move));
@@ -131,7 +158,7 @@ static int run(Search *s, int restricted) {
             fr->kstart = s->nkeys;
             fr->klen = klen;
             fr->rank = pos_rank(p);
-            fr->hash = p->hash;
+            fr->hash = h;
             s->nmoves += n;
             s->nkeys += klen;
         }
@@ -149,13 +176,22 @@ static int run(Search *s, int restricted) {
         apply_move(p, m, &s->undo[s->nundo++]);
         klen = make_key(p, key);
         make_room(s);
-        if (table_visit(&s->table, p->hash, key, klen, pos_rank(p))) {
+        int ob = obliges(s, m);
+        uint64_t h = p->hash;
+        /* a node with an obligation is skipped when its position was searched without one */
+        if (ob >= 0 && table_seen(&s->table, h, key, klen, pos_rank(p))) {
+            undo_move(p, &s->undo[--s->nundo]);
+            continue;
+        }
+        if (ob >= 0) klen = oblige_key(p, ob, key, klen, &h);
+        if (table_visit(&s->table, h, key, klen, pos_rank(p))) {
             undo_move(p, &s->undo[--s->nundo]);
             continue;
         }
         if (GROW(s, frames, frames_cap, s->nframes + 1)) goto oom;
         s->frames[s->nframes].ubase = ubase;
         s->frames[s->nframes].klen = -1;
+        s->frames[s->nframes].oblig = ob;
         s->nframes++;
         expand = 1;
     }

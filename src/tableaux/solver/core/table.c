@@ -105,3 +105,13 @@ int table_visit(Table *t, uint64_t hash, const uint8_t *key, int len, int rank) 
     }
 }
 
+
+/* 1 when table_visit would skip this key, without recording it. */
+int table_seen(const Table *t, uint64_t hash, const uint8_t *key, int len, int rank) {
+    if (!hash) hash = 1;
+    for (size_t i = slot_index(t, hash);; i = (i + 1) & t->mask) {
+        const Slot *s = &t->slots[i];
+        if (!s->hash) return 0;
+        if (s->hash == hash && s->len == len && !memcmp(t->arena + s->off, key, (size_t)len)) return s->rank <= rank;
+    }
+}
