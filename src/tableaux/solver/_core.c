@@ -228,6 +228,7 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
     s->memory = (size_t)memory;
     s->level = level;
     s->oblige = oblige;
+    s->best_first = getenv("TBX_NOBF") ? 0 : 1;
     int verdict;
     Py_BEGIN_ALLOW_THREADS;
     verdict = search_solve(s, max_nodes, time_limit, first_pass);

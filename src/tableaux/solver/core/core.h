@@ -197,6 +197,19 @@ int table_full(Table *t);
 int table_visit(Table *t, uint64_t hash, const uint8_t *key, int len, int rank);
 int table_seen(const Table *t, uint64_t hash, const uint8_t *key, int len, int rank);
 
+/* ---- bestfirst.c's state: the nodes of the best-first run, kept between its turns */
+typedef struct {
+    Pos root;
+    Table seen;       /* the positions it has made */
+    uint8_t *recs;    /* each node's position: the pile lengths, then the cards pile by pile */
+    uint32_t *parent; /* the node it was made from (UINT32_MAX: the root) */
+    Move *move;       /* the move that made it, after its parent's safe moves */
+    int16_t *score;   /* its score (bestfirst.c's score) */
+    uint64_t *heap;   /* open nodes: score << 32 | node, least first (ties: the older node) */
+    size_t n, cap, nheap, limit;
+    int full; /* its memory ran out: it stops for good */
+} Best;
+
 /* ---- search.c: the search */
 typedef struct {
     int mstart, mcount, midx; /* this frame's ordered moves in the move stack */
@@ -213,6 +226,8 @@ typedef struct {
     int level;   /* safe-move proof level, see ka_safe_card */
     int restart; /* which run of the first pass: 0 keeps the plain move order */
     int greedy;  /* the first pass's run sends cards home by the rule of thumb too */
+    int best_first; /* the first pass takes turns with a best-first run (bestfirst.c) */
+    Best *best;     /* that run, between its turns */
     int oblige;  /* King Albert: a reserve card put on the tableau must be used at once (see obliges) */
     long long nodes, max_nodes, pass_cap;
     double deadline, pass_deadline;
@@ -226,10 +241,18 @@ typedef struct {
     uint8_t *keys;
     int nkeys, keys_cap;
     size_t memory; /* bytes the table and the stacks may take together */
+    size_t lent;   /* of those, what the best-first run holds meanwhile */
 } Search;
 
 double now(void);
+int search_tick(Search *s);
+int search_play(Search *s, Move m);
 int search_solve(Search *s, long long max_nodes, double time_limit, int first_pass);
 void search_free(Search *s);
+
+/* ---- bestfirst.c: the first pass's best-first run */
+int bestfirst_start(Search *s);
+int bestfirst_run(Search *s);
+void bestfirst_free(Search *s);
 
 #endif

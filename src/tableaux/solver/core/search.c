@@ -18,6 +18,7 @@ static size_t stack_bytes(const Search *s) {
 static void share_memory(Search *s) {
     size_t stacks = stack_bytes(s), reserve = s->memory / 8;
     if (stacks < reserve) stacks = reserve;
+    stacks += s->lent;
     s->table.cap = s->memory > stacks ? s->memory - stacks : 0;
 }
 
@@ -26,7 +27,7 @@ static int grow(Search *s, void **buf, int *cap, int need, size_t item) {
     if (need <= *cap) return 0;
     int ncap = *cap ? *cap : 256;
     while (ncap < need) ncap *= 2;
-    if (stack_bytes(s) + table_bytes(&s->table) + (size_t)(ncap - *cap) * item > s->memory) return -1;
+    if (stack_bytes(s) + table_bytes(&s->table) + s->lent + (size_t)(ncap - *cap) * item > s->memory) return -1;
     void *nb = realloc(*buf, (size_t)ncap * item);
     if (!nb) return -1;
     *buf = nb;
@@ -38,7 +39,7 @@ static int grow(Search *s, void **buf, int *cap, int need, size_t item) {
 #define GROW(s, field, cap, need) grow((s), (void **)&(s)->field, &(s)->cap, (need), sizeof(*(s)->field))
 
 /* Count one position about to be made. 1 when the budget (or the pass's share) is spent. */
-static int tick(Search *s) {
+int search_tick(Search *s) {
     if (s->max_nodes >= 0 && s->nodes >= s->max_nodes) {
         s->out_of_budget = 1;
         return 1;
@@ -59,6 +60,16 @@ static int tick(Search *s) {
         s->pass_capped = 1;
         return 1;
     }
+    return 0;
+}
+
+/* Make a move and keep it on the undo stack, as part of the line. 0, or -1 when memory runs out. */
+int search_play(Search *s, Move m) {
+    if (GROW(s, undo, undo_cap, s->nundo + 1)) {
+        s->out_of_memory = 1;
+        return -1;
+    }
+    apply_move(&s->pos, m, &s->undo[s->nundo++]);
     return 0;
 }
 
@@ -127,7 +138,7 @@ static int run(Search *s, int restricted) {
             for (; ob < 0;) { /* no safe moves before an obligation is met */
                 int j = p->game == GAME_EW ? ew_safe(p, buf, n) : ka_safe(p, buf, n, restricted && s->greedy, s->level);
                 if (j < 0) break;
-                if (tick(s)) goto stopped;
+                if (search_tick(s)) goto stopped;
                 if (GROW(s, undo, undo_cap, s->nundo + 1)) goto oom;
                 apply_move(p, buf[j], &s->undo[s->nundo++]);
                 klen = make_key(p, key);
@@ -170,7 +181,7 @@ static int run(Search *s, int restricted) {
             continue;
         }
         Move m = s->moves[fr->mstart + fr->midx++];
-        if (tick(s)) goto stopped;
+        if (search_tick(s)) goto stopped;
         if (GROW(s, undo, undo_cap, s->nundo + 1)) goto oom;
         int ubase = s->nundo;
         apply_move(p, m, &s->undo[s->nundo++]);
@@ -227,6 +238,15 @@ int search_solve(Search *s, long long max_nodes, double time_limit, int first_pa
              * same whatever the budget. With no node budget the share is 64 million. */
             long long share = max_nodes >= 0 ? max_nodes / 2 : (time_limit > 0 ? -1 : 64000000LL);
             s->pass_deadline = time_limit > 0 ? start + time_limit / 2 : 0;
+            /* A best-first run takes turns with the depth-first runs, each turn as long as the run
+             * before it: some deals it wins at once, others only a depth-first run wins. It holds a
+             * quarter of the memory, which the table leaves free until the complete search. */
+            int best = s->best_first && s->pos.game != GAME_EW;
+            if (best) {
+                s->lent = s->memory / 4;
+                share_memory(s);
+                if (bestfirst_start(s)) best = 0;
+            }
             for (int restart = 0; !found; restart++) {
                 long long size = 20000LL << (restart < 30 ? restart : 30);
                 s->pass_cap = s->nodes + size;
@@ -240,7 +260,18 @@ int search_solve(Search *s, long long max_nodes, double time_limit, int first_pa
                 /* exhausted: no order finds a win there; out of budget, time or share: stop */
                 if ((r == 0 && !s->greedy) || s->out_of_budget || s->out_of_memory || s->pass_timeout) break;
                 if (share >= 0 && s->nodes >= share) break;
+                if (found || !best) continue;
+                s->pass_cap = s->nodes + size;
+                if (share >= 0 && s->pass_cap > share) s->pass_cap = share;
+                s->pass_capped = 0;
+                r = bestfirst_run(s);
+                if (r == 1) found = 1;
+                if (r == 0 || s->out_of_memory || s->pass_timeout) break; /* no win without worrying back */
+                if (share >= 0 && s->nodes >= share) break;
             }
+            bestfirst_free(s);
+            s->lent = 0;
+            share_memory(s);
             s->restart = 0;
         }
         if (!found && !s->out_of_budget && !s->out_of_memory) {
@@ -256,6 +287,7 @@ int search_solve(Search *s, long long max_nodes, double time_limit, int first_pa
 }
 
 void search_free(Search *s) {
+    bestfirst_free(s);
     table_free(&s->table);
     free(s->frames);
     free(s->moves);

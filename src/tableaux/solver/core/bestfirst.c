@@ -1,0 +1,218 @@
+/*
+ * The first pass's best-first run (King Albert). A depth-first search follows its move order to the
+ * bottom before it tries anything else, so one poor choice near the root can cost millions of
+ * positions; a greedy best-first search always goes on from the most promising position seen so far,
+ * and finds most wins that defeat the depth-first runs within a few hundred thousand positions. It
+ * only looks for wins, so it needs no proof: what it cannot find, the complete search decides.
+ *
+ * Every position it has seen but not expanded is kept (a few dozen bytes each), so its memory is
+ * bounded on its own: the run stops when its nodes or its table would take more than an eighth of the
+ * allowance each.
+ */
+#include "core.h"
+
+enum { REC = KA_NPILES + MAXCARDS }; /* a kept position: the pile lengths, then the cards pile by pile */
+
+static void encode(const Pos *p, uint8_t *r) {
+    int o = KA_NPILES;
+    for (int i = 0; i < KA_NPILES; i++) {
+        r[i] = p->n[i];
+        memcpy(r + o, p->c[i], p->n[i]);
+        o += p->n[i];
+    }
+}
+
+static void decode(Pos *p, const uint8_t *r) {
+    int o = KA_NPILES;
+    for (int i = 0; i < KA_NPILES; i++) {
+        p->n[i] = r[i];
+        memcpy(p->c[i], r + o, r[i]);
+        o += r[i];
+    }
+    rehash(p);
+}
+
+/* Lower is more promising: cards still to go home count most; then cards lying above a lower card of
+ * their suit (each must move before that card can go home), cards above the next card each foundation
+ * needs, and reserve cards not yet played; an empty pile counts in favour. The weights were tried on
+ * deals that the depth-first runs could not win in 5 million positions. */
+static int score(const Pos *p) {
+    int h[4], out = 0, empty = 0, reserve = 0, dig = 0;
+    suit_heights(p, 0, h);
+    for (int i = KA_T0; i < KA_T1; i++) {
+        int n = p->n[i], low[4] = {14, 14, 14, 14};
+        if (!n) empty++;
+        for (int j = 0; j < n; j++) {
+            int c = p->c[i][j] & 63, s = SUIT[c], r = RANK[c];
+            if (low[s] < r) out++;
+            else low[s] = r;
+            if (r == h[s] + 1) dig += n - 1 - j;
+        }
+    }
+    for (int i = KA_R0; i < KA_NPILES; i++) reserve += p->n[i] > 0;
+    return 5 * (52 - h[0] - h[1] - h[2] - h[3]) + out + dig + reserve - 3 * empty + 64;
+}
+
+/* Room for one more node, within the limit; 0 on success. */
+static int room(Best *b) {
+    if (b->n < b->cap) return 0;
+    size_t cap = b->cap ? 2 * b->cap : 4096;
+    if (cap * (REC + sizeof(uint32_t) + sizeof(Move) + sizeof(int16_t) + sizeof(uint64_t)) > b->limit) return -1;
+    uint8_t *recs = realloc(b->recs, cap * REC);
+    if (recs) b->recs = recs;
+    uint32_t *parent = realloc(b->parent, cap * sizeof *parent);
+    if (parent) b->parent = parent;
+    Move *move = realloc(b->move, cap * sizeof *move);
+    if (move) b->move = move;
+    int16_t *score = realloc(b->score, cap * sizeof *score);
+    if (score) b->score = score;
+    uint64_t *heap = realloc(b->heap, cap * sizeof *heap);
+    if (heap) b->heap = heap;
+    if (!recs || !parent || !move || !score || !heap) return -1;
+    b->cap = cap;
+    return 0;
+}
+
+static void push(Best *b, uint64_t x) {
+    size_t i = b->nheap++;
+    while (i) {
+        size_t up = (i - 1) / 2;
+        if (b->heap[up] <= x) break;
+        b->heap[i] = b->heap[up];
+        i = up;
+    }
+    b->heap[i] = x;
+}
+
+static uint64_t pop(Best *b) {
+    uint64_t top = b->heap[0], x = b->heap[--b->nheap];
+    size_t i = 0, n = b->nheap;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && b->heap[c + 1] < b->heap[c]) c++;
+        if (x <= b->heap[c]) break;
+        b->heap[i] = b->heap[c];
+        i = c;
+    }
+    if (n) b->heap[i] = x;
+    return top;
+}
+
+/* Make the safe moves (the proved ones) from the position; through search_play when `record`.
+ * -1 when the budget or memory runs out. */
+static int safe_moves(Search *s, Move *buf, int record) {
+    Pos *p = &s->pos;
+    Undo u;
+    for (int n = gen_moves(p, buf);; n = gen_moves(p, buf)) {
+        int j = ka_safe(p, buf, n, 0, s->level);
+        if (j < 0) return 0;
+        if (record) {
+            if (search_play(s, buf[j])) return -1;
+        } else {
+            if (search_tick(s)) return -1;
+            apply_move(p, buf[j], &u);
+        }
+    }
+}
+
+/* The line to node `x`, played from the root onto the undo stack: each node's move follows its
+ * parent's safe moves, which are made again (they depend only on the position). */
+static int replay(Search *s, Best *b, uint32_t x) {
+    size_t depth = 0;
+    for (uint32_t y = x; b->parent[y] != UINT32_MAX; y = b->parent[y]) depth++;
+    uint32_t *path = malloc((depth + 1) * sizeof *path);
+    if (!path) return -1;
+    size_t k = depth;
+    for (uint32_t y = x; b->parent[y] != UINT32_MAX; y = b->parent[y]) path[--k] = y;
+    Move buf[512];
+    s->pos = b->root;
+    int r = 0;
+    for (k = 0; k < depth && !r; k++)
+        r = safe_moves(s, buf, 1) || search_play(s, b->move[path[k]]);
+    if (!r) r = safe_moves(s, buf, 1);
+    free(path);
+    return r ? -1 : 0;
+}
+
+/* Start a run from s->pos; -1 when memory runs out. Its table and nodes take at most a quarter of
+ * the memory allowance, which the main table leaves free meanwhile (see search.c). */
+int bestfirst_start(Search *s) {
+    Best *b = calloc(1, sizeof *b);
+    if (!b) return -1;
+    s->best = b;
+    b->root = s->pos;
+    b->limit = s->memory / 8;
+    uint8_t key[KEY_MAX];
+    if (table_init(&b->seen, s->memory / 8) || room(b)) return -1;
+    encode(&s->pos, b->recs);
+    b->parent[0] = UINT32_MAX;
+    b->n = 1;
+    b->score[0] = (int16_t)score(&s->pos);
+    push(b, (uint64_t)b->score[0] << 32);
+    table_visit(&b->seen, s->pos.hash, key, make_key(&s->pos, key), 0);
+    return 0;
+}
+
+/* Go on from where the run stopped, until the pass's cap. 1 when a win was found (the undo stack then
+ * holds the line and s->pos is won), 0 when the restricted space has no win, -1 when stopped (the cap,
+ * the clock, or its memory; s->pos is as before). */
+int bestfirst_run(Search *s) {
+    Best *b = s->best;
+    Pos *p = &s->pos;
+    Pos saved = *p;
+    int nundo0 = s->nundo, result = -1;
+    Move buf[512];
+    uint8_t key[KEY_MAX];
+    if (b->full) return -1;
+    while (b->nheap) {
+        uint32_t x = (uint32_t)pop(b);
+        decode(p, b->recs + (size_t)x * REC);
+        if (safe_moves(s, buf, 0)) {
+            push(b, (uint64_t)b->score[x] << 32 | x); /* expanded again next time */
+            goto stopped;
+        }
+        if (is_won(p)) {
+            if (replay(s, b, x)) goto stopped;
+            return 1;
+        }
+        int n = ka_order(p, buf, gen_moves(p, buf), 1, 0);
+        for (int j = 0; j < n; j++) {
+            Undo u;
+            if (room(b) || table_full(&b->seen)) b->full = 1;
+            if (b->full || search_tick(s)) {
+                /* the node goes back to be expanded again; its children made so far are known */
+                push(b, (uint64_t)b->score[x] << 32 | x);
+                goto stopped;
+            }
+            apply_move(p, buf[j], &u);
+            if (!table_visit(&b->seen, p->hash, key, make_key(p, key), 0)) {
+                encode(p, b->recs + b->n * REC);
+                b->parent[b->n] = x;
+                b->move[b->n] = buf[j];
+                b->score[b->n] = (int16_t)score(p);
+                push(b, (uint64_t)b->score[b->n] << 32 | b->n);
+                b->n++;
+            }
+            undo_move(p, &u);
+        }
+    }
+    result = 0;
+stopped:
+    *p = saved;
+    s->nundo = nundo0; /* a line cut short by memory is dropped */
+    return result;
+}
+
+void bestfirst_free(Search *s) {
+    Best *b = s->best;
+    if (!b) return;
+    table_free(&b->seen);
+    free(b->recs);
+    free(b->parent);
+    free(b->move);
+    free(b->score);
+    free(b->heap);
+    free(b);
+    s->best = NULL;
+}
