@@ -8,6 +8,8 @@ search; the C core must agree with both wherever they meet.
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -205,3 +207,22 @@ def test_a_reserve_card_must_be_covered_at_once_without_changing_any_verdict(pli
             unwinnable += verdicts[True] == 1
     assert compared >= 20 and unwinnable >= 5
     assert searched[True] < searched[False]
+
+
+def test_a_search_stays_within_its_memory_allowance() -> None:
+    """``memory_mb`` bounds everything the core holds: the table, the search's stacks and the first pass's
+    best-first run. Measured as the growth of the process's peak resident memory, in a fresh process,
+    on searches long enough to fill all of them."""
+    code = (
+        "import resource, tableaux\n"
+        "from tableaux.solver import solve\n"
+        "solve(tableaux.new_game('king-albert', 1), backend='c', max_nodes=1000)\n"
+        "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "for name, deal in (('king-albert-classic', 44), ('king-albert', 215)):\n"
+        "    solve(tableaux.new_game(name, deal), backend='c', memory_mb=48, max_nodes=8_000_000)\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    grown_mib = int(run.stdout) / 1024  # ru_maxrss is in KiB on Linux
+    assert grown_mib <= 48 * 1.1
