@@ -23,7 +23,7 @@ import sys
 import time
 
 from tableaux import new_game
-from tableaux.solver import BACKENDS, solve
+from tableaux.solver import BACKENDS, DEFAULT_MEMORY_MB, solve
 from tableaux.solver.survey import parse_deals, percentile
 
 DEFAULT_DEALS = {
@@ -38,12 +38,15 @@ PYTHON_DEALS = {
 }
 
 
-def bench(game: str, deals: range, time_limit: float, max_nodes: int | None, backend: str) -> dict[str, float]:
+def bench(
+    game: str, deals: range, time_limit: float, max_nodes: int | None, backend: str, memory_mb: int
+) -> dict[str, float]:
     verdicts = {"winnable": 0, "unwinnable": 0, "unknown": 0}
     times: list[float] = []
     nodes = 0
     for deal in deals:
-        result = solve(new_game(game, deal), time_limit=time_limit, max_nodes=max_nodes, backend=backend)
+        result = solve(new_game(game, deal), time_limit=time_limit, max_nodes=max_nodes, backend=backend,
+                       memory_mb=memory_mb)
         verdicts[result.verdict] += 1
         nodes += result.nodes
         times.append(result.seconds)
@@ -76,6 +79,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--time-limit", type=float, default=10.0, help="seconds per deal (default 10)")
     parser.add_argument("--max-nodes", type=int, default=None, help="positions per deal (default: no limit)")
+    parser.add_argument("--memory", type=int, default=DEFAULT_MEMORY_MB, metavar="MB",
+                        help=f"memory one search may take, in MiB (default {DEFAULT_MEMORY_MB})")
     parser.add_argument("--deals", action="append", default=[], metavar="GAME=FIRST-LAST",
                         help="deal range for a game (repeatable); only the games named are run")
     parser.add_argument("--python-deals", action="append", default=[], metavar="GAME=FIRST-LAST",
@@ -87,6 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     ranges = {"c": ranges_from(args.deals, DEFAULT_DEALS, parser),
               "python": ranges_from(args.python_deals or args.deals, PYTHON_DEALS, parser)}
     budget = f"{args.time_limit:g} s" + (f" or {args.max_nodes:,} positions" if args.max_nodes else "")
+    budget += f" and {args.memory:,} MiB"
     print(f"{budget} per deal; Python {sys.version.split()[0]}; backends {', '.join(backends)}")
     print(f"{'game':<28}{'backend':>8}{'decided':>10}{'won':>6}{'lost':>6}{'unkn':>6}"
           f"{'pos/s':>12}{'median s':>10}{'p99 s':>9}{'max s':>9}{'total s':>9}")
@@ -96,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
             deals = ranges[backend].get(game)
             if deals is None:
                 continue
-            r = bench(game, deals, args.time_limit, args.max_nodes, backend)
+            r = bench(game, deals, args.time_limit, args.max_nodes, backend, args.memory)
             label = f"{game} {deals.start}-{deals.stop - 1}"
             decided = f"{r['deals'] - r['unknown']}/{r['deals']}"
             print(f"{label:<28}{backend:>8}{decided:>10}{r['winnable']:>6}{r['unwinnable']:>6}{r['unknown']:>6}"
