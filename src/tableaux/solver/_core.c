@@ -207,15 +207,15 @@ static PyObject *core_safe(PyObject *self, PyObject *args) {
 }
 
 static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
-    static char *names[] = {"game", "piles", "redeals", "max_nodes", "time_limit", "memory", "first_pass", "level", "oblige", NULL};
+    static char *names[] = {"game", "piles", "redeals", "max_nodes", "time_limit", "memory", "first_pass", "level", "oblige", "best_first", NULL};
     PyObject *g, *piles;
     long redeals;
     long long max_nodes = -1;
     double time_limit = 0;
     unsigned long long memory = 1ULL << 30;
-    int first_pass = 1, level = 1, oblige = 1, game;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOl|LdKpip", names, &g, &piles, &redeals, &max_nodes, &time_limit,
-                                     &memory, &first_pass, &level, &oblige) ||
+    int first_pass = 1, level = 1, oblige = 1, best_first = 1, game;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOl|LdKpipp", names, &g, &piles, &redeals, &max_nodes, &time_limit,
+                                     &memory, &first_pass, &level, &oblige, &best_first) ||
         read_game(g, &game))
         return NULL;
     if (memory < (1u << 20)) return PyErr_Format(PyExc_ValueError, "memory must be at least 1 MiB");
@@ -228,7 +228,7 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
     s->memory = (size_t)memory;
     s->level = level;
     s->oblige = oblige;
-    s->best_first = getenv("TBX_NOBF") ? 0 : 1;
+    s->best_first = best_first;
     int verdict;
     Py_BEGIN_ALLOW_THREADS;
     verdict = search_solve(s, max_nodes, time_limit, first_pass);
@@ -258,7 +258,8 @@ static PyMethodDef core_methods[] = {
     {"key", core_key, METH_VARARGS, "key(game, piles, redeals) -> (canonical key, hash, rank)"},
     {"safe_move", core_safe, METH_VARARGS, "safe_move(game, piles, redeals, level=1, restricted=0) -> move or None"},
     {"solve", (PyCFunction)(void (*)(void))core_solve, METH_VARARGS | METH_KEYWORDS,
-     "solve(game, piles, redeals, max_nodes=-1, time_limit=0, memory=2**30, first_pass=True, level=1, oblige=True)\n"
+     "solve(game, piles, redeals, max_nodes=-1, time_limit=0, memory=2**30, first_pass=True, level=1, oblige=True,\n"
+     "      best_first=True)\n"
      "-> (verdict 0 winnable / 1 unwinnable / 2 unknown, winning line, nodes, ran out of memory,\n"
      "    times the table was full and emptied)"},
     {NULL, NULL, 0, NULL},
