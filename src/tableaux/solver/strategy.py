@@ -142,6 +142,9 @@ class KingAlbertStrategy(Strategy):
 
     has_restricted_pass = True
 
+    def __init__(self, single_cards_only: bool = False) -> None:
+        self.single_cards_only = single_cards_only
+
     def key(self, state: State) -> bytes:
         # Foundations, tableau piles and reserve cells are each interchangeable:
         # every rule treats the piles of one kind alike, so they are sorted. A
@@ -227,9 +230,6 @@ class KingAlbertStrategy(Strategy):
                 if ka_home_is_safe(height, c) or RANK[c] <= (low_black if RED[c] else low_red) + 1:
                     return move
         return None
-
-    def __init__(self, single_cards_only: bool = False) -> None:
-        self.single_cards_only = single_cards_only
 
     def obligation(self, move: RawMove) -> int | None:
         """Classic rules: a reserve card put on the tableau must be covered by the very next move.
