@@ -132,11 +132,13 @@ int ka_safe(const Pos *p, const Move *mv, int n, int greedy, int level) {
 int ka_order(const Pos *p, Move *mv, int n, int restricted, int restart) {
     int h[4], depth[KA_NPILES];
     suit_heights(p, 0, h);
+    uint64_t needed = 0; /* the next card of each suit's foundation (card = suit * 13 + rank - 1) */
+    for (int s = 0; s < 4; s++)
+        if (h[s] < 13) needed |= 1ULL << (s * 13 + h[s]);
     for (int i = KA_T0; i < KA_T1; i++) {
         depth[i] = -1;
         for (int j = 0; j < p->n[i]; j++) {
-            int c = p->c[i][j] & 63;
-            if (c < 52 && RANK[c] == h[SUIT[c]] + 1) {
+            if (needed >> (p->c[i][j] & 63) & 1) {
                 depth[i] = p->n[i] - 1 - j;
                 break;
             }
@@ -144,8 +146,7 @@ int ka_order(const Pos *p, Move *mv, int n, int restricted, int restart) {
     }
     Scored sc[512];
     int ns = 0;
-    uint8_t empty_seen[KA_NPILES][MAXCARDS + 1];
-    memset(empty_seen, 0, sizeof empty_seen);
+    uint64_t empty_seen[KA_NPILES] = {0}; /* bit k of [s]: k cards from s went to an empty pile already */
     for (int j = 0; j < n; j++) {
         Move m = mv[j];
         int s = m.src, k = m.cnt, d = m.dst, len = p->n[s], a, b = 0;
@@ -156,8 +157,8 @@ int ka_order(const Pos *p, Move *mv, int n, int restricted, int restart) {
             a = 0;
         } else if (!p->n[d]) {
             if (s < KA_T1 && k == len) continue;
-            if (empty_seen[s][k]) continue;
-            empty_seen[s][k] = 1;
+            if (empty_seen[s] >> (k & 63) & 1) continue;
+            empty_seen[s] |= 1ULL << (k & 63);
             if (s >= KA_R0) a = 4;
             else if (p->c[s][len - k - 1] & DOWN) a = 3, b = -len;
             else a = 6, b = k;

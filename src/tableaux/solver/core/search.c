@@ -120,8 +120,11 @@ static int run(Search *s, int restricted) {
     int depth0 = s->nundo;
     table_clear(&s->table);
 
+    /* key, klen and kh always hold the key and hash of the newest node: made when the node is, they
+     * are still right when it is expanded (at once), unless safe moves change the position there. */
     int klen = make_key(p, key);
-    table_visit(&s->table, p->hash, key, klen, pos_rank(p));
+    uint64_t kh = p->hash;
+    table_visit(&s->table, kh, key, klen, pos_rank(p));
     int expand = 1; /* the top frame still needs its moves */
     if (GROW(s, frames, frames_cap, 1)) goto oom;
     s->frames[0].ubase = depth0;
@@ -142,8 +145,9 @@ static int run(Search *s, int restricted) {
                 if (GROW(s, undo, undo_cap, s->nundo + 1)) goto oom;
                 apply_move(p, buf[j], &s->undo[s->nundo++]);
                 klen = make_key(p, key);
+                kh = p->hash;
                 make_room(s);
-                if (table_visit(&s->table, p->hash, key, klen, pos_rank(p))) {
+                if (table_visit(&s->table, kh, key, klen, pos_rank(p))) {
                     closed = 1;
                     break;
                 }
@@ -156,9 +160,6 @@ static int run(Search *s, int restricted) {
             }
             if (is_won(p)) return 1;
             n = p->game == GAME_EW ? ew_order(p, buf, n) : ka_order(p, buf, n, restricted, s->restart);
-            klen = make_key(p, key);
-            uint64_t h = p->hash;
-            if (ob >= 0) klen = oblige_key(p, ob, key, klen, &h);
             if (GROW(s, moves, moves_cap, s->nmoves + n) || GROW(s, keys, keys_cap, s->nkeys + klen)) goto oom;
             fr = &s->frames[s->nframes - 1];
             memcpy(s->moves + s->nmoves, buf, (size_t)n * sizeof(Move));
@@ -169,7 +170,7 @@ static int run(Search *s, int restricted) {
             fr->kstart = s->nkeys;
             fr->klen = klen;
             fr->rank = pos_rank(p);
-            fr->hash = h;
+            fr->hash = kh;
             s->nmoves += n;
             s->nkeys += klen;
         }
@@ -204,6 +205,7 @@ static int run(Search *s, int restricted) {
         s->frames[s->nframes].klen = -1;
         s->frames[s->nframes].oblig = ob;
         s->nframes++;
+        kh = h;
         expand = 1;
     }
     return 0;
