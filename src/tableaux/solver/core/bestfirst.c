@@ -5,9 +5,9 @@
  * and finds most wins that defeat the depth-first runs within a few hundred thousand positions. It
  * only looks for wins, so it needs no proof: what it cannot find, the complete search decides.
  *
- * Every position it has seen but not expanded is kept (a few dozen bytes each), so its memory is
- * bounded on its own: the run stops when its nodes or its table would take more than an eighth of the
- * allowance each.
+ * Every position it has made is kept (89 bytes each, and 8 to 16 more to know it again), so its memory
+ * is bounded on its own: it holds what search.c lends it, three quarters for its nodes and a quarter
+ * for its set of positions seen, and stops for good when either is full.
  */
 #include "core.h"
 
@@ -56,11 +56,44 @@ static int score(const Pos *p) {
     return 5 * (52 - h[0] - h[1] - h[2] - h[3]) + out + 2 * dig + 12 * played - 3 * empty + 64;
 }
 
+/* The positions made so far, by their hash alone (which ignores the order of interchangeable piles): a
+ * collision could only hide a position from this run, which proves nothing, and it takes 8 bytes a
+ * position instead of a whole key. 0 when x was there already, 1 when added, -1 when full. */
+static int mark(Best *b, uint64_t x) {
+    if (!x) x = 1;
+    if (4 * (b->marked + 1) > 3 * (b->mask + 1)) { /* keep it at most three quarters full */
+        size_t n = 2 * (b->mask + 1);
+        if (n * sizeof(uint64_t) > b->limit / 4) return -1;
+        uint64_t *t = calloc(n, sizeof *t);
+        if (!t) return -1;
+        for (size_t i = 0; i <= b->mask; i++)
+            if (b->seen[i])
+                for (size_t j = b->seen[i] & (n - 1);; j = (j + 1) & (n - 1))
+                    if (!t[j]) {
+                        t[j] = b->seen[i];
+                        break;
+                    }
+        free(b->seen);
+        b->seen = t;
+        b->mask = n - 1;
+    }
+    for (size_t i = x & b->mask;; i = (i + 1) & b->mask) {
+        if (b->seen[i] == x) return 0;
+        if (!b->seen[i]) {
+            b->seen[i] = x;
+            b->marked++;
+            return 1;
+        }
+    }
+}
+
 /* Room for one more node, within the limit; 0 on success. */
 static int room(Best *b) {
     if (b->n < b->cap) return 0;
-    size_t cap = b->cap ? 2 * b->cap : 4096;
-    if (cap * (REC + sizeof(uint32_t) + sizeof(Move) + sizeof(int16_t) + sizeof(uint64_t)) > b->limit) return -1;
+    size_t per = REC + sizeof(uint32_t) + sizeof(Move) + sizeof(int16_t) + sizeof(uint64_t);
+    size_t cap = b->cap ? 2 * b->cap : 4096, most = b->limit / 4 * 3 / per;
+    if (cap > most) cap = most; /* the last step up takes what is left */
+    if (cap <= b->cap) return -1;
     uint8_t *recs = realloc(b->recs, cap * REC);
     if (recs) b->recs = recs;
     uint32_t *parent = realloc(b->parent, cap * sizeof *parent);
@@ -145,15 +178,16 @@ int bestfirst_start(Search *s) {
     if (!b) return -1;
     s->best = b;
     b->root = s->pos;
-    b->limit = s->memory / 8;
-    uint8_t key[KEY_MAX];
-    if (table_init(&b->seen, s->memory / 8) || room(b)) return -1;
+    b->limit = s->lent;
+    b->mask = 4095;
+    b->seen = calloc(b->mask + 1, sizeof *b->seen);
+    if (!b->seen || room(b)) return -1;
     encode(&s->pos, b->recs);
     b->parent[0] = UINT32_MAX;
     b->n = 1;
     b->score[0] = (int16_t)score(&s->pos);
     push(b, (uint64_t)b->score[0] << 32);
-    table_visit(&b->seen, s->pos.hash, key, make_key(&s->pos, key), 0);
+    mark(b, s->pos.hash);
     return 0;
 }
 
@@ -166,7 +200,6 @@ int bestfirst_run(Search *s) {
     Pos saved = *p;
     int nundo0 = s->nundo, result = -1;
     Move buf[512];
-    uint8_t key[KEY_MAX];
     if (b->full) return -1;
     while (b->nheap) {
         uint32_t x = (uint32_t)pop(b);
@@ -182,14 +215,16 @@ int bestfirst_run(Search *s) {
         int n = ka_order(p, buf, gen_moves(p, buf), 1, 0);
         for (int j = 0; j < n; j++) {
             Undo u;
-            if (room(b) || table_full(&b->seen)) b->full = 1;
+            if (room(b)) b->full = 1;
             if (b->full || search_tick(s)) {
                 /* the node goes back to be expanded again; its children made so far are known */
                 push(b, (uint64_t)b->score[x] << 32 | x);
                 goto stopped;
             }
             apply_move(p, buf[j], &u);
-            if (!table_visit(&b->seen, p->hash, key, make_key(p, key), 0)) {
+            int fresh = mark(b, p->hash);
+            if (fresh < 0) b->full = 1;
+            if (fresh > 0) {
                 encode(p, b->recs + b->n * REC);
                 b->parent[b->n] = x;
                 b->move[b->n] = buf[j];
@@ -210,7 +245,7 @@ stopped:
 void bestfirst_free(Search *s) {
     Best *b = s->best;
     if (!b) return;
-    table_free(&b->seen);
+    free(b->seen);
     free(b->recs);
     free(b->parent);
     free(b->move);

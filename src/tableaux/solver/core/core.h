@@ -200,13 +200,14 @@ int table_seen(const Table *t, uint64_t hash, const uint8_t *key, int len, int r
 /* ---- bestfirst.c's state: the nodes of the best-first run, kept between its turns */
 typedef struct {
     Pos root;
-    Table seen;       /* the positions it has made */
+    uint64_t *seen;   /* the hashes of the positions it has made (open addressing, 0: empty) */
+    size_t mask, marked;
     uint8_t *recs;    /* each node's position: the pile lengths, then the cards pile by pile */
     uint32_t *parent; /* the node it was made from (UINT32_MAX: the root) */
     Move *move;       /* the move that made it, after its parent's safe moves */
     int16_t *score;   /* its score (bestfirst.c's score) */
     uint64_t *heap;   /* open nodes: score << 32 | node, least first (ties: the older node) */
-    size_t n, cap, nheap, limit;
+    size_t n, cap, nheap, limit; /* limit: the bytes it may hold, nodes and seen together */
     int full; /* its memory ran out: it stops for good */
 } Best;
 

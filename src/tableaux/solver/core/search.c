@@ -241,11 +241,11 @@ int search_solve(Search *s, long long max_nodes, double time_limit, int first_pa
             long long share = max_nodes >= 0 ? max_nodes / 2 : (time_limit > 0 ? -1 : 64000000LL);
             s->pass_deadline = time_limit > 0 ? start + time_limit / 2 : 0;
             /* A best-first run takes turns with the depth-first runs, each turn as long as the run
-             * before it: some deals it wins at once, others only a depth-first run wins. It holds a
-             * quarter of the memory, which the table leaves free until the complete search. */
+             * before it: some deals it wins at once, others only a depth-first run wins. It holds
+             * three eighths of the memory, which the table leaves free until the complete search. */
             int best = s->best_first && s->pos.game != GAME_EW;
             if (best) {
-                s->lent = s->memory / 4;
+                s->lent = s->memory / 8 * 3;
                 share_memory(s);
                 if (bestfirst_start(s)) best = 0;
             }
