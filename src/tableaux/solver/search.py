@@ -6,6 +6,7 @@ The compiled core in ``_core.c`` follows the same design; it is faster, not diff
 
 from __future__ import annotations
 
+import heapq
 import time
 
 from ..engine import RawMove, Rules, State
@@ -152,7 +153,53 @@ class _Search:
             frames.append([child, None, 0, mark, pile, k])
         return None
 
+    def best_first(self, root: State, node_cap: int | None) -> list[RawMove] | None:
+        """The first pass's greedy best-first run: always go on from the most promising position made.
 
+        Like core/bestfirst.c: over the restricted space (nothing back off a foundation, proved safe
+        moves made at once), positions scored by :meth:`Strategy.promise`, ties to the older. It keeps
+        every position it makes, so it stops (None) at a quarter of ``table_size`` positions, as when
+        the restricted space runs out. Raises :class:`_PassCap` at ``node_cap`` positions in all.
+        """
+        rules, strategy = self.rules, self.strategy
+        key, promise = strategy.key, strategy.promise
+        # Node i: (position, its parent, the moves from the parent's position: its safe moves, then one).
+        nodes: list[tuple[State, int, tuple[RawMove, ...]]] = [(root, -1, ())]
+        seen = {key(root)}
+        heap = [(promise(root), 0)]
+        while heap:
+            _, i = heapq.heappop(heap)
+            state = nodes[i][0]
+            moves = rules.moves(state)
+            safe_line: list[RawMove] = []
+            while strategy.maybe_safe(state):
+                move = strategy.safe_move(state, moves)
+                if move is None:
+                    break
+                self._tick()
+                safe_line.append(move)
+                state = rules.apply(state, move)
+                moves = rules.moves(state)
+            if rules.won(state):
+                line = safe_line
+                while i > 0:
+                    line = [*nodes[i][2], *line]
+                    i = nodes[i][1]
+                return line
+            for move in strategy.order(state, moves, True):
+                self._tick()
+                if node_cap is not None and self.nodes > node_cap:
+                    raise _PassCap
+                child = rules.apply(state, move)
+                k = key(child)
+                if k in seen:
+                    continue
+                if len(nodes) >= self.table_size // 4:
+                    return None
+                seen.add(k)
+                nodes.append((child, i, (*safe_line, move)))
+                heapq.heappush(heap, (promise(child), len(nodes) - 1))
+        return None
 
 
 def python_search(
@@ -170,13 +217,23 @@ def python_search(
         if first_pass and search.strategy.has_restricted_pass:
             # The first pass gets at most half of each budget, so that a bigger budget gives it
             # more and leaves more for the complete search too: more budget, never a worse verdict.
+            # A depth-first run takes the first half of the pass, a best-first run the rest (the C
+            # core lets them take turns).
             budget = search.strategy.first_pass_nodes(max_nodes, time_limit)
+            start = time.perf_counter()
             if time_limit is not None:
-                search.pass_deadline = time.perf_counter() + time_limit / 2
+                search.pass_deadline = start + time_limit / 4
             try:
-                line = search.run(state, restricted=True, node_cap=budget)
+                line = search.run(state, restricted=True, node_cap=None if budget is None else budget // 2)
             except _PassCap:
                 line = None
+            if line is None:
+                if time_limit is not None:
+                    search.pass_deadline = start + time_limit / 2
+                try:
+                    line = search.best_first(state, node_cap=budget)
+                except _PassCap:
+                    line = None
             search.pass_deadline = None
         if line is None:
             line = search.run(state, restricted=False, node_cap=None)

@@ -100,6 +100,10 @@ class Strategy:
     def maybe_greedy(self, state: State) -> bool:
         return self.maybe_safe(state)
 
+    def promise(self, state: State) -> int:
+        """For the first pass's best-first run: lower is more promising (no proof needed, it only guides)."""
+        return 0
+
     def first_pass_nodes(self, max_nodes: int | None, time_limit: float | None) -> int | None:
         """Nodes the first pass may use before the complete search takes over: half a node budget.
 
@@ -266,6 +270,31 @@ class KingAlbertStrategy(Strategy):
 
     def obliged(self, moves: Sequence[RawMove], pile: int) -> list[RawMove]:
         return [m for m in moves if m[2] == pile]
+
+    def promise(self, state: State) -> int:
+        """Cards still to go home count most; then cards above a lower card of their suit, twice the
+        cards above a card a foundation needs next, empty piles in favour, and above all reserve cards
+        played (core/bestfirst.c's score, where the weights are explained)."""
+        piles = state.piles
+        height = suit_heights(piles[KA_FOUNDATION_PILES])
+        needed = {s * 13 + h for s, h in enumerate(height) if h < 13}
+        out = dig = empty = 0
+        for i in KA_TABLEAU:
+            pile = piles[i]
+            if not pile:
+                empty += 1
+            low = [14, 14, 14, 14]
+            for j, card in enumerate(pile):
+                c = card & 63
+                suit, rank = SUIT[c], RANK[c]
+                if low[suit] < rank:
+                    out += 1
+                else:
+                    low[suit] = rank
+                if c in needed:
+                    dig += len(pile) - 1 - j
+        played = sum(1 for pile in piles[KA_RESERVE_PILES] if not pile)
+        return 5 * (52 - sum(height)) + out + 2 * dig + 12 * played - 3 * empty
 
     def order(self, state: State, moves: list[RawMove], restricted: bool) -> list[RawMove]:
         """Drop moves that only permute piles; best first. ``restricted``: nothing comes back off a foundation."""
