@@ -171,8 +171,8 @@ static int replay(Search *s, Best *b, uint32_t x) {
     return r ? -1 : 0;
 }
 
-/* Start a run from s->pos; -1 when memory runs out. Its table and nodes take at most a quarter of
- * the memory allowance, which the main table leaves free meanwhile (see search.c). */
+/* Start a run from s->pos; -1 when memory runs out. Its nodes and its set of positions seen take at
+ * most s->lent bytes, which the main table leaves free meanwhile (see search.c). */
 int bestfirst_start(Search *s) {
     Best *b = calloc(1, sizeof *b);
     if (!b) return -1;
