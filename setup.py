@@ -7,7 +7,9 @@ says which are present).
 
 from setuptools import Extension, setup
 
-CORE_SOURCES = ["_core", "core/cards", "core/king_albert", "core/eagle_wing", "core/table", "core/search", "core/bestfirst"]
+CORE_SOURCES = [
+    "_core", "core/cards", "core/king_albert", "core/eagle_wing", "core/table", "core/search", "core/bestfirst",
+]
 """The C files of the solver's core (tests/test_sanitizer.py builds the same list)."""
 
 setup(

@@ -217,8 +217,8 @@ typedef struct {
     int ubase;                /* undo stack height before the move that led here */
     int kstart, klen, rank;   /* this frame's key in the key stack (for refilling a cleared table); */
     uint64_t hash;            /* klen < 0 until the frame is expanded */
-    int oblig;                /* King Albert: the pile a reserve card just went to, whose next move must
-                                 put a card on it (or, with whole builds moving, take it on); else -1 */
+    int oblig;                /* classic King Albert: the pile a reserve card just went to, which the
+                                 next move must put a card on (search.c's obliges); else -1 */
 } Frame;
 
 typedef struct {
@@ -229,7 +229,7 @@ typedef struct {
     int greedy;  /* the first pass's run sends cards home by the rule of thumb too */
     int best_first; /* the first pass takes turns with a best-first run (bestfirst.c) */
     Best *best;     /* that run, between its turns */
-    int oblige;  /* King Albert: a reserve card put on the tableau must be used at once (see obliges) */
+    int oblige;  /* classic King Albert: a reserve card put on the tableau is covered at once (obliges) */
     long long nodes, max_nodes, pass_cap;
     double deadline, pass_deadline;
     int out_of_budget, out_of_memory, pass_capped, pass_timeout;

@@ -63,6 +63,13 @@ int search_tick(Search *s) {
     return 0;
 }
 
+/* The first pass's next run (depth-first or best-first) may make `size` more positions, within the share. */
+static void cap_pass(Search *s, long long size, long long share) {
+    s->pass_cap = s->nodes + size;
+    if (share >= 0 && s->pass_cap > share) s->pass_cap = share;
+    s->pass_capped = 0;
+}
+
 /* Make a move and keep it on the undo stack, as part of the line. 0, or -1 when memory runs out. */
 int search_play(Search *s, Move m) {
     if (GROW(s, undo, undo_cap, s->nundo + 1)) {
@@ -142,8 +149,7 @@ static int run(Search *s, int restricted) {
                 int j = p->game == GAME_EW ? ew_safe(p, buf, n) : ka_safe(p, buf, n, restricted && s->greedy, s->level);
                 if (j < 0) break;
                 if (search_tick(s)) goto stopped;
-                if (GROW(s, undo, undo_cap, s->nundo + 1)) goto oom;
-                apply_move(p, buf[j], &s->undo[s->nundo++]);
+                if (search_play(s, buf[j])) goto oom;
                 klen = make_key(p, key);
                 kh = p->hash;
                 make_room(s);
@@ -183,9 +189,8 @@ static int run(Search *s, int restricted) {
         }
         Move m = s->moves[fr->mstart + fr->midx++];
         if (search_tick(s)) goto stopped;
-        if (GROW(s, undo, undo_cap, s->nundo + 1)) goto oom;
         int ubase = s->nundo;
-        apply_move(p, m, &s->undo[s->nundo++]);
+        if (search_play(s, m)) goto oom;
         klen = make_key(p, key);
         make_room(s);
         int ob = obliges(s, m);
@@ -251,8 +256,7 @@ int search_solve(Search *s, long long max_nodes, double time_limit, int first_pa
             }
             for (int restart = 0; !found; restart++) {
                 long long size = 20000LL << (restart < 30 ? restart : 30);
-                s->pass_cap = s->nodes + size;
-                if (share >= 0 && s->pass_cap > share) s->pass_cap = share;
+                cap_pass(s, size, share);
                 s->restart = restart;
                 /* Every other run leaves out the rule of thumb for sending cards home: some wins
                  * keep a card on the tableau that the rule would have sent home. */
@@ -263,9 +267,7 @@ int search_solve(Search *s, long long max_nodes, double time_limit, int first_pa
                 if ((r == 0 && !s->greedy) || s->out_of_budget || s->out_of_memory || s->pass_timeout) break;
                 if (share >= 0 && s->nodes >= share) break;
                 if (found || !best) continue;
-                s->pass_cap = s->nodes + size;
-                if (share >= 0 && s->pass_cap > share) s->pass_cap = share;
-                s->pass_capped = 0;
+                cap_pass(s, size, share);
                 r = bestfirst_run(s);
                 if (r == 1) found = 1;
                 if (r == 0 || s->out_of_memory || s->pass_timeout) break; /* no win without worrying back */
