@@ -24,6 +24,24 @@ class _PassCap(Exception):
     """The first pass used its share; the complete search takes over."""
 
 
+def _collect(seen: dict[bytes, int], sizes: dict[bytes, int]) -> tuple[dict[bytes, int], dict[bytes, int]]:
+    """What a full table keeps: the positions whose searches took longest, at most a third of them.
+
+    As core/table.c's ``table_gc`` (the small-tree garbage collection of proof-number search): forgetting
+    a position is sound, it is only searched again, and that costs least for the many whose searches
+    were short. The positions of the current line are put back by the caller.
+    """
+    count = [0] * 65
+    for size in sizes.values():
+        count[size] += 1
+    least, keep = 65, 0
+    while least > 1 and keep + count[least - 1] <= len(seen) // 3:
+        least -= 1
+        keep += count[least]
+    kept = {k: size for k, size in sizes.items() if size >= least}
+    return {k: seen[k] for k in kept}, kept
+
+
 class _Search:
     """One search: the budget, the table and the counters shared by both passes."""
 
@@ -87,10 +105,13 @@ class _Search:
         # Key -> the best rank reached with it (see Strategy.rank): a position is skipped when
         # one with the same key and a rank at least as good was reached before.
         seen = {key(root): rank(root)}
+        # Key -> the bit length of the positions its search took, once done: what a full table keeps.
+        sizes: dict[bytes, int] = {}
         # Frames: [state, ordered moves (None until expanded), next index, length of ``line`` before its
-        # moves, obligation (Strategy.obligation: the pile the next move must use, or None), table key].
-        # A node with an obligation is another node than its position: its key gets the card to use.
-        frames: list[list] = [[root, None, 0, 0, None, key(root)]]
+        # moves, obligation (Strategy.obligation: the pile the next move must use, or None), table key,
+        # the node count when it was made]. A node with an obligation is another node than its position:
+        # its key gets the card to use.
+        frames: list[list] = [[root, None, 0, 0, None, key(root), self.nodes]]
         while frames:
             frame = frames[-1]
             children = frame[1]
@@ -122,11 +143,15 @@ class _Search:
                 if won(state):
                     return line
                 frame[0] = state
+                if pile is None:
+                    frame[5] = key(state)
                 children = frame[1] = order(state, moves, restricted)
             i = frame[2]
             if i == len(children):
                 frames.pop()
                 del line[frame[3]:]
+                if frame[5] in seen:
+                    sizes[frame[5]] = (self.nodes - frame[6]).bit_length()
                 continue
             frame[2] = i + 1
             move = children[i]
@@ -146,11 +171,12 @@ class _Search:
                 if old is not None and old <= r:
                     continue
             if len(seen) >= table_size:
-                seen = {key(f[0]) if f[4] is None else f[5]: rank(f[0]) for f in frames}
+                seen, sizes = _collect(seen, sizes)
+                seen.update((f[5], rank(f[0])) for f in frames)
             seen[k] = r
             mark = len(line)
             line.append(move)
-            frames.append([child, None, 0, mark, pile, k])
+            frames.append([child, None, 0, mark, pile, k, self.nodes])
         return None
 
     def best_first(self, root: State, node_cap: int | None) -> list[RawMove] | None:

@@ -176,6 +176,7 @@ typedef struct {
     uint64_t hash; /* 0: empty slot */
     uint32_t off;
     uint8_t len, rank;
+    uint8_t size; /* the bit length of the positions its search took once it was done; 0 until then */
 } Slot;
 
 typedef struct {
@@ -183,8 +184,9 @@ typedef struct {
     size_t mask, used, max_used;
     uint8_t *arena;
     size_t arena_cap, arena_used;
-    size_t cap;    /* bytes that slots and arena may take together */
+    size_t cap;    /* bytes that slots and arena may take together, table_gc's room included */
     size_t clears; /* times the table was full and emptied */
+    size_t gcs;    /* times it was full and kept only the positions whose search took longest */
 } Table;
 
 #define KEY_MAX 112 /* the longest key (66 bytes) and room for ka_key's 16-byte copies */
@@ -196,6 +198,8 @@ void table_clear(Table *t);
 int table_full(Table *t);
 int table_visit(Table *t, uint64_t hash, const uint8_t *key, int len, int rank);
 int table_seen(const Table *t, uint64_t hash, const uint8_t *key, int len, int rank);
+void table_done(Table *t, uint64_t hash, const uint8_t *key, int len, long long positions);
+int table_gc(Table *t);
 
 /* ---- bestfirst.c's state: the nodes of the best-first run, kept between its turns */
 typedef struct {
@@ -216,6 +220,7 @@ typedef struct {
     int mstart, mcount, midx; /* this frame's ordered moves in the move stack */
     int ubase;                /* undo stack height before the move that led here */
     int kstart, klen, rank;   /* this frame's key in the key stack (for refilling a cleared table); */
+    long long start;          /* the node count when it was made: its search's size is the count after */
     uint64_t hash;            /* klen < 0 until the frame is expanded */
     int oblig;                /* classic King Albert: the pile a reserve card just went to, which the
                                  next move must put a card on (search.c's obliges); else -1 */

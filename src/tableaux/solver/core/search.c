@@ -80,14 +80,25 @@ int search_play(Search *s, Move m) {
     return 0;
 }
 
-/* Empty a full table and put back the keys on the current line, so the search never loops. */
-static void make_room(Search *s) {
-    if (!table_full(&s->table)) return;
-    table_clear(&s->table);
-    s->table.clears++;
-    for (int f = 0; f < s->nframes; f++) {
-        const Frame *fr = &s->frames[f];
-        if (fr->klen >= 0) table_visit(&s->table, fr->hash, s->keys + fr->kstart, fr->klen, fr->rank);
+/* Make room in a full table (table_gc, else empty it) and put back the keys on the current line, so
+ * the search never loops. -1 when even an empty table cannot hold the line. */
+static int make_room(Search *s) {
+    Table *t = &s->table;
+    if (!table_full(t)) return 0;
+    int clear = table_gc(t) != 0;
+    for (;;) {
+        if (clear) {
+            table_clear(t);
+            t->clears++;
+        }
+        int f = 0;
+        for (; f < s->nframes && !table_full(t); f++) {
+            const Frame *fr = &s->frames[f];
+            if (fr->klen >= 0) table_visit(t, fr->hash, s->keys + fr->kstart, fr->klen, fr->rank);
+        }
+        if (f == s->nframes && !table_full(t)) return 0; /* and room for the key to come */
+        if (clear) return -1;
+        clear = 1; /* what the collection kept leaves no room for the line */
     }
 }
 
@@ -135,6 +146,7 @@ static int run(Search *s, int restricted) {
     int expand = 1; /* the top frame still needs its moves */
     if (GROW(s, frames, frames_cap, 1)) goto oom;
     s->frames[0].ubase = depth0;
+    s->frames[0].start = s->nodes;
     s->frames[0].klen = -1;
     s->frames[0].oblig = -1;
     s->nframes = 1;
@@ -152,7 +164,7 @@ static int run(Search *s, int restricted) {
                 if (search_play(s, buf[j])) goto oom;
                 klen = make_key(p, key);
                 kh = p->hash;
-                make_room(s);
+                if (make_room(s)) goto oom;
                 if (table_visit(&s->table, kh, key, klen, pos_rank(p))) {
                     closed = 1;
                     break;
@@ -181,6 +193,7 @@ static int run(Search *s, int restricted) {
             s->nkeys += klen;
         }
         if (fr->midx == fr->mcount) {
+            table_done(&s->table, fr->hash, s->keys + fr->kstart, fr->klen, s->nodes - fr->start);
             while (s->nundo > fr->ubase) undo_move(p, &s->undo[--s->nundo]);
             s->nmoves = fr->mstart;
             s->nkeys = fr->kstart;
@@ -192,7 +205,7 @@ static int run(Search *s, int restricted) {
         int ubase = s->nundo;
         if (search_play(s, m)) goto oom;
         klen = make_key(p, key);
-        make_room(s);
+        if (make_room(s)) goto oom;
         int ob = obliges(s, m);
         uint64_t h = p->hash;
         /* a node with an obligation is skipped when its position was searched without one */
@@ -207,6 +220,7 @@ static int run(Search *s, int restricted) {
         }
         if (GROW(s, frames, frames_cap, s->nframes + 1)) goto oom;
         s->frames[s->nframes].ubase = ubase;
+        s->frames[s->nframes].start = s->nodes;
         s->frames[s->nframes].klen = -1;
         s->frames[s->nframes].oblig = ob;
         s->nframes++;

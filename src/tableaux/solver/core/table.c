@@ -1,6 +1,10 @@
 /* The transposition table: exact keys, bounded memory. */
 #include "core.h"
 
+/* The slots and the keys may take three quarters of the cap: table_gc needs the last quarter for a
+ * while, to copy what it keeps (at most a third of them). */
+static size_t held(const Table *t) { return (t->mask + 1) * sizeof(Slot) + t->arena_cap; }
+static size_t room(const Table *t) { return t->cap / 4 * 3; }
 
 /* The table starts small and doubles up to its cap, so a quick search costs little memory and no
  * time spent clearing memory it never used. */
@@ -11,7 +15,7 @@ int table_init(Table *t, size_t cap) {
     t->slots = calloc(nslots, sizeof(Slot));
     t->arena_cap = 1 << 16;
     t->arena = malloc(t->arena_cap);
-    if (!t->slots || !t->arena || cap < nslots * sizeof(Slot) + t->arena_cap) {
+    if (!t->slots || !t->arena || room(t) < nslots * sizeof(Slot) + t->arena_cap) {
         free(t->slots);
         free(t->arena);
         t->slots = NULL;
@@ -23,7 +27,8 @@ int table_init(Table *t, size_t cap) {
     return 0;
 }
 
-size_t table_bytes(const Table *t) { return (t->mask + 1) * sizeof(Slot) + t->arena_cap; }
+
+size_t table_bytes(const Table *t) { return held(t) + held(t) / 3; }
 
 void table_free(Table *t) {
     free(t->slots);
@@ -43,7 +48,7 @@ static inline size_t slot_index(const Table *t, uint64_t hash) { return (size_t)
 /* Double the slots (0), or -1 when that would pass the cap or memory runs out. */
 static int table_grow_slots(Table *t) {
     size_t n = (t->mask + 1) * 2;
-    if (n * sizeof(Slot) + t->arena_cap > t->cap) return -1;
+    if (n * sizeof(Slot) + t->arena_cap > room(t)) return -1;
     Slot *ns = calloc(n, sizeof(Slot));
     if (!ns) return -1;
     Slot *old = t->slots;
@@ -62,9 +67,10 @@ static int table_grow_slots(Table *t) {
 }
 
 static int table_grow_arena(Table *t) {
-    size_t n = t->arena_cap * 2;
-    if (n > 0xFFFFFF00u) return -1; /* offsets are 32-bit */
-    if ((t->mask + 1) * sizeof(Slot) + n > t->cap) return -1;
+    size_t n = t->arena_cap * 2, slots = (t->mask + 1) * sizeof(Slot);
+    if (n > 0xFFFFFF00u) n = 0xFFFFFF00u; /* offsets are 32-bit */
+    if (slots + n > room(t)) n = room(t) > slots ? room(t) - slots : 0;
+    if (n < t->arena_used + KEY_MAX || n <= t->arena_cap) return -1;
     uint8_t *na = realloc(t->arena, n);
     if (!na) return -1;
     t->arena = na;
@@ -91,6 +97,7 @@ int table_visit(Table *t, uint64_t hash, const uint8_t *key, int len, int rank) 
             s->off = (uint32_t)t->arena_used;
             s->len = (uint8_t)len;
             s->rank = (uint8_t)rank;
+            s->size = 0;
             memcpy(t->arena + t->arena_used, key, (size_t)len);
             t->arena_used += (size_t)len;
             t->used++;
@@ -114,4 +121,80 @@ int table_seen(const Table *t, uint64_t hash, const uint8_t *key, int len, int r
         if (!s->hash) return 0;
         if (s->hash == hash && s->len == len && !memcmp(t->arena + s->off, key, (size_t)len)) return s->rank <= rank;
     }
+}
+
+/* Note how many positions the search of a position took, once it is done (if it is still there). */
+void table_done(Table *t, uint64_t hash, const uint8_t *key, int len, long long positions) {
+    if (!hash) hash = 1;
+    int size = 1;
+    while (size < 63 && (1LL << size) <= positions) size++;
+    for (size_t i = slot_index(t, hash);; i = (i + 1) & t->mask) {
+        Slot *s = &t->slots[i];
+        if (!s->hash) return;
+        if (s->hash == hash && s->len == len && !memcmp(t->arena + s->off, key, (size_t)len)) {
+            s->size = (uint8_t)size;
+            return;
+        }
+    }
+}
+
+/*
+ * A full table keeps the positions whose searches took longest, at most a third of them, and forgets
+ * the rest (the small-tree garbage collection of proof-number search). Forgetting is always sound: a
+ * forgotten position is only searched again. Searching again is what costs, and it costs least for the
+ * many positions whose searches were short; the positions of the current line have size 0 and go too,
+ * and the search puts them back. 0 when room was made, -1 when it could not be (nothing to keep, or no
+ * memory): then the caller empties the table.
+ */
+int table_gc(Table *t) {
+    size_t count[64] = {0}, bytes_of[64] = {0}, n = t->mask + 1, keep = 0, bytes = 0;
+    for (size_t i = 0; i < n; i++)
+        if (t->slots[i].hash) {
+            count[t->slots[i].size]++;
+            bytes_of[t->slots[i].size] += t->slots[i].len;
+        }
+    /* keep the sizes from the largest down, while they are at most a third of the keys and their bytes */
+    int least = 64;
+    while (least > 1 && keep + count[least - 1] <= t->used / 3 && bytes + bytes_of[least - 1] <= t->arena_used / 3) {
+        least--;
+        keep += count[least];
+        bytes += bytes_of[least];
+    }
+    if (!keep) return -1;
+    Slot *kept = malloc(keep * sizeof(Slot));
+    uint8_t *arena = malloc(bytes + KEY_MAX);
+    if (!kept || !arena) {
+        free(kept);
+        free(arena);
+        return -1;
+    }
+    size_t k = 0, o = 0;
+    for (size_t i = 0; i < n; i++) {
+        Slot s = t->slots[i];
+        if (!s.hash || s.size < least) continue;
+        memcpy(arena + o, t->arena + s.off, s.len);
+        s.off = (uint32_t)o;
+        o += s.len;
+        kept[k++] = s;
+    }
+    free(t->arena);
+    t->arena = arena;
+    t->arena_cap = bytes + KEY_MAX;
+    t->arena_used = o;
+    size_t most = room(t) > n * sizeof(Slot) ? room(t) - n * sizeof(Slot) : 0; /* the arena's room, mostly free again */
+    uint8_t *more = most > t->arena_cap ? realloc(arena, most) : NULL;
+    if (more) {
+        t->arena = more;
+        t->arena_cap = most;
+    }
+    memset(t->slots, 0, n * sizeof(Slot));
+    for (size_t j = 0; j < k; j++) {
+        size_t i = slot_index(t, kept[j].hash);
+        while (t->slots[i].hash) i = (i + 1) & t->mask;
+        t->slots[i] = kept[j];
+    }
+    t->used = k;
+    free(kept);
+    t->gcs++;
+    return 0;
 }
