@@ -18,7 +18,8 @@ setup(
             "tableaux.solver._core",
             sources=[f"src/tableaux/solver/{name}.c" for name in CORE_SOURCES],
             depends=["src/tableaux/solver/core/core.h"],
-            extra_compile_args=["-O2"],
+            extra_compile_args=["-O2", "-pthread"],
+            extra_link_args=["-pthread"],
             optional=True,
         )
     ]

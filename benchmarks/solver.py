@@ -39,15 +39,18 @@ PYTHON_DEALS = {
 
 
 def bench(
-    game: str, deals: range, time_limit: float, max_nodes: int | None, backend: str, memory_mb: int
-) -> dict[str, float]:
+    game: str, deals: range, time_limit: float, max_nodes: int | None, backend: str, memory_mb: int, threads: int
+) -> dict[str, object]:
     verdicts = {"winnable": 0, "unwinnable": 0, "unknown": 0}
     times: list[float] = []
     nodes = 0
+    open_deals = []
     for deal in deals:
         result = solve(new_game(game, deal), time_limit=time_limit, max_nodes=max_nodes, backend=backend,
-                       memory_mb=memory_mb)
+                       memory_mb=memory_mb, threads=threads)
         verdicts[result.verdict] += 1
+        if result.verdict == "unknown":
+            open_deals.append(deal)
         nodes += result.nodes
         times.append(result.seconds)
     total = sum(times)
@@ -60,6 +63,7 @@ def bench(
         "max": times[-1],
         "total": total,
         "nodes_per_second": nodes / total if total else float("nan"),
+        "open": open_deals,
     }
 
 
@@ -85,6 +89,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="deal range for a game (repeatable); only the games named are run")
     parser.add_argument("--python-deals", action="append", default=[], metavar="GAME=FIRST-LAST",
                         help="the Python backend's deal range for a game (default: a small one)")
+    parser.add_argument("--threads", type=int, choices=(1, 2), default=1,
+                        help="2: the C core runs the complete search on a second core beside the first pass "
+                        "(positions/s then counts both)")
     parser.add_argument("--backend", choices=BACKENDS, action="append", default=None,
                         help="run only this backend (repeatable; default: every backend built)")
     args = parser.parse_args(argv)
@@ -92,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     ranges = {"c": ranges_from(args.deals, DEFAULT_DEALS, parser),
               "python": ranges_from(args.python_deals or args.deals, PYTHON_DEALS, parser)}
     budget = f"{args.time_limit:g} s" + (f" or {args.max_nodes:,} positions" if args.max_nodes else "")
-    budget += f" and {args.memory:,} MiB"
+    budget += f" and {args.memory:,} MiB" + (f", {args.threads} threads" if args.threads > 1 else "")
     print(f"{budget} per deal; Python {sys.version.split()[0]}; backends {', '.join(backends)}")
     print(f"{'game':<28}{'backend':>8}{'decided':>10}{'won':>6}{'lost':>6}{'unkn':>6}"
           f"{'pos/s':>12}{'median s':>10}{'p99 s':>9}{'max s':>9}{'total s':>9}")
@@ -102,12 +109,14 @@ def main(argv: list[str] | None = None) -> int:
             deals = ranges[backend].get(game)
             if deals is None:
                 continue
-            r = bench(game, deals, args.time_limit, args.max_nodes, backend, args.memory)
+            r = bench(game, deals, args.time_limit, args.max_nodes, backend, args.memory, args.threads)
             label = f"{game} {deals.start}-{deals.stop - 1}"
             decided = f"{r['deals'] - r['unknown']}/{r['deals']}"
             print(f"{label:<28}{backend:>8}{decided:>10}{r['winnable']:>6}{r['unwinnable']:>6}{r['unknown']:>6}"
                   f"{r['nodes_per_second']:>12,.0f}{r['median']:>10.4f}{r['p99']:>9.3f}{r['max']:>9.3f}"
                   f"{r['total']:>9.1f}", flush=True)
+            if r["open"]:
+                print(f"  open: {', '.join(map(str, r['open'][:30]))}" + (" ..." if len(r["open"]) > 30 else ""))
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory {peak:.0f} MB; total {time.perf_counter() - start:.0f} s")
     return 0

@@ -140,7 +140,7 @@ HARD_CLASSIC = 34
 @pytest.mark.parametrize(("name", "deal"), [("king-albert-classic", 3), ("king-albert-classic", 4), ("king-albert", 4),
                                             ("eagle-wing", 2)])
 def test_a_full_table_costs_time_never_a_wrong_verdict(name: str, deal: int) -> None:
-    """With the smallest memory allowed the table fills, is emptied and refilled; verdicts stand."""
+    """With the smallest memory allowed the table fills and forgets its short searches; verdicts stand."""
     game = new_game(name, deal)
     roomy = solve(game, backend="c")
     tight = solve(game, backend="c", memory_mb=16, max_nodes=40_000_000)
@@ -211,15 +211,16 @@ def test_a_reserve_card_must_be_covered_at_once_without_changing_any_verdict(pli
 
 def test_a_search_stays_within_its_memory_allowance() -> None:
     """``memory_mb`` bounds everything the core holds: the table, the search's stacks and the first pass's
-    best-first run. Measured as the growth of the process's peak resident memory, in a fresh process,
-    on searches long enough to fill all of them."""
+    best-first run, and with two threads both searches together. Measured as the growth of the process's
+    peak resident memory, in a fresh process, on searches long enough to fill all of them."""
     code = (
         "import resource, tableaux\n"
         "from tableaux.solver import solve\n"
         "solve(tableaux.new_game('king-albert', 1), backend='c', max_nodes=1000)\n"
         "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
-        "for name, deal in (('king-albert-classic', 44), ('king-albert', 215)):\n"
-        "    solve(tableaux.new_game(name, deal), backend='c', memory_mb=48, max_nodes=8_000_000)\n"
+        "for name, deal, threads in (('king-albert-classic', 44, 1), ('king-albert', 215, 1),\n"
+        "                            ('king-albert-classic', 52, 2), ('king-albert-classic', 44, 2)):\n"
+        "    solve(tableaux.new_game(name, deal), backend='c', memory_mb=48, max_nodes=8_000_000, threads=threads)\n"
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)\n"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
@@ -251,3 +252,47 @@ def test_the_best_first_run_wins_where_depth_first_runs_get_lost_and_never_chang
                 assert verdicts[True] == verdicts[False], (name, deal)
             decided_sooner += verdicts[True] == 0 and (verdicts[False] == 2 or nodes[True] * 10 < nodes[False])
     assert decided_sooner >= 2
+
+
+def test_a_very_deep_line_takes_room_from_the_table_instead_of_ending_the_search() -> None:
+    """The complete search of classic deal 52 goes down a line so deep that its stacks outgrow the last
+    eighth of 16 MiB. The table then forgets its short searches and halves its slots to make room, so the
+    search goes on and wins; before, it ended 'unknown' at 1.2 million positions."""
+    game = new_game("king-albert-classic", 52)
+    result = solve(game, backend="c", memory_mb=16, max_nodes=20_000_000)
+    assert result.verdict == "winnable" and result.nodes > 1_200_000
+    for move in result.moves:
+        game.play(move)
+    assert game.is_won()
+
+
+@pytest.mark.parametrize(("name", "deal"), [("king-albert-classic", 3), ("king-albert", 17), ("king-albert", 62),
+                                            ("king-albert-classic", 52)])
+def test_two_threads_give_the_verdict_of_one_for_every_node_budget(name: str, deal: int) -> None:
+    """With ``threads=2`` the complete search runs beside the first pass from the start; before it passes
+    half of a node budget it waits for the pass to end and takes what the pass left, as it would after it.
+    So the verdict is the one-thread verdict, budget for budget (the budgets below include ones where the
+    complete search needs exactly what the pass leaves), and its winning lines win in the engine."""
+    game = new_game(name, deal)
+    budgets = sorted({int(3_000_000 * 0.7**k) for k in range(30)} - {0})
+    seen = set()
+    for budget in budgets:
+        one = solve(game, backend="c", max_nodes=budget)
+        two = solve(game, backend="c", max_nodes=budget, threads=2)
+        assert two.verdict == one.verdict, budget
+        seen.add(one.verdict)
+        if two.verdict == "winnable":
+            replay = new_game(name, deal)
+            for move in two.moves:
+                replay.play(move)
+            assert replay.is_won(), budget
+    assert "unknown" in seen and len(seen) == 2, "the budgets must straddle the one that decides the deal"
+
+
+def test_two_threads_keep_to_a_time_limit_and_refuse_other_counts() -> None:
+    game = new_game("king-albert-classic", 44)  # lost, but its proof takes about 40 million positions
+    result = solve(game, backend="c", time_limit=0.3, threads=2)
+    assert result.verdict == "unknown" and result.seconds <= 0.3 + 0.25
+    for bad in (0, 3, 1.5, True, "2"):
+        with pytest.raises(SolverError, match="threads"):
+            solve(game, threads=bad)  # type: ignore[arg-type]

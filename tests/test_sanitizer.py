@@ -58,6 +58,13 @@ CHECKS = textwrap.dedent(
         start = tableaux.GAMES[name].deal(deal)
         verdict, _, _, _, _ = _core.solve(game, start.piles, 0, max_nodes=2_000_000, memory=mib << 20, first_pass=False)
         assert verdict == 1, (name, deal)
+    # Two threads: the complete search beside the first pass, deciding first or waiting for the pass.
+    for name, deal, budget in (("king-albert-classic", 3, 300_000), ("king-albert-classic", 3, 2_000),
+                               ("king-albert", 17, 400_000), ("king-albert-classic", 52, 3_000_000)):
+        start = tableaux.GAMES[name].deal(deal)
+        game = 1 if name == "king-albert-classic" else 0
+        verdict, line, _, _, _ = _core.solve(game, start.piles, 0, max_nodes=budget, memory=16 << 20, threads=2)
+        assert verdict == _core.solve(game, start.piles, 0, max_nodes=budget, memory=16 << 20)[0], (name, deal)
     # The best-first run of the first pass wins deals 38 and 62; on 295 its memory runs out first.
     for deal, mib in ((38, 16), (62, 16), (295, 4)):
         start = tableaux.GAMES["king-albert"].deal(deal)
@@ -96,7 +103,7 @@ def test_the_core_is_clean_under_address_and_undefined_behaviour_sanitizers(tmp_
         pytest.skip("no AddressSanitizer runtime")
     target = tmp_path / f"_core{sysconfig.get_config_var('EXT_SUFFIX')}"
     build = subprocess.run(
-        [cc, "-shared", "-fPIC", "-O1", "-g", "-fno-omit-frame-pointer",
+        [cc, "-shared", "-fPIC", "-O1", "-g", "-fno-omit-frame-pointer", "-pthread",
          "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
          f"-I{sysconfig.get_paths()['include']}", *map(str, SOURCES), "-o", str(target)],
         capture_output=True, text=True,

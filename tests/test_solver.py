@@ -619,7 +619,9 @@ def test_cli_solve_chooses_the_backend_and_bounds_memory() -> None:
         proc = _cli("solve", "eagle-wing", "3", "--json", "--backend", name, "--memory", "64")
         assert proc.returncode in (0, 1), proc.stderr
         assert json.loads(proc.stdout)["backend"] == name
-    for bad in (["--memory", "0"], ["--memory", "lots"], ["--backend", "gpu"]):
+    proc = _cli("solve", "king-albert", "1", "--json", "--threads", "2")
+    assert proc.returncode == 0 and json.loads(proc.stdout)["verdict"] == "winnable", proc.stderr
+    for bad in (["--memory", "0"], ["--memory", "lots"], ["--backend", "gpu"], ["--threads", "3"]):
         proc = _cli("solve", "eagle-wing", "3", *bad)
         assert proc.returncode == 2 and bad[0] in proc.stderr
 

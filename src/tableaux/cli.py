@@ -129,6 +129,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.add_argument("--max-nodes", type=positive_int, default=None)
     p.add_argument("--time-limit", type=positive_float, default=None)
+    p.add_argument("--threads", type=int, choices=(1, 2), default=1,
+                   help=_("with 2, the compiled search also runs its complete search on a second core from the "
+                          "start: the same verdicts, and more decided within a time limit"))
     add_solver_arguments(p)
     p.set_defaults(func=handler("solver.cli:run_solve"))
 

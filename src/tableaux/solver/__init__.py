@@ -74,8 +74,8 @@ HINT_SECONDS = 0.9
 """A hint's time limit, which bounds the wait on a busy machine and for the Python search."""
 
 DEFAULT_TABLE_SIZE = 2_000_000
-"""The Python search's cap on keys kept before its table is emptied (roughly 150 bytes each); its first pass's
-best-first run keeps at most a quarter as many positions."""
+"""The Python search's cap on keys kept before its table forgets its short searches (roughly 150 bytes each); its
+first pass's best-first run keeps at most a quarter as many positions."""
 
 _CORE_GAMES: dict[type[Rules], int] = {KingAlbert: 0, KingAlbertClassic: 1, EagleWing: 2}
 """The games the C core plays, by exact class: a subclass may change a rule, so it gets the Python search."""
@@ -143,6 +143,7 @@ def solve(
     table_size: int = DEFAULT_TABLE_SIZE,
     first_pass: bool = True,
     backend: str | None = None,
+    threads: int = 1,
 ) -> SolveResult:
     """Decide the position: ``winnable`` with the whole winning line, ``unwinnable`` (proved) or ``unknown``.
 
@@ -154,7 +155,10 @@ def solve(
     memory and ``table_size`` the Python search's table: a full table costs
     time, and at worst an ``unknown``, never a wrong verdict.
     ``backend`` is ``"c"``, ``"python"`` or None for the fastest present
-    (see :data:`BACKENDS` and :func:`default_backend`).
+    (see :data:`BACKENDS` and :func:`default_backend`). ``threads=2`` lets the
+    C core run the complete search on a second core beside the first pass
+    (King Albert): the same verdict for a node budget, and with a time limit
+    both get all of it. The Python search always uses one thread.
     """
     rules, state = _position(game_or_position)
     if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1):
@@ -167,6 +171,8 @@ def solve(
         raise SolverError(f"table_size must be a whole number of at least 1000, not {table_size!r}")
     if isinstance(memory_mb, bool) or not isinstance(memory_mb, int) or not 16 <= memory_mb <= 1 << 20:
         raise SolverError(f"memory_mb must be a whole number of MiB from 16 to 1048576, not {memory_mb!r}")
+    if isinstance(threads, bool) or threads not in (1, 2):
+        raise SolverError(f"threads must be 1 or 2, not {threads!r}")
     if backend is None:
         backend = default_backend()
     if backend not in ("c", "python"):
@@ -184,6 +190,7 @@ def solve(
             time_limit=0.0 if time_limit is None else float(time_limit),
             memory=memory_mb << 20,
             first_pass=first_pass,
+            threads=threads,
         )
         verdict, line = _VERDICTS[code], raw
     else:

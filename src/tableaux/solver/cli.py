@@ -18,7 +18,7 @@ def run_solve(args: argparse.Namespace) -> int:
     """Exit status 0 when winnable, 1 when proved unwinnable, 3 when undecided within the budget."""
     game = new_game(args.game, args.number)
     result = solve(game, max_nodes=args.max_nodes, time_limit=args.time_limit, memory_mb=args.memory,
-                   backend=args.backend)
+                   backend=args.backend, threads=args.threads)
     if args.json:
         print(json.dumps(result.to_dict()))
     else:

@@ -12,6 +12,13 @@
 #include <string.h>
 #include <time.h>
 
+/* search_solve may run the complete search on a second thread (POSIX threads, C11 atomics). */
+#if !defined(_WIN32) && !defined(TABLEAUX_NO_THREADS)
+#define TABLEAUX_THREADS 1
+#include <pthread.h>
+#include <stdatomic.h>
+#endif
+
 enum { GAME_KA = 0, GAME_KA_CLASSIC = 1, GAME_EW = 2 };
 enum { V_WINNABLE = 0, V_UNWINNABLE = 1, V_UNKNOWN = 2 };
 
@@ -199,7 +206,7 @@ int table_full(Table *t);
 int table_visit(Table *t, uint64_t hash, const uint8_t *key, int len, int rank);
 int table_seen(const Table *t, uint64_t hash, const uint8_t *key, int len, int rank);
 void table_done(Table *t, uint64_t hash, const uint8_t *key, int len, long long positions);
-int table_gc(Table *t);
+int table_gc(Table *t, int shrink);
 
 /* ---- bestfirst.c's state: the nodes of the best-first run, kept between its turns */
 typedef struct {
@@ -216,6 +223,16 @@ typedef struct {
 } Best;
 
 /* ---- search.c: the search */
+#ifdef TABLEAUX_THREADS
+/* What the first pass and a complete search on a second thread share (search_solve). */
+typedef struct Share {
+    atomic_int stop;        /* one of them has the answer: the other stops */
+    atomic_int pass_done;   /* the first pass has ended, having made pass_used positions */
+    atomic_llong pass_used;
+    long long budget;       /* the node budget of the whole solve (-1: none) */
+} Share;
+#endif
+
 typedef struct {
     int mstart, mcount, midx; /* this frame's ordered moves in the move stack */
     int ubase;                /* undo stack height before the move that led here */
@@ -247,13 +264,16 @@ typedef struct {
     uint8_t *keys;
     int nkeys, keys_cap;
     size_t memory; /* bytes the table and the stacks may take together */
+    struct Share *share; /* with two threads: what they share (else NULL) */
+    int complete;        /* this is the second thread's complete search */
+    int result;          /* the second thread's run(): 1 won, 0 exhausted, -1 stopped */
     size_t lent;   /* of those, what the best-first run holds meanwhile */
 } Search;
 
 double now(void);
 int search_tick(Search *s);
 int search_play(Search *s, Move m);
-int search_solve(Search *s, long long max_nodes, double time_limit, int first_pass);
+int search_solve(Search *s, long long max_nodes, double time_limit, int first_pass, int threads);
 void search_free(Search *s);
 
 /* ---- bestfirst.c: the first pass's best-first run */

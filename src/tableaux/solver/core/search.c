@@ -22,12 +22,20 @@ static void share_memory(Search *s) {
     s->table.cap = s->memory > stacks ? s->memory - stacks : 0;
 }
 
-/* Grow one stack so that it holds `need` items; 0 on success, -1 when memory (or its limit) runs out. */
+static int refill(Search *s);
+
+/* Grow one stack so that it holds `need` items; 0 on success, -1 when memory (or its limit) runs out. A
+ * very deep line takes room from the table: it forgets its short searches and halves its slots. */
 static int grow(Search *s, void **buf, int *cap, int need, size_t item) {
     if (need <= *cap) return 0;
     int ncap = *cap ? *cap : 256;
     while (ncap < need) ncap *= 2;
-    if (stack_bytes(s) + table_bytes(&s->table) + s->lent + (size_t)(ncap - *cap) * item > s->memory) return -1;
+    size_t stacks = stack_bytes(s) + (size_t)(ncap - *cap) * item + s->lent;
+    while (stacks + table_bytes(&s->table) > s->memory) {
+        s->table.cap = s->memory > stacks ? s->memory - stacks : 0; /* so that it does not grow back */
+        if (!s->table.slots || table_gc(&s->table, 1)) return -1;
+        refill(s);
+    }
     void *nb = realloc(*buf, (size_t)ncap * item);
     if (!nb) return -1;
     *buf = nb;
@@ -38,9 +46,22 @@ static int grow(Search *s, void **buf, int *cap, int need, size_t item) {
 
 #define GROW(s, field, cap, need) grow((s), (void **)&(s)->field, &(s)->cap, (need), sizeof(*(s)->field))
 
+#ifdef TABLEAUX_THREADS
+static int await_pass(Search *c);
+#endif
+
 /* Count one position about to be made. 1 when the budget (or the pass's share) is spent. */
 int search_tick(Search *s) {
+#ifdef TABLEAUX_THREADS
+    if (s->share && atomic_load_explicit(&s->share->stop, memory_order_relaxed)) {
+        s->pass_capped = s->pass_timeout = 1; /* the other thread has the answer */
+        s->out_of_budget = 1;
+        return 1;
+    }
+    if (s->max_nodes >= 0 && s->nodes >= s->max_nodes && !(s->complete && await_pass(s))) {
+#else
     if (s->max_nodes >= 0 && s->nodes >= s->max_nodes) {
+#endif
         s->out_of_budget = 1;
         return 1;
     }
@@ -80,26 +101,27 @@ int search_play(Search *s, Move m) {
     return 0;
 }
 
-/* Make room in a full table (table_gc, else empty it) and put back the keys on the current line, so
- * the search never loops. -1 when even an empty table cannot hold the line. */
+/* Put back the keys of the current line, which a collection or an emptied table lost, so the search
+ * never loops; as many as there is room for. 1 when all went back (and there is room for one more). */
+static int refill(Search *s) {
+    Table *t = &s->table;
+    int f = 0;
+    for (; f < s->nframes && !table_full(t); f++) {
+        const Frame *fr = &s->frames[f];
+        if (fr->klen >= 0) table_visit(t, fr->hash, s->keys + fr->kstart, fr->klen, fr->rank);
+    }
+    return f == s->nframes && !table_full(t);
+}
+
+/* Make room in a full table (table_gc, else empty it) and put back the keys on the current line.
+ * -1 when even an empty table cannot hold the line. */
 static int make_room(Search *s) {
     Table *t = &s->table;
     if (!table_full(t)) return 0;
-    int clear = table_gc(t) != 0;
-    for (;;) {
-        if (clear) {
-            table_clear(t);
-            t->clears++;
-        }
-        int f = 0;
-        for (; f < s->nframes && !table_full(t); f++) {
-            const Frame *fr = &s->frames[f];
-            if (fr->klen >= 0) table_visit(t, fr->hash, s->keys + fr->kstart, fr->klen, fr->rank);
-        }
-        if (f == s->nframes && !table_full(t)) return 0; /* and room for the key to come */
-        if (clear) return -1;
-        clear = 1; /* what the collection kept leaves no room for the line */
-    }
+    if (!table_gc(t, 0) && refill(s)) return 0;
+    table_clear(t); /* what the collection kept leaves no room for the line */
+    t->clears++;
+    return refill(s) ? 0 : -1;
 }
 
 /* The pile a move obliges the next move to cover: in the classic rules, a reserve card put on the
@@ -236,66 +258,149 @@ stopped:
 }
 
 
-/* The whole solve from s->pos: the first pass (King Albert) on its share, then the complete search.
- * The caller sets s->pos, s->level and s->memory, which bounds the table and the stacks together.
- * Returns V_*, and when winnable the undo stack holds the winning line. Needs no Python: it runs without the GIL. */
-int search_solve(Search *s, long long max_nodes, double time_limit, int first_pass) {
+/* The first pass (King Albert) on its share: 1 when it found a win (the undo stack holds it). */
+static int first_pass_run(Search *s, double start, double time_limit) {
+    /* The first pass gets half of what is given: half the nodes and half the time. With a node budget B
+     * it stops at B/2, so a bigger budget gives it more, never less, and the complete search after it
+     * gets B minus what the pass used, which also only grows. Within its share it runs again and again
+     * with a shaken move order and twice the nodes each time: a depth-first search that took a wrong
+     * turn early can spend millions of positions below it, and a fresh start is the cure. The runs'
+     * sizes do not depend on the budget (only the last is cut short), so the first k runs are the same
+     * whatever the budget. With no node budget the share is 64 million. Beside a complete search of its
+     * own (search_solve's two threads) it gets all of the time instead of half. */
+    long long max_nodes = s->max_nodes, share = max_nodes >= 0 ? max_nodes / 2 : (time_limit > 0 ? -1 : 64000000LL);
+    s->pass_deadline = time_limit > 0 ? start + (s->share ? time_limit : time_limit / 2) : 0;
+    /* A best-first run takes turns with the depth-first runs, each turn as long as the run before it:
+     * some deals it wins at once, others only a depth-first run wins. It holds three eighths of the
+     * memory, which the table leaves free until the complete search. */
+    int best = s->best_first, found = 0;
+    if (best) {
+        s->lent = s->memory / 8 * 3;
+        share_memory(s);
+        if (bestfirst_start(s)) best = 0;
+    }
+    for (int restart = 0; !found; restart++) {
+        long long size = 20000LL << (restart < 30 ? restart : 30);
+        cap_pass(s, size, share);
+        s->restart = restart;
+        /* Every other run leaves out the rule of thumb for sending cards home: some wins keep a card
+         * on the tableau that the rule would have sent home. */
+        s->greedy = restart % 2 == 0;
+        int r = run(s, 1);
+        if (r == 1) found = 1;
+        /* exhausted: no order finds a win there; out of budget, time or share: stop */
+        if ((r == 0 && !s->greedy) || s->out_of_budget || s->out_of_memory || s->pass_timeout) break;
+        if (share >= 0 && s->nodes >= share) break;
+        if (found || !best) continue;
+        cap_pass(s, size, share);
+        r = bestfirst_run(s);
+        if (r == 1) found = 1;
+        if (r == 0 || s->out_of_memory || s->pass_timeout) break; /* no win without worrying back */
+        if (share >= 0 && s->nodes >= share) break;
+    }
+    bestfirst_free(s);
+    s->lent = 0;
+    share_memory(s);
+    s->restart = 0;
+    return found;
+}
+
+#ifdef TABLEAUX_THREADS
+/* The second thread: the complete search, from the start. */
+static void *complete_thread(void *arg) {
+    Search *c = arg;
+    c->result = run(c, 0);
+    if (c->result >= 0) atomic_store(&c->share->stop, 1); /* won or proved lost: the pass may stop */
+    return NULL;
+}
+
+/* The complete search reached the nodes it may have while the pass runs: wait for the pass to end and
+ * take what it left, as the complete search after it would have. 1 when that leaves more to search. */
+static int await_pass(Search *c) {
+    Share *sh = c->share;
+    struct timespec ms = {0, 1000000};
+    while (!atomic_load(&sh->pass_done) && !atomic_load(&sh->stop)) nanosleep(&ms, NULL);
+    if (!atomic_load(&sh->pass_done)) return 0;
+    c->max_nodes = sh->budget - atomic_load(&sh->pass_used);
+    return c->nodes < c->max_nodes;
+}
+#endif
+
+/*
+ * The whole solve from s->pos: the first pass (King Albert) on its share, then the complete search.
+ * The caller sets s->pos, s->level and s->memory, which bounds the tables and the stacks together.
+ * Returns V_*, and when winnable the undo stack holds the winning line. Needs no Python: it runs without
+ * the GIL. With threads == 2 (King Albert, first pass on) the complete search runs on a second thread
+ * from the start, with five eighths of the memory: the verdict is the one a single thread gives for a
+ * node budget (the complete search waits for the pass before it passes B/2, and then gets B minus what
+ * the pass used), and with a time limit both searches get all of it.
+ */
+int search_solve(Search *s, long long max_nodes, double time_limit, int first_pass, int threads) {
     int verdict = V_UNKNOWN, found = 0, game = s->pos.game;
     s->max_nodes = max_nodes;
     double start = now();
     s->deadline = time_limit > 0 ? start + time_limit : 0;
+    first_pass = first_pass && game != GAME_EW;
+#ifdef TABLEAUX_THREADS
+    Share sh;
+    Search *c = NULL;
+    pthread_t thread;
+    if (threads > 1 && first_pass && (c = calloc(1, sizeof *c))) {
+        atomic_init(&sh.stop, 0);
+        atomic_init(&sh.pass_done, 0);
+        atomic_init(&sh.pass_used, 0);
+        sh.budget = max_nodes;
+        c->pos = s->pos;
+        c->level = s->level;
+        c->oblige = s->oblige;
+        c->memory = s->memory / 8 * 5;
+        s->memory -= c->memory;
+        c->max_nodes = max_nodes >= 0 ? max_nodes - max_nodes / 2 - 1 : -1; /* the least the pass leaves */
+        c->deadline = s->deadline;
+        c->pass_cap = -1;
+        c->share = s->share = &sh;
+        c->complete = 1;
+        if (table_init(&c->table, c->memory - c->memory / 8) || pthread_create(&thread, NULL, complete_thread, c)) {
+            s->memory += c->memory;
+            s->share = NULL;
+            search_free(c);
+            c = NULL;
+        }
+    }
+#else
+    (void)threads;
+#endif
     if (table_init(&s->table, s->memory - s->memory / 8)) { /* what share_memory gives while the stacks are small */
         s->out_of_memory = 1;
     } else {
-        int r = -1;
-        if (first_pass && game != GAME_EW) {
-            /* The first pass gets half of what is given: half the nodes and half the time. With a
-             * node budget B it stops at B/2, so a bigger budget gives it more, never less, and the
-             * complete search after it gets B minus what the pass used, which also only grows.
-             * Within its share it runs again and again with a shaken move order and twice the
-             * nodes each time: a depth-first search that took a wrong turn early can spend
-             * millions of positions below it, and a fresh start is the cure. The runs' sizes do
-             * not depend on the budget (only the last is cut short), so the first k runs are the
-             * same whatever the budget. With no node budget the share is 64 million. */
-            long long share = max_nodes >= 0 ? max_nodes / 2 : (time_limit > 0 ? -1 : 64000000LL);
-            s->pass_deadline = time_limit > 0 ? start + time_limit / 2 : 0;
-            /* A best-first run takes turns with the depth-first runs, each turn as long as the run
-             * before it: some deals it wins at once, others only a depth-first run wins. It holds
-             * three eighths of the memory, which the table leaves free until the complete search. */
-            int best = s->best_first && s->pos.game != GAME_EW;
-            if (best) {
-                s->lent = s->memory / 8 * 3;
-                share_memory(s);
-                if (bestfirst_start(s)) best = 0;
+        if (first_pass) found = first_pass_run(s, start, time_limit);
+#ifdef TABLEAUX_THREADS
+        if (c) {
+            atomic_store(&sh.pass_used, s->nodes);
+            atomic_store(&sh.pass_done, 1);
+            if (found) atomic_store(&sh.stop, 1);
+            pthread_join(thread, NULL);
+            s->nodes += c->nodes;
+            s->out_of_memory |= c->out_of_memory;
+            if (!found && c->result == 1) { /* the complete search's line is the answer */
+                found = 1;
+                Undo *u = s->undo;
+                int n = s->nundo, cap = s->undo_cap;
+                s->undo = c->undo, s->nundo = c->nundo, s->undo_cap = c->undo_cap;
+                c->undo = u, c->nundo = n, c->undo_cap = cap;
+            } else if (!found && c->result == 0) {
+                verdict = V_UNWINNABLE;
             }
-            for (int restart = 0; !found; restart++) {
-                long long size = 20000LL << (restart < 30 ? restart : 30);
-                cap_pass(s, size, share);
-                s->restart = restart;
-                /* Every other run leaves out the rule of thumb for sending cards home: some wins
-                 * keep a card on the tableau that the rule would have sent home. */
-                s->greedy = restart % 2 == 0;
-                r = run(s, 1);
-                if (r == 1) found = 1;
-                /* exhausted: no order finds a win there; out of budget, time or share: stop */
-                if ((r == 0 && !s->greedy) || s->out_of_budget || s->out_of_memory || s->pass_timeout) break;
-                if (share >= 0 && s->nodes >= share) break;
-                if (found || !best) continue;
-                cap_pass(s, size, share);
-                r = bestfirst_run(s);
-                if (r == 1) found = 1;
-                if (r == 0 || s->out_of_memory || s->pass_timeout) break; /* no win without worrying back */
-                if (share >= 0 && s->nodes >= share) break;
-            }
-            bestfirst_free(s);
-            s->lent = 0;
-            share_memory(s);
-            s->restart = 0;
+            search_free(c);
+            s->share = NULL;
+            if (found) verdict = V_WINNABLE;
+            return verdict;
         }
+#endif
         if (!found && !s->out_of_budget && !s->out_of_memory) {
             s->pass_cap = -1;
             s->pass_deadline = 0;
-            r = run(s, 0);
+            int r = run(s, 0);
             if (r == 1) found = 1;
             else if (r == 0) verdict = V_UNWINNABLE;
         }

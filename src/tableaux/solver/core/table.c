@@ -144,9 +144,10 @@ void table_done(Table *t, uint64_t hash, const uint8_t *key, int len, long long 
  * forgotten position is only searched again. Searching again is what costs, and it costs least for the
  * many positions whose searches were short; the positions of the current line have size 0 and go too,
  * and the search puts them back. 0 when room was made, -1 when it could not be (nothing to keep, or no
- * memory): then the caller empties the table.
+ * memory): then the caller empties the table. With `shrink` it also halves the slots, to give memory
+ * back to the search's stacks (-1: it could not).
  */
-int table_gc(Table *t) {
+int table_gc(Table *t, int shrink) {
     size_t count[64] = {0}, bytes_of[64] = {0}, n = t->mask + 1, keep = 0, bytes = 0;
     for (size_t i = 0; i < n; i++)
         if (t->slots[i].hash) {
@@ -160,7 +161,7 @@ int table_gc(Table *t) {
         keep += count[least];
         bytes += bytes_of[least];
     }
-    if (!keep) return -1;
+    if (!keep || (shrink && n <= 4096)) return -1;
     Slot *kept = malloc(keep * sizeof(Slot));
     uint8_t *arena = malloc(bytes + KEY_MAX);
     if (!kept || !arena) {
@@ -179,15 +180,18 @@ int table_gc(Table *t) {
     }
     free(t->arena);
     t->arena = arena;
-    t->arena_cap = bytes + KEY_MAX;
+    t->arena_cap = bytes + KEY_MAX; /* it grows again as keys come (table_full) */
     t->arena_used = o;
-    size_t most = room(t) > n * sizeof(Slot) ? room(t) - n * sizeof(Slot) : 0; /* the arena's room, mostly free again */
-    uint8_t *more = most > t->arena_cap ? realloc(arena, most) : NULL;
-    if (more) {
-        t->arena = more;
-        t->arena_cap = most;
+    Slot *half = shrink ? calloc(n / 2, sizeof(Slot)) : NULL; /* what is kept fills under half of them */
+    if (half) {
+        free(t->slots);
+        t->slots = half;
+        n /= 2;
+        t->mask = n - 1;
+        t->max_used = n / 10 * 7;
+    } else {
+        memset(t->slots, 0, n * sizeof(Slot));
     }
-    memset(t->slots, 0, n * sizeof(Slot));
     for (size_t j = 0; j < k; j++) {
         size_t i = slot_index(t, kept[j].hash);
         while (t->slots[i].hash) i = (i + 1) & t->mask;
@@ -196,5 +200,5 @@ int table_gc(Table *t) {
     t->used = k;
     free(kept);
     t->gcs++;
-    return 0;
+    return shrink && !half ? -1 : 0;
 }
