@@ -232,6 +232,18 @@ def test_workers_that_keep_dying_stop_the_survey_with_a_clear_error(
         survey("king-albert", range(1, 5), workers=2, out=tmp_path / "out.jsonl", **BUDGET)
 
 
+def test_cli_survey_says_which_deals_it_skips_and_which_it_solves_again(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    survey("king-albert", range(1, 7), out=out, time_limit=60.0, max_nodes=50)  # mostly unknown
+    unknown = sum(row["verdict"] == "unknown" for row in read_results(out, "king-albert").values())
+    assert 0 < unknown < 6
+    cmd = [sys.executable, "-m", "tableaux", "survey", "king-albert", "--deals", "1-6", "--workers", "1",
+           "--max-nodes", "100000", "--out", str(out)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert f"{6 - unknown} already in" in proc.stderr and f"{unknown} unknown there, solved again" in proc.stderr
+
+
 def test_unknown_deals_are_solved_again_with_a_bigger_budget_and_only_then(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
     small = survey("king-albert-classic", range(1, 4), out=out, time_limit=60.0, max_nodes=50)

@@ -11,7 +11,7 @@ import sys
 from .. import new_game
 from ..i18n import _, ngettext
 from . import solve
-from .survey import SurveyError, parse_deals, plot, read_results, survey
+from .survey import SurveyError, parse_deals, plot, read_results, survey, worth_retrying
 
 
 def run_solve(args: argparse.Namespace) -> int:
@@ -69,7 +69,8 @@ def run_survey(args: argparse.Namespace) -> int:
     except SurveyError as exc:
         print(_("tableaux survey: error: {error}").format(error=exc), file=sys.stderr)
         return 2
-    skipped = sum(1 for d in deals if d in already)
+    again = sum(1 for d in deals if d in already and worth_retrying(already[d], args.time_limit, args.max_nodes))
+    skipped = sum(1 for d in deals if d in already) - again
     where = args.scheduler or ngettext("{n} local worker", "{n} local workers", workers).format(n=workers)
     seconds = f"{args.time_limit:g}"
     if args.max_nodes:
@@ -80,6 +81,9 @@ def run_survey(args: argparse.Namespace) -> int:
         game=args.game, first=deals.start, last=deals.stop - 1, budget=budget, where=where)
     if skipped:
         text += _("; {n} already in {file}, skipped").format(n=skipped, file=args.out)
+    if again:
+        text += ngettext("; {n} unknown there, solved again with this bigger budget",
+                         "; {n} unknown there, solved again with this bigger budget", again).format(n=again)
     print(text, file=sys.stderr)
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn

@@ -387,7 +387,7 @@ def _run_dask(
         client.close()
 
 
-def _worth_retrying(row: dict[str, Any], time_limit: float | None, max_nodes: int | None) -> bool:
+def worth_retrying(row: dict[str, Any], time_limit: float | None, max_nodes: int | None) -> bool:
     """An unknown deal is solved again when this run's budget is bigger: that is how a survey's
     last open deals get a second, larger budget. The new row comes later in the file and wins."""
     if row["verdict"] != "unknown":
@@ -421,7 +421,7 @@ def survey(
     done = read_results(out, game)
     drop_torn_tail(out)
     wanted = set(deals)
-    todo = [d for d in deals if d not in done or _worth_retrying(done[d], time_limit, max_nodes)]
+    todo = [d for d in deals if d not in done or worth_retrying(done[d], time_limit, max_nodes)]
     results = {d: r for d, r in done.items() if d in wanted}
     if progress:
         progress(len(results), len(deals))
