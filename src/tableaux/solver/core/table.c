@@ -45,6 +45,24 @@ void table_clear(Table *t) {
 
 static inline size_t slot_index(const Table *t, uint64_t hash) { return (size_t)(hash ^ (hash >> 29)) & t->mask; }
 
+/* A slot hash is never 0, which marks an empty slot. */
+static inline uint64_t slot_hash(uint64_t hash) { return hash ? hash : 1; }
+
+/* The slot that holds this key, or the empty slot where it would go. */
+static inline Slot *probe(const Table *t, uint64_t hash, const uint8_t *key, int len) {
+    for (size_t i = slot_index(t, hash);; i = (i + 1) & t->mask) {
+        Slot *s = &t->slots[i];
+        if (!s->hash || (s->hash == hash && s->len == len && !memcmp(t->arena + s->off, key, (size_t)len))) return s;
+    }
+}
+
+/* Put a slot whose key is not in the table into the first empty slot of its probe. */
+static inline void place(Table *t, Slot s) {
+    size_t i = slot_index(t, s.hash);
+    while (t->slots[i].hash) i = (i + 1) & t->mask;
+    t->slots[i] = s;
+}
+
 /* Double the slots (0), or -1 when that would pass the cap or memory runs out. */
 static int table_grow_slots(Table *t) {
     size_t n = (t->mask + 1) * 2;
@@ -56,12 +74,8 @@ static int table_grow_slots(Table *t) {
     t->slots = ns;
     t->mask = n - 1;
     t->max_used = n / 10 * 7;
-    for (size_t i = 0; i < oldn; i++) {
-        if (!old[i].hash) continue;
-        size_t j = slot_index(t, old[i].hash);
-        while (ns[j].hash) j = (j + 1) & t->mask;
-        ns[j] = old[i];
-    }
+    for (size_t i = 0; i < oldn; i++)
+        if (old[i].hash) place(t, old[i]);
     free(old);
     return 0;
 }
@@ -88,54 +102,33 @@ int table_full(Table *t) {
 /* 1: a position with this key and a rank at least as good was searched (skip it);
  * 0: new, or better than before (now recorded). The caller makes room first. */
 int table_visit(Table *t, uint64_t hash, const uint8_t *key, int len, int rank) {
-    if (!hash) hash = 1;
-    size_t i = slot_index(t, hash);
-    for (;;) {
-        Slot *s = &t->slots[i];
-        if (!s->hash) {
-            s->hash = hash;
-            s->off = (uint32_t)t->arena_used;
-            s->len = (uint8_t)len;
-            s->rank = (uint8_t)rank;
-            s->size = 0;
-            memcpy(t->arena + t->arena_used, key, (size_t)len);
-            t->arena_used += (size_t)len;
-            t->used++;
-            return 0;
-        }
-        if (s->hash == hash && s->len == len && !memcmp(t->arena + s->off, key, (size_t)len)) {
-            if (s->rank <= rank) return 1;
-            s->rank = (uint8_t)rank;
-            return 0;
-        }
-        i = (i + 1) & t->mask;
+    hash = slot_hash(hash);
+    Slot *s = probe(t, hash, key, len);
+    if (s->hash) { /* searched before */
+        if (s->rank <= rank) return 1;
+        s->rank = (uint8_t)rank;
+        return 0;
     }
+    *s = (Slot){hash, (uint32_t)t->arena_used, (uint8_t)len, (uint8_t)rank, 0};
+    memcpy(t->arena + t->arena_used, key, (size_t)len);
+    t->arena_used += (size_t)len;
+    t->used++;
+    return 0;
 }
 
 
 /* 1 when table_visit would skip this key, without recording it. */
 int table_seen(const Table *t, uint64_t hash, const uint8_t *key, int len, int rank) {
-    if (!hash) hash = 1;
-    for (size_t i = slot_index(t, hash);; i = (i + 1) & t->mask) {
-        const Slot *s = &t->slots[i];
-        if (!s->hash) return 0;
-        if (s->hash == hash && s->len == len && !memcmp(t->arena + s->off, key, (size_t)len)) return s->rank <= rank;
-    }
+    const Slot *s = probe(t, slot_hash(hash), key, len);
+    return s->hash && s->rank <= rank;
 }
 
 /* Note how many positions the search of a position took, once it is done (if it is still there). */
 void table_done(Table *t, uint64_t hash, const uint8_t *key, int len, long long positions) {
-    if (!hash) hash = 1;
     int size = 1;
     while (size < 63 && (1LL << size) <= positions) size++;
-    for (size_t i = slot_index(t, hash);; i = (i + 1) & t->mask) {
-        Slot *s = &t->slots[i];
-        if (!s->hash) return;
-        if (s->hash == hash && s->len == len && !memcmp(t->arena + s->off, key, (size_t)len)) {
-            s->size = (uint8_t)size;
-            return;
-        }
-    }
+    Slot *s = probe(t, slot_hash(hash), key, len);
+    if (s->hash) s->size = (uint8_t)size;
 }
 
 /*
@@ -192,11 +185,7 @@ int table_gc(Table *t, int shrink) {
     } else {
         memset(t->slots, 0, n * sizeof(Slot));
     }
-    for (size_t j = 0; j < k; j++) {
-        size_t i = slot_index(t, kept[j].hash);
-        while (t->slots[i].hash) i = (i + 1) & t->mask;
-        t->slots[i] = kept[j];
-    }
+    for (size_t j = 0; j < k; j++) place(t, kept[j]);
     t->used = k;
     free(kept);
     t->gcs++;
