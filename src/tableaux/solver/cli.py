@@ -69,8 +69,9 @@ def run_survey(args: argparse.Namespace) -> int:
     except SurveyError as exc:
         print(_("tableaux survey: error: {error}").format(error=exc), file=sys.stderr)
         return 2
-    again = sum(1 for d in deals if d in already and worth_retrying(already[d], args.time_limit, args.max_nodes))
-    skipped = sum(1 for d in deals if d in already) - again
+    present = [already[d] for d in deals if d in already]
+    again = sum(1 for row in present if worth_retrying(row, args.time_limit, args.max_nodes))
+    skipped = len(present) - again
     where = args.scheduler or ngettext("{n} local worker", "{n} local workers", workers).format(n=workers)
     seconds = f"{args.time_limit:g}"
     if args.max_nodes:
