@@ -15,10 +15,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import tableaux.solver.search as solver_module
 from tableaux import GAMES, new_game
-from tableaux.engine import Rules, State
+from tableaux.engine import RawMove, Rules, State
 from tableaux.solver import BACKENDS, SolverError, solve
-from tableaux.solver.strategy import strategy_for
+from tableaux.solver.strategy import KingAlbertStrategy, strategy_for
 
 pytestmark = pytest.mark.skipif("c" not in BACKENDS, reason="the C core is not built")
 
@@ -171,8 +172,9 @@ def test_core_refuses_what_is_not_a_position() -> None:
 
 @pytest.mark.parametrize(("name", "deals"), [("king-albert", range(1, 301)), ("king-albert-classic", range(1, 31))])
 def test_the_wider_safe_move_proof_never_changes_a_verdict(name: str, deals: range) -> None:
-    """The covered-cards rule (strategy.py's proof) against the Aces-only rule the solver started with:
-    pruning more may make a search faster, never turn a winnable deal into a lost one or the reverse."""
+    """The covered-cards rule (strategy.py's proof) against the Aces-only rule the solver started with, which
+    also takes back any foundation card, home for good or not: pruning more may make a search faster, never
+    turn a winnable deal into a lost one or the reverse."""
     game = CORE_GAME[name]
     compared = unwinnable = 0
     for deal in deals:
@@ -184,6 +186,42 @@ def test_the_wider_safe_move_proof_never_changes_a_verdict(name: str, deals: ran
             compared += 1
             unwinnable += covered == 1
     assert compared >= len(deals) // 2 and unwinnable >= 5
+
+
+class _TakesNothingBack(KingAlbertStrategy):
+    """The search's move order with no card ever taken back off a foundation."""
+
+    def order(self, state: State, moves: list[RawMove], restricted: bool) -> list[RawMove]:
+        return super().order(state, moves, True)
+
+
+# Positions of random play (deal and plies of random_positions) that only a line taking a card back off a
+# foundation wins, found by searching deals 1-1000 with cards taken back and without.
+NEEDS_A_CARD_BACK = {
+    "king-albert": [(267, 10), (274, 20), (421, 20), (483, 30), (512, 10), (569, 30)],
+    "king-albert-classic": [(175, 10), (274, 10), (573, 30), (628, 30), (663, 20), (723, 0)],
+}
+
+
+@pytest.mark.parametrize("name", list(NEEDS_A_CARD_BACK))
+def test_a_card_home_for_good_never_comes_back_yet_positions_that_need_one_back_are_won(name: str) -> None:
+    """The search never takes back a foundation card that the safe-move rule would send home
+    (KingAlbertStrategy.order has the proof), and the cards it does take back are the ones wins need: each
+    of these positions is lost to a search that takes nothing back, and both backends' complete searches
+    win it, with lines that play to a win in the engine."""
+    rules = GAMES[name]
+    for deal, plies in NEEDS_A_CARD_BACK[name]:
+        start = random_positions(rules, deal, deal, plies)[-1]
+        search = solver_module._Search(rules, 1_000_000, None, 10**7)
+        search.strategy = _TakesNothingBack(rules.single_cards_only)
+        assert search.run(start, restricted=False, node_cap=None) is None, (deal, plies)
+        for backend in BACKENDS:
+            result = solve((rules, start), max_nodes=1_000_000, first_pass=False, backend=backend)
+            assert result.verdict == "winnable", (deal, plies, backend)
+            state = start
+            for move in result.moves:
+                state = rules.apply(state, rules.to_raw(move))
+            assert rules.won(state)
 
 
 @pytest.mark.parametrize("plies", [0, 40])

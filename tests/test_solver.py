@@ -371,6 +371,53 @@ def test_a_reserve_card_covered_at_once_never_changes_a_python_verdict(backend: 
     assert lost_made[True] < lost_made[False]
 
 
+class _TakesBackAnything(KingAlbertStrategy):
+    """The move order without the "home for good" rule: every foundation card may come back."""
+
+    def order(self, state: State, moves: list[RawMove], restricted: bool) -> list[RawMove]:
+        kept = super().order(state, moves, restricted)
+        if restricted:
+            return kept
+        return kept + [m for m in moves if m[0] < 4 <= m[2] and m not in kept]
+
+
+@pytest.mark.parametrize("rules", [KA, KAC], ids=["king-albert", "king-albert-classic"])
+def test_a_card_home_for_good_never_comes_back_and_no_python_verdict_changes(backend: str, rules: Rules) -> None:
+    """A foundation's top card that the safe-move rule would send home is never taken back by the search
+    (KingAlbertStrategy.order has the proof). On positions of random play, where foundations are uneven
+    and cards have been taken back, the reference decides exactly what it decides when any card may come
+    back, and proves losses with fewer positions."""
+    if backend != "python":
+        pytest.skip("the Python search itself; test_backends.py compares the C core's rule the same way")
+    compared = 0
+    lost_made = {True: 0, False: 0}
+    for deal in range(1, 31):
+        rng, state = random.Random(deal), rules.deal(deal)
+        for _ in range(20):
+            moves = rules.moves(state)
+            if moves:
+                state = rules.apply(state, rng.choice(moves))
+        verdicts, made = {}, {}
+        for pruned in (True, False):
+            search = solver_module._Search(rules, 30_000, None, 1_000_000)
+            search.strategy = (
+                KingAlbertStrategy(rules.single_cards_only) if pruned else _TakesBackAnything(rules.single_cards_only)
+            )
+            try:
+                verdicts[pruned] = search.run(state, restricted=False, node_cap=None) is not None
+            except solver_module._OutOfBudget:
+                verdicts[pruned] = None
+            made[pruned] = search.nodes
+        if None not in verdicts.values():
+            assert verdicts[True] == verdicts[False], deal
+            compared += 1
+            if not verdicts[True]:
+                for pruned in made:
+                    lost_made[pruned] += made[pruned]
+    assert compared >= 10
+    assert lost_made[True] < lost_made[False]
+
+
 def test_the_best_first_run_wins_where_the_depth_first_run_gets_lost(backend: str) -> None:
     """The reference's first pass ends with a best-first run (search.py ``best_first``, like the C core's):
     on King Albert deals 62 and 295 it wins within 10,000 positions, where the depth-first run is still

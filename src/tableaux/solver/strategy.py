@@ -297,7 +297,23 @@ class KingAlbertStrategy(Strategy):
         return 5 * (52 - sum(height)) + out + 2 * dig + 12 * played - 3 * empty
 
     def order(self, state: State, moves: list[RawMove], restricted: bool) -> list[RawMove]:
-        """Drop moves that only permute piles; best first. ``restricted``: nothing comes back off a foundation."""
+        """Drop moves that only permute piles, and that take back a card that is home for good; best first.
+
+        ``restricted``: nothing comes back off a foundation.
+
+        A foundation's top card that :func:`ka_home_is_safe` would send home is
+        home for good: it never needs to come back. Proof: call H the cards of
+        :meth:`safe_move`'s proof, all home now, and build L' from any winning
+        line L exactly as there, starting with V empty. L' keeps every card of
+        H home, ends won when L does, and each of its moves is one of L's or
+        stands for a later move of L that L' skips, so it is no longer than L.
+        Among the shortest winning lines there is therefore one that never takes
+        a card of H back, and the search, which only needs one shortest line
+        (module docstring), may leave those moves out. Reordering that line so
+        that reserve cards are covered at once (:meth:`obligation`) moves no
+        card of H either. Classic deal 140's complete search took 45.2M
+        positions without this and 27.0M with it.
+        """
         piles = state.piles
         # How deep the next card each foundation needs lies in each tableau pile: moves that
         # dig towards one come early (in the classic rules nothing is face down, so this is
@@ -320,6 +336,8 @@ class KingAlbertStrategy(Strategy):
             if src < KA_FIRST_TABLEAU:  # from a foundation
                 if restricted or dst < KA_FIRST_TABLEAU:
                     continue  # an Ace between empty foundations changes nothing but their order
+                if ka_home_is_safe(height, source[-1]):
+                    continue  # home for good: see the docstring
                 scored.append((7, 0, move))
                 continue
             if dst < KA_FIRST_TABLEAU:

@@ -212,7 +212,7 @@ int bestfirst_run(Search *s) {
             if (replay(s, b, x)) goto stopped;
             return 1;
         }
-        int n = ka_order(p, buf, gen_moves(p, buf), 1, 0);
+        int n = ka_order(p, buf, gen_moves(p, buf), 1, 0, s->level);
         for (int j = 0; j < n; j++) {
             Undo u;
             if (room(b)) b->full = 1;

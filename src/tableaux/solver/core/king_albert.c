@@ -127,9 +127,10 @@ int ka_safe(const Pos *p, const Move *mv, int n, int greedy, int level) {
 }
 
 
-/* strategy.py's KingAlbertStrategy.order: drop moves that only permute piles, best first. A restart of
+/* strategy.py's KingAlbertStrategy.order: drop moves that only permute piles or take back a card that is
+ * home for good (with level 0, as before that proof, none), best first. A restart of
  * the first pass (restart > 0) shakes the order within each class of moves, more at each restart. */
-int ka_order(const Pos *p, Move *mv, int n, int restricted, int restart) {
+int ka_order(const Pos *p, Move *mv, int n, int restricted, int restart, int level) {
     int h[4], depth[KA_NPILES];
     suit_heights(p, 0, h);
     uint64_t needed = 0; /* the next card of each suit's foundation (card = suit * 13 + rank - 1) */
@@ -152,6 +153,7 @@ int ka_order(const Pos *p, Move *mv, int n, int restricted, int restart) {
         int s = m.src, k = m.cnt, d = m.dst, len = p->n[s], a, b = 0;
         if (s < KA_T0) {
             if (restricted || d < KA_T0) continue;
+            if (level && ka_safe_card(h, top(p, s), level)) continue; /* home for good (KingAlbertStrategy.order) */
             a = 7;
         } else if (d < KA_T0) {
             a = 0;

@@ -199,7 +199,7 @@ static int run(Search *s, int restricted) {
                 continue;
             }
             if (is_won(p)) return 1;
-            n = p->game == GAME_EW ? ew_order(p, buf, n) : ka_order(p, buf, n, restricted, s->restart);
+            n = p->game == GAME_EW ? ew_order(p, buf, n) : ka_order(p, buf, n, restricted, s->restart, s->level);
             if (GROW(s, moves, moves_cap, s->nmoves + n) || GROW(s, keys, keys_cap, s->nkeys + klen)) goto oom;
             fr = &s->frames[s->nframes - 1];
             memcpy(s->moves + s->nmoves, buf, (size_t)n * sizeof(Move));
