@@ -7,6 +7,7 @@ import random
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 
 import pytest
 
@@ -16,7 +17,7 @@ from tableaux import GAMES, new_game
 from tableaux.cards import DOWN, RANK, parse_card
 from tableaux.engine import RawMove, Rules, State
 from tableaux.solver import BACKENDS, SolverError, solve
-from tableaux.solver.strategy import EagleWingStrategy, KingAlbertStrategy, strategy_for
+from tableaux.solver.strategy import KA_FIRST_TABLEAU, EagleWingStrategy, KingAlbertStrategy, Strategy, strategy_for
 
 
 @pytest.fixture(autouse=True, params=BACKENDS)
@@ -338,35 +339,49 @@ def test_sending_a_base_card_home_at_once_would_lose_a_winnable_eagle_wing_posit
     assert search.run(state, restricted=False, node_cap=None) is None  # "lost", wrongly
 
 
+def _compare_on_random_play(
+    rules: Rules, strategy: dict[bool, Callable[[], Strategy]], deals: range, plies: int, budget: int
+) -> tuple[int, dict[bool, int]]:
+    """Search positions of random play (what players and hints meet) with a rule (``strategy[True]``) and
+    without it: assert that the two decide alike wherever both decide. How many positions both decided, and
+    the positions each made on the lost ones."""
+    compared = 0
+    lost_made = {True: 0, False: 0}
+    for deal in deals:
+        rng, state = random.Random(deal), rules.deal(deal)
+        for _ in range(plies):
+            moves = rules.moves(state)
+            if moves:
+                state = rules.apply(state, rng.choice(moves))
+        verdicts, made = {}, {}
+        for rule, make in strategy.items():
+            search = solver_module._Search(rules, budget, None, 1_000_000)
+            search.strategy = make()
+            try:
+                verdicts[rule] = search.run(state, restricted=False, node_cap=None) is not None
+            except solver_module._OutOfBudget:
+                verdicts[rule] = None
+            made[rule] = search.nodes
+        if None not in verdicts.values():
+            assert verdicts[True] == verdicts[False], deal
+            compared += 1
+            if not verdicts[True]:
+                for rule in made:
+                    lost_made[rule] += made[rule]
+    return compared, lost_made
+
+
 def test_a_reserve_card_covered_at_once_never_changes_a_python_verdict(backend: str) -> None:
     """Classic rules: the reference search lets a reserve card onto the tableau only when the next move
     covers it (KingAlbertStrategy.obligation). On positions of random play it decides exactly what the
     same search decides without that rule, and proves losses with fewer positions."""
     if backend != "python":
         pytest.skip("the Python search itself; test_backends.py compares the C core's rule the same way")
-    compared = 0
-    lost_made = {True: 0, False: 0}
-    for deal in range(1, 17):
-        rng, state = random.Random(deal), KAC.deal(deal)
-        for _ in range(8):  # random play: positions players and hints meet
-            moves = KAC.moves(state)
-            if moves:
-                state = KAC.apply(state, rng.choice(moves))
-        verdicts, made = {}, {}
-        for oblige in (True, False):
-            search = solver_module._Search(KAC, 40_000, None, 1_000_000)
-            search.strategy = KingAlbertStrategy(single_cards_only=oblige)
-            try:
-                verdicts[oblige] = search.run(state, restricted=False, node_cap=None) is not None
-            except solver_module._OutOfBudget:
-                verdicts[oblige] = None
-            made[oblige] = search.nodes
-        if None not in verdicts.values():
-            assert verdicts[True] == verdicts[False], deal
-            compared += 1
-            if not verdicts[True]:
-                for oblige in made:
-                    lost_made[oblige] += made[oblige]
+    strategy = {
+        True: lambda: KingAlbertStrategy(single_cards_only=True),
+        False: lambda: KingAlbertStrategy(single_cards_only=False),
+    }
+    compared, lost_made = _compare_on_random_play(KAC, strategy, range(1, 17), 8, 40_000)
     assert compared >= 10
     assert lost_made[True] < lost_made[False]
 
@@ -378,7 +393,7 @@ class _TakesBackAnything(KingAlbertStrategy):
         kept = super().order(state, moves, restricted)
         if restricted:
             return kept
-        return kept + [m for m in moves if m[0] < 4 <= m[2] and m not in kept]
+        return kept + [m for m in moves if m[0] < KA_FIRST_TABLEAU <= m[2] and m not in kept]
 
 
 @pytest.mark.parametrize("rules", [KA, KAC], ids=["king-albert", "king-albert-classic"])
@@ -389,31 +404,11 @@ def test_a_card_home_for_good_never_comes_back_and_no_python_verdict_changes(bac
     back, and proves losses with fewer positions."""
     if backend != "python":
         pytest.skip("the Python search itself; test_backends.py compares the C core's rule the same way")
-    compared = 0
-    lost_made = {True: 0, False: 0}
-    for deal in range(1, 31):
-        rng, state = random.Random(deal), rules.deal(deal)
-        for _ in range(20):
-            moves = rules.moves(state)
-            if moves:
-                state = rules.apply(state, rng.choice(moves))
-        verdicts, made = {}, {}
-        for pruned in (True, False):
-            search = solver_module._Search(rules, 30_000, None, 1_000_000)
-            search.strategy = (
-                KingAlbertStrategy(rules.single_cards_only) if pruned else _TakesBackAnything(rules.single_cards_only)
-            )
-            try:
-                verdicts[pruned] = search.run(state, restricted=False, node_cap=None) is not None
-            except solver_module._OutOfBudget:
-                verdicts[pruned] = None
-            made[pruned] = search.nodes
-        if None not in verdicts.values():
-            assert verdicts[True] == verdicts[False], deal
-            compared += 1
-            if not verdicts[True]:
-                for pruned in made:
-                    lost_made[pruned] += made[pruned]
+    strategy = {
+        True: lambda: KingAlbertStrategy(rules.single_cards_only),
+        False: lambda: _TakesBackAnything(rules.single_cards_only),
+    }
+    compared, lost_made = _compare_on_random_play(rules, strategy, range(1, 31), 20, 30_000)
     assert compared >= 10
     assert lost_made[True] < lost_made[False]
 
