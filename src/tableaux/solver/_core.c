@@ -208,15 +208,15 @@ static PyObject *core_safe(PyObject *self, PyObject *args) {
 
 static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"game",  "piles", "redeals", "max_nodes",  "time_limit", "memory",
-                            "first_pass", "level", "oblige",  "best_first", "threads",    NULL};
+                            "first_pass", "level", "oblige",  "best_first", "threads",    "chained", NULL};
     PyObject *g, *piles;
     long redeals;
     long long max_nodes = -1;
     double time_limit = 0;
     unsigned long long memory = 1ULL << 30;
-    int first_pass = 1, level = 1, oblige = 1, best_first = 1, threads = 1, game;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOl|LdKpippi", names, &g, &piles, &redeals, &max_nodes, &time_limit,
-                                     &memory, &first_pass, &level, &oblige, &best_first, &threads) ||
+    int first_pass = 1, level = 1, oblige = 1, best_first = 1, threads = 1, chained = 1, game;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOl|LdKpippip", names, &g, &piles, &redeals, &max_nodes, &time_limit,
+                                     &memory, &first_pass, &level, &oblige, &best_first, &threads, &chained) ||
         read_game(g, &game))
         return NULL;
     if (threads < 1 || threads > 2) return PyErr_Format(PyExc_ValueError, "threads must be 1 or 2");
@@ -231,6 +231,7 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
     s->level = level;
     s->oblige = oblige;
     s->best_first = best_first;
+    s->chain_runs = chained;
     int verdict;
     Py_BEGIN_ALLOW_THREADS;
     verdict = search_solve(s, max_nodes, time_limit, first_pass, threads);
@@ -261,7 +262,7 @@ static PyMethodDef core_methods[] = {
     {"safe_move", core_safe, METH_VARARGS, "safe_move(game, piles, redeals, level=1, restricted=0) -> move or None"},
     {"solve", (PyCFunction)(void (*)(void))core_solve, METH_VARARGS | METH_KEYWORDS,
      "solve(game, piles, redeals, max_nodes=-1, time_limit=0, memory=2**30, first_pass=True, level=1, oblige=True,\n"
-     "      best_first=True, threads=1)\n"
+     "      best_first=True, threads=1, chained=True)\n"
      "-> (verdict 0 winnable / 1 unwinnable / 2 unknown, winning line, nodes, ran out of memory,\n"
      "    times the table was full and emptied)"},
     {NULL, NULL, 0, NULL},

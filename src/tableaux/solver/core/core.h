@@ -196,7 +196,7 @@ typedef struct {
     size_t gcs;    /* times it was full and kept only the positions whose search took longest */
 } Table;
 
-#define KEY_MAX 112 /* the longest key (66 bytes) and room for ka_key's 16-byte copies */
+#define KEY_MAX 112 /* the longest key (66 bytes, 68 with an obligation) and room for ka_key's 16-byte copies */
 
 int table_init(Table *t, size_t cap);
 size_t table_bytes(const Table *t); /* what the slots and the keys take now */
@@ -251,6 +251,8 @@ typedef struct {
     int greedy;  /* the first pass's run sends cards home by the rule of thumb too */
     int best_first; /* the first pass takes turns with a best-first run (bestfirst.c) */
     Best *best;     /* that run, between its turns */
+    int chain_runs; /* classic King Albert: the first pass makes chained runs too (first_pass_run) */
+    int chained;    /* this run is one of them: a tableau card moved is used at once (search.c's obliges) */
     int oblige;  /* classic King Albert: a reserve card put on the tableau is covered at once (obliges) */
     long long nodes, max_nodes, pass_cap;
     double deadline, pass_deadline;
