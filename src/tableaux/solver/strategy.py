@@ -277,7 +277,7 @@ class KingAlbertStrategy(Strategy):
         played (core/bestfirst.c's score, where the weights are explained)."""
         piles = state.piles
         height = suit_heights(piles[KA_FOUNDATION_PILES])
-        needed = {s * 13 + h for s, h in enumerate(height) if h < 13}
+        needed = _needed_next(height)
         out = dig = empty = 0
         for i in KA_TABLEAU:
             pile = piles[i]
@@ -319,7 +319,7 @@ class KingAlbertStrategy(Strategy):
         # dig towards one come early (in the classic rules nothing is face down, so this is
         # what tells a useful tableau move from a shuffle).
         height = suit_heights(piles[KA_FOUNDATION_PILES])
-        needed = {s * 13 + h for s, h in enumerate(height) if h < 13}
+        needed = _needed_next(height)
         depth: dict[int, int] = {}
         for i in KA_TABLEAU:
             pile = piles[i]
@@ -368,6 +368,12 @@ class KingAlbertStrategy(Strategy):
                 scored.append((5, -count, move))
         scored.sort(key=_first_two)
         return [m for _, _, m in scored]
+
+
+def _needed_next(height: Sequence[int]) -> set[int]:
+    """The cards the foundations take next: what a useful move digs towards, in both the move
+    order and the best-first score."""
+    return {s * 13 + h for s, h in enumerate(height) if h < 13}
 
 
 def _first_two(item: tuple[int, int, RawMove]) -> tuple[int, int]:
