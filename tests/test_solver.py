@@ -14,7 +14,7 @@ import pytest
 import tableaux
 import tableaux.solver.search as solver_module
 from tableaux import GAMES, new_game
-from tableaux.cards import DOWN, RANK, parse_card
+from tableaux.cards import DOWN, RANK, card_str, parse_card
 from tableaux.engine import RawMove, Rules, State
 from tableaux.solver import BACKENDS, SolverError, solve
 from tableaux.solver.strategy import KA_FIRST_TABLEAU, EagleWingStrategy, KingAlbertStrategy, Strategy, strategy_for
@@ -684,3 +684,46 @@ def test_more_node_budget_never_gives_a_worse_verdict(name: str, deal: int, back
     assert first is not None, "no budget decided the deal: the test proves nothing"
     assert first > 0, "the smallest budget decided the deal: the test proves nothing"
     assert set(verdicts[first:]) == {verdicts[first]}, list(zip(budgets, verdicts, strict=True))
+
+
+def _foundations_at(rules: Rules, heights: tuple[int, int, int, int], top: int) -> State:
+    """A King Albert position with suit s home up to ``heights[s]``, ``top`` alone on tableau 1 and every
+    other card under a King on tableaux 2-5, so ``top`` is the only card that can go home."""
+    piles: list[tuple[int, ...]] = [tuple(s * 13 + r for r in range(h)) for s, h in enumerate(heights)]
+    rest = [c for c in range(52) if RANK[c] > heights[c // 13] and c != top]
+    kings = [c for c in rest if RANK[c] == 13]
+    others = [c for c in rest if RANK[c] != 13]
+    tableau = [(top,)] + [tuple(others[i::len(kings)]) + (k,) for i, k in enumerate(kings)]
+    tableau += [()] * (len(KA.deal(1).piles) - 4 - 7 - len(tableau))
+    return State(tuple(piles) + tuple(tableau) + ((),) * 7)
+
+
+@pytest.mark.parametrize("rules", [KA, KAC], ids=["king-albert", "king-albert-classic"])
+def test_a_card_is_safe_home_exactly_when_the_cards_it_could_hold_are_home(backend: str, rules: Rules) -> None:
+    """The safe-move rule's threshold, at its edge, for every card from 3 up: a card of rank r goes home by
+    itself when both suits of the other colour are home up to r - 2 and the other suit of its colour up to
+    r - 3 (KingAlbertStrategy.safe_move's proof), and not when any one of them is a card short. A looser
+    rule would wrongly prune the card's coming back; the random positions of the other tests seldom sit
+    on the edge, so this checks it card by card, in the Python strategy and in the C core."""
+    assert tuple(KA.deal(1).piles[:4]) == ((),) * 4 and len(KA.deal(1).piles) == 4 + 9 + 7
+    strategy = strategy_for(rules)
+    for top in range(52):
+        rank, suit = RANK[top], top // 13
+        if rank < 3:
+            continue
+        twin = suit ^ 3
+        edge = [rank - 3 if s == twin else rank - 2 for s in range(4)]
+        edge[suit] = rank - 1
+        for short in (None, *(s for s in range(4) if s != suit and edge[s] > 0)):
+            heights = tuple(h - (s == short) for s, h in enumerate(edge))
+            state = _foundations_at(rules, heights, top)  # type: ignore[arg-type]
+            moves = rules.moves(state)
+            assert [m for m in moves if m[0] >= 4 and m[2] < 4] == [(4, 1, suit)]  # only it can go home
+            expected = (4, 1, suit) if short is None else None
+            if backend == "c":
+                from tableaux.solver import _core
+
+                got = _core.safe_move(int(rules.single_cards_only), state.piles, state.redeals)
+            else:
+                got = strategy.safe_move(state, moves)
+            assert got == expected, (card_str(top), heights)
