@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -88,7 +88,7 @@ class Load:
         self.errors: list[str] = []
         self.lock = threading.Lock()
 
-    def request(self, c: httpx.Client, method: str, path: str, body: Any = None) -> httpx.Response:
+    def request(self, c: httpx2.Client, method: str, path: str, body: Any = None) -> httpx2.Response:
         start = time.perf_counter()
         r = c.request(method, path, json=body)
         elapsed = time.perf_counter() - start
@@ -103,7 +103,7 @@ class Load:
 
     def tab(self, me: PlayerGame, other: PlayerGame, seed: int, url: str) -> None:
         rng = random.Random(seed)
-        with httpx.Client(base_url=url, cookies={COOKIE: me.cookie}, timeout=30.0) as c:
+        with httpx2.Client(base_url=url, cookies={COOKIE: me.cookie}, timeout=30.0) as c:
             view = self.request(c, "GET", f"api/games/{me.game_id}").json()
             while time.monotonic() < self.stop_at and not self.errors:
                 roll = rng.random()
@@ -181,7 +181,7 @@ def concurrency_run(tmp_path: Path, players: int, tabs: int, seconds: float, ser
         games: list[PlayerGame] = []
         for i in range(players):
             name, deal = ("king-albert", "eagle-wing")[i % 2], 1000 + i
-            with httpx.Client(base_url=url) as c:
+            with httpx2.Client(base_url=url) as c:
                 c.post("api/games", json={"game": "eagle-wing", "deal": 7})  # an older game: current must skip it
                 view = c.post("api/games", json={"game": name, "deal": deal}).json()
                 games.append(PlayerGame(c.cookies[COOKIE], view["id"], name, deal))
@@ -199,7 +199,7 @@ def concurrency_run(tmp_path: Path, players: int, tabs: int, seconds: float, ser
         assert not load.errors, load.errors[:5]
         finals = {}
         for g in games:
-            with httpx.Client(base_url=url, cookies={COOKIE: g.cookie}) as c:
+            with httpx2.Client(base_url=url, cookies={COOKIE: g.cookie}) as c:
                 finals[g.game_id] = c.get(f"api/games/{g.game_id}").json()
     with sqlite3.connect(db) as conn:
         assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
@@ -240,7 +240,7 @@ def hint_flood_run(tmp_path: Path, askers: int, seconds: float) -> dict[str, flo
         errors: list[str] = []
 
         def ask(i: int) -> None:
-            with httpx.Client(base_url=url, timeout=60.0) as c:
+            with httpx2.Client(base_url=url, timeout=60.0) as c:
                 gid = c.post("api/games", json={"game": "king-albert", "deal": 500 + i}).json()["id"]
                 first = True
                 while first or time.monotonic() < stop_at:  # at least one hint each, however slow the start
@@ -256,7 +256,7 @@ def hint_flood_run(tmp_path: Path, askers: int, seconds: float) -> dict[str, flo
         for t in threads:
             t.start()
         latencies: list[float] = []
-        with httpx.Client(base_url=url, timeout=60.0) as c:
+        with httpx2.Client(base_url=url, timeout=60.0) as c:
             view = c.post("api/games", json={"game": "eagle-wing", "deal": 99}).json()
             mirror = tableaux.new_game("eagle-wing", 99)
             while (time.monotonic() < stop_at or len(latencies) < 5) and view["legal_moves"]:

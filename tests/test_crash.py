@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 import tableaux
@@ -103,12 +103,12 @@ class Harness:
         self.server.stop()
 
     # --- clients -------------------------------------------------------------------------
-    def client(self, player: Player) -> httpx.Client:
-        return httpx.Client(base_url=self.url, cookies={COOKIE: player.cookie}, timeout=10.0)
+    def client(self, player: Player) -> httpx2.Client:
+        return httpx2.Client(base_url=self.url, cookies={COOKIE: player.cookie}, timeout=10.0)
 
     def join(self, name: str, deal: int, line: list[str] | None = None, head_start: int = 0) -> Player:
         """A new player with a new game; ``head_start`` moves of ``line`` are played before the crashes begin."""
-        with httpx.Client(base_url=self.url, timeout=10.0) as c:
+        with httpx2.Client(base_url=self.url, timeout=10.0) as c:
             view = c.post("api/games", json={"game": name, "deal": deal}).json()
             cookie = c.cookies[COOKIE]
             player = Player(f"p{len(self.players)}", cookie, view["id"], tableaux.new_game(name, deal),
@@ -170,7 +170,7 @@ class Harness:
                     if kind == "moves":
                         body["move"] = text
                     r = c.post(f"api/games/{player.game_id}/{kind}", json=body)
-                except httpx.TransportError:
+                except httpx2.TransportError:
                     view = None  # in flight when the server died: the verifier decides what became of it
                     if self.running.is_set():
                         time.sleep(0.02)
@@ -313,7 +313,7 @@ def crash_run(tmp_path: Path, rounds: int, players: int, seed: int = 5, most: fl
             from tableaux.web.store import hash_token
 
             assert hash_token(cookies[p.name]) in player_ids
-            stats = httpx.get(h.url + "api/stats", cookies={COOKIE: p.cookie}).json()
+            stats = httpx2.get(h.url + "api/stats", cookies={COOKIE: p.cookie}).json()
             assert stats == h.expected_stats(hash_token(p.cookie)), p.name
         # `tableaux stats` (every player together) adds up the same stored games.
         import subprocess

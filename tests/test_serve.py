@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -96,12 +96,12 @@ def server(args: list[str], env: dict[str, str] | None = None) -> Iterator[Serve
         s.stop()
 
 
-def wait_until_answering(url: str, timeout: float = 20.0) -> httpx.Response:
+def wait_until_answering(url: str, timeout: float = 20.0) -> httpx2.Response:
     deadline = time.monotonic() + timeout
     while True:
         try:
-            return httpx.get(url + "api/games/catalog", timeout=2.0)
-        except httpx.TransportError:
+            return httpx2.get(url + "api/games/catalog", timeout=2.0)
+        except httpx2.TransportError:
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.1)
@@ -122,7 +122,7 @@ def test_serve_answers_prints_the_url_and_keeps_games_across_restarts(tmp_path: 
         assert url == f"http://127.0.0.1:{port}/"
         r = wait_until_answering(url)
         assert r.status_code == 200 and r.headers["x-content-type-options"] == "nosniff"
-        with httpx.Client(base_url=url) as client:
+        with httpx2.Client(base_url=url) as client:
             view = client.post("api/games", json={"game": "eagle-wing", "deal": 17}).json()
             move = view["legal_moves"][0]
             view = client.post(f"api/games/{view['id']}/moves", json={"move": move, "version": 0}).json()
@@ -132,7 +132,7 @@ def test_serve_answers_prints_the_url_and_keeps_games_across_restarts(tmp_path: 
     with server(args) as s:
         url = s.url()
         wait_until_answering(url)
-        with httpx.Client(base_url=url, cookies=cookies) as client:
+        with httpx2.Client(base_url=url, cookies=cookies) as client:
             resumed = client.get("api/current")
             assert resumed.status_code == 200
             assert resumed.json()["position"] == view["position"] and resumed.json()["version"] == 1
@@ -145,7 +145,7 @@ def test_a_killed_server_loses_no_move(tmp_path: Path) -> None:
     with server(args) as s:
         url = s.url()
         wait_until_answering(url)
-        with httpx.Client(base_url=url) as client:
+        with httpx2.Client(base_url=url) as client:
             view = client.post("api/games", json={"game": "king-albert", "deal": 5}).json()
             for _ in range(15):
                 if not view["legal_moves"]:
@@ -159,7 +159,7 @@ def test_a_killed_server_loses_no_move(tmp_path: Path) -> None:
     with server(args) as s:
         url = s.url()
         wait_until_answering(url)
-        resumed = httpx.get(url + "api/current", cookies=cookies).json()
+        resumed = httpx2.get(url + "api/current", cookies=cookies).json()
     assert resumed["version"] == view["version"] and resumed["position"] == view["position"]
 
 

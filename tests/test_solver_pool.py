@@ -9,7 +9,7 @@ import time
 import warnings
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 
 with warnings.catch_warnings():
@@ -102,7 +102,7 @@ def test_pool_workers_exit_when_the_server_is_killed(tmp_path: Path) -> None:
     with server(["serve", "--port", str(free_port()), "--no-browser", "--db", str(tmp_path / "g.sqlite3")]) as s:
         url = s.url()
         wait_until_answering(url)
-        with httpx.Client(base_url=url, timeout=30) as c:
+        with httpx2.Client(base_url=url, timeout=30) as c:
             gid = c.post("api/games", json={"game": "king-albert", "deal": 3}).json()["id"]
             assert c.post(f"api/games/{gid}/hint").status_code == 200
         workers = children(s.proc.pid)
