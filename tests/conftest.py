@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from tableaux.solver import BACKENDS
+
 pytest_plugins = ["pytester"]
 
 BROWSER_TESTS = "test_browser.py"
@@ -78,3 +80,11 @@ def player(browser: Any, server: Any) -> Iterator[Any]:
     p = Player(browser, server.url)
     yield p
     p.close()
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The solver backends this installation has, the C core and the Python reference, one per run of the
+    test (the solver's test modules use it for every test: ``pytestmark``)."""
+    monkeypatch.setenv("TABLEAUX_SOLVER", request.param)
+    return request.param
