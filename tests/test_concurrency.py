@@ -28,7 +28,6 @@ import sqlite3
 import tempfile
 import threading
 import time
-import warnings
 from collections import Counter
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -37,6 +36,7 @@ from typing import Any
 
 import httpx2
 import pytest
+from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
@@ -44,10 +44,6 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 import tableaux
 from tableaux import Move
 from tableaux.web.app import COOKIE, create_app
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    from fastapi.testclient import TestClient
 from test_hostile import report
 from test_serve import free_port, server, wait_until_answering
 

@@ -23,7 +23,6 @@ import os
 import re
 import sqlite3
 import tempfile
-import warnings
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,6 +31,7 @@ from typing import Any
 import pytest
 
 schemathesis = pytest.importorskip("schemathesis")
+from fastapi.testclient import TestClient  # noqa: E402
 from hypothesis import HealthCheck, Phase, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from schemathesis import GenerationMode  # noqa: E402
@@ -43,10 +43,6 @@ from schemathesis.specs.openapi.checks import (  # noqa: E402
     response_schema_conformance,
     status_code_conformance,
 )
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    from fastapi.testclient import TestClient
 
 import tableaux  # noqa: E402
 from tableaux.web.app import COOKIE, create_app  # noqa: E402

@@ -15,16 +15,12 @@ import socket
 import sqlite3
 import subprocess
 import sys
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    from fastapi.testclient import TestClient
+from fastapi.testclient import TestClient
 
 import tableaux
 from tableaux import MAX_DEAL, Move, SaveFileError

@@ -11,19 +11,15 @@ import subprocess
 import sys
 import threading
 import time
-import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import httpx2
 import pytest
+from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    from fastapi.testclient import TestClient
 
 from browser_helpers import free_port
 from tableaux.cli import main

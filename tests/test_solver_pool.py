@@ -6,15 +6,11 @@ import asyncio
 import os
 import signal
 import time
-import warnings
 from pathlib import Path
 
 import httpx2
 import pytest
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    from fastapi.testclient import TestClient
+from fastapi.testclient import TestClient
 
 import tableaux
 from tableaux.web.app import create_app

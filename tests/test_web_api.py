@@ -10,17 +10,13 @@ import json
 import random
 import re
 import threading
-import warnings
 from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-with warnings.catch_warnings():  # starlette 1.x suggests httpx2; httpx is what the project installs
-    warnings.simplefilter("ignore")
-    from fastapi.testclient import TestClient
 
 import tableaux
 from tableaux import GAMES, Move

@@ -9,15 +9,11 @@ is also checked for face-down cards.
 from __future__ import annotations
 
 import random
-import warnings
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    from fastapi.testclient import TestClient
+from fastapi.testclient import TestClient
 
 import tableaux
 from browser_helpers import hidden_card_problems
