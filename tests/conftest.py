@@ -7,8 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 
 from tableaux.solver import BACKENDS
+from tableaux.web.app import create_app
 
 pytest_plugins = ["pytester"]
 
@@ -88,3 +90,15 @@ def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> 
     test (the solver's test modules use it for every test: ``pytestmark``)."""
     monkeypatch.setenv("TABLEAUX_SOLVER", request.param)
     return request.param
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    """Where a web API test's server keeps its games: a fresh SQLite file."""
+    return tmp_path / "games.sqlite3"
+
+
+@pytest.fixture
+def client(db: Path) -> TestClient:
+    """The browser game's HTTP API on ``db``, through FastAPI's TestClient (hints get little time)."""
+    return TestClient(create_app(db, hint_time_limit=0.05))

@@ -39,7 +39,7 @@ from tableaux import Move
 from tableaux.web.app import COOKIE
 from test_hostile import report
 from test_serve import Server, free_port, wait_until_answering
-from test_web_api import find_win
+from web_helpers import find_win
 
 ROUNDS = int(os.environ.get("TABLEAUX_CRASH_ROUNDS", "0"))
 """Kills in the long run (skipped unless set); the default run always makes three."""

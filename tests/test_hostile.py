@@ -1,6 +1,6 @@
 """Hostile input by hand: saved-game files and the web API, each refused precisely and changing nothing.
 
-tests/test_web_api.py already checks the common bad requests one endpoint at a
+tests/test_web_errors.py already checks the common bad requests one endpoint at a
 time; here the same attacks are spread over every endpoint, checked against a
 snapshot of the whole database (every player's games, not only the attacked
 one), and the static files are attacked over a raw socket, because HTTP

@@ -254,7 +254,7 @@ def test_url_for_shows_a_reachable_address() -> None:
 
 # --- tableaux stats ---------------------------------------------------------------------
 def play_a_win(db: Path) -> tuple[str, list[str]]:
-    from test_web_api import find_win
+    from web_helpers import find_win
 
     line = find_win("king-albert", 1)
     assert line is not None
