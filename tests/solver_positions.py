@@ -1,4 +1,4 @@
-"""Shared by the solver tests: the backend each test runs against, and positions built by hand or at random."""
+"""Shared by the solver tests: the games, a plain exhaustive search, and positions built by hand or at random."""
 
 from __future__ import annotations
 

@@ -246,9 +246,7 @@ def test_the_best_first_run_wins_where_the_depth_first_run_gets_lost(backend: st
         assert line is not None and KA.won(replay(KA, start, line))
 
 
-
-
-def _foundations_at(rules: Rules, heights: tuple[int, int, int, int], top: int) -> State:
+def _foundations_at(heights: list[int], top: int) -> State:
     """A King Albert position with suit s home up to ``heights[s]``, ``top`` alone on tableau 1 and every
     other card under a King on tableaux 2-5, so ``top`` is the only card that can go home."""
     piles: list[tuple[int, ...]] = [tuple(s * 13 + r for r in range(h)) for s, h in enumerate(heights)]
@@ -256,7 +254,7 @@ def _foundations_at(rules: Rules, heights: tuple[int, int, int, int], top: int) 
     kings = [c for c in rest if RANK[c] == 13]
     others = [c for c in rest if RANK[c] != 13]
     tableau = [(top,)] + [tuple(others[i::len(kings)]) + (k,) for i, k in enumerate(kings)]
-    tableau += [()] * (len(KA.deal(1).piles) - 4 - 7 - len(tableau))
+    tableau += [()] * (9 - len(tableau))
     return State(tuple(piles) + tuple(tableau) + ((),) * 7)
 
 
@@ -277,8 +275,8 @@ def test_a_card_is_safe_home_exactly_when_the_cards_it_could_hold_are_home(backe
         edge = [rank - 3 if s == twin else rank - 2 for s in range(4)]
         edge[suit] = rank - 1
         for short in (None, *(s for s in range(4) if s != suit and edge[s] > 0)):
-            heights = tuple(h - (s == short) for s, h in enumerate(edge))
-            state = _foundations_at(rules, heights, top)  # type: ignore[arg-type]
+            heights = [h - (s == short) for s, h in enumerate(edge)]
+            state = _foundations_at(heights, top)
             moves = rules.moves(state)
             assert [m for m in moves if m[0] >= 4 and m[2] < 4] == [(4, 1, suit)]  # only it can go home
             expected = (4, 1, suit) if short is None else None
