@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from tableaux import i18n
 from tableaux.i18n import update
-from tableaux.web.app import create_app
 
 CATALOGUES = sorted(i18n.LOCALE_DIR.glob("*/LC_MESSAGES/*.po"))
 PLACEHOLDER = re.compile(r"\{\w*\}|%(?:\(\w+\))?[sdifr]")
@@ -146,11 +145,6 @@ def test_any_accept_language_header_gives_a_language_we_have(header: str) -> Non
 ])
 def test_the_environment_picks_the_terminal_language_as_gettext_does(env: dict[str, str], lang: str) -> None:
     assert i18n.env_language(env) == lang
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> TestClient:
-    return TestClient(create_app(tmp_path / "games.db", hint_time_limit=0.05))
 
 
 def test_the_page_gets_its_catalogue_in_the_language_accept_language_asks_for(client: TestClient) -> None:
