@@ -27,9 +27,10 @@ space, up to symmetry, was searched):
   pile; the same cards to a second empty pile of the same kind) are dropped
   because they lead to a position with the same key;
 * a transposition table of keys already searched, bounded in size: when full
-  it is emptied (keeping the keys on the current line), which costs repeated
-  work but never correctness, since a key is only ever skipped after its
-  position was really searched or is on the current line;
+  it forgets the positions whose searches were short (keeping the keys on the
+  current line), which costs repeated work but never correctness, since a key
+  is only ever skipped after its position was really searched or is on the
+  current line;
 * moves are tried best first, and a cheap first pass over a restricted move
   set (no cards taken back off King Albert's foundations, and cards sent
   home as soon as they are *probably* safe there) finds most wins before the

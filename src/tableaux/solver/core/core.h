@@ -191,6 +191,8 @@ typedef struct {
     size_t mask, used, max_used;
     uint8_t *arena;
     size_t arena_cap, arena_used;
+    uint8_t *spare; /* table_gc's copy of what it keeps, held from one collection to the next */
+    size_t spare_cap;
     size_t cap;    /* bytes that slots and arena may take together, table_gc's room included */
     size_t clears; /* times the table was full and emptied */
     size_t gcs;    /* times it was full and kept only the positions whose search took longest */
