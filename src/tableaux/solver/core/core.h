@@ -179,6 +179,7 @@ static inline int is_won(const Pos *p) {
 
 
 /* ---- table.c: the transposition table */
+#define SLOT_BITS ((1ULL << 58) - 1) /* the hash bits that choose a slot: room for 2^32 slots and more */
 typedef struct {
     uint64_t hash; /* 0: empty slot */
     uint32_t off;

@@ -47,7 +47,7 @@ void table_clear(Table *t) {
     t->arena_used = 0;
 }
 
-static inline size_t slot_index(const Table *t, uint64_t hash) { return (size_t)(hash ^ (hash >> 29)) & t->mask; }
+static inline size_t slot_index(const Table *t, uint64_t hash) { return (size_t)((hash & SLOT_BITS) ^ ((hash & SLOT_BITS) >> 29)) & t->mask; }
 
 /* A slot hash is never 0, which marks an empty slot. */
 static inline uint64_t slot_hash(uint64_t hash) { return hash ? hash : 1; }
