@@ -155,16 +155,18 @@ class _Search:
                 continue
             frame[2] = i + 1
             move = children[i]
+            child = apply(frame[0], move)
+            pile = obligation(move)
+            if pile is not None and not order(child, obliged(moves_of(child), pile), restricted):
+                continue  # no move could meet the obligation: a node without children, not even counted
             self._tick()
             if cap is not None and self.nodes > cap:
                 raise _PassCap
-            child = apply(frame[0], move)
             k = key(child)
             r = rank(child)
             old = seen.get(k)
             if old is not None and old <= r:
                 continue  # searched already (with an obligation or not, since without one allows more)
-            pile = obligation(move)
             if pile is not None:
                 k += b"\xfd%c" % child.piles[pile][-1]
                 old = seen.get(k)

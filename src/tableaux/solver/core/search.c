@@ -145,6 +145,15 @@ static int keep_obliged(Move *mv, int n, int ob) {
     return k;
 }
 
+/* 1 when some move the search would make from the current position meets the obligation `ob`. A node
+ * where none does has no child, so it is dropped before it is counted or looked up: most reserve cards
+ * put on the tableau have no card that could cover them at once. */
+static int can_meet(const Search *s, int ob, int restricted) {
+    Move mv[512];
+    int n = keep_obliged(mv, gen_moves(&s->pos, mv), ob);
+    return n && ka_order(&s->pos, mv, n, restricted, 0, s->level);
+}
+
 /* A node with an obligation is another node than its position: its key gets the cards the obligation
  * names (a key longer than any position's with the same cards home), its hash a mark. The mark only
  * changes the hash's top bits, which table.c's slot_index leaves out, so the node's slot is found next to
@@ -238,12 +247,16 @@ static int run(Search *s, int restricted) {
             continue;
         }
         Move m = s->moves[fr->mstart + fr->midx++];
-        if (search_tick(s)) goto stopped;
         int ubase = s->nundo;
         if (search_play(s, m)) goto oom;
+        int ob = obliges(s, m);
+        if (ob >= 0 && !can_meet(s, ob, restricted)) {
+            undo_move(p, &s->undo[--s->nundo]);
+            continue;
+        }
+        if (search_tick(s)) goto stopped;
         klen = make_key(p, key);
         if (make_room(s)) goto oom;
-        int ob = obliges(s, m);
         uint64_t h = p->hash;
         /* a node with an obligation is skipped when its position was searched without one */
         if (ob >= 0 && table_seen(&s->table, h, key, klen, pos_rank(p))) {
