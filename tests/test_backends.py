@@ -247,6 +247,19 @@ def test_a_reserve_card_must_be_covered_at_once_without_changing_any_verdict(pli
     assert searched[True] < searched[False]
 
 
+@pytest.mark.parametrize("deal", [3, 6, 9, 12, 16, 20, 21, 25, 26, 37])
+def test_both_complete_searches_make_the_same_positions_reserve_dead_ends_left_out(deal: int) -> None:
+    """Classic rules: the complete searches of the two backends are one search, position for position, so
+    they count the same positions to the same verdict. That covers the reserve rule's dead ends: a reserve
+    card is not put out where nothing could cover it, which the C core asks before the move
+    (ka_can_cover) and the Python search after it (from the moves it would allow there)."""
+    game = GAMES["king-albert-classic"]
+    start = game.deal(deal)
+    c, py = (solve((game, start), max_nodes=30_000, first_pass=False, backend=b) for b in ("c", "python"))
+    assert c.verdict != "unknown"
+    assert (c.verdict, c.nodes) == (py.verdict, py.nodes)
+
+
 def test_a_search_stays_within_its_memory_allowance() -> None:
     """``memory_mb`` bounds everything the core holds: the table, the search's stacks and the first pass's
     best-first run, and with two threads both searches together. Measured as the growth of the process's

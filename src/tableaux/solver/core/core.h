@@ -145,6 +145,7 @@ void ka_apply(Pos *p, Move m, Undo *u);
 void ka_undo(Pos *p, const Undo *u);
 int ka_safe(const Pos *p, const Move *mv, int n, int greedy, int level);
 int ka_order(const Pos *p, Move *mv, int n, int restricted, int restart, int level);
+int ka_can_cover(const Pos *p, int c, int x, int restricted, int level);
 int ka_key(const Pos *p, uint8_t *out);
 int ew_moves(const Pos *p, Move *out);
 void ew_apply(Pos *p, Move m, Undo *u);

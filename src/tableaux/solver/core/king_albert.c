@@ -127,6 +127,26 @@ int ka_safe(const Pos *p, const Move *mv, int n, int greedy, int level) {
 }
 
 
+/* 1 when, once card c lies on tableau pile x, a move that ka_order keeps could put a card on it: a single
+ * card of the next lower rank and the other colour on top of another pile, one on a foundation only where
+ * cards may be taken back and it is not home for good. What ka_moves and ka_order would give there, asked
+ * before the move (search.c drops a classic reserve card put out where nothing could cover it). */
+int ka_can_cover(const Pos *p, int c, int x, int restricted, int level) {
+    if (c >= 52 || RANK[c] < 2) return 0;
+    int r = RANK[c] - 2, a = (RED[c] ? 0 : 1) * 13 + r, b = (RED[c] ? 3 : 2) * 13 + r, h[4];
+    for (int i = 0; i < KA_NPILES; i++) {
+        if (i == x || !p->n[i]) continue;
+        int t = top(p, i);
+        if (t != a && t != b) continue;
+        if (i >= KA_T0) return 1;
+        if (restricted) continue;
+        if (!level) return 1;
+        suit_heights(p, 0, h);
+        if (!ka_safe_card(h, t, level)) return 1;
+    }
+    return 0;
+}
+
 /* strategy.py's KingAlbertStrategy.order: drop moves that only permute piles or take back a card that is
  * home for good (with level 0, as before that proof, none), best first. A restart of
  * the first pass (restart > 0) shakes the order within each class of moves, more at each restart. */

@@ -145,13 +145,18 @@ static int keep_obliged(Move *mv, int n, int ob) {
     return k;
 }
 
-/* 1 when some move the search would make from the current position meets the obligation `ob`. A node
- * where none does has no child, so it is dropped before it is counted or looked up: most reserve cards
- * put on the tableau have no card that could cover them at once. */
-static int can_meet(const Search *s, int ob, int restricted) {
+/* 1 when move m leads to a node with an obligation that no move the search would make there meets. Such
+ * a node has no child, so it is dropped before it is made, counted or looked up: most reserve cards put
+ * on the tableau have no card that could cover them at once. A reserve card is asked about before its
+ * move (ka_can_cover), a chained run's move after it. */
+static int dead_end(Search *s, Move m, int restricted, int played) {
+    if (s->pos.game != GAME_KA_CLASSIC || m.dst < KA_T0) return 0;
+    if (!played) return s->oblige && m.src >= KA_R0 && !ka_can_cover(&s->pos, top(&s->pos, m.src), m.dst, restricted, s->level);
+    int ob = obliges(s, m);
+    if (ob < CHAINED) return 0;
     Move mv[512];
     int n = keep_obliged(mv, gen_moves(&s->pos, mv), ob);
-    return n && ka_order(&s->pos, mv, n, restricted, 0, s->level);
+    return !n || !ka_order(&s->pos, mv, n, restricted, 0, s->level);
 }
 
 /* A node with an obligation is another node than its position: its key gets the cards the obligation
@@ -247,10 +252,11 @@ static int run(Search *s, int restricted) {
             continue;
         }
         Move m = s->moves[fr->mstart + fr->midx++];
+        if (dead_end(s, m, restricted, 0)) continue;
         int ubase = s->nundo;
         if (search_play(s, m)) goto oom;
         int ob = obliges(s, m);
-        if (ob >= 0 && !can_meet(s, ob, restricted)) {
+        if (ob >= CHAINED && dead_end(s, m, restricted, 1)) {
             undo_move(p, &s->undo[--s->nundo]);
             continue;
         }
