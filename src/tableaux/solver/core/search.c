@@ -318,6 +318,7 @@ static int first_pass_run(Search *s, double start, double time_limit) {
      * memory, which the table leaves free until the complete search. */
     int best = s->best_first, found = 0;
     int chain_done = 0; /* bit k: the chained runs of kind k exhausted their space */
+    int greedy_done = 0; /* the depth-first runs with the rule of thumb exhausted their space */
     if (best) {
         s->lent = s->memory / 8 * 3;
         share_memory(s);
@@ -329,12 +330,19 @@ static int first_pass_run(Search *s, double start, double time_limit) {
         s->restart = restart;
         /* Every other run leaves out the rule of thumb for sending cards home: some wins keep a card
          * on the tableau that the rule would have sent home. */
-        s->greedy = restart % 2 == 0;
+        s->greedy = restart % 2 == 0 && !greedy_done;
         int r = run(s, 1);
         if (r == 1) found = 1;
         /* exhausted: no order finds a win there; out of budget, time or share: stop */
         if ((r == 0 && !s->greedy) || s->out_of_budget || s->out_of_memory || s->pass_timeout) break;
         if (share >= 0 && s->nodes >= share) break;
+        /* The space with the rule of thumb is exhausted: no later run of it can win, and the space without
+         * it is likely small too, so the next run tries it at once (when it is exhausted too the pass ends;
+         * the complete search decides). Lost deals spent most of their pass on the turns in between. */
+        if (r == 0) {
+            greedy_done = 1;
+            continue;
+        }
         /* Classic King Albert: then a chained run (obliges), of one of three kinds in turn: without cards
          * taken back, with and without the rule of thumb, and with cards taken back. A kind whose space
          * is exhausted has no win to give and is left out from then on. */
