@@ -256,7 +256,8 @@ class KingAlbertStrategy(Strategy):
         covers y, since that move puts a card on y, not on x (unless the card is
         x itself, moving on, which was ruled out). The search makes no safe move
         before the cover, and the rest of L is again a shortest line, so the
-        argument of the module docstring goes through.
+        argument of the module docstring goes through. A reserve card that no
+        move could cover there is not put out at all: that node has no child.
 
         Not for AisleRiot's rules, where whole builds move: there the move that
         carries x on in a build may be the one that covers another reserve card,

@@ -145,15 +145,16 @@ static int keep_obliged(Move *mv, int n, int ob) {
     return k;
 }
 
-/* 1 when move m leads to a node with an obligation that no move the search would make there meets. Such
- * a node has no child, so it is dropped before it is made, counted or looked up: most reserve cards put
- * on the tableau have no card that could cover them at once. A reserve card is asked about before its
- * move (ka_can_cover), a chained run's move after it. */
-static int dead_end(Search *s, Move m, int restricted, int played) {
-    if (s->pos.game != GAME_KA_CLASSIC || m.dst < KA_T0) return 0;
-    if (!played) return s->oblige && m.src >= KA_R0 && !ka_can_cover(&s->pos, top(&s->pos, m.src), m.dst, restricted, s->level);
-    int ob = obliges(s, m);
-    if (ob < CHAINED) return 0;
+/* Dead ends: a node with an obligation that no move the search would make there meets has no child, so
+ * it is dropped before it is made, counted or looked up. Most reserve cards put on the tableau have no
+ * card that could cover them at once; uncoverable asks before the move (ka_can_cover), and unmet after a
+ * chained run's move. */
+static int uncoverable(const Search *s, Move m, int restricted) {
+    return s->pos.game == GAME_KA_CLASSIC && s->oblige && m.src >= KA_R0 && m.dst >= KA_T0 &&
+           !ka_can_cover(&s->pos, top(&s->pos, m.src), m.dst, restricted, s->level);
+}
+
+static int unmet(const Search *s, int ob, int restricted) {
     Move mv[512];
     int n = keep_obliged(mv, gen_moves(&s->pos, mv), ob);
     return !n || !ka_order(&s->pos, mv, n, restricted, 0, s->level);
@@ -252,11 +253,11 @@ static int run(Search *s, int restricted) {
             continue;
         }
         Move m = s->moves[fr->mstart + fr->midx++];
-        if (dead_end(s, m, restricted, 0)) continue;
+        if (uncoverable(s, m, restricted)) continue;
         int ubase = s->nundo;
         if (search_play(s, m)) goto oom;
         int ob = obliges(s, m);
-        if (ob >= CHAINED && dead_end(s, m, restricted, 1)) {
+        if (ob >= CHAINED && unmet(s, ob, restricted)) {
             undo_move(p, &s->undo[--s->nundo]);
             continue;
         }
