@@ -2,6 +2,14 @@
 #include "core.h"
 
 
+/* The two cards that may go on tableau card t (rank 2 and up): one rank lower, the other colour, in
+ * ascending card order, as ACCEPTS lists them. */
+static inline void ka_below(int t, int *lo, int *hi) {
+    int r = RANK[t] - 2;
+    *lo = (RED[t] ? 0 : 1) * 13 + r;
+    *hi = (RED[t] ? 3 : 2) * 13 + r;
+}
+
 /* home[c]: the foundation showing card c's predecessor, or -1. */
 static void ka_to_foundation(const int8_t *home, Move *out, int *n, int src, int c, const int *ef, int nef) {
     if (RANK[c] == 1) {
@@ -31,10 +39,10 @@ int ka_moves(const Pos *p, Move *out) {
         if (!p->n[i]) continue;
         int t = top(p, i);
         if (t >= 52 || RANK[t] < 2) continue;
-        /* one rank lower, the other colour; in ascending card order, as ACCEPTS lists them */
-        int lo = RED[t] ? 0 : 1, hi = RED[t] ? 3 : 2, r = RANK[t] - 2;
-        wanted[lo * 13 + r][nw[lo * 13 + r]++] = (uint8_t)i;
-        wanted[hi * 13 + r][nw[hi * 13 + r]++] = (uint8_t)i;
+        int lo, hi;
+        ka_below(t, &lo, &hi);
+        wanted[lo][nw[lo]++] = (uint8_t)i;
+        wanted[hi][nw[hi]++] = (uint8_t)i;
     }
     for (int s = 0; s < KA_NPILES; s++) {
         if (s == KA_T0) s = KA_R0; /* foundations, then reserve */
@@ -127,22 +135,27 @@ int ka_safe(const Pos *p, const Move *mv, int n, int greedy, int level) {
 }
 
 
+/* 1 when the search takes foundation card c back onto the tableau: never in the first pass's restricted
+ * runs, nor when c is home for good (KingAlbertStrategy.order; with level 0, as before that proof, any). */
+static int ka_may_take_back(const int h[4], int c, int restricted, int level) {
+    return !restricted && !(level && ka_safe_card(h, c, level));
+}
+
 /* 1 when, once card c lies on tableau pile x, a move that ka_order keeps could put a card on it: a single
  * card of the next lower rank and the other colour on top of another pile, one on a foundation only where
  * cards may be taken back and it is not home for good. What ka_moves and ka_order would give there, asked
  * before the move (search.c drops a classic reserve card put out where nothing could cover it). */
 int ka_can_cover(const Pos *p, int c, int x, int restricted, int level) {
     if (c >= 52 || RANK[c] < 2) return 0;
-    int r = RANK[c] - 2, a = (RED[c] ? 0 : 1) * 13 + r, b = (RED[c] ? 3 : 2) * 13 + r, h[4];
+    int a, b, h[4];
+    ka_below(c, &a, &b);
     for (int i = 0; i < KA_NPILES; i++) {
         if (i == x || !p->n[i]) continue;
         int t = top(p, i);
         if (t != a && t != b) continue;
         if (i >= KA_T0) return 1;
-        if (restricted) continue;
-        if (!level) return 1;
         suit_heights(p, 0, h);
-        if (!ka_safe_card(h, t, level)) return 1;
+        if (ka_may_take_back(h, t, restricted, level)) return 1;
     }
     return 0;
 }
@@ -172,8 +185,7 @@ int ka_order(const Pos *p, Move *mv, int n, int restricted, int restart, int lev
         Move m = mv[j];
         int s = m.src, k = m.cnt, d = m.dst, len = p->n[s], a, b = 0;
         if (s < KA_T0) {
-            if (restricted || d < KA_T0) continue;
-            if (level && ka_safe_card(h, top(p, s), level)) continue; /* home for good (KingAlbertStrategy.order) */
+            if (d < KA_T0 || !ka_may_take_back(h, top(p, s), restricted, level)) continue;
             a = 7;
         } else if (d < KA_T0) {
             a = 0;
