@@ -107,10 +107,10 @@ class _Search:
         seen = {key(root): rank(root)}
         # Key -> the bit length of the positions its search took, once done: what a full table keeps.
         sizes: dict[bytes, int] = {}
-        # Frames: [state, ordered moves (None until expanded), next index, length of ``line`` before its
-        # moves, obligation (Strategy.obligation: the pile the next move must use, or None), table key,
-        # the node count when it was made]. A node with an obligation is another node than its position:
-        # its key gets the card to use.
+        # Frames: [state, ordered moves (None until expanded; a node with an obligation gets them when it
+        # is made), next index, length of ``line`` before its moves, obligation (Strategy.obligation: the
+        # pile the next move must use, or None), table key, the node count when it was made]. A node with
+        # an obligation is another node than its position: its key gets the card to use.
         frames: list[list] = [[root, None, 0, 0, None, key(root), self.nodes]]
         while frames:
             frame = frames[-1]
@@ -157,8 +157,11 @@ class _Search:
             move = children[i]
             child = apply(frame[0], move)
             pile = obligation(move)
-            if pile is not None and not order(child, obliged(moves_of(child), pile), restricted):
-                continue  # no move could meet the obligation: a node without children, not even counted
+            # A node with an obligation makes no safe move, so its ordered moves are known now: the node
+            # is expanded here, and dropped uncounted when no move could meet the obligation.
+            grandchildren = None if pile is None else order(child, obliged(moves_of(child), pile), restricted)
+            if grandchildren is not None and not grandchildren:
+                continue
             self._tick()
             if cap is not None and self.nodes > cap:
                 raise _PassCap
@@ -178,7 +181,7 @@ class _Search:
             seen[k] = r
             mark = len(line)
             line.append(move)
-            frames.append([child, None, 0, mark, pile, k, self.nodes])
+            frames.append([child, grandchildren, 0, mark, pile, k, self.nodes])
         return None
 
     def best_first(self, root: State, node_cap: int | None) -> list[RawMove] | None:
