@@ -254,3 +254,17 @@ def test_unknown_deals_are_solved_again_with_a_bigger_budget_and_only_then(tmp_p
     assert bigger.unknown < 3 and bigger.deals == 3
     rows = read_results(out, "king-albert-classic")
     assert all(r["max_nodes"] == 20_000_000 for r in rows.values())
+
+
+def test_unknown_deals_are_solved_again_with_more_memory_and_rows_record_it(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    survey("king-albert-classic", range(1, 3), out=out, time_limit=60.0, max_nodes=50)  # rows before memory was kept
+    old = [json.loads(line) for line in out.read_text().splitlines()]
+    out.write_text("".join(json.dumps({k: v for k, v in row.items() if k != "memory_mb"}) + "\n" for row in old))
+    less = survey("king-albert-classic", range(1, 3), out=out, time_limit=60.0, max_nodes=50, memory_mb=512)
+    assert less.unknown == 2 and len(out.read_text().splitlines()) == 2  # less than the default: nothing redone
+    more = survey("king-albert-classic", range(1, 3), out=out, time_limit=60.0, max_nodes=50, memory_mb=2048)
+    assert more.unknown == 2 and len(out.read_text().splitlines()) == 4  # same positions, more memory: redone
+    assert {r["memory_mb"] for r in read_results(out, "king-albert-classic").values()} == {2048}
+    again = survey("king-albert-classic", range(1, 3), out=out, time_limit=60.0, max_nodes=50, memory_mb=2048)
+    assert again.unknown == 2 and len(out.read_text().splitlines()) == 4

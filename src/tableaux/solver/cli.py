@@ -70,7 +70,7 @@ def run_survey(args: argparse.Namespace) -> int:
         print(_("tableaux survey: error: {error}").format(error=exc), file=sys.stderr)
         return 2
     present = [already[d] for d in deals if d in already]
-    again = sum(1 for row in present if worth_retrying(row, args.time_limit, args.max_nodes))
+    again = sum(1 for row in present if worth_retrying(row, args.time_limit, args.max_nodes, args.memory))
     skipped = len(present) - again
     where = args.scheduler or ngettext("{n} local worker", "{n} local workers", workers).format(n=workers)
     seconds = f"{args.time_limit:g}"

@@ -30,6 +30,7 @@ from typing import Any
 
 from ..deal import MAX_DEAL
 from ..i18n import _
+from . import DEFAULT_MEMORY_MB
 
 
 class SurveyError(ValueError):
@@ -64,10 +65,11 @@ def solve_deal(
 ) -> dict[str, Any]:
     """One deal of a survey; runs in a worker process, so it imports and returns plain data."""
     from .. import new_game
-    from . import DEFAULT_MEMORY_MB, solve
+    from . import solve
 
-    result = solve(new_game(game, deal), time_limit=time_limit, max_nodes=max_nodes,
-                   memory_mb=memory_mb or DEFAULT_MEMORY_MB, backend=backend)
+    memory_mb = memory_mb or DEFAULT_MEMORY_MB
+    result = solve(new_game(game, deal), time_limit=time_limit, max_nodes=max_nodes, memory_mb=memory_mb,
+                   backend=backend)
     row = {
         "game": game,
         "deal": deal,
@@ -76,6 +78,7 @@ def solve_deal(
         "seconds": round(result.seconds, 4),
         "time_limit": time_limit,
         "max_nodes": max_nodes,
+        "memory_mb": memory_mb,
         "backend": result.backend,
     }
     if lines:
@@ -387,9 +390,15 @@ def _run_dask(
         client.close()
 
 
-def worth_retrying(row: dict[str, Any], time_limit: float | None, max_nodes: int | None) -> bool:
+def worth_retrying(row: dict[str, Any], time_limit: float | None, max_nodes: int | None,
+                   memory_mb: int | None = None) -> bool:
     """An unknown deal is solved again when this run's budget is bigger: that is how a survey's
-    last open deals get a second, larger budget. The new row comes later in the file and wins."""
+    last open deals get a second, larger budget. The new row comes later in the file and wins.
+
+    Memory is part of the budget: a search whose table fills forgets positions and searches them
+    again, so the same number of positions decides more with more memory (classic deal 161 is
+    unknown at 400 million positions in 1 GiB and won in 153 million in 8 GiB). Rows written before
+    the memory was recorded had the default."""
     if row["verdict"] != "unknown":
         return False
 
@@ -397,9 +406,11 @@ def worth_retrying(row: dict[str, Any], time_limit: float | None, max_nodes: int
         return (new is None and old is not None) or (new is not None and old is not None and new > old)
 
     old_nodes, old_time = row.get("max_nodes"), row.get("time_limit")
-    if max_nodes is not None and old_nodes is not None and max_nodes < old_nodes:
+    memory, old_memory = memory_mb or DEFAULT_MEMORY_MB, row.get("memory_mb") or DEFAULT_MEMORY_MB
+    if (max_nodes is not None and old_nodes is not None and max_nodes < old_nodes) or memory < old_memory:
         return False
-    return more(max_nodes, old_nodes) or (max_nodes == old_nodes and more(time_limit, old_time))
+    return (more(max_nodes, old_nodes) or memory > old_memory
+            or (max_nodes == old_nodes and more(time_limit, old_time)))
 
 
 def survey(
@@ -421,7 +432,7 @@ def survey(
     done = read_results(out, game)
     drop_torn_tail(out)
     wanted = set(deals)
-    todo = [d for d in deals if d not in done or worth_retrying(done[d], time_limit, max_nodes)]
+    todo = [d for d in deals if d not in done or worth_retrying(done[d], time_limit, max_nodes, memory_mb)]
     results = {d: r for d, r in done.items() if d in wanted}
     if progress:
         progress(len(results), len(deals))
