@@ -309,7 +309,7 @@ def test_chained_runs_win_where_every_other_search_gets_lost_and_never_change_a_
     """Classic rules: from its third run on, the first pass also makes chained runs (core/search.c's
     obliges), where a tableau card moved must be used by the very next move. They only look for wins, so
     verdicts stay those of the search without them; classic deal 787 they win within 6 million positions,
-    where the solve without them is still unknown at 16 million."""
+    where the solve without them (and without the complete search's restarts) is still unknown at 16 million."""
     rules, game = GAMES["king-albert-classic"], CORE_GAME["king-albert-classic"]
     start = rules.deal(787)
     verdict, line, nodes, _, _ = _core.solve(game, start.piles, start.redeals, max_nodes=16_000_000)
@@ -318,7 +318,7 @@ def test_chained_runs_win_where_every_other_search_gets_lost_and_never_change_a_
     for move in line:
         state = rules.apply(state, tuple(move))
     assert rules.won(state)
-    assert _core.solve(game, start.piles, start.redeals, max_nodes=16_000_000, chained=False)[0] == 2
+    assert _core.solve(game, start.piles, start.redeals, max_nodes=16_000_000, chained=False, restarts=False)[0] == 2
     compared = 0
     for deal in range(1, 41):
         start = rules.deal(deal)
@@ -330,6 +330,36 @@ def test_chained_runs_win_where_every_other_search_gets_lost_and_never_change_a_
             assert verdicts[0] == verdicts[1], deal
             compared += 1
     assert compared >= 20
+
+
+def test_the_restarted_complete_search_keeps_its_finished_positions_and_the_plain_searchs_verdicts() -> None:
+    """Classic rules: the complete search runs again and again with a shaken order and twice the positions
+    each time, keeping in its table the positions it searched to the end (core/search.c's complete). That is
+    sound only because the positions of the line that was cut off are dropped; the verdicts must be the plain
+    search's. It wins classic deal 155 at once, whose plain search goes down a line millions of moves deep."""
+    rules, game = GAMES["king-albert-classic"], CORE_GAME["king-albert-classic"]
+    start = rules.deal(155)
+    verdict, line, _, _, _ = _core.solve(game, start.piles, start.redeals, max_nodes=5_000_000)
+    assert verdict == 0
+    state = start
+    for move in line:
+        state = rules.apply(state, tuple(move))
+    assert rules.won(state)
+    assert _core.solve(game, start.piles, start.redeals, max_nodes=5_000_000, restarts=False)[0] == 2
+    compared = restarted = 0
+    for deal in (*range(1, 31), 183, 313, 340):
+        start = rules.deal(deal)
+        plain, again = (_core.solve(game, start.piles, start.redeals, max_nodes=6_000_000, first_pass=False,
+                                    restarts=restarts) for restarts in (False, True))
+        if 2 not in (plain[0], again[0]):
+            assert again[0] == plain[0], deal
+            compared += 1
+            restarted += again[2] > 1_000_000  # past the first run's size: it was restarted, and kept its table
+        state = start
+        for move in again[1]:
+            state = rules.apply(state, tuple(move))
+        assert rules.won(state) == (again[0] == 0), deal
+    assert compared >= 28 and restarted >= 3
 
 
 def test_a_very_deep_line_takes_room_from_the_table_instead_of_ending_the_search() -> None:

@@ -208,15 +208,15 @@ static PyObject *core_safe(PyObject *self, PyObject *args) {
 
 static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"game",  "piles", "redeals", "max_nodes",  "time_limit", "memory",
-                            "first_pass", "level", "oblige",  "best_first", "threads",    "chained", NULL};
+                            "first_pass", "level", "oblige",  "best_first", "threads",    "chained", "restarts", NULL};
     PyObject *g, *piles;
     long redeals;
     long long max_nodes = -1;
     double time_limit = 0;
     unsigned long long memory = 1ULL << 30;
-    int first_pass = 1, level = 1, oblige = 1, best_first = 1, threads = 1, chained = 1, game;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOl|LdKpippip", names, &g, &piles, &redeals, &max_nodes, &time_limit,
-                                     &memory, &first_pass, &level, &oblige, &best_first, &threads, &chained) ||
+    int first_pass = 1, level = 1, oblige = 1, best_first = 1, threads = 1, chained = 1, restarts = -1, game;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOl|LdKpippipi", names, &g, &piles, &redeals, &max_nodes, &time_limit,
+                                     &memory, &first_pass, &level, &oblige, &best_first, &threads, &chained, &restarts) ||
         read_game(g, &game))
         return NULL;
     if (threads < 1 || threads > 2) return PyErr_Format(PyExc_ValueError, "threads must be 1 or 2");
@@ -232,6 +232,8 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
     s->oblige = oblige;
     s->best_first = best_first;
     s->chain_runs = chained;
+    /* the complete search restarts in classic King Albert beside the first pass, unless told otherwise */
+    s->restarts = (restarts < 0 ? first_pass : restarts) && game == GAME_KA_CLASSIC;
     int verdict;
     Py_BEGIN_ALLOW_THREADS;
     verdict = search_solve(s, max_nodes, time_limit, first_pass, threads);
@@ -262,7 +264,7 @@ static PyMethodDef core_methods[] = {
     {"safe_move", core_safe, METH_VARARGS, "safe_move(game, piles, redeals, level=1, restricted=0) -> move or None"},
     {"solve", (PyCFunction)(void (*)(void))core_solve, METH_VARARGS | METH_KEYWORDS,
      "solve(game, piles, redeals, max_nodes=-1, time_limit=0, memory=2**30, first_pass=True, level=1, oblige=True,\n"
-     "      best_first=True, threads=1, chained=True)\n"
+     "      best_first=True, threads=1, chained=True, restarts=first_pass)\n"
      "-> (verdict 0 winnable / 1 unwinnable / 2 unknown, winning line, nodes, ran out of memory,\n"
      "    times the table was full and emptied)"},
     {NULL, NULL, 0, NULL},

@@ -272,6 +272,8 @@ typedef struct {
     size_t memory; /* bytes the table and the stacks may take together */
     struct Share *share; /* with two threads: what they share (else NULL) */
     int complete;        /* this is the second thread's complete search */
+    int restarts;        /* the complete search restarts (search.c's complete) */
+    int keep_table;      /* the next run keeps what the table holds */
     int result;          /* the second thread's run(): 1 won, 0 exhausted, -1 stopped */
     size_t lent;   /* of those, what the best-first run holds meanwhile */
 } Search;

@@ -188,7 +188,7 @@ static int run(Search *s, int restricted) {
     s->nframes = s->nmoves = s->nkeys = 0;
     s->pass_capped = 0;
     int depth0 = s->nundo;
-    table_clear(&s->table);
+    if (!s->keep_table) table_clear(&s->table);
 
     /* key, klen and kh always hold the key and hash of the newest node: made when the node is, they
      * are still right when it is expanded (at once), unless safe moves change the position there. */
@@ -373,11 +373,40 @@ static int first_pass_run(Search *s, double start, double time_limit) {
     return found;
 }
 
+/* The first run of the restarted complete search, in positions; each run after it may make twice as many. */
+#define RESTART_FROM 250000LL
+
+/*
+ * The complete search. With restarts (classic King Albert beside the first pass) it runs again and again with a
+ * shaken move order and twice the positions each time, like the first pass but over the whole space: a wrong
+ * turn near the root can hold a depth-first search for most of its budget. Each run keeps what the runs before
+ * it searched to the end, and loses only the positions of the line that was cut off, which the table's
+ * collection drops since their searches never ended: a finished position may owe its end to a position on that
+ * line, which was being searched then, and the next run searches those again from the start (docs/solver.md
+ * has the whole argument). A run that searches its space to the end decides, as the plain search does.
+ */
+static int complete(Search *s) {
+    if (!s->restarts) return run(s, 0);
+    int r = -1;
+    for (long long size = RESTART_FROM, k = 0;; size *= 2, k++) {
+        s->restart = (int)k;
+        s->pass_cap = s->nodes + size;
+        r = run(s, 0);
+        s->keep_table = 1;
+        if (r >= 0 || !s->pass_capped || s->out_of_budget || s->out_of_memory) break;
+        if (table_gc(&s->table, 0)) table_clear(&s->table);
+    }
+    s->keep_table = 0;
+    s->restart = 0;
+    s->pass_cap = -1;
+    return r;
+}
+
 #ifdef TABLEAUX_THREADS
 /* The second thread: the complete search, from the start. */
 static void *complete_thread(void *arg) {
     Search *c = arg;
-    c->result = run(c, 0);
+    c->result = complete(c);
     if (c->result >= 0) atomic_store(&c->share->stop, 1); /* won or proved lost: the pass may stop */
     return NULL;
 }
@@ -428,6 +457,7 @@ int search_solve(Search *s, long long max_nodes, double time_limit, int first_pa
         c->pass_cap = -1;
         c->share = s->share = &sh;
         c->complete = 1;
+        c->restarts = s->restarts;
         if (table_init(&c->table, c->memory - c->memory / 8) || pthread_create(&thread, NULL, complete_thread, c)) {
             s->memory += c->memory;
             s->share = NULL;
@@ -468,7 +498,7 @@ int search_solve(Search *s, long long max_nodes, double time_limit, int first_pa
         if (!found && !s->out_of_budget && !s->out_of_memory) {
             s->pass_cap = -1;
             s->pass_deadline = 0;
-            int r = run(s, 0);
+            int r = complete(s);
             if (r == 1) found = 1;
             else if (r == 0) verdict = V_UNWINNABLE;
         }
