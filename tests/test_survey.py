@@ -268,3 +268,22 @@ def test_unknown_deals_are_solved_again_with_more_memory_and_rows_record_it(tmp_
     assert {r["memory_mb"] for r in read_results(out, "king-albert-classic").values()} == {2048}
     again = survey("king-albert-classic", range(1, 3), out=out, time_limit=60.0, max_nodes=50, memory_mb=2048)
     assert again.unknown == 2 and len(out.read_text().splitlines()) == 4
+
+
+def test_deals_solved_again_go_one_to_a_batch_so_a_stopped_survey_loses_little(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out, sizes = tmp_path / "r.jsonl", []
+    real = survey_module.solve_batch
+
+    def counting(game: str, deals: list[int], options: dict) -> list[dict]:
+        sizes.append(len(deals))
+        return real(game, deals, options)
+
+    monkeypatch.setattr(survey_module, "solve_batch", counting)
+    survey("king-albert-classic", range(1, 41), out=out, time_limit=60.0, max_nodes=50)
+    assert sizes == [5] * 8  # a fresh range: batches of several deals
+    unknown = sum(r["verdict"] == "unknown" for r in read_results(out, "king-albert-classic").values())
+    sizes.clear()
+    survey("king-albert-classic", range(1, 41), out=out, time_limit=60.0, max_nodes=100)
+    assert unknown > 20 and sizes == [1] * unknown  # each unknown deal again, alone: each may take minutes

@@ -251,9 +251,10 @@ def summarise(rows: Iterable[dict[str, Any]]) -> Summary:
     )
 
 
-def batches(deals: list[int], workers: int) -> list[list[int]]:
-    """Deals in batches: small while there are few deals (every worker busy), up to 64 when there are many."""
-    size = max(1, min(64, len(deals) // (8 * max(1, workers))))
+def batches(deals: list[int], workers: int, one_by_one: bool = False) -> list[list[int]]:
+    """Deals in batches: small while there are few deals (every worker busy), up to 64 when there are many;
+    one deal each when each may take minutes, so that a stopped survey loses at most one deal a worker."""
+    size = 1 if one_by_one else max(1, min(64, len(deals) // (8 * max(1, workers))))
     return [deals[i:i + size] for i in range(0, len(deals), size)]
 
 
@@ -263,16 +264,17 @@ def run_tasks(
     options: dict[str, Any],
     workers: int,
     scheduler: str | None,
+    one_by_one: bool = False,
 ) -> Iterator[list[dict[str, Any]]]:
     """Solve ``deals`` in parallel, yielding the results of each batch as it arrives (any order)."""
     if scheduler is not None:
-        yield from _run_dask(game, batches(deals, 64), options, scheduler)
+        yield from _run_dask(game, batches(deals, 64, one_by_one), options, scheduler)
         return
     if workers == 1:
-        for batch in batches(deals, 1):
+        for batch in batches(deals, 1, one_by_one):
             yield solve_batch(game, batch, options)
         return
-    yield from _run_pool(game, batches(deals, workers), options, workers)
+    yield from _run_pool(game, batches(deals, workers, one_by_one), options, workers)
 
 
 POOL_RESTARTS = 3
@@ -438,7 +440,9 @@ def survey(
         progress(len(results), len(deals))
     options = {"time_limit": time_limit, "max_nodes": max_nodes, "memory_mb": memory_mb, "backend": backend,
                "lines": lines}
-    for rows in run_tasks(game, todo, options, workers, scheduler):
+    # Deals solved again with a bigger budget are the ones that took the whole smaller one: minutes each.
+    one_by_one = all(d in done for d in todo)
+    for rows in run_tasks(game, todo, options, workers, scheduler, one_by_one):
         append_results(out, rows)
         for row in rows:
             results[row["deal"]] = row
