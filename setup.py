@@ -8,7 +8,8 @@ says which are present).
 from setuptools import Extension, setup
 
 CORE_SOURCES = [
-    "_core", "core/cards", "core/king_albert", "core/eagle_wing", "core/table", "core/search", "core/bestfirst",
+    "_core", "core/cards", "core/king_albert", "core/eagle_wing", "core/table", "core/search", "core/solve",
+    "core/bestfirst",
 ]
 """The C files of the solver's core (tests/test_sanitizer.py builds the same list)."""
 

@@ -334,7 +334,7 @@ def test_chained_runs_win_where_every_other_search_gets_lost_and_never_change_a_
 
 def test_the_restarted_complete_search_keeps_its_finished_positions_and_the_plain_searchs_verdicts() -> None:
     """Classic rules: the complete search runs again and again with a shaken order and twice the positions
-    each time, keeping in its table the positions it searched to the end (core/search.c's complete). That is
+    each time, keeping in its table the positions it searched to the end (core/solve.c's complete). That is
     sound only because the positions of the line that was cut off are dropped; the verdicts must be the plain
     search's. It wins classic deal 155 at once, whose plain search goes down a line millions of moves deep."""
     rules, game = GAMES["king-albert-classic"], CORE_GAME["king-albert-classic"]

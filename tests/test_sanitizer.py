@@ -58,7 +58,7 @@ CHECKS = textwrap.dedent(
         start = tableaux.GAMES[name].deal(deal)
         verdict, _, _, _, _ = _core.solve(game, start.piles, 0, max_nodes=2_000_000, memory=mib << 20, first_pass=False)
         assert verdict == 1, (name, deal)
-    # The restarted complete search (core/search.c's complete) in a small table, alone and beside the pass.
+    # The restarted complete search (core/solve.c's complete) in a small table, alone and beside the pass.
     start = tableaux.GAMES["king-albert-classic"].deal(101)
     for threads in (1, 2):
         verdict, _, nodes, _, _ = _core.solve(1, start.piles, 0, max_nodes=2_000_000, memory=4 << 20,

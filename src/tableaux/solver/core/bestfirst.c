@@ -6,7 +6,7 @@
  * only looks for wins, so it needs no proof: what it cannot find, the complete search decides.
  *
  * Every position it has made is kept (89 bytes each, and 8 to 16 more to know it again), so its memory
- * is bounded on its own: it holds what search.c lends it, three quarters for its nodes and a quarter
+ * is bounded on its own: it holds what solve.c lends it, three quarters for its nodes and a quarter
  * for its set of positions seen, and stops for good when either is full.
  */
 #include "core.h"

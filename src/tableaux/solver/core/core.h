@@ -2,7 +2,9 @@
  * The solver's C core, shared declarations. The files beside this one follow the Python modules:
  * cards.c (card tables and hashing), king_albert.c and eagle_wing.c (each game's moves, safe moves,
  * move order and keys, in exactly the engine's order), table.c (the transposition table), search.c
- * (the depth-first search and its budgets); ../_core.c is the Python module around them.
+ * (one depth-first run and its budgets), solve.c (which runs are made: the first pass, the restarted
+ * complete search, two threads), bestfirst.c (the first pass's best-first run); ../_core.c is the Python
+ * module around them.
  */
 #ifndef TABLEAUX_CORE_H
 #define TABLEAUX_CORE_H
@@ -226,7 +228,7 @@ typedef struct {
     int full; /* its memory ran out: it stops for good */
 } Best;
 
-/* ---- search.c: the search */
+/* ---- search.c: one depth-first run */
 #ifdef TABLEAUX_THREADS
 /* What the first pass and a complete search on a second thread share (search_solve). */
 typedef struct Share {
@@ -272,7 +274,7 @@ typedef struct {
     size_t memory; /* bytes the table and the stacks may take together */
     struct Share *share; /* with two threads: what they share (else NULL) */
     int complete;        /* this is the second thread's complete search */
-    int restarts;        /* the complete search restarts (search.c's complete) */
+    int restarts;        /* the complete search restarts (solve.c's complete) */
     int keep_table;      /* the next run keeps what the table holds */
     int result;          /* the second thread's run(): 1 won, 0 exhausted, -1 stopped */
     size_t lent;   /* of those, what the best-first run holds meanwhile */
@@ -281,8 +283,16 @@ typedef struct {
 double now(void);
 int search_tick(Search *s);
 int search_play(Search *s, Move m);
+int run(Search *s, int restricted);
+void cap_pass(Search *s, long long size, long long share);
+void share_memory(Search *s);
+
+/* ---- solve.c: the first pass, the restarted complete search, two threads */
 int search_solve(Search *s, long long max_nodes, double time_limit, int first_pass, int threads);
 void search_free(Search *s);
+#ifdef TABLEAUX_THREADS
+int await_pass(Search *c);
+#endif
 
 /* ---- bestfirst.c: the first pass's best-first run */
 int bestfirst_start(Search *s);
