@@ -362,6 +362,28 @@ def test_the_restarted_complete_search_keeps_its_finished_positions_and_the_plai
     assert compared >= 28 and restarted >= 3
 
 
+@settings(max_examples=40, deadline=None)
+@given(deal=st.integers(1, 2**31), seed=st.integers(0, 2**16), plies=st.integers(0, 10),
+       first_run=st.integers(2, 500), mib=st.sampled_from([16, 1024]))
+def test_a_complete_search_restarted_many_times_keeps_the_plain_searchs_verdict(
+    deal: int, seed: int, plies: int, first_run: int, mib: int
+) -> None:
+    """Classic rules, from positions near the deal: runs of a few hundred positions make many restarts,
+    each keeping what the runs before it finished (and 16 MiB makes the table's collection run too). A
+    restarted search that called a position lost which the plain search wins, or the reverse, would be
+    keeping a position it must drop."""
+    rules, game = GAMES["king-albert-classic"], CORE_GAME["king-albert-classic"]
+    state = random_positions(rules, deal, seed, plies)[-1]
+    plain, again = (_core.solve(game, state.piles, state.redeals, max_nodes=300_000, memory=mib << 20,
+                                first_pass=False, restarts=restarts) for restarts in (False, first_run))
+    if 2 not in (plain[0], again[0]):
+        assert again[0] == plain[0]
+    if again[0] == 0:
+        for move in again[1]:
+            state = rules.apply(state, tuple(move))
+        assert rules.won(state)
+
+
 def test_a_very_deep_line_takes_room_from_the_table_instead_of_ending_the_search() -> None:
     """The complete search of classic deal 100 goes down a line of tens of thousands of moves, whose stacks
     (some 200 bytes a move) outgrow by far the eighth of 16 MiB that they may take beside a full table. The

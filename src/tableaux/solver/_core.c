@@ -214,8 +214,9 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
     long long max_nodes = -1;
     double time_limit = 0;
     unsigned long long memory = 1ULL << 30;
-    int first_pass = 1, level = 1, oblige = 1, best_first = 1, threads = 1, chained = 1, restarts = -1, game;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOl|LdKpippipi", names, &g, &piles, &redeals, &max_nodes, &time_limit,
+    int first_pass = 1, level = 1, oblige = 1, best_first = 1, threads = 1, chained = 1, game;
+    long long restarts = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOl|LdKpippipL", names, &g, &piles, &redeals, &max_nodes, &time_limit,
                                      &memory, &first_pass, &level, &oblige, &best_first, &threads, &chained, &restarts) ||
         read_game(g, &game))
         return NULL;
@@ -232,8 +233,10 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
     s->oblige = oblige;
     s->best_first = best_first;
     s->chain_runs = chained;
-    /* the complete search restarts in classic King Albert beside the first pass, unless told otherwise */
-    s->restarts = (restarts < 0 ? first_pass : restarts) && game == GAME_KA_CLASSIC;
+    /* the complete search restarts in classic King Albert beside the first pass, unless told otherwise; a
+     * number above 1 is the first run's size (tests use small ones, to make many restarts on small spaces) */
+    if (restarts < 0) restarts = first_pass;
+    s->restarts = game != GAME_KA_CLASSIC || !restarts ? 0 : restarts > 1 ? restarts : RESTART_FROM;
     int verdict;
     Py_BEGIN_ALLOW_THREADS;
     verdict = search_solve(s, max_nodes, time_limit, first_pass, threads);
@@ -264,7 +267,7 @@ static PyMethodDef core_methods[] = {
     {"safe_move", core_safe, METH_VARARGS, "safe_move(game, piles, redeals, level=1, restricted=0) -> move or None"},
     {"solve", (PyCFunction)(void (*)(void))core_solve, METH_VARARGS | METH_KEYWORDS,
      "solve(game, piles, redeals, max_nodes=-1, time_limit=0, memory=2**30, first_pass=True, level=1, oblige=True,\n"
-     "      best_first=True, threads=1, chained=True, restarts=first_pass)\n"
+     "      best_first=True, threads=1, chained=True, restarts=first_pass (or the first run's size))\n"
      "-> (verdict 0 winnable / 1 unwinnable / 2 unknown, winning line, nodes, ran out of memory,\n"
      "    times the table was full and emptied)"},
     {NULL, NULL, 0, NULL},

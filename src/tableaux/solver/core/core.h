@@ -274,7 +274,7 @@ typedef struct {
     size_t memory; /* bytes the table and the stacks may take together */
     struct Share *share; /* with two threads: what they share (else NULL) */
     int complete;        /* this is the second thread's complete search */
-    int restarts;        /* the complete search restarts (solve.c's complete) */
+    long long restarts;  /* the complete search restarts (solve.c's complete), first with this many positions; 0: not */
     int keep_table;      /* the next run keeps what the table holds */
     int result;          /* the second thread's run(): 1 won, 0 exhausted, -1 stopped */
     size_t lent;   /* of those, what the best-first run holds meanwhile */
@@ -288,6 +288,8 @@ void cap_pass(Search *s, long long size, long long share);
 void share_memory(Search *s);
 
 /* ---- solve.c: the first pass, the restarted complete search, two threads */
+/* The first run of the restarted complete search, in positions; each run after it may make twice as many. */
+#define RESTART_FROM 250000LL
 int search_solve(Search *s, long long max_nodes, double time_limit, int first_pass, int threads);
 void search_free(Search *s);
 #ifdef TABLEAUX_THREADS

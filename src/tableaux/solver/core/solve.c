@@ -82,9 +82,6 @@ static int first_pass_run(Search *s, double start, double time_limit) {
     return found;
 }
 
-/* The first run of the restarted complete search, in positions; each run after it may make twice as many. */
-#define RESTART_FROM 250000LL
-
 /*
  * The complete search. With restarts (classic King Albert beside the first pass) it runs again and again with a
  * shaken move order and twice the positions each time, like the first pass but over the whole space: a wrong
@@ -97,7 +94,7 @@ static int first_pass_run(Search *s, double start, double time_limit) {
 static int complete(Search *s) {
     if (!s->restarts) return run(s, 0);
     int r = -1;
-    for (long long size = RESTART_FROM, k = 0;; size *= 2, k++) {
+    for (long long size = s->restarts, k = 0;; size *= 2, k++) {
         s->restart = (int)k;
         s->pass_cap = s->nodes + size;
         r = run(s, 0);
