@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tableaux.solver.search as solver_module
+from solver_positions import replay
 from tableaux import GAMES, new_game
 from tableaux.engine import RawMove, Rules, State
 from tableaux.solver import BACKENDS, SolverError, solve
@@ -295,10 +296,7 @@ def test_the_best_first_run_wins_where_depth_first_runs_get_lost_and_never_chang
                     game, start.piles, start.redeals, max_nodes=400_000, best_first=best_first)
                 verdicts[best_first] = verdict
                 if verdict == 0:
-                    state = start
-                    for move in line:
-                        state = GAMES[name].apply(state, tuple(move))
-                    assert GAMES[name].won(state), (name, deal)
+                    assert GAMES[name].won(replay(GAMES[name], start, [tuple(m) for m in line])), (name, deal)
             if 2 not in verdicts.values():
                 assert verdicts[True] == verdicts[False], (name, deal)
             decided_sooner += verdicts[True] == 0 and (verdicts[False] == 2 or nodes[True] * 10 < nodes[False])
@@ -314,10 +312,7 @@ def test_chained_runs_win_where_every_other_search_gets_lost_and_never_change_a_
     start = rules.deal(787)
     verdict, line, nodes, _, _ = _core.solve(game, start.piles, start.redeals, max_nodes=16_000_000)
     assert verdict == 0 and nodes <= 6_000_000
-    state = start
-    for move in line:
-        state = rules.apply(state, tuple(move))
-    assert rules.won(state)
+    assert rules.won(replay(rules, start, [tuple(m) for m in line]))
     assert _core.solve(game, start.piles, start.redeals, max_nodes=16_000_000, chained=False, restarts=False)[0] == 2
     compared = 0
     for deal in range(1, 41):
@@ -341,10 +336,7 @@ def test_the_restarted_complete_search_keeps_its_finished_positions_and_the_plai
     start = rules.deal(155)
     verdict, line, _, _, _ = _core.solve(game, start.piles, start.redeals, max_nodes=5_000_000)
     assert verdict == 0
-    state = start
-    for move in line:
-        state = rules.apply(state, tuple(move))
-    assert rules.won(state)
+    assert rules.won(replay(rules, start, [tuple(m) for m in line]))
     assert _core.solve(game, start.piles, start.redeals, max_nodes=5_000_000, restarts=False)[0] == 2
     compared = restarted = 0
     for deal in (*range(1, 31), 183, 313, 340):
@@ -355,10 +347,7 @@ def test_the_restarted_complete_search_keeps_its_finished_positions_and_the_plai
             assert again[0] == plain[0], deal
             compared += 1
             restarted += again[2] > 1_000_000  # past the first run's size: it was restarted, and kept its table
-        state = start
-        for move in again[1]:
-            state = rules.apply(state, tuple(move))
-        assert rules.won(state) == (again[0] == 0), deal
+        assert rules.won(replay(rules, start, [tuple(m) for m in again[1]])) == (again[0] == 0), deal
     assert compared >= 28 and restarted >= 3
 
 
@@ -379,9 +368,7 @@ def test_a_complete_search_restarted_many_times_keeps_the_plain_searchs_verdict(
     if 2 not in (plain[0], again[0]):
         assert again[0] == plain[0]
     if again[0] == 0:
-        for move in again[1]:
-            state = rules.apply(state, tuple(move))
-        assert rules.won(state)
+        assert rules.won(replay(rules, state, [tuple(m) for m in again[1]]))
 
 
 def test_a_very_deep_line_takes_room_from_the_table_instead_of_ending_the_search() -> None:
