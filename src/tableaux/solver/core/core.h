@@ -275,7 +275,6 @@ typedef struct {
     struct Share *share; /* with two threads: what they share (else NULL) */
     int complete;        /* this is the second thread's complete search */
     long long restarts;  /* the complete search restarts (solve.c's complete), first with this many positions; 0: not */
-    int keep_table;      /* the next run keeps what the table holds */
     int result;          /* the second thread's run(): 1 won, 0 exhausted, -1 stopped */
     size_t lent;   /* of those, what the best-first run holds meanwhile */
 } Search;
@@ -283,7 +282,7 @@ typedef struct {
 double now(void);
 int search_tick(Search *s);
 int search_play(Search *s, Move m);
-int run(Search *s, int restricted);
+int run(Search *s, int restricted, int keep);
 void cap_pass(Search *s, long long size, long long share);
 void share_memory(Search *s);
 

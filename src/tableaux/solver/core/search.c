@@ -175,16 +175,17 @@ static int oblige_key(const Pos *p, int ob, uint8_t *key, int klen, uint64_t *ha
 
 /*
  * Depth-first search from the current position. 1 when won (the undo stack then holds the line),
- * 0 when the space is exhausted, -1 when stopped (budget, the pass's share, or memory).
+ * 0 when the space is exhausted, -1 when stopped (budget, the pass's share, or memory). The table starts
+ * empty, unless `keep`: then it holds only positions whose searches ended (solve.c's complete).
  */
-int run(Search *s, int restricted) {
+int run(Search *s, int restricted, int keep) {
     Pos *p = &s->pos;
     uint8_t key[KEY_MAX];
     Move buf[512];
     s->nframes = s->nmoves = s->nkeys = 0;
     s->pass_capped = 0;
     int depth0 = s->nundo;
-    if (!s->keep_table) table_clear(&s->table);
+    if (!keep) table_clear(&s->table);
 
     /* key, klen and kh always hold the key and hash of the newest node: made when the node is, they
      * are still right when it is expanded (at once), unless safe moves change the position there. */

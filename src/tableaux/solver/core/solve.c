@@ -41,7 +41,7 @@ static int first_pass_run(Search *s, double start, double time_limit) {
         /* Every other run leaves out the rule of thumb for sending cards home: some wins keep a card
          * on the tableau that the rule would have sent home. */
         s->greedy = restart % 2 == 0 && !greedy_done;
-        int r = run(s, 1);
+        int r = run(s, 1, 0);
         if (r == 1) found = 1;
         /* exhausted: no order finds a win there; out of budget, time or share: stop */
         if ((r == 0 && !s->greedy) || s->out_of_budget || s->out_of_memory || s->pass_timeout) break;
@@ -61,7 +61,7 @@ static int first_pass_run(Search *s, double start, double time_limit) {
             cap_pass(s, size, share);
             s->chained = 1;
             s->greedy = kind == 1;
-            r = run(s, kind < 2);
+            r = run(s, kind < 2, 0);
             s->chained = 0;
             if (r == 1) found = 1;
             if (r == 0) chain_done |= 1 << kind;
@@ -92,17 +92,16 @@ static int first_pass_run(Search *s, double start, double time_limit) {
  * has the whole argument). A run that searches its space to the end decides, as the plain search does.
  */
 static int complete(Search *s) {
-    if (!s->restarts) return run(s, 0);
+    if (!s->restarts) return run(s, 0, 0);
     int r = -1;
-    for (long long size = s->restarts, k = 0;; size *= 2, k++) {
-        s->restart = (int)k;
+    long long size = s->restarts;
+    for (int k = 0;; size *= 2, k++) {
+        s->restart = k;
         s->pass_cap = s->nodes + size;
-        r = run(s, 0);
-        s->keep_table = 1;
+        r = run(s, 0, k > 0); /* a later run keeps what the collection below left */
         if (r >= 0 || !s->pass_capped || s->out_of_budget || s->out_of_memory) break;
         if (table_gc(&s->table, 0)) table_clear(&s->table);
     }
-    s->keep_table = 0;
     s->restart = 0;
     s->pass_cap = -1;
     return r;
