@@ -80,6 +80,15 @@ CHECKS = textwrap.dedent(
             for m in line:
                 state = tableaux.GAMES["king-albert"].apply(state, tuple(m))
             assert tableaux.GAMES["king-albert"].won(state), deal
+    # Classic deal 161: the second best-first run, which takes cards back, wins it in its 3 MiB.
+    rules = tableaux.GAMES["king-albert-classic"]
+    start = rules.deal(161)
+    verdict, line, _, _, _ = _core.solve(1, start.piles, 0, max_nodes=1_000_000, memory=16 << 20)
+    assert verdict == 0, verdict
+    state = start
+    for m in line:
+        state = rules.apply(state, tuple(m))
+    assert rules.won(state)
     print("sanitized core: OK")
     """
 )

@@ -3,7 +3,9 @@
  * bottom before it tries anything else, so one poor choice near the root can cost millions of
  * positions; a greedy best-first search always goes on from the most promising position seen so far,
  * and finds most wins that defeat the depth-first runs within a few hundred thousand positions. It
- * only looks for wins, so it needs no proof: what it cannot find, the complete search decides.
+ * only looks for wins, so it needs no proof: what it cannot find, the complete search decides. Like
+ * the depth-first runs it takes nothing back off the foundations, except in classic King Albert's second
+ * run (`back`), whose space is the whole game's.
  *
  * Every position it has made is kept (89 bytes each, and 8 to 16 more to know it again), so its memory
  * is bounded on its own: it holds what solve.c lends it, three quarters for its nodes and a quarter
@@ -109,7 +111,9 @@ static int room(Best *b) {
     return 0;
 }
 
-static void push(Best *b, uint64_t x) {
+/* Open node `node`, by its score; ties go to the older node. */
+static void push(Best *b, uint32_t node) {
+    uint64_t x = (uint64_t)(uint16_t)b->score[node] << 32 | node;
     size_t i = b->nheap++;
     while (i) {
         size_t up = (i - 1) / 2;
@@ -120,7 +124,7 @@ static void push(Best *b, uint64_t x) {
     b->heap[i] = x;
 }
 
-static uint64_t pop(Best *b) {
+static uint32_t pop(Best *b) {
     uint64_t top = b->heap[0], x = b->heap[--b->nheap];
     size_t i = 0, n = b->nheap;
     for (;;) {
@@ -132,7 +136,7 @@ static uint64_t pop(Best *b) {
         i = c;
     }
     if (n) b->heap[i] = x;
-    return top;
+    return (uint32_t)top;
 }
 
 /* Make the safe moves (the proved ones) from the position; through search_play when `record`.
@@ -171,14 +175,16 @@ static int replay(Search *s, Best *b, uint32_t x) {
     return r ? -1 : 0;
 }
 
-/* Start a run from s->pos; -1 when memory runs out. Its nodes and its set of positions seen take at
- * most s->lent bytes, which the main table leaves free meanwhile (see search.c). */
-int bestfirst_start(Search *s) {
+/* Start a run from s->pos into *slot; -1 when memory runs out. Its nodes and its set of positions seen take
+ * at most `limit` bytes, which the main table leaves free meanwhile (s->lent, see search.c). With `back`,
+ * cards may be taken back off the foundations. */
+int bestfirst_start(Search *s, Best **slot, size_t limit, int back) {
     Best *b = calloc(1, sizeof *b);
     if (!b) return -1;
-    s->best = b;
+    *slot = b;
     b->root = s->pos;
-    b->limit = s->lent;
+    b->limit = limit;
+    b->back = back;
     b->mask = 4095;
     b->seen = calloc(b->mask + 1, sizeof *b->seen);
     if (!b->seen || room(b)) return -1;
@@ -186,7 +192,7 @@ int bestfirst_start(Search *s) {
     b->parent[0] = UINT32_MAX;
     b->n = 1;
     b->score[0] = (int16_t)score(&s->pos);
-    push(b, (uint64_t)b->score[0] << 32);
+    push(b, 0);
     mark(b, s->pos.hash);
     return 0;
 }
@@ -194,31 +200,30 @@ int bestfirst_start(Search *s) {
 /* Go on from where the run stopped, until the pass's cap. 1 when a win was found (the undo stack then
  * holds the line and s->pos is won), 0 when the restricted space has no win, -1 when stopped (the cap,
  * the clock, or its memory; s->pos is as before). */
-int bestfirst_run(Search *s) {
-    Best *b = s->best;
+int bestfirst_run(Search *s, Best *b) {
     Pos *p = &s->pos;
     Pos saved = *p;
     int nundo0 = s->nundo, result = -1;
     Move buf[512];
     if (b->full) return -1;
     while (b->nheap) {
-        uint32_t x = (uint32_t)pop(b);
+        uint32_t x = pop(b);
         decode(p, b->recs + (size_t)x * REC);
         if (safe_moves(s, buf, 0)) {
-            push(b, (uint64_t)b->score[x] << 32 | x); /* expanded again next time */
+            push(b, x); /* expanded again next time */
             goto stopped;
         }
         if (is_won(p)) {
             if (replay(s, b, x)) goto stopped;
             return 1;
         }
-        int n = ka_order(p, buf, gen_moves(p, buf), 1, 0, s->level);
+        int n = ka_order(p, buf, gen_moves(p, buf), !b->back, 0, s->level);
         for (int j = 0; j < n; j++) {
             Undo u;
             if (room(b)) b->full = 1;
             if (b->full || search_tick(s)) {
                 /* the node goes back to be expanded again; its children made so far are known */
-                push(b, (uint64_t)b->score[x] << 32 | x);
+                push(b, x);
                 goto stopped;
             }
             apply_move(p, buf[j], &u);
@@ -229,7 +234,7 @@ int bestfirst_run(Search *s) {
                 b->parent[b->n] = x;
                 b->move[b->n] = buf[j];
                 b->score[b->n] = (int16_t)score(p);
-                push(b, (uint64_t)b->score[b->n] << 32 | b->n);
+                push(b, (uint32_t)b->n);
                 b->n++;
             }
             undo_move(p, &u);
@@ -242,8 +247,8 @@ stopped:
     return result;
 }
 
-void bestfirst_free(Search *s) {
-    Best *b = s->best;
+static void drop(Best **slot) {
+    Best *b = *slot;
     if (!b) return;
     free(b->seen);
     free(b->recs);
@@ -252,5 +257,10 @@ void bestfirst_free(Search *s) {
     free(b->score);
     free(b->heap);
     free(b);
-    s->best = NULL;
+    *slot = NULL;
+}
+
+void bestfirst_free(Search *s) {
+    drop(&s->best);
+    drop(&s->best_back);
 }

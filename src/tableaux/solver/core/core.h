@@ -225,7 +225,8 @@ typedef struct {
     int16_t *score;   /* its score (bestfirst.c's score) */
     uint64_t *heap;   /* open nodes: score << 32 | node, least first (ties: the older node) */
     size_t n, cap, nheap, limit; /* limit: the bytes it may hold, nodes and seen together */
-    int full; /* its memory ran out: it stops for good */
+    int full;  /* its memory ran out: it stops for good */
+    int back;  /* cards may be taken back off the foundations (classic King Albert's second run) */
 } Best;
 
 /* ---- search.c: one depth-first run */
@@ -257,6 +258,7 @@ typedef struct {
     int greedy;  /* the first pass's run sends cards home by the rule of thumb too */
     int best_first; /* the first pass takes turns with a best-first run (bestfirst.c) */
     Best *best;     /* that run, between its turns */
+    Best *best_back; /* classic King Albert: a second one that takes cards back too */
     int chain_runs; /* classic King Albert: the first pass makes chained runs too (first_pass_run) */
     int chained;    /* this run is one of them: a tableau card moved is used at once (search.c's obliges) */
     int oblige;  /* classic King Albert: a reserve card put on the tableau is covered at once (obliges) */
@@ -296,8 +298,8 @@ int await_pass(Search *c);
 #endif
 
 /* ---- bestfirst.c: the first pass's best-first run */
-int bestfirst_start(Search *s);
-int bestfirst_run(Search *s);
+int bestfirst_start(Search *s, Best **slot, size_t limit, int back);
+int bestfirst_run(Search *s, Best *b);
 void bestfirst_free(Search *s);
 
 #endif
