@@ -198,8 +198,9 @@ int bestfirst_start(Search *s, Best **slot, size_t limit, int back) {
 }
 
 /* Go on from where the run stopped, until the pass's cap. 1 when a win was found (the undo stack then
- * holds the line and s->pos is won), 0 when the restricted space has no win, -1 when stopped (the cap,
- * the clock, or its memory; s->pos is as before). */
+ * holds the line and s->pos is won), 0 when its space (the restricted one, or with `back` the whole game's)
+ * has no win as far as it can tell (it knows positions by hash alone, so this proves nothing), -1 when
+ * stopped (the cap, the clock, or its memory; s->pos is as before). */
 int bestfirst_run(Search *s, Best *b) {
     Pos *p = &s->pos;
     Pos saved = *p;
