@@ -9,6 +9,11 @@
  * they leave 24 of deals 1-2000 unknown instead of 31 (from the first run: 25, fourth: 27, fifth: 28). */
 #define CHAIN_FROM 2
 
+/* The pass must end: out of budget, time or memory, or its share of the nodes used. */
+static int pass_over(const Search *s, long long share) {
+    return s->out_of_budget || s->out_of_memory || s->pass_timeout || (share >= 0 && s->nodes >= share);
+}
+
 static int first_pass_run(Search *s, double start, double time_limit) {
     /* The first pass gets half of what is given: half the nodes and half the time. With a node budget B
      * it stops at B/2, so a bigger budget gives it more, never less, and the complete search after it
@@ -55,8 +60,7 @@ static int first_pass_run(Search *s, double start, double time_limit) {
         if (r == 1) found = 1;
         /* exhausted: no order finds a win there; out of budget, time or share: stop */
         exhausted = r == 0 && !s->greedy;
-        if (exhausted || s->out_of_budget || s->out_of_memory || s->pass_timeout) break;
-        if (share >= 0 && s->nodes >= share) break;
+        if (exhausted || pass_over(s, share)) break;
         /* The space with the rule of thumb is exhausted: no later run of it can win, and the space without
          * it is likely small too, so the next run tries it at once (when it is exhausted too the pass ends;
          * the complete search decides). Lost deals spent most of their pass on the turns in between. */
@@ -76,23 +80,20 @@ static int first_pass_run(Search *s, double start, double time_limit) {
             s->chained = 0;
             if (r == 1) found = 1;
             if (r == 0) chain_done |= 1 << kind;
-            if (s->out_of_budget || s->out_of_memory || s->pass_timeout) break;
-            if (share >= 0 && s->nodes >= share) break;
+            if (pass_over(s, share)) break;
         }
         if (found || !best) continue;
         cap_pass(s, size, share);
         r = bestfirst_run(s, s->best);
         if (r == 1) found = 1;
         exhausted = r == 0;
-        if (exhausted || s->out_of_memory || s->pass_timeout) break; /* no win without worrying back */
-        if (share >= 0 && s->nodes >= share) break;
+        if (exhausted || pass_over(s, share)) break; /* no win without worrying back */
         if (found || !back) continue;
         cap_pass(s, size / 4, share);
         r = bestfirst_run(s, s->best_back);
         if (r == 1) found = 1;
         if (r == 0) back = 0;
-        if (s->out_of_memory || s->pass_timeout) break;
-        if (share >= 0 && s->nodes >= share) break;
+        if (pass_over(s, share)) break;
     }
     /* The restricted space has no win, so a win must take a card back: the second best-first run gets a
      * last turn, half as long as the pass so far (deal 161's restricted space is exhausted after 244,000
