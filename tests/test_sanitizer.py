@@ -26,6 +26,14 @@ CHECKS = textwrap.dedent(
     import tableaux
     from tableaux.solver.strategy import strategy_for
 
+
+    def plays_to_a_win(rules, start, line):
+        state = start
+        for m in line:
+            state = rules.apply(state, tuple(m))
+        return rules.won(state)
+
+
     for name, game in (("king-albert", 0), ("king-albert-classic", 1), ("eagle-wing", 2)):
         rules = tableaux.GAMES[name]
         strategy = strategy_for(rules)
@@ -49,10 +57,7 @@ CHECKS = textwrap.dedent(
             verdict, line, nodes, _, _ = _core.solve(game, start.piles, start.redeals, max_nodes=400_000,
                                                   memory=16 << 20)
             if verdict == 0:
-                state = start
-                for m in line:
-                    state = rules.apply(state, tuple(m))
-                assert rules.won(state), (name, deal)
+                assert plays_to_a_win(rules, start, line), (name, deal)
     # Proofs in 4 and 1 MiB: the full table keeps its longest searches (table_gc) many times over.
     for game, name, deal, mib in ((1, "king-albert-classic", 101, 4), (0, "king-albert", 89, 1)):
         start = tableaux.GAMES[name].deal(deal)
@@ -76,19 +81,13 @@ CHECKS = textwrap.dedent(
         start = tableaux.GAMES["king-albert"].deal(deal)
         verdict, line, _, _, _ = _core.solve(0, start.piles, 0, max_nodes=400_000, memory=mib << 20)
         if verdict == 0:
-            state = start
-            for m in line:
-                state = tableaux.GAMES["king-albert"].apply(state, tuple(m))
-            assert tableaux.GAMES["king-albert"].won(state), deal
+            assert plays_to_a_win(tableaux.GAMES["king-albert"], start, line), deal
     # Classic deal 161: the second best-first run, which takes cards back, wins it in its 3 MiB.
     rules = tableaux.GAMES["king-albert-classic"]
     start = rules.deal(161)
     verdict, line, _, _, _ = _core.solve(1, start.piles, 0, max_nodes=1_000_000, memory=16 << 20)
     assert verdict == 0, verdict
-    state = start
-    for m in line:
-        state = rules.apply(state, tuple(m))
-    assert rules.won(state)
+    assert plays_to_a_win(rules, start, line)
     print("sanitized core: OK")
     """
 )
