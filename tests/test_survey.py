@@ -270,6 +270,44 @@ def test_unknown_deals_are_solved_again_with_more_memory_and_rows_record_it(tmp_
     assert again.unknown == 2 and len(out.read_text().splitlines()) == 4
 
 
+def test_an_unknown_deal_is_solved_again_without_the_first_pass_at_the_same_budget(tmp_path: Path) -> None:
+    # Classic deal 27 is lost: its complete search alone needs about 36,000 positions, so at 60,000 the
+    # first pass's half leaves it too few, and a run that gives the complete search everything proves it.
+    out, deal = tmp_path / "r.jsonl", range(27, 28)
+    assert survey("king-albert-classic", deal, out=out, time_limit=60.0, max_nodes=60_000).unknown == 1
+    alone = survey("king-albert-classic", deal, out=out, time_limit=60.0, max_nodes=60_000, first_pass=False)
+    assert alone.unwinnable == 1 and len(out.read_text().splitlines()) == 2
+    assert read_results(out, "king-albert-classic")[27]["first_pass"] is False
+    assert "first_pass" not in json.loads(out.read_text().splitlines()[0])  # rows with the pass stay as they were
+
+
+def test_a_deal_unknown_without_the_first_pass_is_solved_again_only_with_a_bigger_budget(tmp_path: Path) -> None:
+    out, deals = tmp_path / "r.jsonl", range(1, 3)
+    assert survey("king-albert-classic", deals, out=out, time_limit=60.0, max_nodes=50, first_pass=False).unknown == 2
+    for first_pass in (False, True):  # the first pass at the same budget leaves the complete search less
+        survey("king-albert-classic", deals, out=out, time_limit=60.0, max_nodes=50, first_pass=first_pass)
+        assert len(out.read_text().splitlines()) == 2
+    survey("king-albert-classic", deals, out=out, time_limit=60.0, max_nodes=100)
+    assert len(out.read_text().splitlines()) == 4
+    assert all("first_pass" not in row for row in read_results(out, "king-albert-classic").values())
+
+
+def test_cli_no_first_pass_gives_the_complete_search_the_whole_budget(tmp_path: Path) -> None:
+    cmd = [sys.executable, "-m", "tableaux", "solve", "king-albert-classic", "27", "--max-nodes", "60000"]
+    assert subprocess.run(cmd, capture_output=True, text=True, timeout=300).returncode == 3  # unknown
+    alone = subprocess.run([*cmd, "--no-first-pass"], capture_output=True, text=True, timeout=300)
+    assert alone.returncode == 1 and "proved" in alone.stdout  # unwinnable
+    out = tmp_path / "r.jsonl"
+    survey("king-albert-classic", range(27, 28), out=out, time_limit=60.0, max_nodes=60_000)
+    proc = subprocess.run([sys.executable, "-m", "tableaux", "survey", "king-albert-classic", "--deals", "27-27",
+                           "--workers", "1", "--max-nodes", "60000", "--time-limit", "60", "--no-first-pass",
+                           "--out", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "1 unknown there, solved again" in proc.stderr and "no first pass" in proc.stderr
+    assert read_results(out, "king-albert-classic")[27]["verdict"] == "unwinnable"
+
+
 def test_deals_solved_again_go_one_to_a_batch_so_a_stopped_survey_loses_little(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -18,7 +18,7 @@ def run_solve(args: argparse.Namespace) -> int:
     """Exit status 0 when winnable, 1 when proved unwinnable, 3 when undecided within the budget."""
     game = new_game(args.game, args.number)
     result = solve(game, max_nodes=args.max_nodes, time_limit=args.time_limit, memory_mb=args.memory,
-                   backend=args.backend, threads=args.threads)
+                   backend=args.backend, threads=args.threads, first_pass=args.first_pass)
     if args.json:
         print(json.dumps(result.to_dict()))
     else:
@@ -70,7 +70,8 @@ def run_survey(args: argparse.Namespace) -> int:
         print(_("tableaux survey: error: {error}").format(error=exc), file=sys.stderr)
         return 2
     present = [already[d] for d in deals if d in already]
-    again = sum(1 for row in present if worth_retrying(row, args.time_limit, args.max_nodes, args.memory))
+    again = sum(1 for row in present
+                if worth_retrying(row, args.time_limit, args.max_nodes, args.memory, args.first_pass))
     skipped = len(present) - again
     where = args.scheduler or ngettext("{n} local worker", "{n} local workers", workers).format(n=workers)
     seconds = f"{args.time_limit:g}"
@@ -85,6 +86,8 @@ def run_survey(args: argparse.Namespace) -> int:
     if again:
         text += ngettext("; {n} unknown there, solved again with this bigger budget",
                          "; {n} unknown there, solved again with this bigger budget", again).format(n=again)
+    if not args.first_pass:
+        text += _("; no first pass: the whole budget goes to the complete search")
     print(text, file=sys.stderr)
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -110,7 +113,8 @@ def run_survey(args: argparse.Namespace) -> int:
         try:
             summary = survey(args.game, deals, time_limit=args.time_limit, workers=workers, out=args.out,
                              scheduler=args.scheduler, max_nodes=args.max_nodes, memory_mb=args.memory,
-                             backend=args.backend, lines=not args.no_lines, progress=progress,
+                             backend=args.backend, first_pass=args.first_pass, lines=not args.no_lines,
+                             progress=progress,
                              on_result=on_result)
         except SurveyError as exc:
             print(_("tableaux survey: error: {error}").format(error=exc), file=sys.stderr)

@@ -61,16 +61,19 @@ def solve_deal(
     *,
     memory_mb: int | None = None,
     backend: str | None = None,
+    first_pass: bool = True,
     lines: bool = True,
 ) -> dict[str, Any]:
-    """One deal of a survey; runs in a worker process, so it imports and returns plain data."""
+    """One deal of a survey; runs in a worker process, so it imports and returns plain data.
+
+    A row made without the first pass says so (``"first_pass": false``); rows without the field had it."""
     from .. import new_game
     from . import solve
 
     memory_mb = memory_mb or DEFAULT_MEMORY_MB
     result = solve(new_game(game, deal), time_limit=time_limit, max_nodes=max_nodes, memory_mb=memory_mb,
-                   backend=backend)
-    row = {
+                   backend=backend, first_pass=first_pass)
+    row: dict[str, Any] = {
         "game": game,
         "deal": deal,
         "verdict": result.verdict,
@@ -81,6 +84,8 @@ def solve_deal(
         "memory_mb": memory_mb,
         "backend": result.backend,
     }
+    if not first_pass:
+        row["first_pass"] = False
     if lines:
         row["line"] = " ".join(str(m) for m in result.moves)
     return row
@@ -393,14 +398,19 @@ def _run_dask(
 
 
 def worth_retrying(row: dict[str, Any], time_limit: float | None, max_nodes: int | None,
-                   memory_mb: int | None = None) -> bool:
+                   memory_mb: int | None = None, first_pass: bool = True) -> bool:
     """An unknown deal is solved again when this run's budget is bigger: that is how a survey's
     last open deals get a second, larger budget. The new row comes later in the file and wins.
 
     Memory is part of the budget: a search whose table fills forgets positions and searches them
     again, so the same number of positions decides more with more memory (classic deal 161 is
     unknown at 400 million positions in 1 GiB and won in 153 million in 8 GiB). Rows written before
-    the memory was recorded had the default."""
+    the memory was recorded had the default.
+
+    So is the first pass: it takes up to half of a node budget, and a run without it gives the
+    complete search all of it. A deal left unknown with the first pass is worth a run without it at
+    the same budget (classic deal 70493: unknown at 400 million positions with it, proved lost in 203
+    million without); the other way round, only a bigger budget is."""
     if row["verdict"] != "unknown":
         return False
 
@@ -412,7 +422,9 @@ def worth_retrying(row: dict[str, Any], time_limit: float | None, max_nodes: int
     if (max_nodes is not None and old_nodes is not None and max_nodes < old_nodes) or memory < old_memory:
         return False
     return (more(max_nodes, old_nodes) or memory > old_memory
-            or (max_nodes == old_nodes and more(time_limit, old_time)))
+            or (max_nodes == old_nodes and more(time_limit, old_time))
+            or (max_nodes == old_nodes and not more(old_time, time_limit) and not first_pass
+                and row.get("first_pass", True)))
 
 
 def survey(
@@ -426,6 +438,7 @@ def survey(
     max_nodes: int | None = None,
     memory_mb: int | None = None,
     backend: str | None = None,
+    first_pass: bool = True,
     lines: bool = True,
     progress: Callable[[int, int], None] | None = None,
     on_result: Callable[[dict[str, Any]], None] | None = None,
@@ -434,12 +447,13 @@ def survey(
     done = read_results(out, game)
     drop_torn_tail(out)
     wanted = set(deals)
-    todo = [d for d in deals if d not in done or worth_retrying(done[d], time_limit, max_nodes, memory_mb)]
+    todo = [d for d in deals
+            if d not in done or worth_retrying(done[d], time_limit, max_nodes, memory_mb, first_pass)]
     results = {d: r for d, r in done.items() if d in wanted}
     if progress:
         progress(len(results), len(deals))
     options = {"time_limit": time_limit, "max_nodes": max_nodes, "memory_mb": memory_mb, "backend": backend,
-               "lines": lines}
+               "first_pass": first_pass, "lines": lines}
     # Deals solved again with a bigger budget are the ones that took the whole smaller one: minutes each.
     one_by_one = all(d in done for d in todo)
     for rows in run_tasks(game, todo, options, workers, scheduler, one_by_one):
