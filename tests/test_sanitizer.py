@@ -103,7 +103,9 @@ def test_the_compiled_core_is_built_where_ci_runs() -> None:
     assert BACKENDS == ("c", "python")
 
 
-def test_the_core_is_clean_under_address_and_undefined_behaviour_sanitizers(tmp_path: Path) -> None:
+def _sanitized_run(tmp_path: Path, script: str, *defines: str) -> subprocess.CompletedProcess[str]:
+    """Build the core with both sanitizers into tmp_path (skipped without a compiler, except in CI) and
+    run the script there with the sanitized module first on its path."""
     cc = shutil.which("gcc") or shutil.which("cc")
     required = bool(os.environ.get("CI"))
     if cc is None:
@@ -118,7 +120,7 @@ def test_the_core_is_clean_under_address_and_undefined_behaviour_sanitizers(tmp_
     target = tmp_path / f"_core{sysconfig.get_config_var('EXT_SUFFIX')}"
     build = subprocess.run(
         [cc, "-shared", "-fPIC", "-O1", "-g", "-fno-omit-frame-pointer", "-pthread",
-         "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
+         "-fsanitize=address,undefined", "-fno-sanitize-recover=all", *defines,
          f"-I{sysconfig.get_paths()['include']}", *map(str, SOURCES), "-o", str(target)],
         capture_output=True, text=True,
     )
@@ -129,8 +131,39 @@ def test_the_core_is_clean_under_address_and_undefined_behaviour_sanitizers(tmp_
         "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1",  # CPython itself keeps memory at exit
         "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1",
     }
-    run = subprocess.run([sys.executable, "-c", CHECKS, str(tmp_path)], capture_output=True, text=True, env=env,
+    run = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, env=env,
                          timeout=900)
     assert run.returncode == 0, run.stderr[-4000:]
-    assert "sanitized core: OK" in run.stdout
     assert "runtime error" not in run.stderr
+    return run
+
+
+def test_the_core_is_clean_under_address_and_undefined_behaviour_sanitizers(tmp_path: Path) -> None:
+    assert "sanitized core: OK" in _sanitized_run(tmp_path, CHECKS).stdout
+
+
+DEEP_LINES = textwrap.dedent(
+    """
+    import sys
+    sys.path.insert(0, sys.argv[1])
+    import _core  # built with STACK_MAX=4096: a line of a hundred positions fills the key stack
+    import tableaux
+
+    rules = tableaux.GAMES["king-albert-classic"]
+    for deal, first_pass in ((27, False), (27, True), (101, False)):
+        start = rules.deal(deal)
+        verdict, _, nodes, out_of_memory, _ = _core.solve(1, start.piles, 0, max_nodes=5_000_000,
+                                                          first_pass=first_pass)
+        assert verdict == 2 and out_of_memory and nodes < 100_000, (deal, first_pass, verdict, nodes)
+    start = rules.deal(4)  # lost at once: its proof never goes deep
+    assert _core.solve(1, start.piles, 0, max_nodes=5_000_000, first_pass=False)[:1] == (1,)
+    print("deep lines: OK")
+    """
+)
+
+
+def test_a_line_longer_than_the_stacks_may_hold_ends_unknown_not_in_a_hang(tmp_path: Path) -> None:
+    """A stack that would pass STACK_MAX items ends the search as memory running out does. Before the limit,
+    the doubling of a stack's size overflowed an int past 2^30 items and looped for ever: classic searches
+    in 8 GiB hung with no time limit to stop them. Built with a tiny limit, the core reaches it at once."""
+    assert "deep lines: OK" in _sanitized_run(tmp_path, DEEP_LINES, "-DSTACK_MAX=4096").stdout

@@ -9,6 +9,7 @@
 #ifndef TABLEAUX_CORE_H
 #define TABLEAUX_CORE_H
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -280,6 +281,13 @@ typedef struct {
     int result;          /* the second thread's run(): 1 won, 0 exhausted, -1 stopped */
     size_t lent;   /* of those, what the best-first run holds meanwhile */
 } Search;
+
+/* The most items one of a search's stacks may hold (their indexes are ints). A line that needs more ends
+ * the search as memory running out does: `unknown`. In 8 GiB, classic King Albert's complete search has
+ * made lines so long that a stack passed 2^30 items. Tests build the core with a small limit. */
+#ifndef STACK_MAX
+#define STACK_MAX (INT_MAX / 2)
+#endif
 
 double now(void);
 int search_tick(Search *s);

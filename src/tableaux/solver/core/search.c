@@ -28,8 +28,10 @@ static int refill(Search *s);
  * very deep line takes room from the table: it forgets its short searches and halves its slots. */
 static int grow(Search *s, void **buf, int *cap, int need, size_t item) {
     if (need <= *cap) return 0;
-    int ncap = *cap ? *cap : 256;
-    while (ncap < need) ncap *= 2;
+    if (need > STACK_MAX) return -1;
+    long long want = *cap ? *cap : 256; /* doubled in an int, it overflowed past 2^30 items: a hang */
+    while (want < need) want *= 2;
+    int ncap = want > STACK_MAX ? STACK_MAX : (int)want;
     size_t stacks = stack_bytes(s) + (size_t)(ncap - *cap) * item + s->lent;
     while (stacks + table_bytes(&s->table) > s->memory) {
         s->table.cap = s->memory > stacks ? s->memory - stacks : 0; /* so that it does not grow back */
