@@ -35,7 +35,7 @@ PY_KEYWORDS = {"_": None, "N_": None, "N_plural": (1, 2), "ngettext": (1, 2)}
 JS_KEYWORDS = {"t": None, "tn": (1, 2)}
 PY_SKIP = ("i18n", "solver")
 """The solver speaks to programs, not players; only its command line and survey report have messages."""
-PY_SPEAKING = {("solver", "cli.py"), ("solver", "survey.py")}
+PY_SPEAKING = {("solver", "cli.py"), ("solver", "survey.py"), ("solver", "survey_file.py")}
 
 
 class _MarkedText(HTMLParser):
