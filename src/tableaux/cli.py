@@ -183,8 +183,8 @@ def add_solver_arguments(p: argparse.ArgumentParser) -> None:
                    "(default: the fastest built)"))
     p.add_argument("--no-first-pass", dest="first_pass", action="store_false",
                    help=_("give the whole budget to the complete search, with no first pass looking for a "
-                   "quick win: lost deals are proved with up to twice the positions, some wins take longer "
-                   "(for the deals a survey left unknown)"))
+                   "quick win: proving a deal lost gets all of the positions instead of half, some wins take "
+                   "longer (for the deals a survey left unknown)"))
 
 
 def add_serve_arguments(p: argparse.ArgumentParser) -> None:
