@@ -14,6 +14,7 @@ import tableaux
 from tableaux import Move
 from tableaux.cards import DOWN, card_str
 from tableaux.web.app import CSP, WEB_GAMES, create_app
+from tableaux.web.fields import GAME_ID
 
 
 # --- security headers and static files ------------------------------------------------
@@ -74,9 +75,9 @@ def hidden_codes(game: tableaux.Game) -> set[str]:
 
 
 def check_no_hidden(body: bytes, game: tableaux.Game) -> None:
-    # A game id (secrets.token_urlsafe(16): 22 random characters) may spell a card by chance, as
+    # A game id (22 random characters, fields.GAME_ID) may spell a card by chance, as
     # "3H-a93l8hZY6lv22MpBj3A" did; ids are blanked, and no card's name is 22 such characters long.
-    text = re.sub(r'"[A-Za-z0-9_-]{22}"', '"<id>"', body.decode())
+    text = re.sub(f'"{GAME_ID.strip("^$")}"', '"<id>"', body.decode())
     for code in hidden_codes(game):
         assert f'"{code}"' not in text, f"face-down {code} leaked"
         assert not re.search(rf"\b{code}\b", text), f"face-down {code} leaked"
