@@ -173,9 +173,9 @@ def test_core_refuses_what_is_not_a_position() -> None:
 
 @pytest.mark.parametrize(("name", "deals"), [("king-albert", range(1, 301)), ("king-albert-classic", range(1, 31))])
 def test_the_wider_safe_move_proof_never_changes_a_verdict(name: str, deals: range) -> None:
-    """The covered-cards rule (strategy.py's proof) against the Aces-only rule the solver started with, which
-    also takes back any foundation card, home for good or not: pruning more may make a search faster, never
-    turn a winnable deal into a lost one or the reverse."""
+    """The covered-cards rule (KingAlbertStrategy.safe_move's proof) against the Aces-only rule the solver
+    started with, which also takes back any foundation card, home for good or not: pruning more may make a
+    search faster, never turn a winnable deal into a lost one or the reverse."""
     game = CORE_GAME[name]
     compared = unwinnable = 0
     for deal in deals:

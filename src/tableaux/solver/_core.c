@@ -25,7 +25,7 @@
  *  - the table's memory is fixed when the search starts. When it fills up it
  *    is emptied and the keys on the current line are put back, exactly like
  *    the Python search: repeated work, never a wrong verdict;
- *  - safe moves (proved in strategy.py) are made at once, moves are ordered
+ *  - safe moves (proved in the strategy package) are made at once, moves are ordered
  *    best first, and a first pass over a restricted space (King Albert: no
  *    cards back off the foundations, cards home when they are probably safe)
  *    runs on a share of the budget before the complete search.

@@ -1,4 +1,4 @@
-/* Eagle Wing in the core: eagle_wing.py and strategy.py. */
+/* Eagle Wing in the core: eagle_wing.py and solver/strategy/eagle_wing.py. */
 #include "core.h"
 
 static inline int ew_is_tableau(int i) { return i >= 6 && i <= 14 && i != EW_RESERVE; }
@@ -132,7 +132,7 @@ void ew_undo(Pos *p, const Undo *u) {
     p->hash = u->hash;
 }
 
-/* Eagle Wing's safe move (proof in strategy.py): a card not of the base rank, alone, to its foundation. */
+/* Eagle Wing's safe move (proof in strategy/eagle_wing.py): a card not of the base rank, alone, to its foundation. */
 int ew_safe(const Pos *p, const Move *mv, int n) {
     int base = RANK[p->c[EW_F0][0]];
     for (int j = 0; j < n; j++) {
@@ -142,7 +142,7 @@ int ew_safe(const Pos *p, const Move *mv, int n) {
     return -1;
 }
 
-/* strategy.py's EagleWingStrategy.order. */
+/* strategy/eagle_wing.py: EagleWingStrategy.order. */
 int ew_order(const Pos *p, Move *mv, int n) {
     Scored sc[512];
     int ns = 0;
@@ -175,7 +175,7 @@ int ew_order(const Pos *p, Move *mv, int n) {
 
 /* Lengths of stock, waste and reserve, foundation heights, sorted tableau piles. Within one search the
  * stock and waste hold the cards that are nowhere else, in an order no move changes, so their lengths
- * pin them down (strategy.py's EagleWingStrategy.key has the argument). Redeals are the rank. */
+ * pin them down (strategy/eagle_wing.py: EagleWingStrategy.key has the argument). Redeals are the rank. */
 int ew_key(const Pos *p, uint8_t *out) {
     int h[4], o = 0;
     out[o++] = p->n[EW_STOCK];

@@ -1,4 +1,4 @@
-/* King Albert (AisleRiot's rules and the classic ones) in the core: king_albert.py and strategy.py. */
+/* King Albert (AisleRiot's rules and the classic ones) in the core: king_albert.py and strategy/king_albert.py. */
 #include "core.h"
 
 
@@ -100,7 +100,7 @@ void ka_undo(Pos *p, const Undo *u) {
 
 
 /*
- * King Albert's safe foundation move (strategy.py, KingAlbertStrategy.safe_move,
+ * King Albert's safe foundation move (strategy/king_albert.py, KingAlbertStrategy.safe_move,
  * has the proof): a card of rank r from the tableau or the reserve, when r <= 2,
  * or when both suits of the other colour are home up to r - 2 and the other
  * suit of its colour up to r - 3. With level 0 only Aces, as the Python
@@ -160,7 +160,7 @@ int ka_can_cover(const Pos *p, int c, int x, int restricted, int level) {
     return 0;
 }
 
-/* strategy.py's KingAlbertStrategy.order: drop moves that only permute piles or take back a card that is
+/* strategy/king_albert.py: KingAlbertStrategy.order: drop moves that only permute piles or take back a card that is
  * home for good (with level 0, as before that proof, none), best first. A restart of
  * the first pass (restart > 0) shakes the order within each class of moves, more at each restart. */
 int ka_order(const Pos *p, Move *mv, int n, int restricted, int restart, int level) {

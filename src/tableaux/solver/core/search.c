@@ -125,7 +125,7 @@ static int make_room(Search *s) {
 #define CHAINED 256 /* an obligation from a chained run: CHAINED + (source pile << 8 | target pile) */
 
 /* What a move obliges the next move to do, in the classic rules (-1: nothing). A reserve card put on the
- * tableau must be covered: the obligation is its pile (strategy.py's KingAlbertStrategy.obligation has
+ * tableau must be covered: the obligation is its pile (strategy/king_albert.py: KingAlbertStrategy.obligation has
  * the proof). In the first pass's chained runs, a tableau card moved must be used at once: the next move
  * puts a card on it, or moves or covers the card it left. That is no proof, only a streamliner. */
 static int obliges(const Search *s, Move m) {

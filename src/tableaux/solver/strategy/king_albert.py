@@ -1,23 +1,4 @@
-"""What the solver knows about each game beyond its legal moves: keys, safe moves, move order.
-
-Nothing here decides legality: safe moves are picked from the list that
-:meth:`Rules.moves` returned, and positions still come from :meth:`Rules.apply`.
-
-How a safe move is proved safe
-------------------------------
-Write d(P) for the length of the shortest winning line from a position P. A
-move P -> P' is *safe* when P' is winnable whenever P is, and d(P') < d(P).
-The search makes safe moves at once and only branches on the others; the
-second condition is what keeps that complete: take the winnable position Q
-with the smallest d among those the search reaches; its best move leads to
-some Q1 with d(Q1) = d(Q) - 1, and the search reaches Q1's closure under safe
-moves, which has an even smaller d, so Q must be won already.
-
-Each proof below shows, for any winning line L from P, a winning line L' from
-P' that is shorter. In King Albert a position in which more tableau cards lie
-face up is at least as good as the same position with fewer: every move
-legal with fewer is legal with more, and they lead to positions that again
-differ only in that way. The proofs use this freely.
+"""King Albert's strategy, under AisleRiot's rules and the classic ones.
 
 Why the usual "safe to foundation" rule is not used for King Albert: in most
 games a card may go home once both cards that could be placed on it (the next
@@ -31,20 +12,14 @@ to rest on the card sent home can go home in its stead.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-from ..cards import DOWN, RANK, RED, SUIT
-from ..eagle_wing import FOUNDATIONS as EW_FOUNDATIONS
-from ..eagle_wing import RESERVE as EW_RESERVE
-from ..eagle_wing import STOCK as EW_STOCK
-from ..eagle_wing import TABLEAU as EW_TABLEAU
-from ..eagle_wing import WASTE as EW_WASTE
-from ..eagle_wing import EagleWing
-from ..engine import RawMove, Rules, State
-from ..king_albert import FOUNDATIONS as KA_FOUNDATIONS
-from ..king_albert import RESERVE as KA_RESERVE
-from ..king_albert import TABLEAU as KA_TABLEAU
-from ..king_albert import KingAlbert
+from ...cards import DOWN, RANK, RED, SUIT
+from ...engine import RawMove, State
+from ...king_albert import FOUNDATIONS as KA_FOUNDATIONS
+from ...king_albert import RESERVE as KA_RESERVE
+from ...king_albert import TABLEAU as KA_TABLEAU
+from .base import Strategy, first_two, sorted_join, suit_heights
 
 # King Albert's piles lie in three runs, foundations then tableau then reserve,
 # so the hot loops below test a pile's kind by comparing its index with a bound.
@@ -58,74 +33,6 @@ KA_TABLEAU_PILES = slice(KA_FIRST_TABLEAU, KA_TABLEAU[-1] + 1)
 KA_RESERVE_PILES = slice(KA_FIRST_RESERVE, KA_RESERVE[-1] + 1)
 
 
-class Strategy:
-    """The game-specific half of the solver; see the module docstring for the proofs."""
-
-    has_restricted_pass = False
-
-    def key(self, state: State) -> bytes:
-        raise NotImplementedError
-
-    def rank(self, state: State) -> int:
-        """Among positions with one key, lower is at least as good (same moves or more, same lengths).
-
-        The search skips a position when one with its key and a rank no worse
-        was reached before. That keeps it complete by the argument above: the
-        earlier position wins in at most as many moves.
-        """
-        return 0
-
-    def safe_move(self, state: State, moves: Sequence[RawMove]) -> RawMove | None:
-        return None
-
-    def maybe_safe(self, state: State) -> bool:
-        """A cheap look: False when :meth:`safe_move` would surely find nothing."""
-        return False
-
-    def order(self, state: State, moves: list[RawMove], restricted: bool) -> list[RawMove]:
-        return moves
-
-    def obligation(self, move: RawMove) -> int | None:
-        """The pile whose card the next move must use after ``move``, or None (see KingAlbertStrategy)."""
-        return None
-
-    def obliged(self, moves: Sequence[RawMove], pile: int) -> list[RawMove]:
-        """The moves allowed right after a move with an obligation on ``pile``."""
-        return list(moves)
-
-    def greedy_move(self, state: State, moves: Sequence[RawMove]) -> RawMove | None:
-        """For the first pass only: a move to make at once because it is usually right (no proof)."""
-        return self.safe_move(state, moves)
-
-    def maybe_greedy(self, state: State) -> bool:
-        return self.maybe_safe(state)
-
-    def promise(self, state: State) -> int:
-        """For the first pass's best-first run: lower is more promising (no proof needed, it only guides)."""
-        return 0
-
-    def first_pass_nodes(self, max_nodes: int | None, time_limit: float | None) -> int | None:
-        """Nodes the first pass may use before the complete search takes over: half a node budget.
-
-        Half, and a share that grows with the budget, so that more budget never gives a worse
-        verdict (the complete search gets what is left, which grows too). A time limit is split
-        by the clock instead (see ``python_search``); with no budget at all the pass gets a
-        fixed share, so that the complete search always gets its turn.
-        """
-        if max_nodes is not None:
-            return max(1, max_nodes // 2)
-        return None if time_limit is not None else 1_000_000
-
-
-def suit_heights(foundations: Sequence[tuple[int, ...]]) -> list[int]:
-    """Cards home per suit (clubs, diamonds, hearts, spades), from foundations that each hold one suit."""
-    height = [0, 0, 0, 0]
-    for f in foundations:
-        if f:
-            height[SUIT[f[0]]] = len(f)
-    return height
-
-
 def ka_home_is_safe(height: Sequence[int], card: int) -> bool:
     """King Albert: sending ``card`` home is a safe move (the proof is at KingAlbertStrategy.safe_move)."""
     r = RANK[card]
@@ -134,11 +41,6 @@ def ka_home_is_safe(height: Sequence[int], card: int) -> bool:
     twin = SUIT[card] ^ 3  # clubs <-> spades, diamonds <-> hearts: the other suit of one colour
     others = (0, 3) if RED[card] else (1, 2)
     return all(height[s] >= r - 2 for s in others) and height[twin] >= r - 3
-
-
-def _sorted_join(piles: Sequence[tuple[int, ...]]) -> bytes:
-    # Cards are < 128 so 0xFF never occurs inside a pile: the key is unambiguous.
-    return b"\xff".join(sorted(map(bytes, piles)))
 
 
 class KingAlbertStrategy(Strategy):
@@ -158,7 +60,7 @@ class KingAlbertStrategy(Strategy):
         height = suit_heights(p[KA_FOUNDATION_PILES])
         return b"%b\xfe%b\xfe%b" % (
             bytes(height),
-            _sorted_join(p[KA_TABLEAU_PILES]),
+            sorted_join(p[KA_TABLEAU_PILES]),
             bytes(sorted(c[0] for c in p[KA_RESERVE_PILES] if c)),
         )
 
@@ -256,7 +158,7 @@ class KingAlbertStrategy(Strategy):
         covers y, since that move puts a card on y, not on x (unless the card is
         x itself, moving on, which was ruled out). The search makes no safe move
         before the cover, and the rest of L is again a shortest line, so the
-        argument of the module docstring goes through. A reserve card that no
+        argument of the package docstring goes through. A reserve card that no
         move could cover there is not put out at all: that node has no child.
 
         Not for AisleRiot's rules, where whole builds move: there the move that
@@ -310,7 +212,7 @@ class KingAlbertStrategy(Strategy):
         stands for a later move of L that L' skips, so it is no longer than L.
         Among the shortest winning lines there is therefore one that never takes
         a card of H back, and the search, which only needs one shortest line
-        (module docstring), may leave those moves out. Reordering that line so
+        (package docstring), may leave those moves out. Reordering that line so
         that reserve cards are covered at once (:meth:`obligation`) moves no
         card of H either. Classic deal 140's complete search took 45.2M
         positions without this and 27.0M with it.
@@ -367,7 +269,7 @@ class KingAlbertStrategy(Strategy):
                 scored.append((2, depth[src] - count, move))  # digs towards a card a foundation needs
             else:
                 scored.append((5, -count, move))
-        scored.sort(key=_first_two)
+        scored.sort(key=first_two)
         return [m for _, _, m in scored]
 
 
@@ -375,141 +277,3 @@ def _needed_next(height: Sequence[int]) -> set[int]:
     """The cards the foundations take next: what a useful move digs towards, in both the move
     order and the best-first score."""
     return {s * 13 + h for s, h in enumerate(height) if h < 13}
-
-
-def _first_two(item: tuple[int, int, RawMove]) -> tuple[int, int]:
-    return item[0], item[1]
-
-
-class EagleWingStrategy(Strategy):
-    def key(self, state: State) -> bytes:
-        # Tableau piles are interchangeable, so sorted. A foundation holds one
-        # suit upwards from the base rank and its cards never leave, so the
-        # height per suit says which cards are home (and sorting foundations
-        # comes free). Then the stock and the waste hold exactly the cards
-        # that are neither home, nor on the tableau, nor in the reserve, in
-        # the order they had at the start of the search (dealing, playing the
-        # waste's top card and turning the waste over all keep that order), so
-        # their two lengths pin them down. The reserve only loses its top card,
-        # so its length does too. The redeals used are not in the key but in
-        # the rank: see :meth:`rank`.
-        p = state.piles
-        height = [0, 0, 0, 0]
-        for f in (p[2], p[3], p[4], p[5]):
-            if f:
-                height[SUIT[f[0]]] = len(f)
-        return b"%b%b\xfe%b" % (
-            bytes((len(p[EW_STOCK]), len(p[EW_WASTE]), len(p[EW_RESERVE]))),
-            bytes(height),
-            _sorted_join([p[t] for t in EW_TABLEAU]),
-        )
-
-    def rank(self, state: State) -> int:
-        """Redeals used. With fewer used, every move is still legal (a redeal is only more
-        available) and leads to the same position but for that count, so any winning line
-        from the position with more redeals used also wins, move for move, from this one."""
-        return state.redeals
-
-    def maybe_safe(self, state: State) -> bool:
-        return True
-
-    def safe_move(self, state: State, moves: Sequence[RawMove]) -> RawMove | None:
-        """A card that is not of the base rank, alone, to its foundation.
-
-        Proof. The only card that could ever be placed on such a card c is the
-        one just below it in its suit; as c fits its foundation and is not the
-        base, that card is home already, and foundation cards never leave. So
-        in any winning line L, c is never covered. L' is L with every move of c
-        skipped (moving it about, dealing it from the stock, sending it home):
-        no pile holds more cards than in L, a pile that holds only c in L is
-        empty in L' (an empty pile takes anything), the waste under c is
-        reachable earlier, and a redeal of a waste that held only c is skipped
-        (fewer redeals used is never worse). L' is at least one move shorter,
-        since L had to send c home.
-
-        If c leaves a tableau pile alone while the reserve has cards, the refill
-        brings reserve card r out one move early. Then L' keeps, in the pile
-        where L has c alone, the card r that is next in L's reserve. When L
-        empties another pile, L refills it with r and L' with the card after;
-        tableau piles are interchangeable, so swapping the two piles' roles
-        restores that correspondence. When L moves c away, L refills c's pile
-        with r, which L' already shows there. When L plays r as the reserve's
-        last card, L' plays it from the pile instead, which then lies empty
-        where L has c alone, as in the simple case. When L refills a pile with
-        the reserve's last card, L' has no card left to refill with, and again
-        after a swap L' has an empty pile where L has c. So L' wins and is
-        shorter here too.
-        """
-        piles = state.piles
-        base = RANK[piles[EW_FOUNDATIONS[0]][0]]
-        for move in moves:
-            src, count, dst = move
-            if count == 1 and dst in EW_FOUNDATIONS and RANK[piles[src][-1]] != base:
-                return move
-        return None
-
-    def order(self, state: State, moves: list[RawMove], restricted: bool) -> list[RawMove]:
-        piles = state.piles
-        scored: list[tuple[int, int, RawMove]] = []
-        empty_targets: set[tuple[int, int, bool]] = set()
-        reserve = piles[EW_RESERVE]
-        for move in moves:
-            src, count, dst = move
-            if src == EW_STOCK:
-                scored.append((5, 0, move))
-                continue
-            if dst == EW_STOCK:
-                scored.append((6, 0, move))
-                continue
-            source = piles[src]
-            to_foundation = dst in EW_FOUNDATIONS
-            if not piles[dst]:
-                if not to_foundation and src in EW_TABLEAU and count == len(source):
-                    continue  # a lone card onto an empty pile: the same position, piles permuted
-                slot = (src, count, to_foundation)
-                if slot in empty_targets:
-                    continue  # the same cards to a second empty pile of the same kind
-                empty_targets.add(slot)
-            if to_foundation:
-                scored.append((0, -count, move))
-            elif src in EW_TABLEAU and count == len(source):
-                scored.append((1, -len(reserve), move))  # empties a pile: refill from the reserve
-            elif src == EW_RESERVE:
-                scored.append((1, 0, move))
-            elif src == EW_WASTE:
-                scored.append((2 if piles[dst] else 4, 0, move))
-            else:
-                scored.append((3, 0, move))
-        scored.sort(key=_first_two)
-        return [m for _, _, m in scored]
-
-
-_STRATEGIES: list[tuple[type[Rules], Callable[[Rules], Strategy]]] = [
-    (KingAlbert, lambda rules: KingAlbertStrategy(rules.single_cards_only)),
-    (EagleWing, lambda rules: EagleWingStrategy()),
-]
-
-
-def strategy_for(rules: Rules) -> Strategy:
-    for kind, make in _STRATEGIES:
-        if isinstance(rules, kind):
-            return make(rules)
-    raise TypeError(f"the solver does not know the game {rules.name!r}")
-
-
-def safe_moves(rules: Rules, state: State) -> list[RawMove]:
-    """The legal moves that the strategy's proofs show can never cost the player a win.
-
-    These are exactly the moves :meth:`Strategy.safe_move` would make at once
-    during a search (see each ``safe_move`` docstring for its proof), so a
-    user interface that plays them for the player (the browser's "move safe
-    cards home") relies on the same proofs as the solver. A game the solver
-    does not know has none.
-    """
-    try:
-        strategy = strategy_for(rules)
-    except TypeError:
-        return []
-    if not strategy.maybe_safe(state):
-        return []
-    return [move for move in rules.moves(state) if strategy.safe_move(state, (move,)) == move]

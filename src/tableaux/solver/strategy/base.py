@@ -1,0 +1,88 @@
+"""What every game's strategy shares: the :class:`Strategy` interface, and helpers for keys and orders.
+
+The proofs that the interface's methods rely on are set out in the package's docstring.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ...cards import SUIT
+from ...engine import RawMove, State
+
+
+class Strategy:
+    """The game-specific half of the solver; the proofs its methods rely on are in the package docstring."""
+
+    has_restricted_pass = False
+
+    def key(self, state: State) -> bytes:
+        raise NotImplementedError
+
+    def rank(self, state: State) -> int:
+        """Among positions with one key, lower is at least as good (same moves or more, same lengths).
+
+        The search skips a position when one with its key and a rank no worse
+        was reached before. That keeps it complete by the argument above: the
+        earlier position wins in at most as many moves.
+        """
+        return 0
+
+    def safe_move(self, state: State, moves: Sequence[RawMove]) -> RawMove | None:
+        return None
+
+    def maybe_safe(self, state: State) -> bool:
+        """A cheap look: False when :meth:`safe_move` would surely find nothing."""
+        return False
+
+    def order(self, state: State, moves: list[RawMove], restricted: bool) -> list[RawMove]:
+        return moves
+
+    def obligation(self, move: RawMove) -> int | None:
+        """The pile whose card the next move must use after ``move``, or None (see KingAlbertStrategy)."""
+        return None
+
+    def obliged(self, moves: Sequence[RawMove], pile: int) -> list[RawMove]:
+        """The moves allowed right after a move with an obligation on ``pile``."""
+        return list(moves)
+
+    def greedy_move(self, state: State, moves: Sequence[RawMove]) -> RawMove | None:
+        """For the first pass only: a move to make at once because it is usually right (no proof)."""
+        return self.safe_move(state, moves)
+
+    def maybe_greedy(self, state: State) -> bool:
+        return self.maybe_safe(state)
+
+    def promise(self, state: State) -> int:
+        """For the first pass's best-first run: lower is more promising (no proof needed, it only guides)."""
+        return 0
+
+    def first_pass_nodes(self, max_nodes: int | None, time_limit: float | None) -> int | None:
+        """Nodes the first pass may use before the complete search takes over: half a node budget.
+
+        Half, and a share that grows with the budget, so that more budget never gives a worse
+        verdict (the complete search gets what is left, which grows too). A time limit is split
+        by the clock instead (see ``python_search``); with no budget at all the pass gets a
+        fixed share, so that the complete search always gets its turn.
+        """
+        if max_nodes is not None:
+            return max(1, max_nodes // 2)
+        return None if time_limit is not None else 1_000_000
+
+
+def suit_heights(foundations: Sequence[tuple[int, ...]]) -> list[int]:
+    """Cards home per suit (clubs, diamonds, hearts, spades), from foundations that each hold one suit."""
+    height = [0, 0, 0, 0]
+    for f in foundations:
+        if f:
+            height[SUIT[f[0]]] = len(f)
+    return height
+
+
+def sorted_join(piles: Sequence[tuple[int, ...]]) -> bytes:
+    # Cards are < 128 so 0xFF never occurs inside a pile: the key is unambiguous.
+    return b"\xff".join(sorted(map(bytes, piles)))
+
+
+def first_two(item: tuple[int, int, RawMove]) -> tuple[int, int]:
+    return item[0], item[1]
