@@ -6,7 +6,7 @@
 Runs, one after the other, each in its own pytest process:
 
 1. schemathesis fuzzing of every endpoint from /openapi.json (tests/test_fuzz_openapi.py),
-2. the hostile-input tests by hand (tests/test_hostile.py),
+2. the hostile-input tests by hand (tests/test_hostile.py, tests/test_hostile_saves.py),
 3. SIGKILL of the real server during bursts of moves, restarted each time (tests/test_crash.py),
 4. many players with several racing tabs each, over loopback, and moves during a flood of hint
    requests (tests/test_concurrency.py),
@@ -31,11 +31,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run_part(label: str, test_file: str, env: dict[str, str], out: Path) -> tuple[bool, float]:
-    print(f"-- {label} ({test_file})", flush=True)
+def run_part(label: str, test_files: str, env: dict[str, str], out: Path) -> tuple[bool, float]:
+    print(f"-- {label} ({test_files})", flush=True)
     start = time.monotonic()
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", test_file],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *test_files.split()],
         cwd=ROOT, env={**os.environ, **env, "TABLEAUX_RELIABILITY_OUT": str(out)},
         capture_output=True, text=True,
     )
@@ -76,7 +76,7 @@ def main() -> int:
         }
     parts = [
         ("fuzzing from the OpenAPI description", "tests/test_fuzz_openapi.py", "fuzz"),
-        ("hostile input by hand", "tests/test_hostile.py", "hostile"),
+        ("hostile input by hand", "tests/test_hostile.py tests/test_hostile_saves.py", "hostile"),
         ("SIGKILL during bursts of moves", "tests/test_crash.py", "crash"),
         ("many players, racing tabs", "tests/test_concurrency.py", "concurrency"),
         ("engine state machine", "tests/test_stateful.py", "stateful"),
