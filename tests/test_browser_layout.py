@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from browser_helpers import LiveServer
+from browser_helpers import LiveServer, winning_line
 from browser_page import (
     SCREENSHOTS,
     Browser,
@@ -22,6 +22,7 @@ from browser_page import (
     menu_click,
     open_menu,
     pile,
+    send_moves,
     shrink_png,
 )
 from tableaux import i18n
@@ -100,6 +101,44 @@ def test_phone_portrait_king_albert_columns_span_the_width_and_the_toolbar_is_on
         open_menu(page)
         page.click("#rules-button")
         expect(page.locator("#rules-dialog")).to_be_visible()
+    finally:
+        p.close()
+
+
+def fan_steps(page: Page) -> list[float]:
+    """Every step from a face-up card to the next one in a tableau fan, as a share of the card's height."""
+    return page.eval_on_selector_all(
+        '[data-pile^="tableau-"]',
+        """piles => piles.flatMap(pile => {
+            const cards = [...pile.querySelectorAll('.card')].map(c => [c.classList.contains('down'),
+                c.getBoundingClientRect()]);
+            return cards.slice(1).flatMap(([, box], i) => cards[i][0] ? [] :
+                [(box.top - cards[i][1].top) / cards[i][1].height]);
+        })""",
+    )
+
+
+def test_phone_portrait_king_albert_fans_open_into_the_spare_height_and_still_fit(
+    browser: Browser, server: LiveServer
+) -> None:
+    """Nine columns make the cards narrow on a phone held upright, which leaves most of the height free:
+    the fans open up into it, so each face-up card shows a strip a finger can press, and every fan still
+    ends on the screen. In landscape, where the height limits the cards, the steps stay the usual ones."""
+    p = phone(browser, server)
+    try:
+        page = p.open(KA1)
+        send_moves(page, winning_line("king-albert", 1)[:40])  # long face-up fans
+        page.reload()
+        page.wait_for_selector("[data-pile]")
+        steps = fan_steps(page)
+        assert len(steps) >= 10
+        assert min(steps) >= 0.4, f"face-up strips of {min(steps):.2f} card heights"
+        strip = min(steps) * boxes(page, '[data-pile^="tableau-"] .card')[0]["width"] * 1.4
+        assert strip >= 24, f"a face-up card shows a strip of {strip:.0f} px"
+        assert max(b["bottom"] for b in boxes(page, '[data-pile^="tableau-"]')) <= PHONE["height"]
+        page.set_viewport_size(LANDSCAPE)
+        expect(page.locator("#board")).to_have_attribute("data-spread", "1.00")
+        assert max(fan_steps(page)) <= 0.345  # the large-print faces' step, at most
     finally:
         p.close()
 

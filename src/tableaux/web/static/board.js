@@ -32,9 +32,10 @@ const LAYOUTS = {
 
 // The grid of each table shape: its columns, and the height its rows need in card widths (the first row
 // plus the room the fans below it usually take; longer fans are squeezed to fit, see layoutFans).
+// `stacked`: a row of piles lies below fans, which therefore may not open up into spare height (fitCards).
 const SHAPES = {
   "king-albert": { wide: { cols: 9, depth: 4.6 } },
-  "eagle-wing": { wide: { cols: 9, depth: 4.6 }, tall: { cols: 4, depth: 7.4 } },
+  "eagle-wing": { wide: { cols: 9, depth: 4.6 }, tall: { cols: 4, depth: 7.4, stacked: true } },
 };
 
 /** The shape the table of `game` takes in this window: "tall" on portrait screens when it has one. */
@@ -175,7 +176,10 @@ export function refit(board, view) {
   return true;
 }
 
-/** Place fanned cards, squeezing a pile's fan when it would run off the bottom of the window. */
+/**
+ * Place fanned cards: opened up by the board's spread (fitCards) where the window has height to spare,
+ * squeezed where a fan would run off the bottom of the window, exactly as much as without the spread.
+ */
 export function layoutFans(board) {
   const probe = board.querySelector(".pile");
   if (!probe) return;
@@ -189,7 +193,8 @@ export function layoutFans(board) {
     const steps = cards.slice(1).map((_, i) => (cards[i].classList.contains("down") ? DOWN_STEP : upStep));
     const total = steps.reduce((a, b) => a + b, 0);
     const room = (bottom - pile.getBoundingClientRect().top - window.scrollY) / cardHeight - 1;
-    const squeeze = total > room && total > 0 ? Math.max(0.3, room / total) : 1;
+    const spread = Number(board.dataset.spread) || 1;
+    const squeeze = total * spread > room && total > 0 ? Math.max(0.3, room / total) : spread;
     let y = 0;
     cards.forEach((card, i) => {
       if (i > 0) y += steps[i - 1] * squeeze * cardHeight;

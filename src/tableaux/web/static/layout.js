@@ -6,6 +6,7 @@ const MAX_CARD = 140; // px: wider cards only waste the space a long fan needs
 const MAX_LARGE_CARD = 180; // px: the "Large" card size, which lets the table scroll instead
 const COMPACT_BELOW = 60; // px of card width
 const SMALL = 0.8; // the "Small" card size, as a share of the fitted width
+const MAX_SPREAD = 1.6; // fans may open up to this much wider than their usual steps
 
 /** True when the window is taller than wide (phones held upright, tablets in portrait). */
 export function isPortrait() {
@@ -16,8 +17,13 @@ export function isPortrait() {
  * Size the cards for a grid of `cols` columns whose rows need `depth` card widths of height, and
  * return the card width. "fit" makes the widest cards with which the whole table fits the window;
  * "small" makes them a little smaller; "large" fills the width and lets the page scroll.
+ *
+ * When the width, not the height, limits the cards (nine columns on a phone held upright), the height
+ * left over goes to the fans: the board's data-spread says how much wider than usual their steps may
+ * open (layoutFans), so a finger gets a taller strip of each face-up card to press. Not where a row of
+ * piles lies below the fans (the shape is `stacked`): there a fan's room ends at that row.
  */
-export function fitCards(board, { cols, depth }, cardSize) {
+export function fitCards(board, { cols, depth, stacked = false }, cardSize) {
   const root = document.documentElement;
   const width = root.clientWidth;
   const gap = Math.min(14, Math.max(3, width * 0.01));
@@ -25,6 +31,9 @@ export function fitCards(board, { cols, depth }, cardSize) {
   const top = board.getBoundingClientRect().top + window.scrollY;
   const byHeight = (window.innerHeight - top - 3 * gap - 8) / depth;
   let cw = cardSize === "large" ? Math.min(byWidth, MAX_LARGE_CARD) : Math.min(byWidth, byHeight, MAX_CARD);
+  const spare = byHeight / Math.min(byWidth, MAX_CARD);
+  const spread = cardSize === "large" || stacked ? 1 : Math.min(MAX_SPREAD, Math.max(1, spare));
+  board.dataset.spread = spread.toFixed(2);
   if (cardSize === "small") cw *= SMALL;
   cw = Math.max(24, Math.floor(cw * 10) / 10);
   root.style.setProperty("--cw", `${cw}px`);
