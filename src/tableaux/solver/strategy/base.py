@@ -80,9 +80,14 @@ def suit_heights(foundations: Sequence[tuple[int, ...]]) -> list[int]:
 
 
 def sorted_join(piles: Sequence[tuple[int, ...]]) -> bytes:
-    # Cards are < 128 so 0xFF never occurs inside a pile: the key is unambiguous.
+    """Interchangeable piles as one key part, the same whatever their order.
+
+    Cards are < 128, so 0xFF never occurs inside a pile: the key is unambiguous.
+    """
     return b"\xff".join(sorted(map(bytes, piles)))
 
 
 def first_two(item: tuple[int, int, RawMove]) -> tuple[int, int]:
+    """The sort key of a scored move: its class and rank within it, so that equal ones keep the order
+    the rules listed them in (the C core's ``ordered`` sorts the same way)."""
     return item[0], item[1]

@@ -15,6 +15,8 @@ from .base import Strategy, first_two, sorted_join
 
 
 class EagleWingStrategy(Strategy):
+    """Eagle Wing under AisleRiot's rules: foundations from a base rank, a trunk, two redeals."""
+
     def key(self, state: State) -> bytes:
         # Tableau piles are interchangeable, so sorted. A foundation holds one
         # suit upwards from the base rank and its cards never leave, so the
