@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...cards import RANK, SUIT
+from ...cards import RANK
 from ...eagle_wing import FOUNDATIONS as EW_FOUNDATIONS
 from ...eagle_wing import RESERVE as EW_RESERVE
 from ...eagle_wing import STOCK as EW_STOCK
 from ...eagle_wing import TABLEAU as EW_TABLEAU
 from ...eagle_wing import WASTE as EW_WASTE
 from ...engine import RawMove, State
-from .base import Strategy, first_two, sorted_join
+from .base import Strategy, first_two, sorted_join, suit_heights
+
+assert EW_FOUNDATIONS == tuple(range(EW_FOUNDATIONS[0], EW_FOUNDATIONS[-1] + 1))  # one run, so a slice
+EW_FOUNDATION_PILES = slice(EW_FOUNDATIONS[0], EW_FOUNDATIONS[-1] + 1)
 
 
 class EagleWingStrategy(Strategy):
@@ -29,10 +32,7 @@ class EagleWingStrategy(Strategy):
         # so its length does too. The redeals used are not in the key but in
         # the rank: see :meth:`rank`.
         p = state.piles
-        height = [0, 0, 0, 0]
-        for f in (p[2], p[3], p[4], p[5]):
-            if f:
-                height[SUIT[f[0]]] = len(f)
+        height = suit_heights(p[EW_FOUNDATION_PILES])
         return b"%b%b\xfe%b" % (
             bytes((len(p[EW_STOCK]), len(p[EW_WASTE]), len(p[EW_RESERVE]))),
             bytes(height),
