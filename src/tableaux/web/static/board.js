@@ -188,12 +188,12 @@ export function layoutFans(board) {
   const upStep = board.classList.contains("compact") ? UP_STEP_SMALL : UP_STEP;
   // Large cards may make the page scroll: their fans are never squeezed.
   const bottom = getSetting("cardSize") === "large" ? Infinity : window.innerHeight + window.scrollY - 8;
+  const spread = Number(board.dataset.spread) || 1;
   for (const pile of board.querySelectorAll(".pile.fan")) {
     const cards = [...pile.querySelectorAll(".card")];
     const steps = cards.slice(1).map((_, i) => (cards[i].classList.contains("down") ? DOWN_STEP : upStep));
     const total = steps.reduce((a, b) => a + b, 0);
     const room = (bottom - pile.getBoundingClientRect().top - window.scrollY) / cardHeight - 1;
-    const spread = Number(board.dataset.spread) || 1;
     const squeeze = total * spread > room && total > 0 ? Math.max(0.3, room / total) : spread;
     let y = 0;
     cards.forEach((card, i) => {
