@@ -10,15 +10,12 @@ import datetime as dt
 import gzip
 import hashlib
 import json
-import os
 import random
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 import tableaux
+from cli_helpers import run_tableaux
 from tableaux import catalogue
 from tableaux.catalogue import (
     CHILD_BUDGET,
@@ -35,14 +32,7 @@ from tableaux.catalogue import (
 )
 from tableaux.solver import BACKENDS
 
-ROOT = Path(__file__).resolve().parents[1]
 NAMES = list(tableaux.GAMES)
-
-
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(ROOT / "src")}
-    return subprocess.run([sys.executable, "-m", "tableaux", *args], capture_output=True, text=True, env=env,
-                          timeout=60)
 
 
 def assert_winnable_by_replay(name: str, deal: int) -> None:
@@ -160,7 +150,7 @@ def test_bad_dates_get_a_clear_error(bad: str) -> None:
 
 # --- the command line ------------------------------------------------------------
 def test_cli_pick_json_shape() -> None:
-    out = run_cli("pick", "eagle-wing", "--winnable", "--difficulty", "medium", "--json")
+    out = run_tableaux("pick", "eagle-wing", "--winnable", "--difficulty", "medium", "--json")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert set(data) == {"game", "deal", "verdict", "grade"}
@@ -169,28 +159,28 @@ def test_cli_pick_json_shape() -> None:
 
 
 def test_cli_pick_text_names_deal_verdict_and_grade() -> None:
-    out = run_cli("pick", "king-albert", "--winnable")
+    out = run_tableaux("pick", "king-albert", "--winnable")
     assert out.returncode == 0, out.stderr
     assert "King Albert deal " in out.stdout and ": winnable, " in out.stdout
     assert "tableaux play king-albert --deal " in out.stdout
-    bad = run_cli("pick", "king-albert", "--difficulty", "extreme")
+    bad = run_tableaux("pick", "king-albert", "--difficulty", "extreme")
     assert bad.returncode == 2 and "easy" in bad.stderr
 
 
 def test_cli_daily_json_shape_and_determinism() -> None:
-    first = run_cli("daily", "king-albert-classic", "--date", "2025-07-04", "--json")
+    first = run_tableaux("daily", "king-albert-classic", "--date", "2025-07-04", "--json")
     assert first.returncode == 0, first.stderr
     data = json.loads(first.stdout)
     assert data == {"game": "king-albert-classic", "date": "2025-07-04",
                     "deal": daily("king-albert-classic", "2025-07-04").deal}
-    assert run_cli("daily", "king-albert-classic", "--date", "2025-07-04", "--json").stdout == first.stdout
-    today = json.loads(run_cli("daily", "king-albert", "--json").stdout)
+    assert run_tableaux("daily", "king-albert-classic", "--date", "2025-07-04", "--json").stdout == first.stdout
+    today = json.loads(run_tableaux("daily", "king-albert", "--json").stdout)
     assert today["date"] == dt.datetime.now(dt.UTC).date().isoformat()
 
 
 @pytest.mark.parametrize("bad", ["2025-13-01", "yesterday", "2025/01/01"])
 def test_cli_daily_bad_date_exits_2_and_says_what_is_accepted(bad: str) -> None:
-    out = run_cli("daily", "king-albert", "--date", bad)
+    out = run_tableaux("daily", "king-albert", "--date", bad)
     assert out.returncode == 2
     assert "YYYY-MM-DD" in out.stderr and "Traceback" not in out.stderr
     assert out.stdout == ""

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
+
+from cli_helpers import run_tableaux
 
 GARBAGE = [
     ["frobnicate"],
@@ -43,9 +42,7 @@ GARBAGE = [
 
 @pytest.mark.parametrize("argv", GARBAGE, ids=lambda a: " ".join(a))
 def test_garbage_arguments_get_usage_and_status_2(argv: list[str]) -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "tableaux", *argv], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL
-    )
+    result = run_tableaux(*argv)
     assert result.returncode == 2, (result.returncode, result.stdout, result.stderr)
     assert "usage:" in result.stderr
     assert "Traceback" not in result.stderr + result.stdout

@@ -15,13 +15,8 @@ from typing import Any
 import pytest
 
 import tableaux
+from cli_helpers import run_tableaux
 from tableaux import MAX_DEAL, Move, SaveFileError
-
-
-def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tableaux", *args], input=stdin, capture_output=True, text=True, timeout=60
-    )
 
 
 def saved(name: str = "king-albert", deal: int = 40, moves: int = 8) -> dict[str, Any]:
@@ -108,7 +103,7 @@ def test_damaged_save_is_refused_by_the_cli(tmp_path: Path, label: str, attack: 
     path = tmp_path / "saved.json"
     path.write_text(attack_text(attack))
     before = path.read_bytes()
-    result = run_cli("play", "--load", str(path), stdin="quit\n")
+    result = run_tableaux("play", "--load", str(path), stdin="quit\n")
     assert result.returncode == 2, (result.stdout, result.stderr)
     assert says in result.stderr and "usage:" in result.stderr
     assert "Traceback" not in result.stdout + result.stderr

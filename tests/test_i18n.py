@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 
+from cli_helpers import run_tableaux
 from tableaux import i18n
 from tableaux.i18n import update
 
@@ -194,20 +195,16 @@ def french_environment() -> dict[str, str]:
     import os
 
     env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
-    return {**env, "LANG": "fr_FR.UTF-8", "PYTHONIOENCODING": "utf-8"}
+    return {**env, "LANG": "fr_FR.UTF-8"}
 
 
-def run_tableaux(args: list[str], env: dict[str, str], stdin: str = "") -> str:
-    import subprocess
-    import sys
-
-    done = subprocess.run([sys.executable, "-m", "tableaux", *args], input=stdin, capture_output=True, text=True,
-                          env=env, timeout=120)
+def output(args: list[str], env: dict[str, str], stdin: str = "") -> str:
+    done = run_tableaux(*args, env=env, stdin=stdin)
     return done.stdout + done.stderr
 
 
 def test_the_terminal_game_speaks_french_with_lang_fr_fr() -> None:
-    out = run_tableaux(["play", "king-albert", "--deal", "17"], french_environment(), "R1>F1\nmoves\nundo\nquit\n")
+    out = output(["play", "king-albert", "--deal", "17"], french_environment(), "R1>F1\nmoves\nundo\nquit\n")
     assert "King Albert  donne 17" in out
     assert "Tapez un coup comme T1>T3, ou 'help'." in out
     assert "R1>F1 joué." in out and "R1>F1 annulé." in out
@@ -220,12 +217,12 @@ def test_the_terminal_game_speaks_english_by_default() -> None:
     import os
 
     env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")}
-    out = run_tableaux(["play", "king-albert", "--deal", "17"], env, "R1>F1\nquit\n")
+    out = output(["play", "king-albert", "--deal", "17"], env, "R1>F1\nquit\n")
     assert "Played R1>F1." in out and "King Albert  deal 17" in out
 
 
 def test_the_command_line_speaks_french_with_lang_fr_fr() -> None:
-    out = run_tableaux(["solve", "king-albert", "17"], french_environment())
+    out = output(["solve", "king-albert", "17"], french_environment())
     assert "King Albert, donne 17 : gagnable (" in out
     assert "suite gagnante, " in out
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 import argparse
 import os
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 import tableaux
+from cli_helpers import run_tableaux
 from tableaux import catalogue, i18n
 from tableaux.argparse_words import translated_argparse
 from tableaux.cards import parse_card
@@ -89,12 +89,11 @@ def environment(lang: str | None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")}
     if lang:
         env["LANG"] = lang
-    return {**env, "PYTHONIOENCODING": "utf-8"}
+    return env
 
 
 def tableaux_cli(args: list[str], lang: str | None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "tableaux", *args], capture_output=True, text=True,
-                          env=environment(lang), timeout=60)
+    return run_tableaux(*args, env=environment(lang))
 
 
 def test_the_command_line_help_is_translated_under_lang_fr_argparses_words_and_colons_too() -> None:

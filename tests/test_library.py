@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import types
 
 import hypothesis.strategies as st
@@ -13,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import tableaux
+from cli_helpers import run_tableaux
 from tableaux import Game, Move, TableauxError
 from tableaux.board import card_label
 from tableaux.cards import DOWN, card_str
@@ -64,16 +62,10 @@ def test_is_legal_takes_the_readme_move_text() -> None:
     assert not game.is_legal("T1>T2") and not game.is_legal("not a move")
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "NO_COLOR": "1"}
-    return subprocess.run([sys.executable, "-m", "tableaux", *args], capture_output=True, text=True, env=env,
-                          timeout=60)
-
-
 @pytest.mark.parametrize("name", NAMES)
 def test_str_of_a_game_is_the_board_the_terminal_draws(name: str) -> None:
     game = tableaux.new_game(name, 7)
-    printed = run("deal", name, "7").stdout
+    printed = run_tableaux("deal", name, "7").stdout
     assert str(game).splitlines() == [line.rstrip() for line in printed.rstrip("\n").splitlines()]
     assert "\x1b" not in str(game)  # no colour codes
 
@@ -160,7 +152,7 @@ def test_the_package_namespace_is_exactly_the_api() -> None:
 
 @pytest.mark.parametrize("name", ["king-albert", "eagle-wing"])
 def test_solve_json_gives_each_move_in_short_notation_too(name: str) -> None:
-    proc = run("solve", name, "1", "--json")
+    proc = run_tableaux("solve", name, "1", "--json")
     assert proc.returncode == 0, proc.stderr
     moves = json.loads(proc.stdout)["moves"]
     game = tableaux.new_game(name, 1)

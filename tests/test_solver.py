@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 import time
 
 import pytest
 
 import tableaux
+from cli_helpers import run_tableaux
 from solver_positions import EW, KA, KAC, brute_force, replay, small_positions
 from tableaux import GAMES, new_game
 from tableaux.cards import DOWN, RANK, parse_card
@@ -219,12 +218,8 @@ def test_strategies_exist_for_every_game() -> None:
 
 
 # --- command line ----------------------------------------------------------
-def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "tableaux", *args], capture_output=True, text=True, timeout=120)
-
-
 def test_cli_solve_json_line_plays_to_a_win(backend: str) -> None:
-    proc = _cli("solve", "king-albert", "1", "--json")
+    proc = run_tableaux("solve", "king-albert", "1", "--json")
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     assert data["verdict"] == "winnable" and data["nodes"] > 0 and data["seconds"] >= 0
@@ -236,28 +231,28 @@ def test_cli_solve_json_line_plays_to_a_win(backend: str) -> None:
 
 
 def test_cli_solve_text_and_budget() -> None:
-    proc = _cli("solve", "eagle-wing", "1")
+    proc = run_tableaux("solve", "eagle-wing", "1")
     assert proc.returncode == 0 and "winnable" in proc.stdout
     line = proc.stdout.strip().splitlines()[-1].split()
     game = new_game("eagle-wing", 1)
     for text in line:
         game.play(text)
     assert game.is_won()
-    proc = _cli("solve", HARD[0], str(HARD[1]), "--max-nodes", "100")
+    proc = run_tableaux("solve", HARD[0], str(HARD[1]), "--max-nodes", "100")
     assert proc.returncode == 3 and "unknown" in proc.stdout
-    proc = _cli("solve", "king-albert", "1", "--max-nodes", "0")
+    proc = run_tableaux("solve", "king-albert", "1", "--max-nodes", "0")
     assert proc.returncode == 2 and "--max-nodes" in proc.stderr
 
 
 def test_cli_solve_chooses_the_backend_and_bounds_memory() -> None:
     for name in BACKENDS:
-        proc = _cli("solve", "eagle-wing", "3", "--json", "--backend", name, "--memory", "64")
+        proc = run_tableaux("solve", "eagle-wing", "3", "--json", "--backend", name, "--memory", "64")
         assert proc.returncode in (0, 1), proc.stderr
         assert json.loads(proc.stdout)["backend"] == name
-    proc = _cli("solve", "king-albert", "1", "--json", "--threads", "2")
+    proc = run_tableaux("solve", "king-albert", "1", "--json", "--threads", "2")
     assert proc.returncode == 0 and json.loads(proc.stdout)["verdict"] == "winnable", proc.stderr
     for bad in (["--memory", "0"], ["--memory", "lots"], ["--backend", "gpu"], ["--threads", "3"]):
-        proc = _cli("solve", "eagle-wing", "3", *bad)
+        proc = run_tableaux("solve", "eagle-wing", "3", *bad)
         assert proc.returncode == 2 and bad[0] in proc.stderr
 
 

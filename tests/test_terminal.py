@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import re
-import subprocess
-import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -15,6 +12,7 @@ import pytest
 from rich.console import Console
 
 import tableaux
+from cli_helpers import run_tableaux
 from handmade import Hand
 from tableaux import fair
 from tableaux.board import ASCII, UNICODE, card_label, card_text, render
@@ -24,8 +22,6 @@ from tableaux.game import Game
 from tableaux.hints import Hint, heuristic_moves
 from tableaux.terminal import play_loop
 from tableaux.terminal_fair import Budget
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 # --- helpers ----------------------------------------------------------------
@@ -47,14 +43,6 @@ def play(game: Game, *lines: str) -> tuple[Game, str]:
     console = Console(file=out, width=100, highlight=False)
     final = play_loop(game, scripted(lines), console)
     return final, out.getvalue()
-
-
-def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(ROOT / "src")}
-    return subprocess.run(
-        [sys.executable, "-m", "tableaux", *args],
-        input=stdin, capture_output=True, text=True, env=env, timeout=60,
-    )
 
 
 Order = Callable[[Rules, State], list[RawMove]]
@@ -330,7 +318,7 @@ def test_end_of_input_quits_cleanly() -> None:
 # --- the real command -----------------------------------------------------------
 def test_deal_hides_face_down_cards() -> None:
     game = tableaux.new_game("king-albert", 1)
-    result = run_cli("deal", "king-albert", "1")
+    result = run_tableaux("deal", "king-albert", "1")
     assert result.returncode == 0, result.stderr
     hidden = hidden_cards(game)
     assert len(hidden) == 36
@@ -344,7 +332,7 @@ def test_deal_hides_face_down_cards() -> None:
 
 @pytest.mark.parametrize("name", ["king-albert", "eagle-wing"])
 def test_deal_json_is_the_whole_position(name: str) -> None:
-    result = run_cli("deal", name, "17", "--json")
+    result = run_tableaux("deal", name, "17", "--json")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == tableaux.new_game(name, 17).position()
 
@@ -362,21 +350,21 @@ def test_deal_json_is_the_whole_position(name: str) -> None:
     ],
 )
 def test_bad_arguments_exit_2_without_a_traceback(args: list[str]) -> None:
-    result = run_cli(*args)
+    result = run_tableaux(*args)
     assert result.returncode == 2
     assert "error:" in result.stderr and "Traceback" not in result.stderr
 
 
 def test_play_from_a_script_then_resume_the_saved_game(tmp_path: Path) -> None:
     path = tmp_path / "saved.json"
-    result = run_cli("play", "eagle-wing", "--deal", "1", stdin=f"T4>F2\nnonsense\nsave {path}\n")
+    result = run_tableaux("play", "eagle-wing", "--deal", "1", stdin=f"T4>F2\nnonsense\nsave {path}\n")
     assert result.returncode == 0, result.stderr
     assert "Played T4>F2." in result.stdout and "not a move" in result.stdout
     assert "Traceback" not in result.stdout + result.stderr
-    result = run_cli("play", "--load", str(path), stdin="undo\nquit\n")
+    result = run_tableaux("play", "--load", str(path), stdin="undo\nquit\n")
     assert result.returncode == 0, result.stderr
     assert "Undid T4>F2." in result.stdout
-    result = run_cli("play", "king-albert", "--load", str(path))
+    result = run_tableaux("play", "king-albert", "--load", str(path))
     assert result.returncode == 2 and "Eagle Wing" in result.stderr
 
 

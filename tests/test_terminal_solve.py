@@ -6,19 +6,17 @@ import io
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 from rich.console import Console
 
 import tableaux
+from cli_helpers import run_tableaux
 from tableaux.catalogue import load
 from tableaux.game import Game
 from tableaux.terminal import help_text, play_loop
 from tableaux.unfinished import Unfinished
 from test_terminal import scripted
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def play(game: Game, *lines: str, keep: Unfinished | None = None) -> tuple[Game, str]:
@@ -102,12 +100,10 @@ def test_a_won_game_is_no_longer_kept_and_assisted_survives_keeping(tmp_path: Pa
 
 
 def test_tableaux_play_keeps_games_in_the_user_data_dir_and_resume_reopens_the_last(tmp_path: Path) -> None:
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(ROOT / "src"),
-           "XDG_DATA_HOME": str(tmp_path)}
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
 
     def run(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "tableaux", "play", *args], input=stdin, text=True,
-                              capture_output=True, env=env, timeout=60)
+        return run_tableaux("play", *args, stdin=stdin, env=env)
 
     first = run("king-albert", "--deal", "1", stdin="T3>T6\nquit\n")
     assert first.returncode == 0 and "tableaux play --resume" in first.stdout
