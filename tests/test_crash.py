@@ -316,13 +316,10 @@ def crash_run(tmp_path: Path, rounds: int, players: int, seed: int = 5, most: fl
             stats = httpx2.get(h.url + "api/stats", cookies={COOKIE: p.cookie}).json()
             assert stats == h.expected_stats(hash_token(p.cookie)), p.name
         # `tableaux stats` (every player together) adds up the same stored games.
-        import subprocess
-        import sys
-
+        from cli_helpers import run_tableaux
         from test_serve import stats_table
 
-        shown = subprocess.run([sys.executable, "-m", "tableaux", "stats", "--db", str(h.db)],
-                               capture_output=True, text=True, timeout=60).stdout
+        shown = run_tableaux("stats", "--db", str(h.db)).stdout
         each = [h.expected_stats(hash_token(p.cookie)) for p in h.players]
         for label, key in (("Played", "played"), ("Won", "won")):
             assert stats_table(shown, label) == [str(sum(e[name][key] for e in each))

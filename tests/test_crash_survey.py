@@ -16,6 +16,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from cli_helpers import run_tableaux
+
 SURVEY = ["survey", "king-albert", "--deals", "1-120", "--max-nodes", "4000", "--time-limit", "600", "--workers", "2"]
 
 
@@ -63,13 +65,12 @@ def end_orphans(pids: list[int]) -> None:
 
 def test_a_killed_survey_resumes_without_recomputing_and_ends_with_the_same_totals(tmp_path: Path) -> None:
     full, part = tmp_path / "full.jsonl", tmp_path / "part.jsonl"
-    run = [sys.executable, "-m", "tableaux", *SURVEY]
-    uninterrupted = subprocess.run([*run, "--out", str(full)], capture_output=True, text=True, timeout=300)
+    uninterrupted = run_tableaux(*SURVEY, "--out", str(full), timeout=300)
     assert uninterrupted.returncode == 0, uninterrupted.stderr
     end_orphans(kill_survey_midway(part, at_least=10))
     stored_before = {r["deal"]: r for r in survey_records(part)}
     assert 10 <= len(stored_before) < 120
-    resumed = subprocess.run([*run, "--out", str(part)], capture_output=True, text=True, timeout=300)
+    resumed = run_tableaux(*SURVEY, "--out", str(part), timeout=300)
     assert resumed.returncode == 0, resumed.stderr
     records = survey_records(part)
     deals = [r["deal"] for r in records]

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import tableaux
+from cli_helpers import run_tableaux
 from tableaux.fair.survey import play_deal
 from tableaux.solver.survey import read_results
 
@@ -31,9 +31,8 @@ def test_a_fair_game_replays_in_the_engine_and_the_same_seed_plays_it_again(name
 
 
 def run_survey(*args: str) -> subprocess.CompletedProcess[str]:
-    cmd = [sys.executable, "-m", "tableaux", "survey", "king-albert", "--player", "fair", "--samples", "3",
-           "--max-nodes", "1500", "--workers", "1", *args]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    return run_tableaux("survey", "king-albert", "--player", "fair", "--samples", "3", "--max-nodes", "1500",
+                        "--workers", "1", *args, timeout=600)
 
 
 def test_cli_fair_survey_writes_one_record_per_deal_and_resumes(tmp_path: Path) -> None:

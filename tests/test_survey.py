@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import tableaux.solver.survey as survey_module
+from cli_helpers import run_tableaux
 from tableaux.solver.survey import (
     SurveyError,
     parse_deals,
@@ -182,14 +183,14 @@ def test_unreachable_scheduler_is_a_clear_error(tmp_path: Path) -> None:
 
 def test_cli_survey_in_parallel_with_plot(tmp_path: Path) -> None:
     out, png = tmp_path / "s.jsonl", tmp_path / "s.png"
-    cmd = [sys.executable, "-m", "tableaux", "survey", "king-albert", "--deals", "1-6", "--workers", "2",
-           "--max-nodes", "3000", "--out", str(out), "--plot", str(png)]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    cmd = ["survey", "king-albert", "--deals", "1-6", "--workers", "2", "--max-nodes", "3000", "--out", str(out),
+           "--plot", str(png)]
+    proc = run_tableaux(*cmd, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert "95% CI" in proc.stdout and "median" in proc.stdout
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert sorted(read_results(out, "king-albert")) == [1, 2, 3, 4, 5, 6]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)  # resumes: all six skipped
+    proc = run_tableaux(*cmd, timeout=300)  # resumes: all six skipped
     assert proc.returncode == 0 and "6 already in" in proc.stderr
     assert len(out.read_text().splitlines()) == 6
 
@@ -237,9 +238,8 @@ def test_cli_survey_says_which_deals_it_skips_and_which_it_solves_again(tmp_path
     survey("king-albert", range(1, 7), out=out, time_limit=60.0, max_nodes=50)  # mostly unknown
     unknown = sum(row["verdict"] == "unknown" for row in read_results(out, "king-albert").values())
     assert 0 < unknown < 6
-    cmd = [sys.executable, "-m", "tableaux", "survey", "king-albert", "--deals", "1-6", "--workers", "1",
-           "--max-nodes", "100000", "--out", str(out)]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    proc = run_tableaux("survey", "king-albert", "--deals", "1-6", "--workers", "1", "--max-nodes", "100000",
+                        "--out", str(out), timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert f"{6 - unknown} already in" in proc.stderr and f"{unknown} unknown there, solved again" in proc.stderr
 
@@ -293,16 +293,14 @@ def test_a_deal_unknown_without_the_first_pass_is_solved_again_only_with_a_bigge
 
 
 def test_cli_no_first_pass_gives_the_complete_search_the_whole_budget(tmp_path: Path) -> None:
-    cmd = [sys.executable, "-m", "tableaux", "solve", "king-albert-classic", "27", "--max-nodes", "60000"]
-    assert subprocess.run(cmd, capture_output=True, text=True, timeout=300).returncode == 3  # unknown
-    alone = subprocess.run([*cmd, "--no-first-pass"], capture_output=True, text=True, timeout=300)
+    cmd = ["solve", "king-albert-classic", "27", "--max-nodes", "60000"]
+    assert run_tableaux(*cmd, timeout=300).returncode == 3  # unknown
+    alone = run_tableaux(*cmd, "--no-first-pass", timeout=300)
     assert alone.returncode == 1 and "proved" in alone.stdout  # unwinnable
     out = tmp_path / "r.jsonl"
     survey("king-albert-classic", range(27, 28), out=out, time_limit=60.0, max_nodes=60_000)
-    proc = subprocess.run([sys.executable, "-m", "tableaux", "survey", "king-albert-classic", "--deals", "27-27",
-                           "--workers", "1", "--max-nodes", "60000", "--time-limit", "60", "--no-first-pass",
-                           "--out", str(out)],
-                          capture_output=True, text=True, timeout=300)
+    proc = run_tableaux("survey", "king-albert-classic", "--deals", "27-27", "--workers", "1", "--max-nodes", "60000",
+                        "--time-limit", "60", "--no-first-pass", "--out", str(out), timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert "1 unknown there, solved again" in proc.stderr and "no first pass" in proc.stderr
     assert read_results(out, "king-albert-classic")[27]["verdict"] == "unwinnable"
