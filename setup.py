@@ -9,7 +9,7 @@ from setuptools import Extension, setup
 
 CORE_SOURCES = [
     "_core", "core/cards", "core/king_albert", "core/eagle_wing", "core/table", "core/search", "core/solve",
-    "core/bestfirst",
+    "core/bestfirst", "core/layered", "core/layered_keys", "core/layered_line",
 ]
 """The C files of the solver's core (tests/test_sanitizer.py builds the same list)."""
 
@@ -18,7 +18,7 @@ setup(
         Extension(
             "tableaux.solver._core",
             sources=[f"src/tableaux/solver/{name}.c" for name in CORE_SOURCES],
-            depends=["src/tableaux/solver/core/core.h"],
+            depends=["src/tableaux/solver/core/core.h", "src/tableaux/solver/core/layered.h"],
             extra_compile_args=["-O2", "-pthread"],
             extra_link_args=["-pthread"],
             optional=True,

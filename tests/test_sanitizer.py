@@ -88,6 +88,22 @@ CHECKS = textwrap.dedent(
     verdict, line, _, _, _ = _core.solve(1, start.piles, 0, max_nodes=1_000_000, memory=16 << 20)
     assert verdict == 0, verdict
     assert plays_to_a_win(rules, start, line)
+    # The layered search (core/layered.c): proofs, a win whose line crosses classes, and memory that runs out.
+    for deal in (3, 16, 17, 20, 21):
+        start = rules.deal(deal)
+        verdict, _, _, _, _ = _core.solve(1, start.piles, 0, memory=16 << 20, first_pass=False, layered=True)
+        assert verdict == 1, deal
+    start = rules.deal(183)
+    verdict, _, _, oom, _ = _core.solve(1, start.piles, 0, memory=2 << 20, first_pass=False, layered=True)
+    assert verdict == 2 and oom
+    start = rules.deal(12)
+    verdict, line, _, _, _ = _core.solve(1, start.piles, 0, max_nodes=300_000, memory=64 << 20)
+    assert verdict == 0
+    late = start
+    for m in line[:-40]:
+        late = rules.apply(late, tuple(m))
+    verdict, line, _, _, _ = _core.solve(1, late.piles, 0, memory=16 << 20, first_pass=False, layered=True)
+    assert verdict == 0 and plays_to_a_win(rules, late, line)
     print("sanitized core: OK")
     """
 )

@@ -292,6 +292,20 @@ def test_a_deal_unknown_without_the_first_pass_is_solved_again_only_with_a_bigge
     assert all("first_pass" not in row for row in read_results(out, "king-albert-classic").values())
 
 
+def test_a_deal_the_depth_first_search_left_unknown_is_solved_again_by_the_layered_one(tmp_path: Path) -> None:
+    # Classic deal 27 is lost: the depth-first complete search proves it in 36,184 positions, the layered one
+    # in 35,902, so at 36,000 only the layered one decides; its row says so, and is not redone at that budget.
+    out, deal = tmp_path / "r.jsonl", range(27, 28)
+    options = {"out": out, "time_limit": 60.0, "max_nodes": 36_000, "first_pass": False}
+    assert survey("king-albert-classic", deal, **options).unknown == 1
+    layered = survey("king-albert-classic", deal, **options, layered=True)
+    assert layered.unwinnable == 1 and len(out.read_text().splitlines()) == 2
+    assert read_results(out, "king-albert-classic")[27]["layered"] is True
+    assert "layered" not in json.loads(out.read_text().splitlines()[0])
+    survey("king-albert-classic", range(26, 28), **options, layered=True)
+    assert len(out.read_text().splitlines()) == 3  # only deal 26, new
+
+
 def test_cli_no_first_pass_gives_the_complete_search_the_whole_budget(tmp_path: Path) -> None:
     cmd = ["solve", "king-albert-classic", "27", "--max-nodes", "60000"]
     assert run_tableaux(*cmd, timeout=300).returncode == 3  # unknown

@@ -185,6 +185,10 @@ def add_solver_arguments(p: argparse.ArgumentParser) -> None:
                    help=_("give the whole budget to the complete search, with no first pass looking for a "
                    "quick win: proving a deal lost gets all of the positions instead of half, some wins take "
                    "longer (for the deals a survey left unknown)"))
+    p.add_argument("--layered", action="store_true",
+                   help=_("classic King Albert: a complete search that holds one class of positions at a time "
+                   "instead of all of them, for deals whose spaces no memory holds; it finds wins late, "
+                   "after the first pass"))
 
 
 def add_serve_arguments(p: argparse.ArgumentParser) -> None:

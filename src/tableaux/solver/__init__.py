@@ -83,6 +83,9 @@ _CORE_GAMES: dict[type[Rules], int] = {KingAlbert: 0, KingAlbertClassic: 1, Eagl
 
 _VERDICTS: tuple[Verdict, ...] = ("winnable", "unwinnable", "unknown")
 
+LAYERED_GAME = KingAlbertClassic.name
+"""The game the layered search plays (``solve(..., layered=True)``): its proof needs the classic rules."""
+
 
 class SolverError(ValueError):
     """Bad arguments to :func:`solve`."""
@@ -145,6 +148,7 @@ def solve(
     first_pass: bool = True,
     backend: str | None = None,
     threads: int = 1,
+    layered: bool = False,
 ) -> SolveResult:
     """Decide the position: ``winnable`` with the whole winning line, ``unwinnable`` (proved) or ``unknown``.
 
@@ -160,6 +164,10 @@ def solve(
     C core run the complete search on a second core beside the first pass
     (King Albert): the same verdict for a node budget, and with a time limit
     both get all of it. The Python search always uses one thread.
+    ``layered=True`` (classic King Albert only) makes the complete search the layered one
+    (:mod:`tableaux.solver.layered`): it holds one class of positions at a time instead of every
+    position, so it proves deals lost whose spaces no table holds, but it finds wins only late. The
+    first pass still runs before it.
     """
     rules, state = _position(game_or_position)
     if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1):
@@ -174,6 +182,12 @@ def solve(
         raise SolverError(f"memory_mb must be a whole number of MiB from 16 to 1048576, not {memory_mb!r}")
     if isinstance(threads, bool) or threads not in (1, 2):
         raise SolverError(f"threads must be 1 or 2, not {threads!r}")
+    if not isinstance(layered, bool):
+        raise SolverError(f"layered must be True or False, not {layered!r}")
+    if layered and type(rules) is not KingAlbertClassic:
+        raise SolverError(
+            f"the layered search plays classic King Albert only ({KingAlbertClassic.name}), not {rules.name}"
+        )
     if backend is None:
         backend = default_backend()
     if backend not in ("c", "python"):
@@ -192,10 +206,11 @@ def solve(
             memory=memory_mb << 20,
             first_pass=first_pass,
             threads=threads,
+            layered=layered,
         )
         verdict, line = _VERDICTS[code], raw
     else:
-        verdict, line, nodes = python_search(rules, state, max_nodes, time_limit, table_size, first_pass)
+        verdict, line, nodes = python_search(rules, state, max_nodes, time_limit, table_size, first_pass, layered)
     seconds = time.perf_counter() - start
     moves = [rules.to_move(m) for m in line] if line is not None else []
     return SolveResult(verdict, moves, nodes, seconds, backend)

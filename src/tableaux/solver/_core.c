@@ -208,20 +208,23 @@ static PyObject *core_safe(PyObject *self, PyObject *args) {
 
 static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"game",  "piles", "redeals", "max_nodes",  "time_limit", "memory",
-                            "first_pass", "level", "oblige",  "best_first", "threads",    "chained", "restarts", NULL};
+                            "first_pass", "level", "oblige",  "best_first", "threads",    "chained", "restarts", "layered", NULL};
     PyObject *g, *piles;
     long redeals;
     long long max_nodes = -1;
     double time_limit = 0;
     unsigned long long memory = 1ULL << 30;
-    int first_pass = 1, level = 1, oblige = 1, best_first = 1, threads = 1, chained = 1, game;
+    int first_pass = 1, level = 1, oblige = 1, best_first = 1, threads = 1, chained = 1, layered = 0, game;
     long long restarts = -1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOl|LdKpippipL", names, &g, &piles, &redeals, &max_nodes, &time_limit,
-                                     &memory, &first_pass, &level, &oblige, &best_first, &threads, &chained, &restarts) ||
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOl|LdKpippipLp", names, &g, &piles, &redeals, &max_nodes, &time_limit,
+                                     &memory, &first_pass, &level, &oblige, &best_first, &threads, &chained, &restarts,
+                                     &layered) ||
         read_game(g, &game))
         return NULL;
     if (threads < 1 || threads > 2) return PyErr_Format(PyExc_ValueError, "threads must be 1 or 2");
     if (memory < (1u << 20)) return PyErr_Format(PyExc_ValueError, "memory must be at least 1 MiB");
+    if (layered && game != GAME_KA_CLASSIC)
+        return PyErr_Format(PyExc_ValueError, "the layered search is for classic King Albert only");
     Search *s = calloc(1, sizeof *s);
     if (!s) return PyErr_NoMemory();
     if (read_pos(game, piles, redeals, &s->pos)) {
@@ -233,6 +236,7 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
     s->oblige = oblige;
     s->best_first = best_first;
     s->chain_runs = chained;
+    s->layered = layered;
     /* the complete search restarts in classic King Albert beside the first pass, unless told otherwise; a
      * number above 1 is the first run's size (tests use small ones, to make many restarts on small spaces) */
     if (restarts < 0) restarts = first_pass;

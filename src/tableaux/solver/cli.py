@@ -10,15 +10,19 @@ import sys
 
 from .. import new_game
 from ..i18n import _, ngettext
-from . import solve
+from . import LAYERED_GAME, solve
 from .survey import SurveyError, parse_deals, plot, read_results, survey, worth_retrying
 
 
 def run_solve(args: argparse.Namespace) -> int:
     """Exit status 0 when winnable, 1 when proved unwinnable, 3 when undecided within the budget."""
     game = new_game(args.game, args.number)
+    if args.layered and args.game != LAYERED_GAME:
+        print(_("tableaux solve: error: --layered plays {game} only, not {other}").format(
+            game=LAYERED_GAME, other=args.game), file=sys.stderr)
+        return 2
     result = solve(game, max_nodes=args.max_nodes, time_limit=args.time_limit, memory_mb=args.memory,
-                   backend=args.backend, threads=args.threads, first_pass=args.first_pass)
+                   backend=args.backend, threads=args.threads, first_pass=args.first_pass, layered=args.layered)
     if args.json:
         print(json.dumps(result.to_dict()))
     else:
@@ -61,6 +65,8 @@ def run_survey(args: argparse.Namespace) -> int:
         if (missing := missing_extra(args)) is not None:
             raise SurveyError(missing)
         deals = parse_deals(args.deals)
+        if args.layered and args.game != LAYERED_GAME:
+            raise SurveyError(_("--layered plays {game} only, not {other}").format(game=LAYERED_GAME, other=args.game))
         if args.scheduler is not None and not args.scheduler.startswith(("tcp://", "tls://", "inproc://")):
             raise SurveyError(_("--scheduler must look like tcp://HOST:PORT, not {value}").format(
                 value=repr(args.scheduler)))
@@ -71,7 +77,7 @@ def run_survey(args: argparse.Namespace) -> int:
         return 2
     present = [already[d] for d in deals if d in already]
     again = sum(1 for row in present
-                if worth_retrying(row, args.time_limit, args.max_nodes, args.memory, args.first_pass))
+                if worth_retrying(row, args.time_limit, args.max_nodes, args.memory, args.first_pass, args.layered))
     skipped = len(present) - again
     where = args.scheduler or ngettext("{n} local worker", "{n} local workers", workers).format(n=workers)
     seconds = f"{args.time_limit:g}"
@@ -88,6 +94,8 @@ def run_survey(args: argparse.Namespace) -> int:
                          "; {n} unknown there, solved again with this bigger budget", again).format(n=again)
     if not args.first_pass:
         text += _("; no first pass: the whole budget goes to the complete search")
+    if args.layered:
+        text += _("; the layered complete search")
     print(text, file=sys.stderr)
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -113,7 +121,8 @@ def run_survey(args: argparse.Namespace) -> int:
         try:
             summary = survey(args.game, deals, time_limit=args.time_limit, workers=workers, out=args.out,
                              scheduler=args.scheduler, max_nodes=args.max_nodes, memory_mb=args.memory,
-                             backend=args.backend, first_pass=args.first_pass, lines=not args.no_lines,
+                             backend=args.backend, first_pass=args.first_pass, layered=args.layered,
+                             lines=not args.no_lines,
                              progress=progress,
                              on_result=on_result)
         except SurveyError as exc:

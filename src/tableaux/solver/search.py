@@ -10,6 +10,7 @@ import heapq
 import time
 
 from ..engine import RawMove, Rules, State
+from .layered import TableFull, layered_run
 from .strategy import Strategy, strategy_for
 
 _CHECK_EVERY = 256
@@ -240,8 +241,12 @@ def python_search(
     time_limit: float | None,
     table_size: int,
     first_pass: bool,
+    layered: bool = False,
 ) -> tuple[str, list[RawMove] | None, int]:
-    """Both passes of one solve: the verdict, the winning line (raw moves) and the positions made."""
+    """Both passes of one solve: the verdict, the winning line (raw moves) and the positions made.
+
+    ``layered``: the complete search is :mod:`.layered`'s (classic King Albert) instead of the depth-first one.
+    """
     search = _Search(rules, max_nodes, time_limit, table_size)
     line: list[RawMove] | None = None
     try:
@@ -266,8 +271,10 @@ def python_search(
                 except _PassCap:
                     line = None
             search.pass_deadline = None
-        if line is None:
+        if line is None and layered:
+            line = layered_run(search, rules, state)
+        elif line is None:
             line = search.run(state, restricted=False, node_cap=None)
-    except _OutOfBudget:
+    except (_OutOfBudget, TableFull):
         return "unknown", None, search.nodes
     return ("unwinnable" if line is None else "winnable"), line, search.nodes

@@ -50,17 +50,19 @@ def solve_deal(
     memory_mb: int | None = None,
     backend: str | None = None,
     first_pass: bool = True,
+    layered: bool = False,
     lines: bool = True,
 ) -> dict[str, Any]:
     """One deal of a survey; runs in a worker process, so it imports and returns plain data.
 
-    A row made without the first pass says so (``"first_pass": false``); rows without the field had it."""
+    A row made without the first pass says so (``"first_pass": false``); rows without the field had it.
+    A row made by the layered complete search says so too (``"layered": true``)."""
     from .. import new_game
     from . import solve
 
     memory_mb = memory_mb or DEFAULT_MEMORY_MB
     result = solve(new_game(game, deal), time_limit=time_limit, max_nodes=max_nodes, memory_mb=memory_mb,
-                   backend=backend, first_pass=first_pass)
+                   backend=backend, first_pass=first_pass, layered=layered)
     row: dict[str, Any] = {
         "game": game,
         "deal": deal,
@@ -74,6 +76,8 @@ def solve_deal(
     }
     if not first_pass:
         row["first_pass"] = False
+    if layered:
+        row["layered"] = True
     if lines:
         row["line"] = " ".join(str(m) for m in result.moves)
     return row
@@ -304,7 +308,7 @@ def _run_dask(
 
 
 def worth_retrying(row: dict[str, Any], time_limit: float | None, max_nodes: int | None,
-                   memory_mb: int | None = None, first_pass: bool = True) -> bool:
+                   memory_mb: int | None = None, first_pass: bool = True, layered: bool = False) -> bool:
     """An unknown deal is solved again when this run's budget is bigger: that is how a survey's
     last open deals get a second, larger budget. The new row comes later in the file and wins.
 
@@ -316,7 +320,10 @@ def worth_retrying(row: dict[str, Any], time_limit: float | None, max_nodes: int
     So is the first pass: it takes up to half of a node budget, and a run without it gives the
     complete search all of it. A deal left unknown with the first pass is worth a run without it at
     the same budget (classic deal 70493: unknown at 400 million positions with it, proved lost in 203
-    million without); the other way round, only a bigger budget is."""
+    million without); the other way round, only a bigger budget is.
+
+    And so is the layered complete search, a search another than the depth-first one: a deal left
+    unknown by the depth-first one is worth a layered run at the same budget (and memory)."""
     if row["verdict"] != "unknown":
         return False
 
@@ -327,6 +334,8 @@ def worth_retrying(row: dict[str, Any], time_limit: float | None, max_nodes: int
     memory, old_memory = memory_mb or DEFAULT_MEMORY_MB, row.get("memory_mb") or DEFAULT_MEMORY_MB
     if (max_nodes is not None and old_nodes is not None and max_nodes < old_nodes) or memory < old_memory:
         return False
+    if layered and not row.get("layered", False):
+        return True
     return (more(max_nodes, old_nodes) or memory > old_memory
             or (max_nodes == old_nodes and more(time_limit, old_time))
             or (max_nodes == old_nodes and not more(old_time, time_limit) and not first_pass
@@ -345,6 +354,7 @@ def survey(
     memory_mb: int | None = None,
     backend: str | None = None,
     first_pass: bool = True,
+    layered: bool = False,
     lines: bool = True,
     progress: Callable[[int, int], None] | None = None,
     on_result: Callable[[dict[str, Any]], None] | None = None,
@@ -354,12 +364,12 @@ def survey(
     drop_torn_tail(out)
     wanted = set(deals)
     todo = [d for d in deals
-            if d not in done or worth_retrying(done[d], time_limit, max_nodes, memory_mb, first_pass)]
+            if d not in done or worth_retrying(done[d], time_limit, max_nodes, memory_mb, first_pass, layered)]
     results = {d: r for d, r in done.items() if d in wanted}
     if progress:
         progress(len(results), len(deals))
     options = {"time_limit": time_limit, "max_nodes": max_nodes, "memory_mb": memory_mb, "backend": backend,
-               "first_pass": first_pass, "lines": lines}
+               "first_pass": first_pass, "layered": layered, "lines": lines}
     # Deals solved again with a bigger budget are the ones that took the whole smaller one: minutes each.
     one_by_one = all(d in done for d in todo)
     for rows in run_tasks(game, todo, options, workers, scheduler, one_by_one):

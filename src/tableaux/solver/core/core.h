@@ -3,8 +3,8 @@
  * cards.c (card tables and hashing), king_albert.c and eagle_wing.c (each game's moves, safe moves,
  * move order and keys, in exactly the engine's order), table.c (the transposition table), search.c
  * (one depth-first run and its budgets), solve.c (which runs are made: the first pass, the restarted
- * complete search, two threads), bestfirst.c (the first pass's best-first run); ../_core.c is the Python
- * module around them.
+ * complete search, two threads), bestfirst.c (the first pass's best-first run), layered*.c (classic King
+ * Albert's layered complete search, designed in layered.h); ../_core.c is the Python module around them.
  */
 #ifndef TABLEAUX_CORE_H
 #define TABLEAUX_CORE_H
@@ -280,6 +280,7 @@ typedef struct {
     long long restarts;  /* the complete search restarts (solve.c's complete), first with this many positions; 0: not */
     int result;          /* the second thread's run(): 1 won, 0 exhausted, -1 stopped */
     size_t lent;   /* of those, what the best-first run holds meanwhile */
+    int layered;   /* classic King Albert: the complete search is layered.c's, not a depth-first one */
 } Search;
 
 /* The most items one of a search's stacks may hold (their indexes are ints). A line that needs more ends
@@ -304,6 +305,9 @@ void search_free(Search *s);
 #ifdef TABLEAUX_THREADS
 int await_pass(Search *c);
 #endif
+
+/* ---- layered.c: classic King Albert's layered search, a complete search in far less memory */
+int layered_run(Search *s);
 
 /* ---- bestfirst.c: the first pass's best-first run */
 int bestfirst_start(Search *s, Best **slot, size_t limit, int back);

@@ -119,6 +119,7 @@ static int first_pass_run(Search *s, double start, double time_limit) {
  * has the whole argument). A run that searches its space to the end decides, as the plain search does.
  */
 static int complete(Search *s) {
+    if (s->layered) return layered_run(s);
     if (!s->restarts) return run(s, 0, 0);
     int r = -1;
     long long size = s->restarts;
@@ -190,6 +191,7 @@ int search_solve(Search *s, long long max_nodes, double time_limit, int first_pa
         c->share = s->share = &sh;
         c->complete = 1;
         c->restarts = s->restarts;
+        c->layered = s->layered;
         if (table_init(&c->table, c->memory - c->memory / 8) || pthread_create(&thread, NULL, complete_thread, c)) {
             s->memory += c->memory;
             s->share = NULL;

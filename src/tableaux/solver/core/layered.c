@@ -1,0 +1,324 @@
+/* The layered search: its memory, the classes' tables and the search itself (layered.h has the design). */
+#include "layered.h"
+
+/* ---- memory, held against the search's allowance */
+
+void *lmalloc(Layered *L, size_t bytes, int zero) {
+    if (L->used + bytes > L->s->memory) {
+        L->oom = 1;
+        return NULL;
+    }
+    void *p = zero ? calloc(1, bytes) : malloc(bytes);
+    if (!p) {
+        L->oom = 1;
+        return NULL;
+    }
+    L->used += bytes;
+    return p;
+}
+
+void lfree(Layered *L, void *p, size_t bytes) {
+    if (!p) return;
+    free(p);
+    L->used -= bytes;
+}
+
+/* Grow an array of `size`-byte items to hold `need`; 0, or -1 when memory runs out. */
+int lgrow(Layered *L, void **buf, size_t *cap, size_t need, size_t size) {
+    if (need <= *cap) return 0;
+    size_t ncap = *cap ? *cap : 1024;
+    while (ncap < need) ncap *= 2;
+    if (L->used + (ncap - *cap) * size > L->s->memory) {
+        L->oom = 1;
+        return -1;
+    }
+    void *nb = realloc(*buf, ncap * size);
+    if (!nb) {
+        L->oom = 1;
+        return -1;
+    }
+    L->used += (ncap - *cap) * size;
+    *buf = nb;
+    *cap = ncap;
+    return 0;
+}
+
+/* ---- the class's table */
+
+static int set_init(Layered *L, size_t want) {
+    size_t n = 1024;
+    while (n < want) n *= 2;
+    L->set = lmalloc(L, n * sizeof(LKey), 1);
+    if (!L->set) return -1;
+    L->set_mask = n - 1;
+    L->set_n = 0;
+    return 0;
+}
+
+static void set_free(Layered *L) {
+    lfree(L, L->set, (L->set_mask + 1) * sizeof(LKey));
+    L->set = NULL;
+}
+
+static void set_put(LKey *set, size_t mask, LKey k) {
+    size_t i = key_hash(&k) & mask;
+    while (set[i].a | set[i].b) i = (i + 1) & mask;
+    set[i] = k;
+}
+
+/* 1 when k is new (and now in the table), 0 when it was there, -1 when memory ran out. No key is zero: every
+ * position has a pile's bottom card (code 1) or a card home (height), so zero marks an empty slot. */
+static int set_add(Layered *L, LKey k) {
+    if ((L->set_n + 1) * 5 > (L->set_mask + 1) * 4) { /* at most four fifths full: the largest class is what the search holds */
+        size_t n = (L->set_mask + 1) * 2;
+        LKey *ns = lmalloc(L, n * sizeof(LKey), 1);
+        if (!ns) return -1;
+        for (size_t i = 0; i <= L->set_mask; i++)
+            if (L->set[i].a | L->set[i].b) set_put(ns, n - 1, L->set[i]);
+        lfree(L, L->set, (L->set_mask + 1) * sizeof(LKey));
+        L->set = ns;
+        L->set_mask = n - 1;
+    }
+    size_t i = key_hash(&k) & L->set_mask;
+    for (;;) {
+        LKey *e = &L->set[i];
+        if (!(e->a | e->b)) {
+            *e = k;
+            L->set_n++;
+            return 1;
+        }
+        if (e->a == k.a && e->b == k.b) return 0;
+        i = (i + 1) & L->set_mask;
+    }
+}
+
+/* ---- the search */
+
+int lay_push(Layered *L, LKey k) {
+    if (lgrow(L, (void **)&L->stack, &L->stack_cap, L->nstack + 1, sizeof(LKey))) return -1;
+    L->stack[L->nstack++] = k;
+    return 0;
+}
+
+/* A position just made, from the position `from`: after its safe moves, it is won, or joins its class's table
+ * (and the stack, when new), or waits as a seed of a lower class. 0, or -1 when the search must stop. While a
+ * line is put together (L->trace), it is the target or joins the class's trace. */
+static int emit(Layered *L, Pos *p, LKey k, uint64_t m, const LKey *from) {
+    Undo u[MAXCARDS];
+    int nu = lay_closure(L, p, &k, &m, u, NULL), r = 0;
+    Trace *T = L->trace;
+    if (T) {
+        if (k.a == T->target.a && k.b == T->target.b) {
+            T->found = 1;
+            T->found_from = *from;
+            r = -1;
+        } else if (m == L->mask && (r = lay_trace_add(L, T, k, *from)) > 0) {
+            r = lay_push(L, k);
+        }
+    } else if (search_tick(L->s)) {
+        L->stopped = 1;
+        r = -1;
+    } else if (is_won(p)) {
+        L->won = 1;
+        L->won_key = k;
+        L->won_in = L->id;
+        r = -1;
+    } else if (m == L->mask) {
+        int a = set_add(L, k);
+        r = a < 0 ? -1 : a ? lay_push(L, k) : 0;
+    } else {
+        Level *v = &L->lev[__builtin_popcountll(m)];
+        if (lgrow(L, (void **)&v->seeds, &v->cap, v->n + 1, sizeof(Seed))) r = -1;
+        else v->seeds[v->n++] = make_seed(k, L->id);
+    }
+    while (nu) ka_undo(p, &u[--nu]);
+    return r < 0 ? -1 : 0;
+}
+
+/* Make every child of the position with key k. */
+int lay_expand(Layered *L, const LKey *k) {
+    Pos p;
+    lay_decode(L, k, &p);
+    Move mv[128], cov[128];
+    int n = lmoves(&p, mv, -1);
+    for (int j = 0; j < n; j++) {
+        LKey k2 = *k;
+        uint64_t m2 = L->mask;
+        Undo u, u2;
+        lplay(L, &p, &k2, &m2, mv[j], &u);
+        int r = 0;
+        if (mv[j].src >= KA_R0 && mv[j].dst >= KA_T0) { /* a reserve card put out is covered at once */
+            int nc = lmoves(&p, cov, mv[j].dst);
+            for (int i = 0; i < nc && !r; i++) {
+                LKey k3 = k2;
+                uint64_t m3 = m2;
+                lplay(L, &p, &k3, &m3, cov[i], &u2);
+                r = emit(L, &p, k3, m3, k);
+                ka_undo(&p, &u2);
+            }
+        } else {
+            r = emit(L, &p, k2, m2, k);
+        }
+        ka_undo(&p, &u);
+        if (r) return -1;
+    }
+    return 0;
+}
+
+/* Put a level's seeds in order of their classes (first met first); 0, or -1 when memory runs out. */
+static int group(Layered *L, Level *v) {
+    size_t n = v->n, map_cap = 1024, ncls = 0, cls_cap = 0;
+    uint32_t *ids = lmalloc(L, n * sizeof(uint32_t), 0);
+    uint64_t *map = lmalloc(L, map_cap * 2 * sizeof(uint64_t), 1); /* mask + 1, class id */
+    Class *cls = NULL;
+    if (!ids || !map) goto fail;
+    for (size_t i = 0; i < n; i++) {
+        LKey sk = seed_key(&v->seeds[i]);
+        uint64_t m = lay_mask(L, &sk);
+        if ((ncls + 1) * 2 > map_cap) { /* keep the map at most half full */
+            uint64_t *nm = lmalloc(L, map_cap * 4 * sizeof(uint64_t), 1);
+            if (!nm) goto fail;
+            for (size_t j = 0; j < map_cap; j++) {
+                if (!map[2 * j]) continue;
+                size_t x = mix(map[2 * j]) & (map_cap * 2 - 1);
+                while (nm[2 * x]) x = (x + 1) & (map_cap * 2 - 1);
+                nm[2 * x] = map[2 * j], nm[2 * x + 1] = map[2 * j + 1];
+            }
+            lfree(L, map, map_cap * 2 * sizeof(uint64_t));
+            map = nm;
+            map_cap *= 2;
+        }
+        size_t x = mix(m + 1) & (map_cap - 1);
+        while (map[2 * x] && map[2 * x] != m + 1) x = (x + 1) & (map_cap - 1);
+        if (!map[2 * x]) {
+            if (lgrow(L, (void **)&cls, &cls_cap, ncls + 1, sizeof(Class))) goto fail;
+            cls[ncls] = (Class){m, 0, 0};
+            map[2 * x] = m + 1, map[2 * x + 1] = ncls++;
+        }
+        ids[i] = (uint32_t)map[2 * x + 1];
+        cls[ids[i]].end++;
+    }
+    lfree(L, map, map_cap * 2 * sizeof(uint64_t));
+    map = NULL;
+    size_t at = 0;
+    for (size_t c = 0; c < ncls; c++) {
+        size_t count = cls[c].end;
+        cls[c].begin = cls[c].end = at; /* end: where the next seed of the class goes */
+        at += count;
+    }
+    Seed *sorted = lmalloc(L, n * sizeof(Seed), 0);
+    if (!sorted) goto fail;
+    for (size_t i = 0; i < n; i++) sorted[cls[ids[i]].end++] = v->seeds[i];
+    lfree(L, ids, n * sizeof(uint32_t));
+    lfree(L, v->seeds, v->cap * sizeof(Seed));
+    v->seeds = sorted;
+    v->cap = n;
+    v->classes = cls;
+    v->nclasses = ncls;
+    v->classes_cap = cls_cap;
+    return 0;
+fail:
+    lfree(L, ids, n * sizeof(uint32_t));
+    lfree(L, map, map_cap * 2 * sizeof(uint64_t));
+    if (cls) lfree(L, cls, cls_cap * sizeof(Class));
+    return -1;
+}
+
+/* Search one class from its seeds to the end. Its seeds are left without repeats (the class's begin..end).
+ * 0 when done, -1 when the search must stop (won, out of budget or memory). */
+static int search_class(Layered *L, Level *v, Class *c) {
+    L->mask = c->mask;
+    if (set_init(L, (c->end - c->begin) * 2)) return -1;
+    L->nstack = 0;
+    size_t w = c->begin;
+    int r = 0;
+    for (size_t i = c->begin; i < c->end && !r; i++) {
+        int a = set_add(L, seed_key(&v->seeds[i]));
+        if (a < 0) r = -1;
+        else if (a) {
+            v->seeds[w++] = v->seeds[i];
+            r = lay_push(L, seed_key(&v->seeds[i]));
+        }
+    }
+    c->end = w;
+    while (!r && L->nstack) {
+        LKey k = L->stack[--L->nstack];
+        r = lay_expand(L, &k);
+    }
+    set_free(L);
+    return r;
+}
+
+int layered_run(Search *s) {
+    Layered *L = calloc(1, sizeof *L);
+    if (!L) {
+        s->out_of_memory = 1;
+        return -1;
+    }
+    L->s = s;
+    int depth0 = s->nundo, result = -1;
+    table_free(&s->table); /* the depth-first search's table: its room is this search's now */
+    const Pos *p0 = &s->pos;
+    memset(L->pred, -1, sizeof L->pred);
+    memset(L->cell, -1, sizeof L->cell);
+    for (int i = KA_T0; i < KA_T1; i++)
+        for (int j = 0; j < p0->n[i]; j++) {
+            int c = p0->c[i][j], b = j ? p0->c[i][j - 1] : -1;
+            if (c >= 52) goto done; /* face down: not a classic position */
+            if (b >= 0 && !legal_on(b, c)) L->pred[c] = (int8_t)b;
+        }
+    for (int i = 0; i < 7; i++)
+        if (p0->n[KA_R0 + i]) L->resv[i] = p0->c[KA_R0 + i][0], L->cell[L->resv[i]] = (int8_t)i;
+    for (int b = 0; b < 52; b++)
+        for (int c = 0; c < 52; c++)
+            L->code[b][c] = legal_on(b, c) ? (SUIT[b] < (SUIT[b] ^ 3) ? 2 : 3) : L->pred[c] == b ? 0 : 9;
+
+    Pos p = *p0;
+    Undo u[MAXCARDS];
+    Move made[MAXCARDS];
+    LKey k;
+    uint64_t m;
+    if (lay_encode(L, &p, &k, &m)) goto done;
+    int nmade = lay_closure(L, &p, &k, &m, u, made);
+    if (is_won(&p)) {
+        result = 1;
+        for (int x = 0; x < nmade && result == 1; x++)
+            if (search_play(s, made[x])) result = -1;
+        goto done;
+    }
+    Level *v0 = &L->lev[__builtin_popcountll(m)];
+    if (lgrow(L, (void **)&v0->seeds, &v0->cap, 1, sizeof(Seed))) goto done;
+    v0->seeds[v0->n++] = make_seed(k, NO_CLASS);
+    int r = 0;
+    for (int lv = NLEVELS - 1; lv >= 0 && !r; lv--) {
+        Level *v = &L->lev[lv];
+        if (!v->n) continue;
+        if (group(L, v)) r = -1;
+        for (size_t c = 0; c < v->nclasses && !r; c++) {
+            if (lgrow(L, (void **)&L->ids, &L->ids_cap, L->nids + 1, sizeof(ClassId))) {
+                r = -1;
+                break;
+            }
+            L->id = (uint32_t)L->nids;
+            L->ids[L->nids++] = (ClassId){(uint32_t)lv, (uint32_t)c};
+            r = search_class(L, v, &v->classes[c]);
+        }
+    }
+    if (!r) result = 0;
+    else if (L->won) result = lay_line(L, made, nmade) ? -1 : 1;
+done:
+    if (result < 0) {
+        while (s->nundo > depth0) undo_move(&s->pos, &s->undo[--s->nundo]);
+        if (L->oom) s->out_of_memory = 1;
+    }
+    for (int lv = 0; lv < NLEVELS; lv++) {
+        free(L->lev[lv].seeds);
+        free(L->lev[lv].classes);
+    }
+    free(L->set);
+    free(L->stack);
+    free(L->ids);
+    free(L);
+    return result;
+}
+

@@ -1,0 +1,167 @@
+"""Classic King Albert's layered complete search (solver/layered.py, core/layered.c).
+
+It must reach the depth-first search's verdicts, make the same positions in both backends, give winning
+lines that play out in the engine, and turn a spent budget or full memory into ``unknown``, never a verdict.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cli_helpers import run_tableaux
+from solver_positions import KAC, replay, small_positions
+from tableaux import new_game
+from tableaux.engine import State
+from tableaux.solver import BACKENDS, LAYERED_GAME, SolverError, solve
+
+needs_core = pytest.mark.skipif("c" not in BACKENDS, reason="the C core is not built")
+
+SMALL_LOST_DEALS = [3, 16, 20, 21, 37, 39, 60, 72, 78]
+"""Classic deals that are lost, whose layered searches make a few thousand positions at most."""
+
+
+def late_positions(deals: range, backs: tuple[int, ...]) -> list[State]:
+    """Positions a few moves before the end of the winning lines of winnable deals, where the layered search,
+    which finds wins only late, still has small spaces to search."""
+    out = []
+    for deal in deals:
+        start = KAC.deal(deal)
+        result = solve((KAC, start), max_nodes=300_000)
+        if result.verdict != "winnable":
+            continue
+        line = [KAC.to_raw(m) for m in result.moves]
+        for back in backs:
+            if back < len(line):
+                out.append(replay(KAC, start, line[:-back]))
+    return out
+
+
+def plays_to_a_win(start: State, moves: list) -> bool:
+    return KAC.won(replay(KAC, start, [KAC.to_raw(m) for m in moves]))
+
+
+@pytest.mark.parametrize("deal", SMALL_LOST_DEALS)
+def test_a_lost_deal_is_proved_lost_by_both_backends_in_the_same_positions(deal: int) -> None:
+    """The two backends are one search: on a lost deal they make the same positions, child for child, and
+    the depth-first complete search proves the same deal lost."""
+    start = KAC.deal(deal)
+    results = {b: solve((KAC, start), first_pass=False, layered=True, backend=b) for b in BACKENDS}
+    assert {r.verdict for r in results.values()} == {"unwinnable"}
+    assert len({r.nodes for r in results.values()}) == 1
+    assert solve((KAC, start), first_pass=False, max_nodes=5_000_000).verdict == "unwinnable"
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_on_random_positions_both_backends_give_the_depth_first_searchs_verdict(seed: int) -> None:
+    """Positions with few cards in play, laid out at random (so their cards lie on cards they could never be
+    put on, as dealt cards do): the layered search of each backend gives the verdict of the depth-first
+    search, a lost one in the same positions in both, and every winning line plays to a won game."""
+    state = small_positions(KAC, random.Random(seed), 1)[0]
+    expected = solve((KAC, state), first_pass=False, max_nodes=200_000).verdict
+    results = {b: solve((KAC, state), first_pass=False, layered=True, max_nodes=200_000, backend=b)
+               for b in BACKENDS}
+    for result in results.values():
+        if "unknown" not in (expected, result.verdict):
+            assert result.verdict == expected
+        if result.verdict == "winnable":
+            assert plays_to_a_win(state, result.moves)
+    if all(r.verdict == "unwinnable" for r in results.values()):
+        assert len({r.nodes for r in results.values()}) == 1
+
+
+@needs_core
+def test_winning_lines_cross_classes_and_play_out_in_the_engine() -> None:
+    """A win is found in some class far below the start's; its line is put together back through the
+    classes, from the seeds' origins, and replayed on the real position. Positions near the end of winning
+    lines of classic deals: every verdict is the depth-first one, and some lines are long."""
+    positions = late_positions(range(1, 25), (15, 25, 40))
+    won = long_lines = 0
+    for state in positions:
+        result = solve((KAC, state), first_pass=False, layered=True, max_nodes=300_000, backend="c")
+        if result.verdict == "unknown":
+            continue
+        assert result.verdict == "winnable"  # every one of them lies on a winning line
+        assert plays_to_a_win(state, result.moves)
+        won += 1
+        long_lines += len(result.moves) >= 40
+    assert won >= 20 and long_lines >= 3
+
+
+@needs_core
+def test_the_python_reference_wins_the_same_positions() -> None:
+    for state in late_positions(range(1, 13), (15, 25))[:12]:
+        c = solve((KAC, state), first_pass=False, layered=True, max_nodes=20_000, backend="c")
+        py = solve((KAC, state), first_pass=False, layered=True, max_nodes=20_000, backend="python")
+        assert c.verdict == py.verdict
+        if py.verdict == "winnable":
+            assert plays_to_a_win(state, py.moves)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_more_budget_never_gives_a_worse_verdict(backend: str) -> None:
+    """The layered search is deterministic and only goes further with a bigger budget: below what a deal
+    needs it says unknown after exactly its budget, from there on it decides, the same way. With the first
+    pass before it, the pass takes at most half, as for the depth-first search (classic deal 17 among them:
+    lost, 18,759 positions of layered search)."""
+    game = new_game(LAYERED_GAME, 17)
+    need = solve(game, first_pass=False, layered=True, backend=backend).nodes
+    budgets = [need // 8, need // 2, need - 1, need, need + 1, 2 * need, 10 * need]
+    verdicts = [solve(game, first_pass=False, layered=True, max_nodes=b, backend=backend) for b in budgets]
+    assert [r.verdict for r in verdicts] == ["unknown"] * 3 + ["unwinnable"] * 4
+    assert [r.nodes for r in verdicts[:3]] == budgets[:3]
+    rank = {"unknown": 0, "unwinnable": 1, "winnable": 1}
+    with_pass = [solve(game, layered=True, max_nodes=b, backend=backend).verdict for b in (1_000, 30_000, 60_000,
+                                                                                        200_000)]
+    assert [rank[v] for v in with_pass] == sorted(rank[v] for v in with_pass)
+    assert with_pass[-1] == "unwinnable"
+
+
+@needs_core
+def test_full_memory_gives_unknown_and_the_search_keeps_to_its_allowance() -> None:
+    """``memory_mb`` bounds what the layered search holds (a class's table, its stack and the seeds): in a
+    fresh process, a search of classic deal 140 in 16 MiB ends unknown, with the process's peak resident
+    memory grown by no more than that; with room it proves the deal lost."""
+    code = (
+        "import resource, tableaux\n"
+        "from tableaux.solver import solve\n"
+        "solve(tableaux.new_game('king-albert', 1), backend='c', max_nodes=1000)\n"
+        "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "r = solve(tableaux.new_game('king-albert-classic', 140), backend='c', memory_mb=16, first_pass=False,\n"
+        "          layered=True)\n"
+        "print(r.verdict, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    verdict, grown_kib = run.stdout.split()
+    assert verdict == "unknown"
+    assert int(grown_kib) / 1024 <= 16 * 1.1
+    game = new_game(LAYERED_GAME, 183)
+    assert solve(game, backend="c", memory_mb=256, first_pass=False, layered=True).verdict == "unwinnable"
+
+
+def test_a_python_table_that_would_pass_its_size_gives_unknown() -> None:
+    game = new_game(LAYERED_GAME, 16)
+    assert solve(game, backend="python", first_pass=False, layered=True, table_size=1000).verdict == "unknown"
+    assert solve(game, backend="python", first_pass=False, layered=True).verdict == "unwinnable"
+
+
+@pytest.mark.parametrize("name", ["king-albert", "eagle-wing"])
+def test_the_layered_search_is_refused_for_other_games_with_a_clear_error(name: str) -> None:
+    with pytest.raises(SolverError, match="classic King Albert only"):
+        solve(new_game(name, 1), layered=True)
+    run = run_tableaux("solve", name, "1", "--layered")
+    assert run.returncode == 2
+    assert f"--layered plays {LAYERED_GAME} only, not {name}" in run.stderr
+
+
+def test_the_command_line_proves_a_deal_lost_with_the_layered_search() -> None:
+    run = run_tableaux("solve", LAYERED_GAME, "17", "--layered", "--no-first-pass", "--json")
+    assert run.returncode == 1, run.stderr
+    assert '"verdict": "unwinnable"' in run.stdout
