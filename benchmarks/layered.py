@@ -45,7 +45,8 @@ def measure(deal: int, layered: bool, memory_mb: int) -> dict[str, float | str]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--deals", default=DEFAULT_DEALS, help=f"comma-separated classic deals (default {DEFAULT_DEALS})")
+    parser.add_argument("--deals", default=DEFAULT_DEALS,
+                        help=f"comma-separated classic deals (default {DEFAULT_DEALS})")
     parser.add_argument("--memory", type=int, default=DEFAULT_MEMORY_MB, help="MiB each search may take")
     args = parser.parse_args()
     if "c" not in BACKENDS:
