@@ -182,6 +182,8 @@ def layered_run(search: Budget, rules: Rules, root: State) -> list[RawMove] | No
                     cm = _mask(child, fixed)
                     if cm == mask:
                         stack.append(child)
+                    elif cm & ~mask or cm.bit_count() >= level:  # the module docstring proves this never happens
+                        raise RuntimeError(f"a move added to the mask {mask:#x}: {cm:#x}")
                     else:
                         waiting.setdefault(cm.bit_count(), {}).setdefault(cm, []).append(child)
     return None

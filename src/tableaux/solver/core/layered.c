@@ -126,6 +126,9 @@ static int emit(Layered *L, Pos *p, LKey k, uint64_t m, const LKey *from) {
     } else if (m == L->mask) {
         int a = set_add(L, k);
         r = a < 0 ? -1 : a ? lay_push(L, k) : 0;
+    } else if ((m & ~L->mask) || __builtin_popcountll(m) >= L->level) {
+        L->broken = 1; /* its class was searched already, or will be later than its seeds come: stop, unknown */
+        r = -1;
     } else {
         Level *v = &L->lev[__builtin_popcountll(m)];
         if (lgrow(L, (void **)&v->seeds, &v->cap, v->n + 1, sizeof(Seed))) r = -1;
@@ -300,6 +303,7 @@ int layered_run(Search *s) {
                 break;
             }
             L->id = (uint32_t)L->nids;
+            L->level = lv;
             L->ids[L->nids++] = (ClassId){(uint32_t)lv, (uint32_t)c};
             r = search_class(L, v, &v->classes[c]);
         }

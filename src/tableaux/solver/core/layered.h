@@ -77,6 +77,7 @@ typedef struct {
     LKey *stack;
     size_t nstack, stack_cap;
     uint64_t mask;
+    int level;     /* the bits in its mask */
     uint32_t id;   /* its number, in the order classes are searched */
     ClassId *ids;  /* every class's place, by number */
     size_t nids, ids_cap;
@@ -84,6 +85,7 @@ typedef struct {
     LKey won_key;    /* the won position */
     uint32_t won_in; /* the class it was made in */
     int oom, stopped;
+    int broken; /* a move added to a mask: impossible (layered.py proves it), and the search would be unsound */
     struct Trace *trace; /* while a winning line is put together: see layered_line.c */
 } Layered;
 
