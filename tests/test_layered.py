@@ -19,6 +19,7 @@ from solver_positions import KAC, replay, small_positions
 from tableaux import new_game
 from tableaux.engine import State
 from tableaux.solver import BACKENDS, LAYERED_GAME, SolverError, solve
+from tableaux.solver.layered import class_mask, fixed_cards
 
 needs_core = pytest.mark.skipif("c" not in BACKENDS, reason="the C core is not built")
 
@@ -44,6 +45,16 @@ def late_positions(deals: range, backs: tuple[int, ...]) -> list[State]:
 
 def plays_to_a_win(start: State, moves: list) -> bool:
     return KAC.won(replay(KAC, start, [KAC.to_raw(m) for m in moves]))
+
+
+def classes_crossed(start: State, moves: list) -> int:
+    """How many classes (masks) the line passes through, the start's included."""
+    fixed, state = fixed_cards(start), start
+    masks = {class_mask(state, fixed)}
+    for m in moves:
+        state = KAC.apply(state, KAC.to_raw(m))
+        masks.add(class_mask(state, fixed))
+    return len(masks)
 
 
 @pytest.mark.parametrize("deal", SMALL_LOST_DEALS)
@@ -82,7 +93,7 @@ def test_winning_lines_cross_classes_and_play_out_in_the_engine() -> None:
     classes, from the seeds' origins, and replayed on the real position. Positions near the end of winning
     lines of classic deals: every verdict is the depth-first one, and some lines are long."""
     positions = late_positions(range(1, 25), (15, 25, 40))
-    won = long_lines = 0
+    won = crossing = 0
     for state in positions:
         result = solve((KAC, state), first_pass=False, layered=True, max_nodes=300_000, backend="c")
         if result.verdict == "unknown":
@@ -90,8 +101,8 @@ def test_winning_lines_cross_classes_and_play_out_in_the_engine() -> None:
         assert result.verdict == "winnable"  # every one of them lies on a winning line
         assert plays_to_a_win(state, result.moves)
         won += 1
-        long_lines += len(result.moves) >= 40
-    assert won >= 20 and long_lines >= 3
+        crossing += classes_crossed(state, result.moves) >= 4
+    assert won >= 20 and crossing >= 5
 
 
 @needs_core

@@ -65,7 +65,7 @@ class TableFull(Exception):
     """The layered search would hold more than ``table_size`` positions: the verdict is unknown."""
 
 
-def _fixed_cards(state: State) -> dict[int, int]:
+def fixed_cards(state: State) -> dict[int, int]:
     """Card -> the card it lies on in ``state`` when that card is no legal parent for it: such a pair can
     only come apart, never come back."""
     fixed = {}
@@ -77,7 +77,7 @@ def _fixed_cards(state: State) -> dict[int, int]:
     return fixed
 
 
-def _mask(state: State, fixed: dict[int, int]) -> int:
+def class_mask(state: State, fixed: dict[int, int]) -> int:
     """Bit 52 + i for reserve cell i still full, bit c for card c still on its fixed card."""
     piles = state.piles
     mask = sum(1 << (52 + j) for j, i in enumerate(RESERVE) if piles[i])
@@ -145,7 +145,7 @@ def layered_run(search: Budget, rules: Rules, root: State) -> list[RawMove] | No
     """
     strategy = KingAlbertStrategy(single_cards_only=True)
     key: Callable[[State], bytes] = strategy.key
-    fixed = _fixed_cards(root)
+    fixed = fixed_cards(root)
     start, start_moves = _closure(rules, strategy, root)
     if rules.won(start):
         return start_moves
@@ -154,7 +154,7 @@ def layered_run(search: Budget, rules: Rules, root: State) -> list[RawMove] | No
     origin: dict[bytes, tuple[bytes | None, tuple[RawMove, ...]]] = {key(start): (None, tuple(start_moves))}
     # Level (bits in the mask) -> mask -> the class's seeds, in the order they were made.
     waiting: dict[int, dict[int, list[State]]] = {}
-    m0 = _mask(start, fixed)
+    m0 = class_mask(start, fixed)
     waiting.setdefault(m0.bit_count(), {}).setdefault(m0, []).append(start)
     held = 1
     for level in range(len(RESERVE) + 52, -1, -1):
@@ -179,7 +179,7 @@ def layered_run(search: Budget, rules: Rules, root: State) -> list[RawMove] | No
                     if held > search.table_size:
                         raise TableFull
                     origin[ck] = (k, (*step, *safe))
-                    cm = _mask(child, fixed)
+                    cm = class_mask(child, fixed)
                     if cm == mask:
                         stack.append(child)
                     elif cm & ~mask or cm.bit_count() >= level:  # the module docstring proves this never happens

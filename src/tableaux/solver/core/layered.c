@@ -60,8 +60,9 @@ static void set_free(Layered *L) {
     L->set = NULL;
 }
 
-static void set_put(LKey *set, size_t mask, LKey k) {
-    size_t i = key_hash(&k) & mask;
+static void set_put(LKey *set, size_t mask, LKey k) { /* k may carry its mark */
+    LKey bare = {k.a, k.b & ~MARK};
+    size_t i = key_hash(&bare) & mask;
     while (set[i].a | set[i].b) i = (i + 1) & mask;
     set[i] = k;
 }
@@ -69,7 +70,7 @@ static void set_put(LKey *set, size_t mask, LKey k) {
 /* 1 when k is new (and now in the table), 0 when it was there, -1 when memory ran out. No key is zero: every
  * position has a pile's bottom card (code 1) or a card home (height), so zero marks an empty slot. */
 static int set_add(Layered *L, LKey k) {
-    if ((L->set_n + 1) * 5 > (L->set_mask + 1) * 4) { /* at most four fifths full: the largest class is what the search holds */
+    if ((L->set_n + 1) * 5 > (L->set_mask + 1) * 4) { /* four fifths full at most: a class is what it holds */
         size_t n = (L->set_mask + 1) * 2;
         LKey *ns = lmalloc(L, n * sizeof(LKey), 1);
         if (!ns) return -1;
@@ -78,6 +79,7 @@ static int set_add(Layered *L, LKey k) {
         lfree(L, L->set, (L->set_mask + 1) * sizeof(LKey));
         L->set = ns;
         L->set_mask = n - 1;
+        L->set_moves++;
     }
     size_t i = key_hash(&k) & L->set_mask;
     for (;;) {
@@ -87,21 +89,15 @@ static int set_add(Layered *L, LKey k) {
             L->set_n++;
             return 1;
         }
-        if (e->a == k.a && e->b == k.b) return 0;
+        if (e->a == k.a && (e->b & ~MARK) == k.b) return 0;
         i = (i + 1) & L->set_mask;
     }
 }
 
 /* ---- the search */
 
-int lay_push(Layered *L, LKey k) {
-    if (lgrow(L, (void **)&L->stack, &L->stack_cap, L->nstack + 1, sizeof(LKey))) return -1;
-    L->stack[L->nstack++] = k;
-    return 0;
-}
-
 /* A position just made, from the position `from`: after its safe moves, it is won, or joins its class's table
- * (and the stack, when new), or waits as a seed of a lower class. 0, or -1 when the search must stop. While a
+ * (to be expanded, when new), or waits as a seed of a lower class. 0, or -1 when the search must stop. While a
  * line is put together (L->trace), it is the target or joins the class's trace. */
 static int emit(Layered *L, Pos *p, LKey k, uint64_t m, const LKey *from) {
     Undo u[MAXCARDS];
@@ -112,8 +108,8 @@ static int emit(Layered *L, Pos *p, LKey k, uint64_t m, const LKey *from) {
             T->found = 1;
             T->found_from = *from;
             r = -1;
-        } else if (m == L->mask && (r = lay_trace_add(L, T, k, *from)) > 0) {
-            r = lay_push(L, k);
+        } else if (m == L->mask) {
+            r = lay_trace_add(L, T, k, *from);
         }
     } else if (search_tick(L->s)) {
         L->stopped = 1;
@@ -124,8 +120,7 @@ static int emit(Layered *L, Pos *p, LKey k, uint64_t m, const LKey *from) {
         L->won_in = L->id;
         r = -1;
     } else if (m == L->mask) {
-        int a = set_add(L, k);
-        r = a < 0 ? -1 : a ? lay_push(L, k) : 0;
+        r = set_add(L, k) < 0 ? -1 : 0;
     } else if ((m & ~L->mask) || __builtin_popcountll(m) >= L->level) {
         L->broken = 1; /* its class was searched already, or will be later than its seeds come: stop, unknown */
         r = -1;
@@ -232,21 +227,27 @@ fail:
 static int search_class(Layered *L, Level *v, Class *c) {
     L->mask = c->mask;
     if (set_init(L, (c->end - c->begin) * 2)) return -1;
-    L->nstack = 0;
     size_t w = c->begin;
     int r = 0;
     for (size_t i = c->begin; i < c->end && !r; i++) {
         int a = set_add(L, seed_key(&v->seeds[i]));
         if (a < 0) r = -1;
-        else if (a) {
-            v->seeds[w++] = v->seeds[i];
-            r = lay_push(L, seed_key(&v->seeds[i]));
-        }
+        else if (a) v->seeds[w++] = v->seeds[i];
     }
     c->end = w;
-    while (!r && L->nstack) {
-        LKey k = L->stack[--L->nstack];
-        r = lay_expand(L, &k);
+    /* Expand every unmarked slot, again and again: a position made behind the scan waits for the next one, and
+     * when the table grows every slot moves, so the scan starts again. */
+    for (int again = 1; again && !r;) {
+        again = 0;
+        for (size_t i = 0; i <= L->set_mask && !r; i++) {
+            LKey k = L->set[i];
+            if (!(k.a | k.b) || (k.b & MARK)) continue;
+            L->set[i].b |= MARK;
+            again = 1;
+            size_t moves = L->set_moves;
+            r = lay_expand(L, &k);
+            if (moves != L->set_moves) break;
+        }
     }
     set_free(L);
     return r;
@@ -320,7 +321,6 @@ done:
         free(L->lev[lv].classes);
     }
     free(L->set);
-    free(L->stack);
     free(L->ids);
     free(L);
     return result;

@@ -72,10 +72,8 @@ typedef struct {
     Level lev[NLEVELS];
     size_t used;          /* bytes held, against s->memory */
     /* the class being searched */
-    LKey *set;
-    size_t set_mask, set_n;
-    LKey *stack;
-    size_t nstack, stack_cap;
+    LKey *set;      /* open addressing; a slot's MARK bit: its position has been expanded */
+    size_t set_mask, set_n, set_moves; /* set_moves: times it grew, which moves every slot */
     uint64_t mask;
     int level;     /* the bits in its mask */
     uint32_t id;   /* its number, in the order classes are searched */
@@ -93,12 +91,12 @@ typedef struct {
 /* While a winning line is put together (trace), a class is searched again and each position notes the one
  * it came from, until the target is met. */
 typedef struct {
-    LKey k, from;
+    LKey k, from; /* k's MARK bit: expanded */
 } Traced;
 
 typedef struct Trace {
     Traced *t;
-    size_t mask, n;
+    size_t mask, n, moves; /* moves: times it grew */
     LKey target; /* a position of another class, or the won one */
     int found;
     LKey found_from; /* the position that made it */
@@ -127,6 +125,10 @@ static inline int in_tableau(const Layered *L, const LKey *k, int c) {
     return L->cell[c] < 0 || !(k->b >> (R_SHIFT + L->cell[c]) & 1);
 }
 
+/* A table slot's mark (a bit no key uses): the position there has been expanded. The classes' tables are
+ * scanned for unmarked slots instead of keeping a stack beside them, which could hold most of a class. */
+#define MARK (1ULL << 63)
+
 static inline uint64_t key_hash(const LKey *k) { return mix(k->a * 0x9E3779B97F4A7C15ULL ^ mix(k->b)); }
 
 /* The mask: bit 52 + i for reserve cell i still full, bit c for card c still on its fixed card. */
@@ -144,7 +146,6 @@ int lmoves(const Pos *p, Move *out, int onto_only);
 void *lmalloc(Layered *L, size_t bytes, int zero);
 void lfree(Layered *L, void *p, size_t bytes);
 int lgrow(Layered *L, void **buf, size_t *cap, size_t need, size_t size);
-int lay_push(Layered *L, LKey k);
 int lay_expand(Layered *L, const LKey *k);
 
 /* ---- the winning line (layered_line.c) */

@@ -1,20 +1,23 @@
 /* The layered search's winning line, put together once a won position is met (layered.h has the design). */
 #include "layered.h"
 
+/* 1 when k is new to the trace (and now in it), 0 when it was there, -1 when memory ran out. */
 int lay_trace_add(Layered *L, Trace *T, LKey k, LKey from) {
-    if ((T->n + 1) * 10 > (T->mask + 1) * 7) {
+    if ((T->n + 1) * 5 > (T->mask + 1) * 4) {
         size_t n = (T->mask + 1) * 2;
         Traced *nt = lmalloc(L, n * sizeof(Traced), 1);
         if (!nt) return -1;
         for (size_t i = 0; i <= T->mask; i++) {
             if (!(T->t[i].k.a | T->t[i].k.b)) continue;
-            size_t x = key_hash(&T->t[i].k) & (n - 1);
+            LKey bare = {T->t[i].k.a, T->t[i].k.b & ~MARK};
+            size_t x = key_hash(&bare) & (n - 1);
             while (nt[x].k.a | nt[x].k.b) x = (x + 1) & (n - 1);
             nt[x] = T->t[i];
         }
         lfree(L, T->t, (T->mask + 1) * sizeof(Traced));
         T->t = nt;
         T->mask = n - 1;
+        T->moves++;
     }
     size_t i = key_hash(&k) & T->mask;
     for (;;) {
@@ -25,7 +28,7 @@ int lay_trace_add(Layered *L, Trace *T, LKey k, LKey from) {
             T->n++;
             return 1;
         }
-        if (e->k.a == k.a && e->k.b == k.b) return 0;
+        if (e->k.a == k.a && (e->k.b & ~MARK) == k.b) return 0;
         i = (i + 1) & T->mask;
     }
 }
@@ -35,7 +38,7 @@ static const Traced *trace_get(const Trace *T, LKey k) {
     for (;;) {
         const Traced *e = &T->t[i];
         if (!(e->k.a | e->k.b)) return NULL;
-        if (e->k.a == k.a && e->k.b == k.b) return e;
+        if (e->k.a == k.a && (e->k.b & ~MARK) == k.b) return e;
         i = (i + 1) & T->mask;
     }
 }
@@ -52,16 +55,25 @@ static int trace_class(Layered *L, uint32_t id, LKey target, LKey **path, size_t
     if (!T.t) return -1;
     T.mask = 1023;
     L->mask = c->mask;
-    L->nstack = 0;
     L->trace = &T;
     const LKey zero = {0, 0};
     int r = 0;
-    for (size_t i = c->begin; i < c->end && r >= 0; i++)
-        if ((r = lay_trace_add(L, &T, seed_key(&v->seeds[i]), zero)) > 0) r = lay_push(L, seed_key(&v->seeds[i]));
-    while (r >= 0 && !T.found && L->nstack) {
-        LKey k = L->stack[--L->nstack];
-        lay_expand(L, &k);
-        r = L->oom ? -1 : 0;
+    for (size_t i = c->begin; i < c->end && r >= 0; i++) r = lay_trace_add(L, &T, seed_key(&v->seeds[i]), zero);
+    for (int again = 1; again && r >= 0 && !T.found;) { /* as search_class's scan */
+        again = 0;
+        for (size_t i = 0; i <= T.mask && !T.found; i++) {
+            Traced e = T.t[i];
+            if (!(e.k.a | e.k.b) || (e.k.b & MARK)) continue;
+            T.t[i].k.b |= MARK;
+            again = 1;
+            size_t moves = T.moves;
+            lay_expand(L, &e.k);
+            if (L->oom) {
+                r = -1;
+                break;
+            }
+            if (moves != T.moves) break;
+        }
     }
     L->trace = NULL;
     if (!T.found) r = -1;
@@ -70,14 +82,14 @@ static int trace_class(Layered *L, uint32_t id, LKey target, LKey **path, size_t
             r = -1;
             break;
         }
-        (*path)[(*np)++] = e->k;
+        (*path)[(*np)++] = (LKey){e->k.a, e->k.b & ~MARK};
         if (e->from.a | e->from.b) {
             e = trace_get(&T, e->from);
             continue;
         }
         *origin = NO_CLASS - 1; /* a seed of the class: where it came from */
         for (size_t i = c->begin; i < c->end; i++)
-            if (!memcmp(v->seeds[i].k, &e->k, sizeof e->k)) *origin = v->seeds[i].from;
+            if (!memcmp(v->seeds[i].k, &(LKey){e->k.a, e->k.b & ~MARK}, sizeof e->k)) *origin = v->seeds[i].from;
         if (*origin == NO_CLASS - 1) r = -1;
         e = NULL;
     }
