@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -176,3 +177,69 @@ def test_the_command_line_proves_a_deal_lost_with_the_layered_search() -> None:
     run = run_tableaux("solve", LAYERED_GAME, "17", "--layered", "--no-first-pass", "--json")
     assert run.returncode == 1, run.stderr
     assert '"verdict": "unwinnable"' in run.stdout
+
+
+# --- classes on disk (core/layered_disk.c) ---------------------------------------------------------------------
+@needs_core
+@pytest.mark.parametrize("deal", [17, 183, 140])
+def test_classes_searched_on_disk_make_the_same_positions_and_leave_no_files(
+    deal: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A class searched breadth first on disk (every class, here: disk_class=0) makes exactly the positions the
+    search in memory makes, to the same proof; its files go in TMPDIR and are gone at the end."""
+    from tableaux.solver import _core
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    start = KAC.deal(deal)
+    in_memory = _core.solve(1, start.piles, 0, first_pass=False, layered=True)
+    on_disk = _core.solve(1, start.piles, 0, first_pass=False, layered=True, disk=1 << 30, disk_class=0)
+    spilled = _core.solve(1, start.piles, 0, first_pass=False, layered=True, disk=1 << 30, disk_class=2000)
+    assert in_memory[0] == on_disk[0] == spilled[0] == 1  # unwinnable
+    assert on_disk[2] == in_memory[2]  # the same positions
+    assert spilled[2] >= in_memory[2]  # a class that outgrows its table is searched again, on disk
+    assert list(tmp_path.iterdir()) == []
+
+
+@needs_core
+def test_wins_found_on_disk_give_lines_that_play_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The line of a win made in a class on disk is put together from the class's layers, kept for it, a layer
+    at a time back to a seed, and through the classes before it, on disk too."""
+    from tableaux.solver import _core
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    won = crossing = 0
+    for state in late_positions(range(1, 25), (15, 25, 40)):
+        verdict, line, *_ = _core.solve(1, state.piles, 0, max_nodes=300_000, memory=64 << 20, first_pass=False,
+                                        layered=True, disk=1 << 30, disk_class=0)
+        if verdict == 0:
+            moves = [KAC.to_move(tuple(m)) for m in line]
+            assert plays_to_a_win(state, moves)
+            won += 1
+            crossing += classes_crossed(state, moves) >= 4
+        else:
+            assert verdict == 2  # they all lie on winning lines
+    assert won >= 20 and crossing >= 5
+    assert list(tmp_path.iterdir()) == []
+
+
+@needs_core
+def test_disk_lets_a_search_go_on_where_its_memory_alone_stops(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``disk_mb``: in 16 MiB a position near the end of classic deal 1's winning line soon fills the memory
+    (its classes are big: few cards left that never come back); with files beside it the same search makes
+    several times the positions, and with a disk allowance too small it stops again, leaving nothing behind."""
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    state = late_positions(range(1, 2), (60,))[0]
+    alone = solve((KAC, state), first_pass=False, layered=True, memory_mb=16, max_nodes=8_000_000)
+    with_disk = solve((KAC, state), first_pass=False, layered=True, memory_mb=16, disk_mb=500, max_nodes=8_000_000)
+    little = solve((KAC, state), first_pass=False, layered=True, memory_mb=16, disk_mb=1, max_nodes=8_000_000)
+    assert alone.verdict == with_disk.verdict == little.verdict == "unknown"
+    assert with_disk.nodes > 3 * alone.nodes
+    assert little.nodes < with_disk.nodes
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_disk_goes_with_the_layered_search_only() -> None:
+    run = run_tableaux("solve", LAYERED_GAME, "17", "--disk", "100")
+    assert run.returncode == 2 and "--disk goes with --layered" in run.stderr
+    with pytest.raises(SolverError, match="disk_mb must be"):
+        solve(new_game(LAYERED_GAME, 17), layered=True, disk_mb=-1)

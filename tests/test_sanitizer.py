@@ -104,6 +104,21 @@ CHECKS = textwrap.dedent(
         late = rules.apply(late, tuple(m))
     verdict, line, _, _, _ = _core.solve(1, late.piles, 0, memory=16 << 20, first_pass=False, layered=True)
     assert verdict == 0 and plays_to_a_win(rules, late, line)
+    # Classes on disk (core/layered_disk.c): every class, or those that outgrow 50 positions; a win's line from
+    # layers kept on disk; a disk allowance that runs out.
+    for deal in (3, 16, 20):
+        start = rules.deal(deal)
+        for disk_class in (0, 50):
+            verdict, _, _, _, _ = _core.solve(1, start.piles, 0, memory=16 << 20, first_pass=False, layered=True,
+                                              disk=64 << 20, disk_class=disk_class)
+            assert verdict == 1, (deal, disk_class)
+    verdict, line, _, _, _ = _core.solve(1, late.piles, 0, memory=16 << 20, first_pass=False, layered=True,
+                                         disk=64 << 20, disk_class=0)
+    assert verdict == 0 and plays_to_a_win(rules, late, line)
+    start = rules.deal(183)
+    verdict, _, _, _, _ = _core.solve(1, start.piles, 0, memory=16 << 20, first_pass=False, layered=True,
+                                      disk=1 << 20, disk_class=0)
+    assert verdict == 2
     print("sanitized core: OK")
     """
 )

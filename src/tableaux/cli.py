@@ -53,6 +53,7 @@ positive_int = bounded(int, N_("a count"), 1, float("inf"))
 positive_float = bounded(float, N_("a time in seconds"), 1e-3, 1e9)
 port_number = bounded(int, N_("a port"), 1, 65535)
 memory_mb = bounded(int, N_("a size in MiB"), 16, 1 << 20)
+disk_mb = bounded(int, N_("a size in MiB"), 0, 1 << 30)
 
 
 def deal_range(text: str) -> str:
@@ -185,6 +186,9 @@ def add_solver_arguments(p: argparse.ArgumentParser) -> None:
                    help=_("give the whole budget to the complete search, with no first pass looking for a "
                    "quick win: proving a deal lost gets all of the positions instead of half, some wins take "
                    "longer (for the deals a survey left unknown)"))
+    p.add_argument("--disk", type=disk_mb, default=0, metavar="MB",
+                   help=_("with --layered: files of up to MB MiB (in TMPDIR) for a class of positions too big "
+                   "for --memory, searched on disk instead of ending 'unknown' (default 0: none)"))
     p.add_argument("--layered", action="store_true",
                    help=_("classic King Albert: a complete search that holds one class of positions at a time "
                    "instead of all of them, for deals whose spaces no memory holds; it finds wins late, "

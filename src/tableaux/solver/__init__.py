@@ -149,6 +149,7 @@ def solve(
     backend: str | None = None,
     threads: int = 1,
     layered: bool = False,
+    disk_mb: int = 0,
 ) -> SolveResult:
     """Decide the position: ``winnable`` with the whole winning line, ``unwinnable`` (proved) or ``unknown``.
 
@@ -182,6 +183,8 @@ def solve(
         raise SolverError(f"memory_mb must be a whole number of MiB from 16 to 1048576, not {memory_mb!r}")
     if isinstance(threads, bool) or threads not in (1, 2):
         raise SolverError(f"threads must be 1 or 2, not {threads!r}")
+    if isinstance(disk_mb, bool) or not isinstance(disk_mb, int) or not 0 <= disk_mb <= 1 << 30:
+        raise SolverError(f"disk_mb must be a whole number of MiB from 0 to 1073741824, not {disk_mb!r}")
     if not isinstance(layered, bool):
         raise SolverError(f"layered must be True or False, not {layered!r}")
     if layered and type(rules) is not KingAlbertClassic:
@@ -207,6 +210,7 @@ def solve(
             first_pass=first_pass,
             threads=threads,
             layered=layered,
+            disk=disk_mb << 20,
         )
         verdict, line = _VERDICTS[code], raw
     else:

@@ -208,17 +208,17 @@ static PyObject *core_safe(PyObject *self, PyObject *args) {
 
 static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"game",  "piles", "redeals", "max_nodes",  "time_limit", "memory",
-                            "first_pass", "level", "oblige",  "best_first", "threads",    "chained", "restarts", "layered", NULL};
+                            "first_pass", "level", "oblige",  "best_first", "threads",    "chained", "restarts", "layered", "disk", "disk_class", NULL};
     PyObject *g, *piles;
     long redeals;
     long long max_nodes = -1;
     double time_limit = 0;
-    unsigned long long memory = 1ULL << 30;
+    unsigned long long memory = 1ULL << 30, disk = 0;
     int first_pass = 1, level = 1, oblige = 1, best_first = 1, threads = 1, chained = 1, layered = 0, game;
-    long long restarts = -1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOl|LdKpippipLp", names, &g, &piles, &redeals, &max_nodes, &time_limit,
+    long long restarts = -1, disk_class = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOl|LdKpippipLpKL", names, &g, &piles, &redeals, &max_nodes, &time_limit,
                                      &memory, &first_pass, &level, &oblige, &best_first, &threads, &chained, &restarts,
-                                     &layered) ||
+                                     &layered, &disk, &disk_class) ||
         read_game(g, &game))
         return NULL;
     if (threads < 1 || threads > 2) return PyErr_Format(PyExc_ValueError, "threads must be 1 or 2");
@@ -237,6 +237,8 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
     s->best_first = best_first;
     s->chain_runs = chained;
     s->layered = layered;
+    s->disk = (size_t)disk;
+    s->disk_class = disk_class;
     /* the complete search restarts in classic King Albert beside the first pass, unless told otherwise; a
      * number above 1 is the first run's size (tests use small ones, to make many restarts on small spaces) */
     if (restarts < 0) restarts = first_pass;

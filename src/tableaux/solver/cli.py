@@ -21,8 +21,12 @@ def run_solve(args: argparse.Namespace) -> int:
         print(_("tableaux solve: error: --layered plays {game} only, not {other}").format(
             game=LAYERED_GAME, other=args.game), file=sys.stderr)
         return 2
+    if args.disk and not args.layered:
+        print(_("tableaux solve: error: --disk goes with --layered"), file=sys.stderr)
+        return 2
     result = solve(game, max_nodes=args.max_nodes, time_limit=args.time_limit, memory_mb=args.memory,
-                   backend=args.backend, threads=args.threads, first_pass=args.first_pass, layered=args.layered)
+                   backend=args.backend, threads=args.threads, first_pass=args.first_pass, layered=args.layered,
+                   disk_mb=args.disk)
     if args.json:
         print(json.dumps(result.to_dict()))
     else:
@@ -67,6 +71,8 @@ def run_survey(args: argparse.Namespace) -> int:
         deals = parse_deals(args.deals)
         if args.layered and args.game != LAYERED_GAME:
             raise SurveyError(_("--layered plays {game} only, not {other}").format(game=LAYERED_GAME, other=args.game))
+        if args.disk and not args.layered:
+            raise SurveyError(_("--disk goes with --layered"))
         if args.scheduler is not None and not args.scheduler.startswith(("tcp://", "tls://", "inproc://")):
             raise SurveyError(_("--scheduler must look like tcp://HOST:PORT, not {value}").format(
                 value=repr(args.scheduler)))
@@ -77,7 +83,8 @@ def run_survey(args: argparse.Namespace) -> int:
         return 2
     present = [already[d] for d in deals if d in already]
     again = sum(1 for row in present
-                if worth_retrying(row, args.time_limit, args.max_nodes, args.memory, args.first_pass, args.layered))
+                if worth_retrying(row, args.time_limit, args.max_nodes, args.memory, args.first_pass, args.layered,
+                                  args.disk))
     skipped = len(present) - again
     where = args.scheduler or ngettext("{n} local worker", "{n} local workers", workers).format(n=workers)
     seconds = f"{args.time_limit:g}"
@@ -122,7 +129,7 @@ def run_survey(args: argparse.Namespace) -> int:
             summary = survey(args.game, deals, time_limit=args.time_limit, workers=workers, out=args.out,
                              scheduler=args.scheduler, max_nodes=args.max_nodes, memory_mb=args.memory,
                              backend=args.backend, first_pass=args.first_pass, layered=args.layered,
-                             lines=not args.no_lines,
+                             disk_mb=args.disk, lines=not args.no_lines,
                              progress=progress,
                              on_result=on_result)
         except SurveyError as exc:

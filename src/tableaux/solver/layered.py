@@ -37,6 +37,19 @@ the class it was made in is searched again, noting where each position came from
 that made it, then the class of that class's seed's origin, and so on back to the start: the steps,
 replayed on the real position, are the line.
 
+**Inside a class every move can be undone, and no safe move is made** (so the C core may search a class
+too big for its memory breadth first on disk, ``core/layered_disk.c``, keeping only three layers: next to a
+position at distance d from the seeds lie only positions at distance d - 1, d or d + 1). A move inside a
+class puts out no reserve card and moves no card off its fixed card, so the card c it moves lay on a legal
+parent, alone in a pile, or on top of a foundation. From a legal parent p it can go back onto p, which is
+its pile's top now; from a pile of its own, back to the empty pile it left; from a foundation, home again,
+where it fits. Sent home, it may be taken back: it is home for good only if the rule of ``safe_move`` held
+before it went, and then the positions the search keeps, made after their safe moves, would have sent it
+already. And no card becomes safe to send home: a card t uncovered by c would make c safe too if c lay
+legally on it (c is one rank lower, of the other colour: its own conditions are t's, one rank lower), and
+c sent home helps t only when c is exactly the card t's rule lacked, which makes c's rule hold as well (the
+same arithmetic as in ``safe_move``); a card taken back lowers a foundation, which helps no one.
+
 It finds wins late (only after the classes above them), so the solve runs it after the first pass,
 whose runs find most wins at once. ``core/layered.c`` is the same search on 16-byte keys; both count
 one position per child made (after its safe moves), and on a lost position they make the same

@@ -51,18 +51,20 @@ def solve_deal(
     backend: str | None = None,
     first_pass: bool = True,
     layered: bool = False,
+    disk_mb: int = 0,
     lines: bool = True,
 ) -> dict[str, Any]:
     """One deal of a survey; runs in a worker process, so it imports and returns plain data.
 
     A row made without the first pass says so (``"first_pass": false``); rows without the field had it.
-    A row made by the layered complete search says so too (``"layered": true``)."""
+    A row made by the layered complete search says so too (``"layered": true``), and records the disk it
+    could use (``"disk_mb"``) when it could."""
     from .. import new_game
     from . import solve
 
     memory_mb = memory_mb or DEFAULT_MEMORY_MB
     result = solve(new_game(game, deal), time_limit=time_limit, max_nodes=max_nodes, memory_mb=memory_mb,
-                   backend=backend, first_pass=first_pass, layered=layered)
+                   backend=backend, first_pass=first_pass, layered=layered, disk_mb=disk_mb)
     row: dict[str, Any] = {
         "game": game,
         "deal": deal,
@@ -78,6 +80,8 @@ def solve_deal(
         row["first_pass"] = False
     if layered:
         row["layered"] = True
+    if disk_mb:
+        row["disk_mb"] = disk_mb
     if lines:
         row["line"] = " ".join(str(m) for m in result.moves)
     return row
@@ -308,7 +312,8 @@ def _run_dask(
 
 
 def worth_retrying(row: dict[str, Any], time_limit: float | None, max_nodes: int | None,
-                   memory_mb: int | None = None, first_pass: bool = True, layered: bool = False) -> bool:
+                   memory_mb: int | None = None, first_pass: bool = True, layered: bool = False,
+                   disk_mb: int = 0) -> bool:
     """An unknown deal is solved again when this run's budget is bigger: that is how a survey's
     last open deals get a second, larger budget. The new row comes later in the file and wins.
 
@@ -323,7 +328,8 @@ def worth_retrying(row: dict[str, Any], time_limit: float | None, max_nodes: int
     million without); the other way round, only a bigger budget is.
 
     And so is the layered complete search, a search another than the depth-first one: a deal left
-    unknown by the depth-first one is worth a layered run at the same budget (and memory)."""
+    unknown by the depth-first one is worth a layered run at the same budget (and memory), and a layered
+    run with more disk than the row had is worth making too."""
     if row["verdict"] != "unknown":
         return False
 
@@ -334,7 +340,7 @@ def worth_retrying(row: dict[str, Any], time_limit: float | None, max_nodes: int
     memory, old_memory = memory_mb or DEFAULT_MEMORY_MB, row.get("memory_mb") or DEFAULT_MEMORY_MB
     if (max_nodes is not None and old_nodes is not None and max_nodes < old_nodes) or memory < old_memory:
         return False
-    if layered and not row.get("layered", False):
+    if layered and (not row.get("layered", False) or disk_mb > row.get("disk_mb", 0)):
         return True
     return (more(max_nodes, old_nodes) or memory > old_memory
             or (max_nodes == old_nodes and more(time_limit, old_time))
@@ -355,6 +361,7 @@ def survey(
     backend: str | None = None,
     first_pass: bool = True,
     layered: bool = False,
+    disk_mb: int = 0,
     lines: bool = True,
     progress: Callable[[int, int], None] | None = None,
     on_result: Callable[[dict[str, Any]], None] | None = None,
@@ -364,12 +371,12 @@ def survey(
     drop_torn_tail(out)
     wanted = set(deals)
     todo = [d for d in deals
-            if d not in done or worth_retrying(done[d], time_limit, max_nodes, memory_mb, first_pass, layered)]
+            if d not in done or worth_retrying(done[d], time_limit, max_nodes, memory_mb, first_pass, layered, disk_mb)]
     results = {d: r for d, r in done.items() if d in wanted}
     if progress:
         progress(len(results), len(deals))
     options = {"time_limit": time_limit, "max_nodes": max_nodes, "memory_mb": memory_mb, "backend": backend,
-               "first_pass": first_pass, "layered": layered, "lines": lines}
+               "first_pass": first_pass, "layered": layered, "disk_mb": disk_mb, "lines": lines}
     # Deals solved again with a bigger budget are the ones that took the whole smaller one: minutes each.
     one_by_one = all(d in done for d in todo)
     for rows in run_tasks(game, todo, options, workers, scheduler, one_by_one):

@@ -281,6 +281,9 @@ typedef struct {
     int result;          /* the second thread's run(): 1 won, 0 exhausted, -1 stopped */
     size_t lent;   /* of those, what the best-first run holds meanwhile */
     int layered;   /* classic King Albert: the complete search is layered.c's, not a depth-first one */
+    size_t disk;   /* bytes of files the layered search may write for classes too big for its memory (0: none) */
+    long long disk_class; /* with disk: a class whose table passes this many positions goes on disk (-1: only
+                             when the memory is full; 0: every class, which tests use) */
 } Search;
 
 /* The most items one of a search's stacks may hold (their indexes are ints). A line that needs more ends

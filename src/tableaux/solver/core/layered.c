@@ -108,8 +108,8 @@ static int emit(Layered *L, Pos *p, LKey k, uint64_t m, const LKey *from) {
             T->found = 1;
             T->found_from = *from;
             r = -1;
-        } else if (m == L->mask) {
-            r = lay_trace_add(L, T, k, *from);
+        } else if (m == L->mask && !L->scan_only) {
+            r = L->on_disk ? lay_disk_add(L, k) : lay_trace_add(L, T, k, *from);
         }
     } else if (search_tick(L->s)) {
         L->stopped = 1;
@@ -120,7 +120,12 @@ static int emit(Layered *L, Pos *p, LKey k, uint64_t m, const LKey *from) {
         L->won_in = L->id;
         r = -1;
     } else if (m == L->mask) {
-        r = set_add(L, k) < 0 ? -1 : 0;
+        if (L->on_disk) {
+            r = lay_disk_add(L, k);
+        } else if (set_add(L, k) < 0 || (L->disk_cap && L->s->disk_class > 0 && L->set_n > (size_t)L->s->disk_class)) {
+            L->spill = L->disk_cap > 0; /* search_class searches the class again, on disk */
+            r = -1;
+        }
     } else if ((m & ~L->mask) || __builtin_popcountll(m) >= L->level) {
         L->broken = 1; /* its class was searched already, or will be later than its seeds come: stop, unknown */
         r = -1;
@@ -190,7 +195,7 @@ static int group(Layered *L, Level *v) {
         while (map[2 * x] && map[2 * x] != m + 1) x = (x + 1) & (map_cap - 1);
         if (!map[2 * x]) {
             if (lgrow(L, (void **)&cls, &cls_cap, ncls + 1, sizeof(Class))) goto fail;
-            cls[ncls] = (Class){m, 0, 0};
+            cls[ncls] = (Class){m, 0, 0, 0};
             map[2 * x] = m + 1, map[2 * x + 1] = ncls++;
         }
         ids[i] = (uint32_t)map[2 * x + 1];
@@ -226,6 +231,10 @@ fail:
  * 0 when done, -1 when the search must stop (won, out of budget or memory). */
 static int search_class(Layered *L, Level *v, Class *c) {
     L->mask = c->mask;
+    if (L->disk_cap && !L->s->disk_class) { /* every class on disk */
+        c->on_disk = 1;
+        return lay_disk_class(L, v, c);
+    }
     if (set_init(L, (c->end - c->begin) * 2)) return -1;
     size_t w = c->begin;
     int r = 0;
@@ -250,6 +259,11 @@ static int search_class(Layered *L, Level *v, Class *c) {
         }
     }
     set_free(L);
+    if (r && L->spill) { /* the class outgrew the memory: all of it again, on disk */
+        L->spill = L->oom = 0;
+        c->on_disk = 1;
+        r = lay_disk_class(L, v, c);
+    }
     return r;
 }
 
@@ -260,6 +274,7 @@ int layered_run(Search *s) {
         return -1;
     }
     L->s = s;
+    L->disk_cap = s->disk;
     int depth0 = s->nundo, result = -1;
     table_free(&s->table); /* the depth-first search's table: its room is this search's now */
     const Pos *p0 = &s->pos;
@@ -316,6 +331,7 @@ done:
         while (s->nundo > depth0) undo_move(&s->pos, &s->undo[--s->nundo]);
         if (L->oom) s->out_of_memory = 1;
     }
+    lay_disk_close(L);
     for (int lv = 0; lv < NLEVELS; lv++) {
         free(L->lev[lv].seeds);
         free(L->lev[lv].classes);

@@ -48,6 +48,7 @@ static inline Seed make_seed(LKey k, uint32_t from) {
 typedef struct {
     uint64_t mask;
     size_t begin, end; /* its seeds in the level's array */
+    int on_disk;       /* it outgrew the memory and was searched on disk (layered_disk.c) */
 } Class;
 
 typedef struct {
@@ -84,6 +85,11 @@ typedef struct {
     uint32_t won_in; /* the class it was made in */
     int oom, stopped;
     int broken; /* a move added to a mask: impossible (layered.py proves it), and the search would be unsound */
+    struct Disk *disk; /* layered_disk.c's files, once a class outgrows the memory */
+    size_t disk_cap;   /* bytes they may take (0: the search keeps to its memory) */
+    int on_disk;       /* the class being searched is on disk: its children go to lay_disk_add */
+    int scan_only;     /* a trace on disk looks for its target only */
+    int spill;         /* the class's table ran out of memory: search it on disk instead */
     struct Trace *trace; /* while a winning line is put together: see layered_line.c */
 } Layered;
 
@@ -147,6 +153,12 @@ void *lmalloc(Layered *L, size_t bytes, int zero);
 void lfree(Layered *L, void *p, size_t bytes);
 int lgrow(Layered *L, void **buf, size_t *cap, size_t need, size_t size);
 int lay_expand(Layered *L, const LKey *k);
+
+/* ---- classes on disk (layered_disk.c) */
+int lay_disk_add(Layered *L, LKey k);
+int lay_disk_class(Layered *L, Level *v, Class *c);
+int lay_disk_trace(Layered *L, Level *v, Class *c, Trace *T, LKey **path, size_t *np, size_t *cap, uint32_t *origin);
+void lay_disk_close(Layered *L);
 
 /* ---- the winning line (layered_line.c) */
 int lay_trace_add(Layered *L, Trace *T, LKey k, LKey from);

@@ -51,6 +51,7 @@ static int trace_class(Layered *L, uint32_t id, LKey target, LKey **path, size_t
     Class *c = &v->classes[L->ids[id].index];
     Trace T = {0};
     T.target = target;
+    if (c->on_disk) return lay_disk_trace(L, v, c, &T, path, np, cap, origin);
     T.t = lmalloc(L, 1024 * sizeof(Traced), 1);
     if (!T.t) return -1;
     T.mask = 1023;
@@ -76,6 +77,13 @@ static int trace_class(Layered *L, uint32_t id, LKey target, LKey **path, size_t
         }
     }
     L->trace = NULL;
+    if (!T.found && L->oom && L->disk_cap) { /* the trace, twice the table's size, did not fit: on disk */
+        lfree(L, T.t, (T.mask + 1) * sizeof(Traced));
+        L->oom = 0;
+        T = (Trace){0};
+        T.target = target;
+        return lay_disk_trace(L, v, c, &T, path, np, cap, origin);
+    }
     if (!T.found) r = -1;
     for (const Traced *e = r < 0 ? NULL : trace_get(&T, T.found_from); e;) {
         if (lgrow(L, (void **)path, cap, *np + 1, sizeof(LKey))) {
