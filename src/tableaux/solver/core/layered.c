@@ -131,7 +131,8 @@ static int emit(Layered *L, Pos *p, LKey k, uint64_t m, const LKey *from) {
         r = -1;
     } else {
         Level *v = &L->lev[__builtin_popcountll(m)];
-        if (lgrow(L, (void **)&v->seeds, &v->cap, v->n + 1, sizeof(Seed))) r = -1;
+        if (L->disk_cap) r = lay_disk_seed(L, v, make_seed(k, L->id)); /* with a disk, seeds wait in files */
+        else if (lgrow(L, (void **)&v->seeds, &v->cap, v->n + 1, sizeof(Seed))) r = -1;
         else v->seeds[v->n++] = make_seed(k, L->id);
     }
     while (nu) ka_undo(p, &u[--nu]);
@@ -275,6 +276,7 @@ int layered_run(Search *s) {
     }
     L->s = s;
     L->disk_cap = s->disk;
+    for (int lv = 0; lv < NLEVELS; lv++) L->lev[lv].parked = -1;
     int depth0 = s->nundo, result = -1;
     table_free(&s->table); /* the depth-first search's table: its room is this search's now */
     const Pos *p0 = &s->pos;
@@ -311,8 +313,8 @@ int layered_run(Search *s) {
     int r = 0;
     for (int lv = NLEVELS - 1; lv >= 0 && !r; lv--) {
         Level *v = &L->lev[lv];
-        if (!v->n) continue;
-        if (group(L, v)) r = -1;
+        if (!v->n && !v->pending) continue; /* with a disk, its seeds may all be in the file */
+        if ((L->disk_cap && lay_disk_unpark(L, v)) || group(L, v)) r = -1;
         for (size_t c = 0; c < v->nclasses && !r; c++) {
             if (lgrow(L, (void **)&L->ids, &L->ids_cap, L->nids + 1, sizeof(ClassId))) {
                 r = -1;
@@ -323,6 +325,7 @@ int layered_run(Search *s) {
             L->ids[L->nids++] = (ClassId){(uint32_t)lv, (uint32_t)c};
             r = search_class(L, v, &v->classes[c]);
         }
+        if (!r && L->disk_cap && lay_disk_park(L, v)) r = -1;
     }
     if (!r) result = 0;
     else if (L->won) result = lay_line(L, made, nmade) ? -1 : 1;

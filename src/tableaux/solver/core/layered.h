@@ -56,10 +56,12 @@ typedef struct {
 } ClassId;
 
 typedef struct {
-    Seed *seeds;
+    Seed *seeds; /* NULL once searched and parked on disk (layered_disk.c: lay_disk_park) */
     size_t n, cap;
     Class *classes;
     size_t nclasses, classes_cap;
+    void *pending;     /* with a disk: the FILE its seeds go to until the level is searched */
+    long long parked;  /* with a disk: the file holding its seeds once searched (-1: none) */
 } Level;
 
 #define NLEVELS 60 /* 7 reserve cells and at most 51 dealt cards on another */
@@ -159,6 +161,11 @@ int lay_disk_add(Layered *L, LKey k);
 int lay_disk_class(Layered *L, Level *v, Class *c);
 int lay_disk_trace(Layered *L, Level *v, Class *c, Trace *T, LKey **path, size_t *np, size_t *cap, uint32_t *origin);
 void lay_disk_close(Layered *L);
+int lay_disk_seed(Layered *L, Level *v, Seed s);
+int lay_disk_unpark(Layered *L, Level *v);
+int lay_disk_park(Layered *L, Level *v);
+const Seed *lay_class_seeds(Layered *L, Level *v, const Class *c, Seed **held);
+void lay_drop_seeds(Layered *L, const Class *c, Seed *held);
 
 /* ---- the winning line (layered_line.c) */
 int lay_trace_add(Layered *L, Trace *T, LKey k, LKey from);

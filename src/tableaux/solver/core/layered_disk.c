@@ -207,7 +207,13 @@ static int disk_open(Layered *L) {
 void lay_disk_close(Layered *L) {
     Disk *D = L->disk;
     if (!D) return;
-    for (size_t i = 0; i < D->nruns; i++) drop_file(D, D->runs[i]);
+    for (int lv = 0; lv < NLEVELS; lv++)
+        if (L->lev[lv].pending) fclose(L->lev[lv].pending);
+    for (long long file = 0; file < D->name; file++) { /* every file it made, whatever became of it */
+        Path path;
+        path_of(D, file, path);
+        unlink(path);
+    }
     free(D->runs);
     free(D->buf);
     rmdir(D->dir);
@@ -236,8 +242,15 @@ static void give_buffer(Layered *L) {
 /* Layer 0: the class's seeds, sorted, into a new file. */
 static int seed_layer(Layered *L, Level *v, Class *c, long long *file) {
     Disk *D = L->disk;
-    for (size_t i = c->begin; i < c->end; i++)
-        if (lay_disk_add(L, seed_key(&v->seeds[i]))) return -1;
+    Seed *held;
+    const Seed *sd = lay_class_seeds(L, v, c, &held);
+    if (!sd) return -1;
+    for (size_t i = 0; i < c->end - c->begin; i++)
+        if (lay_disk_add(L, seed_key(&sd[i]))) {
+            lay_drop_seeds(L, c, held);
+            return -1;
+        }
+    lay_drop_seeds(L, c, held);
     qsort(D->buf, D->nbuf, sizeof(LKey), key_cmp_q);
     int r = write_keys(L, D->buf, D->nbuf, file);
     D->nbuf = 0;
@@ -348,8 +361,11 @@ int lay_disk_trace(Layered *L, Level *v, Class *c, Trace *T, LKey **path, size_t
         y = T->found_from;
     }
     *origin = NO_CLASS - 1;
-    for (size_t i = c->begin; i < c->end; i++)
-        if (!memcmp(v->seeds[i].k, &y, sizeof y)) *origin = v->seeds[i].from;
+    Seed *held;
+    const Seed *sd = lay_class_seeds(L, v, c, &held);
+    for (size_t i = 0; sd && i < c->end - c->begin; i++)
+        if (!memcmp(sd[i].k, &y, sizeof y)) *origin = sd[i].from;
+    lay_drop_seeds(L, c, held);
     r = *origin == NO_CLASS - 1 ? -1 : 0;
 out:
     L->scan_only = 0;
@@ -359,4 +375,98 @@ out:
     if (L->disk && L->disk->buf) give_buffer(L);
     lfree(L, layers, MAX_KEPT * sizeof(long long));
     return r;
+}
+
+/* ---- seeds on disk: a level's wait in a file until it is searched, and are parked in another after */
+
+static FILE *open_new(Layered *L, long long *file, const char *mode) {
+    Disk *D = L->disk;
+    Path path;
+    *file = D->name++;
+    path_of(D, *file, path);
+    FILE *f = fopen(path, mode);
+    if (f) setvbuf(f, NULL, _IOFBF, 1 << 16);
+    return f;
+}
+
+/* A seed of level v, appended to its file. 0, or -1 when the disk gives out. */
+int lay_disk_seed(Layered *L, Level *v, Seed s) {
+    Disk *D;
+    if (disk_open(L)) goto fail;
+    D = L->disk;
+    if (!v->pending) {
+        long long file;
+        if (!(v->pending = open_new(L, &file, "w+b"))) goto fail;
+        Path path;
+        path_of(D, file, path);
+        unlink(path); /* the open file stays; nothing is left behind whatever happens */
+    }
+    if (D->bytes + sizeof s > L->disk_cap || fwrite(&s, sizeof s, 1, v->pending) != 1) goto fail;
+    D->bytes += sizeof s;
+    return 0;
+fail:
+    L->oom = 1;
+    return -1;
+}
+
+/* Before level v is searched: its seeds from the file into memory, after those there already. */
+int lay_disk_unpark(Layered *L, Level *v) {
+    FILE *f = v->pending;
+    if (!f) return 0;
+    long long n = ftell(f) / (long long)sizeof(Seed);
+    int r = -1;
+    if (n < 0 || fflush(f) || fseek(f, 0, SEEK_SET)) goto out;
+    if (lgrow(L, (void **)&v->seeds, &v->cap, v->n + (size_t)n, sizeof(Seed))) goto out;
+    if (fread(v->seeds + v->n, sizeof(Seed), (size_t)n, f) != (size_t)n) goto out;
+    v->n += (size_t)n;
+    r = 0;
+out:
+    fclose(f);
+    v->pending = NULL;
+    if (n > 0) L->disk->bytes -= (size_t)n * sizeof(Seed);
+    if (r) L->oom = 1;
+    return r;
+}
+
+/* After level v is searched: its seeds (each class's begin..end) to a file, out of memory. */
+int lay_disk_park(Layered *L, Level *v) {
+    if (!v->seeds) return 0;
+    FILE *f = open_new(L, &v->parked, "wb");
+    size_t n = v->n;
+    int bad = !f || L->disk->bytes + n * sizeof(Seed) > L->disk_cap || fwrite(v->seeds, sizeof(Seed), n, f) != n;
+    if (f && fclose(f)) bad = 1;
+    L->disk->bytes += n * sizeof(Seed);
+    if (bad) {
+        L->oom = 1;
+        return -1;
+    }
+    lfree(L, v->seeds, v->cap * sizeof(Seed));
+    v->seeds = NULL;
+    v->cap = 0;
+    return 0;
+}
+
+/* The seeds of class c: in the level's array, or read from its parked file into *held (lay_drop_seeds frees
+ * it). NULL when memory or the disk gives out. */
+const Seed *lay_class_seeds(Layered *L, Level *v, const Class *c, Seed **held) {
+    *held = NULL;
+    if (v->seeds) return v->seeds + c->begin;
+    size_t n = c->end - c->begin;
+    Seed *sd = lmalloc(L, (n ? n : 1) * sizeof(Seed), 0);
+    Path path;
+    path_of(L->disk, v->parked, path);
+    FILE *f = sd ? fopen(path, "rb") : NULL;
+    int ok = f && !fseek(f, (long)(c->begin * sizeof(Seed)), SEEK_SET) && fread(sd, sizeof(Seed), n, f) == n;
+    if (f) fclose(f);
+    if (!ok) {
+        lfree(L, sd, (n ? n : 1) * sizeof(Seed));
+        L->oom = 1;
+        return NULL;
+    }
+    *held = sd;
+    return sd;
+}
+
+void lay_drop_seeds(Layered *L, const Class *c, Seed *held) {
+    if (held) lfree(L, held, ((c->end - c->begin) ? (c->end - c->begin) : 1) * sizeof(Seed));
 }

@@ -59,7 +59,11 @@ static int trace_class(Layered *L, uint32_t id, LKey target, LKey **path, size_t
     L->trace = &T;
     const LKey zero = {0, 0};
     int r = 0;
-    for (size_t i = c->begin; i < c->end && r >= 0; i++) r = lay_trace_add(L, &T, seed_key(&v->seeds[i]), zero);
+    Seed *held;
+    const Seed *sd = lay_class_seeds(L, v, c, &held);
+    if (!sd) r = -1;
+    for (size_t i = 0; sd && i < c->end - c->begin && r >= 0; i++) r = lay_trace_add(L, &T, seed_key(&sd[i]), zero);
+    lay_drop_seeds(L, c, held);
     for (int again = 1; again && r >= 0 && !T.found;) { /* as search_class's scan */
         again = 0;
         for (size_t i = 0; i <= T.mask && !T.found; i++) {
@@ -96,8 +100,10 @@ static int trace_class(Layered *L, uint32_t id, LKey target, LKey **path, size_t
             continue;
         }
         *origin = NO_CLASS - 1; /* a seed of the class: where it came from */
-        for (size_t i = c->begin; i < c->end; i++)
-            if (!memcmp(v->seeds[i].k, &(LKey){e->k.a, e->k.b & ~MARK}, sizeof e->k)) *origin = v->seeds[i].from;
+        const Seed *from = lay_class_seeds(L, v, c, &held);
+        for (size_t i = 0; from && i < c->end - c->begin; i++)
+            if (!memcmp(from[i].k, &(LKey){e->k.a, e->k.b & ~MARK}, sizeof e->k)) *origin = from[i].from;
+        lay_drop_seeds(L, c, held);
         if (*origin == NO_CLASS - 1) r = -1;
         e = NULL;
     }
