@@ -154,13 +154,19 @@ def test_full_memory_gives_unknown_and_the_search_keeps_to_its_allowance() -> No
     verdict, grown_kib = run.stdout.split()
     assert verdict == "unknown"
     assert int(grown_kib) / 1024 <= 16 * 1.1
+    game = new_game(LAYERED_GAME, 140)
+    assert solve(game, backend="c", memory_mb=16, first_pass=False, layered=True).out_of_memory
+    assert not solve(game, backend="c", max_nodes=1000, first_pass=False, layered=True).out_of_memory
+    run = run_tableaux("solve", LAYERED_GAME, "140", "--layered", "--no-first-pass", "--memory", "16")
+    assert run.returncode == 3 and "the memory ran out" in run.stdout
     game = new_game(LAYERED_GAME, 183)
     assert solve(game, backend="c", memory_mb=256, first_pass=False, layered=True).verdict == "unwinnable"
 
 
 def test_a_python_table_that_would_pass_its_size_gives_unknown() -> None:
     game = new_game(LAYERED_GAME, 16)
-    assert solve(game, backend="python", first_pass=False, layered=True, table_size=1000).verdict == "unknown"
+    full = solve(game, backend="python", first_pass=False, layered=True, table_size=1000)
+    assert full.verdict == "unknown" and full.out_of_memory
     assert solve(game, backend="python", first_pass=False, layered=True).verdict == "unwinnable"
 
 

@@ -101,6 +101,9 @@ class SolveResult:
     seconds: float = 0.0
     backend: str = "python"
     """Which search ran: ``"c"`` (the compiled core) or ``"python"``."""
+    out_of_memory: bool = False
+    """``unknown`` because the memory allowance (``memory_mb``, or the Python table's ``table_size``) ran out
+    first, not the positions or the time: more memory, not more budget, is what could decide it."""
 
     @property
     def winnable(self) -> bool:
@@ -113,6 +116,7 @@ class SolveResult:
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
             "backend": self.backend,
+            "out_of_memory": self.out_of_memory,
         }
 
 
@@ -202,7 +206,7 @@ def solve(
         backend = "python"
     start = time.perf_counter()
     if backend == "c":
-        code, raw, nodes, _out_of_memory, _clears = _core.solve(
+        code, raw, nodes, out_of_memory, _clears = _core.solve(
             core_game, state.piles, state.redeals,
             max_nodes=-1 if max_nodes is None else max_nodes,
             time_limit=0.0 if time_limit is None else float(time_limit),
@@ -213,8 +217,10 @@ def solve(
             disk=disk_mb << 20,
         )
         verdict, line = _VERDICTS[code], raw
+        out_of_memory = bool(out_of_memory) and verdict == "unknown"
     else:
-        verdict, line, nodes = python_search(rules, state, max_nodes, time_limit, table_size, first_pass, layered)
+        verdict, line, nodes, out_of_memory = python_search(
+            rules, state, max_nodes, time_limit, table_size, first_pass, layered)
     seconds = time.perf_counter() - start
     moves = [rules.to_move(m) for m in line] if line is not None else []
-    return SolveResult(verdict, moves, nodes, seconds, backend)
+    return SolveResult(verdict, moves, nodes, seconds, backend, out_of_memory)

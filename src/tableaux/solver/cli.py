@@ -39,6 +39,8 @@ def run_solve(args: argparse.Namespace) -> int:
             print(" ".join(str(m) for m in result.moves))
         elif result.verdict == "unwinnable":
             print(_("proved: every position reachable from the deal was searched and none is won"))
+        elif result.out_of_memory:
+            print(_("the memory ran out before the search finished; try a larger --memory"))
         elif result.verdict == "unknown":
             print(_("the budget ran out before the search finished; try a larger --time-limit or --max-nodes"))
     return {"winnable": 0, "unwinnable": 1, "unknown": 3}[result.verdict]

@@ -242,8 +242,9 @@ def python_search(
     table_size: int,
     first_pass: bool,
     layered: bool = False,
-) -> tuple[str, list[RawMove] | None, int]:
-    """Both passes of one solve: the verdict, the winning line (raw moves) and the positions made.
+) -> tuple[str, list[RawMove] | None, int, bool]:
+    """Both passes of one solve: the verdict, the winning line (raw moves), the positions made, and whether an
+    unknown verdict came from a full table (the layered search's: the depth-first one forgets instead).
 
     ``layered``: the complete search is :mod:`.layered`'s (classic King Albert) instead of the depth-first one.
     """
@@ -275,6 +276,8 @@ def python_search(
             line = layered_run(search, rules, state)
         elif line is None:
             line = search.run(state, restricted=False, node_cap=None)
-    except (_OutOfBudget, TableFull):
-        return "unknown", None, search.nodes
-    return ("unwinnable" if line is None else "winnable"), line, search.nodes
+    except _OutOfBudget:
+        return "unknown", None, search.nodes, False
+    except TableFull:
+        return "unknown", None, search.nodes, True
+    return ("unwinnable" if line is None else "winnable"), line, search.nodes, False
