@@ -1,6 +1,8 @@
 /* The layered search: its memory, the classes' tables and the search itself (layered.h has the design). */
 #include "layered.h"
 
+#include <stdio.h>
+
 /* ---- memory, held against the search's allowance */
 
 void *lmalloc(Layered *L, size_t bytes, int zero) {
@@ -169,7 +171,8 @@ int lay_expand(Layered *L, const LKey *k) {
     return 0;
 }
 
-/* Put a level's seeds in order of their classes (first met first); 0, or -1 when memory runs out. */
+/* Put a level's seeds in order of their classes (first met first), in place: 4 bytes a seed beside them. 0, or
+ * -1 when memory runs out. */
 static int group(Layered *L, Level *v) {
     size_t n = v->n, map_cap = 1024, ncls = 0, cls_cap = 0;
     uint32_t *ids = lmalloc(L, n * sizeof(uint32_t), 0);
@@ -210,13 +213,26 @@ static int group(Layered *L, Level *v) {
         cls[c].begin = cls[c].end = at; /* end: where the next seed of the class goes */
         at += count;
     }
-    Seed *sorted = lmalloc(L, n * sizeof(Seed), 0);
-    if (!sorted) goto fail;
-    for (size_t i = 0; i < n; i++) sorted[cls[ids[i]].end++] = v->seeds[i];
+    /* In place, a class at a time (American flag sort): a seed not in its class's part goes to the next free
+     * slot of its own, and what was there comes back to be placed in turn. */
+    for (size_t c = 0; c < ncls; c++) {
+        size_t bound = c + 1 < ncls ? cls[c + 1].begin : n;
+        while (cls[c].end < bound) {
+            size_t i = cls[c].end;
+            uint32_t d = ids[i];
+            if (d == c) {
+                cls[c].end++;
+                continue;
+            }
+            size_t j = cls[d].end++;
+            Seed t = v->seeds[i];
+            v->seeds[i] = v->seeds[j];
+            v->seeds[j] = t;
+            ids[i] = ids[j];
+            ids[j] = d;
+        }
+    }
     lfree(L, ids, n * sizeof(uint32_t));
-    lfree(L, v->seeds, v->cap * sizeof(Seed));
-    v->seeds = sorted;
-    v->cap = n;
     v->classes = cls;
     v->nclasses = ncls;
     v->classes_cap = cls_cap;
@@ -311,9 +327,14 @@ int layered_run(Search *s) {
     if (lgrow(L, (void **)&v0->seeds, &v0->cap, 1, sizeof(Seed))) goto done;
     v0->seeds[v0->n++] = make_seed(k, NO_CLASS);
     int r = 0;
+    const char *log = getenv("TABLEAUX_LAYERED_LOG"); /* set: a line per level on stderr, for long proofs */
+    double t0 = now();
     for (int lv = NLEVELS - 1; lv >= 0 && !r; lv--) {
         Level *v = &L->lev[lv];
         if (!v->n && !v->pending) continue; /* with a disk, its seeds may all be in the file */
+        if (log && *log)
+            fprintf(stderr, "layered: level %d, %lld positions made, %zu MiB held, %zu MiB on disk, %.0f s\n", lv,
+                    s->nodes, L->used >> 20, lay_disk_bytes(L) >> 20, now() - t0);
         if ((L->disk_cap && lay_disk_unpark(L, v)) || group(L, v)) r = -1;
         for (size_t c = 0; c < v->nclasses && !r; c++) {
             if (lgrow(L, (void **)&L->ids, &L->ids_cap, L->nids + 1, sizeof(ClassId))) {
@@ -327,6 +348,10 @@ int layered_run(Search *s) {
         }
         if (!r && L->disk_cap && lay_disk_park(L, v)) r = -1;
     }
+    if (log && *log)
+        fprintf(stderr, "layered: %s after %lld positions, %zu MiB held, %zu MiB on disk, %.0f s\n",
+                !r ? "searched" : L->won ? "won" : L->broken ? "broken" : L->oom ? "out of memory or disk" : "stopped",
+                s->nodes, L->used >> 20, lay_disk_bytes(L) >> 20, now() - t0);
     if (!r) result = 0;
     else if (L->won) result = lay_line(L, made, nmade) ? -1 : 1;
 done:

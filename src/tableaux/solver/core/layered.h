@@ -161,6 +161,7 @@ int lay_disk_add(Layered *L, LKey k);
 int lay_disk_class(Layered *L, Level *v, Class *c);
 int lay_disk_trace(Layered *L, Level *v, Class *c, Trace *T, LKey **path, size_t *np, size_t *cap, uint32_t *origin);
 void lay_disk_close(Layered *L);
+size_t lay_disk_bytes(const Layered *L);
 int lay_disk_seed(Layered *L, Level *v, Seed s);
 int lay_disk_unpark(Layered *L, Level *v);
 int lay_disk_park(Layered *L, Level *v);

@@ -416,7 +416,15 @@ int lay_disk_unpark(Layered *L, Level *v) {
     long long n = ftell(f) / (long long)sizeof(Seed);
     int r = -1;
     if (n < 0 || fflush(f) || fseek(f, 0, SEEK_SET)) goto out;
-    if (lgrow(L, (void **)&v->seeds, &v->cap, v->n + (size_t)n, sizeof(Seed))) goto out;
+    size_t need = v->n + (size_t)n; /* exactly: a level's seeds can be most of the memory */
+    if (need > v->cap) {
+        if (L->used + (need - v->cap) * sizeof(Seed) > L->s->memory) goto out;
+        Seed *grown = realloc(v->seeds, need * sizeof(Seed));
+        if (!grown) goto out;
+        L->used += (need - v->cap) * sizeof(Seed);
+        v->seeds = grown;
+        v->cap = need;
+    }
     if (fread(v->seeds + v->n, sizeof(Seed), (size_t)n, f) != (size_t)n) goto out;
     v->n += (size_t)n;
     r = 0;
@@ -470,3 +478,6 @@ const Seed *lay_class_seeds(Layered *L, Level *v, const Class *c, Seed **held) {
 void lay_drop_seeds(Layered *L, const Class *c, Seed *held) {
     if (held) lfree(L, held, ((c->end - c->begin) ? (c->end - c->begin) : 1) * sizeof(Seed));
 }
+
+/* What the files hold now, in bytes (for the log). */
+size_t lay_disk_bytes(const Layered *L) { return L->disk ? L->disk->bytes : 0; }
