@@ -98,6 +98,17 @@ static int set_add(Layered *L, LKey k) {
 
 /* ---- the search */
 
+/* The class's table takes the child that emit left waiting; 0, or -1 when it is full (L->spill: on disk). */
+static int put_pending(Layered *L) {
+    if (!L->has_pending) return 0;
+    L->has_pending = 0;
+    if (set_add(L, L->pending) < 0 || (L->disk_cap && L->s->disk_class > 0 && L->set_n > (size_t)L->s->disk_class)) {
+        L->spill = L->disk_cap > 0; /* search_class searches the class again, on disk */
+        return -1;
+    }
+    return 0;
+}
+
 /* A position just made, from the position `from`: after its safe moves, it is won, or joins its class's table
  * (to be expanded, when new), or waits as a seed of a lower class. 0, or -1 when the search must stop. While a
  * line is put together (L->trace), it is the target or joins the class's trace. */
@@ -124,9 +135,11 @@ static int emit(Layered *L, Pos *p, LKey k, uint64_t m, const LKey *from) {
     } else if (m == L->mask) {
         if (L->on_disk) {
             r = lay_disk_add(L, k);
-        } else if (set_add(L, k) < 0 || (L->disk_cap && L->s->disk_class > 0 && L->set_n > (size_t)L->s->disk_class)) {
-            L->spill = L->disk_cap > 0; /* search_class searches the class again, on disk */
-            r = -1;
+        } else { /* its slot is fetched now and looked at with the next child's (or at the end of lay_expand) */
+            __builtin_prefetch(&L->set[key_hash(&k) & L->set_mask]);
+            r = put_pending(L);
+            L->pending = k;
+            L->has_pending = 1;
         }
     } else if ((m & ~L->mask) || __builtin_popcountll(m) >= L->level) {
         L->broken = 1; /* its class was searched already, or will be later than its seeds come: stop, unknown */
@@ -166,9 +179,12 @@ int lay_expand(Layered *L, const LKey *k) {
             r = emit(L, &p, k2, m2, k);
         }
         ka_undo(&p, &u);
-        if (r) return -1;
+        if (r) {
+            L->has_pending = 0;
+            return -1;
+        }
     }
-    return 0;
+    return put_pending(L);
 }
 
 /* Put a level's seeds in order of their classes (first met first), in place: 4 bytes a seed beside them. 0, or

@@ -92,6 +92,8 @@ typedef struct {
     int on_disk;       /* the class being searched is on disk: its children go to lay_disk_add */
     int scan_only;     /* a trace on disk looks for its target only */
     int spill;         /* the class's table ran out of memory: search it on disk instead */
+    LKey pending;      /* a child waiting for its slot, fetched meanwhile (emit, put_pending) */
+    int has_pending;
     struct Trace *trace; /* while a winning line is put together: see layered_line.c */
 } Layered;
 
