@@ -6,6 +6,7 @@ lines that play out in the engine, and turn a spent budget or full memory into `
 
 from __future__ import annotations
 
+import json
 import random
 import subprocess
 import sys
@@ -21,6 +22,7 @@ from tableaux import new_game
 from tableaux.engine import State
 from tableaux.solver import BACKENDS, LAYERED_GAME, SolverError, solve
 from tableaux.solver.layered import class_mask, fixed_cards
+from tableaux.solver.survey import survey
 
 needs_core = pytest.mark.skipif("c" not in BACKENDS, reason="the C core is not built")
 
@@ -249,3 +251,17 @@ def test_disk_goes_with_the_layered_search_only() -> None:
     assert run.returncode == 2 and "--disk goes with --layered" in run.stderr
     with pytest.raises(SolverError, match="disk_mb must be"):
         solve(new_game(LAYERED_GAME, 17), layered=True, disk_mb=-1)
+
+
+@needs_core
+def test_a_survey_row_says_when_its_search_ran_out_of_memory(tmp_path: Path) -> None:
+    # Classic deal 140 is lost; in 16 MiB the layered search runs out of memory before it can prove it, and at
+    # 1,000 positions it runs out of positions instead: only the first row is marked.
+    starved, short = tmp_path / "starved.jsonl", tmp_path / "short.jsonl"
+    options = {"time_limit": 60.0, "first_pass": False, "layered": True, "backend": "c"}
+    survey(LAYERED_GAME, range(140, 141), out=starved, memory_mb=16, **options)
+    survey(LAYERED_GAME, range(140, 141), out=short, max_nodes=1000, **options)
+    row = json.loads(starved.read_text())
+    assert row["verdict"] == "unknown" and row["out_of_memory"] is True
+    row = json.loads(short.read_text())
+    assert row["verdict"] == "unknown" and "out_of_memory" not in row

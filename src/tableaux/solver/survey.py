@@ -58,7 +58,8 @@ def solve_deal(
 
     A row made without the first pass says so (``"first_pass": false``); rows without the field had it.
     A row made by the layered complete search says so too (``"layered": true``), and records the disk it
-    could use (``"disk_mb"``) when it could."""
+    could use (``"disk_mb"``) when it could. An unknown row whose search ran out of memory (or disk) says so
+    (``"out_of_memory": true``): that, not the positions or the time, is what a retry must give more of."""
     from .. import new_game
     from . import solve
 
@@ -82,6 +83,8 @@ def solve_deal(
         row["layered"] = True
     if disk_mb:
         row["disk_mb"] = disk_mb
+    if result.out_of_memory:
+        row["out_of_memory"] = True
     if lines:
         row["line"] = " ".join(str(m) for m in result.moves)
     return row
