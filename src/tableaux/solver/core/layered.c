@@ -25,11 +25,9 @@ void lfree(Layered *L, void *p, size_t bytes) {
     L->used -= bytes;
 }
 
-/* Grow an array of `size`-byte items to hold `need`; 0, or -1 when memory runs out. */
-int lgrow(Layered *L, void **buf, size_t *cap, size_t need, size_t size) {
-    if (need <= *cap) return 0;
-    size_t ncap = *cap ? *cap : 1024;
-    while (ncap < need) ncap *= 2;
+/* Resize an array of `size`-byte items to exactly `ncap` (never smaller); 0, or -1 when memory runs out. */
+int lresize(Layered *L, void **buf, size_t *cap, size_t ncap, size_t size) {
+    if (ncap <= *cap) return 0;
     if (L->used + (ncap - *cap) * size > L->s->memory) {
         L->oom = 1;
         return -1;
@@ -43,6 +41,14 @@ int lgrow(Layered *L, void **buf, size_t *cap, size_t need, size_t size) {
     *buf = nb;
     *cap = ncap;
     return 0;
+}
+
+/* Grow an array of `size`-byte items to hold `need`, doubling; 0, or -1 when memory runs out. */
+int lgrow(Layered *L, void **buf, size_t *cap, size_t need, size_t size) {
+    if (need <= *cap) return 0;
+    size_t ncap = *cap ? *cap : 1024;
+    while (ncap < need) ncap *= 2;
+    return lresize(L, buf, cap, ncap, size);
 }
 
 /* ---- the class's table */
@@ -343,12 +349,13 @@ int layered_run(Search *s) {
     if (lgrow(L, (void **)&v0->seeds, &v0->cap, 1, sizeof(Seed))) goto done;
     v0->seeds[v0->n++] = make_seed(k, NO_CLASS);
     int r = 0;
-    const char *log = getenv("TABLEAUX_LAYERED_LOG"); /* set: a line per level on stderr, for long proofs */
+    const char *env = getenv("TABLEAUX_LAYERED_LOG"); /* set: a line per level on stderr, for long proofs */
+    int log = env && *env;
     double t0 = now();
     for (int lv = NLEVELS - 1; lv >= 0 && !r; lv--) {
         Level *v = &L->lev[lv];
         if (!v->n && !v->pending) continue; /* with a disk, its seeds may all be in the file */
-        if (log && *log)
+        if (log)
             fprintf(stderr, "layered: level %d, %lld positions made, %zu MiB held, %zu MiB on disk, %.0f s\n", lv,
                     s->nodes, L->used >> 20, lay_disk_bytes(L) >> 20, now() - t0);
         if ((L->disk_cap && lay_disk_unpark(L, v)) || group(L, v)) r = -1;
@@ -364,7 +371,7 @@ int layered_run(Search *s) {
         }
         if (!r && L->disk_cap && lay_disk_park(L, v)) r = -1;
     }
-    if (log && *log)
+    if (log)
         fprintf(stderr, "layered: %s after %lld positions, %zu MiB held, %zu MiB on disk, %.0f s\n",
                 !r ? "searched" : L->won ? "won" : L->broken ? "broken" : L->oom ? "out of memory or disk" : "stopped",
                 s->nodes, L->used >> 20, lay_disk_bytes(L) >> 20, now() - t0);

@@ -155,6 +155,7 @@ int lmoves(const Pos *p, Move *out, int onto_only);
 /* ---- memory and the search (layered.c) */
 void *lmalloc(Layered *L, size_t bytes, int zero);
 void lfree(Layered *L, void *p, size_t bytes);
+int lresize(Layered *L, void **buf, size_t *cap, size_t ncap, size_t size);
 int lgrow(Layered *L, void **buf, size_t *cap, size_t need, size_t size);
 int lay_expand(Layered *L, const LKey *k);
 

@@ -416,15 +416,8 @@ int lay_disk_unpark(Layered *L, Level *v) {
     long long n = ftell(f) / (long long)sizeof(Seed);
     int r = -1;
     if (n < 0 || fflush(f) || fseek(f, 0, SEEK_SET)) goto out;
-    size_t need = v->n + (size_t)n; /* exactly: a level's seeds can be most of the memory */
-    if (need > v->cap) {
-        if (L->used + (need - v->cap) * sizeof(Seed) > L->s->memory) goto out;
-        Seed *grown = realloc(v->seeds, need * sizeof(Seed));
-        if (!grown) goto out;
-        L->used += (need - v->cap) * sizeof(Seed);
-        v->seeds = grown;
-        v->cap = need;
-    }
+    /* exactly, not doubled: a level's seeds can be most of the memory */
+    if (lresize(L, (void **)&v->seeds, &v->cap, v->n + (size_t)n, sizeof(Seed))) goto out;
     if (fread(v->seeds + v->n, sizeof(Seed), (size_t)n, f) != (size_t)n) goto out;
     v->n += (size_t)n;
     r = 0;
