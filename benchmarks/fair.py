@@ -19,8 +19,8 @@ import sys
 import time
 
 from tableaux import fair, new_game
+from tableaux.deal import parse_deals
 from tableaux.solver import solve
-from tableaux.solver.survey import parse_deals
 
 
 def positions(game: str, deals: range) -> list[dict]:

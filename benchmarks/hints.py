@@ -1,4 +1,4 @@
-"""Hint benchmark: how often ``game.hint()`` answers from the solver, and how fast, on positions of random play.
+"""Hint benchmark: how often ``tableaux.hint(game)`` answers from the solver, and how fast, on positions of random play.
 
     python benchmarks/hints.py                    # 300 positions per game, default hint budget
     python benchmarks/hints.py --positions 1000 --backend python
@@ -21,9 +21,11 @@ import random
 import sys
 import time
 
+import tableaux
 from tableaux import GAMES, new_game
-from tableaux.solver import BACKENDS, HINT_NODES, HINT_SECONDS
-from tableaux.solver.survey import percentile
+from tableaux.hints import PEEK_NODES, PEEK_SECONDS
+from tableaux.solver import BACKENDS
+from tableaux.statistics import percentile
 
 
 def positions(game: str, count: int, seed: int) -> list:
@@ -47,7 +49,7 @@ def bench(game: str, count: int, seed: int, mode: str) -> dict[str, float]:
     lost = 0
     for g in positions(game, count, seed):
         start = time.perf_counter()
-        hint = g.hint(mode=mode)
+        hint = tableaux.hint(g, mode=mode)
         times.append(time.perf_counter() - start)
         sources[hint.source] += 1
         lost += hint.unwinnable
@@ -76,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["TABLEAUX_SOLVER"] = args.backend
     from tableaux.solver import default_backend
 
-    print(f"hint budget: {HINT_NODES:,} positions or {HINT_SECONDS} s; backend {default_backend()}")
+    print(f"hint budget: {PEEK_NODES:,} positions or {PEEK_SECONDS} s; backend {default_backend()}")
     print(f"{'game':<22}{'mode':>6}{'positions':>10}{'solver':>9}{'lost':>6}{'rule':>6}"
           f"{'median s':>10}{'p99 s':>8}{'max s':>8}")
     for game in args.games.split(","):

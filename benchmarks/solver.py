@@ -23,8 +23,9 @@ import sys
 import time
 
 from tableaux import new_game
+from tableaux.deal import parse_deals
 from tableaux.solver import BACKENDS, DEFAULT_MEMORY_MB, solve
-from tableaux.solver.survey import parse_deals, percentile
+from tableaux.statistics import percentile
 
 DEFAULT_DEALS = {
     "king-albert": "1-500",

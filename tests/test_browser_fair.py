@@ -54,7 +54,7 @@ def test_the_chance_to_win_shows_with_its_meaning_and_follows_each_move(player: 
             if n == 0:
                 return 0, 0
             c = fair.win_chance(observation, n)
-            return c["winnable"], c["samples"] - c["decided"]
+            return c.winnable, c.undecided
 
         won_before, undecided_before = untimed(layouts - 1)
         assert (won, undecided) in (untimed(layouts), (won_before, undecided_before + 1))
@@ -97,7 +97,7 @@ def test_a_hint_for_a_build_names_every_card_of_it(player: Player) -> None:
         game.play(move)
     else:
         pytest.fail("no build on the solver's line")
-    hint = game.hint(mode="peek")
+    hint = tableaux.hint(game, mode="peek")
     assert hint.move is not None and hint.move.count >= 2
     names = [c["card"] for c in game.public_position()["piles"][hint.move.source][-hint.move.count:]]
     page = player.open("?game=king-albert&deal=9")

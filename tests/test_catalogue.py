@@ -17,19 +17,10 @@ import pytest
 import tableaux
 from cli_helpers import run_tableaux
 from tableaux import catalogue
-from tableaux.catalogue import (
-    CHILD_BUDGET,
-    COLUMNS,
-    DEAL_BUDGET,
-    GRADES,
-    CatalogueError,
-    daily,
-    grade_deal,
-    grade_of,
-    load,
-    parse_catalogue,
-    pick,
-)
+from tableaux.catalogue import GRADES, CatalogueError, daily, grade_of, load, pick
+from tableaux.catalogue.build import CHILD_BUDGET, DEAL_BUDGET, grade_deal
+from tableaux.catalogue.files import parse_catalogue
+from tableaux.catalogue.grades import COLUMNS
 from tableaux.solver import BACKENDS
 
 NAMES = list(tableaux.GAMES)
@@ -56,7 +47,7 @@ def assert_winnable_by_replay(name: str, deal: int) -> None:
 # --- the shipped files ----------------------------------------------------------
 @pytest.mark.parametrize("name", NAMES)
 def test_every_game_ships_a_catalogue_that_follows_the_grade_definition(name: str) -> None:
-    with gzip.open(catalogue.catalogue_path(name), "rt") as fh:
+    with gzip.open(catalogue.shipped_path(name), "rt") as fh:
         data = json.load(fh)
     assert data["columns"] == list(COLUMNS)
     assert (data["deal_budget"], data["child_budget"]) == (DEAL_BUDGET, CHILD_BUDGET)
@@ -171,8 +162,9 @@ def test_cli_daily_json_shape_and_determinism() -> None:
     first = run_tableaux("daily", "king-albert-classic", "--date", "2025-07-04", "--json")
     assert first.returncode == 0, first.stderr
     data = json.loads(first.stdout)
-    assert data == {"game": "king-albert-classic", "date": "2025-07-04",
-                    "deal": daily("king-albert-classic", "2025-07-04").deal}
+    entry = daily("king-albert-classic", "2025-07-04")
+    assert data == {"game": "king-albert-classic", "date": "2025-07-04", "deal": entry.deal, "grade": entry.grade}
+    assert data["grade"] in GRADES  # a daily deal is winnable, so it always has a grade
     assert run_tableaux("daily", "king-albert-classic", "--date", "2025-07-04", "--json").stdout == first.stdout
     today = json.loads(run_tableaux("daily", "king-albert", "--json").stdout)
     assert today["date"] == dt.datetime.now(dt.UTC).date().isoformat()

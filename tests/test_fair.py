@@ -192,33 +192,33 @@ def test_win_chance_of_a_position_without_hidden_cards_is_its_verdict() -> None:
     for move in solve(game).moves[:-1]:
         game.play(move)
     chance = fair.win_chance(game.observation(), 8, seed=1)
-    assert chance["share"] == 1.0 and chance["decided"] == chance["samples"] == chance["winnable"] == 8
-    assert chance["low"] < 1.0 == chance["high"]  # eight layouts are evidence, not certainty
+    assert chance.share == 1.0 and chance.decided == chance.samples == chance.winnable == 8
+    assert chance.low < 1.0 == chance.high  # eight layouts are evidence, not certainty
 
 
 def test_win_chance_is_zero_when_no_move_can_be_made() -> None:
     game = tableaux.new_game("king-albert", 1789)  # stuck at the deal: no legal move at all
     chance = fair.win_chance(game.observation(), 6, seed=0)
-    assert chance["share"] == 0.0 and chance["decided"] == 6 and chance["high"] < 0.5
+    assert chance.share == 0.0 and chance.decided == 6 and chance.high < 0.5
 
 
 def test_win_chance_counts_samples_and_brackets_the_share() -> None:
     observation = tableaux.new_game("king-albert", 12).observation()
     chance = fair.win_chance(observation, 12, seed=5, max_nodes=3000)
-    assert set(chance) == {"share", "low", "high", "samples", "decided", "winnable"}
-    assert chance["samples"] == 12 and chance["winnable"] <= chance["decided"] <= 12
-    assert chance["share"] == chance["winnable"] / 12
-    assert chance["low"] <= chance["share"] <= chance["high"]
+    assert set(chance.to_dict()) == {"share", "low", "high", "samples", "decided", "winnable"}
+    assert chance.samples == 12 and chance.winnable <= chance.decided <= 12
+    assert chance.share == chance.winnable / 12
+    assert chance.low <= chance.share <= chance.high
     assert fair.win_chance(observation, 12, seed=5, max_nodes=3000) == chance
 
 
 # --- fair hints -------------------------------------------------------------------------------------------
 def test_fair_hint_is_the_default_says_what_it_is_based_on_and_does_not_peek() -> None:
     game = tableaux.new_game("king-albert", 1)
-    hint = game.hint(time_limit=None, samples=8, max_nodes=5000)
+    hint = tableaux.hint(game, time_limit=None, samples=8, max_nodes=5000)
     assert hint.move in game.legal_moves() and not hint.peeks and hint.source == "solver"
     assert re.search(r"wins in \d+ of 8 possible layouts of the hidden cards", hint.message)
-    assert "peeks" not in hint.to_dict()
+    assert hint.to_dict()["peeks"] is False
     assert "Peeking" not in hint.message
 
 
@@ -233,7 +233,7 @@ def test_fair_hint_depends_only_on_what_the_player_has_seen() -> None:
     one, other = (Game(hand.fixed(hand.state(**p)), 1) for p in (piles, swapped))
     assert one.observation() == other.observation()
     kwargs = dict(time_limit=None, samples=6, max_nodes=4000, seed=3)
-    assert one.hint(**kwargs) == other.hint(**kwargs)
+    assert tableaux.hint(one, **kwargs) == tableaux.hint(other, **kwargs)
 
 
 def test_fair_hint_counts_are_the_sampled_layouts_its_move_wins() -> None:
@@ -242,15 +242,15 @@ def test_fair_hint_counts_are_the_sampled_layouts_its_move_wins() -> None:
         game.play(move)
     observation = game.observation()
     answer = fair.hint(observation, 6, seed=4, max_nodes=8000)
-    assert answer["move"] is not None and answer["decided"] == answer["samples"] == 6
-    assert answer["wins"] == max(answer["counts"].values()) == answer["counts"][answer["move"]]
+    assert answer.move is not None and answer.decided == answer.samples == 6
+    assert answer.wins == max(answer.counts.values()) == answer.counts[str(answer.move)]
     # Recount independently: the same seed gives the same layouts; solve each after the move.
     knowledge = fair.read(observation)
     rules = knowledge.rules
-    move = rules.to_raw(tableaux.Move.from_str(answer["move"]))
+    move = rules.to_raw(answer.move)
     wins = sum(solve((rules, rules.apply(s, move)), max_nodes=8000).winnable
                for s in fair.sample_states(knowledge, 6, seed=4))
-    assert wins == answer["wins"]
+    assert wins == answer.wins
     assert fair.hint(observation, 6, seed=4, max_nodes=8000) == answer
 
 
@@ -260,22 +260,22 @@ def test_fair_hint_with_every_card_known_follows_a_winning_line() -> None:
     for move in line[:-3]:
         game.play(move)
     assert game.observation()["unseen"] == 0
-    hint = game.hint(time_limit=None, samples=4)
+    hint = tableaux.hint(game, time_limit=None, samples=4)
     assert "no card is hidden any more" in hint.message and not hint.peeks
-    plan = fair.hint(game.observation(), 4)["line"]  # nothing to guess: one whole plan to follow
-    assert plan[0] == str(hint.move)
+    plan = fair.hint(game.observation(), 4).line  # nothing to guess: one whole plan to follow
+    assert plan[0] == hint.move
     for move in plan:
         game.play(move)
     assert game.is_won()
 
 
 def test_fair_hint_gives_no_plan_while_cards_are_hidden() -> None:
-    assert fair.hint(tableaux.new_game("eagle-wing", 1).observation(), 3, max_nodes=3000)["line"] is None
+    assert fair.hint(tableaux.new_game("eagle-wing", 1).observation(), 3, max_nodes=3000).line is None
 
 
 def test_unknown_hint_mode_is_refused() -> None:
     with pytest.raises(tableaux.TableauxError, match="fair, peek"):
-        tableaux.new_game("king-albert", 1).hint(mode="cheat")
+        tableaux.hint(tableaux.new_game("king-albert", 1), mode="cheat")
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -287,10 +287,10 @@ def test_fair_hint_never_suggests_going_back_to_an_earlier_position(name: str) -
         if not moves:
             break
         game.play(rng.choice(moves))
-    from tableaux.hints import history
+    from tableaux.heuristic import history
 
     seen = history(game)
-    hint = game.hint(time_limit=None, samples=4, max_nodes=3000)
+    hint = tableaux.hint(game, time_limit=None, samples=4, max_nodes=3000)
     if hint.move is not None:
         game.play(hint.move)
         assert game.state not in seen

@@ -11,7 +11,7 @@ import pytest
 import tableaux
 from cli_helpers import run_tableaux
 from tableaux.fair.survey import play_deal
-from tableaux.solver.survey import read_results
+from tableaux.solver.survey_file import read_results
 
 SMALL = {"samples": 4, "max_nodes": 2000}
 

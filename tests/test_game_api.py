@@ -62,7 +62,9 @@ def test_legal_moves_are_move_values() -> None:
     first = moves[0]
     assert first.source in game.rules.pile_names and first.target in game.rules.pile_names
     assert isinstance(first.count, int) and first.count >= 1
-    assert first.to_dict() == {"source": first.source, "count": first.count, "target": first.target}
+    assert first.to_dict() == {"source": first.source, "count": first.count, "target": first.target,
+                               "text": str(first)}
+    assert Move.from_str(first.to_dict()["text"]) == first
     moves.clear()
     assert game.legal_moves()  # a copy was returned: callers cannot damage the game
 

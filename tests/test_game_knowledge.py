@@ -16,7 +16,7 @@ from rich.console import Console
 import tableaux
 from tableaux.cli import build_parser
 from tableaux.eagle_wing import EagleWing
-from tableaux.hints import heuristic_moves
+from tableaux.heuristic import heuristic_moves
 from tableaux.king_albert import KingAlbert
 from tableaux.terminal import Session, help_text
 
@@ -39,7 +39,12 @@ def renamed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(tableaux.GAMES, RenamedKA.name, RenamedKA())
 
 
-@pytest.mark.parametrize("module", ["cli.py", "hints.py", "terminal.py", "board.py"])
+OWN_NAMES = {"king_albert.py", "eagle_wing.py", "registry.py"}
+"""The modules that define the games and list them; every other module asks them."""
+
+
+@pytest.mark.parametrize("module", sorted(str(p.relative_to(SRC)) for p in SRC.rglob("*.py")
+                                          if p.name not in OWN_NAMES))
 def test_no_game_name_is_written_into_the_module(module: str) -> None:
     tree = ast.parse((SRC / module).read_text())
     names = [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and n.value in tableaux.GAMES]

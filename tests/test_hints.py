@@ -8,9 +8,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import tableaux
 from tableaux import GAMES, new_game
 from tableaux.engine import State
-from tableaux.hints import heuristic_hint, heuristic_moves, history, is_pointless, solver_hint
+from tableaux.heuristic import heuristic_moves, history, is_pointless
+from tableaux.hints import heuristic_hint, solver_hint
 from tableaux.solver import solve
 
 KA = GAMES["king-albert"]
@@ -30,7 +32,7 @@ def _random_game(name: str, deal: int, steps: int, seed: int):
 
 def test_peeking_hint_starts_a_winning_line_and_says_it_peeks() -> None:
     game = new_game("king-albert", 1)
-    hint = game.hint(time_limit=2.0, mode="peek")
+    hint = tableaux.hint(game, time_limit=2.0, mode="peek")
     assert hint.source == "solver" and not hint.unwinnable
     assert hint.peeks and hint.to_dict()["peeks"] is True and "Peeking" in hint.message
     line = solve(game).moves
@@ -42,7 +44,7 @@ def test_peeking_hint_starts_a_winning_line_and_says_it_peeks() -> None:
 def test_hint_says_when_the_position_is_lost() -> None:
     game = new_game("king-albert", 4)  # proved unwinnable from the deal (see the solver tests)
     assert solve(game).verdict == "unwinnable"
-    hint = game.hint(time_limit=2.0, mode="peek")
+    hint = tableaux.hint(game, time_limit=2.0, mode="peek")
     assert hint.unwinnable and hint.source == "solver" and hint.peeks
     assert "can no longer be won" in hint.message
     if hint.move is not None:
@@ -52,7 +54,7 @@ def test_hint_says_when_the_position_is_lost() -> None:
 def test_undecided_solver_falls_back_to_the_heuristic() -> None:
     game = new_game("king-albert", 198)  # far beyond a tiny budget
     assert solver_hint(game, time_limit=0.01) is None
-    hint = game.hint(time_limit=0.01, mode="peek")
+    hint = tableaux.hint(game, time_limit=0.01, mode="peek")
     assert hint.source == "heuristic" and hint.move in game.legal_moves()
     assert "not a proof" in hint.message
 
@@ -61,7 +63,7 @@ def test_no_hint_in_a_won_game() -> None:
     game = new_game("eagle-wing", 1)
     for move in solve(game).moves:
         game.play(move)
-    hint = game.hint()
+    hint = tableaux.hint(game)
     assert hint.move is None and hint.source == "none"
 
 

@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 
+import tableaux
 from cli_helpers import run_tableaux
 from tableaux import i18n
 from tableaux.i18n import update
@@ -42,7 +43,7 @@ def test_french_german_spanish_and_dutch_have_catalogues_for_python_and_the_page
     assert {"en", "fr", "de", "es", "nl"} <= set(i18n.languages())
     for lang in ("fr", "de", "es", "nl"):
         for domain in i18n.DOMAINS:
-            assert i18n.catalogue_path(lang, domain).is_file()
+            assert i18n.po_path(lang, domain).is_file()
 
 
 def test_catalogues_hold_every_string_the_source_marks() -> None:
@@ -264,10 +265,10 @@ def test_lang_fr_fr_gives_a_french_hint_message() -> None:
     from tableaux import new_game
 
     for mode in ("fair", "peek"):
-        hint = new_game("king-albert", 17).hint(mode=mode, time_limit=0.5, samples=4)
+        hint = tableaux.hint(new_game("king-albert", 17), mode=mode, time_limit=0.5, samples=4)
         assert hint.message.startswith(FRENCH_HINT_STARTS), hint.message
     game = new_game("king-albert", 17)
-    assert game.hint(mode="peek", time_limit=5).message.endswith(
+    assert tableaux.hint(game, mode="peek", time_limit=5).message.endswith(
         "(Triche : le solveur a regardé les cartes face cachée.)")
 
 

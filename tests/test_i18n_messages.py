@@ -17,10 +17,10 @@ import pytest
 import tableaux
 from cli_helpers import run_tableaux
 from tableaux import catalogue, i18n
-from tableaux.argparse_words import translated_argparse
 from tableaux.cards import parse_card
-from tableaux.deal import check_deal
-from tableaux.solver.survey import SurveyError, parse_deals, summarise
+from tableaux.cli.words import translated_argparse
+from tableaux.deal import DealError, check_deal, parse_deals
+from tableaux.solver.survey import summarise
 from tableaux.web.server import ServeError, open_socket
 from tableaux.web.store import Store, StoreError
 
@@ -53,7 +53,7 @@ CASES: dict[str, tuple[Callable[[Path], Callable[[], object]], type[Exception]]]
     "CatalogueError": (lambda _tmp: lambda: catalogue.parse_date("14/03/2025"), catalogue.CatalogueError),
     "StoreError": (store_on_a_folder, StoreError),
     "ServeError": (lambda _tmp: busy_port(), ServeError),
-    "SurveyError": (lambda _tmp: lambda: parse_deals("ten"), SurveyError),
+    "DealError (range)": (lambda _tmp: lambda: parse_deals("ten"), DealError),
 }
 
 
@@ -144,7 +144,7 @@ def test_a_grade_the_catalogue_lacks_is_named_in_the_players_language(monkeypatc
     """``pick --difficulty hard`` on a catalogue without hard deals says so with the grade in the player's words."""
     real = catalogue.load("king-albert")
     no_hard = catalogue.Catalogue(real.game, tuple(e for e in real.entries if e.grade != "hard"), real.header)
-    monkeypatch.setattr(catalogue, "load", lambda game: no_hard)
+    monkeypatch.setattr(catalogue.files, "load", lambda game: no_hard)
     french = message(lambda: catalogue.pick("king-albert", difficulty="hard"), catalogue.CatalogueError, "fr")
     english = message(lambda: catalogue.pick("king-albert", difficulty="hard"), catalogue.CatalogueError, "en")
     assert "difficile" in french and "hard" not in french

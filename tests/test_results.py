@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import tableaux
-from tableaux.solver.survey import read_results
+from tableaux.solver.survey_file import read_results
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 LINE_FILES = sorted(RESULTS.glob("*-lines.jsonl"))

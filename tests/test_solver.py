@@ -95,8 +95,10 @@ def test_solving_from_the_middle_of_a_game() -> None:
 
 
 def test_bad_arguments_are_refused_clearly() -> None:
-    with pytest.raises(SolverError, match="Game or a"):
-        solve("king-albert")  # type: ignore[arg-type]
+    with pytest.raises(SolverError, match="needs a deal number too"):
+        solve("king-albert")
+    with pytest.raises(SolverError, match="takes a Game"):
+        solve(17)  # type: ignore[arg-type]
     with pytest.raises(SolverError, match="max_nodes"):
         solve(new_game("king-albert", 1), max_nodes=0)
     with pytest.raises(SolverError, match="time_limit"):

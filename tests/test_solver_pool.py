@@ -70,7 +70,7 @@ def test_a_hint_comes_from_the_solver_in_a_worker(tmp_path: Path) -> None:
         answer = client.post(f"/api/games/{view['id']}/hint", json={"mode": "peek"}).json()
         assert answer["hint"]["source"] == "solver" and "winning line" in answer["hint"]["message"]
         assert answer["hint"]["move"] in view["legal_moves"] and answer["view"]["id"] == view["id"]
-        expected = tableaux.new_game("king-albert", 1).hint(time_limit=5.0, mode="peek")
+        expected = tableaux.hint(tableaux.new_game("king-albert", 1), time_limit=5.0, mode="peek")
         assert answer["hint"] == expected.to_dict() and answer["hint"]["peeks"] is True
         workers = set(pool._executor._processes) if pool._executor else set()  # type: ignore[attr-defined]
         assert workers and os.getpid() not in workers

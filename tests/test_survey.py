@@ -13,15 +13,10 @@ import pytest
 
 import tableaux.solver.survey as survey_module
 from cli_helpers import run_tableaux
-from tableaux.solver.survey import (
-    SurveyError,
-    parse_deals,
-    percentile,
-    read_results,
-    summarise,
-    survey,
-    wilson,
-)
+from tableaux.deal import DealError, parse_deals
+from tableaux.solver.survey import read_results, summarise, survey
+from tableaux.solver.survey_file import SurveyError
+from tableaux.statistics import percentile, wilson
 
 BUDGET = {"time_limit": 60.0, "max_nodes": 3000}  # a node budget keeps verdicts machine-independent
 
@@ -30,7 +25,7 @@ def test_parse_deals() -> None:
     assert parse_deals("1-5") == range(1, 6)
     assert parse_deals(" 7 ") == range(7, 8)
     for bad in ("5-1", "a-b", "", "1-99999999999", "-3"):
-        with pytest.raises(SurveyError, match="deals must"):
+        with pytest.raises(DealError, match="deals must"):
             parse_deals(bad)
 
 

@@ -14,12 +14,13 @@ from rich.console import Console
 import tableaux
 from cli_helpers import run_tableaux
 from handmade import Hand
-from tableaux import fair
+from tableaux import fair, terminal_fair
 from tableaux.board import ASCII, UNICODE, card_label, card_text, render
 from tableaux.cards import DOWN, card_str
 from tableaux.engine import RawMove, Rules, State, short_name
 from tableaux.game import Game
-from tableaux.hints import Hint, heuristic_moves
+from tableaux.heuristic import heuristic_moves
+from tableaux.hints import Hint
 from tableaux.terminal import play_loop
 from tableaux.terminal_fair import Budget
 
@@ -250,7 +251,7 @@ def test_hint_is_shown_and_plays_nothing(monkeypatch: pytest.MonkeyPatch) -> Non
     assert not final.moves_played
     assert any(str(m) in out.split("> ")[-1] for m in game.legal_moves())
     fixed = Hint(tableaux.Move("tableau-4", 1, "foundation-2"), "heuristic", "Try T4>F2 (because).")
-    monkeypatch.setattr(Game, "hint", lambda self, **kw: fixed)
+    monkeypatch.setattr(terminal_fair, "hint", lambda game, **kw: fixed)
     _, out = play(game, "h")
     assert "Try T4>F2 (because)." in out
 
@@ -387,10 +388,10 @@ def test_ctrl_c_at_the_prompt_keeps_the_game() -> None:
 
 
 def test_a_bug_behind_a_command_does_not_end_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(self: Game, **kw: object) -> Hint:
+    def broken(game: Game, **kw: object) -> Hint:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(Game, "hint", broken)
+    monkeypatch.setattr(terminal_fair, "hint", broken)
     game = tableaux.new_game("king-albert", 1)
     final, out = play(game, "hint", "R5>F1")
     assert "went wrong" in out and "Your game is still open." in out
@@ -412,7 +413,7 @@ def test_chance_command_gives_the_chance_and_says_what_it_means() -> None:
     game = tableaux.new_game("king-albert", 1)
     expected = fair.win_chance(game.observation(), 6, seed=0, max_nodes=4000)
     final, out = play_fair(game, "chance")
-    assert f"Chance to win: {round(100 * expected['share'])}% ({expected['winnable']} of 6 possible layouts" in out
+    assert f"Chance to win: {round(100 * expected.share)}% ({expected.winnable} of 6 possible layouts" in out
     assert "upper bound" in out
     assert final.moves_played == []  # asking changes nothing
 

@@ -70,14 +70,14 @@ def test_chance_is_the_libraries_win_chance_of_the_observation_and_follows_the_v
     chance = checked(client.get(f"/api/games/{view['id']}/chance"))
     Chance.model_validate(chance)
     mirror = tableaux.new_game("king-albert", 17)
-    expected = fair.win_chance(mirror.observation())
+    expected = fair.win_chance(mirror.observation()).to_dict()
     assert chance == {"version": 0, **expected}
     assert chance["low"] <= chance["share"] <= chance["high"]
     view = send(client, view, ["R1>F1", "R6>F2"])
     for text in ("R1>F1", "R6>F2"):
         mirror.play(text)
     again = checked(client.get(f"/api/games/{view['id']}/chance"))
-    assert again == {"version": 2, **fair.win_chance(mirror.observation())}
+    assert again == {"version": 2, **fair.win_chance(mirror.observation()).to_dict()}
 
 
 def test_chance_of_another_players_game_is_not_found(client: TestClient, app: Any) -> None:

@@ -13,7 +13,9 @@ import re
 import sys
 from pathlib import Path
 
-from tableaux.solver.survey import read_results, summarise, wilson
+from tableaux.solver.survey import summarise
+from tableaux.solver.survey_file import read_results
+from tableaux.statistics import wilson
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("king-albert", "eagle-wing", "king-albert-classic")

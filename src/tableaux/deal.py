@@ -79,3 +79,19 @@ def shuffled_deck(deal: int) -> list[int]:
         vec[j] = vec[i]
     picked.reverse()
     return picked
+
+
+def parse_deals(text: str) -> range:
+    """``"1-100000"`` (inclusive) or a single ``"17"`` -> a range of deal numbers."""
+    t = text.strip()
+    first, sep, last = t.partition("-")
+    try:
+        lo = int(first)
+        hi = int(last) if sep else lo
+    except ValueError:
+        raise DealError(_("deals must be a range like 1-100000 or one number, not {text}").format(
+            text=repr(text))) from None
+    if not 0 <= lo <= hi <= MAX_DEAL:
+        raise DealError(_("deals must be FIRST-LAST with 0 <= FIRST <= LAST <= {max}, not {text}").format(
+            max=MAX_DEAL, text=repr(text)))
+    return range(lo, hi + 1)

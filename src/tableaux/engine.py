@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypedDict
 
 from .cards import DOWN, card_str
 from .i18n import N_, _
@@ -80,8 +80,25 @@ class Move(NamedTuple):
         source, count, target = parse_notation(text)
         return cls(source, 1 if count is None else count, target)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"source": self.source, "count": self.count, "target": self.target}
+    def to_dict(self) -> MoveDict:
+        """JSON-ready, with the notation beside the parts: the one shape of a move in every answer."""
+        return {"source": self.source, "count": self.count, "target": self.target, "text": str(self)}
+
+
+class CardDict(TypedDict):
+    """One card of a pile as JSON: its code (``None`` when the player cannot see it) and how it lies."""
+
+    card: str | None
+    up: bool
+
+
+class MoveDict(TypedDict):
+    """A move as JSON (:meth:`Move.to_dict`)."""
+
+    source: str
+    count: int
+    target: str
+    text: str
 
 
 _SHORT = {"foundation": "F", "tableau": "T", "reserve": "R", "stock": "S", "waste": "W"}
@@ -222,11 +239,13 @@ class Rules(ABC):
     foundations: tuple[int, ...] = ()
     tableau: tuple[int, ...] = ()
     home_piles: tuple[int, ...] = ()
+    """Piles whose top card a double-click sends home (AisleRiot chooses these per game)."""
     stock: int | None = None
     """The stock pile's index in games that have one (Eagle Wing), else None."""
     waste: int | None = None
     """The waste pile's index in games with a stock, else None."""
-    """Piles whose top card a double-click sends home (AisleRiot chooses these per game)."""
+    in_browser: bool = True
+    """Whether the browser game offers this game (the traditional King Albert is played in the terminal)."""
 
     # --- helpers shared by the UIs ---------------------------------------
     def to_move(self, raw: RawMove) -> Move:
@@ -252,7 +271,7 @@ class Rules(ABC):
         """
         return tuple(tuple(not c & DOWN for c in pile) for pile in state.piles)
 
-    def pile_dicts(self, state: State, hide: bool) -> dict[str, list[dict[str, Any]]]:
+    def pile_dicts(self, state: State, hide: bool) -> dict[str, list[CardDict]]:
         """Piles as JSON-ready lists; ``hide`` drops the identity of every card the player cannot see.
 
         A hidden card is written as a card back (``{"card": None, "up": False}``)

@@ -11,14 +11,18 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import random
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, NotRequired, TypedDict
 
+from . import registry
 from .cards import DOWN, card_str
-from .deal import DealError, check_deal
+from .deal import MAX_DEAL, DealError, check_deal
 from .engine import (
     NOTATION_HELP,
+    CardDict,
     IllegalMoveError,
     Move,
     NotationError,
@@ -29,13 +33,68 @@ from .engine import (
 )
 from .i18n import _
 
-if TYPE_CHECKING:
-    from .hints import Hint
-
 SAVE_FORMAT = "tableaux-game"
 SAVE_VERSION = 1
 OBSERVATION_FORMAT = "tableaux-observation"
 OBSERVATION_VERSION = 1
+
+
+class Position(TypedDict):
+    """A position as JSON (:meth:`Game.position`): the one shape the library, the web API and the browser share.
+
+    ``deal`` is ``None`` where no deal is known (a sampled layout). The last
+    five fields are those of games with a stock (Eagle Wing's :meth:`Rules.extra`).
+    """
+
+    game: str
+    title: str
+    deal: int | None
+    piles: dict[str, list[CardDict]]
+    score: int
+    won: bool
+    over: bool
+    moves_played: int
+    can_undo: bool
+    can_redo: bool
+    status: str
+    stock_left: NotRequired[int]
+    reserve_left: NotRequired[int]
+    base_rank: NotRequired[str]
+    base_card: NotRequired[str]
+    redeals_left: NotRequired[int]
+
+
+def position_dict(
+    rules: Rules,
+    state: State,
+    *,
+    deal: int | None,
+    moves_played: int = 0,
+    can_undo: bool = False,
+    can_redo: bool = False,
+    hide: bool = False,
+    has_moves: bool | None = None,
+) -> Position:
+    """The one builder of :class:`Position`; ``hide`` leaves out every card the player cannot see.
+
+    ``has_moves`` saves working out the legal moves again when the caller knows them.
+    """
+    won = rules.won(state)
+    if has_moves is None:
+        has_moves = bool(rules.moves(state))
+    return {  # type: ignore[typeddict-item]  # the game's own fields come from Rules.extra
+        "game": rules.name,
+        "title": rules.title,
+        "deal": deal,
+        "piles": rules.pile_dicts(state, hide),
+        "score": rules.score(state),
+        "won": won,
+        "over": not won and not has_moves,
+        "moves_played": moves_played,
+        "can_undo": can_undo,
+        "can_redo": can_redo,
+        **rules.extra(state),
+    }
 
 
 class SaveFileError(TableauxError, ValueError):
@@ -138,26 +197,13 @@ class Game:
             return False
         return True
 
-    def position(self, *, hide: bool = False) -> dict[str, Any]:
+    def position(self, *, hide: bool = False) -> Position:
         """The whole position as JSON-ready data, every card shown (for tools)."""
-        state = self.state
-        legal = self.legal_moves()
-        won = self.rules.won(state)
-        return {
-            "game": self.name,
-            "title": self.rules.title,
-            "deal": self.deal,
-            "piles": self.rules.pile_dicts(state, hide),
-            "score": self.rules.score(state),
-            "won": won,
-            "over": not won and not legal,
-            "moves_played": len(self._played),
-            "can_undo": bool(self._played),
-            "can_redo": bool(self._redo),
-            **self.rules.extra(state),
-        }
+        return position_dict(
+            self.rules, self.state, deal=self.deal, moves_played=len(self._played), can_undo=bool(self._played),
+            can_redo=bool(self._redo), hide=hide, has_moves=bool(self.legal_moves()))
 
-    def public_position(self) -> dict[str, Any]:
+    def public_position(self) -> Position:
         """:meth:`position` with the identity of every card the player cannot see removed.
 
         What is on view is the rules' to say (:meth:`Rules.visible`): face-down
@@ -333,28 +379,6 @@ class Game:
         raw = self.rules.home_move(self.state, self.rules.index[pile])
         return None if raw is None else self.rules.to_move(raw)
 
-    def hint(
-        self,
-        *,
-        time_limit: float | None = None,
-        mode: str = "fair",
-        samples: int | None = None,
-        seed: int | str = 0,
-        max_nodes: int | None = None,
-    ) -> Hint:
-        """A suggested move, from the solver when it answers in time, else from a rule of thumb.
-
-        ``mode="fair"`` (the default) looks only at what the player has seen
-        (:meth:`observation`) and says in how many sampled layouts of the
-        hidden cards its move wins; ``mode="peek"`` lets the solver see the
-        face-down cards and says so. ``time_limit`` bounds the whole hint;
-        ``samples``, ``seed`` and ``max_nodes`` (positions per sampled layout)
-        tune the fair mode. See :func:`tableaux.hints.hint`.
-        """
-        from .hints import hint
-
-        return hint(self, time_limit=time_limit, mode=mode, samples=samples, seed=seed, max_nodes=max_nodes)
-
     # --- saving and loading ----------------------------------------------
     def digest(self) -> str:
         """A fingerprint of the current position, stored in saves to catch edits."""
@@ -392,8 +416,29 @@ class Game:
     def __repr__(self) -> str:
         return f"<Game {self.name} deal={self.deal} moves={len(self._played)} score={self.score}>"
 
+    def __eq__(self, other: object) -> bool:
+        """Same game, deal, moves played, moves to redo and assisted flag: what a save keeps.
 
-def game_from_dict(data: Any, rules_for: Any) -> Game:
+        Cards seen only in undone lines are left out, as a save leaves them out,
+        so ``loads(game.dumps()) == game`` always holds.
+        """
+        if not isinstance(other, Game):
+            return NotImplemented
+        return (self.rules.name, self.deal, self._played, self._redo, self.assisted) == (
+            other.rules.name, other.deal, other._played, other._redo, other.assisted)
+
+    __hash__ = None  # type: ignore[assignment]  # a game changes as it is played
+
+
+def new_game(name: str, deal: int | None = None) -> Game:
+    """Start deal ``deal`` (0..4294967295) of game ``name``; a random deal when omitted."""
+    game_rules = registry.rules(name)
+    if deal is None:
+        deal = random.randint(0, MAX_DEAL)
+    return Game(game_rules, deal)
+
+
+def game_from_dict(data: Any) -> Game:
     """Rebuild a game from :meth:`Game.to_dict` data, checking everything on the way."""
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise SaveFileError(_("not a tableaux saved game: expected a JSON object with \"format\": \"{format}\"").format(
@@ -406,11 +451,11 @@ def game_from_dict(data: Any, rules_for: Any) -> Game:
             raise SaveFileError(_("saved game is damaged: field {field} is missing or not a {kind}").format(
                 field=repr(key), kind=kind.__name__))
     try:
-        rules = rules_for(data["game"])
+        game_rules = registry.rules(data["game"])
     except TableauxError as exc:
         raise SaveFileError(_("saved game names an unknown game: {error}").format(error=exc)) from None
     try:
-        game = Game.replay(rules, data.get("deal"), data["moves"], data["redo"])
+        game = Game.replay(game_rules, data.get("deal"), data["moves"], data["redo"])
     except DealError as exc:
         raise SaveFileError(_("saved game has a bad deal number: {error}").format(error=exc)) from None
     except TableauxError as exc:
@@ -423,3 +468,33 @@ def game_from_dict(data: Any, rules_for: Any) -> Game:
             value=repr(assisted)))
     game.assisted = assisted
     return game
+
+
+def loads(text: str) -> Game:
+    """Load a game saved by :meth:`Game.dumps`; a corrupt or edited save raises :class:`SaveFileError`."""
+    try:
+        data: object = json.loads(text)
+    except (ValueError, TypeError, RecursionError) as exc:
+        # ValueError covers JSONDecodeError, UnicodeDecodeError and numbers too long to convert;
+        # RecursionError is what absurdly deep nesting gives.
+        raise SaveFileError(_("saved game is not valid JSON: {error}").format(error=exc)) from None
+    return game_from_dict(data)
+
+
+MAX_SAVE_BYTES = 4 * 1024 * 1024
+"""Far above any real save (a few kilobytes); reading stops there, so ``/dev/zero`` cannot eat the memory."""
+
+
+def load(path: str | os.PathLike[str]) -> Game:
+    """Load a game saved by :meth:`Game.save`."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_SAVE_BYTES + 1)
+        if len(data) > MAX_SAVE_BYTES:
+            raise SaveFileError(_("{file} is too large to be a saved game (more than {n} bytes)").format(
+                file=repr(str(path)), n=MAX_SAVE_BYTES))
+        text = data.decode()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SaveFileError(_("cannot read saved game {file}: {error}").format(
+            file=repr(str(path)), error=exc)) from None
+    return loads(text)

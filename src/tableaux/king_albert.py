@@ -170,6 +170,7 @@ class KingAlbertClassic(KingAlbert):
     name = "king-albert-classic"
     title = N_("King Albert (classic)")
     single_cards_only = True
+    in_browser = False
 
     def turn_up(self, pile: Pile) -> Pile:
         return tuple(c & ~DOWN for c in pile)

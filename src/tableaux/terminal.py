@@ -10,10 +10,7 @@ player uses.
 
 from __future__ import annotations
 
-import argparse
-import json
 import re
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,16 +19,16 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-import tableaux
-from tableaux.board import ASCII, UNICODE, Glyphs, render
-from tableaux.cards import CardError
-from tableaux.deal import DealError
-from tableaux.engine import IllegalMoveError, Move, TableauxError, long_name, parse_notation, short_name
-from tableaux.game import Game
-from tableaux.i18n import _, use_environment
-from tableaux.terminal_fair import Budget, cmd_chance, cmd_giveup, cmd_hint, cmd_lost
-from tableaux.terminal_help import help_text, pile_summary
-from tableaux.unfinished import Unfinished
+from .board import ASCII, UNICODE, Glyphs, render
+from .cards import CardError
+from .deal import DealError
+from .engine import IllegalMoveError, Move, TableauxError, long_name, parse_notation, short_name
+from .game import Game, load, new_game
+from .i18n import _
+from .solver import solve
+from .terminal_fair import Budget, cmd_chance, cmd_giveup, cmd_hint, cmd_lost
+from .terminal_help import help_text, pile_summary
+from .unfinished import Unfinished
 
 PlayerError = (TableauxError, DealError, CardError)
 """Errors whose messages are written for players; anything else is a bug."""
@@ -238,7 +235,7 @@ class Session:
         self.show(_("Back to the start of the deal; 'redo' replays your moves."))
 
     def cmd_new(self, arg: str) -> None:
-        game = tableaux.new_game(self.game.name, int(arg) if arg.isdigit() else (arg or None))
+        game = new_game(self.game.name, int(arg) if arg.isdigit() else (arg or None))
         self.save_path = None
         if self.unfinished and self.in_progress():
             message = _("New game: deal {deal}. (the last one is kept: 'resume' brings it back)")
@@ -274,7 +271,7 @@ class Session:
             self.say(_("This game is already won."), "green")
             return
         self.say(_("Looking for a winning line from this position..."), "dim")
-        result = tableaux.solve(game, time_limit=self.SOLVE_SECONDS)
+        result = solve(game, time_limit=self.SOLVE_SECONDS)
         if result.verdict == "unwinnable":
             self.say(_("This position cannot be won: the solver tried every way on from here. "
                        "'undo' steps back to where it still could be, 'restart' goes back to the deal."),
@@ -364,7 +361,7 @@ class Session:
         if not arg:
             self.say(_("Say which file: load FILE."), "yellow")
             return
-        game = tableaux.load(Path(arg).expanduser())
+        game = load(Path(arg).expanduser())
         self.save_path = Path(arg).expanduser()
         self.switch_to(game, _("Loaded {game} deal {deal}.").format(game=_(game.rules.title), deal=game.deal))
 
@@ -429,62 +426,3 @@ def scripted_input(stream: Any, console: Console) -> InputFn:
         return line
 
     return read
-
-
-def usage_error(command: str, message: str) -> int:
-    """Report a bad argument the way argparse does (exit status 2), for checks argparse cannot make."""
-    print(_("usage: tableaux {command} ...\ntableaux {command}: error: {message}").format(
-        command=command, message=message), file=sys.stderr)
-    return 2
-
-
-def run_play(args: argparse.Namespace) -> int:
-    from tableaux.unfinished import default_dir
-
-    unfinished = Unfinished(default_dir())
-    message = ""
-    if getattr(args, "resume", False):
-        kept = [s for s in unfinished.games() if args.game in (None, s.game.name)]
-        if not kept:
-            if args.game:
-                text = _("no unfinished {game} game is kept in {directory}").format(
-                    game=_(tableaux.rules(args.game).title), directory=unfinished.directory)
-            else:
-                text = _("no unfinished game is kept in {directory}").format(directory=unfinished.directory)
-            return usage_error("play", text)
-        game, message = kept[0].game, _("Resumed {game}.").format(game=kept[0].describe())
-    elif args.load is not None:
-        try:
-            game = tableaux.load(Path(args.load).expanduser())
-        except tableaux.SaveFileError as exc:
-            return usage_error("play", str(exc))
-        if args.game is not None and args.game != game.name:
-            return usage_error("play", _("{file} holds a {game} game, not {name}").format(
-                file=args.load, game=_(game.rules.title), name=args.game))
-    elif args.game is None:
-        return usage_error("play", _("say which game: one of {games}").format(games=", ".join(tableaux.GAMES)))
-    else:
-        game = tableaux.new_game(args.game, args.deal)
-    use_environment()
-    console = Console(highlight=False)
-    if sys.stdin.isatty():
-        try:
-            import readline  # noqa: F401 - line editing and history for input()
-        except ImportError:
-            pass
-        input_fn: InputFn = input
-    else:
-        input_fn = scripted_input(sys.stdin, console)
-    play_loop(game, input_fn, console, unfinished, message)
-    return 0
-
-
-def run_deal(args: argparse.Namespace) -> int:
-    game = tableaux.new_game(args.game, args.number)
-    if args.json:
-        print(json.dumps(game.position(), indent=1))
-        return 0
-    console = Console(highlight=False)
-    for line in render(game.public_position(), glyphs_for(console)):
-        console.print(line)
-    return 0

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import fair
+from .hints import hint
 from .i18n import _
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ class Budget:
     max_nodes: int = fair.SAMPLE_NODES
     time_limit: float | None = 20.0
     """Seconds for one chance or hint at most, whatever the node budget says."""
-    lost_nodes: int = 200_000
+    lost_nodes: int = fair.LOST_NODES
 
 
 PEEK_SECONDS = 2.0
@@ -46,14 +47,14 @@ def cmd_chance(session: Session, _arg: str) -> None:
     c = fair.win_chance(
         game.observation(), budget.samples, seed=0, max_nodes=budget.max_nodes, time_limit=budget.time_limit
     )
-    n, won, undecided = c["samples"], c["winnable"], c["samples"] - c["decided"]
+    n, won, undecided = c.samples, c.winnable, c.undecided
     if undecided:
         text = _("Chance to win: {share} ({won} of {n} possible layouts of the cards you have not seen can be "
                  "won; 95% interval {low} to {high}, {undecided} undecided within the solver's budget).")
     else:
         text = _("Chance to win: {share} ({won} of {n} possible layouts of the cards you have not seen can be "
                  "won; 95% interval {low} to {high}).")
-    text = text.format(share=pct(c["share"]), won=won, n=n, low=pct(c["low"]), high=pct(c["high"]),
+    text = text.format(share=pct(c.share), won=won, n=n, low=pct(c.low), high=pct(c.high),
                        undecided=undecided)
     session.say(text, "cyan")
     session.say(_(
@@ -72,13 +73,13 @@ def cmd_hint(session: Session, arg: str) -> None:
                     "yellow")
         return
     if mode == "peek":
-        hint = game.hint(mode="peek", time_limit=PEEK_SECONDS)
-        session.say(hint.message, "magenta")
+        advice = hint(game, mode="peek", time_limit=PEEK_SECONDS)
+        session.say(advice.message, "magenta")
         return
     if not game.is_won() and game.legal_moves():
         session.say(_("Thinking over {n} layouts of the hidden cards...").format(n=budget.samples), "dim")
-    hint = game.hint(samples=budget.samples, max_nodes=budget.max_nodes, time_limit=budget.time_limit)
-    session.say(hint.message, "cyan")
+    advice = hint(game, samples=budget.samples, max_nodes=budget.max_nodes, time_limit=budget.time_limit)
+    session.say(advice.message, "cyan")
 
 
 def cmd_giveup(session: Session, arg: str) -> None:

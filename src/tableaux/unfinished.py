@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from .game import Game, SaveFileError
+from .game import Game, SaveFileError, load
 from .i18n import _, ngettext
 
 
@@ -60,8 +60,6 @@ class Unfinished:
 
     def find(self, name: str, deal: int) -> Game | None:
         """The unfinished game of this very deal, if one was kept and can be read."""
-        from . import load
-
         path = self.directory / f"{name}-{deal}.json"
         if not path.exists():
             return None
@@ -76,8 +74,6 @@ class Unfinished:
         A file that cannot be read is skipped, never deleted: it may come from
         a newer version of tableaux.
         """
-        from . import load
-
         skip = self.path_for(exclude) if exclude is not None else None
         try:
             paths = [p for p in self.directory.glob("*.json") if p != skip]

@@ -12,7 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import State
-from ..solver import SolveResult, solve
+from ..game import game_from_dict
+from ..solver import SolveResult, check_budget, solve
+from .observation import FairError
 
 LOST_NODES = 200_000
 """Positions the solver may search per position looked at, unless told otherwise."""
@@ -50,12 +52,8 @@ def where_lost(
     budget. A record that is not a valid saved game raises
     :class:`~tableaux.SaveFileError`.
     """
-    from .. import rules as rules_for
-    from ..game import game_from_dict
-    from . import FairError, _check_budget
-
-    _check_budget(max_nodes, time_limit)
-    game = game_from_dict(record, rules_for)
+    check_budget(max_nodes, time_limit, FairError)
+    game = game_from_dict(record)
     rules = game.rules
     moves = game.moves_played
     states: list[State] = [rules.deal(game.deal)]

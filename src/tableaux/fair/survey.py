@@ -6,7 +6,7 @@ the game's observation; the rule of thumb when no sampled layout is won within
 the budget). Its win rate is a lower bound on what the best player who does
 not peek achieves, to set beside the solver's winnable share (an upper bound).
 
-It shares the solver survey's machinery (:mod:`tableaux.solver.survey`):
+It shares the solver survey's machinery (:mod:`tableaux.solver.parallel`, :mod:`tableaux.solver.survey_file`):
 results are JSON lines appended as each deal finishes, a rerun with the same
 ``--out`` skips the deals already there, and ``--workers`` runs deals in
 parallel processes. Every budget is counted in positions, never seconds, and
@@ -16,25 +16,19 @@ number, so the same seed replays the same game on any machine.
 
 from __future__ import annotations
 
-import argparse
-import os
-import sys
 import time
 from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-from ..i18n import _, ngettext
-from ..solver.survey import (
-    SurveyError,
-    append_results,
-    drop_torn_tail,
-    parse_deals,
-    read_results,
-    run_deals,
-    wilson,
-)
+from ..game import new_game
+from ..heuristic import repeating_moves
+from ..hints import heuristic_hint
+from ..solver.parallel import run_deals
+from ..solver.survey_file import append_results, drop_torn_tail, read_results
+from ..statistics import wilson
+from .advice import hint
 
 MAX_MOVES = 1500
 """Moves per deal at most; a fair player never repeats a position, so this only bounds the effort."""
@@ -58,10 +52,6 @@ def play_deal(
     layout is proved unwinnable (it then believes the game lost, as a person
     would; this can only lower the win rate, so the lower bound stands).
     """
-    from .. import new_game
-    from ..hints import heuristic_hint, repeating_moves
-    from . import hint
-
     g = new_game(game, deal)
     start = time.perf_counter()
     end = "won"
@@ -74,14 +64,14 @@ def play_deal(
             break
         answer = hint(g.observation(), samples, seed=f"{seed}:{len(g.moves_played)}", max_nodes=max_nodes,
                       avoid=repeating_moves(g))
-        if answer["line"]:  # every card is known: follow one winning plan rather than re-planning each move
-            for move in answer["line"][: max_moves - len(g.moves_played)]:
+        if answer.line:  # every card is known: follow one winning plan rather than re-planning each move
+            for move in answer.line[: max_moves - len(g.moves_played)]:
                 g.play(move)
             continue
-        if answer["move"] is not None:
-            g.play(answer["move"])
+        if answer.move is not None:
+            g.play(answer.move)
             continue
-        if answer["winnable"] == 0 and answer["decided"] == answer["samples"]:
+        if answer.winnable == 0 and answer.decided == answer.samples:
             end = "no sampled layout winnable"
             break
         fallback = heuristic_hint(g).move  # nothing decided within the budget: a rule of thumb, which does not peek
@@ -136,53 +126,3 @@ def summarise(rows: Any) -> dict[str, Any]:
     low, high = wilson(won, len(rows))
     return {"deals": len(rows), "won": won, "share": won / len(rows) if rows else float("nan"),
             "low": low, "high": high}
-
-
-def run_fair_survey(args: argparse.Namespace) -> int:
-    """``tableaux survey GAME --player fair``: the command-line face of :func:`run`."""
-    try:
-        deals = parse_deals(args.deals)
-        if args.scheduler is not None:
-            raise SurveyError(_("--player fair runs on local workers only; leave out --scheduler"))
-        workers = args.workers or os.cpu_count() or 1
-        already = read_results(args.out, args.game, field="won")
-    except SurveyError as exc:
-        print(_("tableaux survey: error: {error}").format(error=exc), file=sys.stderr)
-        return 2
-    samples = args.samples
-    max_nodes = args.max_nodes or SURVEY_NODES
-    skipped = sum(1 for d in deals if d in already)
-    text = ngettext(
-        "{game}: deals {first}-{last} played with fair hints ({samples} sampled layouts per move, {nodes} positions "
-        "per layout, seed {seed}), {workers} worker",
-        "{game}: deals {first}-{last} played with fair hints ({samples} sampled layouts per move, {nodes} positions "
-        "per layout, seed {seed}), {workers} workers", workers).format(
-        game=args.game, first=deals.start, last=deals.stop - 1, samples=samples, nodes=max_nodes, seed=args.seed,
-        workers=workers)
-    if skipped:
-        text += _("; {n} already in {file}, skipped").format(n=skipped, file=args.out)
-    print(text, file=sys.stderr)
-
-    def show(row: dict[str, Any]) -> None:
-        if row["won"]:
-            text = _("deal {deal}: won in {moves} moves, {seconds} s")
-        else:
-            text = _("deal {deal}: lost ({end}) in {moves} moves, {seconds} s")
-        print(text.format(deal=row["deal"], end=row.get("end"), moves=len(row["moves"]),
-                          seconds=f"{row['seconds']:.1f}"), file=sys.stderr)
-
-    try:
-        summary = run(args.game, deals, samples=samples, seed=args.seed, max_nodes=max_nodes, workers=workers,
-                      out=args.out, on_result=show)
-    except SurveyError as exc:
-        print(_("tableaux survey: error: {error}").format(error=exc), file=sys.stderr)
-        return 2
-    n = summary["deals"]
-    if not n:
-        print(_("no results yet"))
-        return 0
-    print(_("deals {n}: won by the fair player {won} ({share}%)\n"
-            "no-peek win rate: 95% CI {low}% .. {high}% (a lower bound on the best play without peeking)").format(
-        n=n, won=summary["won"], share=f"{100 * summary['share']:.2f}", low=f"{100 * summary['low']:.2f}",
-        high=f"{100 * summary['high']:.2f}"))
-    return 0

@@ -128,7 +128,8 @@ def speaking(lang: str) -> Iterator[None]:
         _language.reset(token)
 
 
-def catalogue_path(lang: str, domain: str) -> Path:
+def po_path(lang: str, domain: str) -> Path:
+    """The message file (gettext .po) of ``lang`` for ``domain``: ``tableaux`` (the library and commands) or ``web``."""
     return LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po"
 
 
@@ -142,7 +143,7 @@ def usable(message: object) -> bool:
 @functools.lru_cache(maxsize=32)
 def read_catalogue(lang: str, domain: str):  # noqa: ANN201 - a babel Catalog; babel is imported lazily
     """The catalogue of ``lang`` for ``domain``, as Babel reads it; None for English or a missing file."""
-    path = catalogue_path(lang, domain)
+    path = po_path(lang, domain)
     if lang == SOURCE_LANGUAGE or not path.is_file():
         return None
     from babel.messages.pofile import read_po

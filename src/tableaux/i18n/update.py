@@ -27,15 +27,16 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract
 from babel.messages.pofile import read_po, write_po
 
-from . import DOMAINS, LOCALE_DIR, SOURCE_LANGUAGE, catalogue_path, languages
+from . import DOMAINS, LOCALE_DIR, SOURCE_LANGUAGE, languages, po_path
 
 PACKAGE = Path(__file__).resolve().parent.parent
 STATIC = PACKAGE / "web" / "static"
 PY_KEYWORDS = {"_": None, "N_": None, "N_plural": (1, 2), "ngettext": (1, 2)}
 JS_KEYWORDS = {"t": None, "tn": (1, 2)}
 PY_SKIP = ("i18n", "solver")
-"""The solver speaks to programs, not players; only its command line and survey report have messages."""
-PY_SPEAKING = {("solver", "cli.py"), ("solver", "survey.py"), ("solver", "survey_file.py")}
+"""The solver speaks to programs, not players; only its surveys (report, results files, workers, plot) have
+messages."""
+PY_SPEAKING = {("solver", name) for name in ("survey.py", "survey_file.py", "parallel.py", "plot.py")}
 
 
 class _MarkedText(HTMLParser):
@@ -104,7 +105,7 @@ def template(domain: str) -> Catalog:
 
 
 def merged(lang: str, domain: str, tmpl: Catalog) -> Catalog:
-    path = catalogue_path(lang, domain)
+    path = po_path(lang, domain)
     if path.is_file():
         with path.open("rb") as f:
             catalog = read_po(f, locale=lang, domain=domain)
@@ -137,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     for domain in DOMAINS:
         tmpl = template(domain)
         for lang in dict.fromkeys(langs):
-            path = catalogue_path(lang, domain)
+            path = po_path(lang, domain)
             text = po_text(merged(lang, domain, tmpl))
             old = path.read_bytes() if path.is_file() else b""
             if without_dates(text) == without_dates(old):

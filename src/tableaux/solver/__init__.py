@@ -45,8 +45,10 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
+from .. import registry
+from ..deal import check_deal
 from ..eagle_wing import EagleWing
-from ..engine import Move, Rules, State
+from ..engine import Move, Rules, State, TableauxError
 from ..king_albert import KingAlbert, KingAlbertClassic
 from .search import python_search
 
@@ -68,12 +70,6 @@ DEFAULT_MEMORY_MB = 1024
 """What one search may hold in memory (table and stacks), in MiB, by default. The C core only takes what
 it uses, so a quick search stays small."""
 
-HINT_NODES = 3_000_000
-"""A hint's node budget: about a second of the C core on a slow machine, so hints answer at once."""
-
-HINT_SECONDS = 0.9
-"""A hint's time limit, which bounds the wait on a busy machine and for the Python search."""
-
 DEFAULT_TABLE_SIZE = 2_000_000
 """The Python search's cap on keys kept before its table forgets its short searches (roughly 150 bytes each); its
 first pass's best-first run keeps at most a quarter as many positions."""
@@ -87,7 +83,7 @@ LAYERED_GAME = KingAlbertClassic.name
 """The game the layered search plays (``solve(..., layered=True)``): its proof needs the classic rules."""
 
 
-class SolverError(ValueError):
+class SolverError(TableauxError, ValueError):
     """Bad arguments to :func:`solve`."""
 
 
@@ -120,7 +116,16 @@ class SolveResult:
         }
 
 
-def _position(game_or_position: object) -> tuple[Rules, State]:
+def _position(game_or_position: object, deal: object) -> tuple[Rules, State]:
+    if isinstance(game_or_position, str):
+        rules = registry.rules(game_or_position)
+        if deal is None:
+            raise SolverError(f"solve({game_or_position!r}) needs a deal number too, for example "
+                              f"solve({game_or_position!r}, 17)")
+        return rules, rules.deal(check_deal(deal))
+    if deal is not None:
+        raise SolverError("a deal number goes with a game name, as in solve('king-albert', 17), "
+                          "not with a Game or a (rules, state) pair")
     # A Game is recognised by what it offers, so the solver never imports the history layer above it.
     rules, state = getattr(game_or_position, "rules", None), getattr(game_or_position, "state", None)
     if isinstance(rules, Rules) and isinstance(state, State):
@@ -130,8 +135,23 @@ def _position(game_or_position: object) -> tuple[Rules, State]:
         if isinstance(rules, Rules) and isinstance(state, State):
             return rules, state
     raise SolverError(
-        f"solve() takes a Game or a (Rules, State) pair, not {type(game_or_position).__name__}"
+        f"solve() takes a Game, a (Rules, State) pair, or a game name and a deal number, "
+        f"not {type(game_or_position).__name__}"
     )
+
+
+def check_budget(max_nodes: object, time_limit: object, error: type[Exception] = SolverError) -> None:
+    """Refuse a node budget or time limit the solver cannot work with, saying what is accepted.
+
+    Everything that passes a budget on to :func:`solve` checks it here first, with its own error class,
+    so the refusal comes before any work and reads the same everywhere.
+    """
+    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1):
+        raise error(f"max_nodes must be a positive whole number or None, not {max_nodes!r}")
+    if time_limit is not None and (
+        isinstance(time_limit, bool) or not isinstance(time_limit, int | float) or not time_limit > 0
+    ):
+        raise error(f"time_limit must be a positive number of seconds or None, not {time_limit!r}")
 
 
 def default_backend() -> str:
@@ -143,7 +163,9 @@ def default_backend() -> str:
 
 
 def solve(
-    game_or_position: Game | tuple[Rules, State],
+    game_or_position: Game | tuple[Rules, State] | str,
+    deal: int | None = None,
+    /,
     *,
     max_nodes: int | None = None,
     time_limit: float | None = None,
@@ -155,7 +177,10 @@ def solve(
     layered: bool = False,
     disk_mb: int = 0,
 ) -> SolveResult:
-    """Decide the position: ``winnable`` with the whole winning line, ``unwinnable`` (proved) or ``unknown``.
+    """Decide a deal or a position: ``winnable`` with the whole winning line, ``unwinnable`` (proved) or ``unknown``.
+
+    ``solve("king-albert", 17)`` decides a deal by game name and number,
+    ``solve(game)`` a game's current position, ``solve((rules, state))`` any position.
 
     ``max_nodes`` bounds the positions searched and ``time_limit`` the
     seconds; when either runs out the verdict is ``unknown``, never a guess.
@@ -174,13 +199,8 @@ def solve(
     position, so it proves deals lost whose spaces no table holds, but it finds wins only late. The
     first pass still runs before it.
     """
-    rules, state = _position(game_or_position)
-    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1):
-        raise SolverError(f"max_nodes must be a positive whole number or None, not {max_nodes!r}")
-    if time_limit is not None and (
-        isinstance(time_limit, bool) or not isinstance(time_limit, int | float) or not time_limit > 0
-    ):
-        raise SolverError(f"time_limit must be a positive number of seconds or None, not {time_limit!r}")
+    rules, state = _position(game_or_position, deal)
+    check_budget(max_nodes, time_limit)
     if not isinstance(table_size, int) or table_size < 1000:
         raise SolverError(f"table_size must be a whole number of at least 1000, not {table_size!r}")
     if isinstance(memory_mb, bool) or not isinstance(memory_mb, int) or not 16 <= memory_mb <= 1 << 20:

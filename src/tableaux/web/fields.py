@@ -17,13 +17,14 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo, model_validator
 from pydantic_core import PydanticCustomError
 
-from .. import GAMES
 from ..catalogue import GRADES
 from ..deal import MAX_DEAL
 from ..engine import Rules
+from ..hints import HINT_MODES
 from ..i18n import languages
+from ..registry import browser_games
 
-WEB_RULES: tuple[Rules, ...] = tuple(r for r in GAMES.values() if r.name != "king-albert-classic")
+WEB_RULES: tuple[Rules, ...] = browser_games()
 """The games the browser offers, in the order of ``tableaux.GAMES`` (the traditional King Albert is terminal-only)."""
 WEB_GAMES: tuple[str, ...] = tuple(r.name for r in WEB_RULES)
 PILES: tuple[str, ...] = tuple(sorted({name for r in WEB_RULES for name in r.pile_names}))
@@ -32,7 +33,6 @@ LANGUAGES: tuple[str, ...] = languages()
 """The languages the page can speak: English and every catalogue under tableaux/i18n/locale."""
 LanguageCode = Literal[LANGUAGES]  # type: ignore[valid-type]
 GradeName = Literal[GRADES]  # type: ignore[valid-type]
-HINT_MODES = ("fair", "peek")
 HintMode = Literal[HINT_MODES]  # type: ignore[valid-type]
 DATE = r"^\d{4}-\d{2}-\d{2}$"
 PileName = Literal[PILES]  # type: ignore[valid-type]

@@ -23,10 +23,11 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
 from .. import catalogue
-from .. import new_game as start_game
 from ..engine import IllegalMoveError, Move, NotationError
 from ..game import Game
-from ..hints import heuristic_hint
+from ..game import new_game as start_game
+from ..hints import Hint, heuristic_hint
+from ..i18n import _
 from ..i18n import current as current_language
 from . import openapi as api
 from .errors import ApiError
@@ -49,7 +50,7 @@ class Games:
         self.pool = pool
         self._cache: OrderedDict[str, tuple[int, Game]] = OrderedDict()
         self._cache_lock = threading.Lock()
-        self._locks = [threading.Lock() for _ in range(LOCK_STRIPES)]
+        self._locks = [threading.Lock() for _stripe in range(LOCK_STRIPES)]
 
     @contextmanager
     def _open(self, game_id: str, player: str) -> Iterator[tuple[GameRecord, Game]]:
@@ -184,13 +185,13 @@ class Games:
             self._remember(record, game)
             hint = None
             if record.won:
-                hint = {"move": None, "source": "none", "message": "The game is won.", "unwinnable": False}
+                hint = dict(Hint(None, "none", _("The game is won.")).to_dict())
             elif record.given_up:
-                hint = {"move": None, "source": "none", "message": "The game was given up.", "unwinnable": False}
+                hint = dict(Hint(None, "none", _("The game was given up.")).to_dict())
             elif heuristic:
-                hint = heuristic_hint(game).to_dict()
+                hint = dict(heuristic_hint(game).to_dict())
                 if hint["source"] == "heuristic":
-                    hint["message"] = f"The solver is busy with other hints; {hint['message']}"
+                    hint["message"] = _("The solver is busy with other hints; {hint}").format(hint=hint["message"])
             return record, make_view(record, game), hint
 
     async def hint(self, game_id: str, player: str, mode: str = "fair") -> dict[str, Any]:
@@ -208,9 +209,8 @@ class Games:
             else:
                 hint = await self.pool.run(hint_job, record, self.hint_time_limit, mode, current_language())
                 if hint is None:  # the worker died: answer anyway
-                    _, _, hint = await run_in_threadpool(self.look, game_id, player, True)
+                    *_ignored, hint = await run_in_threadpool(self.look, game_id, player, True)
         assert hint is not None
-        hint.setdefault("peeks", False)
         return {"hint": hint, "view": view}
 
 

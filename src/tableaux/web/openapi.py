@@ -54,7 +54,7 @@ from .fields import (
 # --- requests ------------------------------------------------------------------------------
 class NewGameRequest(Strict):
     model_config = ConfigDict(extra="forbid", json_schema_extra={
-        "examples": [{"game": "king-albert", "deal": 17}, {"game": "eagle-wing", "winnable": True,
+        "examples": [{"game": WEB_GAMES[0], "deal": 17}, {"game": WEB_GAMES[-1], "winnable": True,
                                                           "difficulty": "easy"}],
         # A deal number, or a choice from the catalogue: never both.
         "anyOf": [{"properties": {"deal": {"type": "null"}}},
@@ -74,7 +74,7 @@ class NewGameRequest(Strict):
 
 
 class DailyRequest(Strict):
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"game": "king-albert"}]})
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"game": WEB_GAMES[0]}]})
 
     game: Game = Field(description=f"choose one of {', '.join(WEB_GAMES)}")
 

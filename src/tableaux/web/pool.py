@@ -39,7 +39,7 @@ def default_workers() -> int:
 
 
 def _start_worker() -> None:
-    from ..solver.survey import watch_parent
+    from ..watchdog import watch_parent
 
     watch_parent()  # exit when the server is gone, even after a SIGKILL
     if hasattr(os, "nice"):
@@ -51,18 +51,17 @@ def _ready() -> int:
 
 
 def hint_job(record: GameRecord, time_limit: float, mode: str = "fair", lang: str = "en") -> dict[str, Any]:
-    """In a worker: a stored game's hint, as :meth:`Game.hint` gives it (the solver's, or the rule of thumb's),
-    worded in ``lang``, the language of the request that asked for it.
+    """In a worker: a stored game's hint, as :func:`tableaux.hints.hint` gives it (the solver's, or the rule of
+    thumb's), worded in ``lang``, the language of the request that asked for it.
 
-    A fair hint reads only the game's observation (``Game.hint`` sees to that); a peeking one says so.
+    A fair hint reads only the game's observation (``hints.hint`` sees to that); a peeking one says so.
     """
+    from ..hints import hint
     from ..i18n import speaking
     from .views import rebuild
 
     with speaking(lang):
-        hint = rebuild(record).hint(time_limit=time_limit, mode=mode).to_dict()
-    hint.setdefault("peeks", False)
-    return hint
+        return dict(hint(rebuild(record), time_limit=time_limit, mode=mode).to_dict())
 
 
 def chance_job(observation: dict[str, Any], time_limit: float) -> dict[str, Any]:
@@ -72,7 +71,7 @@ def chance_job(observation: dict[str, Any], time_limit: float) -> dict[str, Any]
     """
     from ..fair import win_chance
 
-    return win_chance(observation, time_limit=time_limit)
+    return win_chance(observation, time_limit=time_limit).to_dict()
 
 
 def lost_job(saved: dict[str, Any], time_limit: float) -> dict[str, Any]:

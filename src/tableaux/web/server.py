@@ -151,7 +151,7 @@ def run_stats(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    from .. import rules
+    from ..registry import rules
     from .fields import WEB_GAMES
     from .store import Store, StoreError
 

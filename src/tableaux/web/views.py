@@ -12,10 +12,10 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from .. import rules as rules_for
 from ..engine import Move, Rules, TableauxError, short_name
 from ..game import Game
 from ..i18n import _
+from ..registry import rules as rules_for
 from ..solver.strategy import safe_moves
 from .fields import WEB_RULES
 from .stats import tenths

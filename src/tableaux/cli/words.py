@@ -15,7 +15,7 @@ import argparse
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from .i18n import N_, N_plural, current, translations
+from ..i18n import N_, N_plural, current, translations
 
 MESSAGES = (
     N_("usage: "),

@@ -1,0 +1,75 @@
+"""The ``tableaux`` command: one module per command, each with its arguments and its work.
+
+Each command module is light to import: it declares its arguments, and loads
+what its work needs (the solver, the terminal, the web server) only when it
+runs, so ``tableaux deal`` does not pay for the web server. Only the chosen
+command's arguments are built. A bad argument always gets argparse's usage
+message and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+from .. import __version__
+from ..i18n import _, use_environment
+from . import daily, deal, pick, play, serve, solve, stats, survey
+from .words import translated_argparse
+
+COMMANDS: dict[str, ModuleType] = {
+    "play": play, "deal": deal, "pick": pick, "daily": daily, "solve": solve, "survey": survey,
+    "serve": serve, "stats": stats,
+}
+"""Every command and its module, in the order ``tableaux --help`` lists them."""
+
+DEFAULT_COMMAND = "serve"
+"""What ``tableaux`` with no command (or only options) runs: the browser game."""
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; with ``only``, the arguments of that command alone are built (the rest need not
+    be, and some of them load the solver to list its backends)."""
+    parser = argparse.ArgumentParser(
+        prog="tableaux",
+        description=_("King Albert and Eagle Wing solitaire, as GNOME AisleRiot plays them. "
+        "With no command, starts the browser game."),
+    )
+    parser.add_argument("--version", action="version", version=f"tableaux {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar=_("COMMAND"))
+    for name, module in COMMANDS.items():
+        p = sub.add_parser(name, help=_(module.HELP))
+        if only is None or only == name:
+            module.add_arguments(p)
+        p.set_defaults(func=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    use_environment()  # messages in the language of LANGUAGE, LC_ALL, LC_MESSAGES or LANG; English by default
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
+        argv = [DEFAULT_COMMAND, *argv]
+    try:
+        with translated_argparse():  # argparse's own words ("usage:", "invalid choice") in that language too
+            args = build_parser(argv[0] if argv[0] in COMMANDS else None).parse_args(argv)
+        if args.command is None:
+            build_parser().print_help()
+            return 2
+        status = int(args.func(args) or 0)
+        sys.stdout.flush()  # output still buffered meets a closed pipe here, not at exit
+    except KeyboardInterrupt:
+        print()
+        return 130
+    except BrokenPipeError:
+        # Whoever read the output stopped (``tableaux solve ... | head -1``): that is not an
+        # error, so no traceback. Point stdout at /dev/null so the flush at exit stays quiet too.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE: what a shell reports for a writer whose pipe closed
+    return status
+
+
+__all__ = ["COMMANDS", "build_parser", "main"]

@@ -1,0 +1,95 @@
+"""Argument types for the command line: each refuses bad text with what was wrong and what is accepted."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+from ..deal import MAX_DEAL, DealError, parse_deals
+from ..i18n import N_, _
+
+
+def bounded(convert: Callable[[str], float], what: str, low: float, high: float) -> Callable[[str], float]:
+    """An argparse type: ``convert`` the text, then insist on ``low <= value <= high``.
+
+    One factory for every number the command line takes, so each gives the same
+    kind of message: what was wrong and what is accepted.
+    """
+
+    def parse(text: str) -> float:
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(refusal(text)) from None
+        if not low <= value <= high:  # also refuses NaN
+            raise argparse.ArgumentTypeError(refusal(text))
+        return value
+
+    def refusal(text: str) -> str:
+        # Whole sentences for the translators, never pieces: which one depends on the kind and the bounds.
+        if high == float("inf"):
+            accepted = _("a number of at least {low}") if convert is float else _("a whole number of at least {low}")
+        else:
+            accepted = (_("a number from {low} to {high}") if convert is float
+                        else _("a whole number from {low} to {high}"))
+        top = "" if high == float("inf") else f"{high:g}" if convert is float else str(int(high))
+        accepted = accepted.format(low=f"{low:g}", high=top)
+        return _("{what} must be {accepted}, not {text}").format(what=_(what), accepted=accepted, text=repr(text))
+
+    return parse
+
+
+deal_number = bounded(int, N_("a deal number"), 0, MAX_DEAL)
+positive_int = bounded(int, N_("a count"), 1, float("inf"))
+positive_float = bounded(float, N_("a time in seconds"), 1e-3, 1e9)
+port_number = bounded(int, N_("a port"), 1, 65535)
+memory_mb = bounded(int, N_("a size in MiB"), 16, 1 << 20)
+disk_mb = bounded(int, N_("a size in MiB"), 0, 1 << 30)
+
+
+def deal_range(text: str) -> str:
+    """Check ``--deals`` while parsing, so a bad range gets the usage message; the survey parses it again."""
+    try:
+        parse_deals(text)
+    except DealError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def game_choices() -> tuple[str, ...]:
+    """Every registered game: a game added to the registry is a command-line choice at once."""
+    from ..registry import GAMES
+
+    return tuple(GAMES)
+
+
+def usage_error(command: str, message: str) -> int:
+    """Report a bad argument the way argparse does (exit status 2), for checks argparse cannot make."""
+    print(_("usage: tableaux {command} ...\ntableaux {command}: error: {message}").format(
+        command=command, message=message), file=sys.stderr)
+    return 2
+
+
+def add_solver_arguments(p: argparse.ArgumentParser) -> None:
+    """The solver's options that ``solve`` and ``survey`` share."""
+    from ..solver import BACKENDS, DEFAULT_MEMORY_MB
+
+    p.add_argument("--memory", type=memory_mb, default=DEFAULT_MEMORY_MB, metavar="MB",
+                   help=_("memory one search may take, in MiB (default {mb}); "
+                          "when it is full the search slows down, and may end 'unknown', never wrong").format(
+                       mb=DEFAULT_MEMORY_MB))
+    p.add_argument("--backend", choices=BACKENDS, default=None,
+                   help=_("which search runs: the compiled core (c) or the pure-Python reference "
+                   "(default: the fastest built)"))
+    p.add_argument("--no-first-pass", dest="first_pass", action="store_false",
+                   help=_("give the whole budget to the complete search, with no first pass looking for a "
+                   "quick win: proving a deal lost gets all of the positions instead of half, some wins take "
+                   "longer (for the deals a survey left unknown)"))
+    p.add_argument("--disk", type=disk_mb, default=0, metavar="MB",
+                   help=_("with --layered: files of up to MB MiB (in TMPDIR) for a class of positions too big "
+                   "for --memory, searched on disk instead of ending 'unknown' (default 0: none)"))
+    p.add_argument("--layered", action="store_true",
+                   help=_("classic King Albert: a complete search that holds one class of positions at a time "
+                   "instead of all of them, for deals whose spaces no memory holds; it finds wins late, "
+                   "after the first pass"))

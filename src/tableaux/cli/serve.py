@@ -1,0 +1,25 @@
+"""``tableaux serve`` (and ``tableaux`` alone): the browser game (:mod:`tableaux.web`)."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..i18n import N_, _
+from .args import port_number
+
+HELP = N_("start the browser game (the default command)")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", default="127.0.0.1",
+                   help=_("address to listen on (default 127.0.0.1: this computer only)"))
+    p.add_argument("--port", type=port_number, default=8000,
+                   help=_("port (default 8000; when it is busy the next free port is used)"))
+    p.add_argument("--db", default=None, help=_("database file (default: in the user data directory)"))
+    p.add_argument("--no-browser", action="store_true", help=_("do not open a web browser"))
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..web.server import run_serve
+
+    return run_serve(args)

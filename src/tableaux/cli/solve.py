@@ -1,0 +1,60 @@
+"""``tableaux solve``: is a deal winnable? The verdict, and the winning line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..i18n import N_, _
+from .args import add_solver_arguments, deal_number, game_choices, positive_float, positive_int
+
+HELP = N_("decide whether a deal can be won and print the winning line")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", choices=game_choices())
+    p.add_argument("number", type=deal_number, help=_("deal number"))
+    p.add_argument("--json", action="store_true", help=_("print the verdict, the line and the figures as JSON"))
+    p.add_argument("--max-nodes", type=positive_int, default=None,
+                   help=_("positions to search at most; a budget that does not depend on the machine's load"))
+    p.add_argument("--time-limit", type=positive_float, default=None, help=_("seconds to search at most"))
+    p.add_argument("--threads", type=int, choices=(1, 2), default=1,
+                   help=_("with 2, the compiled search also runs its complete search on a second core from the "
+                          "start: the same verdicts, and more decided within a time limit"))
+    add_solver_arguments(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Exit status 0 when winnable, 1 when proved unwinnable, 3 when undecided within the budget."""
+    from ..game import new_game
+    from ..solver import LAYERED_GAME, solve
+
+    game = new_game(args.game, args.number)
+    if args.layered and args.game != LAYERED_GAME:
+        print(_("tableaux solve: error: --layered plays {game} only, not {other}").format(
+            game=LAYERED_GAME, other=args.game), file=sys.stderr)
+        return 2
+    if args.disk and not args.layered:
+        print(_("tableaux solve: error: --disk goes with --layered"), file=sys.stderr)
+        return 2
+    result = solve(game, max_nodes=args.max_nodes, time_limit=args.time_limit, memory_mb=args.memory,
+                   backend=args.backend, threads=args.threads, first_pass=args.first_pass, layered=args.layered,
+                   disk_mb=args.disk)
+    if args.json:
+        print(json.dumps(result.to_dict()))
+    else:
+        verdict = {"winnable": _("winnable"), "unwinnable": _("unwinnable"), "unknown": _("unknown")}[result.verdict]
+        print(_("{game} deal {deal}: {verdict} ({nodes} positions, {seconds} s, {backend} search)").format(
+            game=_(game.rules.title), deal=args.number, verdict=verdict, nodes=result.nodes,
+            seconds=f"{result.seconds:.3f}", backend=result.backend))
+        if result.verdict == "winnable":
+            print(_("winning line, {n} moves:").format(n=len(result.moves)))
+            print(" ".join(str(m) for m in result.moves))
+        elif result.verdict == "unwinnable":
+            print(_("proved: every position reachable from the deal was searched and none is won"))
+        elif result.out_of_memory:
+            print(_("the memory ran out before the search finished; try a larger --memory"))
+        elif result.verdict == "unknown":
+            print(_("the budget ran out before the search finished; try a larger --time-limit or --max-nodes"))
+    return {"winnable": 0, "unwinnable": 1, "unknown": 3}[result.verdict]

@@ -1,0 +1,196 @@
+"""``tableaux survey``: solve a range of deals, resumably, and report the winnable share; or, with
+``--player fair``, play each deal with fair hints only and report the no-peek win rate."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import sys
+from typing import Any
+
+from ..deal import DealError, parse_deals
+from ..i18n import N_, _, ngettext
+from .args import add_solver_arguments, bounded, deal_range, game_choices, positive_float, positive_int
+
+HELP = N_("solve a range of deals and report the winnable share")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", choices=game_choices())
+    p.add_argument("--deals", required=True, type=deal_range, help=_("range of deal numbers, for example 1-100000"))
+    p.add_argument("--workers", type=positive_int, default=None)
+    p.add_argument("--time-limit", type=positive_float, default=10.0, help=_("seconds per deal (default 10)"))
+    p.add_argument("--max-nodes", type=positive_int, default=None,
+                   help=_("positions per deal; a budget that does not depend on the machine's load"))
+    add_solver_arguments(p)
+    p.add_argument("--out", default=None,
+                   help=_("results file (JSON lines, appended; resumes; gzip when it ends in .gz)"))
+    p.add_argument("--no-lines", action="store_true",
+                   help=_("leave the winning lines out of the file (for big surveys; tableaux solve gives them again)"))
+    p.add_argument("--scheduler", default=None, help=_("tcp://HOST:PORT of a Dask distributed scheduler"))
+    p.add_argument("--plot", default=None, metavar="FILE.png")
+    p.add_argument("--player", choices=("solver", "fair"), default="solver",
+                   help=_("solver: decide each deal seeing every card (default); fair: play each deal to the end "
+                   "with fair hints only (no peeking); --max-nodes is then per sampled layout, --time-limit unused"))
+    p.add_argument("--samples", type=positive_int, default=64, help=_("--player fair: sampled layouts per move"))
+    p.add_argument("--seed", type=bounded(int, N_("a seed"), 0, 2**63), default=0,
+                   help=_("--player fair: the same seed replays the same games"))
+
+
+EXTRA = "pip install 'tableaux[survey]'"
+"""How to get the optional packages of ``--scheduler`` and ``--plot``."""
+
+
+def missing_extra(args: argparse.Namespace) -> str | None:
+    """Say which option needs the survey extra, before any deal is solved rather than after hours of them."""
+    for option, value, module, what in (
+        ("--scheduler", args.scheduler, "distributed", "Dask distributed"),
+        ("--plot", args.plot, "matplotlib", "matplotlib"),
+    ):
+        if value is not None and importlib.util.find_spec(module) is None:
+            return _("{option} needs {what}, which the survey extra installs: {extra}").format(
+                option=option, what=what, extra=EXTRA)
+    return None
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.player == "fair":
+        return run_fair(args)
+    from ..solver import LAYERED_GAME
+    from ..solver.survey import read_results, survey, worth_retrying
+    from ..solver.survey_file import SurveyError
+
+    try:
+        if (missing := missing_extra(args)) is not None:
+            raise SurveyError(missing)
+        deals = parse_deals(args.deals)
+        if args.layered and args.game != LAYERED_GAME:
+            raise SurveyError(_("--layered plays {game} only, not {other}").format(game=LAYERED_GAME, other=args.game))
+        if args.disk and not args.layered:
+            raise SurveyError(_("--disk goes with --layered"))
+        if args.scheduler is not None and not args.scheduler.startswith(("tcp://", "tls://", "inproc://")):
+            raise SurveyError(_("--scheduler must look like tcp://HOST:PORT, not {value}").format(
+                value=repr(args.scheduler)))
+        workers = args.workers or os.cpu_count() or 1
+        already = read_results(args.out, args.game)
+    except (SurveyError, DealError) as exc:
+        print(_("tableaux survey: error: {error}").format(error=exc), file=sys.stderr)
+        return 2
+    present = [already[d] for d in deals if d in already]
+    again = sum(1 for row in present
+                if worth_retrying(row, args.time_limit, args.max_nodes, args.memory, args.first_pass, args.layered,
+                                  args.disk))
+    skipped = len(present) - again
+    where = args.scheduler or ngettext("{n} local worker", "{n} local workers", workers).format(n=workers)
+    seconds = f"{args.time_limit:g}"
+    if args.max_nodes:
+        budget = _("{seconds} s or {nodes} positions").format(seconds=seconds, nodes=args.max_nodes)
+    else:
+        budget = _("{seconds} s").format(seconds=seconds)
+    text = _("{game}: deals {first}-{last}, {budget} per deal, {where}").format(
+        game=args.game, first=deals.start, last=deals.stop - 1, budget=budget, where=where)
+    if skipped:
+        text += _("; {n} already in {file}, skipped").format(n=skipped, file=args.out)
+    if again:
+        text += ngettext("; {n} unknown there, solved again with this bigger budget",
+                         "; {n} unknown there, solved again with this bigger budget", again).format(n=again)
+    if not args.first_pass:
+        text += _("; no first pass: the whole budget goes to the complete search")
+    if args.layered:
+        text += _("; the layered complete search")
+    print(text, file=sys.stderr)
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    counts = {"winnable": 0, "unwinnable": 0, "unknown": 0}
+    with Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("{task.fields[counts]}"), TimeRemainingColumn(), transient=False,
+    ) as bar:
+        task = bar.add_task(args.game, total=len(deals), counts="")
+
+        fresh: dict[int, dict] = {}
+
+        def on_result(row: dict) -> None:
+            counts[row["verdict"]] += 1
+            fresh[row["deal"]] = row
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done,
+                       counts=_("won {won} lost {lost} unknown {unknown}").format(
+                           won=counts["winnable"], lost=counts["unwinnable"], unknown=counts["unknown"]))
+
+        try:
+            summary = survey(args.game, deals, time_limit=args.time_limit, workers=workers, out=args.out,
+                             scheduler=args.scheduler, max_nodes=args.max_nodes, memory_mb=args.memory,
+                             backend=args.backend, first_pass=args.first_pass, layered=args.layered,
+                             disk_mb=args.disk, lines=not args.no_lines,
+                             progress=progress,
+                             on_result=on_result)
+        except SurveyError as exc:
+            print(_("tableaux survey: error: {error}").format(error=exc), file=sys.stderr)
+            return 2
+    print(summary.text())
+    if args.plot:
+        rows = {**{d: r for d, r in already.items() if d in deals}, **fresh}
+        from ..solver.plot import plot
+
+        plot(list(rows.values()), args.plot, _("{game}, deals {first}-{last}").format(
+            game=args.game, first=deals.start, last=deals.stop - 1))
+        print(_("plot written to {file}").format(file=args.plot))
+    return 0
+
+
+def run_fair(args: argparse.Namespace) -> int:
+    """``--player fair``: the no-peek player over a range of deals (:mod:`tableaux.fair.survey`)."""
+    from ..fair.survey import SURVEY_NODES
+    from ..fair.survey import run as play_deals
+    from ..solver.survey_file import SurveyError, read_results
+
+    try:
+        deals = parse_deals(args.deals)
+        if args.scheduler is not None:
+            raise SurveyError(_("--player fair runs on local workers only; leave out --scheduler"))
+        workers = args.workers or os.cpu_count() or 1
+        already = read_results(args.out, args.game, field="won")
+    except (SurveyError, DealError) as exc:
+        print(_("tableaux survey: error: {error}").format(error=exc), file=sys.stderr)
+        return 2
+    samples = args.samples
+    max_nodes = args.max_nodes or SURVEY_NODES
+    skipped = sum(1 for d in deals if d in already)
+    text = ngettext(
+        "{game}: deals {first}-{last} played with fair hints ({samples} sampled layouts per move, {nodes} positions "
+        "per layout, seed {seed}), {workers} worker",
+        "{game}: deals {first}-{last} played with fair hints ({samples} sampled layouts per move, {nodes} positions "
+        "per layout, seed {seed}), {workers} workers", workers).format(
+        game=args.game, first=deals.start, last=deals.stop - 1, samples=samples, nodes=max_nodes, seed=args.seed,
+        workers=workers)
+    if skipped:
+        text += _("; {n} already in {file}, skipped").format(n=skipped, file=args.out)
+    print(text, file=sys.stderr)
+
+    def show(row: dict[str, Any]) -> None:
+        if row["won"]:
+            text = _("deal {deal}: won in {moves} moves, {seconds} s")
+        else:
+            text = _("deal {deal}: lost ({end}) in {moves} moves, {seconds} s")
+        print(text.format(deal=row["deal"], end=row.get("end"), moves=len(row["moves"]),
+                          seconds=f"{row['seconds']:.1f}"), file=sys.stderr)
+
+    try:
+        summary = play_deals(args.game, deals, samples=samples, seed=args.seed, max_nodes=max_nodes, workers=workers,
+                      out=args.out, on_result=show)
+    except (SurveyError, DealError) as exc:
+        print(_("tableaux survey: error: {error}").format(error=exc), file=sys.stderr)
+        return 2
+    n = summary["deals"]
+    if not n:
+        print(_("no results yet"))
+        return 0
+    print(_("deals {n}: won by the fair player {won} ({share}%)\n"
+            "no-peek win rate: 95% CI {low}% .. {high}% (a lower bound on the best play without peeking)").format(
+        n=n, won=summary["won"], share=f"{100 * summary['share']:.2f}", low=f"{100 * summary['low']:.2f}",
+        high=f"{100 * summary['high']:.2f}"))
+    return 0
