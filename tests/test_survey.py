@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -332,3 +334,79 @@ def test_deals_solved_again_go_one_to_a_batch_so_a_stopped_survey_loses_little(
     sizes.clear()
     survey("king-albert-classic", range(1, 41), out=out, time_limit=60.0, max_nodes=100)
     assert unknown > 20 and sizes == [1] * unknown  # each unknown deal again, alone: each may take minutes
+
+
+# --- what a survey refuses, and what it says when stopped ---------------------------------------------------
+def test_an_out_file_in_a_missing_folder_is_refused_before_any_deal_is_solved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tableaux.cli import main
+
+    def must_not_run(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a deal was solved before the --out file was checked")
+
+    monkeypatch.setattr(survey_module, "solve_batch", must_not_run)
+    out = tmp_path / "missing" / "results.jsonl"
+    assert main(["survey", "king-albert", "--deals", "1-1000000", "--workers", "1", "--out", str(out)]) == 2
+    assert not out.parent.exists()
+
+
+@pytest.mark.parametrize("content", [b"hello world\n", b"hello world", b'{"not": "a result"}\n', b"\x00\x01binary"])
+def test_a_file_that_is_not_a_results_file_is_refused_and_left_as_it_was(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "notes.jsonl"
+    path.write_bytes(content)
+    proc = run_tableaux("survey", "king-albert", "--deals", "1-3", "--workers", "1", "--out", str(path))
+    assert proc.returncode == 2 and "tableaux survey: error:" in proc.stderr and len(proc.stderr.splitlines()) == 1
+    assert path.read_bytes() == content
+
+
+def test_a_gz_name_on_a_file_that_is_not_gzip_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+    path = tmp_path / "results.jsonl.gz"
+    path.write_bytes(b'{"game": "king-albert", "deal": 1, "verdict": "winnable"}\n')
+    proc = run_tableaux("survey", "king-albert", "--deals", "1-3", "--workers", "1", "--out", str(path))
+    assert proc.returncode == 2 and "not gzip" in proc.stderr
+    assert path.read_bytes().startswith(b'{"game"')
+
+
+def test_a_torn_last_line_after_results_is_still_dropped_and_the_survey_resumes(tmp_path: Path) -> None:
+    path = tmp_path / "results.jsonl"
+    survey("king-albert", range(1, 4), out=path, **BUDGET)
+    with path.open("a") as fh:
+        fh.write('{"game": "king-albert", "de')  # a survey killed mid-write
+    summary = survey("king-albert", range(1, 6), out=path, **BUDGET)
+    assert summary.deals == 5 and sorted(read_results(path, "king-albert")) == [1, 2, 3, 4, 5]
+
+
+def test_a_resumed_survey_shows_the_range_totals_while_it_runs(tmp_path: Path) -> None:
+    path = tmp_path / "results.jsonl"
+    first = survey("king-albert", range(1, 21), out=path, **BUDGET)
+    proc = run_tableaux("survey", "king-albert", "--deals", "1-25", "--workers", "1", "--max-nodes", "3000",
+                        "--out", str(path))
+    assert proc.returncode == 0, proc.stderr
+    whole = summarise(read_results(path, "king-albert").values())
+    assert whole.deals == 25 and first.deals == 20
+    progress = proc.stdout + proc.stderr
+    assert (f"won {whole.winnable} lost {whole.unwinnable} unknown {whole.unknown}") in progress
+
+
+def test_ctrl_c_says_how_many_deals_were_saved_and_that_a_rerun_resumes(tmp_path: Path) -> None:
+    import signal
+
+    path = tmp_path / "results.jsonl"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tableaux", "survey", "king-albert", "--deals", "1-1000000", "--workers", "1",
+         "--max-nodes", "2000", "--out", str(path)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "NO_COLOR": "1"})
+    try:
+        deadline = time.monotonic() + 120  # bounds a hang only: the first rows come in well under a second
+        while not (path.exists() and path.read_text().count("\n") >= 3):
+            assert proc.poll() is None and time.monotonic() < deadline, "the survey wrote nothing"
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    saved = len(read_results(path, "king-albert"))
+    assert proc.returncode == 130
+    assert f"{saved} deals of this range are saved in {path}" in err and "run the same command again to resume" in err
+    assert "Traceback" not in err

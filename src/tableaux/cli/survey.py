@@ -19,7 +19,8 @@ HELP = N_("solve a range of deals and report the winnable share")
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", choices=game_choices())
     p.add_argument("--deals", required=True, type=deal_range, help=_("range of deal numbers, for example 1-100000"))
-    p.add_argument("--workers", type=positive_int, default=None)
+    p.add_argument("--workers", type=positive_int, default=None,
+                   help=_("processes solving deals side by side (default: one per core)"))
     p.add_argument("--time-limit", type=positive_float, default=10.0, help=_("seconds per deal (default 10)"))
     p.add_argument("--max-nodes", type=positive_int, default=None,
                    help=_("positions per deal; a budget that does not depend on the machine's load"))
@@ -29,17 +30,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-lines", action="store_true",
                    help=_("leave the winning lines out of the file (for big surveys; tableaux solve gives them again)"))
     p.add_argument("--scheduler", default=None, help=_("tcp://HOST:PORT of a Dask distributed scheduler"))
-    p.add_argument("--plot", default=None, metavar="FILE.png")
+    p.add_argument("--plot", default=None, metavar="FILE.png",
+                   help=_("draw how long deals took and the running winnable share into this PNG file "
+                          "(needs the survey extra)"))
     p.add_argument("--player", choices=("solver", "fair"), default="solver",
                    help=_("solver: decide each deal seeing every card (default); fair: play each deal to the end "
                    "with fair hints only (no peeking); --max-nodes is then per sampled layout, --time-limit unused"))
     p.add_argument("--samples", type=positive_int, default=64, help=_("--player fair: sampled layouts per move"))
     p.add_argument("--seed", type=bounded(int, N_("a seed"), 0, 2**63), default=0,
                    help=_("--player fair: the same seed replays the same games"))
-
-
-EXTRA = "pip install 'tableaux[survey]'"
-"""How to get the optional packages of ``--scheduler`` and ``--plot``."""
 
 
 def missing_extra(args: argparse.Namespace) -> str | None:
@@ -49,8 +48,10 @@ def missing_extra(args: argparse.Namespace) -> str | None:
         ("--plot", args.plot, "matplotlib", "matplotlib"),
     ):
         if value is not None and importlib.util.find_spec(module) is None:
+            from ..solver.survey_file import SURVEY_EXTRA
+
             return _("{option} needs {what}, which the survey extra installs: {extra}").format(
-                option=option, what=what, extra=EXTRA)
+                option=option, what=what, extra=SURVEY_EXTRA)
     return None
 
 
@@ -59,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         return run_fair(args)
     from ..solver import LAYERED_GAME
     from ..solver.survey import read_results, survey, worth_retrying
-    from ..solver.survey_file import SurveyError
+    from ..solver.survey_file import SurveyError, check_out
 
     try:
         if (missing := missing_extra(args)) is not None:
@@ -73,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
             raise SurveyError(_("--scheduler must look like tcp://HOST:PORT, not {value}").format(
                 value=repr(args.scheduler)))
         workers = args.workers or os.cpu_count() or 1
+        check_out(args.out)
         already = read_results(args.out, args.game)
     except (SurveyError, DealError) as exc:
         print(_("tableaux survey: error: {error}").format(error=exc), file=sys.stderr)
@@ -103,37 +105,38 @@ def run(args: argparse.Namespace) -> int:
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    counts = {"winnable": 0, "unwinnable": 0, "unknown": 0}
+    rows = {d: already[d] for d in deals if d in already}  # the range's results: the file's, then this run's
+
+    def tally() -> str:
+        verdicts = [r["verdict"] for r in rows.values()]
+        return _("won {won} lost {lost} unknown {unknown}").format(
+            won=verdicts.count("winnable"), lost=verdicts.count("unwinnable"), unknown=verdicts.count("unknown"))
+
     with Progress(
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
         TextColumn("{task.fields[counts]}"), TimeRemainingColumn(), transient=False,
     ) as bar:
-        task = bar.add_task(args.game, total=len(deals), counts="")
+        task = bar.add_task(args.game, total=len(deals), counts=tally())
 
-        fresh: dict[int, dict] = {}
-
-        def on_result(row: dict) -> None:
-            counts[row["verdict"]] += 1
-            fresh[row["deal"]] = row
+        def on_result(row: dict[str, Any]) -> None:
+            rows[row["deal"]] = row
 
         def progress(done: int, total: int) -> None:
-            bar.update(task, completed=done,
-                       counts=_("won {won} lost {lost} unknown {unknown}").format(
-                           won=counts["winnable"], lost=counts["unwinnable"], unknown=counts["unknown"]))
+            bar.update(task, completed=done, counts=tally())
 
         try:
             summary = survey(args.game, deals, time_limit=args.time_limit, workers=workers, out=args.out,
                              scheduler=args.scheduler, max_nodes=args.max_nodes, memory_mb=args.memory,
                              backend=args.backend, first_pass=args.first_pass, layered=args.layered,
-                             disk_mb=args.disk, lines=not args.no_lines,
-                             progress=progress,
-                             on_result=on_result)
+                             disk_mb=args.disk, lines=not args.no_lines, progress=progress, on_result=on_result)
         except SurveyError as exc:
             print(_("tableaux survey: error: {error}").format(error=exc), file=sys.stderr)
             return 2
+        except KeyboardInterrupt:
+            interrupted(args.out, args.game, deals)
+            return 130
     print(summary.text())
     if args.plot:
-        rows = {**{d: r for d, r in already.items() if d in deals}, **fresh}
         from ..solver.plot import plot
 
         plot(list(rows.values()), args.plot, _("{game}, deals {first}-{last}").format(
@@ -142,17 +145,34 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def interrupted(out: str | None, game: str, deals: range, field: str = "verdict") -> None:
+    """What a stopped survey kept, read back from its file, and how to go on: run the same command again."""
+    from ..solver.survey_file import SurveyError, read_results
+
+    if out is None:
+        print(_("\nInterrupted: the results were not saved (no --out file)."), file=sys.stderr)
+        return
+    try:
+        saved = sum(1 for d in read_results(out, game, field=field) if d in deals)
+    except (SurveyError, OSError):
+        saved = 0
+    print(ngettext("\nInterrupted: {n} deal of this range is saved in {file}; run the same command again to resume.",
+                   "\nInterrupted: {n} deals of this range are saved in {file}; run the same command again to "
+                   "resume.", saved).format(n=saved, file=out), file=sys.stderr)
+
+
 def run_fair(args: argparse.Namespace) -> int:
     """``--player fair``: the no-peek player over a range of deals (:mod:`tableaux.fair.survey`)."""
     from ..fair.survey import SURVEY_NODES
     from ..fair.survey import run as play_deals
-    from ..solver.survey_file import SurveyError, read_results
+    from ..solver.survey_file import SurveyError, check_out, read_results
 
     try:
         deals = parse_deals(args.deals)
         if args.scheduler is not None:
             raise SurveyError(_("--player fair runs on local workers only; leave out --scheduler"))
         workers = args.workers or os.cpu_count() or 1
+        check_out(args.out)
         already = read_results(args.out, args.game, field="won")
     except (SurveyError, DealError) as exc:
         print(_("tableaux survey: error: {error}").format(error=exc), file=sys.stderr)
@@ -180,11 +200,14 @@ def run_fair(args: argparse.Namespace) -> int:
                           seconds=f"{row['seconds']:.1f}"), file=sys.stderr)
 
     try:
-        summary = play_deals(args.game, deals, samples=samples, seed=args.seed, max_nodes=max_nodes, workers=workers,
-                      out=args.out, on_result=show)
+        summary = play_deals(args.game, deals, samples=samples, seed=args.seed, max_nodes=max_nodes,
+                             workers=workers, out=args.out, on_result=show)
     except (SurveyError, DealError) as exc:
         print(_("tableaux survey: error: {error}").format(error=exc), file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        interrupted(args.out, args.game, deals, "won")
+        return 130
     n = summary["deals"]
     if not n:
         print(_("no results yet"))

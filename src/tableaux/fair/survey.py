@@ -26,7 +26,7 @@ from ..game import new_game
 from ..heuristic import repeating_moves
 from ..hints import heuristic_hint
 from ..solver.parallel import run_deals
-from ..solver.survey_file import append_results, drop_torn_tail, read_results
+from ..solver.survey_file import append_results, check_out, drop_torn_tail, read_results
 from ..statistics import wilson
 from .advice import hint
 
@@ -105,6 +105,7 @@ def run(
     on_result: Callable[[dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
     """Play every deal of ``deals`` not already in ``out``; return the summary over the whole range."""
+    check_out(out)
     done = read_results(out, game, field="won")
     drop_torn_tail(out)
     wanted = set(deals)

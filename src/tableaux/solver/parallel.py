@@ -16,7 +16,7 @@ from typing import Any
 
 from ..i18n import _
 from ..watchdog import watch_parent
-from .survey_file import SurveyError
+from .survey_file import SURVEY_EXTRA, SurveyError
 
 
 def batches(deals: list[int], workers: int, one_by_one: bool = False) -> list[list[int]]:
@@ -104,7 +104,8 @@ def run_on_dask(
     try:
         from distributed import Client, as_completed
     except ImportError:
-        raise SurveyError(_("--scheduler needs Dask distributed: pip install 'tableaux[survey]'")) from None
+        raise SurveyError(_("--scheduler needs Dask distributed, which the survey extra installs: {install}").format(
+            install=SURVEY_EXTRA)) from None
     try:
         client = Client(scheduler, timeout=5)
     except OSError as exc:

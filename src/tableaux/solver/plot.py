@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from ..i18n import _
-from .survey_file import SurveyError
+from .survey_file import SURVEY_EXTRA, SurveyError
 
 
 def plot(rows: list[dict[str, Any]], path: str | Path, title: str) -> None:
@@ -14,8 +14,8 @@ def plot(rows: list[dict[str, Any]], path: str | Path, title: str) -> None:
     try:
         import matplotlib
     except ImportError:  # the survey extra is not installed
-        raise SurveyError(_("plotting needs matplotlib, which the survey extra installs: "
-                            "pip install 'tableaux[survey]'")) from None
+        raise SurveyError(_("plotting needs matplotlib, which the survey extra installs: {install}").format(
+            install=SURVEY_EXTRA)) from None
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

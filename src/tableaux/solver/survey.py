@@ -20,7 +20,7 @@ from ..i18n import _
 from ..statistics import percentile, wilson
 from . import DEFAULT_MEMORY_MB, solve
 from .parallel import batches, run_batches, run_on_dask
-from .survey_file import append_results, drop_torn_tail, read_results
+from .survey_file import append_results, check_out, drop_torn_tail, read_results
 
 
 def solve_deal(
@@ -209,6 +209,7 @@ def survey(
     on_result: Callable[[dict[str, Any]], None] | None = None,
 ) -> Summary:
     """Solve every deal of ``deals`` not already in ``out``; return the summary over the whole range."""
+    check_out(out)
     done = read_results(out, game)
     drop_torn_tail(out)
     wanted = set(deals)

@@ -24,6 +24,29 @@ class SurveyError(ValueError):
     """Bad survey arguments or an unreadable results file."""
 
 
+SURVEY_EXTRA = "pip install '.[survey]'"
+"""How to install the survey extra (Dask, matplotlib) from a clone of tableaux."""
+
+
+def check_out(path: str | Path | None) -> None:
+    """Refuse, before any deal is solved, a results file that could not be written.
+
+    A survey may run for hours; finding out at its first write that the folder
+    does not exist would waste them.
+    """
+    if path is None:
+        return
+    target = Path(path)
+    folder = target.parent
+    if target.is_dir():
+        raise SurveyError(_("--out {file} is a folder; give a file name, for example results.jsonl.gz").format(
+            file=path))
+    if not folder.is_dir():
+        raise SurveyError(_("--out {file}: the folder {folder} does not exist").format(file=path, folder=str(folder)))
+    if not os.access(target if target.exists() else folder, os.W_OK):
+        raise SurveyError(_("--out {file} cannot be written here (permission denied)").format(file=path))
+
+
 def _gzip_members(data: bytes) -> tuple[bytes, int]:
     """The text of the complete gzip members at the start of ``data``, and where the last one ends.
 
@@ -47,7 +70,10 @@ def _read_text(path: str | Path) -> str:
     with open(path, "rb") as fh:
         data = fh.read()
     if str(path).endswith(".gz"):
-        data = _gzip_members(data)[0]
+        text, end = _gzip_members(data)
+        if data and end == 0:
+            raise SurveyError(_("{file}: not a survey results file (not gzip)").format(file=path))
+        data = text
     try:
         return data.decode()
     except UnicodeDecodeError:
@@ -57,12 +83,16 @@ def _read_text(path: str | Path) -> str:
 def read_results(path: str | Path | None, game: str, *, field: str = "verdict") -> dict[int, dict[str, Any]]:
     """Results already in ``path`` for ``game``, by deal. A torn last line (a crash mid-write) is ignored.
 
+    A file that is not a results file (its first line is not a result, or it is not gzip where the name says
+    so) is refused with :class:`SurveyError`, so nothing is ever appended to it.
+
     ``field`` is the result every row must carry: ``verdict`` for solver surveys,
     ``won`` for surveys of a player (see :mod:`tableaux.fair.survey`).
     """
     if path is None or not os.path.exists(path):
         return {}
     done: dict[int, dict[str, Any]] = {}
+    rows = 0  # results read so far: a torn last line is only believable after some
     lines = _read_text(path).split("\n")
     for number, text in enumerate(lines, 1):
         if not text.strip():
@@ -70,13 +100,15 @@ def read_results(path: str | Path | None, game: str, *, field: str = "verdict") 
         try:
             row = json.loads(text)
         except json.JSONDecodeError:
-            if number == len(lines) or (number == len(lines) - 1 and not lines[-1]):
+            last = number == len(lines) or (number == len(lines) - 1 and not lines[-1])
+            if last and rows:
                 continue  # the last line was being written when the survey stopped
             raise SurveyError(_("{file}: line {number} is not JSON; is this a survey results file?").format(
                 file=path, number=number)) from None
         if not isinstance(row, dict) or "deal" not in row or field not in row:
             raise SurveyError(_("{file}: line {number} is not a survey result (needs 'deal' and {field})").format(
                 file=path, number=number, field=repr(field)))
+        rows += 1
         if row.get("game") == game:
             done[int(row["deal"])] = row
     return done
