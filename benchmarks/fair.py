@@ -7,8 +7,8 @@ For each deal: the position at the deal, and the position after 10 moves of
 the solver's own line (most hints are asked in mid-game). Prints, per game,
 the median and maximum seconds of ``fair.win_chance`` and of a fair hint
 (``fair.hint`` with the default candidates), and whether the solver in use is
-the compiled core or the pure-Python reference. Issue 9's targets, with the
-compiled core: a 64-sample chance in at most 1 s median, a fair hint in at most 2 s.
+the compiled core or the pure-Python reference. The targets, with the compiled
+core: a 64-sample chance in at most 1 s median, a fair hint in at most 2 s.
 """
 
 from __future__ import annotations

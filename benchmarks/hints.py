@@ -9,8 +9,8 @@ random legal moves. For each game and hint mode it prints the share of hints
 that came from the solver (peek: a move on a winning line of the real deal, or
 a proved loss; fair: the move that wins in the most sampled layouts of the
 hidden cards, or the news that none of them can be won), and the median, p99
-and maximum seconds per hint. The solver issue's bar for the peeking hint: at
-least 99% from the solver, each in under a second.
+and maximum seconds per hint. The target for the peeking hint: at least 99%
+from the solver, each in under a second.
 """
 
 from __future__ import annotations
