@@ -96,7 +96,7 @@ def test_an_empty_or_fuzzy_translation_falls_back_to_english(tmp_path: Path, mon
         'msgid "{n} card"\nmsgid_plural "{n} cards"\nmsgstr[0] "{n} kaart"\nmsgstr[1] ""\n',
         encoding="utf-8",
     )
-    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    monkeypatch.setattr(i18n, "_LOCALE", str(tmp_path))
     i18n.read_catalogue.cache_clear()
     i18n.translations.cache_clear()
     try:

@@ -52,5 +52,5 @@ def test_survey_option_without_the_extra_names_the_extra(option: str, value: str
     )
     assert proc.returncode == 2, proc.stderr
     assert "Traceback" not in proc.stderr
-    assert option in proc.stderr and "pip install 'tableaux[survey]'" in proc.stderr
+    assert option in proc.stderr and "pip install '.[survey]'" in proc.stderr  # from a clone: no index has it
     assert not out.exists() and not (tmp_path / "share.png").exists()  # refused before any work

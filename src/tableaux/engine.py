@@ -104,11 +104,11 @@ class MoveDict(TypedDict):
 _SHORT = {"foundation": "F", "tableau": "T", "reserve": "R", "stock": "S", "waste": "W"}
 _LONG = {v: k for k, v in _SHORT.items()}
 _PILE = r"(?:foundation|tableau|reserve|stock|waste|[FTRSW])(?:-?\d{1,2})?"
-_NOTATION = re.compile(
+_NOTATION = (
     rf"^\s*(?:(?P<pre>\d{{1,3}})\s+)?(?P<src>{_PILE})\s*(?::\s*(?P<count>\d{{1,3}}))?"
-    rf"\s*(?:>|->|\s)\s*(?:(?P<mid>\d{{1,3}})\s+)?(?P<dst>{_PILE})\s*$",
-    re.IGNORECASE,
+    rf"\s*(?:>|->|\s)\s*(?:(?P<mid>\d{{1,3}})\s+)?(?P<dst>{_PILE})\s*$"
 )
+"""A move's text; compiled on first use (``re``'s cache keeps it), so a command that reads no move text skips it."""
 NOTATION_HELP = N_(
     "a move is SOURCE>TARGET with short pile names, for example 'T3>F1', 'R2>T5', "
     "'T1:3>T4' (three cards), 'S>W' (deal from the stock); long names such as "
@@ -138,7 +138,7 @@ def parse_notation(text: str) -> tuple[str, int | None, str]:
     if not isinstance(text, str):
         raise NotationError(_("a move must be text, not {kind}; {help}").format(
             kind=type(text).__name__, help=_(NOTATION_HELP)))
-    m = _NOTATION.match(text)
+    m = re.match(_NOTATION, text, re.IGNORECASE)
     if not m:
         raise NotationError(_("not a move: {text}; {help}").format(text=repr(text), help=_(NOTATION_HELP)))
     counts = [m.group(g) for g in ("pre", "count", "mid") if m.group(g)]

@@ -9,13 +9,11 @@ the web game, the hints and the solver all agree.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import random
 from collections.abc import Iterable
-from pathlib import Path
-from typing import Any, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from . import registry
 from .cards import DOWN, card_str
@@ -32,6 +30,9 @@ from .engine import (
     parse_notation,
 )
 from .i18n import _
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 SAVE_FORMAT = "tableaux-game"
 SAVE_VERSION = 1
@@ -382,6 +383,8 @@ class Game:
     # --- saving and loading ----------------------------------------------
     def digest(self) -> str:
         """A fingerprint of the current position, stored in saves to catch edits."""
+        import hashlib  # only saves need it, so a command that never saves does not load it
+
         text = f"{self.name}|{self.deal}|{self.state.piles}|{self.state.redeals}"
         return hashlib.sha256(text.encode()).hexdigest()[:32]
 
@@ -402,6 +405,8 @@ class Game:
 
     def save(self, path: str | Path) -> None:
         """Write the game as JSON, atomically, so a crash never leaves half a file."""
+        from pathlib import Path  # loaded by what saves, not by every command that plays
+
         path = Path(path)
         tmp = path.with_name(path.name + ".tmp")
         tmp.write_text(self.dumps() + "\n")

@@ -1,10 +1,10 @@
 """The ``tableaux`` command: one module per command, each with its arguments and its work.
 
-Each command module is light to import: it declares its arguments, and loads
-what its work needs (the solver, the terminal, the web server) only when it
-runs, so ``tableaux deal`` does not pay for the web server. Only the chosen
-command's arguments are built. A bad argument always gets argparse's usage
-message and exit status 2, never a traceback.
+Only the chosen command's module is loaded and only its arguments are built,
+and each command module loads what its work needs (the solver, the terminal,
+the web server) only when it runs: a command starts in a few times a bare
+interpreter's start (``python benchmarks/cli.py``). A bad argument always gets
+argparse's usage message and exit status 2, never a traceback.
 """
 
 from __future__ import annotations
@@ -13,18 +13,20 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from importlib import import_module
 from types import ModuleType
 
 from .. import __version__
 from ..i18n import _, use_environment
-from . import daily, deal, pick, play, serve, solve, stats, survey
 from .words import translated_argparse
 
-COMMANDS: dict[str, ModuleType] = {
-    "play": play, "deal": deal, "pick": pick, "daily": daily, "solve": solve, "survey": survey,
-    "serve": serve, "stats": stats,
-}
-"""Every command and its module, in the order ``tableaux --help`` lists them."""
+COMMANDS = ("play", "deal", "pick", "daily", "solve", "survey", "serve", "stats")
+"""Every command, in the order ``tableaux --help`` lists them; each is the module ``tableaux.cli.COMMAND``."""
+
+
+def command(name: str) -> ModuleType:
+    """The module of one command (loaded on first use)."""
+    return import_module(f"{__name__}.{name}")
 
 DEFAULT_COMMAND = "serve"
 """What ``tableaux`` with no command (or only options) runs: the browser game."""
@@ -40,10 +42,13 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"tableaux {__version__}")
     sub = parser.add_subparsers(dest="command", metavar=_("COMMAND"))
-    for name, module in COMMANDS.items():
+    for name in COMMANDS:
+        if only is not None and only != name:
+            sub.add_parser(name)  # a name argparse knows, for its messages; the help is built only with the rest
+            continue
+        module = command(name)
         p = sub.add_parser(name, help=_(module.HELP))
-        if only is None or only == name:
-            module.add_arguments(p)
+        module.add_arguments(p)
         p.set_defaults(func=module.run)
     return parser
 

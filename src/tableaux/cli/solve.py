@@ -27,10 +27,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Exit status 0 when winnable, 1 when proved unwinnable, 3 when undecided within the budget."""
-    from ..game import new_game
+    from ..registry import rules
     from ..solver import LAYERED_GAME, solve
 
-    game = new_game(args.game, args.number)
+    title = rules(args.game).title
     if args.layered and args.game != LAYERED_GAME:
         print(_("tableaux solve: error: --layered plays {game} only, not {other}").format(
             game=LAYERED_GAME, other=args.game), file=sys.stderr)
@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     if args.disk and not args.layered:
         print(_("tableaux solve: error: --disk goes with --layered"), file=sys.stderr)
         return 2
-    result = solve(game, max_nodes=args.max_nodes, time_limit=args.time_limit, memory_mb=args.memory,
+    result = solve(args.game, args.number, max_nodes=args.max_nodes, time_limit=args.time_limit, memory_mb=args.memory,
                    backend=args.backend, threads=args.threads, first_pass=args.first_pass, layered=args.layered,
                    disk_mb=args.disk)
     if args.json:
@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         verdict = {"winnable": _("winnable"), "unwinnable": _("unwinnable"), "unknown": _("unknown")}[result.verdict]
         print(_("{game} deal {deal}: {verdict} ({nodes} positions, {seconds} s, {backend} search)").format(
-            game=_(game.rules.title), deal=args.number, verdict=verdict, nodes=result.nodes,
+            game=_(title), deal=args.number, verdict=verdict, nodes=result.nodes,
             seconds=f"{result.seconds:.3f}", backend=result.backend))
         if result.verdict == "winnable":
             print(_("winning line, {n} moves:").format(n=len(result.moves)))

@@ -28,9 +28,13 @@ import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-LOCALE_DIR = Path(__file__).parent / "locale"
+if TYPE_CHECKING:
+    from pathlib import Path
+
+_LOCALE = os.path.join(os.path.dirname(__file__), "locale")
+"""Where the catalogues are: one folder per language (also ``LOCALE_DIR``, as a Path)."""
 SOURCE_LANGUAGE = "en"
 DOMAINS = ("tableaux", "web")
 """``tableaux``: Python's messages; ``web``: the browser page's (index.html and static/*.js)."""
@@ -41,7 +45,9 @@ _language: ContextVar[str | None] = ContextVar("tableaux_language", default=None
 
 def languages() -> tuple[str, ...]:
     """Every language with a catalogue, English first: a directory under ``locale/`` is a language."""
-    found = sorted(p.name for p in LOCALE_DIR.iterdir() if (p / "LC_MESSAGES").is_dir()) if LOCALE_DIR.is_dir() else []
+    # os.path rather than pathlib here: this runs as every command starts, and pathlib is slow to load.
+    found = sorted(name for name in os.listdir(_LOCALE) if os.path.isdir(os.path.join(_LOCALE, name, "LC_MESSAGES"))) \
+        if os.path.isdir(_LOCALE) else []
     return (SOURCE_LANGUAGE, *[code for code in found if code != SOURCE_LANGUAGE])
 
 
@@ -130,7 +136,17 @@ def speaking(lang: str) -> Iterator[None]:
 
 def po_path(lang: str, domain: str) -> Path:
     """The message file (gettext .po) of ``lang`` for ``domain``: ``tableaux`` (the library and commands) or ``web``."""
-    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po"
+    from pathlib import Path
+
+    return Path(_LOCALE, lang, "LC_MESSAGES", f"{domain}.po")
+
+
+def __getattr__(name: str) -> object:
+    if name == "LOCALE_DIR":  # a Path, made when asked for (see _LOCALE)
+        from pathlib import Path
+
+        return Path(_LOCALE)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def usable(message: object) -> bool:
@@ -143,8 +159,10 @@ def usable(message: object) -> bool:
 @functools.lru_cache(maxsize=32)
 def read_catalogue(lang: str, domain: str):  # noqa: ANN201 - a babel Catalog; babel is imported lazily
     """The catalogue of ``lang`` for ``domain``, as Babel reads it; None for English or a missing file."""
+    if lang == SOURCE_LANGUAGE:
+        return None
     path = po_path(lang, domain)
-    if lang == SOURCE_LANGUAGE or not path.is_file():
+    if not path.is_file():
         return None
     from babel.messages.pofile import read_po
 

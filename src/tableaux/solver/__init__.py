@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from .. import registry
@@ -50,7 +49,6 @@ from ..deal import check_deal
 from ..eagle_wing import EagleWing
 from ..engine import Move, Rules, State, TableauxError
 from ..king_albert import KingAlbert, KingAlbertClassic
-from .search import python_search
 
 try:
     from . import _core  # type: ignore[attr-defined]
@@ -87,19 +85,38 @@ class SolverError(TableauxError, ValueError):
     """Bad arguments to :func:`solve`."""
 
 
-@dataclass
 class SolveResult:
-    """What :func:`solve` found. ``moves`` is the complete winning line when ``verdict == "winnable"``."""
+    """What :func:`solve` found. ``moves`` is the complete winning line when ``verdict == "winnable"``.
 
-    verdict: Verdict
-    moves: list[Move] = field(default_factory=list)
-    nodes: int = 0
-    seconds: float = 0.0
-    backend: str = "python"
-    """Which search ran: ``"c"`` (the compiled core) or ``"python"``."""
-    out_of_memory: bool = False
-    """``unknown`` because the memory allowance (``memory_mb``, or the Python table's ``table_size``) ran out
-    first, not the positions or the time: more memory, not more budget, is what could decide it."""
+    ``backend`` says which search ran: ``"c"`` (the compiled core) or ``"python"``. ``out_of_memory``:
+    ``unknown`` because the memory allowance (``memory_mb``, or the Python table's ``table_size``) ran out
+    first, not the positions or the time: more memory, not more budget, is what could decide it.
+
+    A plain class rather than a dataclass: :mod:`dataclasses` costs a command's start-up more than all
+    of the solver's own modules.
+    """
+
+    __slots__ = ("verdict", "moves", "nodes", "seconds", "backend", "out_of_memory")
+
+    def __init__(self, verdict: Verdict, moves: list[Move] | None = None, nodes: int = 0, seconds: float = 0.0,
+                 backend: str = "python", out_of_memory: bool = False) -> None:
+        self.verdict = verdict
+        self.moves: list[Move] = [] if moves is None else moves
+        self.nodes = nodes
+        self.seconds = seconds
+        self.backend = backend
+        self.out_of_memory = out_of_memory
+
+    def _fields(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        return self._fields() == other._fields() if isinstance(other, SolveResult) else NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # its line is a list, which may change
+
+    def __repr__(self) -> str:
+        return "SolveResult(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__) + ")"
 
     @property
     def winnable(self) -> bool:
@@ -239,6 +256,8 @@ def solve(
         verdict, line = _VERDICTS[code], raw
         out_of_memory = bool(out_of_memory) and verdict == "unknown"
     else:
+        from .search import python_search  # the reference search is loaded only when it runs
+
         verdict, line, nodes, out_of_memory = python_search(
             rules, state, max_nodes, time_limit, table_size, first_pass, layered)
     seconds = time.perf_counter() - start
