@@ -161,8 +161,8 @@ def worth_retrying(row: dict[str, Any], time_limit: float | None, max_nodes: int
 
     Memory is part of the budget: a search whose table fills forgets positions and searches them
     again, so the same number of positions decides more with more memory (classic deal 161 is
-    unknown at 400 million positions in 1 GiB and won in 153 million in 8 GiB). Rows written before
-    the memory was recorded had the default.
+    unknown at 400 million positions in 1 GiB and won in 153 million in 8 GiB). A row without
+    ``memory_mb`` is read as the default memory.
 
     So is the first pass: it takes up to half of a node budget, and a run without it gives the
     complete search all of it. A deal left unknown with the first pass is worth a run without it at
