@@ -40,7 +40,7 @@ class LiveServer:
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = db.with_suffix(".log")
 
-    def start(self, timeout: float = 20.0) -> None:
+    def start(self, timeout: float = 120.0) -> None:
         cmd = [sys.executable, "-m", "tableaux", "serve", "--port", str(self.port), "--no-browser"]
         cmd += ["--db", str(self.db)]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}

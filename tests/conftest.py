@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.util
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,6 +15,27 @@ from tableaux.solver import BACKENDS
 from tableaux.web.app import create_app
 
 pytest_plugins = ["pytester"]
+
+PRETEND_CPUS = Path(__file__).parent / "pretend_cpus"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """``TABLEAUX_TEST_CPUS=N``: the run, and every Python process it starts, sees N cores (see
+    ``tests/pretend_cpus/sitecustomize.py``); the count is shown in the report's header."""
+    if not os.environ.get("TABLEAUX_TEST_CPUS"):
+        return
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PRETEND_CPUS), os.environ.get("PYTHONPATH")]))
+    spec = importlib.util.spec_from_file_location("tableaux_pretend_cpus", PRETEND_CPUS / "sitecustomize.py")
+    assert spec is not None and spec.loader is not None
+    try:
+        spec.loader.exec_module(importlib.util.module_from_spec(spec))
+    except SystemExit as exc:
+        raise pytest.UsageError(str(exc)) from None
+
+
+def pytest_report_header() -> str:
+    pretended = " (pretended: TABLEAUX_TEST_CPUS)" if os.environ.get("TABLEAUX_TEST_CPUS") else ""
+    return f"os.cpu_count(): {os.cpu_count()}{pretended}; time zone: {os.environ.get('TZ', 'the system one')}"
 
 BROWSER_TESTS = "test_browser.py"
 BROWSER_HINT = "install Debian's chromium (apt-get install chromium) to run them"
