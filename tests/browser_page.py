@@ -8,6 +8,7 @@ live in conftest.py (``server``, ``browser``, ``player``) and import this module
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,9 @@ LAUNCH_ARGS = [
 # Screenshots go to ./screenshots (git-ignored) so a test run leaves the work tree clean; refresh the
 # committed ones with TABLEAUX_SCREENSHOTS=docs/screenshots python -m pytest tests/test_browser.py
 SCREENSHOTS = ROOT / os.environ.get("TABLEAUX_SCREENSHOTS", "screenshots")
+HANG_MS = 120_000
+"""How long a wait for the page may take before it counts as a hang: it bounds a failure, never paces a test."""
+expect.set_options(timeout=30_000)  # Playwright's 5 s is too short for a busy machine; a passing wait ends at once
 
 
 def launch_browser() -> Iterator[Browser]:
@@ -54,9 +58,11 @@ class Player:
     def __init__(self, browser: Browser, base: str, viewport: dict[str, int] | None = None, **options: Any) -> None:
         self.base = base
         self.context = browser.new_context(viewport=viewport or {"width": 1280, "height": 800}, **options)
+        self.context.set_default_timeout(HANG_MS)
         self.inspector = ResponseInspector()
         self.errors: list[str] = []
         self.requests: list[str] = []
+        self.in_flight = 0
         self.page = self.new_page()
 
     def new_page(self) -> Page:
@@ -64,8 +70,31 @@ class Player:
         page.on("response", self.inspector)
         page.on("pageerror", lambda exc: self.errors.append(f"page error: {exc}"))
         page.on("console", lambda msg: self.errors.append(msg.text) if "Content Security Policy" in msg.text else None)
-        page.on("request", lambda req: self.requests.append(f"{req.method} {req.url}"))
+        page.on("request", self._sent)
+        page.on("requestfinished", self._answered)
+        page.on("requestfailed", self._answered)
         return page
+
+    def _sent(self, request: Any) -> None:
+        self.requests.append(f"{request.method} {request.url}")
+        self.in_flight += 1
+
+    def _answered(self, _request: Any) -> None:
+        self.in_flight -= 1
+
+    def settle(self, page: Page | None = None) -> None:
+        """Wait until every request the player's pages sent has its answer, and the page has drawn it.
+
+        A request the page starts in answer to something is sent before the next animation frame, so once
+        two frames have passed with nothing on its way, the page has nothing left to say to the server.
+        """
+        page = page or self.page
+        deadline = time.monotonic() + HANG_MS / 1000
+        while True:
+            next_frames(page)  # also lets Playwright deliver the request events of the meantime
+            if not self.in_flight:
+                return
+            assert time.monotonic() < deadline, f"{self.in_flight} requests never answered: {self.requests[-5:]}"
 
     def open(self, query: str = "", page: Page | None = None) -> Page:
         page = page or self.page
@@ -82,6 +111,24 @@ class Player:
         assert self.inspector.count > 0, "no JSON response was inspected"
         assert not self.inspector.problems, "\n".join(self.inspector.problems[:10])
         assert not self.errors, "\n".join(self.errors)
+
+
+def next_frames(page: Page, count: int = 2) -> None:
+    """Return after ``count`` animation frames: what the page set up for its next frame (a slide) has run."""
+    page.evaluate(
+        """(n) => new Promise((done) => {
+            const tick = () => (--n > 0 ? requestAnimationFrame(tick) : done());
+            requestAnimationFrame(tick);
+        })""",
+        count,
+    )
+
+
+def settled(page: Page) -> None:
+    """Wait until no card slides: a slide starts in the frame after a redraw and is a CSS transition."""
+    next_frames(page)
+    page.wait_for_function("() => !document.getAnimations().some((a) => a instanceof CSSTransition)",
+                           timeout=HANG_MS)
 
 
 def shrink_png(path: Path) -> None:

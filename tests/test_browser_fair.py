@@ -197,7 +197,9 @@ def test_the_daily_deal_and_its_shareable_result(browser: Browser, server: Any) 
 
 
 def test_show_solution_plays_the_winning_line_to_the_won_banner_on_king_albert_17(player: Player) -> None:
-    page = player.open("?game=king-albert&deal=17")
+    page = player.page
+    page.clock.install()  # the page's timers: running on by themselves, or moved on at once by the test
+    player.open("?game=king-albert&deal=17")
     menu_click(page, '[data-action="solution"]')
     expect(page.locator("#notice")).to_contain_text("looked at the face-down cards", timeout=SLOW)
     expect(page.locator("#solution-bar")).to_be_visible()
@@ -205,10 +207,12 @@ def test_show_solution_plays_the_winning_line_to_the_won_banner_on_king_albert_1
     expect(page.locator("#moves")).not_to_have_text("0")
     shot(page, "king-albert-solution-desktop")
     page.click("#solution-pause")
-    page.wait_for_timeout(400)
+    player.settle()  # the move on its way when the pause came has arrived
     paused_at = int(page.locator("#moves").inner_text())
-    page.wait_for_timeout(800)
+    page.clock.run_for(60_000)  # a minute of the page's time: a playing line would have moved on by now
+    player.settle()
     expect(page.locator("#moves")).to_have_text(str(paused_at))  # paused: nothing moves
+    assert player.view()["moves"] == paused_at
     page.click("#solution-step")
     expect(page.locator("#moves")).to_have_text(str(paused_at + 1))
     page.click("#solution-pause")  # play on
