@@ -1,8 +1,9 @@
 """The browser session every real-browser test module shares: Chromium, a live server, a player's page.
 
-Importing this module skips the importing test module when Debian's ``chromium`` is missing, unless
-``TABLEAUX_REQUIRE_BROWSER=1`` (set by CI) makes that a failure. The fixtures
-live in conftest.py (``server``, ``browser``, ``player``) and import this module when first used.
+Importing this module skips the importing test module when Playwright for Python or Debian's ``chromium``
+is missing, with a reason that names which, unless ``TABLEAUX_REQUIRE_BROWSER=1`` (set by CI) makes that a
+failure. The fixtures live in conftest.py (``server``, ``browser``, ``player``) and import this module when
+first used.
 """
 
 from __future__ import annotations
@@ -15,16 +16,17 @@ from typing import Any
 
 import pytest
 
+from browser_helpers import missing_for_the_browser_tests
+
 CHROMIUM = Path("/usr/bin/chromium")
 REQUIRED = os.environ.get("TABLEAUX_REQUIRE_BROWSER") == "1"  # CI sets it: a missing browser is then a failure
-if not CHROMIUM.exists():
+MISSING = missing_for_the_browser_tests(CHROMIUM)
+if MISSING:
+    reason = "browser tests need " + " and ".join(MISSING)
     if REQUIRED:
-        pytest.fail(f"{CHROMIUM} is missing but TABLEAUX_REQUIRE_BROWSER=1 asks for the browser tests", pytrace=False)
-    pytest.skip(f"browser tests need Debian's chromium at {CHROMIUM} (apt install chromium)", allow_module_level=True)
-if REQUIRED:
-    import playwright.sync_api as sync_api
-else:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need Playwright for Python")
+        pytest.fail(f"{reason}, and TABLEAUX_REQUIRE_BROWSER=1 asks for them", pytrace=False)
+    pytest.skip(reason, allow_module_level=True)
+import playwright.sync_api as sync_api  # noqa: E402
 from playwright.sync_api import Browser, Page, expect  # noqa: E402, F401 - re-exported for the test modules
 
 from browser_helpers import ROOT, ResponseInspector  # noqa: E402
