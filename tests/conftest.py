@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import importlib.util
 import os
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -104,6 +105,24 @@ def player(browser: Any, server: Any) -> Iterator[Any]:
     p = Player(browser, server.url)
     yield p
     p.close()
+
+
+@pytest.fixture
+def time_zone() -> Iterator[Callable[[str], None]]:
+    """``time_zone("Etc/GMT-14")`` puts this process in that zone (TZ and ``time.tzset()``); the zone the run
+    had comes back after the test. ``time_zones.FAR_ZONES`` are the zones to try."""
+    before = os.environ.get("TZ")
+
+    def use(zone: str) -> None:
+        os.environ["TZ"] = zone
+        time.tzset()
+
+    yield use
+    if before is None:
+        os.environ.pop("TZ", None)
+    else:
+        os.environ["TZ"] = before
+    time.tzset()
 
 
 @pytest.fixture(params=BACKENDS)

@@ -9,7 +9,7 @@ is also checked for face-down cards.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -21,6 +21,7 @@ from tableaux import catalogue, fair
 from tableaux.web.app import create_app
 from tableaux.web.openapi import Chance, Lost, Solution, View
 from tableaux.web.stats import daily_streaks
+from time_zones import FAR_ZONES, utc_date
 
 
 @pytest.fixture(scope="module")
@@ -213,6 +214,23 @@ def test_the_daily_deal_is_the_catalogues_for_today_and_is_played_once(client: T
     stats = checked(client.get("/api/stats"))["king-albert"]
     assert (stats["daily_played"], stats["daily_won"], stats["daily_streak"], stats["won"]) == (1, 1, 1, 1)
     assert checked(client.post("/api/daily", json={"game": "king-albert"}), 200)["won"]  # shown as it ended
+
+
+def test_the_daily_deal_is_one_game_all_utc_day_whatever_the_servers_time_zone(
+    client: TestClient, time_zone: Callable[[str], None]
+) -> None:
+    """The two zones' local dates are always a day or two apart, their UTC date never."""
+    ahead, behind = FAR_ZONES
+    time_zone(ahead)
+    before = utc_date()
+    first = checked(client.post("/api/daily", json={"game": "eagle-wing"}), 201)
+    time_zone(behind)
+    again = client.post("/api/daily", json={"game": "eagle-wing"})
+    after = utc_date()
+    assert first["daily"] in (before.isoformat(), after.isoformat()), (first["daily"], before)
+    assert first["deal"] == catalogue.daily("eagle-wing", first["daily"]).deal
+    if before == after:  # (across midnight UTC the second request is rightly the next day's deal)
+        assert again.status_code == 200 and again.json()["id"] == first["id"], again.json().get("daily")
 
 
 def test_daily_streaks_count_consecutive_days_up_to_today_or_yesterday() -> None:
