@@ -142,6 +142,24 @@ def test_give_up_says_where_the_game_was_lost_and_goes_back_there_as_assisted(pl
     expect(page.locator("#stats-body tr", has_text="solver's help")).to_contain_text("1")
 
 
+def test_a_game_given_up_right_after_its_losing_move_names_that_last_move(player: Player) -> None:
+    from test_fair import lost_by_its_last_move
+
+    game = lost_by_its_last_move("king-albert")
+    n = len(game.moves_played)
+    page = player.open(f"?game=king-albert&deal={game.deal}")
+    send_moves(page, game.moves_played)
+    page.reload()
+    menu_click(page, "#give-up")
+    page.click("#confirm-yes")
+    expect(page.locator("#where-lost")).to_contain_text(
+        f"You could still have won until move {n} ({game.moves_played[-1]}).", timeout=SLOW)
+    expect(page.locator("#lost-rewind")).to_have_text(f"Go back to before move {n}")
+    page.click("#lost-rewind")
+    expect(page.locator("#moves")).to_have_text(str(n - 1))
+    assert player.view()["moves"] == n - 1
+
+
 def test_a_won_game_from_winnable_only(player: Player) -> None:
     page = player.open("?game=king-albert&deal=1")
     page.select_option("#deal-kind", "easy")

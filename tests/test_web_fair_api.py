@@ -147,6 +147,27 @@ def test_where_lost_matches_the_library_and_rewind_goes_back_there_as_assisted(c
     assert (stats["played"], stats["assisted"]) == (0, 1)  # the game is counted apart now
 
 
+@pytest.mark.parametrize("name", ["king-albert", "eagle-wing"])
+def test_where_lost_names_the_last_move_when_the_game_ended_on_its_losing_move(client: TestClient, name: str) -> None:
+    from test_fair import lost_by_its_last_move
+
+    game = lost_by_its_last_move(name)
+    moves = [str(m) for m in game.moves_played]
+    view = send(client, start(client, name, game.deal), moves)
+    view = checked(client.post(f"/api/games/{view['id']}/give-up", json={"version": view["version"]}))
+    lost = checked(client.get(f"/api/games/{view['id']}/lost"))
+    Lost.model_validate(lost)
+    last = len(moves) - 1
+    assert lost["verdict"] == "lost" and lost["certain"]
+    assert (lost["move_index"], lost["move"], lost["last_possible"]) == (last, moves[last], last)
+    back = checked(client.post(f"/api/games/{view['id']}/rewind", json={"version": view["version"], "keep": last}))
+    assert back["moves"] == last and back["position"]["can_redo"]
+    mirror = tableaux.new_game(name, game.deal)
+    for move in moves[:last] + lost["line"]:
+        mirror.play(move)
+    assert mirror.is_won()
+
+
 def test_rewind_is_refused_during_play_and_beyond_the_moves_played(client: TestClient) -> None:
     view = send(client, start(client), ["R1>F1"])
     r = client.post(f"/api/games/{view['id']}/rewind", json={"version": view["version"], "keep": 0})
