@@ -5,6 +5,7 @@ Kept apart from the tests so that each test reads as what a player does.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -24,6 +25,23 @@ ROOT = Path(__file__).resolve().parent.parent
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])([A2-9TJQK][CDHS])(?![A-Za-z0-9])")
 
 
+def missing_for_the_browser_tests(chromium: Path) -> list[str]:
+    """What the real-browser tests need and this machine lacks, each with how to get it; empty when nothing.
+
+    Both are looked for, so a skip names what is really missing (Playwright, the browser, or both).
+    """
+    missing = []
+    try:
+        playwright = importlib.util.find_spec("playwright")
+    except (ImportError, ValueError):  # a broken or blocked installation is as good as none
+        playwright = None
+    if playwright is None:
+        missing.append("Playwright for Python (pip install -e '.[test]', or pip install playwright)")
+    if not chromium.exists():
+        missing.append(f"Debian's chromium at {chromium} (apt-get install chromium)")
+    return missing
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -40,7 +58,7 @@ class LiveServer:
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = db.with_suffix(".log")
 
-    def start(self, timeout: float = 20.0) -> None:
+    def start(self, timeout: float = 120.0) -> None:
         cmd = [sys.executable, "-m", "tableaux", "serve", "--port", str(self.port), "--no-browser"]
         cmd += ["--db", str(self.db)]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}

@@ -1,29 +1,32 @@
 """The browser session every real-browser test module shares: Chromium, a live server, a player's page.
 
-Importing this module skips the importing test module when Debian's ``chromium`` is missing, unless
-``TABLEAUX_REQUIRE_BROWSER=1`` (set by CI) makes that a failure. The fixtures
-live in conftest.py (``server``, ``browser``, ``player``) and import this module when first used.
+Importing this module skips the importing test module when Playwright for Python or Debian's ``chromium``
+is missing, with a reason that names which, unless ``TABLEAUX_REQUIRE_BROWSER=1`` (set by CI) makes that a
+failure. The fixtures live in conftest.py (``server``, ``browser``, ``player``) and import this module when
+first used.
 """
 
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from browser_helpers import missing_for_the_browser_tests
+
 CHROMIUM = Path("/usr/bin/chromium")
 REQUIRED = os.environ.get("TABLEAUX_REQUIRE_BROWSER") == "1"  # CI sets it: a missing browser is then a failure
-if not CHROMIUM.exists():
+MISSING = missing_for_the_browser_tests(CHROMIUM)
+if MISSING:
+    reason = "browser tests need " + " and ".join(MISSING)
     if REQUIRED:
-        pytest.fail(f"{CHROMIUM} is missing but TABLEAUX_REQUIRE_BROWSER=1 asks for the browser tests", pytrace=False)
-    pytest.skip(f"browser tests need Debian's chromium at {CHROMIUM} (apt install chromium)", allow_module_level=True)
-if REQUIRED:
-    import playwright.sync_api as sync_api
-else:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need Playwright for Python")
+        pytest.fail(f"{reason}, and TABLEAUX_REQUIRE_BROWSER=1 asks for them", pytrace=False)
+    pytest.skip(reason, allow_module_level=True)
+import playwright.sync_api as sync_api  # noqa: E402
 from playwright.sync_api import Browser, Page, expect  # noqa: E402, F401 - re-exported for the test modules
 
 from browser_helpers import ROOT, ResponseInspector  # noqa: E402
@@ -38,6 +41,9 @@ LAUNCH_ARGS = [
 # Screenshots go to ./screenshots (git-ignored) so a test run leaves the work tree clean; refresh the
 # committed ones with TABLEAUX_SCREENSHOTS=docs/screenshots python -m pytest tests/test_browser.py
 SCREENSHOTS = ROOT / os.environ.get("TABLEAUX_SCREENSHOTS", "screenshots")
+HANG_MS = 120_000
+"""How long a wait for the page may take before it counts as a hang: it bounds a failure, never paces a test."""
+expect.set_options(timeout=30_000)  # Playwright's 5 s is too short for a busy machine; a passing wait ends at once
 
 
 def launch_browser() -> Iterator[Browser]:
@@ -54,9 +60,11 @@ class Player:
     def __init__(self, browser: Browser, base: str, viewport: dict[str, int] | None = None, **options: Any) -> None:
         self.base = base
         self.context = browser.new_context(viewport=viewport or {"width": 1280, "height": 800}, **options)
+        self.context.set_default_timeout(HANG_MS)
         self.inspector = ResponseInspector()
         self.errors: list[str] = []
         self.requests: list[str] = []
+        self.in_flight = 0
         self.page = self.new_page()
 
     def new_page(self) -> Page:
@@ -64,8 +72,31 @@ class Player:
         page.on("response", self.inspector)
         page.on("pageerror", lambda exc: self.errors.append(f"page error: {exc}"))
         page.on("console", lambda msg: self.errors.append(msg.text) if "Content Security Policy" in msg.text else None)
-        page.on("request", lambda req: self.requests.append(f"{req.method} {req.url}"))
+        page.on("request", self._sent)
+        page.on("requestfinished", self._answered)
+        page.on("requestfailed", self._answered)
         return page
+
+    def _sent(self, request: Any) -> None:
+        self.requests.append(f"{request.method} {request.url}")
+        self.in_flight += 1
+
+    def _answered(self, _request: Any) -> None:
+        self.in_flight -= 1
+
+    def settle(self, page: Page | None = None) -> None:
+        """Wait until every request the player's pages sent has its answer, and the page has drawn it.
+
+        A request the page starts in answer to something is sent before the next animation frame, so once
+        two frames have passed with nothing on its way, the page has nothing left to say to the server.
+        """
+        page = page or self.page
+        deadline = time.monotonic() + HANG_MS / 1000
+        while True:
+            next_frames(page)  # also lets Playwright deliver the request events of the meantime
+            if not self.in_flight:
+                return
+            assert time.monotonic() < deadline, f"{self.in_flight} requests never answered: {self.requests[-5:]}"
 
     def open(self, query: str = "", page: Page | None = None) -> Page:
         page = page or self.page
@@ -82,6 +113,24 @@ class Player:
         assert self.inspector.count > 0, "no JSON response was inspected"
         assert not self.inspector.problems, "\n".join(self.inspector.problems[:10])
         assert not self.errors, "\n".join(self.errors)
+
+
+def next_frames(page: Page, count: int = 2) -> None:
+    """Return after ``count`` animation frames: what the page set up for its next frame (a slide) has run."""
+    page.evaluate(
+        """(n) => new Promise((done) => {
+            const tick = () => (--n > 0 ? requestAnimationFrame(tick) : done());
+            requestAnimationFrame(tick);
+        })""",
+        count,
+    )
+
+
+def settled(page: Page) -> None:
+    """Wait until no card slides: a slide starts in the frame after a redraw and is a CSS transition."""
+    next_frames(page)
+    page.wait_for_function("() => !document.getAnimations().some((a) => a instanceof CSSTransition)",
+                           timeout=HANG_MS)
 
 
 def shrink_png(path: Path) -> None:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import importlib.util
+import os
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,12 +17,34 @@ from tableaux.web.app import create_app
 
 pytest_plugins = ["pytester"]
 
+PRETEND_CPUS = Path(__file__).parent / "pretend_cpus"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """``TABLEAUX_TEST_CPUS=N``: the run, and every Python process it starts, sees N cores (see
+    ``tests/pretend_cpus/sitecustomize.py``); the count is shown in the report's header."""
+    if not os.environ.get("TABLEAUX_TEST_CPUS") or not PRETEND_CPUS.is_dir():
+        return  # (no such directory beside a copy of this file, in pytester's runs: PYTHONPATH has it already)
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PRETEND_CPUS), os.environ.get("PYTHONPATH")]))
+    spec = importlib.util.spec_from_file_location("tableaux_pretend_cpus", PRETEND_CPUS / "sitecustomize.py")
+    assert spec is not None and spec.loader is not None
+    try:
+        spec.loader.exec_module(importlib.util.module_from_spec(spec))
+    except SystemExit as exc:
+        raise pytest.UsageError(str(exc)) from None
+
+
+def pytest_report_header() -> str:
+    pretended = " (pretended: TABLEAUX_TEST_CPUS)" if os.environ.get("TABLEAUX_TEST_CPUS") else ""
+    return f"os.cpu_count(): {os.cpu_count()}{pretended}; time zone: {os.environ.get('TZ', 'the system one')}"
+
 BROWSER_TESTS = "test_browser.py"
-BROWSER_HINT = "install Debian's chromium (apt-get install chromium) to run them"
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """One clear last line when the browser suite was skipped, which ``-ra`` alone buries among other skips."""
+    """One clear last line when the browser suite was skipped, which ``-ra`` alone buries among other skips.
+
+    The skip's reason (browser_page.py) names what is missing and how to install it."""
     skipped = [
         report for report in terminalreporter.stats.get("skipped", [])
         if Path(str(report.fspath)).name == BROWSER_TESTS
@@ -28,9 +53,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         longrepr = skipped[0].longrepr
         reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
         reason = reason.removeprefix("Skipped: ")
-        terminalreporter.write_line(
-            f"BROWSER TESTS SKIPPED ({reason}): {BROWSER_HINT}", yellow=True, bold=True
-        )
+        terminalreporter.write_line(f"BROWSER TESTS SKIPPED: {reason}", yellow=True, bold=True)
 
 
 @pytest.fixture(autouse=True)
@@ -82,6 +105,24 @@ def player(browser: Any, server: Any) -> Iterator[Any]:
     p = Player(browser, server.url)
     yield p
     p.close()
+
+
+@pytest.fixture
+def time_zone() -> Iterator[Callable[[str], None]]:
+    """``time_zone("Etc/GMT-14")`` puts this process in that zone (TZ and ``time.tzset()``); the zone the run
+    had comes back after the test. ``time_zones.FAR_ZONES`` are the zones to try."""
+    before = os.environ.get("TZ")
+
+    def use(zone: str) -> None:
+        os.environ["TZ"] = zone
+        time.tzset()
+
+    yield use
+    if before is None:
+        os.environ.pop("TZ", None)
+    else:
+        os.environ["TZ"] = before
+    time.tzset()
 
 
 @pytest.fixture(params=BACKENDS)

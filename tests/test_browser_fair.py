@@ -142,6 +142,24 @@ def test_give_up_says_where_the_game_was_lost_and_goes_back_there_as_assisted(pl
     expect(page.locator("#stats-body tr", has_text="solver's help")).to_contain_text("1")
 
 
+def test_a_game_given_up_right_after_its_losing_move_names_that_last_move(player: Player) -> None:
+    from test_fair import lost_by_its_last_move
+
+    game = lost_by_its_last_move("king-albert")
+    n = len(game.moves_played)
+    page = player.open(f"?game=king-albert&deal={game.deal}")
+    send_moves(page, game.moves_played)
+    page.reload()
+    menu_click(page, "#give-up")
+    page.click("#confirm-yes")
+    expect(page.locator("#where-lost")).to_contain_text(
+        f"You could still have won until move {n} ({game.moves_played[-1]}).", timeout=SLOW)
+    expect(page.locator("#lost-rewind")).to_have_text(f"Go back to before move {n}")
+    page.click("#lost-rewind")
+    expect(page.locator("#moves")).to_have_text(str(n - 1))
+    assert player.view()["moves"] == n - 1
+
+
 def test_a_won_game_from_winnable_only(player: Player) -> None:
     page = player.open("?game=king-albert&deal=1")
     page.select_option("#deal-kind", "easy")
@@ -197,7 +215,9 @@ def test_the_daily_deal_and_its_shareable_result(browser: Browser, server: Any) 
 
 
 def test_show_solution_plays_the_winning_line_to_the_won_banner_on_king_albert_17(player: Player) -> None:
-    page = player.open("?game=king-albert&deal=17")
+    page = player.page
+    page.clock.install()  # the page's timers: running on by themselves, or moved on at once by the test
+    player.open("?game=king-albert&deal=17")
     menu_click(page, '[data-action="solution"]')
     expect(page.locator("#notice")).to_contain_text("looked at the face-down cards", timeout=SLOW)
     expect(page.locator("#solution-bar")).to_be_visible()
@@ -205,10 +225,12 @@ def test_show_solution_plays_the_winning_line_to_the_won_banner_on_king_albert_1
     expect(page.locator("#moves")).not_to_have_text("0")
     shot(page, "king-albert-solution-desktop")
     page.click("#solution-pause")
-    page.wait_for_timeout(400)
+    player.settle()  # the move on its way when the pause came has arrived
     paused_at = int(page.locator("#moves").inner_text())
-    page.wait_for_timeout(800)
+    page.clock.run_for(60_000)  # a minute of the page's time: a playing line would have moved on by now
+    player.settle()
     expect(page.locator("#moves")).to_have_text(str(paused_at))  # paused: nothing moves
+    assert player.view()["moves"] == paused_at
     page.click("#solution-step")
     expect(page.locator("#moves")).to_have_text(str(paused_at + 1))
     page.click("#solution-pause")  # play on

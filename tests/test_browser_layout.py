@@ -20,9 +20,11 @@ from browser_page import (
     contrast,
     expect,
     menu_click,
+    next_frames,
     open_menu,
     pile,
     send_moves,
+    settled,
     shrink_png,
 )
 from tableaux import i18n
@@ -267,7 +269,7 @@ def finger_drag(page: Page, source: Any, x1: float, y1: float, steps: int = 8, y
     for i in range(1, steps + 1):
         x, y = x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps
         cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
-        page.wait_for_timeout(16)
+        next_frames(page, 1)
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     cdp.detach()
 
@@ -293,8 +295,8 @@ def test_a_wobbling_finger_taps_and_a_swipe_on_the_table_scrolls_without_moving_
         column = pile(page, "tableau-1")
         top = column.bounding_box()
         finger_drag(page, column, top["x"] + top["width"] / 2, top["y"] - 150, steps=15, y_in=30)
-        page.wait_for_function("() => window.scrollY > 20", timeout=5000)
-        page.wait_for_timeout(300)
+        page.wait_for_function("() => window.scrollY > 20")
+        p.settle()
         assert not [r for r in p.requests if r.startswith("POST")], p.requests
         expect(card(page, "TH", "reserve-3")).to_have_class(re.compile(r"\bselected\b"))
         expect(page.locator("#moves")).to_have_text("0")
@@ -421,7 +423,7 @@ def test_screenshots(browser: Browser, server: LiveServer, game: str, deal: int)
         p = Player(browser, server.url, viewport, color_scheme=scheme, **options)
         try:
             page = p.open(f"?game={game}&deal={deal}")
-            page.wait_for_timeout(150)
+            settled(page)
             # Every card shown face up draws a face; face-down cards carry no code.
             assert page.locator("[data-card] svg").count() == page.locator("[data-card]").count() > 0
             path = SCREENSHOTS / f"{game}-{label}.png"

@@ -10,7 +10,9 @@ import datetime as dt
 import gzip
 import hashlib
 import json
+import os
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -22,6 +24,7 @@ from tableaux.catalogue.build import CHILD_BUDGET, DEAL_BUDGET, grade_deal
 from tableaux.catalogue.files import parse_catalogue
 from tableaux.catalogue.grades import COLUMNS
 from tableaux.solver import BACKENDS
+from time_zones import FAR_ZONES, local_date, utc_date
 
 NAMES = list(tableaux.GAMES)
 
@@ -133,6 +136,18 @@ def test_daily_deal_is_the_same_all_day_and_changes_from_day_to_day() -> None:
     assert daily("king-albert", "2025-01-01").game == "king-albert"
 
 
+def test_the_daily_deal_is_the_utc_days_in_any_time_zone(time_zone: Callable[[str], None]) -> None:
+    """Every player gets the same deal on the same UTC day, wherever the server runs."""
+    told_apart = False
+    for zone in FAR_ZONES:
+        time_zone(zone)
+        before, today, entry, after = utc_date(), catalogue.today(), daily("eagle-wing"), utc_date()
+        assert today in (before, after), (zone, today, before)  # (the two differ only across midnight UTC)
+        assert entry == daily("eagle-wing", today)
+        told_apart = told_apart or local_date() not in (before, after)
+    assert told_apart, "neither zone was on another date than UTC: the test could not tell the two apart"
+
+
 @pytest.mark.parametrize("bad", ["2025-02-30", "2025-1-1", "01/02/2025", "tomorrow", "", "20250101"])
 def test_bad_dates_get_a_clear_error(bad: str) -> None:
     with pytest.raises(CatalogueError, match="YYYY-MM-DD"):
@@ -168,6 +183,17 @@ def test_cli_daily_json_shape_and_determinism() -> None:
     assert run_tableaux("daily", "king-albert-classic", "--date", "2025-07-04", "--json").stdout == first.stdout
     today = json.loads(run_tableaux("daily", "king-albert", "--json").stdout)
     assert today["date"] == dt.datetime.now(dt.UTC).date().isoformat()
+
+
+@pytest.mark.parametrize("zone", FAR_ZONES)
+def test_cli_daily_without_a_date_gives_the_utc_days_deal_in_a_far_time_zone(zone: str) -> None:
+    before = utc_date()
+    out = run_tableaux("daily", "eagle-wing", "--json", env={**os.environ, "TZ": zone})
+    after = utc_date()
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["date"] in (before.isoformat(), after.isoformat()), (zone, data, before)
+    assert data["deal"] == daily("eagle-wing", data["date"]).deal
 
 
 @pytest.mark.parametrize("bad", ["2025-13-01", "yesterday", "2025/01/01"])

@@ -25,6 +25,7 @@ import json
 import os
 import random
 import sqlite3
+import sys
 import tempfile
 import threading
 import time
@@ -222,13 +223,19 @@ def test_many_players_with_several_tabs_lose_and_mix_up_nothing(tmp_path: Path) 
     report("concurrency", RESULTS)
 
 
+POOL_WORKERS, POOL_LIMIT = 1, 2
+"""The hint flood's solver pool, set here: sized from the core count, it would never fill on a big machine."""
+SIZED_SERVER = [sys.executable, str(Path(__file__).with_name("sized_server.py")), str(POOL_WORKERS), str(POOL_LIMIT)]
+
+
 def hint_flood_run(tmp_path: Path, askers: int, seconds: float) -> dict[str, float]:
     """One player plays while ``askers`` other players ask for hints nonstop (each a solver search of up to
-    half a second, in the server's process pool). Hints must not starve moves: every move is answered and
-    stored; the figure is the moves' latency (the target is measured by ``benchmarks/web.py --scenario
-    hint-flood``)."""
+    half a second, in the server's process pool of ``POOL_WORKERS`` workers taking ``POOL_LIMIT`` jobs). Hints
+    must not starve moves: every move is answered and stored; the figure is the moves' latency (the target is
+    measured by ``benchmarks/web.py --scenario hint-flood``)."""
+    assert askers > POOL_LIMIT, "the flood must outnumber the pool's places"
     db = tmp_path / "games.sqlite3"
-    with server(["serve", "--port", str(free_port()), "--no-browser", "--db", str(db)]) as s:
+    with server(["serve", "--port", str(free_port()), "--no-browser", "--db", str(db)], command=SIZED_SERVER) as s:
         url = s.url()
         wait_until_answering(url)
         stop_at = time.monotonic() + seconds

@@ -9,17 +9,43 @@ import pytest
 CONFTEST = (Path(__file__).parent / "conftest.py").read_text().replace('pytest_plugins = ["pytester"]', "")
 
 
-def test_a_skipped_browser_suite_gets_one_clear_line_at_the_end(pytester: pytest.Pytester) -> None:
+def test_a_skipped_browser_suite_gets_one_clear_line_at_the_end_naming_what_is_missing(
+    pytester: pytest.Pytester,
+) -> None:
     pytester.makeconftest(CONFTEST)
+    reason = "browser tests need Playwright for Python (pip install playwright)"
     pytester.makepyfile(
-        test_browser="import pytest\npytest.skip('no chromium here', allow_module_level=True)\n",
+        test_browser=f"import pytest\npytest.skip({reason!r}, allow_module_level=True)\n",
         test_other="def test_fine():\n    pass\n",
     )
     result = pytester.runpytest_subprocess()  # own process: the real test_browser module is loaded here
     result.assert_outcomes(passed=1, skipped=1)
     lines = [line for line in result.outlines if "BROWSER TESTS SKIPPED" in line]
-    assert len(lines) == 1 and "no chromium here" in lines[0] and "apt-get install chromium" in lines[0]
+    assert len(lines) == 1 and reason in lines[0] and "chromium" not in lines[0]  # Playwright, not the browser
     assert result.outlines[-1].startswith("=") and "BROWSER TESTS SKIPPED" in result.outlines[-2]
+
+
+def test_the_browser_tests_skip_reason_names_each_thing_missing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib.util
+
+    from browser_helpers import missing_for_the_browser_tests
+
+    real_find_spec = importlib.util.find_spec
+    here, nowhere = tmp_path / "chromium", tmp_path / "no-chromium"
+    here.touch()
+    assert missing_for_the_browser_tests(here) == ([] if real_find_spec("playwright") else [
+        "Playwright for Python (pip install -e '.[test]', or pip install playwright)"])
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "playwright" else
+                        real_find_spec(name, *a))
+    (playwright,) = missing_for_the_browser_tests(here)
+    assert "Playwright" in playwright and "pip install" in playwright and "chromium" not in playwright
+    playwright_too, chromium = missing_for_the_browser_tests(nowhere)
+    assert playwright_too == playwright and str(nowhere) in chromium and "apt-get install chromium" in chromium
+    monkeypatch.undo()
+    if real_find_spec("playwright"):
+        assert missing_for_the_browser_tests(nowhere) == [chromium]
 
 
 def test_no_browser_line_when_the_browser_suite_runs(pytester: pytest.Pytester) -> None:

@@ -15,7 +15,9 @@ shutdown of any kind) and restarted on the same database. After every kill:
 At the end, the statistics the server reports equal statistics recomputed here
 from the stored games by replaying them.
 
-Short by default (three kills, about 12 s); ``TABLEAUX_CRASH_ROUNDS=30`` adds a long run with more players.
+Each kill comes after a random number of acknowledged moves, never after a fixed time, so a busy machine
+plays as much between kills as an idle one. Short by default (three kills, about 12 s);
+``TABLEAUX_CRASH_ROUNDS=30`` adds a long run with more players.
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ from web_helpers import find_win
 ROUNDS = int(os.environ.get("TABLEAUX_CRASH_ROUNDS", "0"))
 """Kills in the long run (skipped unless set); the default run always makes three."""
 RANDOM_PLAYERS = int(os.environ.get("TABLEAUX_CRASH_PLAYERS", "4"))
+HANG = 120.0
+"""Seconds after which a wait for the players or the server is a hang: it only bounds a failure."""
 WIN_DEAL = 1
 RESULTS: dict[str, float] = {}
 """Figures of the last run, read by benchmarks/reliability.py."""
@@ -104,11 +108,24 @@ class Harness:
 
     # --- clients -------------------------------------------------------------------------
     def client(self, player: Player) -> httpx2.Client:
-        return httpx2.Client(base_url=self.url, cookies={COOKIE: player.cookie}, timeout=10.0)
+        # A request cut short by a client timeout would look like one cut by the kill: only a hang may time out.
+        return httpx2.Client(base_url=self.url, cookies={COOKIE: player.cookie}, timeout=HANG)
+
+    def acknowledged(self) -> int:
+        return sum(p.acknowledged for p in self.players)
+
+    def play_until(self, moves: int, done: Any = lambda: True) -> None:
+        """Let the players play on until ``moves`` more changes are acknowledged and ``done()`` holds (or a
+        player failed: ``stop`` is set)."""
+        target = self.acknowledged() + moves
+        deadline = time.monotonic() + HANG
+        while not self.stop.is_set() and (self.acknowledged() < target or not done()):
+            assert time.monotonic() < deadline, f"the players stalled at {self.acknowledged()} acknowledged changes"
+            time.sleep(0.01)
 
     def join(self, name: str, deal: int, line: list[str] | None = None, head_start: int = 0) -> Player:
         """A new player with a new game; ``head_start`` moves of ``line`` are played before the crashes begin."""
-        with httpx2.Client(base_url=self.url, timeout=10.0) as c:
+        with httpx2.Client(base_url=self.url, timeout=HANG) as c:
             view = c.post("api/games", json={"game": name, "deal": deal}).json()
             cookie = c.cookies[COOKIE]
             player = Player(f"p{len(self.players)}", cookie, view["id"], tableaux.new_game(name, deal),
@@ -269,8 +286,9 @@ class Harness:
         return out
 
 
-def crash_run(tmp_path: Path, rounds: int, players: int, seed: int = 5, most: float = 2.5) -> dict[str, float]:
-    """``rounds`` kills, each after 0.3 to ``most`` seconds of play."""
+def crash_run(tmp_path: Path, rounds: int, players: int, seed: int = 5, most: int = 150) -> dict[str, float]:
+    """``rounds`` kills, each after 25 to ``most`` acknowledged changes; then play on until the winning player
+    has won at least once."""
     h = Harness(tmp_path / "games.sqlite3", seed)
     line = find_win("king-albert", WIN_DEAL)
     assert line is not None
@@ -285,26 +303,27 @@ def crash_run(tmp_path: Path, rounds: int, players: int, seed: int = 5, most: fl
                    for i, p in enumerate(h.players)]
         for t in threads:
             t.start()
+        winner = h.players[-1]
         for _ in range(rounds):
-            time.sleep(h.rng.uniform(0.3, most))
-            if h.stop.is_set():
-                break
+            h.play_until(h.rng.randint(25, most))
+            assert not h.errors, h.errors
             h.running.clear()
             h.kill()  # requests in flight right now die with the server
             for _ in threads:
-                assert h.parked.acquire(timeout=30), "a client did not notice the crash"
+                assert h.parked.acquire(timeout=HANG), "a client did not notice the crash"
             h.check_database()
             h.start()
             h.check_players()
             h.running.set()
-        time.sleep(0.5)
+        h.play_until(10, lambda: winner.wins >= 1)
+        assert not h.errors, h.errors
         h.running.clear()
         for _ in threads:
-            assert h.parked.acquire(timeout=30)
+            assert h.parked.acquire(timeout=HANG)
         h.stop.set()
         h.running.set()
         for t in threads:
-            t.join(timeout=30)
+            t.join(timeout=HANG)
         assert not h.errors, h.errors
         h.check_players()
         h.check_database()
@@ -324,8 +343,7 @@ def crash_run(tmp_path: Path, rounds: int, players: int, seed: int = 5, most: fl
         for label, key in (("Played", "played"), ("Won", "won")):
             assert stats_table(shown, label) == [str(sum(e[name][key] for e in each))
                                                  for name in ("king-albert", "eagle-wing")], label
-        winner = h.players[-1]
-        acknowledged = sum(p.acknowledged for p in h.players)
+        acknowledged = h.acknowledged()
         assert acknowledged > 20 * rounds, "too few moves were made to prove anything"
         assert winner.wins >= 1, "the winning player never won: the statistics were not put to the test"
         return {"crashes": rounds, "moves_verified": h.moves_verified, "acknowledged": acknowledged,
@@ -338,7 +356,7 @@ def crash_run(tmp_path: Path, rounds: int, players: int, seed: int = 5, most: fl
 
 
 def test_sigkill_during_bursts_of_moves_loses_nothing_acknowledged(tmp_path: Path) -> None:
-    RESULTS.update(crash_run(tmp_path, 3, RANDOM_PLAYERS, most=1.2))
+    RESULTS.update(crash_run(tmp_path, 3, RANDOM_PLAYERS, most=60))
     report("crash", RESULTS)
 
 
@@ -367,8 +385,41 @@ def old_database(path: Path, games: int) -> list[tuple[str, str]]:
     return rows
 
 
+KILLED_AT_STEP = """
+import os, signal, sqlite3, sys
+from tableaux.web.store import Store
+
+path, at = sys.argv[1], int(sys.argv[2])
+connect, steps = sqlite3.connect, 0
+
+def step():
+    global steps
+    steps += 1
+    if steps == at:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return 0
+
+def counting(*args, **kwargs):
+    conn = connect(*args, **kwargs)
+    conn.set_progress_handler(step, 1000)
+    return conn
+
+sqlite3.connect = counting
+Store(path)
+print(steps)
+"""
+"""Open a database with the store and SIGKILL the process at the ``at``-th step of SQLite's work (a step is
+1,000 virtual machine instructions), in the middle of whatever statement runs then; ``at`` 0 never kills
+and prints the steps the whole opening took."""
+
+
 def test_a_migration_killed_midway_leaves_a_consistent_database_that_finishes_later(tmp_path: Path) -> None:
-    """Each migration step is one transaction: a kill at any moment leaves a whole schema version, never half."""
+    """Each migration step is one transaction: a kill at any moment leaves a whole schema version, never half.
+
+    The kills land at chosen points of SQLite's own work, not after a time, so a busy machine kills
+    at the same places as an idle one.
+    """
+    import signal
     import subprocess
     import sys
 
@@ -376,21 +427,24 @@ def test_a_migration_killed_midway_leaves_a_consistent_database_that_finishes_la
 
     path = tmp_path / "old.sqlite3"
     rows = old_database(path, 40_000)
-    command = [sys.executable, "-c", "import sys; from tableaux.web.store import Store; Store(sys.argv[1])"]
-    probe = tmp_path / "probe.sqlite3"
-    probe.write_bytes(path.read_bytes())
-    started = time.monotonic()
-    subprocess.run([*command, str(probe)], check=True)
-    full = time.monotonic() - started  # how long opening (and migrating) takes, start to end
     original = path.read_bytes()
+
+    def open_killed_at(at: int) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-c", KILLED_AT_STEP, str(path), str(at)],
+                              capture_output=True, text=True, timeout=HANG)
+
+    whole = open_killed_at(0)
+    assert whole.returncode == 0, whole.stderr
+    steps = int(whole.stdout)
+    assert steps > 20, "the migration is too short to be killed midway"
     rng = random.Random(3)
     seen_versions: set[int] = set()
-    fraction = 0.5  # of the measured opening time; halved whenever a kill comes too late to test anything
-    for _ in range(12):
-        proc = subprocess.Popen([*command, str(path)])
-        time.sleep(rng.uniform(0.6, 1.0) * fraction * full)
-        proc.kill()
-        proc.wait()
+    for at in sorted(rng.sample(range(1, steps), 12)):
+        for leftover in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+            leftover.unlink(missing_ok=True)
+        path.write_bytes(original)
+        killed = open_killed_at(at)
+        assert killed.returncode == -signal.SIGKILL, (at, killed.returncode, killed.stderr)
         with sqlite3.connect(path) as conn:
             assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
             version = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0]
@@ -398,16 +452,7 @@ def test_a_migration_killed_midway_leaves_a_consistent_database_that_finishes_la
             assert ("move_count" in columns) == (version >= 2) and ("counted" in columns) == (version >= 3)
             assert conn.execute("SELECT id, moves FROM games ORDER BY id").fetchall() == rows
         seen_versions.add(version)
-        if version == SCHEMA_VERSION:
-            # The migration finished before the kill (a loaded machine starts Python slowly or quickly):
-            # start again from the old schema and kill sooner, so some kill surely lands midway.
-            for leftover in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
-                leftover.unlink(missing_ok=True)
-            path.write_bytes(original)
-            fraction /= 2
-        elif len(seen_versions - {SCHEMA_VERSION}) >= 2:
-            break
-    assert seen_versions - {SCHEMA_VERSION}, "no kill landed before the migration was done"
+    assert len(seen_versions - {SCHEMA_VERSION}) >= 2, f"the kills left only versions {seen_versions}"
     from tableaux.web.store import Store
 
     store = Store(path)  # finishes whatever is left

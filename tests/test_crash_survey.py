@@ -39,11 +39,16 @@ def processes_writing(out: Path) -> list[int]:
     return found
 
 
+ORPHAN_WAIT = 60.0
+"""Seconds the killed survey's workers get to notice and exit (they check twice a second): a bound on a hang."""
+
+
 def kill_survey_midway(out: Path, at_least: int) -> list[int]:
-    """Start a survey, SIGKILL it once ``at_least`` deals are stored; the processes left behind after 2 s."""
+    """Start a survey, SIGKILL it once ``at_least`` deals are stored; the processes still left behind once
+    they are all gone or ``ORPHAN_WAIT`` seconds have passed."""
     proc = subprocess.Popen([sys.executable, "-m", "tableaux", *SURVEY, "--out", str(out)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 300
     while time.monotonic() < deadline and proc.poll() is None:
         if out.exists() and out.read_text().count("\n") >= at_least:
             break
@@ -51,8 +56,10 @@ def kill_survey_midway(out: Path, at_least: int) -> list[int]:
     assert proc.poll() is None, "the survey finished before it could be killed"
     proc.kill()
     proc.wait()
-    time.sleep(2)
-    return processes_writing(out)
+    deadline = time.monotonic() + ORPHAN_WAIT
+    while (left := processes_writing(out)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return left
 
 
 def end_orphans(pids: list[int]) -> None:

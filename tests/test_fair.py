@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 
 import tableaux
 from handmade import Hand
+from solver_positions import brute_force
 from tableaux import Game, fair
 from tableaux.cards import DOWN, card_str
 from tableaux.solver import solve
@@ -321,6 +322,42 @@ def losing_game(name: str) -> tuple[Game, int]:
                     return game, k
                 game.undo()
     raise AssertionError(f"no deliberately lost {name} game found")
+
+
+def lost_by_its_last_move(name: str) -> Game:
+    """A game whose last move lost it, found over small deals: a few moves of the solver's winning line (so a
+    line still wins before the last move), then a move after which a plain exhaustive search over the engine's
+    own moves finds no win. King Albert deal 2 after T7>T8 is one."""
+    for deal in range(1, 60):
+        line = solve(tableaux.new_game(name, deal), max_nodes=NODES)
+        if not line.winnable:
+            continue
+        for k in range(min(9, len(line.moves))):
+            game = tableaux.new_game(name, deal)
+            for move in line.moves[:k]:
+                game.play(move)
+            for move in game.legal_moves():
+                game.play(move)
+                if solve(game, max_nodes=PROBE).verdict == "unwinnable" and brute_force(
+                        game.rules, game.state, cap=20_000) is False:
+                    return game
+                game.undo()
+    raise AssertionError(f"no {name} game lost by its last move found")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_where_lost_names_the_last_move_of_a_game_that_ends_on_its_losing_move(name: str) -> None:
+    """The last position is the first lost one: the answer is the last move, and the line wins from before it."""
+    game = lost_by_its_last_move(name)
+    record = game.to_dict()
+    last = len(record["moves"]) - 1
+    lost = fair.where_lost(record, max_nodes=NODES)
+    assert lost is not None and lost["certain"] and not lost["deal_unwinnable"] and lost["undecided"] == []
+    assert (lost["move_index"], lost["move"], lost["last_possible"]) == (last, record["moves"][last], last)
+    before = tableaux.new_game(name, game.deal)
+    for move in record["moves"][:last] + lost["line"]:
+        before.play(move)
+    assert before.is_won()
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -32,24 +32,26 @@ URL = re.compile(r"http://127\.0\.0\.1:(\d+)/")
 
 
 class Server:
-    """A ``python -m tableaux`` process whose output is read line by line in the background."""
+    """A ``python -m tableaux`` process (or ``command``, run with the same ``args``) whose output is read
+    line by line in the background."""
 
-    def __init__(self, args: list[str], env: dict[str, str] | None = None) -> None:
+    def __init__(self, args: list[str], env: dict[str, str] | None = None, command: list[str] | None = None) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tableaux", *args],
+            [*(command or [sys.executable, "-m", "tableaux"]), *args],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
         )
         self.lines: queue.Queue[str] = queue.Queue()
         self.output: list[str] = []
         self._url: str | None = None
-        threading.Thread(target=self._read, daemon=True).start()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
 
     def _read(self) -> None:
         assert self.proc.stdout is not None
         for line in self.proc.stdout:
             self.lines.put(line)
 
-    def wait_for(self, pattern: re.Pattern[str] | str, timeout: float = 20.0) -> re.Match[str]:
+    def wait_for(self, pattern: re.Pattern[str] | str, timeout: float = 120.0) -> re.Match[str]:
         deadline = time.monotonic() + timeout
         regex = re.compile(pattern) if isinstance(pattern, str) else pattern
         while time.monotonic() < deadline:
@@ -78,21 +80,21 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
-        time.sleep(0.1)  # let the reader thread take the last lines
+        self._reader.join(timeout=60)  # the process is gone: its output ends, and the reader with it
         while not self.lines.empty():
             self.output.append(self.lines.get())
 
 
 @contextmanager
-def server(args: list[str], env: dict[str, str] | None = None) -> Iterator[Server]:
-    s = Server(args, env)
+def server(args: list[str], env: dict[str, str] | None = None, command: list[str] | None = None) -> Iterator[Server]:
+    s = Server(args, env, command)
     try:
         yield s
     finally:
         s.stop()
 
 
-def wait_until_answering(url: str, timeout: float = 20.0) -> httpx2.Response:
+def wait_until_answering(url: str, timeout: float = 120.0) -> httpx2.Response:
     deadline = time.monotonic() + timeout
     while True:
         try:
@@ -209,7 +211,7 @@ def test_the_browser_is_opened_on_the_url(tmp_path: Path) -> None:
     env["BROWSER"] = str(fake)
     with server(["--port", str(free_port()), "--db", str(tmp_path / "g.sqlite3")], env=env) as s:
         url = s.url()
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 120
         while not opened.exists() and time.monotonic() < deadline:
             time.sleep(0.1)
     assert opened.read_text().split() == [url]

@@ -179,6 +179,7 @@ def test_unreachable_scheduler_is_a_clear_error(tmp_path: Path) -> None:
 
 
 def test_cli_survey_in_parallel_with_plot(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib", reason="--plot needs matplotlib (pip install 'tableaux[survey]')")
     out, png = tmp_path / "s.jsonl", tmp_path / "s.png"
     cmd = ["survey", "king-albert", "--deals", "1-6", "--workers", "2", "--max-nodes", "3000", "--out", str(out),
            "--plot", str(png)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import re
 from collections.abc import Callable, Iterable
@@ -443,6 +444,24 @@ def test_lost_is_refused_while_the_game_is_on_and_answers_after_giving_up() -> N
     assert f"You could still have won until move {k + 1} ({record['moves'][k]}): after it, no line wins." in rest
     assert f"A winning line from just before move {k + 1}: " in rest
     assert final.moves_played == game.moves_played
+
+
+@pytest.mark.parametrize("name", ["king-albert", "eagle-wing"])
+def test_lost_names_the_last_move_when_the_game_ended_on_its_losing_move(name: str) -> None:
+    """Move numbers count from 1, as the board's move counter: the last of n moves is move n."""
+    from test_fair import lost_by_its_last_move
+
+    game = lost_by_its_last_move(name)
+    moves = [str(m) for m in game.moves_played]
+    n = len(moves)
+    _, out = play_fair(game, "giveup", "lost?")
+    assert f"You could still have won until move {n} ({moves[-1]}): after it, no line wins." in out
+    shown = out.split(f"A winning line from just before move {n}: ", 1)[1].split()  # wrapped over lines
+    line = list(itertools.takewhile(re.compile(r"^[A-Z]\d*(:\d+)?>[A-Z]\d*$").match, shown))
+    before = tableaux.new_game(name, game.deal)
+    for move in moves[:-1] + line:
+        before.play(move)
+    assert before.is_won()
 
 
 def test_lost_after_a_win_says_the_game_was_never_lost() -> None:

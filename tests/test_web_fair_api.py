@@ -9,7 +9,7 @@ is also checked for face-down cards.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -21,6 +21,7 @@ from tableaux import catalogue, fair
 from tableaux.web.app import create_app
 from tableaux.web.openapi import Chance, Lost, Solution, View
 from tableaux.web.stats import daily_streaks
+from time_zones import FAR_ZONES, utc_date
 
 
 @pytest.fixture(scope="module")
@@ -146,6 +147,27 @@ def test_where_lost_matches_the_library_and_rewind_goes_back_there_as_assisted(c
     assert (stats["played"], stats["assisted"]) == (0, 1)  # the game is counted apart now
 
 
+@pytest.mark.parametrize("name", ["king-albert", "eagle-wing"])
+def test_where_lost_names_the_last_move_when_the_game_ended_on_its_losing_move(client: TestClient, name: str) -> None:
+    from test_fair import lost_by_its_last_move
+
+    game = lost_by_its_last_move(name)
+    moves = [str(m) for m in game.moves_played]
+    view = send(client, start(client, name, game.deal), moves)
+    view = checked(client.post(f"/api/games/{view['id']}/give-up", json={"version": view["version"]}))
+    lost = checked(client.get(f"/api/games/{view['id']}/lost"))
+    Lost.model_validate(lost)
+    last = len(moves) - 1
+    assert lost["verdict"] == "lost" and lost["certain"]
+    assert (lost["move_index"], lost["move"], lost["last_possible"]) == (last, moves[last], last)
+    back = checked(client.post(f"/api/games/{view['id']}/rewind", json={"version": view["version"], "keep": last}))
+    assert back["moves"] == last and back["position"]["can_redo"]
+    mirror = tableaux.new_game(name, game.deal)
+    for move in moves[:last] + lost["line"]:
+        mirror.play(move)
+    assert mirror.is_won()
+
+
 def test_rewind_is_refused_during_play_and_beyond_the_moves_played(client: TestClient) -> None:
     view = send(client, start(client), ["R1>F1"])
     r = client.post(f"/api/games/{view['id']}/rewind", json={"version": view["version"], "keep": 0})
@@ -213,6 +235,23 @@ def test_the_daily_deal_is_the_catalogues_for_today_and_is_played_once(client: T
     stats = checked(client.get("/api/stats"))["king-albert"]
     assert (stats["daily_played"], stats["daily_won"], stats["daily_streak"], stats["won"]) == (1, 1, 1, 1)
     assert checked(client.post("/api/daily", json={"game": "king-albert"}), 200)["won"]  # shown as it ended
+
+
+def test_the_daily_deal_is_one_game_all_utc_day_whatever_the_servers_time_zone(
+    client: TestClient, time_zone: Callable[[str], None]
+) -> None:
+    """The two zones' local dates are always a day or two apart, their UTC date never."""
+    ahead, behind = FAR_ZONES
+    time_zone(ahead)
+    before = utc_date()
+    first = checked(client.post("/api/daily", json={"game": "eagle-wing"}), 201)
+    time_zone(behind)
+    again = client.post("/api/daily", json={"game": "eagle-wing"})
+    after = utc_date()
+    assert first["daily"] in (before.isoformat(), after.isoformat()), (first["daily"], before)
+    assert first["deal"] == catalogue.daily("eagle-wing", first["daily"]).deal
+    if before == after:  # (across midnight UTC the second request is rightly the next day's deal)
+        assert again.status_code == 200 and again.json()["id"] == first["id"], again.json().get("daily")
 
 
 def test_daily_streaks_count_consecutive_days_up_to_today_or_yesterday() -> None:
