@@ -2,7 +2,7 @@
 
 A survey appends each deal's row as it finishes (``tableaux.solver.survey_file``), so a kill loses at
 most the deals in flight, and the rerun with the same ``--out`` must end with exactly the totals of a
-run never interrupted. Pool workers used to outlive their killed parent; they must now exit.
+run never interrupted. Pool workers must exit with their killed parent.
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ def test_a_killed_survey_resumes_without_recomputing_and_ends_with_the_same_tota
 
 
 def test_a_killed_survey_leaves_no_worker_behind(tmp_path: Path) -> None:
-    """Pool workers used to outlive a SIGKILLed survey, asleep forever; now they notice and exit."""
+    """A SIGKILLed survey's pool workers notice it and exit instead of sleeping forever."""
     left = kill_survey_midway(tmp_path / "part.jsonl", at_least=5)
     end_orphans(left)
     assert left == [], f"worker processes still alive after the survey was killed: {left}"
