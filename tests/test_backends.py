@@ -102,7 +102,7 @@ def test_core_makes_the_same_safe_moves_as_the_python_strategy(name: str, deal: 
         moves = rules.moves(state)
         assert _core.safe_move(game, state.piles, state.redeals) == strategy.safe_move(state, moves)
         if strategy.has_restricted_pass:
-            assert _core.safe_move(game, state.piles, state.redeals, 1, 1) == strategy.greedy_move(state, moves)
+            assert _core.safe_move(game, state.piles, state.redeals, True) == strategy.greedy_move(state, moves)
 
 
 DEALS = [("king-albert", range(1, 41)), ("eagle-wing", range(1, 41)), ("king-albert-classic", range(1, 16))]
@@ -169,24 +169,6 @@ def test_core_refuses_what_is_not_a_position() -> None:
         _core.moves(7, state.piles, 0)
     with pytest.raises(ValueError, match="legal"):
         _core.apply(0, state.piles, 0, (0, 1, 2))
-
-
-@pytest.mark.parametrize(("name", "deals"), [("king-albert", range(1, 301)), ("king-albert-classic", range(1, 31))])
-def test_the_wider_safe_move_proof_never_changes_a_verdict(name: str, deals: range) -> None:
-    """The covered-cards rule (KingAlbertStrategy.safe_move's proof) against the Aces-only rule the solver
-    started with, which also takes back any foundation card, home for good or not: pruning more may make a
-    search faster, never turn a winnable deal into a lost one or the reverse."""
-    game = CORE_GAME[name]
-    compared = unwinnable = 0
-    for deal in deals:
-        start = GAMES[name].deal(deal)
-        aces_only = _core.solve(game, start.piles, start.redeals, max_nodes=1_000_000, level=0)[0]
-        covered = _core.solve(game, start.piles, start.redeals, max_nodes=1_000_000, level=1)[0]
-        if 2 not in (aces_only, covered):
-            assert aces_only == covered, (name, deal)
-            compared += 1
-            unwinnable += covered == 1
-    assert compared >= len(deals) // 2 and unwinnable >= 5
 
 
 class _TakesNothingBack(KingAlbertStrategy):

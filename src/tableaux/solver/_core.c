@@ -194,30 +194,31 @@ static PyObject *core_key(PyObject *self, PyObject *args) {
 static PyObject *core_safe(PyObject *self, PyObject *args) {
     PyObject *g, *piles;
     long redeals;
-    int game, level = 1, restricted = 0;
+    int game, greedy = 0;
     Pos p;
     Move buf[512];
-    if (!PyArg_ParseTuple(args, "OOl|ii", &g, &piles, &redeals, &level, &restricted) || read_game(g, &game) ||
+    if (!PyArg_ParseTuple(args, "OOl|p", &g, &piles, &redeals, &greedy) || read_game(g, &game) ||
         read_pos(game, piles, redeals, &p))
         return NULL;
     int n = gen_moves(&p, buf);
-    int j = game == GAME_EW ? ew_safe(&p, buf, n) : ka_safe(&p, buf, n, restricted, level);
+    int j = game == GAME_EW ? ew_safe(&p, buf, n) : ka_safe(&p, buf, n, greedy);
     if (j < 0) Py_RETURN_NONE;
     return move_to_python(buf[j]);
 }
 
 static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
-    static char *names[] = {"game",  "piles", "redeals", "max_nodes",  "time_limit", "memory",
-                            "first_pass", "level", "oblige",  "best_first", "threads",    "chained", "restarts", "layered", "disk", "disk_class", NULL};
+    static char *names[] = {"game",       "piles",  "redeals",    "max_nodes", "time_limit", "memory",
+                            "first_pass", "oblige", "best_first", "threads",   "chained",    "restarts",
+                            "layered",    "disk",   "disk_class", NULL};
     PyObject *g, *piles;
     long redeals;
     long long max_nodes = -1;
     double time_limit = 0;
     unsigned long long memory = 1ULL << 30, disk = 0;
-    int first_pass = 1, level = 1, oblige = 1, best_first = 1, threads = 1, chained = 1, layered = 0, game;
+    int first_pass = 1, oblige = 1, best_first = 1, threads = 1, chained = 1, layered = 0, game;
     long long restarts = -1, disk_class = -1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOl|LdKpippipLpKL", names, &g, &piles, &redeals, &max_nodes, &time_limit,
-                                     &memory, &first_pass, &level, &oblige, &best_first, &threads, &chained, &restarts,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOl|LdKpppipLpKL", names, &g, &piles, &redeals, &max_nodes, &time_limit,
+                                     &memory, &first_pass, &oblige, &best_first, &threads, &chained, &restarts,
                                      &layered, &disk, &disk_class) ||
         read_game(g, &game))
         return NULL;
@@ -232,7 +233,6 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
         return NULL;
     }
     s->memory = (size_t)memory;
-    s->level = level;
     s->oblige = oblige;
     s->best_first = best_first;
     s->chain_runs = chained;
@@ -270,7 +270,9 @@ static PyMethodDef core_methods[] = {
     {"apply", core_apply, METH_VARARGS,
      "apply(game, piles, redeals, move) -> (piles, redeals) after the move; checks hash and undo on the way"},
     {"key", core_key, METH_VARARGS, "key(game, piles, redeals) -> (canonical key, hash, rank)"},
-    {"safe_move", core_safe, METH_VARARGS, "safe_move(game, piles, redeals, level=1, restricted=0) -> move or None"},
+    {"safe_move", core_safe, METH_VARARGS,
+     "safe_move(game, piles, redeals, greedy=False) -> the first safe move, or None; greedy: King Albert's first\n"
+     "pass, which also sends cards home by its rule of thumb"},
     {"solve", (PyCFunction)(void (*)(void))core_solve, METH_VARARGS | METH_KEYWORDS,
      "solve(game, piles, redeals, max_nodes=-1, time_limit=0, memory=2**30, first_pass=True, level=1, oblige=True,\n"
      "      best_first=True, threads=1, chained=True, restarts=first_pass (or the first run's size))\n"

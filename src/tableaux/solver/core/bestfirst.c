@@ -145,7 +145,7 @@ static int safe_moves(Search *s, Move *buf, int record) {
     Pos *p = &s->pos;
     Undo u;
     for (int n = gen_moves(p, buf);; n = gen_moves(p, buf)) {
-        int j = ka_safe(p, buf, n, 0, s->level);
+        int j = ka_safe(p, buf, n, 0);
         if (j < 0) return 0;
         if (record) {
             if (search_play(s, buf[j])) return -1;
@@ -218,7 +218,7 @@ int bestfirst_run(Search *s, Best *b) {
             if (replay(s, b, x)) goto stopped;
             return 1;
         }
-        int n = ka_order(p, buf, gen_moves(p, buf), !b->back, 0, s->level);
+        int n = ka_order(p, buf, gen_moves(p, buf), !b->back, 0);
         for (int j = 0; j < n; j++) {
             Undo u;
             if (room(b)) b->full = 1;

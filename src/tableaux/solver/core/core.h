@@ -96,7 +96,13 @@ static inline int pile_class(int game, int i) {
     return 3;
 }
 void rehash(Pos *p);
-void suit_heights(const Pos *p, int f0, int h[4]);
+
+/* Cards home per suit, from the four foundations from pile f0 on, each holding one suit. */
+static inline void suit_heights(const Pos *p, int f0, int h[4]) {
+    h[0] = h[1] = h[2] = h[3] = 0;
+    for (int f = f0; f < f0 + 4; f++)
+        if (p->n[f]) h[SUIT[p->c[f][0]]] = p->n[f];
+}
 
 static inline uint64_t mix(uint64_t z) {
     z = (z ^ (z >> 33)) * 0xFF51AFD7ED558CCDULL;
@@ -146,9 +152,9 @@ int ordered(Scored *s, int n, Move *mv);
 int ka_moves(const Pos *p, Move *out);
 void ka_apply(Pos *p, Move m, Undo *u);
 void ka_undo(Pos *p, const Undo *u);
-int ka_safe(const Pos *p, const Move *mv, int n, int greedy, int level);
-int ka_order(const Pos *p, Move *mv, int n, int restricted, int restart, int level);
-int ka_can_cover(const Pos *p, int c, int x, int restricted, int level);
+int ka_safe(const Pos *p, const Move *mv, int n, int greedy);
+int ka_order(const Pos *p, Move *mv, int n, int restricted, int restart);
+int ka_can_cover(const Pos *p, int c, int x, int restricted);
 int ka_key(const Pos *p, uint8_t *out);
 int ew_moves(const Pos *p, Move *out);
 void ew_apply(Pos *p, Move m, Undo *u);
@@ -254,7 +260,6 @@ typedef struct {
 typedef struct {
     Pos pos;
     Table table;
-    int level;   /* safe-move proof level, see ka_safe_card */
     int restart; /* which run of the first pass: 0 keeps the plain move order */
     int greedy;  /* the first pass's run sends cards home by the rule of thumb too */
     int best_first; /* the first pass takes turns with a best-first run (bestfirst.c) */

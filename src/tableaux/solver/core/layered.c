@@ -165,7 +165,7 @@ int lay_expand(Layered *L, const LKey *k) {
     Pos p;
     lay_decode(L, k, &p);
     Move mv[128], cov[128];
-    int n = lmoves(&p, mv, -1);
+    int n = lay_moves(&p, mv);
     for (int j = 0; j < n; j++) {
         LKey k2 = *k;
         uint64_t m2 = L->mask;
@@ -173,7 +173,7 @@ int lay_expand(Layered *L, const LKey *k) {
         lplay(L, &p, &k2, &m2, mv[j], &u);
         int r = 0;
         if (mv[j].src >= KA_R0 && mv[j].dst >= KA_T0) { /* a reserve card put out is covered at once */
-            int nc = lmoves(&p, cov, mv[j].dst);
+            int nc = ka_covers(&p, top(&p, mv[j].dst), mv[j].dst, 0, cov);
             for (int i = 0; i < nc && !r; i++) {
                 LKey k3 = k2;
                 uint64_t m3 = m2;

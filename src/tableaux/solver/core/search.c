@@ -149,13 +149,13 @@ static int keep_obliged(Move *mv, int n, int ob) {
  * chained run's move. */
 static int uncoverable(const Search *s, Move m, int restricted) {
     return s->pos.game == GAME_KA_CLASSIC && s->oblige && m.src >= KA_R0 && m.dst >= KA_T0 &&
-           !ka_can_cover(&s->pos, top(&s->pos, m.src), m.dst, restricted, s->level);
+           !ka_can_cover(&s->pos, top(&s->pos, m.src), m.dst, restricted);
 }
 
 static int unmet(const Search *s, int ob, int restricted) {
     Move mv[512];
     int n = keep_obliged(mv, gen_moves(&s->pos, mv), ob);
-    return !n || !ka_order(&s->pos, mv, n, restricted, 0, s->level);
+    return !n || !ka_order(&s->pos, mv, n, restricted, 0);
 }
 
 /* A node with an obligation is another node than its position: its key gets the cards the obligation
@@ -209,7 +209,7 @@ int run(Search *s, int restricted, int keep) {
             int n = gen_moves(p, buf), closed = 0, ob = fr->oblig;
             if (ob >= 0) n = keep_obliged(buf, n, ob);
             for (; ob < 0;) { /* no safe moves before an obligation is met */
-                int j = p->game == GAME_EW ? ew_safe(p, buf, n) : ka_safe(p, buf, n, restricted && s->greedy, s->level);
+                int j = p->game == GAME_EW ? ew_safe(p, buf, n) : ka_safe(p, buf, n, restricted && s->greedy);
                 if (j < 0) break;
                 if (search_tick(s)) goto stopped;
                 if (search_play(s, buf[j])) goto oom;
@@ -228,7 +228,7 @@ int run(Search *s, int restricted, int keep) {
                 continue;
             }
             if (is_won(p)) return 1;
-            n = p->game == GAME_EW ? ew_order(p, buf, n) : ka_order(p, buf, n, restricted, s->restart, s->level);
+            n = p->game == GAME_EW ? ew_order(p, buf, n) : ka_order(p, buf, n, restricted, s->restart);
             if (GROW(s, moves, moves_cap, s->nmoves + n) || GROW(s, keys, keys_cap, s->nkeys + klen)) goto oom;
             fr = &s->frames[s->nframes - 1];
             memcpy(s->moves + s->nmoves, buf, (size_t)n * sizeof(Move));

@@ -158,7 +158,7 @@ int await_pass(Search *c) {
 
 /*
  * The whole solve from s->pos: the first pass (King Albert) on its share, then the complete search.
- * The caller sets s->pos, s->level and s->memory, which bounds the tables and the stacks together.
+ * The caller sets s->pos and s->memory, which bounds the tables and the stacks together.
  * Returns V_*, and when winnable the undo stack holds the winning line. Needs no Python: it runs without
  * the GIL. With threads == 2 (King Albert, first pass on) the complete search runs on a second thread
  * from the start, with five eighths of the memory: the verdict is the one a single thread gives for a
@@ -181,7 +181,6 @@ int search_solve(Search *s, long long max_nodes, double time_limit, int first_pa
         atomic_init(&sh.pass_used, 0);
         sh.budget = max_nodes;
         c->pos = s->pos;
-        c->level = s->level;
         c->oblige = s->oblige;
         c->memory = s->memory / 8 * 5;
         s->memory -= c->memory;
