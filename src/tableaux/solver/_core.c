@@ -232,25 +232,25 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
         free(s);
         return NULL;
     }
-    s->memory = (size_t)memory;
-    s->oblige = oblige;
-    s->best_first = best_first;
-    s->chain_runs = chained;
-    s->layered = layered;
-    s->disk = (size_t)disk;
-    s->disk_class = disk_class;
+    s->budget.memory = (size_t)memory;
+    s->sched.oblige = oblige;
+    s->sched.best_first = best_first;
+    s->sched.chain_runs = chained;
+    s->sched.layered = layered;
+    s->disk.bytes = (size_t)disk;
+    s->disk.spill_at = disk_class;
     /* the complete search restarts in classic King Albert beside the first pass, unless told otherwise; a
      * number above 1 is the first run's size (tests use small ones, to make many restarts on small spaces) */
     if (restarts < 0) restarts = first_pass;
-    s->restarts = game != GAME_KA_CLASSIC || !restarts ? 0 : restarts > 1 ? restarts : RESTART_FROM;
+    s->sched.restarts = game != GAME_KA_CLASSIC || !restarts ? 0 : restarts > 1 ? restarts : RESTART_FROM;
     int verdict;
     Py_BEGIN_ALLOW_THREADS;
     verdict = search_solve(s, max_nodes, time_limit, first_pass, threads);
     Py_END_ALLOW_THREADS;
     PyObject *line = PyList_New(0);
     if (line && verdict == V_WINNABLE)
-        for (int j = 0; j < s->nundo; j++) {
-            PyObject *m = move_to_python(s->undo[j].m);
+        for (int j = 0; j < s->line.nundo; j++) {
+            PyObject *m = move_to_python(s->line.undo[j].m);
             if (!m || PyList_Append(line, m)) {
                 Py_XDECREF(m);
                 Py_CLEAR(line);
@@ -260,7 +260,8 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
         }
     PyObject *result = NULL;
     if (line)
-        result = Py_BuildValue("(iNLin)", verdict, line, s->nodes, s->out_of_memory, (Py_ssize_t)s->table.clears);
+        result = Py_BuildValue("(iNLin)", verdict, line, s->budget.nodes, s->budget.out_of_memory,
+                               (Py_ssize_t)s->table.clears);
     search_free(s);
     return result;
 }

@@ -6,7 +6,7 @@
 /* ---- memory, held against the search's allowance */
 
 void *lmalloc(Layered *L, size_t bytes, int zero) {
-    if (L->used + bytes > L->s->memory) {
+    if (L->used + bytes > L->s->budget.memory) {
         L->oom = 1;
         return NULL;
     }
@@ -28,7 +28,7 @@ void lfree(Layered *L, void *p, size_t bytes) {
 /* Resize an array of `size`-byte items to exactly `ncap` (never smaller); 0, or -1 when memory runs out. */
 int lresize(Layered *L, void **buf, size_t *cap, size_t ncap, size_t size) {
     if (ncap <= *cap) return 0;
-    if (L->used + (ncap - *cap) * size > L->s->memory) {
+    if (L->used + (ncap - *cap) * size > L->s->budget.memory) {
         L->oom = 1;
         return -1;
     }
@@ -108,7 +108,8 @@ static int set_add(Layered *L, LKey k) {
 static int put_pending(Layered *L) {
     if (!L->has_pending) return 0;
     L->has_pending = 0;
-    if (set_add(L, L->pending) < 0 || (L->disk_cap && L->s->disk_class > 0 && L->set_n > (size_t)L->s->disk_class)) {
+    long long spill_at = L->s->disk.spill_at;
+    if (set_add(L, L->pending) < 0 || (L->disk_cap && spill_at > 0 && L->set_n > (size_t)spill_at)) {
         L->spill = L->disk_cap > 0; /* search_class searches the class again, on disk */
         return -1;
     }
@@ -270,7 +271,7 @@ fail:
  * 0 when done, -1 when the search must stop (won, out of budget or memory). */
 static int search_class(Layered *L, Level *v, Class *c) {
     L->mask = c->mask;
-    if (L->disk_cap && !L->s->disk_class) { /* every class on disk */
+    if (L->disk_cap && !L->s->disk.spill_at) { /* every class on disk */
         c->on_disk = 1;
         return lay_disk_class(L, v, c);
     }
@@ -309,13 +310,13 @@ static int search_class(Layered *L, Level *v, Class *c) {
 int layered_run(Search *s) {
     Layered *L = calloc(1, sizeof *L);
     if (!L) {
-        s->out_of_memory = 1;
+        s->budget.out_of_memory = 1;
         return -1;
     }
     L->s = s;
-    L->disk_cap = s->disk;
+    L->disk_cap = s->disk.bytes;
     for (int lv = 0; lv < NLEVELS; lv++) L->lev[lv].parked = -1;
-    int depth0 = s->nundo, result = -1;
+    int depth0 = s->line.nundo, result = -1;
     table_free(&s->table); /* the depth-first search's table: its room is this search's now */
     const Pos *p0 = &s->pos;
     memset(L->pred, -1, sizeof L->pred);
@@ -357,7 +358,7 @@ int layered_run(Search *s) {
         if (!v->n && !v->pending) continue; /* with a disk, its seeds may all be in the file */
         if (log)
             fprintf(stderr, "layered: level %d, %lld positions made, %zu MiB held, %zu MiB on disk, %.0f s\n", lv,
-                    s->nodes, L->used >> 20, lay_disk_bytes(L) >> 20, now() - t0);
+                    s->budget.nodes, L->used >> 20, lay_disk_bytes(L) >> 20, now() - t0);
         if ((L->disk_cap && lay_disk_unpark(L, v)) || group(L, v)) r = -1;
         for (size_t c = 0; c < v->nclasses && !r; c++) {
             if (lgrow(L, (void **)&L->ids, &L->ids_cap, L->nids + 1, sizeof(ClassId))) {
@@ -374,13 +375,13 @@ int layered_run(Search *s) {
     if (log)
         fprintf(stderr, "layered: %s after %lld positions, %zu MiB held, %zu MiB on disk, %.0f s\n",
                 !r ? "searched" : L->won ? "won" : L->broken ? "broken" : L->oom ? "out of memory or disk" : "stopped",
-                s->nodes, L->used >> 20, lay_disk_bytes(L) >> 20, now() - t0);
+                s->budget.nodes, L->used >> 20, lay_disk_bytes(L) >> 20, now() - t0);
     if (!r) result = 0;
     else if (L->won) result = lay_line(L, made, nmade) ? -1 : 1;
 done:
     if (result < 0) {
-        while (s->nundo > depth0) undo_move(&s->pos, &s->undo[--s->nundo]);
-        if (L->oom) s->out_of_memory = 1;
+        while (s->line.nundo > depth0) undo_move(&s->pos, &s->line.undo[--s->line.nundo]);
+        if (L->oom) s->budget.out_of_memory = 1;
     }
     lay_disk_close(L);
     for (int lv = 0; lv < NLEVELS; lv++) {

@@ -176,5 +176,5 @@ out:
 /*
  * The layered search from s->pos (classic King Albert, no card face down): 1 when won (the undo stack then
  * holds the line), 0 when every position was searched without a win, -1 when stopped (budget, time, or
- * memory: s->memory bounds it all). Each position made counts one against s->max_nodes.
+ * memory: s->budget.memory bounds it all). Each position made counts one against s->budget.max_nodes.
  */
