@@ -191,6 +191,20 @@ static PyObject *core_key(PyObject *self, PyObject *args) {
     return Py_BuildValue("(y#KI)", (const char *)key, (Py_ssize_t)n, (unsigned long long)p.hash, pos_rank(&p));
 }
 
+static PyObject *core_layered_key(PyObject *self, PyObject *args) {
+    PyObject *start_piles, *piles;
+    Pos start, p;
+    uint8_t key[16];
+    uint64_t mask;
+    if (!PyArg_ParseTuple(args, "OO", &start_piles, &piles) || read_pos(GAME_KA_CLASSIC, start_piles, 0, &start) ||
+        read_pos(GAME_KA_CLASSIC, piles, 0, &p))
+        return NULL;
+    int r = layered_key(&start, &p, key, &mask);
+    if (r == -2) return PyErr_Format(PyExc_AssertionError, "the key's mask is not the one the position gave");
+    if (r) return PyErr_Format(PyExc_ValueError, "not a position the layered search from that start makes");
+    return Py_BuildValue("(y#K)", (const char *)key, (Py_ssize_t)sizeof key, (unsigned long long)mask);
+}
+
 static PyObject *core_safe(PyObject *self, PyObject *args) {
     PyObject *g, *piles;
     long redeals;
@@ -274,6 +288,9 @@ static PyMethodDef core_methods[] = {
     {"safe_move", core_safe, METH_VARARGS,
      "safe_move(game, piles, redeals, greedy=False) -> the first safe move, or None; greedy: King Albert's first\n"
      "pass, which also sends cards home by its rule of thumb"},
+    {"layered_key", core_layered_key, METH_VARARGS,
+     "layered_key(start_piles, piles) -> (16-byte key, mask): classic King Albert's layered search from start_piles,\n"
+     "its key for piles and the class (mask) it files them under"},
     {"solve", (PyCFunction)(void (*)(void))core_solve, METH_VARARGS | METH_KEYWORDS,
      "solve(game, piles, redeals, max_nodes=-1, time_limit=0, memory=2**30, first_pass=True, level=1, oblige=True,\n"
      "      best_first=True, threads=1, chained=True, restarts=first_pass (or the first run's size))\n"

@@ -351,6 +351,7 @@ int await_pass(Search *c);
 
 /* ---- layered.c: classic King Albert's layered search, a complete search in far less memory */
 int layered_run(Search *s);
+int layered_key(const Pos *start, const Pos *p, uint8_t out[16], uint64_t *mask);
 
 /* ---- bestfirst.c: the first pass's best-first run */
 int bestfirst_start(Search *s, Best **slot, size_t limit, int back);

@@ -379,6 +379,24 @@ static void lay_log(const Layered *L, int lv, int r, double t0) {
             disk, now() - t0);
 }
 
+/* The layered key of position p in the search from `start`, and its mask (lay_mask: what the search files it under)
+ * for _core.layered_key, which tests compare with layered.py's. 0; -1 when the search from start could not make p
+ * (or memory runs out); -2 when the mask lay_encode gives is not lay_mask's. */
+int layered_key(const Pos *start, const Pos *p, uint8_t out[16], uint64_t *mask) {
+    Layered *L = calloc(1, sizeof *L);
+    if (!L) return -1;
+    LKey k;
+    uint64_t m;
+    int r = lay_fix(L, start) || lay_encode(L, p, &k, &m) ? -1 : 0;
+    if (!r) {
+        memcpy(out, &k, sizeof k);
+        *mask = lay_mask(L, &k);
+        if (*mask != m) r = -2;
+    }
+    free(L);
+    return r;
+}
+
 /* Every class, from the most bits in their masks down. 0 when all were searched, -1 when the search stopped. */
 static int search_levels(Layered *L) {
     double t0 = now();
