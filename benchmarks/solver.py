@@ -1,7 +1,7 @@
 """Solver benchmark: both backends on a fixed range of deals per game, the figures that matter.
 
     python benchmarks/solver.py                                  # a few minutes on two cores
-    python benchmarks/solver.py --deals king-albert=1-2000 --time-limit 10 --backend c   # the issue's bar
+    python benchmarks/solver.py --deals king-albert=1-2000 --time-limit 10 --backend c   # Solvitaire's bar
 
 Prints, per game and backend: deals decided within the budget, positions
 searched per second (all positions over all seconds), and seconds per deal

@@ -23,12 +23,15 @@
  *    skipped when it really was searched: hash collisions cost a compare,
  *    never a verdict;
  *  - the table's memory is fixed when the search starts. When it fills up it
- *    is emptied and the keys on the current line are put back, exactly like
- *    the Python search: repeated work, never a wrong verdict;
+ *    keeps the positions whose searches took longest and puts back the keys
+ *    on the current line, like the Python search: repeated work, never a
+ *    wrong verdict;
  *  - safe moves (proved in the strategy package) are made at once, moves are ordered
  *    best first, and a first pass over a restricted space (King Albert: no
  *    cards back off the foundations, cards home when they are probably safe)
- *    runs on a share of the budget before the complete search.
+ *    runs on a share of the budget before the complete search;
+ *  - classic King Albert's complete search may be the layered one (layered.py
+ *    is its reference), which holds one class of positions at a time.
  *
  * Running out of nodes, time or memory gives "unknown", never a verdict.
  */
@@ -292,10 +295,14 @@ static PyMethodDef core_methods[] = {
      "layered_key(start_piles, piles) -> (16-byte key, mask): classic King Albert's layered search from start_piles,\n"
      "its key for piles and the class (mask) it files them under"},
     {"solve", (PyCFunction)(void (*)(void))core_solve, METH_VARARGS | METH_KEYWORDS,
-     "solve(game, piles, redeals, max_nodes=-1, time_limit=0, memory=2**30, first_pass=True, level=1, oblige=True,\n"
-     "      best_first=True, threads=1, chained=True, restarts=first_pass (or the first run's size))\n"
+     "solve(game, piles, redeals, max_nodes=-1, time_limit=0, memory=2**30, first_pass=True, oblige=True,\n"
+     "      best_first=True, threads=1, chained=True, restarts=first_pass (or the first run's size), layered=False,\n"
+     "      disk=0, disk_class=-1)\n"
      "-> (verdict 0 winnable / 1 unwinnable / 2 unknown, winning line, nodes, ran out of memory,\n"
-     "    times the table was full and emptied)"},
+     "    times the table was full and emptied)\n"
+     "layered (classic King Albert): the complete search is the layered one; disk: bytes of files it may write\n"
+     "for classes too big for the memory; disk_class: a class whose table passes this many positions goes on\n"
+     "disk (-1: only when the memory is full; 0: every class)"},
     {NULL, NULL, 0, NULL},
 };
 
