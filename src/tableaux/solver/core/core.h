@@ -1,7 +1,8 @@
 /*
  * The solver's C core, shared declarations. The files beside this one follow the Python modules:
  * cards.c (card tables and hashing), king_albert.c and eagle_wing.c (each game's moves, safe moves,
- * move order and keys, in exactly the engine's order), table.c (the transposition table), search.c
+ * move order and keys, in exactly the engine's order; king_albert.h holds King Albert's rules that the
+ * layered search shares), table.c (the transposition table), search.c
  * (one depth-first run and its budgets), solve.c (which runs are made: the first pass, the restarted
  * complete search, two threads), bestfirst.c (the first pass's best-first run), layered*.c (classic King
  * Albert's layered complete search, designed in layered.h); ../_core.c is the Python module around them.

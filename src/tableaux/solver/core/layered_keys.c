@@ -1,4 +1,4 @@
-/* The layered search's keys and moves (layered.h has the design). */
+/* The layered search's keys and moves (layered.h has the design); the moves' rules are king_albert.h's. */
 #include "layered.h"
 
 uint64_t lay_mask(const Layered *L, const LKey *k) {
