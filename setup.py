@@ -19,7 +19,8 @@ setup(
         Extension(
             "tableaux.solver._core",
             sources=[f"src/tableaux/solver/{name}.c" for name in CORE_SOURCES],
-            depends=["src/tableaux/solver/core/core.h", "src/tableaux/solver/core/layered.h"],
+            depends=["src/tableaux/solver/core/core.h", "src/tableaux/solver/core/king_albert.h",
+                     "src/tableaux/solver/core/layered.h"],
             extra_compile_args=["-O2", "-pthread"],
             extra_link_args=["-pthread"],
             optional=True,

@@ -102,7 +102,7 @@ def test_core_makes_the_same_safe_moves_as_the_python_strategy(name: str, deal: 
         moves = rules.moves(state)
         assert _core.safe_move(game, state.piles, state.redeals) == strategy.safe_move(state, moves)
         if strategy.has_restricted_pass:
-            assert _core.safe_move(game, state.piles, state.redeals, 1, 1) == strategy.greedy_move(state, moves)
+            assert _core.safe_move(game, state.piles, state.redeals, True) == strategy.greedy_move(state, moves)
 
 
 DEALS = [("king-albert", range(1, 41)), ("eagle-wing", range(1, 41)), ("king-albert-classic", range(1, 16))]
@@ -169,24 +169,6 @@ def test_core_refuses_what_is_not_a_position() -> None:
         _core.moves(7, state.piles, 0)
     with pytest.raises(ValueError, match="legal"):
         _core.apply(0, state.piles, 0, (0, 1, 2))
-
-
-@pytest.mark.parametrize(("name", "deals"), [("king-albert", range(1, 301)), ("king-albert-classic", range(1, 31))])
-def test_the_wider_safe_move_proof_never_changes_a_verdict(name: str, deals: range) -> None:
-    """The covered-cards rule (KingAlbertStrategy.safe_move's proof) against the Aces-only rule the solver
-    started with, which also takes back any foundation card, home for good or not: pruning more may make a
-    search faster, never turn a winnable deal into a lost one or the reverse."""
-    game = CORE_GAME[name]
-    compared = unwinnable = 0
-    for deal in deals:
-        start = GAMES[name].deal(deal)
-        aces_only = _core.solve(game, start.piles, start.redeals, max_nodes=1_000_000, level=0)[0]
-        covered = _core.solve(game, start.piles, start.redeals, max_nodes=1_000_000, level=1)[0]
-        if 2 not in (aces_only, covered):
-            assert aces_only == covered, (name, deal)
-            compared += 1
-            unwinnable += covered == 1
-    assert compared >= len(deals) // 2 and unwinnable >= 5
 
 
 class _TakesNothingBack(KingAlbertStrategy):
@@ -259,6 +241,20 @@ def test_both_complete_searches_make_the_same_positions_reserve_dead_ends_left_o
     c, py = (solve((game, start), max_nodes=30_000, first_pass=False, backend=b) for b in ("c", "python"))
     assert c.verdict != "unknown"
     assert (c.verdict, c.nodes) == (py.verdict, py.nodes)
+
+
+@settings(max_examples=60, deadline=None)
+@given(name=st.sampled_from(NAMES), deal=st.integers(0, 2**32 - 1), seed=st.integers(0, 2**16),
+       plies=st.integers(0, 80))
+def test_both_complete_searches_are_one_search_in_every_game(name: str, deal: int, seed: int, plies: int) -> None:
+    """Without the first pass, the C core's complete search is the Python reference's rule for rule: the engine's
+    moves, and the strategy's safe moves, keys, move order and pruning (what ka_order and ew_order leave out). So
+    from one position both make the same positions, to the same verdict and the same winning line. Positions of
+    random play, most of them won or lost within a few thousand positions."""
+    rules = GAMES[name]
+    state = random_positions(rules, deal, seed, plies)[-1]
+    c, py = (solve((rules, state), max_nodes=20_000, first_pass=False, backend=b) for b in ("c", "python"))
+    assert (c.verdict, c.nodes, c.moves) == (py.verdict, py.nodes, py.moves)
 
 
 def test_a_search_stays_within_its_memory_allowance() -> None:

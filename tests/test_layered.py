@@ -22,6 +22,7 @@ from tableaux import new_game
 from tableaux.engine import State
 from tableaux.solver import BACKENDS, LAYERED_GAME, SolverError, solve
 from tableaux.solver.layered import class_mask, fixed_cards
+from tableaux.solver.strategy import KingAlbertStrategy
 from tableaux.solver.survey import survey
 
 needs_core = pytest.mark.skipif("c" not in BACKENDS, reason="the C core is not built")
@@ -88,6 +89,35 @@ def test_on_random_positions_both_backends_give_the_depth_first_searchs_verdict(
             assert plays_to_a_win(state, result.moves)
     if all(r.verdict == "unwinnable" for r in results.values()):
         assert len({r.nodes for r in results.values()}) == 1
+
+
+@needs_core
+@settings(max_examples=30, deadline=None)
+@given(deal=st.integers(1, 2**31), seed=st.integers(0, 2**16), plies=st.integers(1, 150))
+def test_core_layered_keys_and_classes_are_the_python_references(deal: int, seed: int, plies: int) -> None:
+    """The C core's 16-byte keys (core/layered_keys.c) tell positions apart exactly as the key layered.py uses
+    (KingAlbertStrategy.key) does, whatever the order of the tableau piles, and it files each position under
+    class_mask's class: a key that merged two positions, or a wrong class, could change a verdict."""
+    from tableaux.solver import _core
+
+    start = KAC.deal(deal)
+    fixed, key = fixed_cards(start), KingAlbertStrategy(single_cards_only=True).key
+    rng, state = random.Random(seed), start
+    by_py: dict[bytes, bytes] = {}
+    by_c: dict[bytes, bytes] = {}
+    for _ in range(plies):
+        ckey, mask = _core.layered_key(start.piles, state.piles)
+        assert mask == class_mask(state, fixed)
+        assert by_py.setdefault(key(state), ckey) == ckey
+        assert by_c.setdefault(ckey, key(state)) == key(state)
+        tableau = list(state.piles[4:13])
+        rng.shuffle(tableau)
+        assert _core.layered_key(start.piles, (*state.piles[:4], *tableau, *state.piles[13:]))[0] == ckey
+        moves = KAC.moves(state)
+        if not moves:
+            break
+        state = KAC.apply(state, rng.choice(moves))
+    assert len(by_c) == len(by_py)
 
 
 @needs_core

@@ -6,16 +6,60 @@ import random
 from collections.abc import Callable
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import tableaux.solver.search as solver_module
 from solver_positions import EW, KA, KAC, brute_force, ew_state, ka_state, replay
 from tableaux.cards import RANK, card_str
 from tableaux.engine import RawMove, Rules, State
+from tableaux.king_albert import RESERVE as KA_RESERVE
 from tableaux.solver import solve
 from tableaux.solver.strategy import KA_FIRST_TABLEAU, EagleWingStrategy, KingAlbertStrategy, Strategy, strategy_for
 
 # Every test runs against each backend this installation has (conftest.py).
 pytestmark = pytest.mark.usefixtures("backend")
+
+
+# --- the transposition keys -------------------------------------------------
+GAMES_BY_NAME = {"king-albert": KA, "king-albert-classic": KAC, "eagle-wing": EW}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=st.sampled_from(list(GAMES_BY_NAME)), deal=st.integers(0, 2**32 - 1),
+       seed=st.integers(0, 2**16), plies=st.integers(0, 150))
+def test_the_key_reads_every_pile_and_loses_only_the_order_of_interchangeable_piles(
+    backend: str, name: str, deal: int, seed: int, plies: int
+) -> None:
+    """The transposition key (strategy/) of a position of random play changes when any one pile loses its top
+    card, whichever pile it is, and stays the same when piles of one kind trade places (tableau piles, King
+    Albert's reserve cells, and foundations, which it reads as each suit's height). A key that left out a pile
+    would merge positions the search must tell apart, and could call a winnable deal lost. The C core's keys are
+    checked against these (test_backends.py); this holds the Python keys where there is no C core."""
+    if backend != "python":
+        pytest.skip("the Python keys themselves")
+    rules = GAMES_BY_NAME[name]
+    key = strategy_for(rules).key
+    rng, state = random.Random(seed), rules.deal(deal)
+    for _ in range(plies):
+        moves = rules.moves(state)
+        if not moves:
+            break
+        state = rules.apply(state, rng.choice(moves))
+    k = key(state)
+    for i, pile in enumerate(state.piles):
+        if pile:
+            piles = list(state.piles)
+            piles[i] = pile[:-1]
+            assert key(State(tuple(piles), state.redeals)) != k, rules.pile_names[i]
+    kinds = [rules.tableau, rules.foundations] + ([KA_RESERVE] if rules is not EW else [])
+    for kind in kinds:
+        order = list(kind)
+        rng.shuffle(order)
+        piles = list(state.piles)
+        for a, b in zip(kind, order, strict=True):
+            piles[a] = state.piles[b]
+        assert key(State(tuple(piles), state.redeals)) == k
 
 
 # --- hand-built positions, one per rule ------------------------------------

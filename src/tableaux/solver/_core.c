@@ -23,12 +23,15 @@
  *    skipped when it really was searched: hash collisions cost a compare,
  *    never a verdict;
  *  - the table's memory is fixed when the search starts. When it fills up it
- *    is emptied and the keys on the current line are put back, exactly like
- *    the Python search: repeated work, never a wrong verdict;
+ *    keeps the positions whose searches took longest and puts back the keys
+ *    on the current line, like the Python search: repeated work, never a
+ *    wrong verdict;
  *  - safe moves (proved in the strategy package) are made at once, moves are ordered
  *    best first, and a first pass over a restricted space (King Albert: no
  *    cards back off the foundations, cards home when they are probably safe)
- *    runs on a share of the budget before the complete search.
+ *    runs on a share of the budget before the complete search;
+ *  - classic King Albert's complete search may be the layered one (layered.py
+ *    is its reference), which holds one class of positions at a time.
  *
  * Running out of nodes, time or memory gives "unknown", never a verdict.
  */
@@ -191,33 +194,48 @@ static PyObject *core_key(PyObject *self, PyObject *args) {
     return Py_BuildValue("(y#KI)", (const char *)key, (Py_ssize_t)n, (unsigned long long)p.hash, pos_rank(&p));
 }
 
+static PyObject *core_layered_key(PyObject *self, PyObject *args) {
+    PyObject *start_piles, *piles;
+    Pos start, p;
+    uint8_t key[16];
+    uint64_t mask;
+    if (!PyArg_ParseTuple(args, "OO", &start_piles, &piles) || read_pos(GAME_KA_CLASSIC, start_piles, 0, &start) ||
+        read_pos(GAME_KA_CLASSIC, piles, 0, &p))
+        return NULL;
+    int r = layered_key(&start, &p, key, &mask);
+    if (r == -2) return PyErr_Format(PyExc_AssertionError, "the key's mask is not the one the position gave");
+    if (r) return PyErr_Format(PyExc_ValueError, "not a position the layered search from that start makes");
+    return Py_BuildValue("(y#K)", (const char *)key, (Py_ssize_t)sizeof key, (unsigned long long)mask);
+}
+
 static PyObject *core_safe(PyObject *self, PyObject *args) {
     PyObject *g, *piles;
     long redeals;
-    int game, level = 1, restricted = 0;
+    int game, greedy = 0;
     Pos p;
     Move buf[512];
-    if (!PyArg_ParseTuple(args, "OOl|ii", &g, &piles, &redeals, &level, &restricted) || read_game(g, &game) ||
+    if (!PyArg_ParseTuple(args, "OOl|p", &g, &piles, &redeals, &greedy) || read_game(g, &game) ||
         read_pos(game, piles, redeals, &p))
         return NULL;
     int n = gen_moves(&p, buf);
-    int j = game == GAME_EW ? ew_safe(&p, buf, n) : ka_safe(&p, buf, n, restricted, level);
+    int j = game == GAME_EW ? ew_safe(&p, buf, n) : ka_safe(&p, buf, n, greedy);
     if (j < 0) Py_RETURN_NONE;
     return move_to_python(buf[j]);
 }
 
 static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
-    static char *names[] = {"game",  "piles", "redeals", "max_nodes",  "time_limit", "memory",
-                            "first_pass", "level", "oblige",  "best_first", "threads",    "chained", "restarts", "layered", "disk", "disk_class", NULL};
+    static char *names[] = {"game",       "piles",  "redeals",    "max_nodes", "time_limit", "memory",
+                            "first_pass", "oblige", "best_first", "threads",   "chained",    "restarts",
+                            "layered",    "disk",   "disk_class", NULL};
     PyObject *g, *piles;
     long redeals;
     long long max_nodes = -1;
     double time_limit = 0;
     unsigned long long memory = 1ULL << 30, disk = 0;
-    int first_pass = 1, level = 1, oblige = 1, best_first = 1, threads = 1, chained = 1, layered = 0, game;
+    int first_pass = 1, oblige = 1, best_first = 1, threads = 1, chained = 1, layered = 0, game;
     long long restarts = -1, disk_class = -1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOl|LdKpippipLpKL", names, &g, &piles, &redeals, &max_nodes, &time_limit,
-                                     &memory, &first_pass, &level, &oblige, &best_first, &threads, &chained, &restarts,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOl|LdKpppipLpKL", names, &g, &piles, &redeals, &max_nodes, &time_limit,
+                                     &memory, &first_pass, &oblige, &best_first, &threads, &chained, &restarts,
                                      &layered, &disk, &disk_class) ||
         read_game(g, &game))
         return NULL;
@@ -231,26 +249,25 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
         free(s);
         return NULL;
     }
-    s->memory = (size_t)memory;
-    s->level = level;
-    s->oblige = oblige;
-    s->best_first = best_first;
-    s->chain_runs = chained;
-    s->layered = layered;
-    s->disk = (size_t)disk;
-    s->disk_class = disk_class;
+    s->budget.memory = (size_t)memory;
+    s->sched.oblige = oblige;
+    s->sched.best_first = best_first;
+    s->sched.chain_runs = chained;
+    s->sched.layered = layered;
+    s->disk.bytes = (size_t)disk;
+    s->disk.spill_at = disk_class;
     /* the complete search restarts in classic King Albert beside the first pass, unless told otherwise; a
      * number above 1 is the first run's size (tests use small ones, to make many restarts on small spaces) */
     if (restarts < 0) restarts = first_pass;
-    s->restarts = game != GAME_KA_CLASSIC || !restarts ? 0 : restarts > 1 ? restarts : RESTART_FROM;
+    s->sched.restarts = game != GAME_KA_CLASSIC || !restarts ? 0 : restarts > 1 ? restarts : RESTART_FROM;
     int verdict;
     Py_BEGIN_ALLOW_THREADS;
     verdict = search_solve(s, max_nodes, time_limit, first_pass, threads);
     Py_END_ALLOW_THREADS;
     PyObject *line = PyList_New(0);
     if (line && verdict == V_WINNABLE)
-        for (int j = 0; j < s->nundo; j++) {
-            PyObject *m = move_to_python(s->undo[j].m);
+        for (int j = 0; j < s->line.nundo; j++) {
+            PyObject *m = move_to_python(s->line.undo[j].m);
             if (!m || PyList_Append(line, m)) {
                 Py_XDECREF(m);
                 Py_CLEAR(line);
@@ -260,7 +277,8 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
         }
     PyObject *result = NULL;
     if (line)
-        result = Py_BuildValue("(iNLin)", verdict, line, s->nodes, s->out_of_memory, (Py_ssize_t)s->table.clears);
+        result = Py_BuildValue("(iNLin)", verdict, line, s->budget.nodes, s->budget.out_of_memory,
+                               (Py_ssize_t)s->table.clears);
     search_free(s);
     return result;
 }
@@ -270,12 +288,21 @@ static PyMethodDef core_methods[] = {
     {"apply", core_apply, METH_VARARGS,
      "apply(game, piles, redeals, move) -> (piles, redeals) after the move; checks hash and undo on the way"},
     {"key", core_key, METH_VARARGS, "key(game, piles, redeals) -> (canonical key, hash, rank)"},
-    {"safe_move", core_safe, METH_VARARGS, "safe_move(game, piles, redeals, level=1, restricted=0) -> move or None"},
+    {"safe_move", core_safe, METH_VARARGS,
+     "safe_move(game, piles, redeals, greedy=False) -> the first safe move, or None; greedy: King Albert's first\n"
+     "pass, which also sends cards home by its rule of thumb"},
+    {"layered_key", core_layered_key, METH_VARARGS,
+     "layered_key(start_piles, piles) -> (16-byte key, mask): classic King Albert's layered search from start_piles,\n"
+     "its key for piles and the class (mask) it files them under"},
     {"solve", (PyCFunction)(void (*)(void))core_solve, METH_VARARGS | METH_KEYWORDS,
-     "solve(game, piles, redeals, max_nodes=-1, time_limit=0, memory=2**30, first_pass=True, level=1, oblige=True,\n"
-     "      best_first=True, threads=1, chained=True, restarts=first_pass (or the first run's size))\n"
+     "solve(game, piles, redeals, max_nodes=-1, time_limit=0, memory=2**30, first_pass=True, oblige=True,\n"
+     "      best_first=True, threads=1, chained=True, restarts=first_pass (or the first run's size), layered=False,\n"
+     "      disk=0, disk_class=-1)\n"
      "-> (verdict 0 winnable / 1 unwinnable / 2 unknown, winning line, nodes, ran out of memory,\n"
-     "    times the table was full and emptied)"},
+     "    times the table was full and emptied)\n"
+     "layered (classic King Albert): the complete search is the layered one; disk: bytes of files it may write\n"
+     "for classes too big for the memory; disk_class: a class whose table passes this many positions goes on\n"
+     "disk (-1: only when the memory is full; 0: every class)"},
     {NULL, NULL, 0, NULL},
 };
 

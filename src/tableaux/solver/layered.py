@@ -140,14 +140,15 @@ def _covers(rules: Rules, state: State, pile: int) -> list[RawMove]:
 
 
 def _closure(rules: Rules, strategy: KingAlbertStrategy, state: State) -> tuple[State, list[RawMove]]:
-    """``state`` after its safe moves, and those moves."""
+    """``state`` after its safe moves (:meth:`Strategy.closure`), and those moves."""
     made: list[RawMove] = []
-    while True:
-        move = strategy.safe_move(state, rules.moves(state))
-        if move is None:
-            return state, made
+
+    def note(move: RawMove, after: State) -> bool:
         made.append(move)
-        state = rules.apply(state, move)
+        return False
+
+    state, _ = strategy.closure(rules, state, rules.moves(state), made=note)
+    return state, made
 
 
 def layered_run(search: Budget, rules: Rules, root: State) -> list[RawMove] | None:

@@ -93,12 +93,7 @@ class _Search:
         order = self.strategy.order
         obligation = self.strategy.obligation
         obliged = self.strategy.obliged
-        if restricted:  # the first pass only looks for wins, so it may also make moves that are merely likely safe
-            safe = self.strategy.greedy_move
-            maybe_safe = self.strategy.maybe_greedy
-        else:
-            safe = self.strategy.safe_move
-            maybe_safe = self.strategy.maybe_safe
+        closure = self.strategy.closure
         cap = None if node_cap is None else self.nodes + node_cap
         table_size = self.table_size
 
@@ -113,6 +108,19 @@ class _Search:
         # pile the next move must use, or None), table key, the node count when it was made]. A node with
         # an obligation is another node than its position: its key gets the card to use.
         frames: list[list] = [[root, None, 0, 0, None, key(root), self.nodes]]
+
+        def made(move: RawMove, state: State) -> bool:
+            """A safe move was made: count it and add it to the line; True when its position was reached already."""
+            self._tick()
+            line.append(move)
+            k = key(state)
+            r = rank(state)
+            old = seen.get(k)
+            if old is not None and old <= r:
+                return True
+            seen[k] = r
+            return False
+
         while frames:
             frame = frames[-1]
             children = frame[1]
@@ -120,23 +128,10 @@ class _Search:
                 state = frame[0]
                 moves = moves_of(state)
                 pile = frame[4]
-                if pile is not None:
+                if pile is not None:  # no safe move before an obligation is met
                     moves = obliged(moves, pile)
-                while pile is None and maybe_safe(state):  # no safe move before an obligation is met
-                    move = safe(state, moves)
-                    if move is None:
-                        break
-                    self._tick()
-                    line.append(move)
-                    state = apply(state, move)
-                    k = key(state)
-                    r = rank(state)
-                    old = seen.get(k)
-                    if old is not None and old <= r:
-                        moves = None
-                        break
-                    seen[k] = r
-                    moves = moves_of(state)
+                else:  # the first pass only looks for wins, so it also makes moves that are merely likely safe
+                    state, moves = closure(rules, state, moves, greedy=restricted, made=made)
                 if moves is None:  # its closure was searched already
                     frames.pop()
                     del line[frame[3]:]
@@ -199,19 +194,18 @@ class _Search:
         nodes: list[tuple[State, int, tuple[RawMove, ...]]] = [(root, -1, ())]
         seen = {key(root)}
         heap = [(promise(root), 0)]
+        safe_line: list[RawMove] = []  # the safe moves made from the node being expanded
+
+        def made(move: RawMove, state: State) -> bool:
+            self._tick()
+            safe_line.append(move)
+            return False
+
         while heap:
             _, i = heapq.heappop(heap)
-            state = nodes[i][0]
-            moves = rules.moves(state)
-            safe_line: list[RawMove] = []
-            while strategy.maybe_safe(state):
-                move = strategy.safe_move(state, moves)
-                if move is None:
-                    break
-                self._tick()
-                safe_line.append(move)
-                state = rules.apply(state, move)
-                moves = rules.moves(state)
+            safe_line = []
+            state, moves = strategy.closure(rules, nodes[i][0], rules.moves(nodes[i][0]), made=made)
+            assert moves is not None  # made never stops the closure
             if rules.won(state):
                 line = safe_line
                 while i > 0:

@@ -145,7 +145,7 @@ static int safe_moves(Search *s, Move *buf, int record) {
     Pos *p = &s->pos;
     Undo u;
     for (int n = gen_moves(p, buf);; n = gen_moves(p, buf)) {
-        int j = ka_safe(p, buf, n, 0, s->level);
+        int j = ka_safe(p, buf, n, 0);
         if (j < 0) return 0;
         if (record) {
             if (search_play(s, buf[j])) return -1;
@@ -176,7 +176,7 @@ static int replay(Search *s, Best *b, uint32_t x) {
 }
 
 /* Start a run from s->pos into *slot; -1 when memory runs out. Its nodes and its set of positions seen take
- * at most `limit` bytes, which the main table leaves free meanwhile (s->lent, see search.c). With `back`,
+ * at most `limit` bytes, which the main table leaves free meanwhile (s->budget.lent, see search.c). With `back`,
  * cards may be taken back off the foundations. */
 int bestfirst_start(Search *s, Best **slot, size_t limit, int back) {
     Best *b = calloc(1, sizeof *b);
@@ -204,7 +204,7 @@ int bestfirst_start(Search *s, Best **slot, size_t limit, int back) {
 int bestfirst_run(Search *s, Best *b) {
     Pos *p = &s->pos;
     Pos saved = *p;
-    int nundo0 = s->nundo, result = -1;
+    int nundo0 = s->line.nundo, result = -1;
     Move buf[512];
     if (b->full) return -1;
     while (b->nheap) {
@@ -218,7 +218,7 @@ int bestfirst_run(Search *s, Best *b) {
             if (replay(s, b, x)) goto stopped;
             return 1;
         }
-        int n = ka_order(p, buf, gen_moves(p, buf), !b->back, 0, s->level);
+        int n = ka_order(p, buf, gen_moves(p, buf), !b->back, 0);
         for (int j = 0; j < n; j++) {
             Undo u;
             if (room(b)) b->full = 1;
@@ -244,7 +244,7 @@ int bestfirst_run(Search *s, Best *b) {
     result = 0;
 stopped:
     *p = saved;
-    s->nundo = nundo0; /* a line cut short by memory is dropped */
+    s->line.nundo = nundo0; /* a line cut short by memory is dropped */
     return result;
 }
 
@@ -262,6 +262,6 @@ static void drop(Best **slot) {
 }
 
 void bestfirst_free(Search *s) {
-    drop(&s->best);
-    drop(&s->best_back);
+    drop(&s->sched.best);
+    drop(&s->sched.best_back);
 }

@@ -43,14 +43,6 @@ void rehash(Pos *p) {
 }
 
 
-
-void suit_heights(const Pos *p, int f0, int h[4]) {
-    h[0] = h[1] = h[2] = h[3] = 0;
-    for (int f = f0; f < f0 + 4; f++)
-        if (p->n[f]) h[SUIT[p->c[f][0]]] = p->n[f];
-}
-
-
 int ordered(Scored *s, int n, Move *mv) { /* a stable insertion sort on (a, b): n is small */
     for (int i = 1; i < n; i++) {
         Scored x = s[i];

@@ -1,7 +1,8 @@
 /*
  * The solver's C core, shared declarations. The files beside this one follow the Python modules:
  * cards.c (card tables and hashing), king_albert.c and eagle_wing.c (each game's moves, safe moves,
- * move order and keys, in exactly the engine's order), table.c (the transposition table), search.c
+ * move order and keys, in exactly the engine's order; king_albert.h holds King Albert's rules that the
+ * layered search shares), table.c (the transposition table), search.c
  * (one depth-first run and its budgets), solve.c (which runs are made: the first pass, the restarted
  * complete search, two threads), bestfirst.c (the first pass's best-first run), layered*.c (classic King
  * Albert's layered complete search, designed in layered.h); ../_core.c is the Python module around them.
@@ -96,7 +97,13 @@ static inline int pile_class(int game, int i) {
     return 3;
 }
 void rehash(Pos *p);
-void suit_heights(const Pos *p, int f0, int h[4]);
+
+/* Cards home per suit, from the four foundations from pile f0 on, each holding one suit. */
+static inline void suit_heights(const Pos *p, int f0, int h[4]) {
+    h[0] = h[1] = h[2] = h[3] = 0;
+    for (int f = f0; f < f0 + 4; f++)
+        if (p->n[f]) h[SUIT[p->c[f][0]]] = p->n[f];
+}
 
 static inline uint64_t mix(uint64_t z) {
     z = (z ^ (z >> 33)) * 0xFF51AFD7ED558CCDULL;
@@ -146,9 +153,9 @@ int ordered(Scored *s, int n, Move *mv);
 int ka_moves(const Pos *p, Move *out);
 void ka_apply(Pos *p, Move m, Undo *u);
 void ka_undo(Pos *p, const Undo *u);
-int ka_safe(const Pos *p, const Move *mv, int n, int greedy, int level);
-int ka_order(const Pos *p, Move *mv, int n, int restricted, int restart, int level);
-int ka_can_cover(const Pos *p, int c, int x, int restricted, int level);
+int ka_safe(const Pos *p, const Move *mv, int n, int greedy);
+int ka_order(const Pos *p, Move *mv, int n, int restricted, int restart);
+int ka_can_cover(const Pos *p, int c, int x, int restricted);
 int ka_key(const Pos *p, uint8_t *out);
 int ew_moves(const Pos *p, Move *out);
 void ew_apply(Pos *p, Move m, Undo *u);
@@ -159,7 +166,9 @@ int ew_key(const Pos *p, uint8_t *out);
 
 /* ---- one game or the other */
 
-static inline int gen_moves(const Pos *p, Move *out) { return p->game == GAME_EW ? ew_moves(p, out) : ka_moves(p, out); }
+static inline int gen_moves(const Pos *p, Move *out) {
+    return p->game == GAME_EW ? ew_moves(p, out) : ka_moves(p, out);
+}
 
 static inline void apply_move(Pos *p, Move m, Undo *u) {
     if (p->game == GAME_EW) ew_apply(p, m, u);
@@ -251,39 +260,71 @@ typedef struct {
                                  next move must put a card on (search.c's obliges); else -1 */
 } Frame;
 
+/* What a solve may spend and has spent: positions, time and memory (search.c's search_tick). */
 typedef struct {
-    Pos pos;
-    Table table;
-    int level;   /* safe-move proof level, see ka_safe_card */
-    int restart; /* which run of the first pass: 0 keeps the plain move order */
-    int greedy;  /* the first pass's run sends cards home by the rule of thumb too */
-    int best_first; /* the first pass takes turns with a best-first run (bestfirst.c) */
-    Best *best;     /* that run, between its turns */
-    Best *best_back; /* classic King Albert: a second one that takes cards back too */
-    int chain_runs; /* classic King Albert: the first pass makes chained runs too (first_pass_run) */
-    int chained;    /* this run is one of them: a tableau card moved is used at once (search.c's obliges) */
-    int oblige;  /* classic King Albert: a reserve card put on the tableau is covered at once (obliges) */
-    long long nodes, max_nodes, pass_cap;
-    double deadline, pass_deadline;
-    int out_of_budget, out_of_memory, pass_capped, pass_timeout;
+    long long nodes, max_nodes; /* positions made; the most it may make (-1: no limit) */
+    double deadline;            /* when the time limit runs out (0: none) */
+    size_t memory;              /* bytes the table and the stacks may take together */
+    size_t lent;                /* of those, what the first pass's best-first runs hold meanwhile */
+    int out_of_budget, out_of_memory;
+} Budget;
+
+/* The line the depth-first search is on: its frames, and the stacks of their moves, undo records and keys. */
+typedef struct {
     Frame *frames;
     int nframes, frames_cap;
     Move *moves;
     int nmoves, moves_cap;
-    Undo *undo;
+    Undo *undo; /* the moves made from the start position: a winning line, once won */
     int nundo, undo_cap;
     uint8_t *keys;
     int nkeys, keys_cap;
-    size_t memory; /* bytes the table and the stacks may take together */
-    struct Share *share; /* with two threads: what they share (else NULL) */
+} Stacks;
+
+/* The run being made (solve.c sets it for each one): where it must stop, and the order it takes. */
+typedef struct {
+    long long cap;   /* it stops past this many positions in all (-1: no cap): the first pass's turn, a restart */
+    double deadline; /* and at this time (0: none): the first pass's share of the time limit */
+    int capped, timeout; /* it stopped at its cap, or at its deadline (or the other thread decided) */
+    int restart; /* 0 keeps the plain move order; a restart shakes it, more each time */
+    int greedy;  /* the first pass's run sends cards home by the rule of thumb too */
+    int chained; /* classic King Albert's first pass: a tableau card moved is used at once (search.c's obliges) */
+} Run;
+
+/* Which runs the solve makes, as the caller chose them (_core.c), and the best-first runs between their turns. */
+typedef struct {
+    int oblige;         /* classic King Albert: a reserve card put on the tableau is covered at once (obliges) */
+    int best_first;     /* the first pass takes turns with a best-first run (bestfirst.c) */
+    int chain_runs;     /* classic King Albert: the first pass makes chained runs too (first_pass_run) */
+    long long restarts; /* the complete search restarts (solve.c's complete), first with this many positions; 0: not */
+    int layered;        /* classic King Albert: the complete search is layered.c's, not a depth-first one */
+    Best *best;         /* the first pass's best-first run, between its turns */
+    Best *best_back;    /* classic King Albert: a second one that takes cards back too */
+} Schedule;
+
+/* With two threads (search_solve), the complete search's side. */
+typedef struct {
+    struct Share *share; /* what the two threads share (else NULL) */
     int complete;        /* this is the second thread's complete search */
-    long long restarts;  /* the complete search restarts (solve.c's complete), first with this many positions; 0: not */
-    int result;          /* the second thread's run(): 1 won, 0 exhausted, -1 stopped */
-    size_t lent;   /* of those, what the best-first run holds meanwhile */
-    int layered;   /* classic King Albert: the complete search is layered.c's, not a depth-first one */
-    size_t disk;   /* bytes of files the layered search may write for classes too big for its memory (0: none) */
-    long long disk_class; /* with disk: a class whose table passes this many positions goes on disk (-1: only
-                             when the memory is full; 0: every class, which tests use) */
+    int result;          /* the second thread's search: 1 won, 0 exhausted, -1 stopped */
+} Threads;
+
+/* The files the layered search may write for classes too big for its memory (layered_disk.c). */
+typedef struct {
+    size_t bytes;      /* how many bytes (0: no files) */
+    long long spill_at; /* a class whose table passes this many positions goes on disk (-1: only when the memory is
+                           full; 0: every class, which tests use) */
+} DiskUse;
+
+typedef struct {
+    Pos pos;
+    Budget budget;
+    Table table;
+    Stacks line;
+    Run run;
+    Schedule sched;
+    Threads threads;
+    DiskUse disk;
 } Search;
 
 /* The most items one of a search's stacks may hold (their indexes are ints). A line that needs more ends
@@ -311,6 +352,7 @@ int await_pass(Search *c);
 
 /* ---- layered.c: classic King Albert's layered search, a complete search in far less memory */
 int layered_run(Search *s);
+int layered_key(const Pos *start, const Pos *p, uint8_t out[16], uint64_t *mask);
 
 /* ---- bestfirst.c: the first pass's best-first run */
 int bestfirst_start(Search *s, Best **slot, size_t limit, int back);

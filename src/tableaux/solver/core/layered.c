@@ -6,7 +6,7 @@
 /* ---- memory, held against the search's allowance */
 
 void *lmalloc(Layered *L, size_t bytes, int zero) {
-    if (L->used + bytes > L->s->memory) {
+    if (L->used + bytes > L->s->budget.memory) {
         L->oom = 1;
         return NULL;
     }
@@ -28,7 +28,7 @@ void lfree(Layered *L, void *p, size_t bytes) {
 /* Resize an array of `size`-byte items to exactly `ncap` (never smaller); 0, or -1 when memory runs out. */
 int lresize(Layered *L, void **buf, size_t *cap, size_t ncap, size_t size) {
     if (ncap <= *cap) return 0;
-    if (L->used + (ncap - *cap) * size > L->s->memory) {
+    if (L->used + (ncap - *cap) * size > L->s->budget.memory) {
         L->oom = 1;
         return -1;
     }
@@ -108,7 +108,8 @@ static int set_add(Layered *L, LKey k) {
 static int put_pending(Layered *L) {
     if (!L->has_pending) return 0;
     L->has_pending = 0;
-    if (set_add(L, L->pending) < 0 || (L->disk_cap && L->s->disk_class > 0 && L->set_n > (size_t)L->s->disk_class)) {
+    long long spill_at = L->s->disk.spill_at;
+    if (set_add(L, L->pending) < 0 || (L->disk_cap && spill_at > 0 && L->set_n > (size_t)spill_at)) {
         L->spill = L->disk_cap > 0; /* search_class searches the class again, on disk */
         return -1;
     }
@@ -165,7 +166,7 @@ int lay_expand(Layered *L, const LKey *k) {
     Pos p;
     lay_decode(L, k, &p);
     Move mv[128], cov[128];
-    int n = lmoves(&p, mv, -1);
+    int n = lay_moves(&p, mv);
     for (int j = 0; j < n; j++) {
         LKey k2 = *k;
         uint64_t m2 = L->mask;
@@ -173,7 +174,7 @@ int lay_expand(Layered *L, const LKey *k) {
         lplay(L, &p, &k2, &m2, mv[j], &u);
         int r = 0;
         if (mv[j].src >= KA_R0 && mv[j].dst >= KA_T0) { /* a reserve card put out is covered at once */
-            int nc = lmoves(&p, cov, mv[j].dst);
+            int nc = ka_covers(&p, top(&p, mv[j].dst), mv[j].dst, 0, cov);
             for (int i = 0; i < nc && !r; i++) {
                 LKey k3 = k2;
                 uint64_t m3 = m2;
@@ -270,7 +271,7 @@ fail:
  * 0 when done, -1 when the search must stop (won, out of budget or memory). */
 static int search_class(Layered *L, Level *v, Class *c) {
     L->mask = c->mask;
-    if (L->disk_cap && !L->s->disk_class) { /* every class on disk */
+    if (L->disk_cap && !L->s->disk.spill_at) { /* every class on disk */
         c->on_disk = 1;
         return lay_disk_class(L, v, c);
     }
@@ -306,24 +307,16 @@ static int search_class(Layered *L, Level *v, Class *c) {
     return r;
 }
 
-int layered_run(Search *s) {
-    Layered *L = calloc(1, sizeof *L);
-    if (!L) {
-        s->out_of_memory = 1;
-        return -1;
-    }
-    L->s = s;
-    L->disk_cap = s->disk;
-    for (int lv = 0; lv < NLEVELS; lv++) L->lev[lv].parked = -1;
-    int depth0 = s->nundo, result = -1;
-    table_free(&s->table); /* the depth-first search's table: its room is this search's now */
-    const Pos *p0 = &s->pos;
+/* What the start position fixes: the cards lying on a card that is no legal parent for them, the reserve's cards,
+ * and from them what each card lying on each other one is (layered.h: code). -1 when a card lies face down: not
+ * a classic position. */
+static int lay_fix(Layered *L, const Pos *p0) {
     memset(L->pred, -1, sizeof L->pred);
     memset(L->cell, -1, sizeof L->cell);
     for (int i = KA_T0; i < KA_T1; i++)
         for (int j = 0; j < p0->n[i]; j++) {
             int c = p0->c[i][j], b = j ? p0->c[i][j - 1] : -1;
-            if (c >= 52) goto done; /* face down: not a classic position */
+            if (c >= 52) return -1;
             if (b >= 0 && !legal_on(b, c)) L->pred[c] = (int8_t)b;
         }
     for (int i = 0; i < 7; i++)
@@ -331,57 +324,93 @@ int layered_run(Search *s) {
     for (int b = 0; b < 52; b++)
         for (int c = 0; c < 52; c++)
             L->code[b][c] = legal_on(b, c) ? (SUIT[b] < (SUIT[b] ^ 3) ? 2 : 3) : L->pred[c] == b ? 0 : 9;
+    return 0;
+}
 
-    Pos p = *p0;
+/* The start position after its safe moves (made[0..*nmade)): 1 when that wins (the moves are then on the search's
+ * line), 0 when it waits as the first seed, -1 when the search cannot start (memory, or not a classic position). */
+static int lay_root(Layered *L, Move *made, int *nmade) {
+    Pos p = L->s->pos;
     Undo u[MAXCARDS];
-    Move made[MAXCARDS];
     LKey k;
     uint64_t m;
-    if (lay_encode(L, &p, &k, &m)) goto done;
-    int nmade = lay_closure(L, &p, &k, &m, u, made);
+    if (lay_encode(L, &p, &k, &m)) return -1;
+    *nmade = lay_closure(L, &p, &k, &m, u, made);
     if (is_won(&p)) {
-        result = 1;
-        for (int x = 0; x < nmade && result == 1; x++)
-            if (search_play(s, made[x])) result = -1;
-        goto done;
+        for (int x = 0; x < *nmade; x++)
+            if (search_play(L->s, made[x])) return -1;
+        return 1;
     }
-    Level *v0 = &L->lev[__builtin_popcountll(m)];
-    if (lgrow(L, (void **)&v0->seeds, &v0->cap, 1, sizeof(Seed))) goto done;
-    v0->seeds[v0->n++] = make_seed(k, NO_CLASS);
-    int r = 0;
-    const char *env = getenv("TABLEAUX_LAYERED_LOG"); /* set: a line per level on stderr, for long proofs */
-    int log = env && *env;
+    Level *v = &L->lev[__builtin_popcountll(m)];
+    if (lgrow(L, (void **)&v->seeds, &v->cap, 1, sizeof(Seed))) return -1;
+    v->seeds[v->n++] = make_seed(k, NO_CLASS);
+    return 0;
+}
+
+/* Search the classes of level lv (the bits in their masks), each from its seeds, in order of their first seeds. 0,
+ * or -1 when the search must stop (won, out of budget, memory or disk). */
+static int search_level(Layered *L, int lv) {
+    Level *v = &L->lev[lv];
+    if ((L->disk_cap && lay_disk_unpark(L, v)) || group(L, v)) return -1;
+    for (size_t c = 0; c < v->nclasses; c++) {
+        if (lgrow(L, (void **)&L->ids, &L->ids_cap, L->nids + 1, sizeof(ClassId))) return -1;
+        L->id = (uint32_t)L->nids;
+        L->level = lv;
+        L->ids[L->nids++] = (ClassId){(uint32_t)lv, (uint32_t)c};
+        if (search_class(L, v, &v->classes[c])) return -1;
+    }
+    return L->disk_cap && lay_disk_park(L, v) ? -1 : 0;
+}
+
+/* With TABLEAUX_LAYERED_LOG set, a line on stderr at each level and at the end: for proofs that take hours. */
+static void lay_log(const Layered *L, int lv, int r, double t0) {
+    const char *env = getenv("TABLEAUX_LAYERED_LOG");
+    if (!env || !*env) return;
+    long long nodes = L->s->budget.nodes;
+    size_t held = L->used >> 20, disk = lay_disk_bytes(L) >> 20;
+    if (lv >= 0) {
+        fprintf(stderr, "layered: level %d, %lld positions made, %zu MiB held, %zu MiB on disk, %.0f s\n", lv, nodes,
+                held, disk, now() - t0);
+        return;
+    }
+    const char *how = !r ? "searched" : L->won ? "won" : L->broken ? "broken" : L->oom ? "out of memory or disk"
+                                                                                      : "stopped";
+    fprintf(stderr, "layered: %s after %lld positions, %zu MiB held, %zu MiB on disk, %.0f s\n", how, nodes, held,
+            disk, now() - t0);
+}
+
+/* The layered key of position p in the search from `start`, and its mask (lay_mask: what the search files it under)
+ * for _core.layered_key, which tests compare with layered.py's. 0; -1 when the search from start could not make p
+ * (or memory runs out); -2 when the mask lay_encode gives is not lay_mask's. */
+int layered_key(const Pos *start, const Pos *p, uint8_t out[16], uint64_t *mask) {
+    Layered *L = calloc(1, sizeof *L);
+    if (!L) return -1;
+    LKey k;
+    uint64_t m;
+    int r = lay_fix(L, start) || lay_encode(L, p, &k, &m) ? -1 : 0;
+    if (!r) {
+        memcpy(out, &k, sizeof k);
+        *mask = lay_mask(L, &k);
+        if (*mask != m) r = -2;
+    }
+    free(L);
+    return r;
+}
+
+/* Every class, from the most bits in their masks down. 0 when all were searched, -1 when the search stopped. */
+static int search_levels(Layered *L) {
     double t0 = now();
-    for (int lv = NLEVELS - 1; lv >= 0 && !r; lv--) {
-        Level *v = &L->lev[lv];
-        if (!v->n && !v->pending) continue; /* with a disk, its seeds may all be in the file */
-        if (log)
-            fprintf(stderr, "layered: level %d, %lld positions made, %zu MiB held, %zu MiB on disk, %.0f s\n", lv,
-                    s->nodes, L->used >> 20, lay_disk_bytes(L) >> 20, now() - t0);
-        if ((L->disk_cap && lay_disk_unpark(L, v)) || group(L, v)) r = -1;
-        for (size_t c = 0; c < v->nclasses && !r; c++) {
-            if (lgrow(L, (void **)&L->ids, &L->ids_cap, L->nids + 1, sizeof(ClassId))) {
-                r = -1;
-                break;
-            }
-            L->id = (uint32_t)L->nids;
-            L->level = lv;
-            L->ids[L->nids++] = (ClassId){(uint32_t)lv, (uint32_t)c};
-            r = search_class(L, v, &v->classes[c]);
+    int r = 0;
+    for (int lv = NLEVELS - 1; lv >= 0 && !r; lv--)
+        if (L->lev[lv].n || L->lev[lv].pending) { /* with a disk, its seeds may all be in the file */
+            lay_log(L, lv, r, t0);
+            r = search_level(L, lv);
         }
-        if (!r && L->disk_cap && lay_disk_park(L, v)) r = -1;
-    }
-    if (log)
-        fprintf(stderr, "layered: %s after %lld positions, %zu MiB held, %zu MiB on disk, %.0f s\n",
-                !r ? "searched" : L->won ? "won" : L->broken ? "broken" : L->oom ? "out of memory or disk" : "stopped",
-                s->nodes, L->used >> 20, lay_disk_bytes(L) >> 20, now() - t0);
-    if (!r) result = 0;
-    else if (L->won) result = lay_line(L, made, nmade) ? -1 : 1;
-done:
-    if (result < 0) {
-        while (s->nundo > depth0) undo_move(&s->pos, &s->undo[--s->nundo]);
-        if (L->oom) s->out_of_memory = 1;
-    }
+    lay_log(L, -1, r, t0);
+    return r;
+}
+
+static void lay_free(Layered *L) {
     lay_disk_close(L);
     for (int lv = 0; lv < NLEVELS; lv++) {
         free(L->lev[lv].seeds);
@@ -390,6 +419,31 @@ done:
     free(L->set);
     free(L->ids);
     free(L);
-    return result;
 }
 
+/*
+ * The layered search from s->pos (classic King Albert, no card face down): 1 when won (the undo stack then
+ * holds the line), 0 when every position was searched without a win, -1 when stopped (budget, time, or
+ * memory: s->budget.memory bounds it all). Each position made counts one against s->budget.max_nodes.
+ */
+int layered_run(Search *s) {
+    Layered *L = calloc(1, sizeof *L);
+    if (!L) {
+        s->budget.out_of_memory = 1;
+        return -1;
+    }
+    L->s = s;
+    L->disk_cap = s->disk.bytes;
+    for (int lv = 0; lv < NLEVELS; lv++) L->lev[lv].parked = -1;
+    table_free(&s->table); /* the depth-first search's table: its room is this search's now */
+    int depth0 = s->line.nundo, nmade = 0;
+    Move made[MAXCARDS];
+    int result = lay_fix(L, &s->pos) ? -1 : lay_root(L, made, &nmade); /* 1: won at once; 0: the start is a seed */
+    if (result == 0 && search_levels(L)) result = L->won && !lay_line(L, made, nmade) ? 1 : -1;
+    if (result < 0) {
+        while (s->line.nundo > depth0) undo_move(&s->pos, &s->line.undo[--s->line.nundo]);
+        if (L->oom) s->budget.out_of_memory = 1;
+    }
+    lay_free(L);
+    return result;
+}

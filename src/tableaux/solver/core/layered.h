@@ -18,7 +18,7 @@
 #ifndef TABLEAUX_LAYERED_H
 #define TABLEAUX_LAYERED_H
 
-#include "core.h"
+#include "king_albert.h"
 
 typedef struct {
     uint64_t a, b;
@@ -147,10 +147,9 @@ int lay_encode(const Layered *L, const Pos *p, LKey *k, uint64_t *mask);
 void lay_decode(const Layered *L, const LKey *k, Pos *p);
 
 /* ---- moves (layered_keys.c) */
-int lay_home_for_good(const int h[4], int c);
 void lplay(const Layered *L, Pos *p, LKey *k, uint64_t *m, Move mv, Undo *u);
 int lay_closure(const Layered *L, Pos *p, LKey *k, uint64_t *m, Undo *u, Move *made);
-int lmoves(const Pos *p, Move *out, int onto_only);
+int lay_moves(const Pos *p, Move *out);
 
 /* ---- memory and the search (layered.c) */
 void *lmalloc(Layered *L, size_t bytes, int zero);

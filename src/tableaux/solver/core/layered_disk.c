@@ -224,7 +224,7 @@ void lay_disk_close(Layered *L) {
 /* Take half of the memory left for the buffer (64Ki keys at least, 64Mi at most). 0, or -1. */
 static int take_buffer(Layered *L) {
     Disk *D = L->disk;
-    size_t left = L->s->memory > L->used ? L->s->memory - L->used : 0, n = left / 2 / sizeof(LKey);
+    size_t left = L->s->budget.memory > L->used ? L->s->budget.memory - L->used : 0, n = left / 2 / sizeof(LKey);
     if (n > (1u << 26)) n = 1u << 26;
     if (n < (1u << 16) || !(D->buf = lmalloc(L, n * sizeof(LKey), 0))) return -1;
     D->capbuf = n;

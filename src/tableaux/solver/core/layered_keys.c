@@ -1,4 +1,4 @@
-/* The layered search's keys and moves (layered.h has the design). */
+/* The layered search's keys and moves (layered.h has the design); the moves' rules are king_albert.h's. */
 #include "layered.h"
 
 uint64_t lay_mask(const Layered *L, const LKey *k) {
@@ -79,28 +79,6 @@ void lay_decode(const Layered *L, const LKey *k, Pos *p) {
 
 /* ---- moves */
 
-/* ka_safe_card's rule (strategy/king_albert.py: ka_home_is_safe has the proof). */
-int lay_home_for_good(const int h[4], int c) {
-    int r = RANK[c];
-    if (r <= 2) return 1;
-    int o1 = RED[c] ? 0 : 1, o2 = RED[c] ? 3 : 2;
-    return h[o1] >= r - 2 && h[o2] >= r - 2 && h[SUIT[c] ^ 3] >= r - 3;
-}
-
-static void heights(const Pos *p, int h[4], int fof[4], int *ef) {
-    *ef = -1;
-    for (int s = 0; s < 4; s++) h[s] = 0, fof[s] = -1;
-    for (int f = 0; f < 4; f++) {
-        if (p->n[f]) {
-            int s = SUIT[p->c[f][0]];
-            h[s] = p->n[f];
-            fof[s] = f;
-        } else if (*ef < 0) {
-            *ef = f;
-        }
-    }
-}
-
 /* Card c, the top of src, moves to dst: the key follows. */
 static inline void key_move(const Layered *L, const Pos *p, LKey *k, uint64_t *m, int src, int dst, int c) {
     if (src < KA_T0) {
@@ -121,59 +99,41 @@ void lplay(const Layered *L, Pos *p, LKey *k, uint64_t *m, Move mv, Undo *u) {
     ka_apply(p, mv, u);
 }
 
-/* The safe moves (KingAlbertStrategy.safe_move), made until none is left; how many. Their end is the same
- * in any order: a card that may go home stays on top and may still go. */
+/* The safe moves (KingAlbertStrategy.safe_move: ka_home_is_safe), made until none is left; how many. Their end
+ * is the same in any order: a card that may go home stays on top and may still go. */
 int lay_closure(const Layered *L, Pos *p, LKey *k, uint64_t *m, Undo *u, Move *made) {
-    int nu = 0, h[4], fof[4], ef;
+    int nu = 0;
     for (;;) {
-        heights(p, h, fof, &ef);
-        int i = KA_T0;
+        KaHome f;
+        ka_home(p, &f);
+        int i = KA_T0, dst = -1;
         for (; i < KA_NPILES; i++) {
             if (!p->n[i]) continue;
             int c = top(p, i);
-            if (RANK[c] == h[SUIT[c]] + 1 && lay_home_for_good(h, c)) break;
+            if ((dst = ka_home_dst(&f, c)) >= 0 && ka_home_is_safe(f.h, c)) break;
         }
         if (i == KA_NPILES) return nu;
-        int c = top(p, i);
-        Move mv = {(uint8_t)i, 1, (uint8_t)(RANK[c] == 1 ? ef : fof[SUIT[c]])};
+        Move mv = {(uint8_t)i, 1, (uint8_t)dst};
         if (made) made[nu] = mv;
         lplay(L, p, k, m, mv, &u[nu++]);
     }
 }
 
-/* Every move a shortest winning line may need (layered.py's moves): single cards; none that takes back a card
- * home for good, or only permutes piles (a pile's only card to an empty pile, a card to a second empty
- * pile). A reserve card put on the tableau is covered by the next move (cover): onto that pile only. */
-int lmoves(const Pos *p, Move *out, int onto_only) {
-    int n = 0, h[4], fof[4], ef, et = -1;
-    heights(p, h, fof, &ef);
-    int8_t onto[52][2];
-    memset(onto, -1, sizeof onto);
-    for (int i = KA_T0; i < KA_T1; i++) {
-        if (!p->n[i]) {
-            if (et < 0) et = i;
-            continue;
-        }
-        int t = top(p, i);
-        if (RANK[t] < 2) continue;
-        int lo = (RED[t] ? 0 : 1) * 13 + RANK[t] - 2, hi = (RED[t] ? 3 : 2) * 13 + RANK[t] - 2;
-        onto[lo][onto[lo][0] >= 0] = (int8_t)i;
-        onto[hi][onto[hi][0] >= 0] = (int8_t)i;
-    }
+/* Every move a shortest winning line may need (layered.py's steps): king_albert.c's moves of single cards, less
+ * those the search leaves out (ka_keeps: cards home for good taken back, moves that only permute piles, a card to
+ * a second empty pile), in the order of the piles they come from. A reserve card put on the tableau is covered by
+ * the next move: lay_expand takes those two as one step, the second from ka_covers. */
+int lay_moves(const Pos *p, Move *out) {
+    KaTargets t;
+    ka_targets(p, &t);
+    if (t.net > 1) t.net = 1; /* ka_keeps would drop a card's moves to the other empty piles: not made at all */
+    uint64_t empty[KA_NPILES] = {0};
+    int n = 0;
     for (int s = 0; s < KA_NPILES; s++) {
         if (!p->n[s]) continue;
-        int c = top(p, s);
-        if (s < KA_T0) {
-            if (lay_home_for_good(h, c)) continue;
-        } else if (onto_only < 0 && RANK[c] == h[SUIT[c]] + 1) {
-            add(out, &n, s, 1, RANK[c] == 1 ? ef : fof[SUIT[c]]);
-        }
-        for (int j = 0; j < 2; j++) {
-            int d = onto[c][j];
-            if (d >= 0 && d != s && (onto_only < 0 || d == onto_only)) add(out, &n, s, 1, d);
-        }
-        if (onto_only < 0 && et >= 0 && !(s >= KA_T0 && s < KA_T1 && p->n[s] == 1)) add(out, &n, s, 1, et);
+        int from = n, to = ka_moves_from(p, &t, s, 1, out, n);
+        for (int j = from; j < to; j++)
+            if (ka_keeps(p, t.f.h, out[j], 0, 1, empty)) out[n++] = out[j];
     }
     return n;
 }
-

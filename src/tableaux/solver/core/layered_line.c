@@ -118,11 +118,11 @@ static int play_step(Layered *L, LKey t) {
     Pos *p = &s->pos;
     Move mv[128], cov[128], made[MAXCARDS];
     Undo u[MAXCARDS + 2];
-    int n = lmoves(p, mv, -1);
+    int n = lay_moves(p, mv);
     for (int j = 0; j < n; j++) {
         int reserve = mv[j].src >= KA_R0 && mv[j].dst >= KA_T0;
         ka_apply(p, mv[j], &u[0]);
-        int nc = reserve ? lmoves(p, cov, mv[j].dst) : 1;
+        int nc = reserve ? ka_covers(p, top(p, mv[j].dst), mv[j].dst, 0, cov) : 1;
         for (int i = 0; i < nc; i++) {
             int nu = 1;
             if (reserve) ka_apply(p, cov[i], &u[nu++]);
@@ -176,5 +176,5 @@ out:
 /*
  * The layered search from s->pos (classic King Albert, no card face down): 1 when won (the undo stack then
  * holds the line), 0 when every position was searched without a win, -1 when stopped (budget, time, or
- * memory: s->memory bounds it all). Each position made counts one against s->max_nodes.
+ * memory: s->budget.memory bounds it all). Each position made counts one against s->budget.max_nodes.
  */

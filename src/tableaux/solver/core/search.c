@@ -9,17 +9,17 @@ double now(void) {
 }
 
 static size_t stack_bytes(const Search *s) {
-    return (size_t)s->frames_cap * sizeof(Frame) + (size_t)s->moves_cap * sizeof(Move) +
-           (size_t)s->undo_cap * sizeof(Undo) + (size_t)s->keys_cap;
+    return (size_t)s->line.frames_cap * sizeof(Frame) + (size_t)s->line.moves_cap * sizeof(Move) +
+           (size_t)s->line.undo_cap * sizeof(Undo) + (size_t)s->line.keys_cap;
 }
 
 /* The table and the stacks share one allowance. The table may grow to 7/8 of it, or less when the
  * stacks take more than the rest: a deep line may use room the table has not taken. */
 void share_memory(Search *s) {
-    size_t stacks = stack_bytes(s), reserve = s->memory / 8;
+    size_t stacks = stack_bytes(s), reserve = s->budget.memory / 8;
     if (stacks < reserve) stacks = reserve;
-    stacks += s->lent;
-    s->table.cap = s->memory > stacks ? s->memory - stacks : 0;
+    stacks += s->budget.lent;
+    s->table.cap = s->budget.memory > stacks ? s->budget.memory - stacks : 0;
 }
 
 static int refill(Search *s);
@@ -32,9 +32,9 @@ static int grow(Search *s, void **buf, int *cap, int need, size_t item) {
     long long want = *cap ? *cap : 256; /* doubled in an int, it overflowed past 2^30 items: a hang */
     while (want < need) want *= 2;
     int ncap = want > STACK_MAX ? STACK_MAX : (int)want;
-    size_t stacks = stack_bytes(s) + (size_t)(ncap - *cap) * item + s->lent;
-    while (stacks + table_bytes(&s->table) > s->memory) {
-        s->table.cap = s->memory > stacks ? s->memory - stacks : 0; /* so that it does not grow back */
+    size_t stacks = stack_bytes(s) + (size_t)(ncap - *cap) * item + s->budget.lent;
+    while (stacks + table_bytes(&s->table) > s->budget.memory) {
+        s->table.cap = s->budget.memory > stacks ? s->budget.memory - stacks : 0; /* so that it does not grow back */
         if (!s->table.slots || table_gc(&s->table, 1)) return -1;
         refill(s);
     }
@@ -46,37 +46,37 @@ static int grow(Search *s, void **buf, int *cap, int need, size_t item) {
     return 0;
 }
 
-#define GROW(s, field, cap, need) grow((s), (void **)&(s)->field, &(s)->cap, (need), sizeof(*(s)->field))
+#define GROW(s, field, cap, need) grow((s), (void **)&(s)->line.field, &(s)->line.cap, (need), sizeof(*(s)->line.field))
 
 /* Count one position about to be made. 1 when the budget (or the pass's share) is spent. */
 int search_tick(Search *s) {
 #ifdef TABLEAUX_THREADS
-    if (s->share && atomic_load_explicit(&s->share->stop, memory_order_relaxed)) {
-        s->pass_capped = s->pass_timeout = 1; /* the other thread has the answer */
-        s->out_of_budget = 1;
+    if (s->threads.share && atomic_load_explicit(&s->threads.share->stop, memory_order_relaxed)) {
+        s->run.capped = s->run.timeout = 1; /* the other thread has the answer */
+        s->budget.out_of_budget = 1;
         return 1;
     }
-    if (s->max_nodes >= 0 && s->nodes >= s->max_nodes && !(s->complete && await_pass(s))) {
+    if (s->budget.max_nodes >= 0 && s->budget.nodes >= s->budget.max_nodes && !(s->threads.complete && await_pass(s))) {
 #else
-    if (s->max_nodes >= 0 && s->nodes >= s->max_nodes) {
+    if (s->budget.max_nodes >= 0 && s->budget.nodes >= s->budget.max_nodes) {
 #endif
-        s->out_of_budget = 1;
+        s->budget.out_of_budget = 1;
         return 1;
     }
-    s->nodes++;
-    if ((s->nodes & 1023) == 0) {
+    s->budget.nodes++;
+    if ((s->budget.nodes & 1023) == 0) {
         double t = now();
-        if (s->deadline > 0 && t >= s->deadline) {
-            s->out_of_budget = 1;
+        if (s->budget.deadline > 0 && t >= s->budget.deadline) {
+            s->budget.out_of_budget = 1;
             return 1;
         }
-        if (s->pass_deadline > 0 && t >= s->pass_deadline) {
-            s->pass_capped = s->pass_timeout = 1;
+        if (s->run.deadline > 0 && t >= s->run.deadline) {
+            s->run.capped = s->run.timeout = 1;
             return 1;
         }
     }
-    if (s->pass_cap >= 0 && s->nodes > s->pass_cap) {
-        s->pass_capped = 1;
+    if (s->run.cap >= 0 && s->budget.nodes > s->run.cap) {
+        s->run.capped = 1;
         return 1;
     }
     return 0;
@@ -84,18 +84,18 @@ int search_tick(Search *s) {
 
 /* The first pass's next run (depth-first or best-first) may make `size` more positions, within the share. */
 void cap_pass(Search *s, long long size, long long share) {
-    s->pass_cap = s->nodes + size;
-    if (share >= 0 && s->pass_cap > share) s->pass_cap = share;
-    s->pass_capped = 0;
+    s->run.cap = s->budget.nodes + size;
+    if (share >= 0 && s->run.cap > share) s->run.cap = share;
+    s->run.capped = 0;
 }
 
 /* Make a move and keep it on the undo stack, as part of the line. 0, or -1 when memory runs out. */
 int search_play(Search *s, Move m) {
-    if (GROW(s, undo, undo_cap, s->nundo + 1)) {
-        s->out_of_memory = 1;
+    if (GROW(s, undo, undo_cap, s->line.nundo + 1)) {
+        s->budget.out_of_memory = 1;
         return -1;
     }
-    apply_move(&s->pos, m, &s->undo[s->nundo++]);
+    apply_move(&s->pos, m, &s->line.undo[s->line.nundo++]);
     return 0;
 }
 
@@ -104,11 +104,11 @@ int search_play(Search *s, Move m) {
 static int refill(Search *s) {
     Table *t = &s->table;
     int f = 0;
-    for (; f < s->nframes && !table_full(t); f++) {
-        const Frame *fr = &s->frames[f];
-        if (fr->klen >= 0) table_visit(t, fr->hash, s->keys + fr->kstart, fr->klen, fr->rank);
+    for (; f < s->line.nframes && !table_full(t); f++) {
+        const Frame *fr = &s->line.frames[f];
+        if (fr->klen >= 0) table_visit(t, fr->hash, s->line.keys + fr->kstart, fr->klen, fr->rank);
     }
-    return f == s->nframes && !table_full(t);
+    return f == s->line.nframes && !table_full(t);
 }
 
 /* Make room in a full table (table_gc, else empty it) and put back the keys on the current line.
@@ -130,8 +130,8 @@ static int make_room(Search *s) {
  * puts a card on it, or moves or covers the card it left. That is no proof, only a streamliner. */
 static int obliges(const Search *s, Move m) {
     if (s->pos.game != GAME_KA_CLASSIC || m.dst < KA_T0) return -1;
-    if (s->oblige && m.src >= KA_R0) return m.dst;
-    if (s->chained && m.src >= KA_T0 && m.src < KA_T1 && s->pos.n[m.src]) return CHAINED + (m.src << 8 | m.dst);
+    if (s->sched.oblige && m.src >= KA_R0) return m.dst;
+    if (s->run.chained && m.src >= KA_T0 && m.src < KA_T1 && s->pos.n[m.src]) return CHAINED + (m.src << 8 | m.dst);
     return -1;
 }
 
@@ -148,14 +148,14 @@ static int keep_obliged(Move *mv, int n, int ob) {
  * card that could cover them at once; uncoverable asks before the move (ka_can_cover), and unmet after a
  * chained run's move. */
 static int uncoverable(const Search *s, Move m, int restricted) {
-    return s->pos.game == GAME_KA_CLASSIC && s->oblige && m.src >= KA_R0 && m.dst >= KA_T0 &&
-           !ka_can_cover(&s->pos, top(&s->pos, m.src), m.dst, restricted, s->level);
+    return s->pos.game == GAME_KA_CLASSIC && s->sched.oblige && m.src >= KA_R0 && m.dst >= KA_T0 &&
+           !ka_can_cover(&s->pos, top(&s->pos, m.src), m.dst, restricted);
 }
 
 static int unmet(const Search *s, int ob, int restricted) {
     Move mv[512];
     int n = keep_obliged(mv, gen_moves(&s->pos, mv), ob);
-    return !n || !ka_order(&s->pos, mv, n, restricted, 0, s->level);
+    return !n || !ka_order(&s->pos, mv, n, restricted, 0);
 }
 
 /* A node with an obligation is another node than its position: its key gets the cards the obligation
@@ -184,9 +184,9 @@ int run(Search *s, int restricted, int keep) {
     Pos *p = &s->pos;
     uint8_t key[KEY_MAX];
     Move buf[512];
-    s->nframes = s->nmoves = s->nkeys = 0;
-    s->pass_capped = 0;
-    int depth0 = s->nundo;
+    s->line.nframes = s->line.nmoves = s->line.nkeys = 0;
+    s->run.capped = 0;
+    int depth0 = s->line.nundo;
     if (!keep) table_clear(&s->table);
 
     /* key, klen and kh always hold the key and hash of the newest node: made when the node is, they
@@ -196,20 +196,20 @@ int run(Search *s, int restricted, int keep) {
     table_visit(&s->table, kh, key, klen, pos_rank(p));
     int expand = 1; /* the top frame still needs its moves */
     if (GROW(s, frames, frames_cap, 1)) goto oom;
-    s->frames[0].ubase = depth0;
-    s->frames[0].start = s->nodes;
-    s->frames[0].klen = -1;
-    s->frames[0].oblig = -1;
-    s->nframes = 1;
+    s->line.frames[0].ubase = depth0;
+    s->line.frames[0].start = s->budget.nodes;
+    s->line.frames[0].klen = -1;
+    s->line.frames[0].oblig = -1;
+    s->line.nframes = 1;
 
-    while (s->nframes) {
-        Frame *fr = &s->frames[s->nframes - 1];
+    while (s->line.nframes) {
+        Frame *fr = &s->line.frames[s->line.nframes - 1];
         if (expand) {
             expand = 0;
             int n = gen_moves(p, buf), closed = 0, ob = fr->oblig;
             if (ob >= 0) n = keep_obliged(buf, n, ob);
             for (; ob < 0;) { /* no safe moves before an obligation is met */
-                int j = p->game == GAME_EW ? ew_safe(p, buf, n) : ka_safe(p, buf, n, restricted && s->greedy, s->level);
+                int j = p->game == GAME_EW ? ew_safe(p, buf, n) : ka_safe(p, buf, n, restricted && s->run.greedy);
                 if (j < 0) break;
                 if (search_tick(s)) goto stopped;
                 if (search_play(s, buf[j])) goto oom;
@@ -223,41 +223,42 @@ int run(Search *s, int restricted, int keep) {
                 n = gen_moves(p, buf);
             }
             if (closed) { /* its closure under safe moves was searched already */
-                while (s->nundo > fr->ubase) undo_move(p, &s->undo[--s->nundo]);
-                s->nframes--;
+                while (s->line.nundo > fr->ubase) undo_move(p, &s->line.undo[--s->line.nundo]);
+                s->line.nframes--;
                 continue;
             }
             if (is_won(p)) return 1;
-            n = p->game == GAME_EW ? ew_order(p, buf, n) : ka_order(p, buf, n, restricted, s->restart, s->level);
-            if (GROW(s, moves, moves_cap, s->nmoves + n) || GROW(s, keys, keys_cap, s->nkeys + klen)) goto oom;
-            fr = &s->frames[s->nframes - 1];
-            memcpy(s->moves + s->nmoves, buf, (size_t)n * sizeof(Move));
-            memcpy(s->keys + s->nkeys, key, (size_t)klen);
-            fr->mstart = s->nmoves;
+            n = p->game == GAME_EW ? ew_order(p, buf, n) : ka_order(p, buf, n, restricted, s->run.restart);
+            if (GROW(s, moves, moves_cap, s->line.nmoves + n) || GROW(s, keys, keys_cap, s->line.nkeys + klen))
+                goto oom;
+            fr = &s->line.frames[s->line.nframes - 1];
+            memcpy(s->line.moves + s->line.nmoves, buf, (size_t)n * sizeof(Move));
+            memcpy(s->line.keys + s->line.nkeys, key, (size_t)klen);
+            fr->mstart = s->line.nmoves;
             fr->mcount = n;
             fr->midx = 0;
-            fr->kstart = s->nkeys;
+            fr->kstart = s->line.nkeys;
             fr->klen = klen;
             fr->rank = pos_rank(p);
             fr->hash = kh;
-            s->nmoves += n;
-            s->nkeys += klen;
+            s->line.nmoves += n;
+            s->line.nkeys += klen;
         }
         if (fr->midx == fr->mcount) {
-            table_done(&s->table, fr->hash, s->keys + fr->kstart, fr->klen, s->nodes - fr->start);
-            while (s->nundo > fr->ubase) undo_move(p, &s->undo[--s->nundo]);
-            s->nmoves = fr->mstart;
-            s->nkeys = fr->kstart;
-            s->nframes--;
+            table_done(&s->table, fr->hash, s->line.keys + fr->kstart, fr->klen, s->budget.nodes - fr->start);
+            while (s->line.nundo > fr->ubase) undo_move(p, &s->line.undo[--s->line.nundo]);
+            s->line.nmoves = fr->mstart;
+            s->line.nkeys = fr->kstart;
+            s->line.nframes--;
             continue;
         }
-        Move m = s->moves[fr->mstart + fr->midx++];
+        Move m = s->line.moves[fr->mstart + fr->midx++];
         if (uncoverable(s, m, restricted)) continue;
-        int ubase = s->nundo;
+        int ubase = s->line.nundo;
         if (search_play(s, m)) goto oom;
         int ob = obliges(s, m);
         if (ob >= CHAINED && unmet(s, ob, restricted)) {
-            undo_move(p, &s->undo[--s->nundo]);
+            undo_move(p, &s->line.undo[--s->line.nundo]);
             continue;
         }
         if (search_tick(s)) goto stopped;
@@ -266,27 +267,27 @@ int run(Search *s, int restricted, int keep) {
         uint64_t h = p->hash;
         /* a node with an obligation is skipped when its position was searched without one */
         if (ob >= 0 && table_seen(&s->table, h, key, klen, pos_rank(p))) {
-            undo_move(p, &s->undo[--s->nundo]);
+            undo_move(p, &s->line.undo[--s->line.nundo]);
             continue;
         }
         if (ob >= 0) klen = oblige_key(p, ob, key, klen, &h);
         if (table_visit(&s->table, h, key, klen, pos_rank(p))) {
-            undo_move(p, &s->undo[--s->nundo]);
+            undo_move(p, &s->line.undo[--s->line.nundo]);
             continue;
         }
-        if (GROW(s, frames, frames_cap, s->nframes + 1)) goto oom;
-        s->frames[s->nframes].ubase = ubase;
-        s->frames[s->nframes].start = s->nodes;
-        s->frames[s->nframes].klen = -1;
-        s->frames[s->nframes].oblig = ob;
-        s->nframes++;
+        if (GROW(s, frames, frames_cap, s->line.nframes + 1)) goto oom;
+        s->line.frames[s->line.nframes].ubase = ubase;
+        s->line.frames[s->line.nframes].start = s->budget.nodes;
+        s->line.frames[s->line.nframes].klen = -1;
+        s->line.frames[s->line.nframes].oblig = ob;
+        s->line.nframes++;
         kh = h;
         expand = 1;
     }
     return 0;
 oom:
-    s->out_of_memory = 1;
+    s->budget.out_of_memory = 1;
 stopped:
-    while (s->nundo > depth0) undo_move(p, &s->undo[--s->nundo]);
+    while (s->line.nundo > depth0) undo_move(p, &s->line.undo[--s->line.nundo]);
     return -1;
 }

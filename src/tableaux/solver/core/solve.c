@@ -2,7 +2,6 @@
  * in what order and on which thread: the first pass, the restarted complete search, and the two threads. */
 #include "core.h"
 
-/* The first pass (King Albert) on its share: 1 when it found a win (the undo stack holds it). */
 /* The first restart after which the classic first pass makes chained runs too. Sooner, they take the share
  * of the early runs, which decide most deals: on classic deals 1-1000 at 200,000 positions, chained runs
  * from the start decided 6 fewer. From the third run on they cost nothing there, and at 5 million positions
@@ -11,9 +10,11 @@
 
 /* The pass must end: out of budget, time or memory, or its share of the nodes used. */
 static int pass_over(const Search *s, long long share) {
-    return s->out_of_budget || s->out_of_memory || s->pass_timeout || (share >= 0 && s->nodes >= share);
+    const Budget *b = &s->budget;
+    return b->out_of_budget || b->out_of_memory || s->run.timeout || (share >= 0 && b->nodes >= share);
 }
 
+/* The first pass (King Albert) on its share: 1 when it found a win (the undo stack holds it). */
 static int first_pass_run(Search *s, double start, double time_limit) {
     /* The first pass gets half of what is given: half the nodes and half the time. With a node budget B
      * it stops at B/2, so a bigger budget gives it more, never less, and the complete search after it
@@ -23,11 +24,12 @@ static int first_pass_run(Search *s, double start, double time_limit) {
      * sizes do not depend on the budget (only the last is cut short), so the first k runs are the same
      * whatever the budget. With no node budget the share is 64 million. Beside a complete search of its
      * own (search_solve's two threads) it gets all of the time instead of half. */
-    long long max_nodes = s->max_nodes, share = max_nodes >= 0 ? max_nodes / 2 : (time_limit > 0 ? -1 : 64000000LL);
-    s->pass_deadline = time_limit > 0 ? start + (s->share ? time_limit : time_limit / 2) : 0;
+    long long max_nodes = s->budget.max_nodes;
+    long long share = max_nodes >= 0 ? max_nodes / 2 : (time_limit > 0 ? -1 : 64000000LL);
+    s->run.deadline = time_limit > 0 ? start + (s->threads.share ? time_limit : time_limit / 2) : 0;
     /* In classic King Albert a chained run follows each depth-first run, as long: a streamliner that
-     * wins some deals at once (deal 787 in 2.9M positions, which the complete search needs 200M+ for)
-     * and others not at all.
+     * wins some deals at once (the solve wins deal 787 in 6.1M positions, where the plain complete search
+     * needs 42.8M) and others not at all.
      * A best-first run takes turns with the depth-first runs, each turn as long as the run before it:
      * some deals it wins at once, others only a depth-first run wins. It holds three eighths of the
      * memory, which the table leaves free until the complete search. In classic King Albert a second
@@ -36,29 +38,29 @@ static int first_pass_run(Search *s, double start, double time_limit) {
      * 200,000 positions left 146 unknown instead of 126; a quarter, 128). Many classic wins need a card
      * back, and no restricted run can find them (deal 161: won in 249,000 positions, where the complete
      * search needs 153 million). */
-    int best = s->best_first, found = 0;
+    int best = s->sched.best_first, found = 0;
     int back = best && s->pos.game == GAME_KA_CLASSIC;
     int chain_done = 0; /* bit k: the chained runs of kind k exhausted their space */
     int greedy_done = 0; /* the depth-first runs with the rule of thumb exhausted their space */
     int exhausted = 0;   /* the restricted space has no win */
     if (best) {
-        s->lent = s->memory / 8 * 3;
+        s->budget.lent = s->budget.memory / 8 * 3;
         share_memory(s);
-        size_t half = back ? s->lent / 2 : 0;
-        if (bestfirst_start(s, &s->best, s->lent - half, 0)) best = 0;
-        if (back && bestfirst_start(s, &s->best_back, half, 1)) back = 0;
+        size_t half = back ? s->budget.lent / 2 : 0;
+        if (bestfirst_start(s, &s->sched.best, s->budget.lent - half, 0)) best = 0;
+        if (back && bestfirst_start(s, &s->sched.best_back, half, 1)) back = 0;
     }
     for (int restart = 0; !found; restart++) {
         long long size = 20000LL << (restart < 30 ? restart : 30);
         cap_pass(s, size, share);
-        s->restart = restart;
+        s->run.restart = restart;
         /* Every other run leaves out the rule of thumb for sending cards home: some wins keep a card
          * on the tableau that the rule would have sent home. */
-        s->greedy = restart % 2 == 0 && !greedy_done;
+        s->run.greedy = restart % 2 == 0 && !greedy_done;
         int r = run(s, 1, 0);
         if (r == 1) found = 1;
         /* exhausted: no order finds a win there; out of budget, time or share: stop */
-        exhausted = r == 0 && !s->greedy;
+        exhausted = r == 0 && !s->run.greedy;
         if (exhausted || pass_over(s, share)) break;
         /* The space with the rule of thumb is exhausted: no later run of it can win, and the space without
          * it is likely small too, so the next run tries it at once (when it is exhausted too the pass ends;
@@ -70,26 +72,26 @@ static int first_pass_run(Search *s, double start, double time_limit) {
         /* Classic King Albert: then a chained run (obliges), of one of three kinds in turn: without cards
          * taken back, with and without the rule of thumb, and with cards taken back. A kind whose space
          * is exhausted has no win to give and is left out from then on. */
-        int j = restart - CHAIN_FROM, kind = j % 4 < 3 ? j % 4 : 2; /* 0, 1: no card back, greedy = kind; 2: cards back */
-        if (!found && j >= 0 && s->chain_runs && s->pos.game == GAME_KA_CLASSIC && !(chain_done >> kind & 1)) {
+        int j = restart - CHAIN_FROM, kind = j % 4 < 3 ? j % 4 : 2; /* 0, 1: no card back, greedy = kind; 2: back */
+        if (!found && j >= 0 && s->sched.chain_runs && s->pos.game == GAME_KA_CLASSIC && !(chain_done >> kind & 1)) {
             cap_pass(s, size, share);
-            s->chained = 1;
-            s->greedy = kind == 1;
+            s->run.chained = 1;
+            s->run.greedy = kind == 1;
             r = run(s, kind < 2, 0);
-            s->chained = 0;
+            s->run.chained = 0;
             if (r == 1) found = 1;
             if (r == 0) chain_done |= 1 << kind;
             if (pass_over(s, share)) break;
         }
         if (found || !best) continue;
         cap_pass(s, size, share);
-        r = bestfirst_run(s, s->best);
+        r = bestfirst_run(s, s->sched.best);
         if (r == 1) found = 1;
         exhausted = r == 0;
         if (exhausted || pass_over(s, share)) break; /* no win without worrying back */
         if (found || !back) continue;
         cap_pass(s, size / 4, share);
-        r = bestfirst_run(s, s->best_back);
+        r = bestfirst_run(s, s->sched.best_back);
         if (r == 1) found = 1;
         if (r == 0) back = 0;
         if (pass_over(s, share)) break;
@@ -99,13 +101,13 @@ static int first_pass_run(Search *s, double start, double time_limit) {
      * positions, and this turn wins it). With the quarter turns above, it cost the lost ones of classic
      * deals 1-2000 at 5 million positions a fifth more positions in all. */
     if (!found && exhausted && back) {
-        cap_pass(s, s->nodes / 2, share); /* the pass is the first thing a solve does: its nodes so far */
-        found = bestfirst_run(s, s->best_back) == 1;
+        cap_pass(s, s->budget.nodes / 2, share); /* the pass is the first thing a solve does: its nodes so far */
+        found = bestfirst_run(s, s->sched.best_back) == 1;
     }
     bestfirst_free(s);
-    s->lent = 0;
+    s->budget.lent = 0;
     share_memory(s);
-    s->restart = 0;
+    s->run.restart = 0;
     return found;
 }
 
@@ -119,19 +121,19 @@ static int first_pass_run(Search *s, double start, double time_limit) {
  * has the whole argument). A run that searches its space to the end decides, as the plain search does.
  */
 static int complete(Search *s) {
-    if (s->layered) return layered_run(s);
-    if (!s->restarts) return run(s, 0, 0);
+    if (s->sched.layered) return layered_run(s);
+    if (!s->sched.restarts) return run(s, 0, 0);
     int r = -1;
-    long long size = s->restarts;
+    long long size = s->sched.restarts;
     for (int k = 0;; size *= 2, k++) {
-        s->restart = k;
-        s->pass_cap = s->nodes + size;
+        s->run.restart = k;
+        s->run.cap = s->budget.nodes + size;
         r = run(s, 0, k > 0); /* a later run keeps what the collection below left */
-        if (r >= 0 || !s->pass_capped || s->out_of_budget || s->out_of_memory) break;
+        if (r >= 0 || !s->run.capped || s->budget.out_of_budget || s->budget.out_of_memory) break;
         if (table_gc(&s->table, 0)) table_clear(&s->table);
     }
-    s->restart = 0;
-    s->pass_cap = -1;
+    s->run.restart = 0;
+    s->run.cap = -1;
     return r;
 }
 
@@ -139,114 +141,129 @@ static int complete(Search *s) {
 /* The second thread: the complete search, from the start. */
 static void *complete_thread(void *arg) {
     Search *c = arg;
-    c->result = complete(c);
-    if (c->result >= 0) atomic_store(&c->share->stop, 1); /* won or proved lost: the pass may stop */
+    c->threads.result = complete(c);
+    if (c->threads.result >= 0) atomic_store(&c->threads.share->stop, 1); /* won or proved lost: the pass may stop */
     return NULL;
 }
 
 /* The complete search reached the nodes it may have while the pass runs: wait for the pass to end and
  * take what it left, as the complete search after it would have. 1 when that leaves more to search. */
 int await_pass(Search *c) {
-    Share *sh = c->share;
+    Share *sh = c->threads.share;
     struct timespec ms = {0, 1000000};
     while (!atomic_load(&sh->pass_done) && !atomic_load(&sh->stop)) nanosleep(&ms, NULL);
     if (!atomic_load(&sh->pass_done)) return 0;
-    c->max_nodes = sh->budget - atomic_load(&sh->pass_used);
-    return c->nodes < c->max_nodes;
+    c->budget.max_nodes = sh->budget - atomic_load(&sh->pass_used);
+    return c->budget.nodes < c->budget.max_nodes;
+}
+
+/* Start the complete search of s's position on a second thread, with five eighths of the memory and, for a node
+ * budget, at first the least the pass leaves of it. The search, or NULL when it could not start. */
+static Search *start_complete(Search *s, Share *sh, pthread_t *thread) {
+    Search *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    long long max_nodes = s->budget.max_nodes;
+    atomic_init(&sh->stop, 0);
+    atomic_init(&sh->pass_done, 0);
+    atomic_init(&sh->pass_used, 0);
+    sh->budget = max_nodes;
+    c->pos = s->pos;
+    c->sched = s->sched; /* no best-first run has started yet */
+    c->disk = s->disk;
+    c->budget.memory = s->budget.memory / 8 * 5;
+    s->budget.memory -= c->budget.memory;
+    c->budget.max_nodes = max_nodes >= 0 ? max_nodes - max_nodes / 2 - 1 : -1;
+    c->budget.deadline = s->budget.deadline;
+    c->run.cap = -1;
+    c->threads.share = s->threads.share = sh;
+    c->threads.complete = 1;
+    if (table_init(&c->table, c->budget.memory - c->budget.memory / 8) ||
+        pthread_create(thread, NULL, complete_thread, c)) {
+        s->budget.memory += c->budget.memory;
+        s->threads.share = NULL;
+        search_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* The first pass has ended, with a win when `found`: stop the complete search, or wait for it, and take its
+ * positions, and its verdict or its line. The verdict. */
+static int join_complete(Search *s, Search *c, Share *sh, pthread_t thread, int found) {
+    int verdict = V_UNKNOWN;
+    atomic_store(&sh->pass_used, s->budget.nodes);
+    atomic_store(&sh->pass_done, 1);
+    if (found) atomic_store(&sh->stop, 1);
+    pthread_join(thread, NULL);
+    s->budget.nodes += c->budget.nodes;
+    s->budget.out_of_memory |= c->budget.out_of_memory;
+    if (!found && c->threads.result == 1) { /* the complete search's line is the answer */
+        found = 1;
+        Stacks mine = s->line;
+        s->line.undo = c->line.undo, s->line.nundo = c->line.nundo, s->line.undo_cap = c->line.undo_cap;
+        c->line.undo = mine.undo, c->line.nundo = mine.nundo, c->line.undo_cap = mine.undo_cap;
+    } else if (!found && c->threads.result == 0) {
+        verdict = V_UNWINNABLE;
+    }
+    search_free(c);
+    s->threads.share = NULL;
+    return found ? V_WINNABLE : verdict;
 }
 #endif
 
 /*
  * The whole solve from s->pos: the first pass (King Albert) on its share, then the complete search.
- * The caller sets s->pos, s->level and s->memory, which bounds the tables and the stacks together.
- * Returns V_*, and when winnable the undo stack holds the winning line. Needs no Python: it runs without
- * the GIL. With threads == 2 (King Albert, first pass on) the complete search runs on a second thread
+ * The caller sets s->pos, s->budget.memory (which bounds the tables and the stacks together), s->sched and
+ * s->disk. Returns V_*, and when winnable the undo stack holds the winning line. Needs no Python: it runs
+ * without the GIL. With threads == 2 (King Albert, first pass on) the complete search runs on a second thread
  * from the start, with five eighths of the memory: the verdict is the one a single thread gives for a
  * node budget (the complete search waits for the pass before it passes B/2, and then gets B minus what
  * the pass used), and with a time limit both searches get all of it.
  */
 int search_solve(Search *s, long long max_nodes, double time_limit, int first_pass, int threads) {
-    int verdict = V_UNKNOWN, found = 0, game = s->pos.game;
-    s->max_nodes = max_nodes;
+    int verdict = V_UNKNOWN, found = 0;
+    s->budget.max_nodes = max_nodes;
     double start = now();
-    s->deadline = time_limit > 0 ? start + time_limit : 0;
-    first_pass = first_pass && game != GAME_EW;
+    s->budget.deadline = time_limit > 0 ? start + time_limit : 0;
+    first_pass = first_pass && s->pos.game != GAME_EW;
 #ifdef TABLEAUX_THREADS
     Share sh;
-    Search *c = NULL;
     pthread_t thread;
-    if (threads > 1 && first_pass && (c = calloc(1, sizeof *c))) {
-        atomic_init(&sh.stop, 0);
-        atomic_init(&sh.pass_done, 0);
-        atomic_init(&sh.pass_used, 0);
-        sh.budget = max_nodes;
-        c->pos = s->pos;
-        c->level = s->level;
-        c->oblige = s->oblige;
-        c->memory = s->memory / 8 * 5;
-        s->memory -= c->memory;
-        c->max_nodes = max_nodes >= 0 ? max_nodes - max_nodes / 2 - 1 : -1; /* the least the pass leaves */
-        c->deadline = s->deadline;
-        c->pass_cap = -1;
-        c->share = s->share = &sh;
-        c->complete = 1;
-        c->restarts = s->restarts;
-        c->layered = s->layered;
-        if (table_init(&c->table, c->memory - c->memory / 8) || pthread_create(&thread, NULL, complete_thread, c)) {
-            s->memory += c->memory;
-            s->share = NULL;
-            search_free(c);
-            c = NULL;
-        }
-    }
+    Search *c = threads > 1 && first_pass ? start_complete(s, &sh, &thread) : NULL;
 #else
     (void)threads;
 #endif
-    if (table_init(&s->table, s->memory - s->memory / 8)) { /* what share_memory gives while the stacks are small */
-        s->out_of_memory = 1;
-    } else {
-        if (first_pass) found = first_pass_run(s, start, time_limit);
+    /* the table's room while the stacks are small (share_memory) */
+    if (table_init(&s->table, s->budget.memory - s->budget.memory / 8)) {
+        s->budget.out_of_memory = 1;
 #ifdef TABLEAUX_THREADS
-        if (c) {
-            atomic_store(&sh.pass_used, s->nodes);
-            atomic_store(&sh.pass_done, 1);
-            if (found) atomic_store(&sh.stop, 1);
-            pthread_join(thread, NULL);
-            s->nodes += c->nodes;
-            s->out_of_memory |= c->out_of_memory;
-            if (!found && c->result == 1) { /* the complete search's line is the answer */
-                found = 1;
-                Undo *u = s->undo;
-                int n = s->nundo, cap = s->undo_cap;
-                s->undo = c->undo, s->nundo = c->nundo, s->undo_cap = c->undo_cap;
-                c->undo = u, c->nundo = n, c->undo_cap = cap;
-            } else if (!found && c->result == 0) {
-                verdict = V_UNWINNABLE;
-            }
-            search_free(c);
-            s->share = NULL;
-            if (found) verdict = V_WINNABLE;
-            return verdict;
+        if (c) { /* no pass: the other thread stops at once */
+            atomic_store(&sh.stop, 1);
+            join_complete(s, c, &sh, thread, 0);
         }
 #endif
-        if (!found && !s->out_of_budget && !s->out_of_memory) {
-            s->pass_cap = -1;
-            s->pass_deadline = 0;
-            int r = complete(s);
-            if (r == 1) found = 1;
-            else if (r == 0) verdict = V_UNWINNABLE;
-        }
-        if (found) verdict = V_WINNABLE;
+        return V_UNKNOWN;
     }
-    return verdict;
+    if (first_pass) found = first_pass_run(s, start, time_limit);
+#ifdef TABLEAUX_THREADS
+    if (c) return join_complete(s, c, &sh, thread, found);
+#endif
+    if (!found && !s->budget.out_of_budget && !s->budget.out_of_memory) {
+        s->run.cap = -1;
+        s->run.deadline = 0;
+        int r = complete(s);
+        if (r == 1) found = 1;
+        else if (r == 0) verdict = V_UNWINNABLE;
+    }
+    return found ? V_WINNABLE : verdict;
 }
 
 void search_free(Search *s) {
     bestfirst_free(s);
     table_free(&s->table);
-    free(s->frames);
-    free(s->moves);
-    free(s->undo);
-    free(s->keys);
+    free(s->line.frames);
+    free(s->line.moves);
+    free(s->line.undo);
+    free(s->line.keys);
     free(s);
 }

@@ -5,10 +5,10 @@ The proofs that the interface's methods rely on are set out in the package's doc
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ...cards import SUIT
-from ...engine import RawMove, State
+from ...engine import RawMove, Rules, State
 
 
 class Strategy:
@@ -37,6 +37,33 @@ class Strategy:
 
     def order(self, state: State, moves: list[RawMove], restricted: bool) -> list[RawMove]:
         return moves
+
+    def closure(
+        self,
+        rules: Rules,
+        state: State,
+        moves: list[RawMove],
+        greedy: bool = False,
+        made: Callable[[RawMove, State], bool] | None = None,
+    ) -> tuple[State, list[RawMove] | None]:
+        """Make safe moves from ``state`` (whose legal moves are ``moves``), one after another, until none is
+        left: the position reached and its legal moves. Every search makes them this way: the depth-first
+        runs, the best-first run and the layered search (the C core's ``ka_safe`` loop and ``lay_closure``).
+
+        ``greedy``: the first pass's moves that are only likely safe as well (:meth:`greedy_move`). ``made``
+        hears of each move with the position after it, and stops the closure there by returning True; the
+        moves are then None.
+        """
+        safe, maybe = (self.greedy_move, self.maybe_greedy) if greedy else (self.safe_move, self.maybe_safe)
+        while maybe(state):
+            move = safe(state, moves)
+            if move is None:
+                break
+            state = rules.apply(state, move)
+            if made is not None and made(move, state):
+                return state, None
+            moves = rules.moves(state)
+        return state, moves
 
     def obligation(self, move: RawMove) -> int | None:
         """The pile whose card the next move must use after ``move``, or None (see KingAlbertStrategy)."""

@@ -72,8 +72,7 @@ class KingAlbertStrategy(Strategy):
 
         "Covered" (:func:`ka_home_is_safe`): r <= 2, or both suits of the other
         colour are home up to rank r - 2 and the other suit of its colour up to
-        r - 3. Aces are the case the first version of this solver proved; the
-        proof below covers them too.
+        r - 3. The proof below covers Aces and Twos as well.
 
         Call H the cards of the card's own suit up to r, of the other suit of
         its colour up to r - 3, and of the other colour up to r - 2: all home

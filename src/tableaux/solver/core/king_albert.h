@@ -1,0 +1,167 @@
+/*
+ * King Albert's rules as both complete searches use them: king_albert.c (the depth-first search's moves, safe
+ * moves and order) and layered_keys.c (the layered search's steps and safe moves) take them from here, so each
+ * rule has one copy. Inline, since both call them for every position they make.
+ *
+ *  - the foundations (ka_home): each suit's height, where it lies, which foundations are empty;
+ *  - the moves from one pile (ka_moves_from), in king_albert.py's order;
+ *  - the safe-home rule (ka_home_is_safe; strategy/king_albert.py: KingAlbertStrategy.safe_move has the proof);
+ *  - what the searches leave out (ka_keeps; KingAlbertStrategy.order has the proofs).
+ */
+#ifndef TABLEAUX_KING_ALBERT_H
+#define TABLEAUX_KING_ALBERT_H
+
+#include "core.h"
+
+/* The foundations: cards home per suit, the foundation holding each suit, and the empty ones in order. */
+typedef struct {
+    int h[4];
+    int8_t of[4];
+    uint8_t ef[4], nef;
+} KaHome;
+
+static inline void ka_home(const Pos *p, KaHome *f) {
+    suit_heights(p, 0, f->h);
+    f->nef = 0;
+    for (int i = 0; i < 4; i++) {
+        if (p->n[i]) f->of[SUIT[p->c[i][0]]] = (int8_t)i;
+        else f->ef[f->nef++] = (uint8_t)i;
+    }
+}
+
+/* The foundation that card c (a card, not face down) goes home to, the first empty one for an Ace; -1 when
+ * its suit is not up to the rank below it. */
+static inline int ka_home_dst(const KaHome *f, int c) {
+    if (RANK[c] != f->h[SUIT[c]] + 1) return -1;
+    return RANK[c] == 1 ? f->ef[0] : f->of[SUIT[c]];
+}
+
+/* KingAlbertStrategy.safe_move (ka_home_is_safe in strategy/king_albert.py): card c may go home for good, with
+ * the suits home up to h, when its rank r <= 2, or when both suits of the other colour are home up to r - 2
+ * and the other suit of its colour up to r - 3. Sent home, it is a safe move; on a foundation, never taken back. */
+static inline int ka_home_is_safe(const int h[4], int c) {
+    int r = RANK[c];
+    if (r <= 2) return 1;
+    int o1 = RED[c] ? 0 : 1, o2 = RED[c] ? 3 : 2; /* the other colour's suits */
+    return h[o1] >= r - 2 && h[o2] >= r - 2 && h[SUIT[c] ^ 3] >= r - 3; /* C<->S, D<->H: one colour */
+}
+
+/* 1 when the search may take foundation card c back onto the tableau: never in the first pass's restricted
+ * runs, nor when c is home for good (KingAlbertStrategy.order). */
+static inline int ka_may_take_back(const int h[4], int c, int restricted) {
+    return !restricted && !ka_home_is_safe(h, c);
+}
+
+/* What a move may go to: the foundations, the empty tableau piles, and for each card the tableau piles whose
+ * top accepts it (at most two: the two cards one rank higher of the other colour). */
+typedef struct {
+    KaHome f;
+    uint8_t et[9], net;
+    uint8_t nw[52], wanted[52][2];
+} KaTargets;
+
+/* The two cards that may go on tableau card t (rank 2 and up): one rank lower, the other colour, in
+ * ascending card order, as ACCEPTS lists them. */
+static inline void ka_below(int t, int *lo, int *hi) {
+    int r = RANK[t] - 2;
+    *lo = (RED[t] ? 0 : 1) * 13 + r;
+    *hi = (RED[t] ? 3 : 2) * 13 + r;
+}
+
+static inline void ka_targets(const Pos *p, KaTargets *t) {
+    ka_home(p, &t->f);
+    t->net = 0;
+    memset(t->nw, 0, sizeof t->nw);
+    for (int i = KA_T0; i < KA_T1; i++) {
+        if (!p->n[i]) {
+            t->et[t->net++] = (uint8_t)i;
+            continue;
+        }
+        int c = top(p, i);
+        if (c >= 52 || RANK[c] < 2) continue;
+        int lo, hi;
+        ka_below(c, &lo, &hi);
+        t->wanted[lo][t->nw[lo]++] = (uint8_t)i;
+        t->wanted[hi][t->nw[hi]++] = (uint8_t)i;
+    }
+}
+
+/* Card c from pile src to a foundation: an Ace to each empty one, another card where its suit waits for it. */
+static inline int ka_to_foundation(const KaHome *f, int src, int c, Move *out, int n) {
+    if (RANK[c] == 1) {
+        for (int j = 0; j < f->nef; j++)
+            if (f->ef[j] != src) add(out, &n, src, 1, f->ef[j]);
+    } else if (c < 52 && RANK[c] == f->h[SUIT[c]] + 1) {
+        add(out, &n, src, 1, f->of[SUIT[c]]);
+    }
+    return n;
+}
+
+/* The legal moves from pile s (not empty), written from out[n] on, in king_albert.py's order: its top card home,
+ * then each build from its top (the top card alone from a foundation or a cell, or under `single` cards) onto
+ * the piles that accept it, then onto each empty tableau pile. The new count. */
+static inline int ka_moves_from(const Pos *p, const KaTargets *t, int s, int single, Move *out, int n) {
+    int len = p->n[s];
+    n = ka_to_foundation(&t->f, s, top(p, s), out, n);
+    if (s < KA_T0 || s >= KA_R0) { /* a foundation's or a cell's top card */
+        int c = top(p, s);
+        if (c < 52)
+            for (int j = 0; j < t->nw[c]; j++) add(out, &n, s, 1, t->wanted[c][j]);
+        for (int j = 0; j < t->net; j++) add(out, &n, s, 1, t->et[j]);
+        return n;
+    }
+    int depth = single ? 1 : len;
+    for (int k = 1; k <= depth; k++) {
+        int c = p->c[s][len - k];
+        if (c & DOWN) break;
+        for (int j = 0; j < t->nw[c]; j++) add(out, &n, s, k, t->wanted[c][j]);
+        for (int j = 0; j < t->net; j++)
+            if (t->et[j] != s) add(out, &n, s, k, t->et[j]);
+    }
+    return n;
+}
+
+/* 1 when the search keeps move m (KingAlbertStrategy.order): it takes back no card home for good (nor any card
+ * when `restricted`), moves no Ace between foundations, and does not only permute piles: a tableau pile's only
+ * cards onto an empty pile, or the same cards onto a second empty pile (bit k of empty[s]: k cards from pile s
+ * went to an empty pile already; the caller zeroes it for each position). A foundation card goes to each empty
+ * tableau pile in the depth-first search (as in search.py), to the first only with `foundation_once` (the
+ * layered search, as in layered.py): the positions are the same, so either is sound. */
+static inline int ka_keeps(const Pos *p, const int h[4], Move m, int restricted, int foundation_once,
+                           uint64_t empty[KA_NPILES]) {
+    int s = m.src, k = m.cnt, d = m.dst;
+    if (s < KA_T0) {
+        if (d < KA_T0 || !ka_may_take_back(h, top(p, s), restricted)) return 0;
+        if (!foundation_once) return 1;
+    }
+    if (d < KA_T0 || p->n[d]) return 1;
+    if (s >= KA_T0 && s < KA_T1 && k == p->n[s]) return 0;
+    if (empty[s] >> (k & 63) & 1) return 0;
+    empty[s] |= 1ULL << (k & 63);
+    return 1;
+}
+
+/* The moves that put a single card on card c, which lies (or is about to lie) on tableau pile x: from each other
+ * pile whose top goes on c, a foundation's only where the search may take it back (ka_keeps); in the order of
+ * the piles, as ka_moves_from and ka_keeps would give them. Written to out unless out is NULL (then it stops at
+ * the first); how many. Classic rules: a reserve card put on the tableau must be covered by the next move
+ * (KingAlbertStrategy.obligation), and where no move can, it is not put out at all. */
+static inline int ka_covers(const Pos *p, int c, int x, int restricted, Move *out) {
+    if (c >= 52 || RANK[c] < 2) return 0;
+    int a, b, h[4], n = 0;
+    ka_below(c, &a, &b);
+    for (int i = 0; i < KA_NPILES; i++) {
+        if (i == x || !p->n[i]) continue;
+        int t = top(p, i);
+        if (t != a && t != b) continue;
+        if (i < KA_T0) {
+            suit_heights(p, 0, h);
+            if (!ka_may_take_back(h, t, restricted)) continue;
+        }
+        if (!out) return 1;
+        add(out, &n, i, 1, x);
+    }
+    return n;
+}
+
+#endif
