@@ -61,7 +61,7 @@ def start_server(db: Path) -> tuple[subprocess.Popen[str], str]:
     deadline = time.monotonic() + 20
     while True:
         try:
-            httpx.get(url + "api/games/catalog", timeout=2)
+            httpx.get(url + "api/games/info", timeout=2)
             return proc, url
         except httpx.TransportError:
             if time.monotonic() > deadline:

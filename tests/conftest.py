@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,8 +12,14 @@ from fastapi.testclient import TestClient
 
 from tableaux.solver import BACKENDS
 from tableaux.web.app import create_app
+from tableaux.web.middleware import CHECK_ANSWERS
 
 pytest_plugins = ["pytester"]
+
+os.environ[CHECK_ANSWERS] = "1"
+"""Every web app the suite builds checks each answer against its route's model before sending it, and so does
+every server it starts (they inherit the environment): an answer that breaks the API's contract fails the test
+that received it (tests/test_web_api.py shows that it does)."""
 
 BROWSER_TESTS = "test_browser.py"
 BROWSER_HINT = "install Debian's chromium (apt-get install chromium) to run them"

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from pydantic import TypeAdapter, ValidationError
+
 from ..i18n import negotiate, speaking
 from .errors import error_body
 from .identity import COOKIE, COOKIE_MAX_AGE, ISSUED
-from .openapi import TOKEN_HEADER
+from .openapi import TOKEN_HEADER, Conflict, Error
 
 MAX_BODY = 16 * 1024
 CSP = (
@@ -192,3 +195,81 @@ class RequestLanguage(HttpMiddleware):
         header = dict(scope.get("headers", [])).get(b"accept-language", b"").decode("latin-1")
         with speaking(negotiate(header)):
             await self.app(scope, receive, send)
+
+
+CHECK_ANSWERS = "TABLEAUX_CHECK_ANSWERS"
+"""Set to 1 (the test suite does, for every app it builds and every server it starts) to check every answer."""
+
+
+class ContractBroken(RuntimeError):
+    """An answer that does not match the model its route declares: a fault of the server, never of the request."""
+
+
+@functools.cache
+def adapter(model: Any) -> TypeAdapter[Any]:
+    return TypeAdapter(model)
+
+
+def answer_model(route: Any, status: int) -> Any:
+    """The model an answer with ``status`` must match: the route's declared one (errors: :class:`Error`, or
+    :class:`Conflict` for a 409); None when the route declares no such success."""
+    if status >= 400:
+        return Conflict if status == 409 else Error
+    if route is None:
+        return None
+    if status == route.status_code:
+        return route.response_model
+    return (route.responses.get(status) or {}).get("model")
+
+
+def check_answer(scope: Scope, status: int, body: bytes) -> None:
+    """Raise :class:`ContractBroken` unless ``body`` validates, strictly, against the model declared for it."""
+    route = scope.get("route")
+    model = answer_model(route, status)
+    where = f"{scope['method']} {scope['path']} answered {status}"
+    if model is None:
+        raise ContractBroken(f"{where}, which its route does not declare")
+    try:
+        adapter(model).validate_json(body, strict=True)
+    except ValidationError as exc:
+        raise ContractBroken(f"{where} with an answer that breaks its model {getattr(model, '__name__', model)}: "
+                             f"{exc}") from None
+
+
+class AnswerCheck(HttpMiddleware):
+    """Every JSON answer of the API is validated against the model its route declares before it goes out.
+
+    The routes answer plain JSON without passing it through their models (``games.ok``), which is the fast
+    path; this puts the contract back wherever it is switched on (``create_app(check_answers=True)`` or
+    :data:`CHECK_ANSWERS`). A broken answer is never sent: :class:`ContractBroken` is raised instead, which
+    the server answers with a 500 and a test client raises in the test.
+    """
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if not scope["path"].startswith("/api/") or scope["method"] == "HEAD":
+            await self.app(scope, receive, send)
+            return
+        start: Message | None = None
+        chunks: list[bytes] = []
+
+        async def held(message: Message) -> None:
+            nonlocal start
+            if message["type"] == "http.response.start":
+                start = message
+                return
+            if message["type"] != "http.response.body" or start is None:
+                await send(message)
+                return
+            chunks.append(message.get("body", b""))
+            if message.get("more_body", False):
+                return
+            body = b"".join(chunks)
+            media = dict(start.get("headers", [])).get(b"content-type", b"").split(b";")[0].strip()
+            if media != b"application/json":
+                raise ContractBroken(f"{scope['method']} {scope['path']} answered {media.decode('latin-1')!r}, "
+                                     "not JSON")
+            check_answer(scope, start["status"], body)
+            await send(start)
+            await send({"type": "http.response.body", "body": body})
+
+        await self.app(scope, receive, held)
