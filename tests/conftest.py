@@ -18,8 +18,8 @@ pytest_plugins = ["pytester"]
 
 os.environ[CHECK_ANSWERS] = "1"
 """Every web app the suite builds checks each answer against its route's model before sending it, and so does
-every server it starts (they inherit the environment): an answer that breaks the API's contract fails the test
-that received it (tests/test_web_api.py shows that it does)."""
+every server it starts (they inherit the environment), whatever the developer's environment says: an answer
+that breaks the API's contract fails the test that received it (tests/test_web_contract.py shows that it does)."""
 
 BROWSER_TESTS = "test_browser.py"
 BROWSER_HINT = "install Debian's chromium (apt-get install chromium) to run them"

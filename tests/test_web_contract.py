@@ -31,7 +31,7 @@ from tableaux.web import stats
 from tableaux.web.app import create_app
 from tableaux.web.errors import ApiError
 from tableaux.web.fields import WEB_GAMES, derive, library_fields
-from tableaux.web.middleware import ContractBroken
+from tableaux.web.middleware import BROKEN, ContractBroken
 
 DERIVED: list[tuple[type[BaseModel], type, set[str]]] = [
     (api.Position, library_game.Position, set()),
@@ -149,8 +149,19 @@ def test_an_answer_that_leaks_a_face_down_card_fails_the_request(db: Path, monke
         client.post("/api/games", json={"game": "king-albert", "deal": 17})
 
 
+def test_a_server_sends_a_clear_500_instead_of_an_answer_that_breaks_its_model(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a player of a checking server with such a bug gets: no card, and an error that says what happened."""
+    monkeypatch.setattr(web_games, "make_view", leaky_view)
+    client = TestClient(create_app(db), raise_server_exceptions=False)
+    r = client.post("/api/games", json={"game": "king-albert", "deal": 17})
+    assert r.status_code == 500
+    assert r.json() == {"error": BROKEN}
+
+
 def test_the_check_is_what_stops_a_leak(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Without the check, the routes send their JSON as it was made (the fast path production takes)."""
+    """With the check off (production's fast path), the routes send their JSON as it was made."""
     monkeypatch.setattr(web_games, "make_view", leaky_view)
     r = TestClient(create_app(db, check_answers=False)).post("/api/games", json={"game": "king-albert", "deal": 17})
     assert r.status_code == 201

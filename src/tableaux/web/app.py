@@ -109,9 +109,9 @@ def create_app(
     The solver pool starts with the app's lifespan (or at the first hint when
     the app runs without one) and stops with it.
 
-    ``check_answers`` validates every answer against its route's model before it goes out (a broken one
-    raises :class:`~tableaux.web.middleware.ContractBroken`); by default it is on when the environment
-    variable ``TABLEAUX_CHECK_ANSWERS`` is 1, as the test suite sets it.
+    ``check_answers`` validates every answer against its route's model before it goes out
+    (:class:`~tableaux.web.middleware.AnswerCheck`); by default it is on when the environment variable
+    ``TABLEAUX_CHECK_ANSWERS`` is 1, as the test suite sets it for every app and server it starts.
     """
     store = Store(db_path)
     solver_pool = pool or SolverPool()

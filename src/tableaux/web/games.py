@@ -275,9 +275,9 @@ def games_of(request: Request) -> Games:
 
 
 def ok(data: object, status: int = 200) -> JSONResponse:
-    """Answer with ``data`` as JSON directly. FastAPI would validate and re-encode it against the route's model;
-    the answers are plain JSON already, so that is skipped (docs/api.md gives the time it saves), and the
-    suite checks every answer against its model instead (:class:`tableaux.web.middleware.AnswerCheck`)."""
+    """Answer with ``data`` as JSON directly: the fast path. FastAPI would validate and re-encode it against the
+    route's model; production skips that (docs/api.md gives what it saves), and the test suite checks every
+    answer against its model as it goes out instead (:class:`tableaux.web.middleware.AnswerCheck`)."""
     return JSONResponse(data, status_code=status)
 
 
