@@ -3,10 +3,15 @@
 These models are the one description of the API. FastAPI validates request
 bodies with them (they are the routes' body parameters), and ``/openapi.json``
 is generated from them and from what each route declares (its operation id,
-its answers and the links from one answer to the next request). Tests hold the
-server to that description (tests/test_fuzz_openapi.py runs schemathesis
-against it): a face-down card, for instance, is described as ``{"card": null,
-"up": false}``, so a response that leaked one would not match.
+the model of each answer and the links from one answer to the next request).
+The answers built from the library's results (the position, its cards, a
+move, a hint, the chance to win, the statistics) are the library's own shapes,
+derived from them field by field and narrowed only where the API promises
+more: a face-down card, for instance, is exactly ``{"card": null, "up":
+false}``, so an answer that leaked one would not match. The test suite holds
+the server to this description: every answer it receives is checked against
+its model (:class:`tableaux.web.middleware.AnswerCheck`), and
+tests/test_fuzz_openapi.py runs schemathesis against it.
 
 Each refusal must say what was wrong and what is accepted, so the validators
 of the models' fields (in :mod:`tableaux.web.fields`) raise errors with finished
