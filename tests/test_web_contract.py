@@ -61,7 +61,7 @@ def test_a_field_added_to_a_library_shape_is_in_the_derived_model_at_once() -> N
         kept: int
         added: NotRequired[str]
 
-    model = derive("Shape", Shape, base=api.Answer, doc="a shape", kept=api.NonNegative)
+    model = derive("Shape", Shape, api.Answer, "a shape", kept=api.NonNegative)
     assert set(model.model_fields) == {"kept", "added"}
     model.model_validate({"kept": 1})
     model.model_validate({"kept": 1, "added": "x"})
@@ -73,7 +73,7 @@ def test_a_field_added_to_a_library_shape_is_in_the_derived_model_at_once() -> N
 
 def test_tightening_a_field_the_library_shape_does_not_have_is_refused_at_once() -> None:
     with pytest.raises(TypeError, match="no field score"):
-        derive("Card", engine.CardDict, base=api.Answer, doc="a card", score=int)
+        derive("Card", engine.CardDict, api.Answer, "a card", score=int)
 
 
 @st.composite

@@ -221,13 +221,14 @@ def library_fields(shape: type) -> dict[str, tuple[Any, bool]]:
     return out
 
 
-def derive(name: str, shape: type, *, base: type[BaseModel], doc: str, **tighter: Any) -> type[BaseModel]:
+def derive(name: str, shape: type, base: type[BaseModel], doc: str, /, **tighter: Any) -> type[BaseModel]:
     """The API's model of a library shape: the same fields, each always or sometimes there as in the library,
     with the type the library gives unless ``tighter`` narrows it to what the API guarantees (a face-down
     card has no code, a pile name is one the games have).
 
     So a field added to, renamed in or dropped from the library's shape is in the API's model at once, and
-    a tightening that names no field of the shape is refused here, when the module is imported.
+    a tightening that names no field of the shape is refused here, when the module is imported. (The first
+    four arguments are positional, so that any field name can be narrowed.)
     """
     fields = library_fields(shape)
     unknown = sorted(set(tighter) - set(fields))

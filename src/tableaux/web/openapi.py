@@ -176,24 +176,24 @@ DealNumber = Annotated[int, Field(ge=0, le=MAX_DEAL)]
 
 # The position, the move and the hint are the library's shapes (tableaux.game.Position, engine.CardDict,
 # engine.MoveDict, hints.HintDict), each narrowed only where the API promises more than the library's types say.
-FaceUpCard = derive("FaceUpCard", CardDict, base=Answer, doc="A card the player can see.",
+FaceUpCard = derive("FaceUpCard", CardDict, Answer, "A card the player can see.",
                     card=CardCode, up=Literal[True])
-FaceDownCard = derive("FaceDownCard", CardDict, base=Answer, doc="A face-down card: its identity is never sent.",
+FaceDownCard = derive("FaceDownCard", CardDict, Answer, "A face-down card: its identity is never sent.",
                       card=None, up=Literal[False])
 Card = FaceUpCard | FaceDownCard
 Position = derive(
-    "Position", PositionDict, base=Answer,
-    doc="``Game.public_position()``: the library's position with every card the player cannot see hidden. "
+    "Position", PositionDict, Answer,
+    "``Game.public_position()``: the library's position with every card the player cannot see hidden. "
         "``stock_left``, ``reserve_left``, ``base_rank``, ``base_card`` and ``redeals_left``: games with a stock.",
     game=GameName, deal=DealNumber, piles=dict[PileName, list[Card]], score=Annotated[int, Field(ge=0, le=52)],
     moves_played=NonNegative, stock_left=NonNegative, reserve_left=NonNegative, base_rank=RankLetter,
     base_card=CardCode, redeals_left=NonNegative,
 )
-LegalMove = derive("LegalMove", MoveDict, base=Answer, doc="``Move.to_dict()``: a move and its notation.",
+LegalMove = derive("LegalMove", MoveDict, Answer, "``Move.to_dict()``: a move and its notation.",
                    source=PileName, count=Annotated[int, Field(ge=1, le=MAX_COUNT)], target=PileName)
 Hint = derive(
-    "Hint", HintDict, base=Answer,
-    doc="``Hint.to_dict()`` (tableaux.hints): the suggested move, where it came from, and whether the solver "
+    "Hint", HintDict, Answer,
+    "``Hint.to_dict()`` (tableaux.hints): the suggested move, where it came from, and whether the solver "
         "looked at face-down cards (``peeks``, a hint asked for in peek mode).",
     move=LegalMove | None,
 )
@@ -233,8 +233,8 @@ class Worked(Answer):
 
 
 Chance = derive(
-    "Chance", LibraryChance, base=Worked,
-    doc="``tableaux.fair.win_chance`` of the game's observation (``Chance.to_dict()``): the chance that the "
+    "Chance", LibraryChance, Worked,
+    "``tableaux.fair.win_chance`` of the game's observation (``Chance.to_dict()``): the chance that the "
         "cards the player has not seen lie in a winnable way. An upper bound on what a player who does not "
         "peek can achieve. ``share``: the share of sampled layouts the solver wins; ``low`` and ``high``: its "
         "95% interval.",
@@ -299,8 +299,8 @@ class WinRate(Answer):
 
 Seconds = Annotated[float, Field(ge=0)]
 GameStats = derive(
-    "GameStats", PlayerStats, base=WinRate,
-    doc="One game's statistics for the player (``tableaux.web.stats.GameStats.to_dict()``).",
+    "GameStats", PlayerStats, WinRate,
+    "One game's statistics for the player (``tableaux.web.stats.GameStats.to_dict()``).",
     played=NonNegative, won=NonNegative, current_streak=NonNegative, best_streak=NonNegative,
     best_time=Seconds | None, worst_time=Seconds | None, fewest_moves=Annotated[int, Field(ge=1)] | None,
     assisted=Annotated[int, Field(ge=0, description="games played with the solver's help, counted apart")],
