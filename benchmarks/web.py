@@ -11,12 +11,18 @@ game is replaced by a new deal.
     python benchmarks/web.py --players 32 --seconds 30
     python benchmarks/web.py --tabs 3        # three tabs per player racing on one game
     python benchmarks/web.py --scenario hint-flood   # 50 players at a move a second, 2 clients asking hints nonstop
+    python benchmarks/web.py --scenario contract     # what checking every answer against its model costs
 
 Prints moves per second and latency percentiles (p50, p99) per request kind. The hint-flood
 scenario is the server's speed target: each of 50 players makes a move every second while
 two more clients ask for hints back to back (each hint a solver search of up to half a
 second); the moves' p99 must stay at most 50 ms, with no error. It prints p50, p99 and max
 of the moves, and exits non-zero when the target is missed.
+
+The contract scenario runs two servers, one checking every answer against its route's model
+(TABLEAUX_CHECK_ANSWERS=1, as the test suite runs) and one not (as production runs), and plays the
+same load on each in turn, several rounds; it prints each one's server CPU time per request and their
+ratio (docs/api.md quotes it).
 """
 
 from __future__ import annotations
@@ -35,7 +41,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2 as httpx
 
 
 def free_port() -> int:
@@ -44,11 +50,11 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(db: Path) -> tuple[subprocess.Popen[str], str]:
+def start_server(db: Path, env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], str]:
     port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "tableaux", "serve", "--port", str(port), "--no-browser", "--db", str(db)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, **(env or {})},
     )
     assert proc.stdout is not None
     for line in proc.stdout:
@@ -61,7 +67,7 @@ def start_server(db: Path) -> tuple[subprocess.Popen[str], str]:
     deadline = time.monotonic() + 20
     while True:
         try:
-            httpx.get(url + "api/games/catalog", timeout=2)
+            httpx.get(url + "api/games/info", timeout=2)
             return proc, url
         except httpx.TransportError:
             if time.monotonic() > deadline:
@@ -252,20 +258,86 @@ def hint_flood(url: str, players: int, askers: int, seconds: float) -> int:
     return 0 if met else 1
 
 
+CHECK_ANSWERS = "TABLEAUX_CHECK_ANSWERS"
+
+
+def contract_cost(players: int, seconds: float, rounds: int) -> int:
+    """Server CPU per request with and without the answer check, the same load on each in turn."""
+    cpu = {False: 0.0, True: 0.0}
+    requests = {False: 0, True: 0}
+    with tempfile.TemporaryDirectory() as tmp:
+        servers = {checked: start_server(Path(tmp) / f"checked-{checked}.sqlite3",
+                                         {CHECK_ANSWERS: "1" if checked else "0"}) for checked in (False, True)}
+        try:
+            for turn in range(rounds):
+                for checked in (False, True) if turn % 2 == 0 else (True, False):  # ABBA: drift hits both
+                    proc, url = servers[checked]
+                    before = cpu_seconds(proc.pid)
+                    latencies, errors, _elapsed = asyncio.run(run(url, players, 1, seconds))
+                    after = cpu_seconds(proc.pid)
+                    if before is None or after is None:
+                        raise SystemExit("the contract scenario reads server CPU time from /proc (Linux only)")
+                    if any(not k.endswith("409") for k in errors):
+                        raise SystemExit(f"errors from the {'checking' if checked else 'plain'} server: {errors}")
+                    cpu[checked] += after - before
+                    requests[checked] += sum(len(v) for v in latencies.values())
+        finally:
+            for proc, _url in servers.values():
+                proc.terminate()
+                proc.wait(timeout=15)
+    plain, checked_ms = (cpu[k] / requests[k] * 1000 for k in (False, True))
+    one_view = view_check_ms()
+    print(f"tableaux web benchmark, answer check: {players} players, {rounds} rounds of {seconds:.0f} s per server "
+          f"({os.cpu_count()} CPUs, servers and players on this machine)")
+    print(f"  without the check: {requests[False]:6d} requests, {plain:.3f} ms of server CPU per request")
+    print(f"  with the check:    {requests[True]:6d} requests, {checked_ms:.3f} ms of server CPU per request")
+    print(f"  ratio (with / without): {checked_ms / plain:.3f}")
+    print("  checking one view in this process: " + ", ".join(f"{name} {ms:.3f} ms" for name, ms in one_view.items())
+          + f" ({max(one_view.values()) / plain:.1%} of a request's server CPU without the check)")
+    return 0
+
+
+def view_check_ms(repeat: int = 2000) -> dict[str, float]:
+    """The time the answer check takes on one view of each game (a new deal 17), in milliseconds."""
+    from fastapi.testclient import TestClient
+
+    from tableaux.web.app import create_app
+    from tableaux.web.middleware import adapter
+    from tableaux.web.openapi import View
+
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        client = TestClient(create_app(Path(tmp) / "one.sqlite3", check_answers=False))
+        for name in ("king-albert", "eagle-wing"):
+            body = client.post("/api/games", json={"game": name, "deal": 17}).content
+            check = adapter(View)
+            start = time.perf_counter()
+            for _ in range(repeat):
+                check.validate_json(body, strict=True)
+            out[name] = (time.perf_counter() - start) / repeat * 1000
+        client.app.state.store.close()  # type: ignore[attr-defined]
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=8, help="simulated players (default 8)")
     parser.add_argument("--tabs", type=int, default=1,
                         help="tabs per player on the same game (default 1; more tabs make stale-version 409s)")
     parser.add_argument("--seconds", type=float, default=None, help="how long to play (default 10; hint flood 30)")
-    parser.add_argument("--scenario", choices=("play", "hint-flood"), default="play",
-                        help="play: players moving as fast as they can (default); hint-flood: the speed target")
+    parser.add_argument("--scenario", choices=("play", "hint-flood", "contract"), default="play",
+                        help="play: players moving as fast as they can (default); hint-flood: the speed target; "
+                             "contract: the answer check's cost")
+    parser.add_argument("--rounds", type=int, default=6, help="contract: turns on each server (default 6)")
     parser.add_argument("--askers", type=int, default=2, help="hint flood: clients asking for hints (default 2)")
     args = parser.parse_args()
     if args.seconds is None:
         args.seconds = 30.0 if args.scenario == "hint-flood" else 10.0
     if args.players < 1 or args.tabs < 1 or not args.seconds > 0:
         parser.error("--players and --tabs must be at least 1, --seconds positive")
+
+    if args.scenario == "contract":
+        return contract_cost(args.players, args.seconds, args.rounds)
 
     if args.scenario == "hint-flood":
         players = args.players if "--players" in sys.argv else 50

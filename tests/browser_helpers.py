@@ -69,7 +69,7 @@ class LiveServer:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited with {self.proc.returncode}: {self.log.read_text()[-2000:]}")
             try:
-                with urllib.request.urlopen(self.url + "/api/games/catalog", timeout=1) as answer:
+                with urllib.request.urlopen(self.url + "/api/games/info", timeout=1) as answer:
                     if answer.status == 200:
                         return
             except OSError:

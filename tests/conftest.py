@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from tableaux.solver import BACKENDS
 from tableaux.web.app import create_app
+from tableaux.web.middleware import CHECK_ANSWERS
 
 pytest_plugins = ["pytester"]
 
@@ -37,6 +38,12 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_report_header() -> str:
     pretended = " (pretended: TABLEAUX_TEST_CPUS)" if os.environ.get("TABLEAUX_TEST_CPUS") else ""
     return f"os.cpu_count(): {os.cpu_count()}{pretended}; time zone: {os.environ.get('TZ', 'the system one')}"
+
+
+os.environ[CHECK_ANSWERS] = "1"
+"""Every web app the suite builds checks each answer against its route's model before sending it, and so does
+every server it starts (they inherit the environment), whatever the developer's environment says: an answer
+that breaks the API's contract fails the test that received it (tests/test_web_contract.py shows that it does)."""
 
 BROWSER_TESTS = "test_browser.py"
 

@@ -406,10 +406,26 @@ def test_touch_taps_and_finger_drags_move_cards(browser: Browser, server: LiveSe
         p.close()
 
 
-def test_the_page_takes_the_games_from_the_catalog(player: Player) -> None:
+def test_the_page_reads_the_deal_limit_and_the_ten_s_label_from_the_game_info(player: Player) -> None:
+    """The highest deal number and how a ten reads on a card come from the server: the page repeats neither."""
+    deal = next(d for d in range(200) if tableaux.new_game("eagle-wing", d).position()["base_rank"] == "T")
+    game = tableaux.new_game("eagle-wing", deal)
+    tens = [c["card"] for cards in game.public_position()["piles"].values() for c in cards
+            if c["up"] and c["card"] and c["card"][0] == "T"]
+    page = player.open(f"?game=eagle-wing&deal={deal}")
+    expect(page.locator("#deal-input")).to_have_attribute("max", str(tableaux.MAX_DEAL))
+    for name in game.rules.pile_names:  # an empty foundation shows the base rank it waits for
+        if name.startswith("foundation") and not game.position()["piles"][name]:
+            expect(pile(page, name)).to_have_attribute("data-mark", "10")
+    assert tens, "the deal shows a ten"
+    for code in tens:
+        expect(card(page, code).locator("text").first).to_have_text("10")
+
+
+def test_the_page_takes_the_games_from_the_game_info(player: Player) -> None:
     """Game names, titles and which status fields a game has come from the server, not from the page."""
     page = player.open("?game=eagle-wing&deal=5")
-    assert any(r.endswith("/api/games/catalog") for r in player.requests)
+    assert any(r.endswith("/api/games/info") for r in player.requests)
     catalog = [(g.name, g.title) for g in tableaux.GAMES.values() if g.name != "king-albert-classic"]
     options = page.locator("#game-select option")
     expect(options).to_have_count(len(catalog))

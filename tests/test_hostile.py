@@ -223,7 +223,7 @@ def test_deal_numbers_at_and_beyond_the_edges(two_players: Any, db: Path, deal: 
         assert r.json()["deal"] == deal
         assert r.json()["position"] == tableaux.new_game("eagle-wing", deal).public_position()
     else:
-        assert "deal must be" in r.json()["error"] and str(MAX_DEAL) in r.json()["error"]
+        assert "deal number must be" in r.json()["error"] and str(MAX_DEAL) in r.json()["error"]
         assert db_snapshot(db)["games"] == before["games"]
 
 
@@ -401,7 +401,7 @@ def test_protocol_garbage_gets_4xx_and_the_server_carries_on(live: Any) -> None:
         assert 400 <= status < 500, (label, status, answer[:200])
     status, _ = raw_request(url, b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + b"\x00" * 40)  # a TLS hello
     assert status == 400
-    status, _ = raw_get(url, "/api/games/catalog")
+    status, _ = raw_get(url, "/api/games/info")
     assert status == 200 and live.proc.poll() is None
     output = "".join(live.output)
     while not live.lines.empty():

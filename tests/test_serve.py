@@ -98,7 +98,7 @@ def wait_until_answering(url: str, timeout: float = 120.0) -> httpx2.Response:
     deadline = time.monotonic() + timeout
     while True:
         try:
-            return httpx2.get(url + "api/games/catalog", timeout=2.0)
+            return httpx2.get(url + "api/games/info", timeout=2.0)
         except httpx2.TransportError:
             if time.monotonic() > deadline:
                 raise

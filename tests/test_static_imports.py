@@ -1,4 +1,4 @@
-"""The page's scripts import no module that imports them back: each layer (translations, cards, the catalog,
+"""The page's scripts import no module that imports them back: each layer (translations, the game info, cards,
 settings, layout, the board, then the page state, the actions, input, and app.js on top) can be loaded and
 understood with only what lies below it."""
 
@@ -11,7 +11,7 @@ import pytest
 
 STATIC = Path(__file__).resolve().parent.parent / "src" / "tableaux" / "web" / "static"
 IMPORT = re.compile(r'^import\s[^;]*?from\s+"\./([\w.]+)"', re.M | re.S)
-LOWER_LAYERS = ["i18n.js", "api.js", "cards.js", "catalog.js", "settings.js", "layout.js", "rules.js", "board.js"]
+LOWER_LAYERS = ["i18n.js", "api.js", "games.js", "cards.js", "settings.js", "layout.js", "rules.js", "board.js"]
 
 
 def imports() -> dict[str, set[str]]:

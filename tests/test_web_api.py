@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 
 import tableaux
 from tableaux import GAMES, Move
+from tableaux.cards import RANKS
 from tableaux.hints import heuristic_moves
 from tableaux.web.app import COOKIE, WEB_GAMES, create_app
 from web_helpers import engine_game, find_win, moves_of, new_game, play, view_of, without_clock
@@ -28,15 +29,31 @@ def winning_line() -> tuple[str, int, list[str]]:
 
 
 # --- basic endpoints -------------------------------------------------------------
-def test_catalog_lists_both_games_as_the_engine_describes_them(client: TestClient) -> None:
-    r = client.get("/api/games/catalog")
+def test_game_info_lists_the_browser_games_as_the_engine_describes_them(client: TestClient) -> None:
+    r = client.get("/api/games/info")
     assert r.status_code == 200
-    assert r.json() == [
-        {"name": n, "title": tableaux.rules(n).title, "piles": list(tableaux.rules(n).pile_names),
-         "labels": {p: tableaux.Move(p, 1, p).__str__().split(">")[0] for p in tableaux.rules(n).pile_names},
-         "has_stock": n == "eagle-wing"}
-        for n in ("king-albert", "eagle-wing")
+    info = r.json()
+    browser = [r for r in tableaux.GAMES.values() if r.in_browser]
+    assert [g["name"] for g in info["games"]] == [r.name for r in browser] == list(WEB_GAMES)
+    assert info["games"] == [
+        {"name": r.name, "title": r.title, "piles": list(r.pile_names),
+         "labels": {p: str(tableaux.Move(p, 1, p)).split(">")[0] for p in r.pile_names},
+         "has_stock": "stock" in r.pile_names}
+        for r in browser
     ]
+
+
+def test_game_info_gives_the_deal_limit_and_how_each_rank_reads_on_a_card(client: TestClient) -> None:
+    """The page repeats neither: it asks for deals up to max_deal and labels card faces with rank_labels."""
+    info = client.get("/api/games/info").json()
+    assert info["max_deal"] == tableaux.MAX_DEAL
+    tableaux.new_game("king-albert", info["max_deal"])  # the highest deal number is a deal
+    with pytest.raises(tableaux.DealError):
+        tableaux.new_game("king-albert", info["max_deal"] + 1)
+    assert set(info["rank_labels"]) == set(RANKS)
+    for rank, label in info["rank_labels"].items():  # a label reads back as the card it names
+        assert tableaux.parse_card(label + "S") == tableaux.parse_card(rank + "S")
+    assert info["rank_labels"]["T"] == "10"  # the notation's T is not what a card face shows
 
 
 @pytest.mark.parametrize("name", WEB_GAMES)

@@ -22,12 +22,12 @@ BAD_NEW_GAME = [
     ({"game": "king-albert-classic"}, "unknown game"),
     ({"game": 7}, "unknown game 7"),
     ({"deal": 1}, "field 'game' is missing"),
-    ({"game": "king-albert", "deal": -1}, "deal must be from 0 to 4294967295"),
-    ({"game": "king-albert", "deal": 4294967296}, "deal must be from 0 to 4294967295"),
-    ({"game": "king-albert", "deal": 10**40}, "deal must be from 0 to 4294967295"),
-    ({"game": "king-albert", "deal": "17"}, "deal must be a whole number"),
-    ({"game": "king-albert", "deal": 1.5}, "deal must be a whole number"),
-    ({"game": "king-albert", "deal": True}, "deal must be a whole number"),
+    ({"game": "king-albert", "deal": -1}, "deal number must be from 0 to 4294967295"),
+    ({"game": "king-albert", "deal": 4294967296}, "deal number must be from 0 to 4294967295"),
+    ({"game": "king-albert", "deal": 10**40}, "deal number must be from 0 to 4294967295"),
+    ({"game": "king-albert", "deal": "17"}, "deal number must be a whole number"),
+    ({"game": "king-albert", "deal": 1.5}, "deal number must be a whole number"),
+    ({"game": "king-albert", "deal": True}, "deal number must be a whole number"),
     ({"game": "king-albert", "seed": 3}, "unexpected field 'seed'"),
 ]
 
@@ -199,7 +199,7 @@ def test_unknown_game_id_is_404(client: TestClient, method: str, path: str) -> N
 def test_unknown_endpoint_and_wrong_method_are_json_errors(client: TestClient) -> None:
     r = client.get("/api/nothing")
     assert r.status_code == 404 and "error" in r.json()
-    r = client.delete("/api/games/catalog")
+    r = client.delete("/api/games/info")
     assert r.status_code == 405 and "DELETE" in r.json()["error"]
     r = client.get("/api/games/x/moves")
     assert r.status_code == 405 and "error" in r.json()

@@ -270,8 +270,8 @@ def test_resume_answers_null_for_a_new_player_and_creates_nothing(client: TestCl
     assert checked(client.get("/api/resume?game=king-albert"))["view"] is None
 
 
-def test_the_catalog_gives_each_piles_notation_label(client: TestClient) -> None:
-    for entry in checked(client.get("/api/games/catalog")):
+def test_the_game_info_gives_each_piles_notation_label(client: TestClient) -> None:
+    for entry in checked(client.get("/api/games/info"))["games"]:
         assert set(entry["labels"]) == set(entry["piles"])
         for pile, label in entry["labels"].items():
             assert tableaux.Move.from_str(f"{label}>{label}").source == pile

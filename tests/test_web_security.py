@@ -18,7 +18,7 @@ from tableaux.web.fields import GAME_ID
 
 
 # --- security headers and static files ------------------------------------------------
-@pytest.mark.parametrize("path", ["/", "/static/app.js", "/api/games/catalog", "/api/nothing", "/static/nope.js"])
+@pytest.mark.parametrize("path", ["/", "/static/app.js", "/api/games/info", "/api/nothing", "/static/nope.js"])
 def test_security_headers_everywhere(client: TestClient, path: str) -> None:
     r = client.get(path)
     assert r.headers["content-security-policy"] == CSP
@@ -56,10 +56,10 @@ def test_no_path_traversal_out_of_static(client: TestClient, path: str) -> None:
 
 def test_host_allow_list_refuses_other_hosts(db: Path) -> None:
     client = TestClient(create_app(db, allowed_hosts=("127.0.0.1", "localhost")), base_url="http://evil.example")
-    r = client.get("/api/games/catalog")
+    r = client.get("/api/games/info")
     assert r.status_code == 400 and "Host" in r.json()["error"]
     ok = TestClient(create_app(db, allowed_hosts=("127.0.0.1", "localhost")), base_url="http://localhost:8000")
-    assert ok.get("/api/games/catalog").status_code == 200
+    assert ok.get("/api/games/info").status_code == 200
 
 
 # --- no hidden card ever reaches the browser ---------------------------------------------

@@ -13,6 +13,7 @@ from typing import Any
 
 from rich.text import Text
 
+from .cards import RANK_LABELS
 from .engine import short_name
 from .i18n import _
 
@@ -37,8 +38,7 @@ ASCII = Glyphs({"C": "C", "D": "D", "H": "H", "S": "S"}, "###", " - ")
 
 def card_label(code: str, glyphs: Glyphs = UNICODE) -> str:
     """How a face-up card reads on screen: ``10♥``, `` A♠`` (always 3 wide, so columns line up)."""
-    rank = "10" if code[0] == "T" else code[0]
-    return f"{rank}{glyphs.suits[code[1]]}".rjust(3)
+    return f"{RANK_LABELS[code[0]]}{glyphs.suits[code[1]]}".rjust(3)
 
 
 def card_text(card: dict[str, Any], glyphs: Glyphs) -> Text:

@@ -15,6 +15,8 @@ from .i18n import N_, _
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
+RANK_LABELS = {rank: "10" if rank == "T" else rank for rank in RANKS}
+"""How each rank reads on a card face: its letter, but ten is written 10 (the notation's ``T`` keeps codes two long)."""
 DOWN = 64
 """Bit set on a card int while the card lies face down."""
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import fair
-from .hints import hint
+from .hints import HINT_MODES, hint
 from .i18n import _
 
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ def cmd_hint(session: Session, arg: str) -> None:
     """``hint``: a fair hint; ``hint peek``: the solver looks at the face-down cards (and says so)."""
     game, budget = session.game, session.budget
     mode = arg.strip().lower() or "fair"
-    if mode not in ("fair", "peek"):
+    if mode not in HINT_MODES:
         session.say(_("Type 'hint' for a fair hint, or 'hint peek' for one that looks at the face-down cards."),
                     "yellow")
         return

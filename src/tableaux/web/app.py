@@ -10,6 +10,7 @@ is accepted.
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -27,7 +28,16 @@ from .errors import ApiError
 from .fields import CONTRACT_ERROR, WEB_GAMES
 from .games import Games, router
 from .identity import COOKIE, Player
-from .middleware import CSP, MAX_BODY, IdentityHeaders, JsonBodies, RequestLanguage, SecurityHeaders
+from .middleware import (
+    CHECK_ANSWERS,
+    CSP,
+    MAX_BODY,
+    AnswerCheck,
+    IdentityHeaders,
+    JsonBodies,
+    RequestLanguage,
+    SecurityHeaders,
+)
 from .pool import SolverPool
 from .store import Store, StoreError
 from .translations import router as translations_router
@@ -89,6 +99,7 @@ def create_app(
     solve_time_limit: float = 10.0,
     allowed_hosts: tuple[str, ...] | None = None,
     pool: SolverPool | None = None,
+    check_answers: bool | None = None,
 ) -> FastAPI:
     """The web game on database ``db_path``. ``allowed_hosts`` limits the Host header (DNS rebinding).
 
@@ -97,6 +108,10 @@ def create_app(
 
     The solver pool starts with the app's lifespan (or at the first hint when
     the app runs without one) and stops with it.
+
+    ``check_answers`` validates every answer against its route's model before it goes out
+    (:class:`~tableaux.web.middleware.AnswerCheck`); by default it is on when the environment variable
+    ``TABLEAUX_CHECK_ANSWERS`` is 1, as the test suite sets it for every app and server it starts.
     """
     store = Store(db_path)
     solver_pool = pool or SolverPool()
@@ -171,4 +186,6 @@ def create_app(
     app.add_middleware(IdentityHeaders)
     app.add_middleware(JsonBodies, limit=MAX_BODY)
     app.add_middleware(SecurityHeaders, allowed_hosts=allowed_hosts)
+    if check_answers if check_answers is not None else os.environ.get(CHECK_ANSWERS) == "1":
+        app.add_middleware(AnswerCheck)  # outermost: it sees the answers of every other layer
     return app

@@ -28,11 +28,10 @@ from fastapi.responses import JSONResponse
 from ..game import Game
 from . import openapi as api
 from .errors import ApiError
-from .games import GAME_ERRORS, GameId, Games, games_of, ok
+from .games import GAME_ERRORS, GameId, Games, check_version, games_of, ok
 from .identity import Player
 from .pool import chance_job, lost_job, solution_job
 from .store import GameRecord
-from .views import make_view
 
 ANSWERS_KEPT = 256
 
@@ -97,9 +96,7 @@ class Assist:
 
     async def solution(self, game_id: str, player: str, version: int) -> dict[str, Any]:
         def current(record: GameRecord, game: Game) -> GameRecord:
-            if version != record.version:
-                raise ApiError(409, f"the game has changed (version {record.version}, the request was made at "
-                                    f"version {version}); here is the current position", view=make_view(record, game))
+            check_version(record, game, version)
             if record.finished:
                 raise ApiError(422, "this game is finished; there is nothing left to solve")
             return record
@@ -148,8 +145,7 @@ GamesDep = Annotated[Games, Depends(games_of)]
 router = APIRouter(prefix="/api")
 
 
-@router.get("/games/{game_id}/chance", operation_id="chance", response_model=None,
-            responses=api.answers(200, api.Chance, (404, 503)))
+@router.get("/games/{game_id}/chance", operation_id="chance", **api.route(200, api.Chance, (404, 503)))
 async def chance(game_id: GameId, player: Player, assist: AssistDep) -> JSONResponse:
     """The chance that the cards the player has not seen lie in a winnable way (``tableaux.fair.win_chance``).
 
@@ -159,22 +155,19 @@ async def chance(game_id: GameId, player: Player, assist: AssistDep) -> JSONResp
     return ok(await assist.chance(game_id, player))
 
 
-@router.post("/games/{game_id}/give-up", operation_id="giveUp", response_model=None,
-             responses=api.answers(200, api.View, GAME_ERRORS, links=""))
+@router.post("/games/{game_id}/give-up", operation_id="giveUp", **api.route(200, api.View, GAME_ERRORS, links=""))
 def give_up(game_id: GameId, body: api.VersionRequest, player: Player, games: GamesDep) -> JSONResponse:
     """End the game as lost (it counts as a loss); then /lost says where it could still have been won."""
     return ok(games.change(game_id, player, body.version, give_up_action, give_up=True))
 
 
-@router.get("/games/{game_id}/lost", operation_id="lost", response_model=None,
-            responses=api.answers(200, api.Lost, (404, 422, 503)))
+@router.get("/games/{game_id}/lost", operation_id="lost", **api.route(200, api.Lost, (404, 422, 503)))
 async def lost(game_id: GameId, player: Player, assist: AssistDep) -> JSONResponse:
     """Where a game that is over was lost (``tableaux.fair.where_lost``): only once it is over."""
     return ok(await assist.lost(game_id, player))
 
 
-@router.post("/games/{game_id}/rewind", operation_id="rewind", response_model=None,
-             responses=api.answers(200, api.View, GAME_ERRORS, links=""))
+@router.post("/games/{game_id}/rewind", operation_id="rewind", **api.route(200, api.View, GAME_ERRORS, links=""))
 def rewind(game_id: GameId, body: api.RewindRequest, player: Player, games: GamesDep) -> JSONResponse:
     """Take a lost or given-up game back to the position after its first ``keep`` moves, to play on.
 
@@ -185,8 +178,8 @@ def rewind(game_id: GameId, body: api.RewindRequest, player: Player, games: Game
                            after_loss=True, check=rewind_check(body.keep)))
 
 
-@router.post("/games/{game_id}/solution", operation_id="solution", response_model=None,
-             responses=api.answers(200, api.Solution, (*GAME_ERRORS, 503), links="/view"))
+@router.post("/games/{game_id}/solution", operation_id="solution",
+             **api.route(200, api.Solution, (*GAME_ERRORS, 503), links="/view"))
 async def solution(game_id: GameId, body: api.VersionRequest, player: Player, assist: AssistDep) -> JSONResponse:
     """The solver's winning line from the current position. It looks at the face-down cards (``peeks``), and
     when it shows a line the game is marked assisted in the statistics."""

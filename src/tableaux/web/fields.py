@@ -12,11 +12,14 @@ The request and answer models built from these live in
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+import dataclasses
+from typing import Annotated, Any, Literal, NotRequired, get_args, get_origin, get_type_hints
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo, create_model, model_validator
 from pydantic_core import PydanticCustomError
 
+from .. import deal
+from ..cards import RANKS
 from ..catalogue import GRADES
 from ..deal import MAX_DEAL
 from ..engine import Rules
@@ -36,6 +39,7 @@ GradeName = Literal[GRADES]  # type: ignore[valid-type]
 HintMode = Literal[HINT_MODES]  # type: ignore[valid-type]
 DATE = r"^\d{4}-\d{2}-\d{2}$"
 PileName = Literal[PILES]  # type: ignore[valid-type]
+RankLetter = Literal[tuple(RANKS)]  # type: ignore[valid-type]
 MAX_COUNT = 52
 MAX_MOVE_TEXT = 64
 CARD_CODE = r"^[A2-9TJQK][CDHS]$"
@@ -67,16 +71,19 @@ def whole_number(value: object) -> int | None:
 
 
 def check_deal(value: object) -> int | None:
+    """A JSON deal number: :func:`tableaux.deal.check_deal` says which numbers are deals; JSON adds null
+    (a random deal) and refuses the text ``"17"``, which the library reads as a number."""
     if value is None:
         return None
     number = whole_number(value)
     if number is None:
         raise ContractError(
-            f"deal must be a whole number from 0 to {MAX_DEAL}, or null for a random deal, not {value!r}"
+            f"deal number must be a whole number from 0 to {MAX_DEAL}, or null for a random deal, not {value!r}"
         )
-    if not 0 <= number <= MAX_DEAL:
-        raise ContractError(f"deal must be from 0 to {MAX_DEAL}, not {number}")
-    return number
+    try:
+        return deal.check_deal(number)
+    except deal.DealError as exc:
+        raise ContractError(str(exc)) from None
 
 
 def check_version(value: object) -> int:
@@ -196,3 +203,40 @@ class Strict(BaseModel):
     def noun(cls) -> str:
         return "request body"
 
+
+
+# --- answers derived from the library's shapes ----------------------------------------------------
+def library_fields(shape: type) -> dict[str, tuple[Any, bool]]:
+    """Each field of a library shape (a TypedDict or a dataclass) with its type and whether it is always there.
+
+    A TypedDict's ``NotRequired`` fields may be absent; a dataclass's ``to_dict`` writes every field.
+    """
+    hints = get_type_hints(shape, include_extras=True)
+    if dataclasses.is_dataclass(shape):
+        return {f.name: (hints[f.name], True) for f in dataclasses.fields(shape)}
+    out = {}
+    for name, hint in hints.items():
+        optional = get_origin(hint) is NotRequired
+        out[name] = (get_args(hint)[0] if optional else hint, not optional)
+    return out
+
+
+def derive(name: str, shape: type, base: type[BaseModel], doc: str, /, **tighter: Any) -> type[BaseModel]:
+    """The API's model of a library shape: the same fields, each always or sometimes there as in the library,
+    with the type the library gives unless ``tighter`` narrows it to what the API guarantees (a face-down
+    card has no code, a pile name is one the games have).
+
+    So a field added to, renamed in or dropped from the library's shape is in the API's model at once, and
+    a tightening that names no field of the shape is refused here, when the module is imported. (The first
+    four arguments are positional, so that any field name can be narrowed.)
+    """
+    fields = library_fields(shape)
+    unknown = sorted(set(tighter) - set(fields))
+    if unknown:
+        raise TypeError(f"{name}: {shape.__name__} has no field {', '.join(unknown)}")
+    spec: dict[str, Any] = {}
+    for field, (kind, always) in fields.items():
+        chosen = tighter.get(field, kind)
+        spec[field] = (chosen, ...) if always else (chosen, None)  # absent, never null
+    model: type[BaseModel] = create_model(name, __base__=base, __doc__=doc, __module__=base.__module__, **spec)
+    return model

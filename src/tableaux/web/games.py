@@ -34,7 +34,7 @@ from .errors import ApiError
 from .identity import Player
 from .pool import SolverPool, hint_job
 from .store import GameRecord, StaleVersionError, Store
-from .views import catalog, extend_texts, make_view, move_text, rebuild
+from .views import extend_texts, game_info, make_view, move_text, rebuild
 
 CACHE_SIZE = 512
 LOCK_STRIPES = 64
@@ -148,13 +148,7 @@ class Games:
         ``check`` may refuse the change (with :class:`ApiError`) from the stored record, before ``action``.
         """
         with self._open(game_id, player) as (record, game):
-            if version != record.version:
-                raise ApiError(
-                    409,
-                    f"the game has changed (version {record.version}, the request was made at version {version}); "
-                    "here is the current position",
-                    view=make_view(record, game),
-                )
+            check_version(record, game, version)
             if record.won:
                 raise ApiError(422, "this game is won and finished; start a new game")
             if record.given_up and not after_loss:
@@ -172,8 +166,7 @@ class Games:
                 self._forget(game_id)
                 fresh = self.store.get_game(game_id, player)
                 assert fresh is not None
-                raise ApiError(409, "the game was changed elsewhere meanwhile; here is the current position",
-                               view=make_view(fresh, rebuild(fresh))) from None
+                raise conflict(fresh, rebuild(fresh), "the game was changed elsewhere meanwhile") from None
             self._remember(new, game)
             return make_view(new, game)
 
@@ -212,6 +205,19 @@ class Games:
                     *_ignored, hint = await run_in_threadpool(self.look, game_id, player, True)
         assert hint is not None
         return {"hint": hint, "view": view}
+
+
+# --- a stale version ------------------------------------------------------------------------
+def conflict(record: GameRecord, game: Game, why: str) -> ApiError:
+    """The one 409: nothing was changed, and the answer carries the game as it is now to play on from."""
+    return ApiError(409, f"{why}; here is the current position", view=make_view(record, game))
+
+
+def check_version(record: GameRecord, game: Game, version: int) -> None:
+    """Refuse a change chosen in a view older than the stored game (another tab moved meanwhile)."""
+    if version != record.version:
+        raise conflict(record, game, f"the game has changed (version {record.version}, the request was made at "
+                                     f"version {version})")
 
 
 # --- reading a move against the game --------------------------------------------------------
@@ -269,7 +275,9 @@ def games_of(request: Request) -> Games:
 
 
 def ok(data: object, status: int = 200) -> JSONResponse:
-    """Answer with ``data`` as JSON directly: views are plain JSON already, so FastAPI's encoder is skipped."""
+    """Answer with ``data`` as JSON directly: the fast path. FastAPI would validate and re-encode it against the
+    route's model; production skips that (docs/api.md gives what it saves), and the test suite checks every
+    answer against its model as it goes out instead (:class:`tableaux.web.middleware.AnswerCheck`)."""
     return JSONResponse(data, status_code=status)
 
 
@@ -285,49 +293,43 @@ def stats_of(store: Store, player: str) -> dict[str, Any]:
     return {name: s.to_dict() for name, s in store.stats(api.WEB_GAMES, player).items()}
 
 
-@router.get("/games/catalog", operation_id="catalog", response_model=None,
-            responses=api.answers(200, list[api.CatalogEntry], NO_BODY_ERRORS))
-def list_games() -> JSONResponse:
-    return ok(catalog())
+@router.get("/games/info", operation_id="gameInfo", **api.route(200, api.GameInfo, NO_BODY_ERRORS))
+def games_info() -> JSONResponse:
+    """The games the browser offers and the facts its page shows (deal numbers, how ranks read)."""
+    return ok(game_info())
 
 
-@router.post("/games", operation_id="newGame", status_code=201, response_model=None,
-             responses=api.answers(201, api.View, api.BODY_ERRORS, links=""))
+@router.post("/games", operation_id="newGame", **api.route(201, api.View, api.BODY_ERRORS, links=""))
 def new_game(body: api.NewGameRequest, player: Player, games: GamesDep) -> JSONResponse:
     return ok(games.create(player, body.game, body.deal, body.winnable, body.difficulty), 201)
 
 
-@router.post("/daily", operation_id="daily", status_code=201, response_model=None,
-             responses={**api.answers(201, api.View, api.BODY_ERRORS, links=""),
-                        200: {"model": api.View, "description": "the player's game of today's deal, as it is",
-                              "headers": api.TOKEN_ANSWER, "links": api.game_links("")}})
+@router.post("/daily", operation_id="daily",
+             **api.route(201, api.View, api.BODY_ERRORS, links="",
+                         also={200: "the player's game of today's deal, as it is"}))
 def daily(body: api.DailyRequest, player: Player, games: GamesDep) -> JSONResponse:
     """Today's daily deal (UTC): one winnable deal per game per day, the same for everyone."""
     view, created = games.daily(player, body.game)
     return ok(view, 201 if created else 200)
 
 
-@router.get("/resume", operation_id="resume", response_model=None,
-            responses=api.answers(200, api.Resume, (422,)))
+@router.get("/resume", operation_id="resume", **api.route(200, api.Resume, (422,)))
 def resume(player: Player, games: GamesDep, game: api.Game | None = None) -> JSONResponse:
     """Like /current, but a player with nothing to resume gets ``{"view": null}`` rather than 404."""
     return ok({"view": games.resume(player, game)})
 
 
-@router.get("/current", operation_id="currentGame", response_model=None,
-            responses=api.answers(200, api.View, (404, 422), links=""))
+@router.get("/current", operation_id="currentGame", **api.route(200, api.View, (404, 422), links=""))
 def current(player: Player, games: GamesDep, game: api.Game | None = None) -> JSONResponse:
     return ok(games.current(player, game))
 
 
-@router.get("/games/{game_id}", operation_id="getGame", response_model=None,
-            responses=api.answers(200, api.View, (404,), links=""))
+@router.get("/games/{game_id}", operation_id="getGame", **api.route(200, api.View, (404,), links=""))
 def get_game(game_id: GameId, player: Player, games: GamesDep) -> JSONResponse:
     return ok(games.view(game_id, player))
 
 
-@router.post("/games/{game_id}/moves", operation_id="move", response_model=None,
-             responses=api.answers(200, api.View, GAME_ERRORS, links=""))
+@router.post("/games/{game_id}/moves", operation_id="move", **api.route(200, api.View, GAME_ERRORS, links=""))
 def move(game_id: GameId, body: api.MoveRequest, player: Player, games: GamesDep) -> JSONResponse:
     return ok(games.change(game_id, player, body.version, play_action(body.move)))
 
@@ -336,8 +338,8 @@ def history_route(name: str, action: Callable[[Game], None], summary: str) -> No
     def endpoint(game_id: GameId, body: api.VersionRequest, player: Player, games: GamesDep) -> JSONResponse:
         return ok(games.change(game_id, player, body.version, action))
 
-    router.post(f"/games/{{game_id}}/{name}", operation_id=name, name=name, summary=summary, response_model=None,
-                responses=api.answers(200, api.View, GAME_ERRORS, links=""))(endpoint)
+    router.post(f"/games/{{game_id}}/{name}", operation_id=name, name=name, summary=summary,
+                **api.route(200, api.View, GAME_ERRORS, links=""))(endpoint)
 
 
 history_route("undo", undo_action, "Undo the last move")
@@ -345,21 +347,19 @@ history_route("redo", redo_action, "Replay the last undone move")
 history_route("restart", restart_action, "Back to the deal (the moves stay on the redo list)")
 
 
-@router.post("/games/{game_id}/hint", operation_id="hint", response_model=None,
-             responses=api.answers(200, api.HintAnswer, (*api.BODY_ERRORS, 404), links="/view"))
+@router.post("/games/{game_id}/hint", operation_id="hint",
+             **api.route(200, api.HintAnswer, (*api.BODY_ERRORS, 404), links="/view"))
 async def hint(game_id: GameId, player: Player, games: GamesDep,
                body: api.HintRequest | None = None) -> JSONResponse:
     return ok(await games.hint(game_id, player, body.mode if body is not None else "fair"))
 
 
-@router.get("/stats", operation_id="stats", response_model=None,
-            responses=api.answers(200, api.AllStats, NO_BODY_ERRORS))
+@router.get("/stats", operation_id="stats", **api.route(200, api.AllStats, NO_BODY_ERRORS))
 def stats(player: Player, games: GamesDep) -> JSONResponse:
     return ok(stats_of(games.store, player))
 
 
-@router.post("/stats/reset", operation_id="resetStats", response_model=None,
-             responses=api.answers(200, api.AllStats, api.BODY_ERRORS))
+@router.post("/stats/reset", operation_id="resetStats", **api.route(200, api.AllStats, api.BODY_ERRORS))
 def reset_stats(body: api.ResetRequest, player: Player, games: GamesDep) -> JSONResponse:
     games.store.reset_stats(body.game, player)
     return ok(stats_of(games.store, player))

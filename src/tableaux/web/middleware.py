@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from pydantic import TypeAdapter, ValidationError
+
 from ..i18n import negotiate, speaking
 from .errors import error_body
 from .identity import COOKIE, COOKIE_MAX_AGE, ISSUED
-from .openapi import TOKEN_HEADER
+from .openapi import TOKEN_HEADER, Conflict, Error
 
 MAX_BODY = 16 * 1024
 CSP = (
@@ -192,3 +195,91 @@ class RequestLanguage(HttpMiddleware):
         header = dict(scope.get("headers", [])).get(b"accept-language", b"").decode("latin-1")
         with speaking(negotiate(header)):
             await self.app(scope, receive, send)
+
+
+CHECK_ANSWERS = "TABLEAUX_CHECK_ANSWERS"
+"""1 turns the answer check on (:class:`AnswerCheck`): the test suite sets it for every app it builds and every
+server it starts."""
+BROKEN = ("internal error: the server's answer did not match the API's description, so it was not sent; "
+          "reload to see the game as it is")
+
+
+class ContractBroken(RuntimeError):
+    """An answer that does not match the model its route declares: a fault of the server, never of the request."""
+
+
+@functools.cache
+def adapter(model: Any) -> TypeAdapter[Any]:
+    return TypeAdapter(model)
+
+
+def answer_model(route: Any, status: int) -> Any:
+    """The model an answer with ``status`` must match: the route's declared one (errors: :class:`Error`, or
+    :class:`Conflict` for a 409); None when the route declares no such success."""
+    if status >= 400:
+        return Conflict if status == 409 else Error
+    if route is None:
+        return None
+    if status == route.status_code:
+        return route.response_model
+    return (route.responses.get(status) or {}).get("model")
+
+
+def check_answer(scope: Scope, status: int, body: bytes) -> None:
+    """Raise :class:`ContractBroken` unless ``body`` validates, strictly, against the model declared for it."""
+    route = scope.get("route")
+    model = answer_model(route, status)
+    where = f"{scope['method']} {scope['path']} answered {status}"
+    if model is None:
+        raise ContractBroken(f"{where}, which its route does not declare")
+    try:
+        adapter(model).validate_json(body, strict=True)
+    except ValidationError as exc:
+        raise ContractBroken(f"{where} with an answer that breaks its model {getattr(model, '__name__', model)}: "
+                             f"{exc}") from None
+
+
+class AnswerCheck(HttpMiddleware):
+    """Every JSON answer of the API is validated, strictly, against the model its route declares before it goes
+    out, so the API's description (``/openapi.json``) is a promise the server keeps.
+
+    An answer that breaks its model is never sent: the client gets a 500 saying so, and
+    :class:`ContractBroken` is raised (the server logs it; a test client raises it in the test). The test
+    suite runs every app and server with it; production leaves it out, as it costs about 5% of the server's
+    CPU per request (docs/api.md gives the measurement).
+    """
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if not scope["path"].startswith("/api/") or scope["method"] == "HEAD":
+            await self.app(scope, receive, send)
+            return
+        start: Message | None = None
+        chunks: list[bytes] = []
+
+        async def held(message: Message) -> None:
+            nonlocal start
+            if message["type"] == "http.response.start":
+                start = message
+                return
+            if message["type"] != "http.response.body" or start is None:
+                await send(message)
+                return
+            chunks.append(message.get("body", b""))
+            if message.get("more_body", False):
+                return
+            body = b"".join(chunks)
+            status = start["status"]
+            media = dict(start.get("headers", [])).get(b"content-type", b"").split(b";")[0].strip()
+            if not 300 <= status < 400:  # a redirect (of a doubled slash) has no answer of its own to check
+                if media != b"application/json":
+                    raise ContractBroken(f"{scope['method']} {scope['path']} answered {status} as "
+                                         f"{media.decode('latin-1')!r}, not JSON")
+                try:
+                    check_answer(scope, status, body)
+                except ContractBroken:
+                    await send_json(send, 500, error_body(BROKEN))
+                    raise
+            await send(start)
+            await send({"type": "http.response.body", "body": body})
+
+        await self.app(scope, receive, held)

@@ -3,10 +3,15 @@
 These models are the one description of the API. FastAPI validates request
 bodies with them (they are the routes' body parameters), and ``/openapi.json``
 is generated from them and from what each route declares (its operation id,
-its answers and the links from one answer to the next request). Tests hold the
-server to that description (tests/test_fuzz_openapi.py runs schemathesis
-against it): a face-down card, for instance, is described as ``{"card": null,
-"up": false}``, so a response that leaked one would not match.
+the model of each answer and the links from one answer to the next request).
+The answers built from the library's results (the position, its cards, a
+move, a hint, the chance to win, the statistics) are the library's own shapes,
+derived from them field by field and narrowed only where the API promises
+more: a face-down card, for instance, is exactly ``{"card": null, "up":
+false}``, so an answer that leaked one would not match. The test suite holds
+the server to this description: every answer it receives is checked against
+its model (:class:`tableaux.web.middleware.AnswerCheck`), and
+tests/test_fuzz_openapi.py runs schemathesis against it.
 
 Each refusal must say what was wrong and what is accepted, so the validators
 of the models' fields (in :mod:`tableaux.web.fields`) raise errors with finished
@@ -23,6 +28,10 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Discriminator, Fiel
 
 from ..catalogue import GRADES
 from ..deal import MAX_DEAL
+from ..engine import CardDict, MoveDict
+from ..fair import Chance as LibraryChance
+from ..game import Position as PositionDict
+from ..hints import HintDict
 from .fields import (
     CARD_CODE,
     DATE,
@@ -43,12 +52,15 @@ from .fields import (
     Mode,
     Pile,
     PileName,
+    RankLetter,
     Strict,
     Version,
     check_move_kind,
     check_move_text,
+    derive,
     move_kind,
 )
+from .stats import GameStats as PlayerStats
 
 
 # --- requests ------------------------------------------------------------------------------
@@ -153,53 +165,38 @@ class ResetRequest(Strict):
 
 
 # --- responses ---------------------------------------------------------------------------
-class FaceUpCard(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    card: Annotated[str, Field(pattern=CARD_CODE)]
-    up: Literal[True]
-
-
-class FaceDownCard(BaseModel):
-    """A face-down card: its identity is never sent."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    card: None
-    up: Literal[False]
-
-
 class Answer(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class Position(Answer):
-    """``Game.public_position()``."""
+NonNegative = Annotated[int, Field(ge=0)]
+Share = Annotated[float, Field(ge=0, le=1)]
+CardCode = Annotated[str, Field(pattern=CARD_CODE)]
+DealNumber = Annotated[int, Field(ge=0, le=MAX_DEAL)]
 
-    game: GameName
-    title: str
-    deal: Annotated[int, Field(ge=0, le=MAX_DEAL)]
-    piles: dict[PileName, list[FaceUpCard | FaceDownCard]]
-    score: Annotated[int, Field(ge=0, le=52)]
-    won: bool
-    over: bool
-    moves_played: Annotated[int, Field(ge=0)]
-    can_undo: bool
-    can_redo: bool
-    status: str
-    # Eagle Wing only:
-    stock_left: Annotated[int, Field(ge=0)] | None = None
-    reserve_left: Annotated[int, Field(ge=0)] | None = None
-    base_rank: Literal["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"] | None = None
-    base_card: Annotated[str, Field(pattern=CARD_CODE)] | None = None
-    redeals_left: Annotated[int, Field(ge=0)] | None = None
-
-
-class LegalMove(Answer):
-    source: PileName
-    count: Annotated[int, Field(ge=1, le=MAX_COUNT)]
-    target: PileName
-    text: str
+# The position, the move and the hint are the library's shapes (tableaux.game.Position, engine.CardDict,
+# engine.MoveDict, hints.HintDict), each narrowed only where the API promises more than the library's types say.
+FaceUpCard = derive("FaceUpCard", CardDict, Answer, "A card the player can see.",
+                    card=CardCode, up=Literal[True])
+FaceDownCard = derive("FaceDownCard", CardDict, Answer, "A face-down card: its identity is never sent.",
+                      card=None, up=Literal[False])
+Card = FaceUpCard | FaceDownCard
+Position = derive(
+    "Position", PositionDict, Answer,
+    "``Game.public_position()``: the library's position with every card the player cannot see hidden. "
+        "``stock_left``, ``reserve_left``, ``base_rank``, ``base_card`` and ``redeals_left``: games with a stock.",
+    game=GameName, deal=DealNumber, piles=dict[PileName, list[Card]], score=Annotated[int, Field(ge=0, le=52)],
+    moves_played=NonNegative, stock_left=NonNegative, reserve_left=NonNegative, base_rank=RankLetter,
+    base_card=CardCode, redeals_left=NonNegative,
+)
+LegalMove = derive("LegalMove", MoveDict, Answer, "``Move.to_dict()``: a move and its notation.",
+                   source=PileName, count=Annotated[int, Field(ge=1, le=MAX_COUNT)], target=PileName)
+Hint = derive(
+    "Hint", HintDict, Answer,
+    "``Hint.to_dict()`` (tableaux.hints): the suggested move, where it came from, and whether the solver "
+        "looked at face-down cards (``peeks``, a hint asked for in peek mode).",
+    move=LegalMove | None,
+)
 
 
 class View(Answer):
@@ -226,30 +223,23 @@ class View(Answer):
     grade: GradeName | None = Field(description="the grade, when the deal was picked as winnable (or is a daily)")
 
 
-class Hint(Answer):
-    move: LegalMove | None
-    source: Literal["solver", "heuristic", "none"]
-    message: str
-    unwinnable: bool
-    peeks: bool = Field(description="true when the solver looked at face-down cards (a hint asked for in peek mode)")
-
-
 class HintAnswer(Answer):
     hint: Hint
     view: View
 
 
-class Chance(Answer):
-    """``tableaux.fair.win_chance`` of the game's observation: the chance that the cards the player has not
-    seen lie in a winnable way. An upper bound on what a player who does not peek can achieve."""
+class Worked(Answer):
+    version: NonNegative = Field(description="the version of the game it was worked out for")
 
-    version: Annotated[int, Field(ge=0)] = Field(description="the version of the game it was worked out for")
-    share: Annotated[float, Field(ge=0, le=1)] = Field(description="share of sampled layouts the solver wins")
-    low: Annotated[float, Field(ge=0, le=1)]
-    high: Annotated[float, Field(ge=0, le=1)]
-    samples: Annotated[int, Field(ge=0)]
-    decided: Annotated[int, Field(ge=0)]
-    winnable: Annotated[int, Field(ge=0)]
+
+Chance = derive(
+    "Chance", LibraryChance, Worked,
+    "``tableaux.fair.win_chance`` of the game's observation (``Chance.to_dict()``): the chance that the "
+        "cards the player has not seen lie in a winnable way. An upper bound on what a player who does not "
+        "peek can achieve. ``share``: the share of sampled layouts the solver wins; ``low`` and ``high``: its "
+        "95% interval.",
+    share=Share, low=Share, high=Share, samples=NonNegative, decided=NonNegative, winnable=NonNegative,
+)
 
 
 class Lost(Answer):
@@ -282,7 +272,7 @@ class Resume(Answer):
     view: View | None
 
 
-class CatalogEntry(Answer):
+class GameEntry(Answer):
     """One game the browser offers, and what its page needs to know about it."""
 
     name: GameName
@@ -292,22 +282,32 @@ class CatalogEntry(Answer):
     has_stock: bool = Field(description="whether the game deals from a stock (a 'deal' key and stock fields)")
 
 
-class GameStats(Answer):
-    played: Annotated[int, Field(ge=0)]
-    won: Annotated[int, Field(ge=0)]
-    win_rate: Annotated[float, Field(ge=0, le=1)]
-    current_streak: Annotated[int, Field(ge=0)]
-    best_streak: Annotated[int, Field(ge=0)]
-    best_time: Annotated[float, Field(ge=0)] | None
-    worst_time: Annotated[float, Field(ge=0)] | None
-    fewest_moves: Annotated[int, Field(ge=1)] | None
-    assisted: Annotated[int, Field(ge=0)] = Field(description="games played with the solver's help, counted apart")
-    daily_played: Annotated[int, Field(ge=0)]
-    daily_won: Annotated[int, Field(ge=0)]
-    daily_streak: Annotated[int, Field(ge=0)] = Field(description="UTC days in a row with the daily deal won")
-    best_daily_streak: Annotated[int, Field(ge=0)]
+class GameInfo(Answer):
+    """What the page needs before its first game: the games on offer and the facts it shows, so that it
+    repeats none of them."""
+
+    games: list[GameEntry] = Field(description="the games the browser offers, the default first")
+    max_deal: Literal[MAX_DEAL] = Field(description="deal numbers run from 0 to this")  # type: ignore[valid-type]
+    rank_labels: dict[RankLetter, str] = Field(
+        description="how each rank letter of the card codes reads on a card face (T reads 10)"
+    )
 
 
+class WinRate(Answer):
+    win_rate: Share = Field(description="games won of games played (0 before the first game)")
+
+
+Seconds = Annotated[float, Field(ge=0)]
+GameStats = derive(
+    "GameStats", PlayerStats, WinRate,
+    "One game's statistics for the player (``tableaux.web.stats.GameStats.to_dict()``).",
+    played=NonNegative, won=NonNegative, current_streak=NonNegative, best_streak=NonNegative,
+    best_time=Seconds | None, worst_time=Seconds | None, fewest_moves=Annotated[int, Field(ge=1)] | None,
+    assisted=Annotated[int, Field(ge=0, description="games played with the solver's help, counted apart")],
+    daily_played=NonNegative, daily_won=NonNegative,
+    daily_streak=Annotated[int, Field(ge=0, description="UTC days in a row with the daily deal won")],
+    best_daily_streak=NonNegative,
+)
 AllStats = dict[GameName, GameStats]
 
 
@@ -382,14 +382,33 @@ def game_links(view: str) -> dict[str, Any]:
     return links
 
 
-def answers(success: int, model: Any, errors: tuple[int, ...], links: str | None = None) -> dict[int | str, Any]:
-    """A route's ``responses``: its success (with links to the next requests) and each error it can give."""
-    ok: dict[str, Any] = {"model": model, "description": "done", "headers": TOKEN_ANSWER}
+def answers(success: int, errors: tuple[int, ...], links: str | None = None,
+            also: dict[int, str] | None = None) -> dict[int | str, Any]:
+    """A route's ``responses`` beside its model: headers and links of its success, and each error it can give.
+
+    ``also``: other success statuses with the same model (and their descriptions).
+    """
+    done: dict[str, Any] = {"description": "done", "headers": TOKEN_ANSWER}
     if links is not None:
-        ok["links"] = game_links(links)
-    out: dict[int | str, Any] = {success: ok}
+        done["links"] = game_links(links)
+    out: dict[int | str, Any] = {success: done}
+    for status, description in (also or {}).items():
+        out[status] = {**done, "description": description}
     for code in sorted({*errors, 401}):
         out[code] = {"model": Conflict if code == 409 else Error, "description": ERRORS[code], "headers": TOKEN_ANSWER}
         if code == 409:  # the current view comes with a conflict: play on from it
             out[code]["links"] = game_links("/view")
     return out
+
+
+def route(success: int, model: Any, errors: tuple[int, ...], links: str | None = None,
+          also: dict[int, str] | None = None) -> dict[str, Any]:
+    """What a route declares: its success status and model, and every other answer (see :func:`answers`).
+
+    The model is the contract: ``/openapi.json`` describes it, and with answer checking on (the test suite
+    turns it on) every answer is validated against it (:class:`tableaux.web.middleware.AnswerCheck`).
+    """
+    responses = answers(success, errors, links, also)
+    for status in also or {}:
+        responses[status]["model"] = model
+    return {"status_code": success, "response_model": model, "responses": responses}

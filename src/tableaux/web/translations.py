@@ -46,15 +46,13 @@ def translations_of(lang: str) -> dict[str, Any]:
     }
 
 
-@router.get("/i18n", operation_id="translationsForBrowser", response_model=None,
-            responses=api.answers(200, api.Translations, ()))
+@router.get("/i18n", operation_id="translationsForBrowser", **api.route(200, api.Translations, ()))
 def best_translations(request: Request) -> JSONResponse:
     """The page's messages in the language that best fits the request's Accept-Language (English by default)."""
     return JSONResponse(translations_of(negotiate(request.headers.get("accept-language"))))
 
 
-@router.get("/i18n/{lang}", operation_id="translations", response_model=None,
-            responses=api.answers(200, api.Translations, (422,)))
+@router.get("/i18n/{lang}", operation_id="translations", **api.route(200, api.Translations, (422,)))
 def translations(lang: api.LanguageCode) -> JSONResponse:
     """The page's messages in ``lang`` (the language menu's choice)."""
     return JSONResponse(translations_of(lang))

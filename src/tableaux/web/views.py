@@ -12,7 +12,9 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from ..engine import Move, Rules, TableauxError, short_name
+from ..cards import RANK_LABELS
+from ..deal import MAX_DEAL
+from ..engine import Move, MoveDict, Rules, TableauxError, short_name
 from ..game import Game
 from ..i18n import _
 from ..registry import rules as rules_for
@@ -40,10 +42,6 @@ def extend_texts(stored: list[str], played: list[Move]) -> list[str]:
     return stored + [move_text(m) for m in played[len(stored):]]
 
 
-def move_dict(move: Move) -> dict[str, Any]:
-    return {**move.to_dict(), "text": str(move)}
-
-
 def make_view(record: GameRecord, game: Game) -> dict[str, Any]:
     """What a player may see of a game: only public information, plus what each pile can do."""
     position = game.public_position()
@@ -52,19 +50,19 @@ def make_view(record: GameRecord, game: Game) -> dict[str, Any]:
     finished = record.finished
     if finished:  # a won or given-up game is final: its result is in the statistics
         position["can_undo"] = position["can_redo"] = False
-    legal = [] if finished else [move_dict(m) for m in game.legal_moves()]
-    home: dict[str, Any] = {}
-    safe: list[dict[str, Any]] = []
+    legal = [] if finished else [m.to_dict() for m in game.legal_moves()]
+    home: dict[str, MoveDict] = {}
+    safe: list[MoveDict] = []
     if not finished:
         for pile in game.rules.pile_names:
             move = game.home_move(pile)
             if move is not None:
-                home[pile] = move_dict(move)
+                home[pile] = move.to_dict()
         sources: set[int] = set()
         for raw in safe_moves(game.rules, game.state):
             if raw[0] not in sources:  # one per pile: which empty foundation an Ace takes does not matter
                 sources.add(raw[0])
-                safe.append(move_dict(game.rules.to_move(raw)))
+                safe.append(game.rules.to_move(raw).to_dict())
     return {
         "id": record.id,
         "version": record.version,
@@ -88,12 +86,13 @@ def make_view(record: GameRecord, game: Game) -> dict[str, Any]:
     }
 
 
-def catalog_entry(rules: Rules) -> dict[str, Any]:
+def game_entry(rules: Rules) -> dict[str, Any]:
     """What the page needs to know about a game before it has a view of one."""
     return {"name": rules.name, "title": _(rules.title), "piles": list(rules.pile_names),
             "labels": {name: short_name(name) for name in rules.pile_names},
             "has_stock": "stock" in rules.index}
 
 
-def catalog() -> list[dict[str, Any]]:
-    return [catalog_entry(r) for r in WEB_RULES]
+def game_info() -> dict[str, Any]:
+    """The games the browser offers, and the facts about cards and deals its page shows."""
+    return {"games": [game_entry(r) for r in WEB_RULES], "max_deal": MAX_DEAL, "rank_labels": dict(RANK_LABELS)}

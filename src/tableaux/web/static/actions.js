@@ -3,7 +3,7 @@
 
 import { api } from "./api.js";
 import { cardName } from "./cards.js";
-import { catalog, shortLabel } from "./catalog.js";
+import { games, shortLabel } from "./games.js";
 import { listWords, t } from "./i18n.js";
 import { hintMode, showLabels } from "./settings.js";
 import { $, adopt, announce, decorate, describe, label, notice, piles, S, stockMove } from "./state.js";
@@ -106,7 +106,7 @@ export async function resume(game) {
     adopt(view);
     announce(t("{game}, deal {deal}, resumed.", { game: S.view.title, deal: S.view.deal }));
   } else {
-    await newGame(game || catalog()[0].name, null);
+    await newGame(game || games()[0].name, null);
   }
 }
 

@@ -34,7 +34,7 @@ export async function call(method, url, body) {
 }
 
 export const api = {
-  catalog: () => call("GET", "/api/games/catalog"),
+  gameInfo: () => call("GET", "/api/games/info"),
   current: (game) => call("GET", game ? `/api/current?game=${encodeURIComponent(game)}` : "/api/current"),
   // Like current, but "nothing to resume" is {view: null}, not a 404 (which a browser logs as an error).
   resume: (game) => call("GET", game ? `/api/resume?game=${encodeURIComponent(game)}` : "/api/resume"),

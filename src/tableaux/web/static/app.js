@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { act, autoHome, newGame, resume, showHint } from "./actions.js";
 import { refit, renderBoard } from "./board.js";
-import { catalog, gameInfo, setCatalog } from "./catalog.js";
+import { gameInfo, games, maxDeal, setGameInfo } from "./games.js";
 import { dailyRequested, openDaily, startNewGame, wireDaily } from "./daily.js";
 import { confirmReset, openDialog, openRules, openStats } from "./dialogs.js";
 import { chooseLanguage, lang, languages, loadLanguage, t } from "./i18n.js";
@@ -14,13 +14,13 @@ import { wireSolution } from "./solution.js";
 import { focusedPlace, onKeyDown, onPointerDown, onPointerMove, onPointerUp, restoreFocus } from "./input.js";
 import { fitToolbar, initMenu } from "./layout.js";
 import { initSettings, onSettingChange, renderSettings } from "./settings.js";
-import { $, above, adopt, board, decorate, elapsed, enqueue, formatTime, MAX_DEAL, notice, S } from "./state.js";
+import { $, above, adopt, board, decorate, elapsed, enqueue, formatTime, notice, S } from "./state.js";
 
 Object.assign(above, { act, newGame, restoreFocus });
 
 function parseDeal(text) {
   if (text == null || text === "") return null;
-  if (!/^\d+$/.test(text.trim()) || Number(text) > MAX_DEAL) return undefined;
+  if (!/^\d+$/.test(text.trim()) || Number(text) > maxDeal()) return undefined;
   return Number(text);
 }
 
@@ -29,30 +29,31 @@ async function start() {
   renderSettings(); // again, now in the page's language
   fillLanguageSelect();
   const query = new URLSearchParams(location.search);
-  setCatalog(await api.catalog());
+  setGameInfo(await api.gameInfo());
+  $("deal-input").max = String(maxDeal());
   fillGameSelect();
   fitToolbar(); // the row's width depends on the language and the game titles
   let game = query.get("game");
   let deal = parseDeal(query.get("deal"));
   let warning = "";
   if (game && !gameInfo(game)) {
-    const names = catalog().map((g) => g.name).join(", ");
+    const names = games().map((g) => g.name).join(", ");
     warning = t("There is no game called \"{game}\"; the games are {names}.", { game, names }) + " ";
     game = null;
   }
   if (deal === undefined) {
     warning += t("\"{text}\" is not a deal number; deals are whole numbers from 0 to {max}.",
-      { text: query.get("deal"), max: MAX_DEAL });
+      { text: query.get("deal"), max: maxDeal() });
     deal = null;
   }
-  if (dailyRequested()) await openDaily(game || catalog()[0].name);
+  if (dailyRequested()) await openDaily(game || games()[0].name);
   else await open(game, deal);
   if (warning) notice(warning.trim(), { sticky: true });
 }
 
 /** Open what a link asks for: that deal (resumed if it is the game in progress), else the current game. */
 async function open(game, deal) {
-  if (deal != null && !game) game = catalog()[0].name; // a bare deal number means the first game
+  if (deal != null && !game) game = games()[0].name; // a bare deal number means the first game
   if (game && deal != null) {
     const { view } = await api.resume(game);
     if (view && view.deal === deal) {
@@ -68,7 +69,7 @@ async function open(game, deal) {
 /** The game menu lists the games the server offers, by their titles. */
 function fillGameSelect() {
   const select = $("game-select");
-  select.replaceChildren(...catalog().map((g) => new Option(g.title, g.name)));
+  select.replaceChildren(...games().map((g) => new Option(g.title, g.name)));
 }
 
 /** The language menu: every language the server has a catalogue for, by its own name. */
@@ -96,7 +97,7 @@ function wire() {
     event.preventDefault();
     const deal = parseDeal($("deal-input").value);
     if (deal == null) {
-      notice(t("Type a deal number from 0 to {max}.", { max: MAX_DEAL }));
+      notice(t("Type a deal number from 0 to {max}.", { max: maxDeal() }));
       return;
     }
     enqueue(() => newGame($("game-select").value, deal));

@@ -1,6 +1,7 @@
 // Drawing the table from a view. Knows where piles sit, never what moves are legal.
 
 import { cardFace, cardName, isRed, rankName } from "./cards.js";
+import { rankLabel } from "./games.js";
 import { t, tn } from "./i18n.js";
 import { fitCards, isPortrait } from "./layout.js";
 import { getSetting } from "./settings.js";
@@ -99,7 +100,7 @@ function pileName(view, name, cards) {
 
 function emptyMark(view, spec) {
   if (spec.name.startsWith("foundation")) {
-    if (view.game === "eagle-wing") return view.position.base_rank === "T" ? "10" : view.position.base_rank;
+    if (view.position.base_rank) return rankLabel(view.position.base_rank);
     return "A";
   }
   if (spec.name === "stock") {

@@ -3,6 +3,7 @@
 // Colours come from the style sheet (theme.css): the ink is `currentColor`, set per suit, so the dark
 // table and the four-colour deck restyle every face without redrawing it.
 
+import { rankLabel } from "./games.js";
 import { cardWords, rankWords, t } from "./i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -11,8 +12,6 @@ const NS = "http://www.w3.org/2000/svg";
 export function rankName(rank) {
   return rankWords(rank);
 }
-
-const RANK_LABEL = { T: "10" };
 
 /** "TS" -> "10 of spades": the words a screen reader says, the same the server's messages use. */
 export function cardName(code) {
@@ -74,7 +73,7 @@ function corner(rank, suit, flip) {
     "font-family": "DejaVu Sans, Verdana, Arial, sans-serif",
     "letter-spacing": rank === "T" ? -2 : 0,
   });
-  text.textContent = RANK_LABEL[rank] ?? rank;
+  text.textContent = rankLabel(rank);
   // Suit at the top right (seen in downward fans) and under the rank (seen when cards overlap sideways).
   g.append(text, pip(suit, 84, 18, 22), pip(suit, 15, 43, 13));
   return g;
@@ -111,7 +110,7 @@ function compactFace(rank, suit) {
     x: 6, y: 40, "font-size": rank === "T" ? 38 : 42, "font-weight": 700,
     "font-family": "DejaVu Sans, Verdana, Arial, sans-serif", "letter-spacing": rank === "T" ? -4 : 0,
   });
-  text.textContent = RANK_LABEL[rank] ?? rank;
+  text.textContent = rankLabel(rank);
   g.append(text, pip(suit, 78, 22, 32), pip(suit, 50, 94, 58));
   return g;
 }

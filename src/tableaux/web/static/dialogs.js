@@ -1,7 +1,7 @@
 // Dialogs: the rules, the statistics, and the confirmation before a reset.
 
 import { api } from "./api.js";
-import { catalog, gameInfo } from "./catalog.js";
+import { gameInfo, games } from "./games.js";
 import { lang, t } from "./i18n.js";
 import { rulesText } from "./rules.js";
 import { $, announce, enqueue, formatTime, S } from "./state.js";
@@ -48,7 +48,7 @@ const statRows = () => [
 export function renderStats(stats) {
   const table = document.createElement("table");
   const head = table.createTHead().insertRow();
-  for (const text of ["", ...catalog().map((g) => g.title)]) {
+  for (const text of ["", ...games().map((g) => g.title)]) {
     const th = document.createElement("th");
     th.textContent = text;
     head.append(th);
@@ -60,7 +60,7 @@ export function renderStats(stats) {
     th.scope = "row";
     th.textContent = name;
     row.append(th);
-    for (const { name } of catalog()) {
+    for (const { name } of games()) {
       const value = stats[name] ? stats[name][key] : null;
       row.insertCell().textContent = value == null ? "–" : fmt(value);
     }
@@ -75,7 +75,7 @@ export async function openStats() {
 
 export function confirmReset() {
   const dialog = $("confirm-dialog");
-  $("confirm-text").textContent = catalog().length === 2
+  $("confirm-text").textContent = games().length === 2
     ? t("Reset the statistics of both games? This cannot be undone.")
     : t("Reset the statistics of every game? This cannot be undone.");
   $("confirm-yes").textContent = t("Yes, reset");

@@ -2,7 +2,7 @@
 // The server works everything out (tableaux.fair, in its solver pool); this only asks and shows.
 
 import { api, ApiError } from "./api.js";
-import { shortLabel } from "./catalog.js";
+import { shortLabel } from "./games.js";
 import { t, tn } from "./i18n.js";
 import { hintMode, onSettingChange } from "./settings.js";
 import { $, adopt, announce, board, button, enqueue, notice, S } from "./state.js";

@@ -4,7 +4,7 @@
 import { act, homeMove, play, showHint, stockAction } from "./actions.js";
 import { pileKind, pileOrder } from "./board.js";
 import { cardName } from "./cards.js";
-import { gameInfo } from "./catalog.js";
+import { gameInfo } from "./games.js";
 import { startNewGame } from "./daily.js";
 import { openRules } from "./dialogs.js";
 import { t, tn } from "./i18n.js";

@@ -1,6 +1,6 @@
 // State and rendering: what the page holds (the last view from the server) and how it is drawn.
 // The server decides every rule; this page only shows the view it gets and offers the moves listed in
-// `legal_moves`. What it knows about each game (names, titles, piles) comes from /api/games/catalog.
+// `legal_moves`. What it knows about each game (names, titles, piles) comes from /api/games/info.
 
 import { ApiError } from "./api.js";
 import { pileLabel, rankWord, renderBoard } from "./board.js";
@@ -17,7 +17,6 @@ export const above = {
 
 export const $ = (id) => document.getElementById(id);
 export const board = $("board");
-export const MAX_DEAL = 4294967295;
 export const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 export const S = {
