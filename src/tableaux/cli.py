@@ -164,7 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=handler("web.server:run_serve"))
 
     p = sub.add_parser("stats", help=_("show or reset game statistics"))
-    p.add_argument("--db", default=None, help=_("database file (default: in the user data directory)"))
+    add_db_argument(p)
     p.add_argument("--reset", action="store_true", help=_("reset statistics (asks for confirmation)"))
     p.add_argument("--yes", action="store_true", help=_("do not ask for confirmation"))
     p.add_argument("--game", choices=game_names, default=None)
@@ -200,8 +200,16 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
                    help=_("address to listen on (default 127.0.0.1: this computer only)"))
     p.add_argument("--port", type=port_number, default=8000,
                    help=_("port (default 8000; when it is busy the next free port is used)"))
-    p.add_argument("--db", default=None, help=_("database file (default: in the user data directory)"))
+    add_db_argument(p)
+    p.add_argument("--workers", type=positive_int, default=1,
+                   help=_("server processes answering on the port (default 1); they share the database"))
     p.add_argument("--no-browser", action="store_true", help=_("do not open a web browser"))
+
+
+def add_db_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--db", default=None, metavar="PATH|URL",
+                   help=_("where games are kept: a database file (default: in the user data directory), "
+                          "sqlite:///PATH, or postgresql://USER@HOST/DATABASE (pip install 'tableaux[postgres]')"))
 
 
 def parser_and_args(argv: list[str]) -> argparse.Namespace:
