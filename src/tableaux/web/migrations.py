@@ -55,12 +55,17 @@ def _v2(db: Connection) -> None:
     db.execute("ALTER TABLE games ADD COLUMN ever_moved INTEGER NOT NULL DEFAULT 0")
     # Fill the new columns from what version 1 recorded.
     db.execute("UPDATE games SET updated_at = COALESCE(finished_at, started_at)")
-    # Counted in Python rather than with the databases' JSON functions, which differ (and older SQLite lacks).
-    rows = db.execute("SELECT id, moves, redo, won FROM games").fetchall()
-    for gid, moves, redo, won in rows:
+    # Counted in Python rather than with the databases' JSON functions, which differ (and older SQLite lacks),
+    # and written back a few hundred games a statement: there are only so many different counts.
+    groups: dict[tuple[int, int], list[str]] = {}
+    for gid, moves, redo, won in db.execute("SELECT id, moves, redo, won FROM games").fetchall():
         count = len(json.loads(moves))
-        moved = bool(count or json.loads(redo) or won)
-        db.execute("UPDATE games SET move_count = ?, ever_moved = ? WHERE id = ?", (count, int(moved), gid))
+        groups.setdefault((count, int(bool(count or json.loads(redo) or won))), []).append(gid)
+    for (count, moved), ids in groups.items():
+        for start in range(0, len(ids), 500):
+            part = ids[start:start + 500]
+            db.execute(f"UPDATE games SET move_count = ?, ever_moved = ? WHERE id IN ({', '.join('?' * len(part))})",
+                       (count, moved, *part))
 
 
 def _v3(db: Connection) -> None:
