@@ -25,6 +25,7 @@ only when a PostgreSQL URL is used.
 
 from __future__ import annotations
 
+import os
 import re
 import sqlite3
 import threading
@@ -278,7 +279,8 @@ class PostgresEngine:
         self._lock = threading.Lock()
 
     def _connect_kwargs(self) -> dict[str, Any]:
-        return {"autocommit": True, "connect_timeout": int(POOL_TIMEOUT), "application_name": "tableaux"}
+        # Named after the process, so an operator (or a test) can tell whose connections are whose.
+        return {"autocommit": True, "connect_timeout": int(POOL_TIMEOUT), "application_name": f"tableaux {os.getpid()}"}
 
     @staticmethod
     def _configure(raw: Any) -> None:
