@@ -80,7 +80,7 @@ def run(sock: socket.socket, settings: Settings, count: int) -> int:
 
     previous = signal.signal(signal.SIGTERM, stop)
     status = 0
-    processes = [start() for _ in range(count)]
+    processes = [start() for _n in range(count)]
     try:
         while not stopping.is_set():
             wait([p.sentinel for p in processes], timeout=0.5)
