@@ -121,7 +121,7 @@ def parse_database(db: str | Path) -> Database:
             conninfo_to_dict(text)
         except Exception as exc:  # psycopg.ProgrammingError: libpq's own reading of the URL
             raise StoreError(_("--db {db} is not a PostgreSQL URL libpq can read ({error}); accepted: "
-                               "{accepted}").format(db=repr(shown(text)), error=one_line(exc),
+                               "{accepted}").format(db=repr(shown(text)), error=shown(one_line(exc)),
                                                     accepted=ACCEPTED)) from None
         return Database(url=text)
     raise StoreError(_("--db {db}: {scheme}: is not a database tableaux can use; accepted: {accepted} "
@@ -295,7 +295,7 @@ class PostgresEngine:
             self._configure(raw)
         except psycopg.Error as exc:
             raise StoreError(_("cannot connect to the PostgreSQL database {url}: {error}").format(
-                url=shown(self.url), error=one_line(exc))) from None
+                url=shown(self.url), error=shown(one_line(exc)))) from None
         return Connection(raw)
 
     def _get_pool(self) -> Any:
