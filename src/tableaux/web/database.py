@@ -29,6 +29,7 @@ import os
 import re
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -47,6 +48,8 @@ POOL_SIZE = 8
 """Connections each server process may hold to PostgreSQL (the thread pool queues for them)."""
 POOL_TIMEOUT = 10.0
 """Seconds a request waits for a PostgreSQL connection before it fails."""
+CHECK_AFTER_IDLE = 1.0
+"""Seconds a pooled PostgreSQL connection may sit unused before it is checked again as it is lent."""
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]+):")
 _PASSWORD = re.compile(r"(//[^/@:]*:)[^/@]*@")
 
@@ -182,14 +185,19 @@ class Connection:
         self.raw.close()
 
     @contextmanager
-    def transaction(self, *, migrating: bool = False) -> Iterator[Connection]:
+    def transaction(self, *, migrating: bool = False, one_statement: bool = False) -> Iterator[Connection]:
         """A write transaction, committed on leaving (rolled back on an exception).
 
         SQLite takes its write lock up front (``BEGIN IMMEDIATE``), so writers
-        queue instead of deadlocking; PostgreSQL locks rows as it writes them,
-        and a migration first takes an advisory lock that orders it behind any
-        other process's.
+        queue instead of deadlocking (a write that only upgrades a read lock
+        fails at once when another process wrote meanwhile). PostgreSQL locks
+        rows as it writes them, and commits a lone statement by itself
+        (``one_statement``: one round trip instead of three); a migration first
+        takes an advisory lock that orders it behind any other process's.
         """
+        if one_statement and not self.is_sqlite:
+            yield self
+            return
         self.execute("BEGIN IMMEDIATE" if self.is_sqlite else "BEGIN")
         try:
             if migrating and not self.is_sqlite:
@@ -265,8 +273,10 @@ class SqliteEngine:
 class PostgresEngine:
     """A psycopg_pool pool of autocommit connections, created on first use and again after :meth:`close`.
 
-    Each connection is checked as the pool lends it (a server restart leaves
-    dead ones behind), and commits synchronously: a server configured with
+    A connection idle for more than :data:`CHECK_AFTER_IDLE` seconds is checked
+    as the pool lends it (a restart of the server leaves dead ones behind);
+    under load, connections come back within that time and no request pays the
+    extra round trip. Connections commit synchronously: a server configured with
     ``synchronous_commit = off`` would acknowledge moves it could still lose.
     """
 
@@ -277,6 +287,8 @@ class PostgresEngine:
         self.database_errors: tuple[type[BaseException], ...] = (psycopg.Error,)
         self._pool: Any = None
         self._lock = threading.Lock()
+        self._returned: dict[int, float] = {}
+        """When each connection (by id) last came back to the pool."""
 
     def _connect_kwargs(self) -> dict[str, Any]:
         # Named after the process, so an operator (or a test) can tell whose connections are whose.
@@ -298,6 +310,15 @@ class PostgresEngine:
                 url=shown(self.url), error=shown(one_line(exc)))) from None
         return Connection(raw)
 
+    def _check(self, raw: Any) -> None:
+        if time.monotonic() - self._returned.get(id(raw), 0.0) > CHECK_AFTER_IDLE:
+            from psycopg_pool import ConnectionPool
+
+            ConnectionPool.check_connection(raw)
+
+    def _returning(self, raw: Any) -> None:
+        self._returned[id(raw)] = time.monotonic()
+
     def _get_pool(self) -> Any:
         with self._lock:
             if self._pool is None:
@@ -305,7 +326,7 @@ class PostgresEngine:
 
                 self._pool = ConnectionPool(
                     self.url, kwargs=self._connect_kwargs(), min_size=1, max_size=POOL_SIZE, open=True,
-                    configure=self._configure, check=ConnectionPool.check_connection, timeout=POOL_TIMEOUT,
+                    configure=self._configure, check=self._check, reset=self._returning, timeout=POOL_TIMEOUT,
                     name="tableaux", num_workers=2,
                 )
             return self._pool

@@ -156,9 +156,10 @@ class Store:
         self._engine.close()
 
     @contextmanager
-    def _write(self) -> Iterator[Connection]:
-        """A write transaction, committed before this returns: only then may the server answer."""
-        with self._connect() as conn, conn.transaction():
+    def _write(self, one_statement: bool = False) -> Iterator[Connection]:
+        """A write transaction, committed before this returns: only then may the server answer.
+        ``one_statement`` says the transaction is a single statement (PostgreSQL then commits it by itself)."""
+        with self._connect() as conn, conn.transaction(one_statement=one_statement):
             yield conn
 
     # --- players --------------------------------------------------------------
@@ -280,7 +281,7 @@ class Store:
             finished_at=now if won or given_up else None, won=won, elapsed=elapsed, last_move_at=now, updated_at=now,
             ever_moved=True, assisted=assisted, given_up=given_up, daily=record.daily, grade=record.grade,
         )
-        with self._write() as conn:
+        with self._write(one_statement=True) as conn:
             cur = conn.execute(
                 "UPDATE games SET moves = ?, redo = ?, version = ?, finished_at = ?, won = ?, elapsed = ?, "
                 "last_move_at = ?, updated_at = ?, move_count = ?, ever_moved = 1, assisted = ?, given_up = ? "
@@ -377,7 +378,7 @@ class Store:
         if player is not None:
             sql += " AND player = ?"
             params += (player,)
-        with self._write() as conn:
+        with self._write(one_statement=True) as conn:
             return conn.execute(sql, params).rowcount
 
     def schema_version(self) -> int:
