@@ -320,10 +320,18 @@ def start_servers(stack: ExitStack, config: str, folder: Path, pg_url: str | Non
     return urls
 
 
+def load_average() -> str:
+    """The machine's load (other work on it lengthens every latency), where the system tells it."""
+    try:
+        return ", load average " + " ".join(f"{x:.1f}" for x in os.getloadavg())
+    except OSError:
+        return ""
+
+
 def capacity(configs: list[str], steps: list[int], seconds: float, pg_url: str | None) -> int:
     print(f"tableaux web benchmark, capacity: players at one move a second, {seconds:.0f} s a step; a step holds "
           f"when the moves' p99 is at most {MOVE_P99_TARGET_MS:.0f} ms with no error "
-          f"({os.cpu_count()} CPUs, servers and players on this machine)")
+          f"({os.cpu_count()} CPUs, servers and players on this machine{load_average()})")
     held: dict[str, int] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for config in configs:
@@ -342,6 +350,7 @@ def capacity(configs: list[str], steps: list[int], seconds: float, pg_url: str |
                     if not ok:
                         break
                     held[config] = players
+    print(f"  at the end: load average{load_average()[len(', load average'):]}")
     print("  players held at p99 <= 50 ms: " + ", ".join(f"{CONFIG_TITLES[c]} {held[c]}" for c in configs))
     base = held.get("sqlite")
     if base:
