@@ -309,7 +309,7 @@ def start_servers(stack: ExitStack, config: str, folder: Path, pg_url: str | Non
         reason = missing()
         if reason is not None:
             raise SystemExit(f"no PostgreSQL for the benchmark: {reason}; or give --pg-url")
-        cluster = Cluster.start(fsync=True)
+        cluster = Cluster.start(fsync=os.environ.get("TABLEAUX_BENCH_PG_FSYNC", "on") != "off")
         stack.callback(cluster.stop)
         pg_url = cluster.new_database()
     urls = []
@@ -370,8 +370,8 @@ def main() -> int:
                              "capacity: players held at the target, in one process and in several")
     parser.add_argument("--configs", default=",".join(CONFIGS),
                         help=f"capacity: which ways of serving, comma-separated (default {','.join(CONFIGS)})")
-    parser.add_argument("--steps", default="25,50,100,150,200,300,400",
-                        help="capacity: the numbers of players tried, in order (default 25,50,100,150,200,300,400)")
+    parser.add_argument("--steps", default="10,25,50,100,150,200,300,400",
+                        help="capacity: the numbers of players tried, in order (default 10,25,50,100,150,200,300,400)")
     parser.add_argument("--pg-url", default=None,
                         help="capacity: a PostgreSQL database to use instead of a throwaway cluster")
     parser.add_argument("--askers", type=int, default=2, help="hint flood: clients asking for hints (default 2)")
