@@ -25,9 +25,11 @@ serve`` processes (each player's requests alternate between them, as behind a
 load balancer). Players make a move a second each, in steps of more and more
 players (``--steps``, each ``--seconds`` long, default 15); a step holds when
 the moves' p99 is at most 50 ms with no error. It prints each step's p50 and
-p99, and the most players held. PostgreSQL is a throwaway cluster started with
-Debian's ``postgresql`` package (tests/pg_cluster.py, fsync on), or the server
-``--pg-url`` names (a database the benchmark may fill).
+p99, and the most players held, with the machine's load average (other work on
+it lengthens every latency). PostgreSQL is a throwaway cluster started with
+Debian's ``postgresql`` package (tests/pg_cluster.py, fsync on, or off with
+``TABLEAUX_BENCH_PG_FSYNC=off``), or the server ``--pg-url`` names (a database
+the benchmark may fill).
 """
 
 from __future__ import annotations
