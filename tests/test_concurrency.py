@@ -51,6 +51,8 @@ from test_serve import free_port, server, wait_until_answering
 SECONDS = float(os.environ.get("TABLEAUX_CONCURRENCY_SECONDS", "3"))
 PLAYERS = int(os.environ.get("TABLEAUX_CONCURRENCY_PLAYERS", "10"))
 TABS = int(os.environ.get("TABLEAUX_CONCURRENCY_TABS", "3"))
+MIN_CHANGES = 3
+"""Changes each game gets at least, however slow the machine: a run always has something to check."""
 RESULTS: dict[str, float] = {}
 """Figures of the last run, read by benchmarks/reliability.py."""
 
@@ -102,7 +104,9 @@ class Load:
         rng = random.Random(seed)
         with httpx2.Client(base_url=url, cookies={COOKIE: me.cookie}, timeout=30.0) as c:
             view = self.request(c, "GET", f"api/games/{me.game_id}").json()
-            while time.monotonic() < self.stop_at and not self.errors:
+            # Until the time is up, and in any case until this tab's game has a few changes (a slow machine
+            # must not leave the run with too little played to prove anything).
+            while (time.monotonic() < self.stop_at or len(me.acks) < MIN_CHANGES) and not self.errors:
                 roll = rng.random()
                 if roll < 0.03:  # cross-talk probes
                     r = self.request(c, "GET", "api/current")
