@@ -122,6 +122,33 @@ def test_processes_opening_a_new_database_at_once_migrate_it_once(database: str)
     assert len(query(database, "SELECT value FROM secrets")) == 1
 
 
+def test_opening_a_new_sqlite_database_waits_for_another_process_writing_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Switching a new file to WAL needs it to itself, and SQLite refuses at once (no busy wait) while another
+    connection writes, as a process opening the same new database a moment earlier does while it migrates."""
+    from tableaux.web import database
+
+    path = tmp_path / "new.sqlite3"
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    other.execute("CREATE TABLE elsewhere (x INTEGER)")
+    waits: list[int] = []
+
+    def the_other_write_ends() -> None:  # the store's wait between two tries
+        waits.append(1)
+        if len(waits) == 1:
+            other.execute("COMMIT")
+
+    monkeypatch.setattr(database, "wait_a_moment", the_other_write_ends)
+    store = Store(path)
+    assert waits and store.schema_version() == SCHEMA_VERSION
+    store.close()
+    other.close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
 def test_a_newer_schema_is_refused_not_damaged(database: str) -> None:
     Store(database).close()
     query(database, "INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION + 5,))

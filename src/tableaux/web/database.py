@@ -48,6 +48,8 @@ POOL_SIZE = 8
 """Connections each server process may hold to PostgreSQL (the thread pool queues for them)."""
 POOL_TIMEOUT = 10.0
 """Seconds a request waits for a PostgreSQL connection before it fails."""
+BUSY_TIMEOUT = 15.0
+"""Seconds an SQLite connection waits for another one's write before it fails."""
 CHECK_AFTER_IDLE = 1.0
 """Seconds a pooled PostgreSQL connection may sit unused before it is checked again as it is lent."""
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]+):")
@@ -215,6 +217,11 @@ def connection_of(conn: Connection | Any) -> Connection:
 
 
 # --- connecting -----------------------------------------------------------------------------------------
+def wait_a_moment() -> None:
+    """Between two tries of something another connection holds up."""
+    time.sleep(0.01)
+
+
 class SqliteEngine:
     """One connection per thread, opened on first use: safe under uvicorn's thread pool, and the file is not
     reopened (nor the WAL checkpointed) on every request. WAL lets readers run beside the one writer,
@@ -234,7 +241,7 @@ class SqliteEngine:
 
     def _open(self) -> Connection:
         try:
-            raw = sqlite3.connect(self.path, timeout=15.0, isolation_level=None, check_same_thread=False)
+            raw = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False)
             raw.execute("PRAGMA foreign_keys=ON")
             raw.execute("PRAGMA synchronous=FULL")  # a commit is on disk before the answer goes out
         except sqlite3.Error as exc:
@@ -246,11 +253,26 @@ class SqliteEngine:
         """A connection of its own, for opening (migrating, reading the token key); the caller closes it."""
         conn = self._open()
         try:
-            conn.execute("PRAGMA journal_mode=WAL")
+            self._use_wal(conn)
         except BaseException:
             conn.close()
             raise
         return conn
+
+    @staticmethod
+    def _use_wal(conn: Connection) -> None:
+        """Switch the file to WAL. The switch needs the file to itself, and SQLite refuses it at once (no
+        busy wait) while another connection writes, as another process opening a new database at the same
+        moment does while it migrates: so it is tried again until that write is over."""
+        deadline = time.monotonic() + BUSY_TIMEOUT
+        while True:
+            try:
+                conn.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+            wait_a_moment()
 
     @contextmanager
     def connection(self) -> Iterator[Connection]:
