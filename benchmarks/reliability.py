@@ -7,8 +7,9 @@ Runs, one after the other, each in its own pytest process:
 
 1. schemathesis fuzzing of every endpoint from /openapi.json (tests/test_fuzz_openapi.py),
 2. the hostile-input tests by hand (tests/test_hostile.py, tests/test_hostile_saves.py),
-3. SIGKILL of the real server during bursts of moves, restarted each time (tests/test_crash.py),
-   and of a survey mid-run (tests/test_crash_survey.py),
+3. SIGKILL of the real server during bursts of moves, restarted each time (tests/test_crash.py), of one
+   of two servers sharing a database (tests/test_crash_processes.py), and of a survey mid-run
+   (tests/test_crash_survey.py),
 4. many players with several racing tabs each, over loopback, and moves during a flood of hint
    requests (tests/test_concurrency.py),
 5. the engine's state machine: long random play/undo/redo/restart/save/load (tests/test_stateful.py),
@@ -78,7 +79,8 @@ def main() -> int:
     parts = [
         ("fuzzing from the OpenAPI description", "tests/test_fuzz_openapi.py", "fuzz"),
         ("hostile input by hand", "tests/test_hostile.py tests/test_hostile_saves.py", "hostile"),
-        ("SIGKILL during bursts of moves", "tests/test_crash.py tests/test_crash_survey.py", "crash"),
+        ("SIGKILL during bursts of moves",
+         "tests/test_crash.py tests/test_crash_processes.py tests/test_crash_survey.py", "crash"),
         ("many players, racing tabs", "tests/test_concurrency.py", "concurrency"),
         ("engine state machine", "tests/test_stateful.py", "stateful"),
     ]

@@ -3,15 +3,16 @@
 Starts a real ``tableaux serve`` process (uvicorn, SQLite in a temporary
 directory), then N simulated players, each with its own cookie, play random
 legal moves over loopback for a bounded time: every move is a POST carrying
-the view's version, exactly as the page sends it, and is committed to SQLite
-before the answer. About one request in ten is an undo, and a won or stuck
-game is replaced by a new deal.
+the view's version, exactly as the page sends it, and is committed to the
+database before the answer. About one request in ten is an undo, and a won or
+stuck game is replaced by a new deal.
 
     python benchmarks/web.py                 # 8 players for 10 seconds
     python benchmarks/web.py --players 32 --seconds 30
     python benchmarks/web.py --tabs 3        # three tabs per player racing on one game
     python benchmarks/web.py --scenario hint-flood   # 50 players at a move a second, 2 clients asking hints nonstop
     python benchmarks/web.py --scenario contract     # what checking every answer against its model costs
+    python benchmarks/web.py --scenario capacity     # players held at p99 <= 50 ms, one process and several
 
 Prints moves per second and latency percentiles (p50, p99) per request kind. The hint-flood
 scenario is the server's speed target: each of 50 players makes a move every second while
@@ -23,6 +24,17 @@ The contract scenario runs two servers, one checking every answer against its ro
 (TABLEAUX_CHECK_ANSWERS=1, as the test suite runs) and one not (as production runs), and plays the
 same load on each in turn, several rounds; it prints each one's server CPU time per request and their
 ratio (docs/api.md quotes it).
+The capacity scenario asks how many players each way of serving holds: SQLite in
+one process, SQLite with ``--workers 2``, and PostgreSQL with two ``tableaux
+serve`` processes (each player's requests alternate between them, as behind a
+load balancer). Players make a move a second each, in steps of more and more
+players (``--steps``, each ``--seconds`` long, default 15); a step holds when
+the moves' p99 is at most 50 ms with no error. It prints each step's p50 and
+p99, and the most players held, with the machine's load average (other work on
+it lengthens every latency). PostgreSQL is a throwaway cluster started with
+Debian's ``postgresql`` package (tests/pg_cluster.py, fsync on, or off with
+``TABLEAUX_BENCH_PG_FSYNC=off``), or the server ``--pg-url`` names (a database
+the benchmark may fill).
 """
 
 from __future__ import annotations
@@ -38,6 +50,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import AsyncExitStack, ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -50,10 +63,12 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(db: Path, env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], str]:
+def start_server(db: Path | str, workers: int = 1,
+                 env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], str]:
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tableaux", "serve", "--port", str(port), "--no-browser", "--db", str(db)],
+        [sys.executable, "-m", "tableaux", "serve", "--port", str(port), "--no-browser", "--db", str(db),
+         "--workers", str(workers)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, **(env or {})},
     )
     assert proc.stdout is not None
@@ -64,7 +79,7 @@ def start_server(db: Path, env: dict[str, str] | None = None) -> tuple[subproces
             break
     else:
         raise SystemExit(f"the server did not start (exit status {proc.wait()})")
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 60
     while True:
         try:
             httpx.get(url + "api/games/info", timeout=2)
@@ -72,7 +87,7 @@ def start_server(db: Path, env: dict[str, str] | None = None) -> tuple[subproces
         except httpx.TransportError:
             if time.monotonic() > deadline:
                 proc.kill()
-                raise SystemExit("the server did not answer within 20 s") from None
+                raise SystemExit("the server did not answer within 60 s") from None
             time.sleep(0.1)
 
 
@@ -175,18 +190,25 @@ async def run(url: str, players: int, tabs: int, seconds: float) -> Results:
 MOVE_P99_TARGET_MS = 50.0
 
 
-async def steady_player(url: str, seed: int, stop_at: float, latencies: list[float], errors: dict[str, int]) -> int:
-    """A person playing: one move a second (undo when stuck, a new deal when done)."""
+async def steady_player(urls: list[str], seed: int, stop_at: float, latencies: list[float],
+                        errors: dict[str, int]) -> int:
+    """A person playing: one move a second (a new deal when done). With several ``urls`` (servers on one
+    database) the requests go to each in turn, with the one cookie the first server gave."""
     rng = random.Random(seed)
     moves = 0
-    async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+    await asyncio.sleep(rng.random())  # players do not start, nor move, in step
+    async with AsyncExitStack() as stack:
+        first = await stack.enter_async_context(httpx.AsyncClient(base_url=urls[0], timeout=30))
+        clients = [first]
 
         async def new_game() -> dict[str, Any]:
             body = {"game": rng.choice(("king-albert", "eagle-wing")), "deal": rng.randrange(1_000_000)}
-            return (await client.post("api/games", json=body)).json()  # type: ignore[no-any-return]
+            return (await first.post("api/games", json=body)).json()  # type: ignore[no-any-return]
 
         view = await new_game()
-        await asyncio.sleep(rng.random())  # players do not move in step
+        for url in urls[1:]:
+            clients.append(await stack.enter_async_context(
+                httpx.AsyncClient(base_url=url, timeout=30, cookies=first.cookies)))
         next_at = time.monotonic()
         while time.monotonic() < stop_at:
             next_at += 1.0
@@ -195,7 +217,7 @@ async def steady_player(url: str, seed: int, stop_at: float, latencies: list[flo
             else:
                 body = {"move": rng.choice(view["legal_moves"]), "version": view["version"]}
                 start = time.perf_counter()
-                r = await client.post(f"api/games/{view['id']}/moves", json=body)
+                r = await clients[moves % len(clients)].post(f"api/games/{view['id']}/moves", json=body)
                 latencies.append(time.perf_counter() - start)
                 moves += 1
                 if r.status_code == 200:
@@ -236,7 +258,7 @@ def hint_flood(url: str, players: int, askers: int, seconds: float) -> int:
     async def run_all() -> None:
         stop_at = time.monotonic() + seconds
         await asyncio.gather(
-            *(steady_player(url, i, stop_at, moves, errors) for i in range(players)),
+            *(steady_player([url], i, stop_at, moves, errors) for i in range(players)),
             *(hint_asker(url, 1000 + i, stop_at, hints, sources, errors) for i in range(askers)),
         )
 
@@ -317,6 +339,91 @@ def view_check_ms(repeat: int = 2000) -> dict[str, float]:
             out[name] = (time.perf_counter() - start) / repeat * 1000
         client.app.state.store.close()  # type: ignore[attr-defined]
     return out
+# --- how many players each way of serving holds ----------------------------------------------------
+CONFIGS = ("sqlite", "sqlite-workers", "postgresql")
+CONFIG_TITLES = {"sqlite": "SQLite, one process", "sqlite-workers": "SQLite, --workers 2",
+                 "postgresql": "PostgreSQL, two processes"}
+
+
+def steady_step(urls: list[str], players: int, seconds: float, seed: int) -> tuple[list[float], dict[str, int]]:
+    """``players`` players at a move a second for ``seconds``: the moves' latencies and the errors."""
+    latencies: list[float] = []
+    errors: dict[str, int] = {}
+
+    async def run_all() -> None:
+        stop_at = time.monotonic() + seconds
+        await asyncio.gather(*(steady_player(urls, seed + i, stop_at, latencies, errors) for i in range(players)))
+
+    asyncio.run(run_all())
+    return latencies, errors
+
+
+def start_servers(stack: ExitStack, config: str, folder: Path, pg_url: str | None) -> list[str]:
+    """The servers of one configuration, stopped when ``stack`` closes; their URLs."""
+
+    def stop(proc: subprocess.Popen[str]) -> None:
+        proc.terminate()
+        proc.wait(timeout=60)
+
+    if config in ("sqlite", "sqlite-workers"):
+        proc, url = start_server(folder / f"{config}.sqlite3", workers=2 if config == "sqlite-workers" else 1)
+        stack.callback(stop, proc)
+        return [url]
+    if pg_url is None:
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+        from pg_cluster import Cluster, missing
+
+        reason = missing()
+        if reason is not None:
+            raise SystemExit(f"no PostgreSQL for the benchmark: {reason}; or give --pg-url")
+        cluster = Cluster.start(fsync=os.environ.get("TABLEAUX_BENCH_PG_FSYNC", "on") != "off")
+        stack.callback(cluster.stop)
+        pg_url = cluster.new_database()
+    urls = []
+    for _ in range(2):
+        proc, url = start_server(pg_url)
+        stack.callback(stop, proc)
+        urls.append(url)
+    return urls
+
+
+def load_average() -> str:
+    """The machine's load (other work on it lengthens every latency), where the system tells it."""
+    try:
+        return ", load average " + " ".join(f"{x:.1f}" for x in os.getloadavg())
+    except OSError:
+        return ""
+
+
+def capacity(configs: list[str], steps: list[int], seconds: float, pg_url: str | None) -> int:
+    print(f"tableaux web benchmark, capacity: players at one move a second, {seconds:.0f} s a step; a step holds "
+          f"when the moves' p99 is at most {MOVE_P99_TARGET_MS:.0f} ms with no error "
+          f"({os.cpu_count()} CPUs, servers and players on this machine{load_average()})")
+    held: dict[str, int] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for config in configs:
+            print(f"  {CONFIG_TITLES[config]}:")
+            held[config] = 0
+            with ExitStack() as stack:
+                urls = start_servers(stack, config, Path(tmp), pg_url)
+                steady_step(urls, 5, 5.0, seed=1)  # warm up (imports, caches, the solver pools' start), unmeasured
+                for players in steps:
+                    moves, errors = steady_step(urls, players, seconds, seed=players * 1000)
+                    p50, p99 = (percentile(moves, p) * 1000 for p in (50, 99))
+                    ok = p99 <= MOVE_P99_TARGET_MS and not errors
+                    print(f"    {players:4d} players  moves n={len(moves):6d}  p50 {p50:6.1f} ms  p99 {p99:6.1f} ms"
+                          f"  {'held' if ok else 'NOT held'}{'  errors: ' + str(errors) if errors else ''}",
+                          flush=True)
+                    if not ok:
+                        break
+                    held[config] = players
+    print(f"  at the end: load average{load_average()[len(', load average'):]}")
+    print("  players held at p99 <= 50 ms: " + ", ".join(f"{CONFIG_TITLES[c]} {held[c]}" for c in configs))
+    base = held.get("sqlite")
+    if base:
+        print("  relative to SQLite in one process: " + ", ".join(
+            f"{CONFIG_TITLES[c]} {held[c] / base:.2f}" for c in configs if c != "sqlite"))
+    return 0 if all(held.values()) else 1
 
 
 def main() -> int:
@@ -325,19 +432,37 @@ def main() -> int:
     parser.add_argument("--tabs", type=int, default=1,
                         help="tabs per player on the same game (default 1; more tabs make stale-version 409s)")
     parser.add_argument("--seconds", type=float, default=None, help="how long to play (default 10; hint flood 30)")
-    parser.add_argument("--scenario", choices=("play", "hint-flood", "contract"), default="play",
+    parser.add_argument("--scenario", choices=("play", "hint-flood", "capacity", "contract"), default="play",
                         help="play: players moving as fast as they can (default); hint-flood: the speed target; "
+                             "capacity: players held at the target, in one process and in several; "
                              "contract: the answer check's cost")
     parser.add_argument("--rounds", type=int, default=6, help="contract: turns on each server (default 6)")
+    parser.add_argument("--configs", default=",".join(CONFIGS),
+                        help=f"capacity: which ways of serving, comma-separated (default {','.join(CONFIGS)})")
+    parser.add_argument("--steps", default="10,25,50,100,150,200,300,400",
+                        help="capacity: the numbers of players tried, in order (default 10,25,50,100,150,200,300,400)")
+    parser.add_argument("--pg-url", default=None,
+                        help="capacity: a PostgreSQL database to use instead of a throwaway cluster")
     parser.add_argument("--askers", type=int, default=2, help="hint flood: clients asking for hints (default 2)")
     args = parser.parse_args()
     if args.seconds is None:
-        args.seconds = 30.0 if args.scenario == "hint-flood" else 10.0
+        args.seconds = {"hint-flood": 30.0, "capacity": 15.0}.get(args.scenario, 10.0)
     if args.players < 1 or args.tabs < 1 or not args.seconds > 0:
         parser.error("--players and --tabs must be at least 1, --seconds positive")
 
     if args.scenario == "contract":
         return contract_cost(args.players, args.seconds, args.rounds)
+    if args.scenario == "capacity":
+        configs = [c for c in args.configs.split(",") if c]
+        if not set(configs) <= set(CONFIGS) or not configs:
+            parser.error(f"--configs takes some of {', '.join(CONFIGS)}")
+        try:
+            steps = [int(n) for n in args.steps.split(",")]
+        except ValueError:
+            parser.error("--steps takes whole numbers of players, comma-separated, like 25,50,100")
+        if not steps or min(steps) < 1:
+            parser.error("--steps takes whole numbers of players, comma-separated, like 25,50,100")
+        return capacity(configs, steps, args.seconds, args.pg_url)
 
     if args.scenario == "hint-flood":
         players = args.players if "--players" in sys.argv else 50

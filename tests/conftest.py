@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from tableaux.solver import BACKENDS
@@ -46,6 +47,8 @@ every server it starts (they inherit the environment), whatever the developer's 
 that breaks the API's contract fails the test that received it (tests/test_web_contract.py shows that it does)."""
 
 BROWSER_TESTS = "test_browser.py"
+POSTGRES_SKIP = "PostgreSQL is not available here"
+POSTGRES_HINT = "install Debian's postgresql (apt-get install postgresql) and pip install '.[postgres]' to run them"
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
@@ -61,6 +64,13 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
         reason = reason.removeprefix("Skipped: ")
         terminalreporter.write_line(f"BROWSER TESTS SKIPPED: {reason}", yellow=True, bold=True)
+    postgres = [report for report in terminalreporter.stats.get("skipped", []) if POSTGRES_SKIP in str(report.longrepr)]
+    if postgres:
+        longrepr = postgres[0].longrepr
+        reason = (longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)).removeprefix("Skipped: ")
+        terminalreporter.write_line(
+            f"POSTGRESQL TESTS SKIPPED ({len(postgres)}; {reason}): {POSTGRES_HINT}", yellow=True, bold=True
+        )
 
 
 @pytest.fixture(autouse=True)
@@ -141,12 +151,71 @@ def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> 
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
-    """Where a web API test's server keeps its games: a fresh SQLite file."""
+def db(tmp_path: Path) -> Path | str:
+    """Where a web API test's server keeps its games: a fresh SQLite file (a module may ask for both stores by
+    overriding it with ``database``)."""
     return tmp_path / "games.sqlite3"
 
 
 @pytest.fixture
-def client(db: Path) -> TestClient:
+def make_app(db: Path | str) -> Iterator[Callable[..., FastAPI]]:
+    """``make_app(**options)``: the web game on ``db``, as often as a test restarts its server; each app's store
+    is closed when the test ends (a PostgreSQL store holds a connection pool)."""
+    made: list[FastAPI] = []
+
+    def make(**options: Any) -> FastAPI:
+        made.append(create_app(db, **options))
+        return made[-1]
+
+    yield make
+    for app in made:
+        app.state.store.close()
+
+
+@pytest.fixture
+def client(make_app: Callable[..., FastAPI]) -> TestClient:
     """The browser game's HTTP API on ``db``, through FastAPI's TestClient (hints get little time)."""
-    return TestClient(create_app(db, hint_time_limit=0.05))
+    return TestClient(make_app(hint_time_limit=0.05))
+
+
+# ---- the stores: SQLite always, PostgreSQL where a throwaway cluster can be started
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[Any]:
+    """A PostgreSQL server of the suite's own (tests/pg_cluster.py). Skipped where there is none, unless
+    TABLEAUX_REQUIRE_POSTGRES is set (CI installs it, so there a missing server is a failure)."""
+    import pg_cluster
+
+    reason = pg_cluster.missing()
+    if reason is not None:
+        if os.environ.get("TABLEAUX_REQUIRE_POSTGRES"):
+            pytest.fail(f"TABLEAUX_REQUIRE_POSTGRES is set but {reason}")
+        pytest.skip(f"{POSTGRES_SKIP}: {reason}")
+    cluster = pg_cluster.Cluster.start()
+    yield cluster
+    cluster.stop()
+
+
+STORES = ("sqlite", "postgresql")
+
+
+@pytest.fixture(params=STORES)
+def new_database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[[], str]]:
+    """``new_database()``: a fresh, empty database each call, in the store this run of the test is for (an
+    SQLite file path, or a PostgreSQL URL); the PostgreSQL ones are dropped when the test ends."""
+    made: list[str] = []
+    cluster = request.getfixturevalue("postgres_cluster") if request.param == "postgresql" else None
+
+    def make() -> str:
+        made.append(str(tmp_path / f"games{len(made) or ''}.sqlite3") if cluster is None else cluster.new_database())
+        return made[-1]
+
+    yield make
+    if cluster is not None:
+        for url in made:
+            cluster.drop_database(url)
+
+
+@pytest.fixture
+def database(new_database: Callable[[], str]) -> str:
+    """A fresh database for the test, once in each store: an SQLite file path, or a PostgreSQL URL."""
+    return new_database()

@@ -34,6 +34,8 @@ GARBAGE = [
     ["serve", "--port", "0"],
     ["serve", "--port", "70000"],
     ["serve", "--port", "http"],
+    ["serve", "--workers", "0"],
+    ["serve", "--workers", "two"],
     ["--port", "-5"],
     ["stats", "--game", "klondike"],
     ["stats", "--bogus"],

@@ -1,4 +1,4 @@
-"""The suite's own hooks: a skipped browser suite is announced at the end of the run."""
+"""The suite's own hooks: a skipped browser suite, or skipped PostgreSQL runs, are announced at the end."""
 
 from __future__ import annotations
 
@@ -55,3 +55,35 @@ def test_no_browser_line_when_the_browser_suite_runs(pytester: pytest.Pytester) 
     result = pytester.runpytest_subprocess()  # own process: the real test_browser module is loaded here
     result.assert_outcomes(passed=1, skipped=1)
     assert not [line for line in result.outlines if "BROWSER TESTS SKIPPED" in line]
+
+
+POSTGRES_TEST = """
+def test_store(database):
+    assert database
+"""
+
+
+def test_without_postgresql_its_runs_skip_with_one_clear_line_at_the_end(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("TABLEAUX_REQUIRE_POSTGRES", raising=False)  # CI sets it for the suite itself
+    pytester.makeconftest(CONFTEST)
+    pytester.makepyfile(pg_cluster="def missing():\n    return 'no initdb found (apt-get install postgresql)'\n",
+                        test_store=POSTGRES_TEST)
+    result = pytester.runpytest_subprocess()
+    result.assert_outcomes(passed=1, skipped=1)  # the SQLite run passes, the PostgreSQL one is skipped
+    lines = [line for line in result.outlines if "POSTGRESQL TESTS SKIPPED" in line]
+    assert len(lines) == 1 and "no initdb found" in lines[0] and "apt-get install postgresql" in lines[0]
+
+
+def test_where_postgresql_is_required_its_absence_is_a_failure(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TABLEAUX_REQUIRE_POSTGRES", "1")
+    pytester.makeconftest(CONFTEST)
+    pytester.makepyfile(pg_cluster="def missing():\n    return 'no initdb found (apt-get install postgresql)'\n",
+                        test_store=POSTGRES_TEST)
+    result = pytester.runpytest_subprocess()
+    result.assert_outcomes(passed=1, errors=1)
+    assert not [line for line in result.outlines if "POSTGRESQL TESTS SKIPPED" in line]
+    assert any("TABLEAUX_REQUIRE_POSTGRES is set but no initdb found" in line for line in result.outlines)

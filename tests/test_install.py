@@ -33,6 +33,13 @@ def test_the_test_extra_brings_everything_the_survey_extra_does() -> None:
     assert set(extras["survey"]) <= set(extras["test"])
 
 
+def test_the_postgres_extra_brings_psycopg_and_its_pool_and_the_tests_have_them_too() -> None:
+    extras = PROJECT["optional-dependencies"]
+    assert names(extras["postgres"]) == {"psycopg", "psycopg_pool"}
+    assert set(extras["postgres"]) <= set(extras["test"])
+    assert not names(PROJECT["dependencies"]) & names(extras["postgres"])  # SQLite alone needs nothing more
+
+
 BLOCKED = """
 import sys
 for name in ("dask", "distributed", "matplotlib"):

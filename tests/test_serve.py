@@ -6,6 +6,7 @@ import io
 import os
 import queue
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -21,7 +22,10 @@ from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 
+import tableaux
 from browser_helpers import free_port
+from store_helpers import is_postgres
+from tableaux import Move
 from tableaux.cli import main
 from tableaux.web.app import create_app
 from tableaux.web.server import format_time, open_socket, url_for
@@ -111,13 +115,13 @@ def headless_env(tmp_path: Path) -> dict[str, str]:
     return env
 
 
-def test_serve_answers_prints_the_url_and_keeps_games_across_restarts(tmp_path: Path) -> None:
+def test_serve_answers_prints_the_url_and_keeps_games_across_restarts(database: str) -> None:
     port = free_port()
-    db = tmp_path / "games.sqlite3"
-    args = ["serve", "--port", str(port), "--no-browser", "--db", str(db)]
+    args = ["serve", "--port", str(port), "--no-browser", "--db", database]
     with server(args) as s:
         url = s.url()
         assert url == f"http://127.0.0.1:{port}/"
+        s.wait_for(re.escape(f"Saved games and statistics: {database}"))
         r = wait_until_answering(url)
         assert r.status_code == 200 and r.headers["x-content-type-options"] == "nosniff"
         with httpx2.Client(base_url=url) as client:
@@ -126,7 +130,7 @@ def test_serve_answers_prints_the_url_and_keeps_games_across_restarts(tmp_path: 
             view = client.post(f"api/games/{view['id']}/moves", json={"move": move, "version": 0}).json()
             cookies = dict(client.cookies)
             assert client.get("").status_code == 200
-    assert db.exists()
+    assert is_postgres(database) or Path(database).exists()
     with server(args) as s:
         url = s.url()
         wait_until_answering(url)
@@ -252,6 +256,71 @@ def test_url_for_shows_a_reachable_address() -> None:
     assert url_for("0.0.0.0", 8001) == "http://127.0.0.1:8001/"
     assert url_for("::", 8002) == "http://[::1]:8002/"
     assert url_for("::1", 8003) == "http://[::1]:8003/"
+
+
+# --- several processes on one port -------------------------------------------------------
+def children(pid: int) -> list[int]:
+    """The server processes ``--workers`` started (spawned children, not multiprocessing's resource tracker)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            command = (stat.parent / "cmdline").read_bytes()
+        except (OSError, IndexError, ValueError):
+            continue  # gone meanwhile
+        if parent == pid and b"spawn_main" in command and b"resource_tracker" not in command:
+            found.append(int(stat.parent.name))
+    return sorted(found)
+
+
+def wait_for_children(pid: int, count: int) -> list[int]:
+    deadline = time.monotonic() + 60
+    while True:
+        found = children(pid)
+        if len(found) == count:
+            return found
+        assert time.monotonic() < deadline, f"server processes: {found}, expected {count}"
+        time.sleep(0.1)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the server processes in /proc (Linux)")
+def test_workers_serve_one_port_from_several_processes_and_replace_one_that_dies(database: str) -> None:
+    """--workers 2: two processes answer on the port, with one identity and one game across them; a SIGKILLed
+    one is replaced while the other answers; the solver's hints work in every process."""
+    args = ["serve", "--port", str(free_port()), "--no-browser", "--db", database, "--workers", "2"]
+    with server(args) as s:
+        url = s.url()
+        s.wait_for("2 server processes answer on this port")
+        workers = wait_for_children(s.proc.pid, 2)
+        wait_until_answering(url)
+        with httpx2.Client(base_url=url, timeout=30.0) as client:
+            view = client.post("api/games", json={"game": "king-albert", "deal": 7}).json()
+            mirror = tableaux.new_game("king-albert", 7)
+
+            def play(moves: int) -> None:
+                nonlocal view
+                for _ in range(moves):  # each request on a new connection: the kernel spreads them
+                    move = view["legal_moves"][0]
+                    r = client.post(f"api/games/{view['id']}/moves", json={"move": move, "version": view["version"]},
+                                    headers={"connection": "close"})
+                    assert r.status_code == 200 and "set-cookie" not in r.headers, r.text
+                    view = r.json()
+                    mirror.play(Move(move["source"], move["count"], move["target"]))
+                    assert view["position"] == mirror.public_position()
+                hint = client.post(f"api/games/{view['id']}/hint", headers={"connection": "close"})
+                assert hint.status_code == 200 and hint.json()["hint"]["source"] in ("solver", "heuristic")
+
+            play(6)
+            os.kill(workers[0], signal.SIGKILL)
+            play(6)  # the other process answers meanwhile
+            s.wait_for("A server process ended")
+            replaced = wait_for_children(s.proc.pid, 2)
+            assert workers[0] not in replaced and workers[1] in replaced
+            play(6)
+            assert client.get("api/current").json()["version"] == 18
+        s.proc.terminate()
+        assert s.proc.wait(timeout=60) == 0
+        assert children(s.proc.pid) == []
 
 
 # --- tableaux stats ---------------------------------------------------------------------

@@ -1,49 +1,61 @@
-"""The SQLite store: migrations, compare-and-swap saves, the clock, and statistics."""
+"""The store, on SQLite and on PostgreSQL: migrations, compare-and-swap saves, the clock, and statistics."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
 import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 import tableaux
+from store_helpers import is_postgres, query
 from tableaux.web import store as store_module
+from tableaux.web.database import parse_database
 from tableaux.web.migrations import MIGRATIONS, SCHEMA_VERSION, current_version, migrate
 from tableaux.web.stats import GameStats, compute_stats
 from tableaux.web.store import IDLE_CAP, StaleVersionError, Store, StoreError
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Store:
-    return Store(tmp_path / "s.sqlite3")
+def store(database: str) -> Iterator[Store]:
+    opened = Store(database)
+    yield opened
+    opened.close()
 
 
-def test_new_database_is_at_the_latest_schema_in_wal_mode(store: Store) -> None:
+def test_new_database_is_at_the_latest_schema(store: Store, database: str) -> None:
     assert store.schema_version() == SCHEMA_VERSION == len(MIGRATIONS)
-    with sqlite3.connect(store.path) as conn:
-        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    assert {"schema_version", "players", "games"} <= tables
+    if is_postgres(database):
+        tables = {r[0] for r in query(database, "SELECT table_name FROM information_schema.tables "
+                                                "WHERE table_schema = 'public'")}
+    else:
+        tables = {r[0] for r in query(database, "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"schema_version", "players", "games", "secrets"} <= tables
 
 
-def test_reopening_does_not_migrate_twice(tmp_path: Path) -> None:
+def test_a_new_sqlite_database_is_in_wal_mode(tmp_path: Path) -> None:
+    """WAL lets readers run beside the writer, in this process and in the other --workers."""
     path = tmp_path / "s.sqlite3"
-    Store(path)
-    Store(path)
+    Store(path).close()
     with sqlite3.connect(path) as conn:
-        versions = [r[0] for r in conn.execute("SELECT version FROM schema_version ORDER BY version")]
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_reopening_does_not_migrate_twice(database: str) -> None:
+    Store(database).close()
+    Store(database).close()
+    versions = [r[0] for r in query(database, "SELECT version FROM schema_version ORDER BY version")]
     assert versions == list(range(1, SCHEMA_VERSION + 1))
 
 
-def test_migrating_a_version_1_database_keeps_its_data(tmp_path: Path) -> None:
+def test_migrating_a_version_1_database_keeps_its_data(database: str) -> None:
     """A database written by schema version 1, with games in it, opens under the current schema intact."""
-    path = tmp_path / "old.sqlite3"
     game = tableaux.new_game("king-albert", 17)
     moves = [str(game.play(game.legal_moves()[0])) for _ in range(3)]
-    conn = sqlite3.connect(path, isolation_level=None)
+    conn = parse_database(database).engine().first()
     assert migrate(conn, target=1) == 1
     conn.execute("INSERT INTO players (id, created_at) VALUES ('p1', 1000.0)")
     rows = [
@@ -51,14 +63,14 @@ def test_migrating_a_version_1_database_keeps_its_data(tmp_path: Path) -> None:
         ("g-open", "p1", "king-albert", 17, json.dumps(moves[:2]), json.dumps(moves[2:]), 4, 2000.0, None, 0, 30.0),
         ("g-fresh", "p1", "king-albert", 18, "[]", "[]", 0, 3000.0, None, 0, 0.0),
     ]
-    conn.executemany(
-        "INSERT INTO games (id, player, game, deal, moves, redo, version, started_at, finished_at, won, elapsed) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        rows,
-    )
+    for row in rows:
+        conn.execute(
+            "INSERT INTO games (id, player, game, deal, moves, redo, version, started_at, finished_at, won, "
+            "elapsed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row,
+        )
     conn.close()
 
-    store = Store(path)
+    store = Store(database)
     assert store.schema_version() == SCHEMA_VERSION
     record = store.get_game("g-open", "p1")
     assert record is not None
@@ -75,24 +87,74 @@ def test_migrating_a_version_1_database_keeps_its_data(tmp_path: Path) -> None:
     assert store.current_game("p1", "king-albert").id == "g-fresh"  # type: ignore[union-attr]
     new = store.save_change(record, moves, [], False)
     assert new.version == 5 and store.get_game("g-open", "p1").moves == moves  # type: ignore[union-attr]
+    store.close()
 
 
-def test_each_migration_step_applies_on_top_of_the_previous(tmp_path: Path) -> None:
+def test_each_migration_step_applies_on_top_of_the_previous(new_database: Callable[[], str]) -> None:
     for target in range(1, SCHEMA_VERSION + 1):
-        conn = sqlite3.connect(tmp_path / f"v{target}.sqlite3", isolation_level=None)
+        conn = parse_database(new_database()).engine().first()
         assert migrate(conn, target=target) == target
         assert current_version(conn) == target
         assert migrate(conn) == SCHEMA_VERSION
         conn.close()
 
 
-def test_a_newer_schema_is_refused_not_damaged(tmp_path: Path) -> None:
-    path = tmp_path / "future.sqlite3"
-    Store(path)
+def test_processes_opening_a_new_database_at_once_migrate_it_once(database: str) -> None:
+    """Several server processes starting together: each step is taken once, under the migration lock."""
+    barrier = threading.Barrier(4)
+    errors: list[BaseException] = []
+
+    def open_store() -> None:
+        barrier.wait()
+        try:
+            Store(database).close()
+        except BaseException as exc:  # reported below, with the others
+            errors.append(exc)
+
+    threads = [threading.Thread(target=open_store) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    assert [r[0] for r in query(database, "SELECT version FROM schema_version ORDER BY version")] == list(
+        range(1, SCHEMA_VERSION + 1))
+    assert len(query(database, "SELECT value FROM secrets")) == 1
+
+
+def test_opening_a_new_sqlite_database_waits_for_another_process_writing_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Switching a new file to WAL needs it to itself, and SQLite refuses at once (no busy wait) while another
+    connection writes, as a process opening the same new database a moment earlier does while it migrates."""
+    from tableaux.web import database
+
+    path = tmp_path / "new.sqlite3"
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    other.execute("CREATE TABLE elsewhere (x INTEGER)")
+    waits: list[int] = []
+
+    def the_other_write_ends() -> None:  # the store's wait between two tries
+        waits.append(1)
+        if len(waits) == 1:
+            other.execute("COMMIT")
+
+    monkeypatch.setattr(database, "wait_a_moment", the_other_write_ends)
+    store = Store(path)
+    assert waits and store.schema_version() == SCHEMA_VERSION
+    store.close()
+    other.close()
     with sqlite3.connect(path) as conn:
-        conn.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION + 5,))
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_a_newer_schema_is_refused_not_damaged(database: str) -> None:
+    Store(database).close()
+    query(database, "INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION + 5,))
     with pytest.raises(StoreError, match="newer than this tableaux understands"):
-        Store(path)
+        Store(database)
+    assert len(query(database, "SELECT version FROM schema_version")) == SCHEMA_VERSION + 1
 
 
 def test_unopenable_database_path_is_a_store_error(tmp_path: Path) -> None:
@@ -115,13 +177,11 @@ def test_a_database_under_a_file_is_a_store_error(tmp_path: Path) -> None:
         Store(tmp_path / "file" / "db.sqlite3")
 
 
-def test_players_are_stored_by_hash_of_their_token(store: Store) -> None:
+def test_players_are_stored_by_hash_of_their_token(store: Store, database: str) -> None:
     token, player = store.new_player()
     assert token not in player and store.player_exists(player)
     assert not store.player_exists("0" * 64)
-    with sqlite3.connect(store.path) as conn:
-        ids = [r[0] for r in conn.execute("SELECT id FROM players")]
-    assert ids == [player]
+    assert query(database, "SELECT id FROM players") == [(player,)]
 
 
 def test_save_change_is_a_compare_and_swap(store: Store) -> None:
@@ -281,7 +341,7 @@ def test_untouched_games_are_not_played() -> None:
     assert s.played == 1 and s.win_rate == 1.0
 
 
-def test_reset_leaves_old_games_out_but_keeps_them(store: Store) -> None:
+def test_reset_leaves_old_games_out_but_keeps_them(store: Store, database: str) -> None:
     _, alice = store.new_player()
     _, bob = store.new_player()
     for player in (alice, bob):
@@ -297,12 +357,11 @@ def test_reset_leaves_old_games_out_but_keeps_them(store: Store) -> None:
     assert store.reset_stats() == 3
     assert all(s.played == 0 for s in store.stats(names).values())
     assert len(store.players()) == 2
-    with sqlite3.connect(store.path) as conn:
-        assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 4
+    assert query(database, "SELECT COUNT(*) FROM games") == [(4,)]
 
 
-def test_only_tokens_the_store_signed_stand_for_a_player(tmp_path: Path) -> None:
-    store = Store(tmp_path / "games.sqlite3")
+def test_only_tokens_the_store_signed_stand_for_a_player(new_database: Callable[[], str]) -> None:
+    store = Store(new_database())
     token, player = store.issue_player()
     assert store.player_for(token) == player and store.players() == []  # issued, written nowhere
     for i in range(len(token)):  # any one character changed, the last one's spare bits included
@@ -311,10 +370,13 @@ def test_only_tokens_the_store_signed_stand_for_a_player(tmp_path: Path) -> None
             if forged != token:
                 assert store.player_for(forged) is None, forged
     # Another database has another key: its tokens mean nothing here.
-    elsewhere, _ = Store(tmp_path / "other.sqlite3").issue_player()
+    other = Store(new_database())
+    elsewhere, _ = other.issue_player()
+    other.close()
     assert store.player_for(elsewhere) is None
     # Tokens from before signing are known by their row.
     old_token = "B" * 43
     with store._write() as conn:
         conn.execute("INSERT INTO players (id, created_at) VALUES (?, 0)", (store_module.hash_token(old_token),))
     assert store.player_for(old_token) == store_module.hash_token(old_token)
+    store.close()

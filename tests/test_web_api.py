@@ -1,4 +1,4 @@
-"""The browser game's HTTP API, through FastAPI's TestClient.
+"""The browser game's HTTP API, through FastAPI's TestClient, on each store (SQLite and PostgreSQL).
 
 Positions are checked against the engine directly (a Game replaying the same
 moves), never against numbers typed into the test.
@@ -6,17 +6,28 @@ moves), never against numbers typed into the test.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 import tableaux
+from store_helpers import query
 from tableaux import GAMES, Move
 from tableaux.cards import RANKS
 from tableaux.hints import heuristic_moves
-from tableaux.web.app import COOKIE, WEB_GAMES, create_app
+from tableaux.web.app import COOKIE, WEB_GAMES
 from web_helpers import engine_game, find_win, moves_of, new_game, play, view_of, without_clock
+
+MakeApp = Callable[..., FastAPI]
+
+
+@pytest.fixture
+def db(database: str) -> str:
+    """Every test here runs once on SQLite and once on PostgreSQL."""
+    return database
 
 
 @pytest.fixture(scope="module")
@@ -83,8 +94,8 @@ def test_random_deal_when_deal_is_null_or_absent(client: TestClient) -> None:
         assert view["position"] == tableaux.new_game("eagle-wing", view["deal"]).public_position()
 
 
-def test_player_cookie_is_httponly_and_samesite_lax(db: Path) -> None:
-    client = TestClient(create_app(db))
+def test_player_cookie_is_httponly_and_samesite_lax(make_app: MakeApp) -> None:
+    client = TestClient(make_app())
     r = client.get("/api/stats")  # the catalog is the same for everybody: it needs no identity
     cookie = r.headers["set-cookie"]
     assert cookie.startswith(f"{COOKIE}=")
@@ -196,8 +207,8 @@ def test_current_with_unknown_game_is_a_readable_422(client: TestClient) -> None
 
 
 # --- persistence ------------------------------------------------------------------
-def test_a_restarted_server_resumes_the_game(db: Path) -> None:
-    first = TestClient(create_app(db))
+def test_a_restarted_server_resumes_the_game(make_app: MakeApp) -> None:
+    first = TestClient(make_app())
     view = new_game(first, "eagle-wing", 23)
     texts = []
     for _ in range(6):
@@ -208,7 +219,7 @@ def test_a_restarted_server_resumes_the_game(db: Path) -> None:
     cookie = first.cookies[COOKIE]
     del first  # the "server" goes away; only the database file remains
 
-    second = TestClient(create_app(db), cookies={COOKIE: cookie})
+    second = TestClient(make_app(), cookies={COOKIE: cookie})
     resumed = second.get("/api/current")
     assert resumed.status_code == 200
     resumed_view = resumed.json()
@@ -238,18 +249,18 @@ def ambiguous_line() -> tuple[int, list[Move]] | None:
     return None
 
 
-def test_one_card_move_that_could_be_longer_replays_exactly(db: Path) -> None:
+def test_one_card_move_that_could_be_longer_replays_exactly(make_app: MakeApp) -> None:
     """'T1>T5' stored for a one-card move must not be re-read as an ambiguous move after a restart."""
     found = ambiguous_line()
     assert found is not None, "no King Albert position with a choice of counts between two piles"
     deal, line = found
-    client = TestClient(create_app(db))
+    client = TestClient(make_app())
     view = new_game(client, "king-albert", deal)
     for move in line:
         view = play(client, view, move.to_dict())
     assert view["position"] == engine_game(view, [str(m) if m.count > 1 else f"{m.source}>{m.target}"
                                                   for m in line]).public_position()
-    again = TestClient(create_app(db), cookies={COOKIE: client.cookies[COOKIE]}).get(f"/api/games/{view['id']}")
+    again = TestClient(make_app(), cookies={COOKIE: client.cookies[COOKIE]}).get(f"/api/games/{view['id']}")
     assert again.status_code == 200, again.text
     assert without_clock(again.json()) == without_clock(view)
 
@@ -299,9 +310,9 @@ def test_winning_a_game_updates_the_statistics(client: TestClient, winning_line:
     assert view_of(client, view)["won"] is True
 
 
-def test_statistics_are_per_player(db: Path, winning_line: tuple[str, int, list[str]]) -> None:
+def test_statistics_are_per_player(make_app: MakeApp, winning_line: tuple[str, int, list[str]]) -> None:
     name, deal, line = winning_line
-    app = create_app(db)
+    app = make_app()
     alice, bob = TestClient(app), TestClient(app)
     view = new_game(alice, name, deal)
     for text in line:
@@ -312,9 +323,9 @@ def test_statistics_are_per_player(db: Path, winning_line: tuple[str, int, list[
     assert alice.get("/api/stats").json()[name]["won"] == 1
 
 
-def test_the_page_itself_sets_the_player_cookie(db: Path) -> None:
+def test_the_page_itself_sets_the_player_cookie(make_app: MakeApp) -> None:
     """Parallel first API calls from a freshly loaded page must all belong to one player."""
-    client = TestClient(create_app(db))
+    client = TestClient(make_app())
     page = client.get("/")
     assert page.headers["set-cookie"].startswith(f"{COOKIE}=")
     game = new_game(client)
@@ -381,15 +392,12 @@ def test_whole_numbers_written_with_a_point_are_whole_numbers(client: TestClient
         assert r.status_code == 422 and "version must be a whole number" in r.json()["error"], bad
 
 
-def player_rows(db: Path) -> int:
-    import sqlite3
-
-    with sqlite3.connect(db) as conn:
-        return int(conn.execute("SELECT COUNT(*) FROM players").fetchone()[0])
+def player_rows(db: str) -> int:
+    return int(query(db, "SELECT COUNT(*) FROM players")[0][0])
 
 
-def test_requests_without_a_cookie_store_nothing_until_the_player_stores_something(db: Path) -> None:
-    app = create_app(db)
+def test_requests_without_a_cookie_store_nothing_until_the_player_stores_something(make_app: MakeApp, db: str) -> None:
+    app = make_app()
     for _ in range(20):  # an anonymous flood: each request is a new identity, none of them written down
         anonymous = TestClient(app)
         assert anonymous.get("/api/stats").status_code == 200
@@ -406,12 +414,12 @@ def test_requests_without_a_cookie_store_nothing_until_the_player_stores_somethi
     view = new_game(browser)
     assert browser.cookies[COOKIE] == cookie and player_rows(db) == 1
     # ... and after a restart of the server (tokens are signed with a key kept in the database).
-    again = TestClient(create_app(db), cookies={COOKIE: cookie})
+    again = TestClient(make_app(), cookies={COOKIE: cookie})
     r = again.get("/api/current")
     assert r.status_code == 200 and r.json()["id"] == view["id"] and "set-cookie" not in r.headers
     # A token that only looks like one is never adopted.
     forged = cookie[:-1] + ("A" if cookie[-1] != "A" else "B")
-    r = TestClient(create_app(db), cookies={COOKIE: forged}).get("/api/current")
+    r = TestClient(make_app(), cookies={COOKIE: forged}).get("/api/current")
     assert r.status_code == 404 and r.cookies[COOKIE] != forged
 
 

@@ -71,6 +71,13 @@ def usage_error(command: str, message: str) -> int:
     return 2
 
 
+def add_db_argument(p: argparse.ArgumentParser) -> None:
+    """Where the browser game keeps its games: ``serve`` and ``stats`` read the same database."""
+    p.add_argument("--db", default=None, metavar="PATH|URL",
+                   help=_("where games are kept: a database file (default: in the user data directory), "
+                          "sqlite:///PATH, or postgresql://USER@HOST/DATABASE (pip install 'tableaux[postgres]')"))
+
+
 def add_solver_arguments(p: argparse.ArgumentParser) -> None:
     """The solver's options that ``solve`` and ``survey`` share."""
     from ..solver import BACKENDS, DEFAULT_MEMORY_MB

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..i18n import N_, _
-from .args import port_number
+from .args import add_db_argument, port_number, positive_int
 
 HELP = N_("start the browser game (the default command)")
 
@@ -15,7 +15,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=_("address to listen on (default 127.0.0.1: this computer only)"))
     p.add_argument("--port", type=port_number, default=8000,
                    help=_("port (default 8000; when it is busy the next free port is used)"))
-    p.add_argument("--db", default=None, help=_("database file (default: in the user data directory)"))
+    add_db_argument(p)
+    p.add_argument("--workers", type=positive_int, default=1,
+                   help=_("server processes answering on the port (default 1); they share the database"))
     p.add_argument("--no-browser", action="store_true", help=_("do not open a web browser"))
 
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 
 from ..i18n import N_, _
-from .args import game_choices
+from .args import add_db_argument, game_choices
 
 HELP = N_("show or reset game statistics")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--db", default=None, help=_("database file (default: in the user data directory)"))
+    add_db_argument(p)
     p.add_argument("--reset", action="store_true", help=_("reset statistics (asks for confirmation)"))
     p.add_argument("--yes", action="store_true", help=_("do not ask for confirmation"))
     p.add_argument("--game", choices=game_choices(), default=None)

@@ -1,4 +1,4 @@
-"""The browser game: a FastAPI app over the engine, with saved games and statistics in SQLite.
+"""The browser game: a FastAPI app over the engine, with saved games and statistics in SQLite or PostgreSQL.
 
 ``create_app`` is imported on first use, so the solver pool's worker processes,
 which import :mod:`tableaux.web.pool`, do not load the web framework.

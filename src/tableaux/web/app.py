@@ -24,6 +24,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from . import assist, openapi
+from .database import Database
 from .errors import ApiError
 from .fields import CONTRACT_ERROR, WEB_GAMES
 from .games import Games, router
@@ -92,7 +93,7 @@ def describe(app: FastAPI) -> dict[str, Any]:
 
 
 def create_app(
-    db_path: str | Path,
+    db_path: str | Path | Database,
     *,
     hint_time_limit: float = 0.5,
     chance_time_limit: float = 3.0,
@@ -101,7 +102,9 @@ def create_app(
     pool: SolverPool | None = None,
     check_answers: bool | None = None,
 ) -> FastAPI:
-    """The web game on database ``db_path``. ``allowed_hosts`` limits the Host header (DNS rebinding).
+    """The web game on database ``db_path`` (a file, or what ``--db`` accepts).
+
+    ``allowed_hosts`` limits the Host header (DNS rebinding).
 
     ``chance_time_limit`` bounds each chance to win; ``solve_time_limit`` each solution and each search
     for where a game was lost (their budgets are otherwise in positions, see :mod:`tableaux.fair`).

@@ -9,7 +9,9 @@ header it is refused with 401, since a script that sends one expects to be
 that player.
 
 New identities cost nothing in the database: the store signs its tokens, and a
-player's row is written with the first game it starts.
+player's row is written with the first game it starts. The signing key is kept
+in the database too, so every server process on it, on any machine, issues and
+recognises the same tokens: a player's requests may land on any of them.
 """
 
 from __future__ import annotations

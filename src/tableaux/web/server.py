@@ -15,9 +15,17 @@ import sys
 import threading
 import time
 import webbrowser
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..i18n import _, ngettext
+from .database import Database, StoreError, parse_database
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from .store import Store
 
 PORT_ATTEMPTS = 20
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1", "[::1]")
@@ -33,8 +41,10 @@ def default_db() -> Path:
     return Path(platformdirs.user_data_dir("tableaux")) / "tableaux.sqlite3"
 
 
-def db_path(arg: str | None) -> Path:
-    return Path(arg).expanduser() if arg else default_db()
+def database_of(arg: str | None) -> Database:
+    """The database ``--db`` names (the SQLite file in the user data directory without it);
+    :class:`~tableaux.web.database.StoreError` with one line when it names none."""
+    return parse_database(arg) if arg else Database(path=default_db())
 
 
 def open_socket(host: str, port: int, attempts: int = PORT_ATTEMPTS) -> tuple[socket.socket, int]:
@@ -85,10 +95,10 @@ def browser_available() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
-def open_browser_when_ready(server: object, url: str) -> None:
+def open_browser_when_ready(ready: Callable[[], bool], url: str) -> None:
     def wait_and_open() -> None:
         for _attempt in range(200):
-            if getattr(server, "started", False):
+            if ready():
                 break
             time.sleep(0.05)
         try:
@@ -102,15 +112,32 @@ def open_browser_when_ready(server: object, url: str) -> None:
 
 
 def run_serve(args: argparse.Namespace) -> int:
+    """One server process, or (``--workers N``) N of them on one port, over one database.
+
+    The database is checked (opened, migrated) before the port is taken, so a
+    refused ``--db`` or an unusable database stops here with one line and
+    nothing created; with several processes each then opens it again.
+    """
     import uvicorn
 
     from .app import create_app
-    from .store import StoreError
+    from .pool import default_workers
 
-    path = db_path(args.db)
     host = args.host
+    workers = getattr(args, "workers", 1)
+    allowed_hosts = LOOPBACK_NAMES if host in LOOPBACK_NAMES else None
     try:
-        app = create_app(path, allowed_hosts=LOOPBACK_NAMES if host in LOOPBACK_NAMES else None)
+        database = database_of(args.db)
+    except StoreError as exc:
+        print(f"tableaux: {exc}", file=sys.stderr)
+        return 2
+    try:
+        if workers == 1:
+            app = create_app(database, allowed_hosts=allowed_hosts)
+        else:
+            from .store import Store
+
+            Store(database).close()
         sock, port = open_socket(host, args.port)
     except (ServeError, StoreError, OSError) as exc:
         print(f"tableaux: {exc}", file=sys.stderr)
@@ -118,24 +145,33 @@ def run_serve(args: argparse.Namespace) -> int:
     if port != args.port:
         print(_("Port {busy} is busy; using port {port} instead.").format(busy=args.port, port=port), flush=True)
     url = url_for(host, port)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
-    server = uvicorn.Server(config)
     print(_("tableaux: King Albert and Eagle Wing at {url}").format(url=url), flush=True)
-    print(_("Saved games and statistics: {path}").format(path=path), flush=True)
+    print(_("Saved games and statistics: {path}").format(path=database), flush=True)
+    if workers > 1:
+        print(_("{count} server processes answer on this port.").format(count=workers), flush=True)
     if host not in LOOPBACK_NAMES:
         print(_("Listening on {host}: other computers that can reach this one can play too "
                 "(each browser only ever sees its own games).").format(host=host), flush=True)
     print(_("Press Ctrl+C to stop."), flush=True)
+    server = None
+    if workers == 1:
+        server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on"))
     if not args.no_browser:
         if browser_available():
-            open_browser_when_ready(server, url)
+            # Several processes: the socket already listens, so the browser's request waits for the first of them.
+            open_browser_when_ready(lambda: server is None or server.started, url)
         else:
             print(_("No web browser available here; open {url} in one.").format(url=url), flush=True)
     try:
-        server.run(sockets=[sock])
+        if server is not None:
+            server.run(sockets=[sock])
+            return 0
+        from .workers import Settings, run
+
+        solver_workers = max(1, default_workers() // workers)
+        return run(sock, Settings(database, allowed_hosts, solver_workers), workers)
     finally:
         sock.close()
-    return 0
 
 
 # --- tableaux stats ------------------------------------------------------------------
@@ -149,27 +185,41 @@ def format_time(seconds: float | None) -> str:
 
 def run_stats(args: argparse.Namespace) -> int:
     from rich.console import Console
-    from rich.table import Table
 
     from ..registry import rules
     from .fields import WEB_GAMES
-    from .store import Store, StoreError
+    from .store import Store
 
     console = Console()
     if args.yes and not args.reset:
         print(_("tableaux stats: --yes only goes with --reset"), file=sys.stderr)
         return 2
-    path = db_path(args.db)
+    try:
+        database = database_of(args.db)
+    except StoreError as exc:
+        print(f"tableaux stats: {exc}", file=sys.stderr)
+        return 2
     names = (args.game,) if args.game else WEB_GAMES
     which = _(rules(args.game).title) if args.game else _("all games")
-    if not path.exists():
-        console.print(_("No games recorded yet ({path} does not exist).").format(path=path))
+    if database.path is not None and not database.path.exists():
+        console.print(_("No games recorded yet ({path} does not exist).").format(path=database.path))
         return 0
     try:
-        store = Store(path)
+        store = Store(database)
     except (StoreError, OSError) as exc:
         print(f"tableaux stats: {exc}", file=sys.stderr)
         return 1
+    try:
+        return show_stats(console, store, args, names, which)
+    finally:
+        store.close()
+
+
+def show_stats(console: Console, store: Store, args: argparse.Namespace, names: tuple[str, ...], which: str) -> int:
+    """``tableaux stats`` on an open store: reset first if asked (and confirmed), then the table."""
+    from rich.table import Table
+
+    from ..registry import rules
 
     if args.reset:
         if not args.yes:
@@ -188,7 +238,7 @@ def run_stats(args: argparse.Namespace) -> int:
 
     stats = store.stats(names)
     # One column per game keeps the table narrow enough for any terminal.
-    table = Table(title=_("Statistics"), caption=str(path))
+    table = Table(title=_("Statistics"), caption=str(store.database))
     table.add_column("")
     for name in stats:
         table.add_column(_(rules(name).title), justify="right", no_wrap=True)

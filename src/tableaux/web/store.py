@@ -1,15 +1,18 @@
-"""Saved games, players and statistics in SQLite.
+"""Saved games, players and statistics, in SQLite or PostgreSQL.
 
 The database is the truth: every state change of a game is committed before
 the server answers, so a crash or a restart loses nothing. A game is stored as
 its deal plus the list of moves played and the redo list (move texts); the
 engine rebuilds the position from them, so no rule lives here.
 
-Concurrency: each thread keeps its own connection (WAL mode, busy timeout),
-opened on its first use, so the store is safe from uvicorn's thread pool and
-even from several server processes. Writes that depend on what was read use
-the game's ``version`` as a compare-and-swap, so two tabs can never interleave
-moves.
+One store, two databases: :class:`Store` is written once, in SQL both speak;
+:mod:`tableaux.web.database` holds what differs (placeholders, a few types,
+connections). SQLite keeps a connection per thread (WAL mode, busy timeout),
+PostgreSQL a connection pool, so the store is safe from uvicorn's thread pool
+and from several server processes (on several machines, with PostgreSQL).
+Writes that depend on what was read use the game's ``version`` as a
+compare-and-swap in the database itself, so two tabs can never interleave
+moves, whichever processes serve them.
 
 Players: a player is the hash of a token the server issued (the browser's
 cookie). Tokens carry a MAC made with a key kept in the database, so the server
@@ -29,8 +32,6 @@ import hashlib
 import hmac
 import json
 import secrets
-import sqlite3
-import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -39,7 +40,8 @@ from pathlib import Path
 from typing import Any
 
 from ..i18n import _
-from .migrations import StoreError, current_version, migrate
+from .database import Connection, Database, StoreError, one_line, parse_database
+from .migrations import current_version, migrate
 from .stats import GameStats, combine, player_stats
 
 IDLE_CAP = 600.0
@@ -123,74 +125,42 @@ TOKEN_MAC = 16
 
 
 class Store:
-    """All database access. Each thread gets its own connection on first use (see the module docstring)."""
+    """All database access: opens (and migrates) the database named by ``db``, a path or a ``--db`` text."""
 
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise StoreError(_("cannot create the folder for the database {file}: {error}").format(
-                file=repr(str(self.path)), error=exc.strerror)) from None
+    def __init__(self, db: str | Path | Database) -> None:
+        self.database = db if isinstance(db, Database) else parse_database(db)
+        self.path = self.database.path
+        """The SQLite file, or None for PostgreSQL."""
         self._known_players: set[str] = set()
-        self._local = threading.local()
-        self._connections: list[sqlite3.Connection] = []
-        self._connections_lock = threading.Lock()
-        conn = self._open()
+        self._engine = self.database.engine()
         try:
-            conn.execute("PRAGMA journal_mode=WAL")
-            migrate(conn)
-            row = conn.execute("SELECT value FROM secrets WHERE name = 'player-token'").fetchone()
-            self._token_key = bytes(row[0])
-        except sqlite3.DatabaseError as exc:
+            conn = self._engine.first()
+            try:
+                migrate(conn)
+                row = conn.execute("SELECT value FROM secrets WHERE name = 'player-token'").fetchone()
+                self._token_key = bytes(row[0])
+            finally:
+                conn.close()
+        except self._engine.database_errors as exc:
             raise StoreError(_("cannot use {file} as the saved games database: {error}").format(
-                file=repr(str(self.path)), error=exc)) from None
-        finally:
-            conn.close()
-
-    def _open(self) -> sqlite3.Connection:
-        try:
-            conn = sqlite3.connect(self.path, timeout=15.0, isolation_level=None, check_same_thread=False)
-            conn.execute("PRAGMA foreign_keys=ON")
-            conn.execute("PRAGMA synchronous=FULL")
-        except sqlite3.Error as exc:
-            raise StoreError(_("cannot open the database {file}: {error}").format(
-                file=repr(str(self.path)), error=exc)) from None
-        return conn
+                file=repr(str(self.database)), error=one_line(exc))) from None
 
     @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        """This thread's connection, opened on first use.
-
-        One connection per thread is safe under uvicorn's thread pool and
-        avoids reopening the file (and checkpointing the WAL) on every request.
-        """
-        conn = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = self._local.conn = self._open()
-            with self._connections_lock:
-                self._connections.append(conn)
-        yield conn
+    def _connect(self) -> Iterator[Connection]:
+        """A connection for one operation: this thread's (SQLite) or one from the pool (PostgreSQL)."""
+        with self._engine.connection() as conn:
+            yield conn
 
     def close(self) -> None:
         """Close every connection (the store reopens them if used again)."""
-        with self._connections_lock:
-            for conn in self._connections:
-                conn.close()
-            self._connections.clear()
-        self._local = threading.local()
+        self._engine.close()
 
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        """A write transaction, taken up front so concurrent writers queue instead of deadlocking."""
-        with self._connect() as conn:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield conn
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
+    def _write(self, one_statement: bool = False) -> Iterator[Connection]:
+        """A write transaction, committed before this returns: only then may the server answer.
+        ``one_statement`` says the transaction is a single statement (PostgreSQL then commits it by itself)."""
+        with self._connect() as conn, conn.transaction(one_statement=one_statement):
+            yield conn
 
     # --- players --------------------------------------------------------------
     def player_exists(self, player: str) -> bool:
@@ -240,8 +210,9 @@ class Store:
         return hmac.new(self._token_key, random_part, hashlib.sha256).digest()[:TOKEN_MAC]
 
     @staticmethod
-    def _add_player(conn: sqlite3.Connection, player: str) -> None:
-        conn.execute("INSERT OR IGNORE INTO players (id, created_at) VALUES (?, ?)", (player, time.time()))
+    def _add_player(conn: Connection, player: str) -> None:
+        conn.execute("INSERT INTO players (id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                     (player, time.time()))
 
     # --- games -----------------------------------------------------------------
     def create_game(
@@ -267,7 +238,7 @@ class Store:
         with self._connect() as conn:
             row = conn.execute(
                 f"SELECT {_COLUMNS} FROM games WHERE player = ? AND game = ? AND daily = ? "
-                "ORDER BY started_at, rowid LIMIT 1", (player, game, date)
+                f"ORDER BY started_at, {conn.row_order} LIMIT 1", (player, game, date)
             ).fetchone()
         return None if row is None else _record(row)
 
@@ -310,7 +281,7 @@ class Store:
             finished_at=now if won or given_up else None, won=won, elapsed=elapsed, last_move_at=now, updated_at=now,
             ever_moved=True, assisted=assisted, given_up=given_up, daily=record.daily, grade=record.grade,
         )
-        with self._write() as conn:
+        with self._write(one_statement=True) as conn:
             cur = conn.execute(
                 "UPDATE games SET moves = ?, redo = ?, version = ?, finished_at = ?, won = ?, elapsed = ?, "
                 "last_move_at = ?, updated_at = ?, move_count = ?, ever_moved = 1, assisted = ?, given_up = ? "
@@ -365,9 +336,9 @@ class Store:
         if player is not None:
             sql += " AND player = ?"
             params += (player,)
-        sql += " ORDER BY started_at, rowid"
         rows: dict[str, list[tuple[Any, ...]]] = {}
         with self._connect() as conn:
+            sql += f" ORDER BY started_at, {conn.row_order}"
             for who, won, moved, elapsed, moves, started, updated, assisted, given_up, daily in conn.execute(
                 sql, params
             ):
@@ -407,7 +378,7 @@ class Store:
         if player is not None:
             sql += " AND player = ?"
             params += (player,)
-        with self._write() as conn:
+        with self._write(one_statement=True) as conn:
             return conn.execute(sql, params).rowcount
 
     def schema_version(self) -> int:

@@ -1,0 +1,161 @@
+"""``--db``: which database it names, what it refuses (in one line, before anything is created), and
+what a PostgreSQL server that cannot be used answers."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tableaux.cli import main
+from tableaux.web.database import Database, parse_database
+from tableaux.web.store import Store, StoreError
+
+
+def test_a_file_path_or_an_sqlite_url_is_sqlite() -> None:
+    assert parse_database("games.sqlite3") == Database(path=Path("games.sqlite3"))
+    assert parse_database("/var/lib/tableaux/g.db") == Database(path=Path("/var/lib/tableaux/g.db"))
+    assert parse_database("~/g.db").path == Path.home() / "g.db"
+    assert parse_database("./odd:name.db").path == Path("odd:name.db")
+    assert parse_database("C:games.db").path == Path("C:games.db")  # a drive letter, not a scheme
+    # SQLAlchemy's spelling: three slashes before a relative path, four before an absolute one.
+    assert parse_database("sqlite:///games.db").path == Path("games.db")
+    assert parse_database("sqlite:////var/lib/g.db").path == Path("/var/lib/g.db")
+    assert parse_database(Path("postgresql://x")).path == Path("postgresql://x")  # a Path is always a file
+
+
+def test_a_postgresql_url_is_postgresql() -> None:
+    pytest.importorskip("psycopg", reason="PostgreSQL URLs are read by psycopg (pip install '.[postgres]')")
+    for url in ("postgresql://user@db.example/tableaux", "postgres://user@127.0.0.1:5433/games",
+                "postgresql:///tableaux?host=/run/postgresql"):
+        database = parse_database(url)
+        assert database.url == url and database.path is None and not database.is_sqlite
+
+
+@pytest.mark.parametrize("db", [
+    "mysql://root@db.example/games", "http://example.com/games.db", "postgresql:tableaux", "sqlite://host/g.db",
+    "sqlite:///", "sqlite:///:memory:", "games:old.db", "   ",
+])
+def test_anything_else_is_refused_in_one_line_that_says_what_is_accepted(db: str) -> None:
+    with pytest.raises(StoreError) as refused:
+        parse_database(db)
+    message = str(refused.value)
+    assert "\n" not in message
+    assert "sqlite:///PATH" in message and "postgresql://USER@HOST/DATABASE" in message
+
+
+def test_a_url_libpq_cannot_read_is_refused_with_libpqs_reason() -> None:
+    pytest.importorskip("psycopg", reason="PostgreSQL URLs are read by psycopg (pip install '.[postgres]')")
+    with pytest.raises(StoreError, match="not a PostgreSQL URL libpq can read") as refused:
+        parse_database("postgresql://user@host/db?colour=blue")
+    assert '"colour"' in str(refused.value) and "\n" not in str(refused.value)
+
+
+def test_a_password_in_a_url_is_never_shown() -> None:
+    with pytest.raises(StoreError) as refused:
+        parse_database("mysql://me:s3cret@db.example/games")
+    assert "s3cret" not in str(refused.value) and "me:***@" in str(refused.value)
+    assert str(Database(url="postgresql://me:s3cret@db.example/games")) == "postgresql://me:***@db.example/games"
+
+
+@pytest.mark.parametrize("command", ["serve", "stats"])
+def test_the_command_line_refuses_a_bad_db_with_one_line_and_creates_nothing(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    args = [command, "--db", "mysql://root@db.example/games"] + (["--no-browser"] if command == "serve" else [])
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "mysql:" in err and "postgresql://USER@HOST/DATABASE" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_unreachable_postgresql_server_is_one_line_and_no_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What `serve --db postgresql://...` once did: make a folder named 'postgresql:' with SQLite inside."""
+    pytest.importorskip("psycopg", reason="PostgreSQL URLs are read by psycopg (pip install '.[postgres]')")
+    monkeypatch.chdir(tmp_path)
+    assert main(["serve", "--no-browser", "--db", "postgresql://nobody@127.0.0.1:1/games"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot connect to the PostgreSQL database" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+BLOCKED = """
+import sys
+for name in ("psycopg", "psycopg_pool"):
+    sys.modules[name] = None  # as if the postgres extra were not installed
+from tableaux.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("command", ["serve", "stats"])
+def test_a_postgresql_url_without_the_extra_names_the_extra(command: str, tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-c", BLOCKED, command, "--db", "postgresql://user@127.0.0.1/games",
+         *(["--no-browser", "--port", "1"] if command == "serve" else [])],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path,
+        env={**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg")},
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1
+    assert "pip install 'tableaux[postgres]'" in proc.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+# --- a PostgreSQL server that is there -------------------------------------------------------------
+def test_a_database_that_does_not_exist_is_a_store_error_naming_it(postgres_cluster: Any) -> None:
+    with pytest.raises(StoreError, match="cannot connect to the PostgreSQL database") as refused:
+        Store(postgres_cluster.url("no_such_database"))
+    assert "no_such_database" in str(refused.value) and "\n" not in str(refused.value)
+
+
+def test_moves_are_committed_synchronously_even_where_the_server_says_otherwise(postgres_cluster: Any) -> None:
+    """With synchronous_commit = off a server acknowledges commits it may still lose; the store turns it on."""
+    import psycopg
+
+    url = postgres_cluster.new_database()
+    name = url.rsplit("/", 1)[1]
+    try:
+        with psycopg.connect(postgres_cluster.url(), autocommit=True) as conn:
+            conn.execute(f"ALTER DATABASE {name} SET synchronous_commit = off")
+        with psycopg.connect(url) as conn:
+            assert conn.execute("SHOW synchronous_commit").fetchone() == ("off",)
+        store = Store(url)
+        with store._connect() as conn:
+            assert conn.execute("SHOW synchronous_commit").fetchone() == ("on",)
+        store.close()
+    finally:
+        postgres_cluster.drop_database(url)
+
+
+def test_a_restarted_postgresql_server_costs_no_more_than_the_requests_during_the_restart(
+    postgres_cluster: Any, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Connections the pool holds die with the server; the pool checks one that sat idle as it lends it, so the
+    first request after the restart gets a new connection instead of an error. (Idle here means any time at all:
+    the test does not wait out the second a busy server's connections go unchecked.)"""
+    import psycopg
+
+    from tableaux.web import database
+
+    monkeypatch.setattr(database, "CHECK_AFTER_IDLE", 0.0)
+    url = postgres_cluster.new_database()
+    try:
+        store = Store(url)
+        _, player = store.new_player()
+        record = store.create_game(player, "king-albert", 3)
+        with psycopg.connect(postgres_cluster.url(), autocommit=True) as conn:  # what a restart does to them
+            conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                         "WHERE datname = %s AND pid <> pg_backend_pid()", (url.rsplit("/", 1)[1],))
+        assert store.save_change(record, ["T1>T2"], [], False).version == 1
+        assert store.get_game(record.id, player).moves == ["T1>T2"]  # type: ignore[union-attr]
+        store.close()
+    finally:
+        postgres_cluster.drop_database(url)
