@@ -21,7 +21,7 @@ from . import fair
 from .engine import Move, MoveDict, TableauxError
 from .game import Game
 from .heuristic import heuristic_moves, history, repeating_moves
-from .i18n import N_, _
+from .i18n import N_, _, ngettext
 from .solver import solve
 
 HINT_MODES = ("fair", "peek")
@@ -151,14 +151,9 @@ def fair_hint(
         if known:
             return Hint(move, "solver", _(
                 "Play {move}: it starts a winning line (no card is hidden any more).").format(move=move))
-        if decided < n:
-            text = _("Play {move}: it wins in {wins} of {n} possible layouts of the hidden cards "
-                     "({undecided} of them undecided within the solver's budget).").format(
-                move=move, wins=wins, n=n, undecided=n - decided)
-        else:
-            text = _("Play {move}: it wins in {wins} of {n} possible layouts of the hidden cards.").format(
-                move=move, wins=wins, n=n)
-        return Hint(move, "solver", text)
+        text = _("Play {move}: it wins in {wins} of {n} possible layouts of the hidden cards.").format(
+            move=move, wins=wins, n=n)
+        return Hint(move, "solver", text + shortfall(n, decided, fair.SAMPLES if samples is None else samples))
     fallback = heuristic_hint(game)
     if decided == n and answer.winnable == 0:
         if known:
@@ -171,8 +166,21 @@ def fair_hint(
     if fallback.move is None:
         return fallback
     return Hint(fallback.move, "heuristic", _(
-        "Try {move} (a rule of thumb, not a proof: no sampled layout of the hidden cards was won within the "
-        "solver's budget).").format(move=fallback.move))
+        "Try {move} (a rule of thumb, not a proof: the solver won none of the sampled layouts of the hidden "
+        "cards, and could not tell for some of them).").format(move=fallback.move))
+
+
+def shortfall(solved: int, decided: int, drawn: int) -> str:
+    """What a fair hint's count leaves out, as whole sentences (empty when nothing): the layouts the solver could
+    not tell within its positions, and those the time limit left unsolved, so that a hint resting on fewer
+    layouts than a chance to win of the same position says by how many."""
+    text = ""
+    if decided < solved:
+        text += " " + ngettext("The solver could not tell for {n} of them.",
+                               "The solver could not tell for {n} of them.", solved - decided).format(n=solved - decided)
+    if solved < drawn:
+        text += " " + _("The time ran out after {n} of the {drawn} layouts drawn.").format(n=solved, drawn=drawn)
+    return text
 
 
 def hint(
