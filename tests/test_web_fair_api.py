@@ -134,7 +134,7 @@ def test_where_lost_matches_the_library_and_rewind_goes_back_there_as_assisted(c
     assert (lost["move_index"], lost["move"], lost["line"]) == (
         expected["move_index"], expected["move"], expected["line"])
     losing = game.moves_played[keep]
-    assert lost["cards"] == [c["card"] for c in before["piles"][losing.source][-losing.count:]]  # as the player saw them
+    assert lost["cards"] == [c["card"] for c in before["piles"][losing.source][-losing.count:]]
     back = checked(client.post(f"/api/games/{view['id']}/rewind", json={"version": view["version"], "keep": keep}))
     assert back["assisted"] and not back["given_up"] and back["moves"] == keep
     mirror = tableaux.new_game("king-albert", 17)

@@ -176,8 +176,9 @@ def shortfall(solved: int, decided: int, drawn: int) -> str:
     layouts than a chance to win of the same position says by how many."""
     text = ""
     if decided < solved:
+        untold = solved - decided
         text += " " + ngettext("The solver could not tell for {n} of them.",
-                               "The solver could not tell for {n} of them.", solved - decided).format(n=solved - decided)
+                               "The solver could not tell for {n} of them.", untold).format(n=untold)
     if solved < drawn:
         text += " " + _("The time ran out after {n} of the {drawn} layouts drawn.").format(n=solved, drawn=drawn)
     return text
