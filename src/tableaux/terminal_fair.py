@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from babel.lists import format_list
+from babel.numbers import format_percent
 
 from . import fair
 from .cards import card_name, parse_card
@@ -40,7 +41,8 @@ PEEK_SECONDS = 2.0
 
 
 def pct(x: float) -> str:
-    return f"{100 * x:.0f}%"
+    """A share as a whole percentage, spaced as the player's language spaces it ("89%", "89 %" in French)."""
+    return format_percent(x, locale=current())
 
 
 def cmd_chance(session: Session, _arg: str) -> None:
