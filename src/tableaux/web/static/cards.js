@@ -87,7 +87,7 @@ export function courtLetter(rank) {
 }
 
 function corner(rank, suit, flip) {
-  const g = el("g", flip ? { transform: "rotate(180 50 70)" } : {});
+  const g = el("g", flip ? { class: "corner", transform: "rotate(180 50 70)" } : { class: "corner" });
   const text = el("text", {
     x: 7, y: 29, "font-size": rank === "T" ? 27 : 30, "font-weight": 700,
     "font-family": "DejaVu Sans, Verdana, Arial, sans-serif",
@@ -145,14 +145,15 @@ function buildFace(code) {
   svg.append(el("rect", { x: 1, y: 1, width: 98, height: 138, rx: 8, class: "card-bg", "stroke-width": 1.5 }));
   const ink = el("g", { class: "ink", fill: "currentColor" });
   const detail = el("g", { class: "detail" });
-  detail.append(corner(rank, suit, false), corner(rank, suit, true));
+  const middle = el("g", { class: "middle" }); // the pips or the court card's frame, clear of the corners
   if (COURT.includes(card)) {
-    detail.append(courtFace(card, suit));
+    middle.append(courtFace(card, suit));
   } else if (card === "A") {
-    detail.append(pip(suit, 50, 70, 46));
+    middle.append(pip(suit, 50, 70, 46));
   } else {
-    for (const [x, y] of PIPS[card]) detail.append(pip(suit, x, y, PIP, y > 72));
+    for (const [x, y] of PIPS[card]) middle.append(pip(suit, x, y, PIP, y > 72));
   }
+  detail.append(corner(rank, suit, false), corner(rank, suit, true), middle);
   ink.append(detail, compactFace(rank, suit));
   svg.append(ink);
   return svg;

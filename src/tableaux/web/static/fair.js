@@ -227,6 +227,9 @@ export function wireFair() {
   });
   $("give-up").addEventListener("click", giveUp);
   $("chance-info").addEventListener("beforetoggle", placeExplanation);
+  $("chance-info").addEventListener("toggle", (event) => {
+    $("chance-stat").setAttribute("aria-expanded", String(event.newState === "open")); // said, not only drawn
+  });
   onSettingChange((key) => {
     if (key === "hintMode") renderHintButton();
   });
