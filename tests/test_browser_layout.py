@@ -564,7 +564,8 @@ def test_screenshots(browser: Browser, server: LiveServer, game: str, deal: int)
         p = Player(browser, server.url, viewport, color_scheme=scheme, **options)
         try:
             page = p.open(f"?game={game}&deal={deal}")
-            page.wait_for_timeout(150)
+            expect(page.locator("#chance")).to_have_attribute("data-state", "done", timeout=60_000)
+            page.evaluate("() => document.fonts.ready")
             # Every card shown face up draws a face; face-down cards carry no code.
             assert page.locator("[data-card] svg").count() == page.locator("[data-card]").count() > 0
             path = SCREENSHOTS / f"{game}-{label}.png"
