@@ -145,6 +145,7 @@ def fair_hint(
         avoid=repeating_moves(game),
     )
     n, wins, decided = answer.samples, answer.wins, answer.decided
+    drawn = fair.SAMPLES if samples is None else samples
     known = observation["unseen"] <= 1  # one hidden card can lie in one place only: nothing to guess
     if answer.move is not None:
         move = answer.move
@@ -153,13 +154,14 @@ def fair_hint(
                 "Play {move}: it starts a winning line (no card is hidden any more).").format(move=move))
         text = _("Play {move}: it wins in {wins} of {n} possible layouts of the hidden cards.").format(
             move=move, wins=wins, n=n)
-        return Hint(move, "solver", text + shortfall(n, decided, fair.SAMPLES if samples is None else samples))
+        return Hint(move, "solver", text + shortfall(n, decided, drawn))
     fallback = heuristic_hint(game)
     if decided == n and answer.winnable == 0:
         if known:
             text = _("This position can no longer be won: the solver searched every line from here.")
         else:
             text = _("None of {n} possible layouts of the hidden cards can be won from here.").format(n=n)
+            text += shortfall(n, decided, drawn)
         if fallback.move is not None:
             text += " " + _("You can still play {move}.").format(move=fallback.move)
         return Hint(fallback.move, "solver", text, unwinnable=known)
@@ -167,7 +169,7 @@ def fair_hint(
         return fallback
     return Hint(fallback.move, "heuristic", _(
         "Try {move} (a rule of thumb, not a proof: the solver won none of the sampled layouts of the hidden "
-        "cards, and could not tell for some of them).").format(move=fallback.move))
+        "cards, and could not tell for some of them).").format(move=fallback.move) + shortfall(n, n, drawn))
 
 
 def shortfall(solved: int, decided: int, drawn: int) -> str:
