@@ -38,7 +38,7 @@ def test_accept_language_fr_gives_a_french_page(french: Player) -> None:
     page.keyboard.press("Escape")
     page.click("#hint")
     # The pure-Python solver's no-peek hint may take seconds on a busy machine; the words are what is tested.
-    expect(page.locator("#notice")).to_contain_text("Indice", timeout=20_000)
+    expect(page.locator("#notice")).to_contain_text("Indice", timeout=60_000)
     # The menu and the settings dialog, built by the page's scripts, speak French too.
     open_menu(page)
     expect(page.locator("#give-up")).to_have_text("Abandonner")

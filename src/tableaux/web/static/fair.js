@@ -185,7 +185,7 @@ function losingMove(lost) {
       : t("You could still have won until move {n}, when you turned the waste over, or a little later (by move "
         + "{last}).", where);
   }
-  if (!from || !to || !lost.cards.length) { // a server that names no card: its notation, at least
+  if (!from || !to || !lost.cards?.length) { // a server that names no card: its notation, at least
     return t("You could still have won until move {n} ({move}).", { ...where, move: lost.move });
   }
   const moved = { ...where, cards: cardsName(lost.cards), from: place(from), to: place(to) };
