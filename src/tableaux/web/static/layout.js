@@ -23,7 +23,7 @@ export function isPortrait() {
  * open (layoutFans), so a finger gets a taller strip of each face-up card to press. Not where a row of
  * piles lies below the fans (the shape is `stacked`): there a fan's room ends at that row. A shape with
  * `steps` gives that height to piles that step down instead (--step, at most half a card's height each),
- * so that a short table (Eagle Wing's wings on a wide screen) still fills the window.
+ * so that a short table (wings of a few cards on a wide screen) still fills the window.
  */
 export function fitCards(board, { cols, depth, stacked = false, steps = 0 }, cardSize) {
   const root = document.documentElement;
