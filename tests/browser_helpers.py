@@ -114,24 +114,34 @@ def _piles_dicts(value: Any) -> Iterator[dict[str, Any]]:
             yield from _piles_dicts(item)
 
 
-def hidden_card_problems(url: str, body: Any) -> list[str]:
+def visible_cards(body: Any) -> set[str]:
+    """The codes of the cards a JSON response shows face up."""
+    return {entry["card"] for piles in _piles_dicts(body) for cards in piles.values() for entry in cards
+            if entry.get("up") and entry.get("card")}
+
+
+def hidden_card_problems(url: str, body: Any, seen: set[str] | frozenset[str] = frozenset()) -> list[str]:
     """What in one JSON response could tell a player a face-down card, described; empty when nothing.
 
     Three checks: a face-down entry carries no card code and no other fields; every card code
     anywhere in the response is one the same response shows face up; and a fresh deal's position
-    is exactly the engine's own public position of that deal.
+    is exactly the engine's own public position of that deal. One exception: where a finished game
+    was lost (``/lost``) names the cards its losing move took, which must be cards the player was
+    shown face up before (``seen``: every card earlier responses showed face up).
     """
     problems: list[str] = []
-    visible: set[str] = set()
+    visible = visible_cards(body)
     for piles in _piles_dicts(body):
         for name, cards in piles.items():
             for i, entry in enumerate(cards):
                 if set(entry) != {"card", "up"}:
                     problems.append(f"{url}: {name}[{i}] has fields {sorted(entry)}")
-                if entry.get("up"):
-                    visible.add(entry["card"])
-                elif entry.get("card") is not None:
+                if not entry.get("up") and entry.get("card") is not None:
                     problems.append(f"{url}: face-down {name}[{i}] reveals {entry['card']}")
+    if isinstance(body, dict) and url.split("?")[0].endswith("/lost"):
+        named = body.get("cards") or []
+        problems += [f"{url}: names {code}, a card the player was not shown" for code in named if code not in seen]
+        body = {key: value for key, value in body.items() if key != "cards"}
     for text in _strings(body):
         for code in CARD_TOKEN.findall(text):
             if code not in visible:
@@ -153,6 +163,8 @@ class ResponseInspector:
     def __init__(self) -> None:
         self.problems: list[str] = []
         self.count = 0
+        self.seen: set[str] = set()
+        """Every card a response has shown face up so far."""
 
     def __call__(self, response: Any) -> None:
         if "application/json" not in (response.headers.get("content-type") or ""):
@@ -162,7 +174,8 @@ class ResponseInspector:
         except Exception:  # noqa: BLE001 - a body that vanished with a closing page has nothing to leak
             return
         self.count += 1
-        self.problems.extend(hidden_card_problems(response.url, body))
+        self.problems.extend(hidden_card_problems(response.url, body, self.seen))
+        self.seen |= visible_cards(body)
 
 
 # --------------------------------------------------------------------------- a winning line

@@ -198,7 +198,7 @@ def test_eagle_wing_stock_click_and_status_line(player: Player) -> None:
 def test_hint_highlights_a_move_and_says_where_it_came_from(player: Player) -> None:
     page = player.open(KA1)
     page.click("#hint")
-    expect(page.locator(".pile.hint-target")).to_have_count(1)
+    expect(page.locator(".pile.hint-target")).to_have_count(1, timeout=60_000)  # the solver on a busy machine
     expect(page.locator(".hint-source").first).to_be_visible()
     expect(page.locator("#notice")).to_contain_text(re.compile(r"solver|heuristic"))
 
@@ -436,6 +436,6 @@ def test_the_page_takes_the_games_from_the_game_info(player: Player) -> None:
     expect(page.locator("#game-name")).to_have_text("King Albert")
     expect(page.locator("#stock-left")).to_be_hidden()  # King Albert's position has no stock
     menu_click(page, "#stats-button")
-    headers = page.locator("#stats-body thead th")
-    expect(headers).to_have_count(len(catalog) + 1)
-    assert [h.inner_text() for h in headers.all()][1:] == [title for _, title in catalog]
+    headers = page.locator("#stats-body thead th")  # one per game; the corner above the row names is no header
+    expect(headers).to_have_count(len(catalog))
+    assert [h.inner_text() for h in headers.all()] == [title for _, title in catalog]

@@ -34,14 +34,26 @@ def shot(page: Page, name: str) -> None:
     shrink_png(path)
 
 
-def test_the_chance_to_win_shows_with_its_meaning_and_follows_each_move(player: Player) -> None:
+def explanation(page: Page) -> str:
+    """What the figure on the status line means, as a tap (a click, Enter) on it opens it; closed again after."""
+    page.click("#chance-stat")
+    info = page.locator("#chance-info")
+    expect(info).to_be_visible()
+    text = info.inner_text()
+    page.keyboard.press("Escape")
+    expect(info).to_be_hidden()
+    return text
+
+
+def test_can_still_be_won_names_the_solvers_share_and_follows_each_move(player: Player) -> None:
     page = player.open("?game=king-albert&deal=1")
     chance = page.locator("#chance")
     expect(chance).to_have_attribute("data-state", "done", timeout=SLOW)
-    expect(page.locator("#chance-stat")).to_contain_text(re.compile(r"Chance to win \d+%"))
-    title = page.locator("#chance-stat").get_attribute("title") or ""
-    counted = re.search(r"won (\d+) of (\d+) layouts?[^(;]*(?:\((\d+) undecided\))?", title)
-    assert counted, title
+    expect(page.locator("#chance-stat")).to_contain_text(re.compile(r"^Can still be won \d+%$"))
+    assert "Chance to win" not in page.locator("#status").inner_text()
+    text = explanation(page)
+    counted = re.search(r"wins (\d+) of (\d+) possible layouts?[^(]*?(?:could not tell for (\d+) of them )?\(", text)
+    assert counted, text
     won, layouts, undecided = int(counted[1]), int(counted[2]), int(counted[3] or 0)
     assert 1 <= layouts <= fair.SAMPLES
     expect(chance).to_have_text(f"{round(won / layouts * 100)}%")
@@ -58,13 +70,67 @@ def test_the_chance_to_win_shows_with_its_meaning_and_follows_each_move(player: 
 
         won_before, undecided_before = untimed(layouts - 1)
         assert (won, undecided) in (untimed(layouts), (won_before, undecided_before + 1))
-    assert "upper bound" in title and "doesn't peek" in title and "not seen" in title
+    assert "A solver that sees every card" in text and "not your chance of winning" in text
+    assert "upper bound" in text and "doesn't peek" in text and "budget" not in text
     first = chance.get_attribute("data-key")
     card(page, "AH", "reserve-5").dblclick()  # a move: the chance is worked out again, in the background
     expect(page.locator("#moves")).to_have_text("1")
     expect(chance).not_to_have_attribute("data-key", first or "", timeout=SLOW)
     expect(chance).to_have_attribute("data-state", "done", timeout=SLOW)
     assert (chance.get_attribute("data-key") or "").endswith(":1")
+
+
+def test_the_explanation_opens_with_a_tap_on_a_phone_and_from_the_keyboard(browser: Browser, server: Any) -> None:
+    p = Player(browser, server.url, {"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    try:
+        page = p.open("?game=eagle-wing&deal=1")
+        expect(page.locator("#chance")).to_have_attribute("data-state", "done", timeout=SLOW)
+        info = page.locator("#chance-info")
+        page.tap("#chance-stat")
+        expect(info).to_be_visible()
+        expect(info).to_contain_text("A solver that sees every card")
+        box = info.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box  # on the screen
+        page.tap("#board", position={"x": 200, "y": 700})  # a tap elsewhere closes it
+        expect(info).to_be_hidden()
+        page.focus("#chance-stat")
+        page.keyboard.press("Enter")
+        expect(info).to_be_visible()
+        expect(page.get_by_role("button", name="Can still be won", expanded=True)).to_be_focused()
+        page.keyboard.press("Escape")
+        expect(info).to_be_hidden()
+    finally:
+        p.close()
+
+
+def test_the_hint_rests_on_the_chances_layouts_or_says_how_far_the_time_let_it_go(player: Player) -> None:
+    """Eagle Wing deal 11: the server's hint and its chance solve the same seeded layouts of the hidden cards.
+    When the hint's time ran out first (a busy machine, the Python solver), it says after how many."""
+    game = tableaux.new_game("eagle-wing", 11)
+    page = player.open("?game=eagle-wing&deal=11")
+    page.evaluate("localStorage.setItem('tableaux.setting.pileLabels', 'on')")
+    page.reload()
+    expect(page.locator("#chance")).to_have_attribute("data-state", "done", timeout=SLOW)
+    chance = re.search(r"wins (\d+) of (\d+) possible layouts", explanation(page))
+    assert chance, "no count in the explanation"
+    page.click("#hint")
+    notice = page.locator("#notice")
+    expect(notice).to_contain_text("From the solver:", timeout=SLOW)
+    text = notice.inner_text()
+    counted = re.search(r"it wins in (\d+) of (\d+) possible layouts of the hidden cards", text)
+    assert counted, text
+    wins, layouts = int(counted[1]), int(counted[2])
+    if layouts < fair.SAMPLES:
+        assert f"The time ran out after {layouts} of the {fair.SAMPLES} layouts drawn." in text
+        return
+    assert "time ran out" not in text
+    if int(chance[2]) == layouts:  # the chance was not cut short either: the very same layouts
+        assert wins <= int(chance[1])  # a move keeps at most the layouts that can be won at all
+    if default_backend() == "c":  # budgets in positions: the library, untimed, votes as the server did
+        vote = fair.hint(game.observation(), fair.SAMPLES)
+        assert vote.move is not None and wins == vote.wins
+        source, target = str(vote.move).split(">")
+        assert f"({source.split(':')[0]}) to " in text and f"({target}). From the solver:" in text
 
 
 def test_hints_are_fair_by_default_and_peeking_is_labelled_when_chosen(player: Player) -> None:
@@ -82,6 +148,8 @@ def test_hints_are_fair_by_default_and_peeking_is_labelled_when_chosen(player: P
     page.click("#hint")
     expect(notice).to_have_attribute("data-peeks", "true", timeout=SLOW)
     expect(notice).to_contain_text("Peeking: the solver looked at the face-down cards")
+    assert notice.inner_text().count("Peeking") == 1  # said once
+    expect(notice).to_contain_text(re.compile(r"^Hint: Move the .* From the solver: it starts a winning line"))
     expect(notice).to_contain_text(re.compile(r"\((T\d|W|R|F\d)\) to .*\((T\d|F\d)\)"))  # pile labels
     expect(page.locator('[data-pile="tableau-1"]')).to_have_attribute("data-label", "T1")
     page.reload()  # remembered
@@ -106,8 +174,10 @@ def test_a_hint_for_a_build_names_every_card_of_it(player: Player) -> None:
     page.evaluate("localStorage.setItem('tableaux.setting.hintMode', 'peek')")
     page.reload()
     page.click("#hint")
-    for code in names:
-        expect(page.locator("#notice")).to_contain_text(card_name(parse_card(code)), timeout=SLOW)
+    words = [card_name(parse_card(code)) for code in names]
+    expect(page.locator("#notice")).to_contain_text(f"Hint: Move the {words[0]}", timeout=SLOW)
+    for word in words:
+        expect(page.locator("#notice")).to_contain_text(word)
     expect(page.locator(".card.hint-source")).to_have_count(hint.move.count)
 
 
@@ -124,14 +194,21 @@ def test_give_up_says_where_the_game_was_lost_and_goes_back_there_as_assisted(pl
     where = fair.where_lost(game.to_dict())
     assert where is not None and where["move_index"] is not None
     n = where["move_index"] + 1
+    losing = game.moves_played[where["move_index"]]
+    before = tableaux.Game.replay(game.rules, 17, game.moves_played[:where["move_index"]]).public_position()
+    cards = [card_name(parse_card(c["card"])) for c in before["piles"][losing.source][-losing.count:]]
+    assert len(cards) == 1 and losing.source.startswith("tableau-") and losing.target.startswith("tableau-")
     page = player.open("?game=king-albert&deal=17")
     send_moves(page, game.moves_played)
     page.reload()
     menu_click(page, "#give-up")
     page.click("#confirm-yes")
     expect(page.locator("#message")).to_contain_text("You gave this game up")
-    expect(page.locator("#where-lost")).to_contain_text(f"You could still have won until move {n} ({where['move']})",
-                                                        timeout=SLOW)
+    # The cards and the piles in words: the pile labels (T7) are hidden by default.
+    moved = (f"You could still have won until move {n}, when you moved the {cards[0]} from "
+             f"tableau {losing.source[-1]} to tableau {losing.target[-1]}.")
+    expect(page.locator("#where-lost")).to_contain_text(moved, timeout=SLOW)
+    assert where["move"] not in page.locator("#where-lost").inner_text()
     shot(page, "king-albert-where-lost-desktop")
     page.click("#lost-rewind")
     expect(page.locator("#moves")).to_have_text(str(n - 1))
@@ -236,6 +313,10 @@ def test_show_solution_plays_the_winning_line_to_the_won_banner_on_king_albert_1
     page.click("#solution-pause")  # play on
     expect(page.locator("#message")).to_contain_text("You won", timeout=180_000)
     expect(page.locator("#solution-bar")).to_be_hidden()
+    # The banner and the notice that the game was assisted are both on view, one above the other, apart.
+    expect(page.locator("#notice")).to_contain_text("counts as assisted")
+    banner, note = page.locator("#message").bounding_box(), page.locator("#notice").bounding_box()
+    assert banner["y"] + banner["height"] + 4 <= note["y"], (banner, note)
     expect(page.locator("#score")).to_have_text("52")
     menu_click(page, "#stats-button")
     expect(page.locator("#stats-body tr", has_text="solver's help")).to_contain_text("1")

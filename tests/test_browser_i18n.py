@@ -8,7 +8,9 @@ from collections.abc import Iterator
 import pytest
 
 from browser_helpers import LiveServer
-from browser_page import Browser, Player, expect, open_menu
+from browser_page import Browser, Player, expect, open_menu, pile
+from tableaux import i18n
+from tableaux.hints import PEEKING
 
 
 @pytest.fixture
@@ -25,18 +27,18 @@ def test_accept_language_fr_gives_a_french_page(french: Player) -> None:
     expect(page.locator("#undo")).to_have_text("Annuler")
     expect(page.locator("#hint")).to_have_attribute("title", re.compile(r"^Indice \(h\)"))
     expect(page.locator("#lang-select")).to_have_value("fr")
-    toolbar = page.locator("header.toolbar").inner_text()
+    toolbar = page.locator("#toolbar").inner_text()
     for english in ("New game", "Undo", "Statistics", "Rules"):
         assert english not in toolbar
     expect(page.locator('[data-pile="tableau-1"]')).to_have_attribute("aria-label", re.compile(r"^Colonne 1, 9 cartes"))
     page.keyboard.press("F1")
-    expect(page.locator("#rules-title")).to_have_text("Règles de King Albert")
+    expect(page.locator("#rules-title")).to_have_text("Règles de King Albert")  # "d'Eagle Wing": see below
     expect(page.locator("#rules-text")).to_contain_text("monter les 52 cartes sur les quatre fondations")
     expect(page.locator("#rules-text")).to_contain_text("Jouer ici")
     page.keyboard.press("Escape")
     page.click("#hint")
     # The pure-Python solver's no-peek hint may take seconds on a busy machine; the words are what is tested.
-    expect(page.locator("#notice")).to_contain_text("Indice", timeout=20_000)
+    expect(page.locator("#notice")).to_contain_text("Indice", timeout=60_000)
     # The menu and the settings dialog, built by the page's scripts, speak French too.
     open_menu(page)
     expect(page.locator("#give-up")).to_have_text("Abandonner")
@@ -62,3 +64,49 @@ def test_the_language_menu_switches_the_page_and_is_remembered(french: Player) -
     page.select_option("#lang-select", "en")
     expect(page.locator("#new-game")).to_have_text("New game")
     expect(page.locator("html")).to_have_attribute("lang", "en")
+
+
+@pytest.fixture
+def german(browser: Browser, server: LiveServer) -> Iterator[Player]:
+    p = Player(browser, server.url, locale="de-DE", extra_http_headers={"Accept-Language": "de"})
+    yield p
+    p.close()
+
+
+def test_french_hints_keep_the_reason_without_the_move_and_say_peeking_once(french: Player) -> None:
+    page = french.open("?game=king-albert&deal=1")
+    notice = page.locator("#notice")
+    page.click("#hint")  # fair: "Jouez R5>F1 : il gagne dans ..." shows as the reason alone
+    expect(notice).to_contain_text("Selon le solveur : il gagne dans", timeout=60_000)
+    assert "Jouez" not in notice.inner_text()
+    page.evaluate("localStorage.setItem('tableaux.setting.hintMode', 'peek')")
+    page.reload()
+    page.click("#hint")
+    expect(notice).to_have_attribute("data-peeks", "true", timeout=60_000)
+    expect(notice).to_contain_text("Selon le solveur : il commence une suite gagnante")
+    with i18n.speaking("fr"):
+        note = i18n._(PEEKING)
+    text = notice.inner_text()
+    assert text.count(note) == 1 and "Jouez" not in text, text
+
+
+def test_french_percentages_are_all_spaced_alike_and_the_rules_elide(french: Player) -> None:
+    page = french.open("?game=eagle-wing&deal=1")
+    expect(page.locator("#chance")).to_have_attribute("data-state", "done", timeout=60_000)
+    page.click("#chance-stat")
+    expect(page.locator("#chance-info")).to_be_visible()
+    text = page.locator("#chance-info").inner_text() + " " + page.locator("#chance").inner_text()
+    spacing = set(re.findall(r"\d(\s?)%", text))
+    assert len(re.findall(r"%", text)) >= 5 and spacing and "" not in spacing, text  # "95 %", "62 %": never "62%"
+    page.keyboard.press("Escape")
+    page.keyboard.press("F1")
+    expect(page.locator("#rules-title")).to_have_text("Règles d'Eagle Wing")
+
+
+def test_german_court_cards_carry_german_letters(german: Player) -> None:
+    page = german.open("?game=king-albert&deal=1")  # deal 1 shows the Queen of diamonds and the Jack of clubs
+    for code, letter in (("QD", "D"), ("JC", "B")):
+        letters = page.locator(f'[data-card="{code}"] svg .detail text').all_text_contents()
+        assert letters and set(letters) == {letter}, (code, letters)
+    page = german.open("?game=eagle-wing&deal=1")  # its base card is a Jack: the empty foundations wait for a "B"
+    expect(pile(page, "foundation-2")).to_have_attribute("data-mark", "B")

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+import tableaux
 from browser_helpers import LiveServer, winning_line
 from browser_page import (
     SCREENSHOTS,
@@ -231,6 +232,148 @@ def test_phone_portrait_eagle_wing_stands_upright_and_uses_the_height(browser: B
         p.close()
 
 
+def test_desktop_eagle_wing_spreads_its_wings_into_the_height_of_the_window(player: Player) -> None:
+    """Nine columns make the cards as wide as a desktop allows long before its height is used: the wings step
+    down either side of the trunk, like an eagle's, so that the table, full wings included, fills the window."""
+    page = player.open(EW1)
+    expect(page.locator("#board")).to_have_attribute("data-shape", "wide")
+    wings = [pile(page, f"tableau-{i}").bounding_box() for i in range(1, 9)]
+    trunk = pile(page, "reserve").bounding_box()
+    height = 1.4 * trunk["width"]
+    tops = [round(w["y"]) for w in wings]
+    assert tops[0] > tops[1] > tops[2] > tops[3] == round(trunk["y"]) == tops[4] < tops[5] < tops[6] < tops[7], tops
+    bottom = max(w["y"] for w in wings) + height * (1 + 2 * 0.34)  # the lowest wing with three cards
+    window = page.viewport_size["height"]
+    assert bottom <= window, "a full outer wing would run off the window"
+    assert bottom >= 0.9 * window, f"the table ends at {bottom:.0f} px of {window}"
+    send_moves(page, fullest_wings("eagle-wing", 1))  # wings grow: each stays on the screen
+    page.reload()
+    page.wait_for_selector("[data-pile]")
+    assert max(b["bottom"] for b in boxes(page, "[data-pile] .card")) <= window
+
+
+def fullest_wings(name: str, deal: int) -> list[tableaux.Move]:
+    """The moves of the solver's winning line up to the first position where the most wing cards lie out."""
+    game = tableaux.new_game(name, deal)
+    rules = game.rules
+    line = tableaux.solve(name, deal).moves
+    best, most = 0, 0
+    for i, move in enumerate(line, 1):
+        game.play(move)
+        held = sum(len(game.state.piles[rules.index[f"tableau-{w}"]]) for w in range(1, 9))
+        if held > most:
+            best, most = i, held
+    assert most > 8  # some wing holds more than its first card
+    return line[:best]
+
+
+BADGES = ".badge"
+BADGES_JS = """badges => badges.map(b => {
+    const r = b.getBoundingClientRect(), pile = b.closest('[data-pile]'), p = pile.getBoundingClientRect();
+    const meets = (o) => r.left < o.right + 2 && r.right > o.left - 2 && r.top < o.bottom + 2 && r.bottom > o.top - 2;
+    const others = [...document.querySelectorAll('[data-pile]')].filter(o => o !== pile)
+        .map(o => o.getBoundingClientRect()).filter(meets);
+    const inside = r.left >= p.left && r.right <= p.right && r.top >= p.top && r.bottom <= p.bottom;
+    return {text: b.textContent, pile: pile.dataset.pile, inside, left: r.left, right: r.right, near: others.length};
+})"""
+
+
+def test_phone_eagle_wing_badges_sit_inside_their_own_card(browser: Browser, server: LiveServer) -> None:
+    p = phone(browser, server)
+    try:
+        page = p.open(EW1)
+        expect(page.locator("#board")).to_have_attribute("data-shape", "tall")
+        found = page.eval_on_selector_all(BADGES, BADGES_JS)
+        assert {(b["pile"], b["text"]) for b in found} == {("stock", "30"), ("stock", "↻2"), ("reserve", "13")}
+        for b in found:
+            assert b["inside"], f"the {b['text']} badge leaves the {b['pile']}"
+            assert b["left"] >= 4 and b["right"] <= PHONE["width"] - 4, f"the {b['text']} badge touches the edge"
+            assert b["near"] == 0, f"the {b['text']} badge touches another pile"
+    finally:
+        p.close()
+
+
+def status_rows(page: Page) -> int:
+    """How many lines the status line's visible items take."""
+    tops = page.eval_on_selector_all(
+        "#status .stat", "nodes => nodes.filter(n => n.checkVisibility() && n.getBoundingClientRect().width > 1)"
+        ".map(n => Math.round(n.getBoundingClientRect().top))")
+    return len(set(tops))
+
+
+@pytest.mark.parametrize("language", i18n.languages())
+def test_phone_eagle_wing_status_line_takes_two_lines_at_most(
+    browser: Browser, server: LiveServer, language: str
+) -> None:
+    """What the table shows too (the stock's and the trunk's counts, the redeals, the base card) is left to the
+    table on a phone; screen readers still hear it from the status line."""
+    p = phone(browser, server, extra_http_headers={"Accept-Language": language})
+    try:
+        page = p.open(EW1)
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        expect(page.locator("#chance")).to_have_attribute("data-state", "done", timeout=60_000)
+        assert status_rows(page) <= 2, page.locator("#status").inner_text()
+        expect(page.locator("#redeals-left")).to_have_text("2")  # still read out
+        expect(pile(page, "stock").locator(".badge.redeals")).to_have_text("↻2")
+    finally:
+        p.close()
+
+
+def test_desktop_eagle_wing_status_names_the_trunk_as_hints_and_rules_do(player: Player) -> None:
+    page = player.open(EW1)
+    trunk = page.locator(".stat", has=page.locator("#reserve-left"))
+    expect(trunk).to_have_text("Trunk left 13")
+    assert "Reserve" not in page.locator("#status").inner_text()
+    expect(pile(page, "reserve")).to_have_attribute("aria-label", re.compile(r"^The trunk, 13 cards"))
+
+
+def test_the_solutions_controls_stay_in_one_row_on_a_phone(browser: Browser, server: LiveServer) -> None:
+    p = phone(browser, server)
+    try:
+        page = p.open("?game=king-albert&deal=17")
+        menu_click(page, '[data-action="solution"]')
+        expect(page.locator("#solution-bar")).to_be_visible(timeout=60_000)
+        page.click("#solution-pause")
+        controls = boxes(page, "#solution-pause, #solution-step, #solution-speed, #solution-stop")
+        assert len({round(c["top"]) for c in controls}) == 1, controls
+        bar = page.locator("#solution-bar").bounding_box()
+        assert bar["x"] >= 0 and bar["x"] + bar["width"] <= PHONE["width"]
+        note = page.locator("#notice").bounding_box()  # the notice below it: apart, not covered
+        assert bar["y"] + bar["height"] + 4 <= note["y"], (bar, note)
+    finally:
+        p.close()
+
+
+CORNERS_JS = """
+async () => {
+  const { cardFace } = await import('/static/cards.js');
+  const box = document.createElement('div');
+  box.style.cssText = 'position:absolute;left:0;top:0;width:200px;height:280px';
+  document.body.append(box);
+  const found = [];
+  for (const suit of 'CDHS') for (const rank of 'A23456789TJQK') {
+    const face = cardFace(rank + suit);
+    face.style.cssText = 'width:200px;height:280px;display:block';
+    box.replaceChildren(face);
+    const rects = (selector) => [...face.querySelectorAll(selector)].map((n) => n.getBoundingClientRect());
+    const corners = rects('.detail .corner path');
+    const middle = rects('.detail .middle path, .detail .middle rect, .detail .middle text');
+    for (const c of corners) for (const m of middle) {
+      if (c.left < m.right && c.right > m.left && c.top < m.bottom && c.bottom > m.top) found.push(rank + suit);
+    }
+  }
+  box.remove();
+  return [...new Set(found)];
+}
+"""
+
+
+def test_the_corner_suits_keep_clear_of_the_pips_and_the_court_frames(player: Player) -> None:
+    """On every face, the box of each corner suit symbol meets no box of the middle: pips, frame, crown, letter."""
+    page = player.open(KA1)
+    assert page.evaluate(CORNERS_JS) == []
+
+
 @pytest.mark.parametrize("query", [KA1, EW1])
 def test_landscape_phone_fits_the_table_in_one_screen(browser: Browser, server: LiveServer, query: str) -> None:
     p = phone(browser, server, LANDSCAPE)
@@ -315,7 +458,7 @@ def test_every_text_keeps_aa_contrast(browser: Browser, server: LiveServer, sche
         expect(page.locator("html")).to_have_attribute("data-scheme", scheme)
         measured = contrast(page)
         page.click("#hint")
-        expect(page.locator("#notice")).to_be_visible()
+        expect(page.locator("#notice")).to_contain_text("Hint:", timeout=60_000)  # the hint itself, not the wait
         measured += contrast(page)
         open_menu(page)
         measured += contrast(page)
@@ -423,6 +566,8 @@ def test_screenshots(browser: Browser, server: LiveServer, game: str, deal: int)
         p = Player(browser, server.url, viewport, color_scheme=scheme, **options)
         try:
             page = p.open(f"?game={game}&deal={deal}")
+            expect(page.locator("#chance")).to_have_attribute("data-state", "done", timeout=60_000)
+            page.evaluate("() => document.fonts.ready")
             settled(page)
             # Every card shown face up draws a face; face-down cards carry no code.
             assert page.locator("[data-card] svg").count() == page.locator("[data-card]").count() > 0

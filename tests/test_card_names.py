@@ -88,13 +88,13 @@ def test_eagle_wings_status_line_names_the_base_rank_in_the_players_language(lan
     with i18n.speaking(lang):
         status = game.position()["status"]
         jack = rank_name(11)
-    assert jack != "Jack" and status.count(jack) == 1 and "Base Card" not in status
+    assert jack != "Jack" and status.count(jack) == 1 and "Base card" not in status
 
 
-def test_english_status_line_stays_aisleriots_word_for_word() -> None:
+def test_english_status_line_calls_the_reserve_the_trunk_as_the_rules_and_hints_do() -> None:
     game = tableaux.new_game("eagle-wing", 1)
     with i18n.speaking("en"):
-        assert game.position()["status"] == "Stock left: 30   Reserve left: 13   Base Card: Jack   Redeals left: 2"
+        assert game.position()["status"] == "Stock left: 30   Trunk left: 13   Base card: Jack   Redeals left: 2"
 
 
 @pytest.mark.parametrize("lang", i18n.languages())

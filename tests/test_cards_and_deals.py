@@ -160,6 +160,12 @@ def test_golden_deals_cover_the_ends_of_the_range() -> None:
 # --- golden playthroughs ---------------------------------------------------
 
 
+def in_aisleriots_words(status: str) -> str:
+    """Our status line in AisleRiot's words: it keeps AisleRiot's figures and layout, but calls the reserve the
+    trunk (as the rules and hints do) and writes "Base card"."""
+    return status.replace("Trunk left:", "Reserve left:").replace("Base card:", "Base Card:")
+
+
 def _compare_ply(game: tableaux.Game, order: list[str], row: dict, where: str) -> None:
     position = game.position()
     piles = "|".join(pile_text(game.state.piles[game.rules.index[name]]) for name in order)
@@ -167,7 +173,7 @@ def _compare_ply(game: tableaux.Game, order: list[str], row: dict, where: str) -
     assert position["score"] == row["score"], f"{where}: score"
     assert position["won"] == row["won"], f"{where}: won"
     assert position["over"] == row["over"], f"{where}: over"
-    assert position["status"].strip() == row["status"], f"{where}: status line"
+    assert in_aisleriots_words(position["status"].strip()) == row["status"], f"{where}: status line"
     assert " ".join(sorted(str(m) for m in game.legal_moves())) == row["moves"], f"{where}: legal moves"
 
 

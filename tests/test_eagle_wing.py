@@ -43,7 +43,7 @@ def test_deal_layout(deal: int) -> None:
 
 def test_status_line_wording_at_the_deal() -> None:
     game = tableaux.new_game("eagle-wing", 1)
-    assert game.position()["status"] == "Stock left: 30   Reserve left: 13   Base Card: Jack   Redeals left: 2"
+    assert game.position()["status"] == "Stock left: 30   Trunk left: 13   Base card: Jack   Redeals left: 2"
     assert game.score == 1
 
 
@@ -53,7 +53,7 @@ def test_status_line_wording_at_the_deal() -> None:
 def test_status_line_names_the_base_rank(base: str, word: str) -> None:
     s = state(F1=base, S="4C* 5C*", R="9D QH* 3C*", W="6H", redeals=1)
     status = RULES.extra(s)["status"]
-    assert status == f"Stock left: 2   Reserve left: 3   Base Card: {word}   Redeals left: 1"
+    assert status == f"Stock left: 2   Trunk left: 3   Base card: {word}   Redeals left: 1"
 
 
 # --- stock and waste ---------------------------------------------------------
@@ -226,7 +226,7 @@ def test_emptied_tableau_pile_is_refilled_from_the_reserve_in_the_same_move() ->
     assert pile(after, "T1") == "KD" and pile(after, "R") == "2D 6S*"
     game = Game(Fixed(s), 0)
     game.play("T1>F1")
-    assert game.position()["status"].startswith("Stock left: 0   Reserve left: 2")
+    assert game.position()["status"].startswith("Stock left: 0   Trunk left: 2")
     game.undo()  # one undo step undoes the move and the refill
     assert game.state == s
 

@@ -118,3 +118,25 @@ def test_following_heuristic_hints_never_goes_round_in_circles(name: str) -> Non
             game.play(hint.move)
             assert game.state not in positions, f"deal {deal}: {hint.move} repeats a position"
             positions.add(game.state)
+
+
+@pytest.mark.parametrize("name", ["king-albert", "eagle-wing"])
+def test_a_fair_hint_cut_short_by_its_time_limit_says_after_how_many_layouts(name: str) -> None:
+    """A deadline that has passed once the first layout is solved leaves the other 63 unsolved: the hint says so,
+    so that it is never read as resting on as many layouts as a chance to win that was not cut."""
+    game = new_game(name, 11)
+    hint = tableaux.hint(game, time_limit=1e-9)
+    assert hint.message.endswith(" The time ran out after 1 of the 64 layouts drawn."), hint.message
+    whole = tableaux.hint(game, time_limit=60.0, samples=8, max_nodes=3000)  # 8 small searches: never near 60 s
+    assert "time ran out" not in whole.message
+
+
+def test_a_fair_hint_says_in_plain_words_how_many_layouts_the_solver_could_not_tell() -> None:
+    game = new_game("eagle-wing", 11)
+    vote = tableaux.fair.hint(game.observation(), 8, max_nodes=3000)
+    untold = vote.samples - vote.decided
+    assert untold > 0  # this deal's layouts need more than 3,000 positions now and then
+    hint = tableaux.hint(game, time_limit=60.0, samples=8, max_nodes=3000)
+    assert f"it wins in {vote.wins} of 8 possible layouts of the hidden cards." in hint.message
+    assert f"The solver could not tell for {untold} of them." in hint.message
+    assert "budget" not in hint.message and "undecided" not in hint.message

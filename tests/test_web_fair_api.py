@@ -16,7 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import tableaux
-from browser_helpers import hidden_card_problems
+from browser_helpers import hidden_card_problems, visible_cards
 from tableaux import catalogue, fair
 from tableaux.web.app import create_app
 from tableaux.web.openapi import Chance, Lost, Solution, View
@@ -38,10 +38,10 @@ def client(app: Any) -> TestClient:
     return TestClient(app)
 
 
-def checked(response: Any, status: int = 200) -> Any:
+def checked(response: Any, status: int = 200, seen: set[str] | frozenset[str] = frozenset()) -> Any:
     assert response.status_code == status, response.text
     body = response.json()
-    problems = hidden_card_problems(str(response.url), body)
+    problems = hidden_card_problems(str(response.url), body, seen)
     assert not problems, problems
     return body
 
@@ -127,12 +127,15 @@ def test_where_lost_matches_the_library_and_rewind_goes_back_there_as_assisted(c
     assert expected is not None and expected["move_index"] is not None
     view = send(client, start(client), [str(m) for m in game.moves_played])
     view = checked(client.post(f"/api/games/{view['id']}/give-up", json={"version": view["version"]}))
-    lost = checked(client.get(f"/api/games/{view['id']}/lost"))
+    keep = expected["move_index"]
+    before = tableaux.Game.replay(game.rules, 17, game.moves_played[:keep]).public_position()
+    lost = checked(client.get(f"/api/games/{view['id']}/lost"), seen=visible_cards(before))
     Lost.model_validate(lost)
     assert lost["verdict"] == "lost"
     assert (lost["move_index"], lost["move"], lost["line"]) == (
         expected["move_index"], expected["move"], expected["line"])
-    keep = lost["move_index"]
+    losing = game.moves_played[keep]
+    assert lost["cards"] == [c["card"] for c in before["piles"][losing.source][-losing.count:]]
     back = checked(client.post(f"/api/games/{view['id']}/rewind", json={"version": view["version"], "keep": keep}))
     assert back["assisted"] and not back["given_up"] and back["moves"] == keep
     mirror = tableaux.new_game("king-albert", 17)

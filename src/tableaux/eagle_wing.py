@@ -227,8 +227,9 @@ class EagleWing(Rules):
             "base_card": card_str(piles[FOUNDATIONS[0]][0]),
             "redeals_left": MAX_REDEALS - state.redeals,
         }
-        # TRANSLATORS: AisleRiot's status line, word for word in English; {rank} is a rank's name ("Jack").
-        fields["status"] = _("Stock left: {stock}   Reserve left: {reserve}   Base Card: {rank}   "
+        # TRANSLATORS: AisleRiot's status line, with the word the rules and hints use for the reserve: the
+        # trunk. {rank} is a rank's name ("Jack").
+        fields["status"] = _("Stock left: {stock}   Trunk left: {reserve}   Base card: {rank}   "
                              "Redeals left: {redeals}").format(
             stock=fields["stock_left"], reserve=fields["reserve_left"], rank=rank_name(base),
             redeals=fields["redeals_left"])

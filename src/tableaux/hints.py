@@ -21,7 +21,7 @@ from . import fair
 from .engine import Move, MoveDict, TableauxError
 from .game import Game
 from .heuristic import heuristic_moves, history, repeating_moves
-from .i18n import N_, _
+from .i18n import N_, _, ngettext
 from .solver import solve
 
 HINT_MODES = ("fair", "peek")
@@ -145,34 +145,45 @@ def fair_hint(
         avoid=repeating_moves(game),
     )
     n, wins, decided = answer.samples, answer.wins, answer.decided
+    drawn = fair.SAMPLES if samples is None else samples
     known = observation["unseen"] <= 1  # one hidden card can lie in one place only: nothing to guess
     if answer.move is not None:
         move = answer.move
         if known:
             return Hint(move, "solver", _(
                 "Play {move}: it starts a winning line (no card is hidden any more).").format(move=move))
-        if decided < n:
-            text = _("Play {move}: it wins in {wins} of {n} possible layouts of the hidden cards "
-                     "({undecided} of them undecided within the solver's budget).").format(
-                move=move, wins=wins, n=n, undecided=n - decided)
-        else:
-            text = _("Play {move}: it wins in {wins} of {n} possible layouts of the hidden cards.").format(
-                move=move, wins=wins, n=n)
-        return Hint(move, "solver", text)
+        text = _("Play {move}: it wins in {wins} of {n} possible layouts of the hidden cards.").format(
+            move=move, wins=wins, n=n)
+        return Hint(move, "solver", text + shortfall(n, decided, drawn))
     fallback = heuristic_hint(game)
     if decided == n and answer.winnable == 0:
         if known:
             text = _("This position can no longer be won: the solver searched every line from here.")
         else:
             text = _("None of {n} possible layouts of the hidden cards can be won from here.").format(n=n)
+            text += shortfall(n, decided, drawn)
         if fallback.move is not None:
             text += " " + _("You can still play {move}.").format(move=fallback.move)
         return Hint(fallback.move, "solver", text, unwinnable=known)
     if fallback.move is None:
         return fallback
     return Hint(fallback.move, "heuristic", _(
-        "Try {move} (a rule of thumb, not a proof: no sampled layout of the hidden cards was won within the "
-        "solver's budget).").format(move=fallback.move))
+        "Try {move} (a rule of thumb, not a proof: the solver won none of the sampled layouts of the hidden "
+        "cards, and could not tell for some of them).").format(move=fallback.move) + shortfall(n, n, drawn))
+
+
+def shortfall(solved: int, decided: int, drawn: int) -> str:
+    """What a fair hint's count leaves out, as whole sentences (empty when nothing): the layouts the solver could
+    not tell within its positions, and those the time limit left unsolved, so that a hint resting on fewer
+    layouts than a chance to win of the same position says by how many."""
+    text = ""
+    if decided < solved:
+        untold = solved - decided
+        text += " " + ngettext("The solver could not tell for {n} of them.",
+                               "The solver could not tell for {n} of them.", untold).format(n=untold)
+    if solved < drawn:
+        text += " " + _("The time ran out after {n} of the {drawn} layouts drawn.").format(n=solved, drawn=drawn)
+    return text
 
 
 def hint(

@@ -64,6 +64,8 @@ class Session:
     budget: Budget = field(default_factory=Budget)
     """How hard ``chance``, ``hint`` and ``lost?`` work (see :mod:`tableaux.terminal_fair`)."""
     gave_up: bool = False
+    looked: bool = False
+    """True once 'lost?' has answered for this game: it looked at every card."""
     input_fn: InputFn | None = None
     """Where the step-by-step solution reads its answers; None plays a solution without asking."""
     unfinished: Unfinished | None = None
@@ -125,6 +127,7 @@ class Session:
             return
         word, _sep, rest = text.partition(" ")
         command = self._handlers.get(word.lower())
+        before = (self.game, self.game.state, len(self.game.moves_played), self.game.assisted)
         try:
             if command is not None:
                 command(rest.strip())
@@ -137,7 +140,26 @@ class Session:
         except PlayerError as exc:
             self.say(str(exc), "yellow")
         finally:
+            self.played_on(*before)
             self.keep()
+
+    def played_on(self, game: Game, state: Any, played: int, assisted: bool) -> None:
+        """After giving up or 'lost?' (which looks at every card), playing on makes the game assisted, as in the
+        browser, and the player is told so; the game is then on again, so 'lost?' waits for its end."""
+        if not (self.gave_up or self.looked) or self.game is not game:
+            return
+        if (self.game.state, len(self.game.moves_played)) == (state, played):
+            return
+        self.game.assisted = True
+        if not assisted:
+            if self.looked:
+                text = _("'lost?' looked at every card, so this game now counts as assisted (as when the solver "
+                         "helps).")
+            else:
+                text = _("You had given this game up, so playing on counts it as assisted (as when the solver "
+                         "helps).")
+            self.say(text, "yellow")
+        self.gave_up = self.looked = False
 
     def keep(self) -> None:
         """Write the game in progress to the unfinished games, so neither 'new', 'quit' nor a crash loses it."""
@@ -160,7 +182,7 @@ class Session:
                             "('restart' goes back to the deal, 'redo' returns).").format(
                     game=_(game.rules.title), deal=game.deal, n=len(game.moves_played))
         self.game = game
-        self.gave_up = False
+        self.gave_up = self.looked = False
         self.show(message)
 
     def offer_unfinished(self) -> None:
@@ -290,7 +312,7 @@ class Session:
         for number, move in enumerate(moves, 1):
             if step_by_step:
                 answer = self.ask(_("solution {number}/{total} [Enter, all, stop]> ").format(
-                    number=number, total=len(moves)))
+                    number=number, total=len(moves)), _("Solution stopped."))
                 if answer is None:
                     return
                 word = answer.strip().lower()
@@ -310,14 +332,15 @@ class Session:
             else:
                 self.say(text, "dim")
 
-    def ask(self, prompt: str) -> str | None:
-        """One answer from the player; None at the end of input or on Ctrl-C, which stop what was asked."""
+    def ask(self, prompt: str, stopped: str) -> str | None:
+        """One answer from the player; None at the end of input or on Ctrl-C, which stop what was asked
+        (``stopped`` says so)."""
         assert self.input_fn is not None
         try:
             return self.input_fn(prompt)
         except (EOFError, KeyboardInterrupt):
             self.console.print()
-            self.say(_("Solution stopped."), "dim")
+            self.say(stopped, "dim")
             return None
 
     def cmd_deal(self, _arg: str) -> None:

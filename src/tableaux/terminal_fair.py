@@ -3,17 +3,23 @@
 Kept apart from :mod:`tableaux.terminal`, which draws the board and runs the
 loop: these commands only put :mod:`tableaux.fair` into words. ``chance`` and
 the fair hint see only ``game.observation()``; ``lost?`` looks at every card,
-so it answers only once the game is over or given up.
+so it answers only once the game is over or given up (``giveup`` asks first).
+Playing on after either makes the game assisted (:meth:`Session.played_on`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from babel.lists import format_list
+from babel.numbers import format_percent
 
 from . import fair
+from .cards import card_name, parse_card
+from .game import Game
 from .hints import HINT_MODES, hint
-from .i18n import _
+from .i18n import _, current
 
 if TYPE_CHECKING:
     from .terminal import Session
@@ -35,7 +41,8 @@ PEEK_SECONDS = 2.0
 
 
 def pct(x: float) -> str:
-    return f"{100 * x:.0f}%"
+    """A share as a whole percentage, spaced as the player's language spaces it ("89%", "89 %" in French)."""
+    return format_percent(x, locale=current())
 
 
 def cmd_chance(session: Session, _arg: str) -> None:
@@ -49,17 +56,18 @@ def cmd_chance(session: Session, _arg: str) -> None:
     )
     n, won, undecided = c.samples, c.winnable, c.undecided
     if undecided:
-        text = _("Chance to win: {share} ({won} of {n} possible layouts of the cards you have not seen can be "
-                 "won; 95% interval {low} to {high}, {undecided} undecided within the solver's budget).")
+        text = _("Can still be won: {share} (a solver that sees every card wins {won} of {n} possible layouts of "
+                 "the cards you have not seen, and could not tell for {undecided} of them; 95% interval {low} "
+                 "to {high}).")
     else:
-        text = _("Chance to win: {share} ({won} of {n} possible layouts of the cards you have not seen can be "
-                 "won; 95% interval {low} to {high}).")
+        text = _("Can still be won: {share} (a solver that sees every card wins {won} of {n} possible layouts of "
+                 "the cards you have not seen; 95% interval {low} to {high}).")
     text = text.format(share=pct(c.share), won=won, n=n, low=pct(c.low), high=pct(c.high),
                        undecided=undecided)
     session.say(text, "cyan")
     session.say(_(
-        "That is the chance that the hidden cards lie in a winnable way. A player who does not peek has to "
-        "move before seeing them, so it is an upper bound on how often fair play wins from here."),
+        "That is not your chance of winning: you choose moves before the hidden cards show, so you will win "
+        "less often than this. It is an upper bound on how often play that does not peek wins from here."),
         "dim",
     )
 
@@ -82,14 +90,32 @@ def cmd_hint(session: Session, arg: str) -> None:
     session.say(advice.message, "cyan")
 
 
+YES = ("y", "yes")
+"""The answers that confirm a question (commands stay English in every language, see docs/translations.md)."""
+
+
 def cmd_giveup(session: Session, arg: str) -> None:
+    """Give the game up, once the player has said yes: it then counts as lost, and 'lost?' may look at every card."""
     if arg.strip().lower() not in ("", "up"):
         session.say(_("Type 'giveup' to give up this game."), "yellow")
         return
+    if session.game.is_won():
+        session.say(_("You have won this game: there is nothing to give up."), "green")
+        return
+    if session.gave_up:
+        session.say(_("You have already given this game up. Type 'lost?' or 'new'."), "yellow")
+        return
+    if session.input_fn is not None:
+        answer = session.ask(_("Give up this game? It counts as lost. [yes/no] "), _("Not given up."))
+        if answer is None:
+            return
+        if answer.strip().lower() not in YES:
+            session.say(_("Not given up: play on."), "dim")
+            return
     session.gave_up = True
     session.say(
         _("You gave up this game. 'lost?' shows where it could no longer be won (it looks at every card); "
-          "'new' deals another game."),
+          "'new' deals another game. Playing on from here ('undo', a move) counts the game as assisted."),
         "yellow",
     )
 
@@ -112,20 +138,45 @@ def cmd_lost(session: Session, _arg: str) -> None:
     except fair.FairError as exc:
         session.say(_("Cannot say for sure: {error}.").format(error=exc), "yellow")
         return
+    session.looked = True
     if lost is None:
         session.say(_("This game was never lost: a winning line still exists from where you stopped."), "cyan")
         return
     if lost["deal_unwinnable"]:
         session.say(_("This deal could not be won from the start: the solver searched every line."), "cyan")
         return
-    number = lost["move_index"] + 1
-    if lost["certain"]:
-        text = _("You could still have won until move {number} ({move}): after it, no line wins.").format(
-            number=number, move=lost["move"])
-    else:
-        text = _("The game was lost at one of moves {number} to {last}: before move {number} ({move}) it could "
-                 "still be won; the solver could not decide the positions between within its budget.").format(
-            number=number, last=lost["last_possible"] + 1, move=lost["move"])
-    session.say(text, "cyan")
+    session.say(losing_move_text(game, lost), "cyan")
     line = " ".join(lost["line"])
-    session.say(_("A winning line from just before move {number}: {line}").format(number=number, line=line), "dim")
+    session.say(_("A winning line from just before move {number}: {line}").format(
+        number=lost["move_index"] + 1, line=line), "dim")
+
+
+def losing_move_text(game: Game, lost: dict[str, Any]) -> str:
+    """Where the game was lost, naming the cards the losing move took: pile codes alone say little to a player."""
+    index = lost["move_index"]
+    move = game.moves_played[index]
+    before = Game.replay(game.rules, game.deal, game.moves_played[:index]).public_position()
+    cards = [parse_card(c["card"]) for c in before["piles"][move.source][-move.count:] if c["card"] is not None]
+    names = format_list([card_name(c) for c in cards], locale=current())
+    facts = {"number": index + 1, "last": lost["last_possible"] + 1, "move": move, "cards": names}
+    if lost["certain"]:
+        if move.source == "stock":
+            text = _("You could still have won until move {number}, when you dealt from the stock ({move}): "
+                     "after it, no line wins.")
+        elif move.target == "stock":
+            text = _("You could still have won until move {number}, when you turned the waste over ({move}): "
+                     "after it, no line wins.")
+        else:
+            text = _("You could still have won until move {number}, when you moved the {cards} ({move}): "
+                     "after it, no line wins.")
+    elif move.source == "stock":
+        text = _("The game was lost at one of moves {number} to {last}. Before move {number}, when you dealt from "
+                 "the stock ({move}), it could still be won; the solver could not tell for the positions in between.")
+    elif move.target == "stock":
+        text = _("The game was lost at one of moves {number} to {last}. Before move {number}, when you turned the "
+                 "waste over ({move}), it could still be won; the solver could not tell for the positions in "
+                 "between.")
+    else:
+        text = _("The game was lost at one of moves {number} to {last}. Before move {number}, when you moved the "
+                 "{cards} ({move}), it could still be won; the solver could not tell for the positions in between.")
+    return text.format(**facts)

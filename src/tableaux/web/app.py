@@ -95,7 +95,7 @@ def describe(app: FastAPI) -> dict[str, Any]:
 def create_app(
     db_path: str | Path | Database,
     *,
-    hint_time_limit: float = 0.5,
+    hint_time_limit: float = 3.0,
     chance_time_limit: float = 3.0,
     solve_time_limit: float = 10.0,
     allowed_hosts: tuple[str, ...] | None = None,
@@ -108,6 +108,8 @@ def create_app(
 
     ``chance_time_limit`` bounds each chance to win; ``solve_time_limit`` each solution and each search
     for where a game was lost (their budgets are otherwise in positions, see :mod:`tableaux.fair`).
+    ``hint_time_limit`` bounds each hint. By default it is the chance's: a fair hint first solves the same
+    sampled layouts as the chance to win, so with as much time it rests on as many of them.
 
     The solver pool starts with the app's lifespan (or at the first hint when
     the app runs without one) and stops with it.

@@ -255,6 +255,8 @@ class Lost(Answer):
     certain: bool = True
     last_possible: Annotated[int, Field(ge=0)] | None = None
     line: list[str] = Field(default_factory=list, description="a winning line from just before that move")
+    cards: list[str] = Field(default_factory=list, description="the cards that move took, by code, as the player "
+                             "saw them (face-down ones are left out)")
 
 
 class Solution(Answer):

@@ -87,7 +87,19 @@ def lost_job(saved: dict[str, Any], time_limit: float) -> dict[str, Any]:
     if found.get("deal_unwinnable"):
         return {"verdict": "never"}
     return {"verdict": "lost", "move_index": found["move_index"], "move": found["move"], "line": found["line"],
-            "certain": found["certain"], "last_possible": found["last_possible"]}
+            "certain": found["certain"], "last_possible": found["last_possible"],
+            "cards": moved_cards(saved, found["move_index"])}
+
+
+def moved_cards(saved: dict[str, Any], index: int) -> list[str]:
+    """The cards that move ``index`` of a saved game took, by code, from the position the player saw before it
+    (so a card dealt face down from the stock is not named): the page names them, as pile codes say little."""
+    from ..game import Game, game_from_dict
+
+    game = game_from_dict(saved)
+    move = game.moves_played[index]
+    before = Game.replay(game.rules, game.deal, game.moves_played[:index]).public_position()
+    return [entry["card"] for entry in before["piles"][move.source][-move.count:] if entry["card"] is not None]
 
 
 def solution_job(record: GameRecord, time_limit: float) -> dict[str, Any]:

@@ -2,11 +2,10 @@
 // (see `enqueue`), in the order the player asked for them.
 
 import { api } from "./api.js";
-import { cardName } from "./cards.js";
-import { games, shortLabel } from "./games.js";
-import { listWords, t } from "./i18n.js";
-import { hintMode, showLabels } from "./settings.js";
-import { $, adopt, announce, decorate, describe, label, notice, piles, S, stockMove } from "./state.js";
+import { games } from "./games.js";
+import { t } from "./i18n.js";
+import { hintMode } from "./settings.js";
+import { $, adopt, announce, cardsName, decorate, describe, label, notice, piles, place, S, stockMove } from "./state.js";
 
 export async function play(move, { auto = false } = {}) {
   const before = S.view;
@@ -50,13 +49,18 @@ export async function homeMove(pile) {
   await play(move);
 }
 
-/** The cards a move takes, named as one phrase: "King of spades, Queen of hearts and Jack of clubs". */
-export function buildName(cards) {
-  return listWords(cards.map((c) => cardName(c && c.card)));
-}
-
-function place(pile) {
-  return showLabels() ? `${label(pile)} (${shortLabel(S.view.game, pile)})` : label(pile);
+/**
+ * What a hint rests on, from the server's message in the page's language (the request carries it). The
+ * message starts with the move in notation ("Play T7>T3: it wins in 40 of 64 possible layouts...", "Jouez
+ * T7>T3 : il gagne..."); the page names the move itself, with its cards, so only what follows the move and
+ * its colon is kept, however the language spaces the colon. A message with no such colon is kept whole.
+ */
+export function hintReason(hint) {
+  const text = hint.message;
+  const at = hint.move ? text.indexOf(hint.move.text) : -1;
+  if (at < 0) return text;
+  const rest = text.slice(at + hint.move.text.length).match(/^\s*:\s*([^]*)$/);
+  return rest ? rest[1] : text;
 }
 
 export async function showHint() {
@@ -66,18 +70,16 @@ export async function showHint() {
   const answer = await api.hint(S.view.id, mode);
   if (answer.view) adopt(answer.view);
   const hint = answer.hint;
-  // The server's message says what the move rests on ("it wins in 41 of 64 possible layouts..."), in the page's
-  // language: the request carries it.
-  const why = hint.message.replace(/^[^:]*\S+: /, "");
+  const why = hintReason(hint);
   const origin = hint.source === "solver" ? t("From the solver: {why}", { why })
     : hint.source === "heuristic" ? t("From the heuristic (a rule of thumb, not a proof): {why}", { why }) : why;
   let text;
   if (hint.move) {
     const m = hint.move;
-    const moved = piles()[m.source].slice(-m.count);
+    const moved = piles()[m.source].slice(-m.count).map((c) => c.card);
     const what = m.source === "stock" ? t("Deal from the stock")
       : m.target === "stock" ? t("Turn the waste over")
-        : t("Move {card} from {from} to {to}", { card: buildName(moved), from: place(m.source), to: place(m.target) });
+        : t("Move the {card} from {from} to {to}", { card: cardsName(moved), from: place(m.source), to: place(m.target) });
     text = t("Hint: {move}. {origin}", { move: what, origin });
     S.hint = { source: m.source, target: m.target, count: m.count };
   } else {
@@ -85,7 +87,7 @@ export async function showHint() {
     S.hint = null;
   }
   if (hint.unwinnable) text += " " + t("This deal cannot be won from here.");
-  if (hint.peeks && !/Peeking/.test(text)) text += " " + t("(Peeking: the solver looked at the face-down cards.)");
+  // A peeking hint's message already says that it peeked (tableaux.hints): said once, in the page's language.
   decorate();
   notice(text, { sticky: true });
   $("notice").dataset.peeks = String(hint.peeks);

@@ -1,6 +1,6 @@
 // Drawing the table from a view. Knows where piles sit, never what moves are legal.
 
-import { cardFace, cardName, isRed, rankName } from "./cards.js";
+import { cardFace, cardName, courtLetter, isRed, rankName } from "./cards.js";
 import { rankLabel } from "./games.js";
 import { t, tn } from "./i18n.js";
 import { fitCards, isPortrait } from "./layout.js";
@@ -18,6 +18,8 @@ const LAYOUTS = {
     ...range(7).map((i) => ({ name: `reserve-${i}`, kind: "stack", group: "ka-reserve", row: 1 })),
     ...range(9).map((i) => ({ name: `tableau-${i}`, kind: "fan", col: i, row: 2 })),
   ],
+  // Wide: the wings spread either side of the trunk like an eagle's, each one a step lower than the one
+  // nearer the trunk (`drop` steps, of the height the window has to spare, see fitCards).
   // Upright, on four columns, so the cards are as wide as a phone allows and the four rows fill its
   // height: the foundations, four wing piles, the stock, waste and trunk, then the other four wing piles.
   // Each row of wings has room below it for its longest fan (three cards), and no more.
@@ -25,18 +27,21 @@ const LAYOUTS = {
     { name: "stock", kind: "stock", col: 1, row: 1, tall: [1, 3] },
     { name: "waste", kind: "stack", col: 2, row: 1, tall: [2, 3] },
     ...range(4).map((i) => ({ name: `foundation-${i}`, kind: "stack", col: 5 + i, row: 1, tall: [i, 1] })),
-    ...range(4).map((i) => ({ name: `tableau-${i}`, kind: "fan", col: i, row: 2, tall: [i, 2] })),
+    ...range(4).map((i) => ({ name: `tableau-${i}`, kind: "fan", col: i, row: 2, drop: 4 - i, tall: [i, 2] })),
     { name: "reserve", kind: "closed", col: 5, row: 2, tall: [4, 3] },
-    ...range(4).map((i) => ({ name: `tableau-${4 + i}`, kind: "fan", col: 5 + i, row: 2, tall: [i, 4] })),
+    ...range(4).map((i) => ({ name: `tableau-${4 + i}`, kind: "fan", col: 5 + i, row: 2, drop: i - 1, tall: [i, 4] })),
   ],
 };
 
 // The grid of each table shape: its columns, and the height its rows need in card widths (the first row
 // plus the room the fans below it usually take; longer fans are squeezed to fit, see layoutFans).
 // `stacked`: a row of piles lies below fans, which therefore may not open up into spare height (fitCards).
+// `steps`: piles step down by up to this many steps into the height the window has to spare (the eagle's
+// wings); their fans never open up. Eagle Wing's wide rows: a card, then a wing of three cards on
+// large-print faces (1.4 + 1.4 x 1.68 card widths), and a little room.
 const SHAPES = {
   "king-albert": { wide: { cols: 9, depth: 4.6 } },
-  "eagle-wing": { wide: { cols: 9, depth: 4.6 }, tall: { cols: 4, depth: 7.4, stacked: true } },
+  "eagle-wing": { wide: { cols: 9, depth: 3.9, steps: 3 }, tall: { cols: 4, depth: 7.4, stacked: true } },
 };
 
 /** The shape the table of `game` takes in this window: "tall" on portrait screens when it has one. */
@@ -109,6 +114,14 @@ function emptyMark(view, spec) {
   return "";
 }
 
+function badge(className, text) {
+  const node = document.createElement("span");
+  node.className = className;
+  node.setAttribute("aria-hidden", "true");
+  node.textContent = text;
+  return node;
+}
+
 /** Build the whole table for a view into `board` (replacing what was there). */
 export function renderBoard(board, view) {
   const specs = LAYOUTS[view.game];
@@ -128,18 +141,18 @@ export function renderBoard(board, view) {
     pile.setAttribute("aria-label", pileName(view, spec.name, cards));
     if (!cards.length) {
       pile.classList.add("empty");
-      pile.dataset.mark = emptyMark(view, spec);
+      pile.dataset.mark = courtLetter(emptyMark(view, spec)); // a base Jack is "B" in German, as on its card
     }
     if (spec.kind === "fan") {
       cards.forEach((entry, i) => pile.append(cardElement(entry, i)));
     } else if (spec.kind === "stock" || spec.kind === "closed") {
       if (cards.length) {
         pile.append(cardElement(cards[cards.length - 1], cards.length - 1));
-        const badge = document.createElement("span");
-        badge.className = "badge";
-        badge.textContent = String(cards.length);
-        pile.append(badge);
+        pile.append(badge("badge", String(cards.length)));
       }
+      // The redeals left, on the stock they turn back (the status line says it in words, for screen readers).
+      const redeals = view.position.redeals_left;
+      if (spec.kind === "stock" && redeals != null) pile.append(badge("badge redeals", `↻${redeals}`));
     } else {
       // Only the top two show: the second one is what appears while the top card is dragged away.
       const from = Math.max(0, cards.length - 2);
@@ -156,6 +169,7 @@ export function renderBoard(board, view) {
       const [col, row] = shape === "tall" ? spec.tall : [spec.col, spec.row];
       pile.style.gridColumn = String(col);
       pile.style.gridRow = String(row);
+      if (shape === "wide" && spec.drop) pile.style.marginTop = `calc(var(--step) * ${spec.drop})`;
       board.append(pile);
     }
   }

@@ -51,23 +51,42 @@ function pip(suit, x, y, size, flip = false) {
   });
 }
 
-// Pip centres on a 100 x 140 face for the number cards (x, y); the lower half is drawn upside down.
-const L = 33, C = 50, R = 67;
+// Pip centres on a 100 x 140 face for the number cards (x, y); the lower half is drawn upside down. The pips
+// keep clear of the corners: the small suit under the index ends at x 21.5, the large one at the top right
+// starts at x 73 and ends at y 29 (see corner), so the columns sit at 34 and 66 and the rows from 42 to 98.
+const PIP = 16;
+const L = 34, C = 50, R = 66;
+const T1 = 42, T2 = 60.7, T3 = 79.3, T4 = 98; // four rows (9 and 10)
 const PIPS = {
   A: [[C, 70]],
-  2: [[C, 38], [C, 102]],
-  3: [[C, 38], [C, 70], [C, 102]],
-  4: [[L, 38], [R, 38], [L, 102], [R, 102]],
-  5: [[L, 38], [R, 38], [C, 70], [L, 102], [R, 102]],
-  6: [[L, 38], [R, 38], [L, 70], [R, 70], [L, 102], [R, 102]],
-  7: [[L, 38], [R, 38], [C, 54], [L, 70], [R, 70], [L, 102], [R, 102]],
-  8: [[L, 38], [R, 38], [C, 54], [L, 70], [R, 70], [C, 86], [L, 102], [R, 102]],
-  9: [[L, 38], [R, 38], [L, 59], [R, 59], [C, 70], [L, 81], [R, 81], [L, 102], [R, 102]],
-  T: [[L, 38], [R, 38], [C, 48], [L, 59], [R, 59], [L, 81], [R, 81], [C, 92], [L, 102], [R, 102]],
+  2: [[C, 42], [C, 98]],
+  3: [[C, 42], [C, 70], [C, 98]],
+  4: [[L, 42], [R, 42], [L, 98], [R, 98]],
+  5: [[L, 42], [R, 42], [C, 70], [L, 98], [R, 98]],
+  6: [[L, 42], [R, 42], [L, 70], [R, 70], [L, 98], [R, 98]],
+  7: [[L, 42], [R, 42], [C, 56], [L, 70], [R, 70], [L, 98], [R, 98]],
+  8: [[L, 42], [R, 42], [C, 56], [L, 70], [R, 70], [C, 84], [L, 98], [R, 98]],
+  9: [[L, T1], [R, T1], [L, T2], [R, T2], [C, 70], [L, T3], [R, T3], [L, T4], [R, T4]],
+  T: [[L, T1], [R, T1], [C, 51.3], [L, T2], [R, T2], [L, T3], [R, T3], [C, 88.7], [L, T4], [R, T4]],
 };
 
+const COURT = "JQK";
+
+/**
+ * The letter a rank shows in a card's corner: court cards take the page's language's letters ("B D K" in German,
+ * "V D R" in French), from one message that lists Jack, Queen and King in that order; other ranks are unchanged.
+ */
+export function courtLetter(rank) {
+  const at = rank.length === 1 ? COURT.indexOf(rank) : -1;
+  if (at < 0) return rank;
+  // TRANSLATORS: the letters printed in the corners of the Jack, Queen and King, in that order, with a space
+  // between them (German "B D K", French "V D R").
+  const letters = t("J Q K").split(/\s+/);
+  return letters.length === 3 && letters[at] ? letters[at] : rank;
+}
+
 function corner(rank, suit, flip) {
-  const g = el("g", flip ? { transform: "rotate(180 50 70)" } : {});
+  const g = el("g", flip ? { class: "corner", transform: "rotate(180 50 70)" } : { class: "corner" });
   const text = el("text", {
     x: 7, y: 29, "font-size": rank === "T" ? 27 : 30, "font-weight": 700,
     "font-family": "DejaVu Sans, Verdana, Arial, sans-serif",
@@ -81,25 +100,26 @@ function corner(rank, suit, flip) {
 
 function courtFace(rank, suit) {
   const g = el("g");
+  // The frame keeps clear of the corners' small suits (x up to 21.5 at the top left, from 78.5 at the bottom right).
   g.append(el("rect", {
-    x: 17, y: 34, width: 66, height: 72, rx: 5, fill: "none", stroke: "currentColor", "stroke-width": 2,
+    x: 24, y: 36, width: 52, height: 68, rx: 5, fill: "none", stroke: "currentColor", "stroke-width": 2,
   }));
   g.append(el("rect", {
-    x: 21, y: 38, width: 58, height: 64, rx: 3, fill: "currentColor", "fill-opacity": 0.1,
+    x: 27.5, y: 39.5, width: 45, height: 61, rx: 3, fill: "currentColor", "fill-opacity": 0.1,
   }));
   // A simple crown for kings and queens, a feathered cap band for jacks: enough to tell them apart.
   const crown = rank === "J"
-    ? "M34 56 L66 56 L62 48 L50 52 L38 48 Z"
+    ? "M36 58 L64 58 L60 50 L50 54 L40 50 Z"
     : rank === "Q"
-      ? "M34 58 L36 44 L43 52 L50 42 L57 52 L64 44 L66 58 Z"
-      : "M32 58 L32 42 L41 51 L50 38 L59 51 L68 42 L68 58 Z";
+      ? "M36 60 L38 47 L44 54 L50 45 L56 54 L62 47 L64 60 Z"
+      : "M35 60 L35 45 L42.5 53 L50 41 L57.5 53 L65 45 L65 60 Z";
   g.append(el("path", { d: crown, fill: "#d9a520", stroke: "currentColor", "stroke-width": 1.5 }));
   const letter = el("text", {
     x: 50, y: 90, "text-anchor": "middle", "font-size": 30, "font-weight": 700,
     "font-family": "DejaVu Serif, Georgia, serif",
   });
-  letter.textContent = rank;
-  g.append(letter, pip(suit, 30, 95, 12), pip(suit, 70, 95, 12));
+  letter.textContent = courtLetter(rank);
+  g.append(letter, pip(suit, 35, 95, 9), pip(suit, 65, 95, 9));
   return g;
 }
 
@@ -116,21 +136,23 @@ function compactFace(rank, suit) {
 }
 
 function buildFace(code) {
-  const [rank, suit] = code;
+  const [card, suit] = code;
+  const rank = courtLetter(card); // a court card's letter in the page's language; other ranks as they are
   const svg = el("svg", {
     viewBox: "0 0 100 140", class: `face suit-${suit}`, "aria-hidden": "true", focusable: "false",
   });
   svg.append(el("rect", { x: 1, y: 1, width: 98, height: 138, rx: 8, class: "card-bg", "stroke-width": 1.5 }));
   const ink = el("g", { class: "ink", fill: "currentColor" });
   const detail = el("g", { class: "detail" });
-  detail.append(corner(rank, suit, false), corner(rank, suit, true));
-  if (rank === "J" || rank === "Q" || rank === "K") {
-    detail.append(courtFace(rank, suit));
-  } else if (rank === "A") {
-    detail.append(pip(suit, 50, 70, 46));
+  const middle = el("g", { class: "middle" }); // the pips or the court card's frame, clear of the corners
+  if (COURT.includes(card)) {
+    middle.append(courtFace(card, suit));
+  } else if (card === "A") {
+    middle.append(pip(suit, 50, 70, 46));
   } else {
-    for (const [x, y] of PIPS[rank]) detail.append(pip(suit, x, y, 18, y > 72));
+    for (const [x, y] of PIPS[card]) middle.append(pip(suit, x, y, PIP, y > 72));
   }
+  detail.append(corner(rank, suit, false), corner(rank, suit, true), middle);
   ink.append(detail, compactFace(rank, suit));
   svg.append(ink);
   return svg;

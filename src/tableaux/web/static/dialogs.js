@@ -3,7 +3,7 @@
 import { api } from "./api.js";
 import { gameInfo, games } from "./games.js";
 import { lang, t } from "./i18n.js";
-import { rulesText } from "./rules.js";
+import { rulesText, rulesTitle } from "./rules.js";
 import { $, announce, enqueue, formatTime, S } from "./state.js";
 
 /** Open a modal dialog; when it closes, focus goes back where it was (never stays in the closed dialog). */
@@ -21,7 +21,7 @@ export function openDialog(dialog) {
 export function openRules() {
   const game = S.view ? S.view.game : $("game-select").value;
   const title = gameInfo(game)?.title ?? game;
-  $("rules-title").textContent = t("Rules of {game}", { game: title });
+  $("rules-title").textContent = rulesTitle(game, title);
   $("rules-text").innerHTML = rulesText(game, title);
   const dialog = $("rules-dialog");
   openDialog(dialog);
@@ -48,9 +48,11 @@ const statRows = () => [
 export function renderStats(stats) {
   const table = document.createElement("table");
   const head = table.createTHead().insertRow();
-  for (const text of ["", ...games().map((g) => g.title)]) {
+  head.insertCell(); // the corner above the row names heads nothing: a plain cell, not an empty header
+  for (const { title } of games()) {
     const th = document.createElement("th");
-    th.textContent = text;
+    th.scope = "col";
+    th.textContent = title;
     head.append(th);
   }
   const body = table.createTBody();

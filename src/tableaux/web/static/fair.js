@@ -3,13 +3,16 @@
 
 import { api, ApiError } from "./api.js";
 import { shortLabel } from "./games.js";
-import { t, tn } from "./i18n.js";
+import { percent, t, tn } from "./i18n.js";
 import { hintMode, onSettingChange } from "./settings.js";
-import { $, adopt, announce, board, button, enqueue, notice, S } from "./state.js";
+import { $, adopt, announce, board, button, cardsName, enqueue, notice, pileCalled, place, S } from "./state.js";
 
 const CHANCE_DELAY_MS = 300; // after a burst of moves (auto-home), ask once, for the last position
 
 // ---------------------------------------------------------------- the chance to win
+// "Can still be won: 89%": the share of possible layouts of the unseen cards that a solver seeing every card
+// wins. It is named for what it is, and a tap (or a click, or Enter) on it opens what it means: a player who
+// does not peek wins less often, much less at the start of a deal.
 let chanceTimer = 0;
 let asked = null; // "id:version" of the request in flight
 
@@ -19,6 +22,7 @@ function refreshChance(view) {
   window.clearTimeout(chanceTimer);
   if (view.won || view.given_up) {
     stat.hidden = true;
+    $("chance-info").hidePopover();
     return;
   }
   stat.hidden = false;
@@ -26,6 +30,7 @@ function refreshChance(view) {
   if ($("chance").dataset.key === key) return; // already shown for this position
   $("chance").dataset.state = "working";
   stat.classList.add("stale");
+  explain([t("Working out which layouts of the cards you have not seen can still be won…")]);
   chanceTimer = window.setTimeout(async () => {
     if (asked === key) return;
     asked = key;
@@ -38,9 +43,9 @@ function refreshChance(view) {
       if (S.view && `${S.view.id}:${S.view.version}` === key) {
         $("chance").dataset.state = "busy";
         $("chance").textContent = "…";
-        stat.title = err instanceof ApiError && err.status === 503
-          ? t("The solver is busy; the chance is worked out again after your next move.")
-          : t("The chance to win could not be worked out: {error}", { error: err.message });
+        explain([err instanceof ApiError && err.status === 503
+          ? t("The solver is busy; this is worked out again after your next move.")
+          : t("This could not be worked out: {error}", { error: err.message })]);
       }
       return;
     }
@@ -51,8 +56,13 @@ function refreshChance(view) {
   }, CHANCE_DELAY_MS);
 }
 
-function percent(x) {
-  return `${Math.round(x * 100)}%`;
+/** The explanation the chance opens: one paragraph per text. */
+function explain(texts) {
+  $("chance-info").replaceChildren(...texts.map((text) => {
+    const p = document.createElement("p");
+    p.textContent = text;
+    return p;
+  }));
 }
 
 function showChance(chance, key, ms) {
@@ -64,22 +74,33 @@ function showChance(chance, key, ms) {
   value.dataset.ms = String(Math.round(ms));
   stat.classList.remove("stale");
   const undecided = chance.samples - chance.decided;
-  const counts = { won: chance.winnable, undecided, low: percent(chance.low), high: percent(chance.high) };
+  const counts = { won: chance.winnable, undecided, level: percent(0.95), low: percent(chance.low),
+    high: percent(chance.high) };
   const meaning = undecided
-    ? tn("The chance that the cards you have not seen lie in a way that can still be won: the solver won "
-      + "{won} of {n} layout of the hidden cards that fit everything you have seen ({undecided} undecided); "
-      + "95% interval {low}–{high}.",
-    "The chance that the cards you have not seen lie in a way that can still be won: the solver won "
-      + "{won} of {n} layouts of the hidden cards that fit everything you have seen ({undecided} undecided); "
-      + "95% interval {low}–{high}.", chance.samples, counts)
-    : tn("The chance that the cards you have not seen lie in a way that can still be won: the solver won "
-      + "{won} of {n} layout of the hidden cards that fit everything you have seen; 95% interval {low}–{high}.",
-    "The chance that the cards you have not seen lie in a way that can still be won: the solver won "
-      + "{won} of {n} layouts of the hidden cards that fit everything you have seen; 95% interval {low}–{high}.",
-    chance.samples, counts);
-  const bound = t("It never looks at the face-down cards themselves. It is an upper bound for a player who "
-    + "doesn't peek: you must choose moves before the hidden cards show, so you may win less often than this.");
-  stat.title = `${meaning} ${bound}`;
+    ? tn("A solver that sees every card wins {won} of {n} possible layout of the cards you have not seen, and "
+      + "could not tell for {undecided} of them ({level} interval: {low} to {high}).",
+    "A solver that sees every card wins {won} of {n} possible layouts of the cards you have not seen, and "
+      + "could not tell for {undecided} of them ({level} interval: {low} to {high}).", chance.samples, counts)
+    : tn("A solver that sees every card wins {won} of {n} possible layout of the cards you have not seen "
+      + "({level} interval: {low} to {high}).",
+    "A solver that sees every card wins {won} of {n} possible layouts of the cards you have not seen "
+      + "({level} interval: {low} to {high}).", chance.samples, counts);
+  const bound = t("That is not your chance of winning: you choose your moves before the hidden cards show, so "
+    + "you will win less often than this. It is an upper bound for a player who doesn't peek.");
+  const title = t("Can still be won: {share}", { share: percent(chance.share) });
+  explain([title, meaning, bound]);
+}
+
+const INFO_WIDTH = 416; // px at most, as style.css says; less on a narrow window
+
+/** The explanation opens just under the figure, inside the window (placed before it shows, so it never jumps). */
+function placeExplanation(event) {
+  if (event.newState !== "open") return;
+  const info = $("chance-info");
+  const at = $("chance-stat").getBoundingClientRect();
+  const width = Math.min(INFO_WIDTH, window.innerWidth - 16);
+  info.style.top = `${Math.round(at.bottom + 6)}px`;
+  info.style.left = `${Math.round(Math.max(8, Math.min(at.left, window.innerWidth - width - 8)))}px`;
 }
 
 // ---------------------------------------------------------------- giving up, and where it was lost
@@ -135,21 +156,42 @@ async function showWhereLost(view) {
   line.replaceChildren();
   if (lost.verdict === "lost") {
     const n = lost.move_index + 1;
-    const where = { n, move: lost.move, last: lost.last_possible + 1 };
-    const text = lost.certain
-      ? t("You could still have won until move {n} ({move}).", where)
-      : t("You could still have won until move {n} ({move}) or a little later (by move {last}).", where);
     const back = t("Go back to before move {n}", { n });
-    line.append(text + " ", button("lost-rewind", back, () => rewind(lost.move_index)));
+    line.append(losingMove(lost) + " ", button("lost-rewind", back, () => rewind(lost.move_index)));
   } else if (lost.verdict === "winnable") {
     const back = t("Go back and play on");
     line.append(t("This position can still be won.") + " ", button("lost-rewind", back, () => rewind(view.moves)));
   } else if (lost.verdict === "never") {
     line.append(t("This deal could not be won from the start, whatever you played."));
   } else {
-    line.append(t("The solver could not work out where the game was lost within its budget."));
+    line.append(t("The solver could not tell where the game was lost."));
   }
   line.append(" " + t("(The solver looked at every card: the game is over.) Going back counts the game as assisted."));
+}
+
+/** Where the game was lost, naming the cards the losing move took (pile labels are hidden by default). */
+function losingMove(lost) {
+  const [, source, target] = /^([^:>]+)(?::\d+)?>(.+)$/.exec(lost.move) ?? [];
+  const from = pileCalled(source);
+  const to = pileCalled(target);
+  const where = { n: lost.move_index + 1, last: lost.last_possible + 1 };
+  if (from === "stock") {
+    return lost.certain ? t("You could still have won until move {n}, when you dealt from the stock.", where)
+      : t("You could still have won until move {n}, when you dealt from the stock, or a little later (by move {last}).",
+        where);
+  }
+  if (to === "stock") {
+    return lost.certain ? t("You could still have won until move {n}, when you turned the waste over.", where)
+      : t("You could still have won until move {n}, when you turned the waste over, or a little later (by move "
+        + "{last}).", where);
+  }
+  if (!from || !to || !lost.cards?.length) { // a server that names no card: its notation, at least
+    return t("You could still have won until move {n} ({move}).", { ...where, move: lost.move });
+  }
+  const moved = { ...where, cards: cardsName(lost.cards), from: place(from), to: place(to) };
+  return lost.certain ? t("You could still have won until move {n}, when you moved the {cards} from {from} to {to}.", moved)
+    : t("You could still have won until move {n}, when you moved the {cards} from {from} to {to}, or a little later "
+      + "(by move {last}).", moved);
 }
 
 function rewind(keep) {
@@ -184,6 +226,10 @@ export function wireFair() {
     $("give-up").disabled = view.won || view.given_up;
   });
   $("give-up").addEventListener("click", giveUp);
+  $("chance-info").addEventListener("beforetoggle", placeExplanation);
+  $("chance-info").addEventListener("toggle", (event) => {
+    $("chance-stat").setAttribute("aria-expanded", String(event.newState === "open")); // said, not only drawn
+  });
   onSettingChange((key) => {
     if (key === "hintMode") renderHintButton();
   });

@@ -37,6 +37,11 @@ export function rankWords(rank) {
   return T.ranks[rank] || rank;
 }
 
+/** A share as a whole percentage, spaced as the page's language spaces it: "62%", "62 %" (French). */
+export function percent(share) {
+  return new Intl.NumberFormat(T.lang, { style: "percent", maximumFractionDigits: 0 }).format(share);
+}
+
 /** Several things as one phrase in the page's language: "A, B and C", "A, B et C". */
 export function listWords(items) {
   return new Intl.ListFormat(T.lang, { type: "conjunction" }).format(items);

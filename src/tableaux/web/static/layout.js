@@ -21,9 +21,11 @@ export function isPortrait() {
  * When the width, not the height, limits the cards (nine columns on a phone held upright), the height
  * left over goes to the fans: the board's data-spread says how much wider than usual their steps may
  * open (layoutFans), so a finger gets a taller strip of each face-up card to press. Not where a row of
- * piles lies below the fans (the shape is `stacked`): there a fan's room ends at that row.
+ * piles lies below the fans (the shape is `stacked`): there a fan's room ends at that row. A shape with
+ * `steps` gives that height to piles that step down instead (--step, at most half a card's height each),
+ * so that a short table (wings of a few cards on a wide screen) still fills the window.
  */
-export function fitCards(board, { cols, depth, stacked = false }, cardSize) {
+export function fitCards(board, { cols, depth, stacked = false, steps = 0 }, cardSize) {
   const root = document.documentElement;
   const width = root.clientWidth;
   const gap = Math.min(14, Math.max(3, width * 0.01));
@@ -32,10 +34,13 @@ export function fitCards(board, { cols, depth, stacked = false }, cardSize) {
   const byHeight = (window.innerHeight - top - 3 * gap - 8) / depth;
   let cw = cardSize === "large" ? Math.min(byWidth, MAX_LARGE_CARD) : Math.min(byWidth, byHeight, MAX_CARD);
   const spare = byHeight / Math.min(byWidth, MAX_CARD);
-  const spread = cardSize === "large" || stacked ? 1 : Math.min(MAX_SPREAD, Math.max(1, spare));
+  const spread = cardSize === "large" || stacked || steps ? 1 : Math.min(MAX_SPREAD, Math.max(1, spare));
   board.dataset.spread = spread.toFixed(2);
   if (cardSize === "small") cw *= SMALL;
   cw = Math.max(24, Math.floor(cw * 10) / 10);
+  const left = Math.max(0, byHeight - cw) * depth; // px of height the table does not need
+  const step = steps && cardSize !== "large" ? Math.min(0.7 * cw, left / steps) : 0;
+  board.style.setProperty("--step", `${Math.floor(step)}px`);
   root.style.setProperty("--cw", `${cw}px`);
   root.style.setProperty("--gap", `${gap.toFixed(1)}px`);
   board.style.setProperty("--cols", String(cols));

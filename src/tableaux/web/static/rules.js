@@ -49,6 +49,16 @@ function eagleWing(title) {
     + para(t("<b>Double-click</b> the waste or a wing pile: its top card goes to a foundation if it fits there."));
 }
 
+/**
+ * The rules dialog's title. Each game's is a whole sentence, so that a language can bend it to the game's name
+ * (French "Règles de King Albert", "Règles d'Eagle Wing").
+ */
+export function rulesTitle(game, title) {
+  if (game === "king-albert") return t("Rules of King Albert");
+  if (game === "eagle-wing") return t("Rules of Eagle Wing");
+  return t("Rules of {game}", { game: title });
+}
+
 /** The rules of `game` (titled `title`) and how to play here, as markup in the page's language. */
 export function rulesText(game, title) {
   const rules = { "king-albert": kingAlbert, "eagle-wing": eagleWing }[game];

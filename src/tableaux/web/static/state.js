@@ -5,7 +5,9 @@
 import { ApiError } from "./api.js";
 import { pileLabel, rankWord, renderBoard } from "./board.js";
 import { cardName } from "./cards.js";
-import { t, tn } from "./i18n.js";
+import { gameInfo, shortLabel } from "./games.js";
+import { listWords, t, tn } from "./i18n.js";
+import { showLabels } from "./settings.js";
 
 // What a redraw and the banner's buttons call in the layers above this one (actions.js, input.js).
 // app.js fills these in at start, so this module imports nothing that imports it back.
@@ -53,6 +55,22 @@ export function stockMove() {
 
 export function label(name) {
   return pileLabel(S.view.game, name);
+}
+
+/** A pile as a message names it: "tableau 3", or "tableau 3 (T3)" when the pile labels are shown. */
+export function place(pile) {
+  return showLabels() ? `${label(pile)} (${shortLabel(S.view.game, pile)})` : label(pile);
+}
+
+/** The pile of the current game whose notation label is `text` ("T3" -> "tableau-3"), or undefined. */
+export function pileCalled(text) {
+  const labels = gameInfo(S.view.game)?.labels ?? {};
+  return Object.keys(labels).find((pile) => labels[pile] === text);
+}
+
+/** Cards named as one phrase: "King of spades, Queen of hearts and Jack of clubs". */
+export function cardsName(codes) {
+  return listWords(codes.map((code) => cardName(code)));
 }
 
 /** How many cards a press on card `index` of `pile` picks up, or 0 when it cannot pick any. */
