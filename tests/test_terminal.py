@@ -502,8 +502,10 @@ def test_lost_names_the_last_move_when_the_game_ended_on_its_losing_move(name: s
     game = lost_by_its_last_move(name)
     moves = [str(m) for m in game.moves_played]
     n = len(moves)
-    _, out = play_fair(game, "giveup", "lost?")
-    assert f"You could still have won until move {n} ({moves[-1]}): after it, no line wins." in out
+    _, out = play_fair(game, "giveup", "yes", "lost?")
+    said = " ".join(out.split())  # the console wraps long lines
+    assert f"You could still have won until move {n}, when you " in said
+    assert f"({moves[-1]}): after it, no line wins." in said
     shown = out.split(f"A winning line from just before move {n}: ", 1)[1].split()  # wrapped over lines
     line = list(itertools.takewhile(re.compile(r"^[A-Z]\d*(:\d+)?>[A-Z]\d*$").match, shown))
     before = tableaux.new_game(name, game.deal)

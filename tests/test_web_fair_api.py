@@ -156,9 +156,13 @@ def test_where_lost_names_the_last_move_when_the_game_ended_on_its_losing_move(c
 
     game = lost_by_its_last_move(name)
     moves = [str(m) for m in game.moves_played]
-    view = send(client, start(client, name, game.deal), moves)
+    view = start(client, name, game.deal)
+    seen = visible_cards(view)  # what the player was shown face up: the only cards /lost may name
+    for text in moves:
+        view = send(client, view, [text])
+        seen |= visible_cards(view)
     view = checked(client.post(f"/api/games/{view['id']}/give-up", json={"version": view["version"]}))
-    lost = checked(client.get(f"/api/games/{view['id']}/lost"))
+    lost = checked(client.get(f"/api/games/{view['id']}/lost"), seen=seen)
     Lost.model_validate(lost)
     last = len(moves) - 1
     assert lost["verdict"] == "lost" and lost["certain"]
@@ -278,3 +282,24 @@ def test_the_game_info_gives_each_piles_notation_label(client: TestClient) -> No
         assert set(entry["labels"]) == set(entry["piles"])
         for pile, label in entry["labels"].items():
             assert tableaux.Move.from_str(f"{label}>{label}").source == pile
+
+
+@pytest.mark.parametrize("how", ["undo", "restart"])
+def test_taking_moves_back_from_a_game_that_is_over_counts_it_as_assisted(client: TestClient, how: str) -> None:
+    """An ended game may be asked where it was lost, which looks at every card (the page asks at once): playing
+    on from there is playing with the solver's help, as going back after giving up is."""
+    game = tableaux.new_game("eagle-wing", 5)
+    chooser = random.Random(1)
+    while not game.is_over():  # random play; Eagle Wing soon runs out of moves
+        assert not game.is_won()
+        game.play(chooser.choice(game.legal_moves()))
+    view = send(client, start(client, "eagle-wing", game.deal), [str(m) for m in game.moves_played])
+    assert view["over"] and not view["assisted"]
+    back = checked(client.post(f"/api/games/{view['id']}/{how}", json={"version": view["version"]}))
+    assert back["assisted"] and not back["over"]
+
+
+def test_undo_during_play_leaves_the_game_unassisted(client: TestClient) -> None:
+    view = send(client, start(client), ["R1>F1", "R6>F2"])
+    back = checked(client.post(f"/api/games/{view['id']}/undo", json={"version": view["version"]}))
+    assert not back["assisted"] and back["moves"] == 1

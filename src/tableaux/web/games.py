@@ -139,16 +139,21 @@ class Games:
     def change(
         self, game_id: str, player: str, version: int, action: Callable[[Game], object], *,
         assisted: bool | None = None, give_up: bool = False, after_loss: bool = False,
-        check: Callable[[GameRecord, Game], None] | None = None,
+        check: Callable[[GameRecord, Game], None] | None = None, leaving_the_end: bool = False,
     ) -> dict[str, Any]:
         """Apply ``action`` to the game made at ``version`` and store the result before answering.
 
         ``assisted`` marks the game as played with the solver's help, ``give_up`` ends it as lost, and
         ``after_loss`` is for the one change a given-up game takes (going back to where it could be won).
         ``check`` may refuse the change (with :class:`ApiError`) from the stored record, before ``action``.
+        ``leaving_the_end``: the action takes moves back. From a game that is over (no move left, not won)
+        that marks it assisted: an ended game may be asked where it was lost, which looks at every card
+        (the page asks at once), so playing on from there is playing with the solver's help.
         """
         with self._open(game_id, player) as (record, game):
             check_version(record, game, version)
+            if leaving_the_end and not record.won and game.is_over():
+                assisted = True
             if record.won:
                 raise ApiError(422, "this game is won and finished; start a new game")
             if record.given_up and not after_loss:
@@ -334,17 +339,18 @@ def move(game_id: GameId, body: api.MoveRequest, player: Player, games: GamesDep
     return ok(games.change(game_id, player, body.version, play_action(body.move)))
 
 
-def history_route(name: str, action: Callable[[Game], None], summary: str) -> None:
+def history_route(name: str, action: Callable[[Game], None], summary: str, takes_back: bool) -> None:
     def endpoint(game_id: GameId, body: api.VersionRequest, player: Player, games: GamesDep) -> JSONResponse:
-        return ok(games.change(game_id, player, body.version, action))
+        return ok(games.change(game_id, player, body.version, action, leaving_the_end=takes_back))
 
     router.post(f"/games/{{game_id}}/{name}", operation_id=name, name=name, summary=summary,
                 **api.route(200, api.View, GAME_ERRORS, links=""))(endpoint)
 
 
-history_route("undo", undo_action, "Undo the last move")
-history_route("redo", redo_action, "Replay the last undone move")
-history_route("restart", restart_action, "Back to the deal (the moves stay on the redo list)")
+history_route("undo", undo_action, "Undo the last move (from a game that is over, it counts as assisted)", True)
+history_route("redo", redo_action, "Replay the last undone move", False)
+history_route("restart", restart_action, "Back to the deal (the moves stay on the redo list; from a game that is "
+              "over, it counts as assisted)", True)
 
 
 @router.post("/games/{game_id}/hint", operation_id="hint",
