@@ -198,3 +198,23 @@ def test_positions_are_the_played_line_from_the_deal() -> None:
     game.undo()
     line.pop()
     assert game.positions == line and game.positions[0] == game.rules.deal(3)
+
+
+@quick
+@given(name=st.sampled_from(NAMES), deal=st.integers(0, 2**32 - 1), choices=picks, undos=st.integers(0, 5))
+def test_a_loaded_save_equals_the_game_it_came_from(name: str, deal: int, choices: list[int], undos: int) -> None:
+    """``tableaux.loads(game.dumps()) == game``: same game, deal, moves, moves to redo and assisted flag."""
+    game = playout(tableaux.new_game(name, deal), choices)
+    for _ in range(min(undos, len(game.moves_played))):
+        game.undo()
+    loaded = tableaux.loads(game.dumps())
+    assert loaded == game and loaded is not game
+    if game.legal_moves():
+        loaded.play(loaded.legal_moves()[0])
+        assert loaded != game  # a move played on one is not on the other
+    assert tableaux.new_game(name, (deal + 1) % 2**32) != game  # another deal is another game
+
+
+def test_a_game_is_not_hashable_because_it_changes() -> None:
+    with pytest.raises(TypeError):
+        hash(tableaux.new_game("king-albert", 1))

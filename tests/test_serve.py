@@ -27,8 +27,9 @@ from browser_helpers import free_port
 from store_helpers import is_postgres
 from tableaux import Move
 from tableaux.cli import main
+from tableaux.cli.stats import format_time
 from tableaux.web.app import create_app
-from tableaux.web.server import format_time, open_socket, url_for
+from tableaux.web.server import open_socket, url_for
 
 URL = re.compile(r"http://127\.0\.0\.1:(\d+)/")
 
@@ -414,3 +415,35 @@ def test_the_time_a_game_shows_is_the_time_its_statistics_show(seconds: float) -
     from tableaux.web.stats import tenths
 
     assert format_time(tenths(seconds)) == format_time(seconds)
+
+
+def test_stats_shows_the_assisted_and_daily_rows_the_browser_shows(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A daily deal won by hand, and a game won with the solver's line: the terminal's table has the browser's
+    rows (assisted games apart, the daily figures), with the numbers the web API gives."""
+    db = tmp_path / "g.sqlite3"
+    client = TestClient(create_app(db))
+    daily = client.post("/api/daily", json={"game": "king-albert"}).json()
+    from web_helpers import find_win
+
+    line = find_win("king-albert", daily["deal"])
+    assert line is not None
+    view = daily
+    for text in line:
+        view = client.post(f"/api/games/{view['id']}/moves", json={"move": text, "version": view["version"]}).json()
+    assert view["won"] and view["daily"]
+    helped = client.post("/api/games", json={"game": "eagle-wing", "deal": 1}).json()
+    solution = client.post(f"/api/games/{helped['id']}/solution", json={"version": helped["version"]}).json()
+    view = solution["view"]
+    for text in solution["moves"]:
+        view = client.post(f"/api/games/{view['id']}/moves", json={"move": text, "version": view["version"]}).json()
+    assert view["won"] and view["assisted"]
+    web = client.get("/api/stats").json()
+    assert main(["stats", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    for label, key in (("Games with the solver's help", "assisted"), ("Daily deals played", "daily_played"),
+                       ("Daily deals won", "daily_won"), ("Daily streak", "daily_streak"),
+                       ("Best daily streak", "best_daily_streak")):
+        assert stats_table(out, label) == [str(web[name][key]) for name in ("king-albert", "eagle-wing")], label
+    assert web["king-albert"]["daily_won"] == 1 and web["eagle-wing"]["assisted"] == 1

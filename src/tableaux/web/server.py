@@ -19,13 +19,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..i18n import _, ngettext
+from ..i18n import _
 from .database import Database, StoreError, parse_database
 
 if TYPE_CHECKING:
-    from rich.console import Console
 
-    from .store import Store
+    pass
 
 PORT_ATTEMPTS = 20
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1", "[::1]")
@@ -172,91 +171,3 @@ def run_serve(args: argparse.Namespace) -> int:
         return run(sock, Settings(database, allowed_hosts, solver_workers), workers)
     finally:
         sock.close()
-
-
-# --- tableaux stats ------------------------------------------------------------------
-def format_time(seconds: float | None) -> str:
-    if seconds is None:
-        return "-"
-    whole = int(seconds)  # whole seconds gone by, as the browser's clock (formatTime in state.js) shows them
-    hours, rest = divmod(whole, 3600)
-    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
-
-
-def run_stats(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
-    from ..registry import rules
-    from .fields import WEB_GAMES
-    from .store import Store
-
-    console = Console()
-    if args.yes and not args.reset:
-        print(_("tableaux stats: --yes only goes with --reset"), file=sys.stderr)
-        return 2
-    try:
-        database = database_of(args.db)
-    except StoreError as exc:
-        print(f"tableaux stats: {exc}", file=sys.stderr)
-        return 2
-    names = (args.game,) if args.game else WEB_GAMES
-    which = _(rules(args.game).title) if args.game else _("all games")
-    if database.path is not None and not database.path.exists():
-        console.print(_("No games recorded yet ({path} does not exist).").format(path=database.path))
-        return 0
-    try:
-        store = Store(database)
-    except (StoreError, OSError) as exc:
-        print(f"tableaux stats: {exc}", file=sys.stderr)
-        return 1
-    try:
-        return show_stats(console, store, args, names, which)
-    finally:
-        store.close()
-
-
-def show_stats(console: Console, store: Store, args: argparse.Namespace, names: tuple[str, ...], which: str) -> int:
-    """``tableaux stats`` on an open store: reset first if asked (and confirmed), then the table."""
-    from rich.table import Table
-
-    from ..registry import rules
-
-    if args.reset:
-        if not args.yes:
-            try:
-                question = _("Reset the statistics of {which} for every player? Saved games are kept. [y/N] ")
-                answer = input(question.format(which=which))
-            except EOFError:
-                answer = ""
-            if answer.strip().lower() not in ("y", "yes"):
-                console.print(_("Nothing was reset."))
-                return 1
-        count = store.reset_stats(args.game)
-        console.print(ngettext("Statistics of {which} reset ({count} game left out from now on).",
-                               "Statistics of {which} reset ({count} games left out from now on).", count).format(
-            which=which, count=count))
-
-    stats = store.stats(names)
-    # One column per game keeps the table narrow enough for any terminal.
-    table = Table(title=_("Statistics"), caption=str(store.database))
-    table.add_column("")
-    for name in stats:
-        table.add_column(_(rules(name).title), justify="right", no_wrap=True)
-    rows = {
-        _("Played"): lambda s: str(s.played),
-        _("Won"): lambda s: str(s.won),
-        _("Win rate"): lambda s: f"{s.win_rate:.0%}",
-        _("Current streak"): lambda s: str(s.current_streak),
-        _("Best streak"): lambda s: str(s.best_streak),
-        _("Best time"): lambda s: format_time(s.best_time),
-        _("Worst time"): lambda s: format_time(s.worst_time),
-        _("Fewest moves"): lambda s: "-" if s.fewest_moves is None else str(s.fewest_moves),
-    }
-    for label, cell in rows.items():
-        table.add_row(label, *(cell(s) for s in stats.values()))
-    console.print(table)
-    players = len(store.players())
-    if players > 1:
-        console.print(_("{players} players (browsers) share this database; the figures add up their games, "
-                        "and streaks are each player's own (the longest is shown).").format(players=players))
-    return 0

@@ -73,7 +73,7 @@ def make_view(record: GameRecord, game: Game) -> dict[str, Any]:
         "legal_moves": legal,
         "home_moves": home,
         "safe_moves": safe,
-        # Cut to a tenth, never rounded up: clocks (formatTime in state.js, format_time in server.py)
+        # Cut to a tenth, never rounded up: clocks (formatTime in state.js, format_time in cli/stats.py)
         # show whole seconds gone by, and rounding up would make 1.96 s show as 0:02 here and 0:01 in stats.
         "elapsed_seconds": tenths(record.elapsed_now()),
         "moves": len(record.moves),
