@@ -22,7 +22,7 @@ FLOORS: list[tuple[str, list[str]]] = [
     ("cards and deals", ["i18n", "i18n.update", "cards", "deal", "statistics", "watchdog"]),
     ("engine", ["engine"]),
     ("the games", ["king_albert", "eagle_wing", "registry"]),
-    ("game", ["game", "board"]),
+    ("game", ["game", "board", "saves"]),
     ("solver", ["solver", "solver.*"]),
     ("fair and hints", ["heuristic", "fair", "fair.*", "hints"]),
     ("catalogue", ["catalogue", "catalogue.*"]),

@@ -34,7 +34,7 @@ _HOMES = {
     "State": "engine", "TableauxError": "engine",
     "KingAlbert": "king_albert", "KingAlbertClassic": "king_albert", "EagleWing": "eagle_wing",
     "GAMES": "registry", "UnknownGameError": "registry", "rules": "registry",
-    "Game": "game", "SaveFileError": "game", "new_game": "game", "load": "game", "loads": "game",
+    "Game": "game", "new_game": "game", "SaveFileError": "saves", "load": "saves", "loads": "saves",
     "solve": "solver", "SolveResult": "solver", "SolverError": "solver",
     "hint": "hints", "Hint": "hints",
 }
@@ -90,8 +90,9 @@ if _TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported 
     from .deal import MAX_DEAL, DealError
     from .eagle_wing import EagleWing
     from .engine import IllegalMoveError, Move, NotationError, Rules, State, TableauxError
-    from .game import Game, SaveFileError, load, loads, new_game
+    from .game import Game, new_game
     from .hints import Hint, hint
     from .king_albert import KingAlbert, KingAlbertClassic
     from .registry import GAMES, UnknownGameError, rules
+    from .saves import SaveFileError, load, loads
     from .solver import SolverError, SolveResult, solve

@@ -23,8 +23,9 @@ from .board import ASCII, UNICODE, Glyphs, render
 from .cards import CardError
 from .deal import DealError
 from .engine import IllegalMoveError, Move, TableauxError, long_name, parse_notation, short_name
-from .game import Game, load, new_game
+from .game import Game, new_game
 from .i18n import _
+from .saves import load
 from .solver import solve
 from .terminal_fair import Budget, cmd_chance, cmd_giveup, cmd_hint, cmd_lost
 from .terminal_help import help_text, pile_summary

@@ -13,8 +13,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from .game import Game, SaveFileError, load
+from .game import Game
 from .i18n import _, ngettext
+from .saves import SaveFileError, load
 
 
 def default_dir() -> Path:

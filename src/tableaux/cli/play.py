@@ -25,9 +25,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from ..game import SaveFileError, load, new_game
+    from ..game import new_game
     from ..i18n import use_environment
     from ..registry import GAMES, rules
+    from ..saves import SaveFileError, load
     from ..terminal import InputFn, play_loop, scripted_input
     from ..unfinished import Unfinished, default_dir
 

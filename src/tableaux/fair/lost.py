@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import State
-from ..game import game_from_dict
+from ..saves import game_from_dict
 from ..solver import SolveResult, check_budget, solve
 from .observation import FairError
 

@@ -94,7 +94,8 @@ def lost_job(saved: dict[str, Any], time_limit: float) -> dict[str, Any]:
 def moved_cards(saved: dict[str, Any], index: int) -> list[str]:
     """The cards that move ``index`` of a saved game took, by code, from the position the player saw before it
     (so a card dealt face down from the stock is not named): the page names them, as pile codes say little."""
-    from ..game import Game, game_from_dict
+    from ..game import Game
+    from ..saves import game_from_dict
 
     game = game_from_dict(saved)
     move = game.moves_played[index]
