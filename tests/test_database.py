@@ -105,7 +105,7 @@ def test_a_postgresql_url_without_the_extra_names_the_extra(command: str, tmp_pa
     )
     assert proc.returncode == 2, proc.stderr
     assert "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1
-    assert "pip install 'tableaux[postgres]'" in proc.stderr
+    assert "pip install '.[postgres]'" in proc.stderr
     assert list(tmp_path.iterdir()) == []
 
 

@@ -75,7 +75,7 @@ def add_db_argument(p: argparse.ArgumentParser) -> None:
     """Where the browser game keeps its games: ``serve`` and ``stats`` read the same database."""
     p.add_argument("--db", default=None, metavar="PATH|URL",
                    help=_("where games are kept: a database file (default: in the user data directory), "
-                          "sqlite:///PATH, or postgresql://USER@HOST/DATABASE (pip install 'tableaux[postgres]')"))
+                          "sqlite:///PATH, or postgresql://USER@HOST/DATABASE (pip install '.[postgres]')"))
 
 
 def add_solver_arguments(p: argparse.ArgumentParser) -> None:

@@ -19,7 +19,7 @@ speak, against a :class:`Connection`. What differs is kept here and only here:
 - connections: one per thread for SQLite (opened on first use), a pool
   (psycopg_pool) for PostgreSQL.
 
-psycopg is an optional extra (``pip install 'tableaux[postgres]'``), imported
+psycopg is an optional extra (``pip install '.[postgres]'``), imported
 only when a PostgreSQL URL is used.
 """
 
@@ -41,7 +41,7 @@ from ..i18n import _
 
 ACCEPTED = "a file path, sqlite:///PATH or postgresql://USER@HOST/DATABASE"
 """What ``--db`` accepts, as the refusals say it."""
-POSTGRES_EXTRA = "pip install 'tableaux[postgres]'"
+POSTGRES_EXTRA = "pip install '.[postgres]'"
 MIGRATION_LOCK = 7_405_318_201
 """PostgreSQL advisory lock key that orders schema migrations between processes (any constant will do)."""
 POOL_SIZE = 8
