@@ -17,14 +17,9 @@ import time
 import webbrowser
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..i18n import _
 from .database import Database, StoreError, parse_database
-
-if TYPE_CHECKING:
-
-    pass
 
 PORT_ATTEMPTS = 20
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1", "[::1]")
