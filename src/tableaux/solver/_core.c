@@ -226,17 +226,17 @@ static PyObject *core_safe(PyObject *self, PyObject *args) {
 static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"game",       "piles",  "redeals",    "max_nodes", "time_limit", "memory",
                             "first_pass", "oblige", "best_first", "threads",   "chained",    "restarts",
-                            "layered",    "disk",   "disk_class", NULL};
+                            "layered",    "disk",   "disk_class", "stream_alone", NULL};
     PyObject *g, *piles;
     long redeals;
     long long max_nodes = -1;
     double time_limit = 0;
     unsigned long long memory = 1ULL << 30, disk = 0;
-    int first_pass = 1, oblige = 1, best_first = 1, threads = 1, chained = 1, layered = 0, game;
+    int first_pass = 1, oblige = 1, best_first = 1, threads = 1, chained = 1, layered = 0, game, stream_alone = -1;
     long long restarts = -1, disk_class = -1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOl|LdKpppipLpKL", names, &g, &piles, &redeals, &max_nodes, &time_limit,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOl|LdKpppipLpKLi", names, &g, &piles, &redeals, &max_nodes, &time_limit,
                                      &memory, &first_pass, &oblige, &best_first, &threads, &chained, &restarts,
-                                     &layered, &disk, &disk_class) ||
+                                     &layered, &disk, &disk_class, &stream_alone) ||
         read_game(g, &game))
         return NULL;
     if (threads < 1 || threads > 2) return PyErr_Format(PyExc_ValueError, "threads must be 1 or 2");
@@ -254,6 +254,7 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
     s->sched.best_first = best_first;
     s->sched.chain_runs = chained;
     s->sched.layered = layered;
+    s->sched.stream_alone = game == GAME_EW ? -1 : stream_alone;
     s->disk.bytes = (size_t)disk;
     s->disk.spill_at = disk_class;
     /* the complete search restarts in classic King Albert beside the first pass, unless told otherwise; a

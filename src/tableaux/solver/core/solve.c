@@ -211,6 +211,40 @@ static int join_complete(Search *s, Search *c, Share *sh, pthread_t thread, int 
 }
 #endif
 
+/* 1 when the undo stack's line, played from `start` move by move, makes only moves the rules generate there
+ * and ends in a won game: a streamlined run's win is believed only then. */
+int line_wins(const Pos *start, const Undo *line, int n) {
+    Pos p = *start;
+    Move buf[512];
+    for (int j = 0; j < n; j++) {
+        Move m = line[j].m;
+        int k = gen_moves(&p, buf), legal = 0;
+        for (int i = 0; i < k && !legal; i++) legal = buf[i].src == m.src && buf[i].cnt == m.cnt && buf[i].dst == m.dst;
+        if (!legal) return 0;
+        Undo u;
+        apply_move(&p, m, &u);
+    }
+    return is_won(&p);
+}
+
+/* One streamlined depth-first run (Run.stream: `kinds`) of at most `size` more positions: 1 when it won and its
+ * line, replayed from `start`, wins; 0 when its restricted space has no win (which proves nothing); -1 when
+ * stopped. */
+static int streamlined_run(Search *s, const Pos *start, int kinds, long long size, long long share, int restart) {
+    cap_pass(s, size, share);
+    s->run.stream = kinds;
+    s->run.restart = restart;
+    s->run.greedy = 0;
+    int r = run(s, 1, 0);
+    s->run.stream = 0;
+    if (r == 1 && !line_wins(start, s->line.undo, s->line.nundo)) {
+        s->pos = *start; /* not a win after all: drop it */
+        s->line.nundo = 0;
+        r = -1;
+    }
+    return r;
+}
+
 /*
  * The whole solve from s->pos: the first pass (King Albert) on its share, then the complete search.
  * The caller sets s->pos, s->budget.memory (which bounds the tables and the stacks together), s->sched and
@@ -243,6 +277,12 @@ int search_solve(Search *s, long long max_nodes, double time_limit, int first_pa
         }
 #endif
         return V_UNKNOWN;
+    }
+    if (s->sched.stream_alone >= 0) {
+        Pos from = s->pos;
+        s->run.deadline = s->budget.deadline;
+        found = streamlined_run(s, &from, s->sched.stream_alone, max_nodes >= 0 ? max_nodes : LLONG_MAX / 4, -1, 0) == 1;
+        return found ? V_WINNABLE : V_UNKNOWN;
     }
     if (first_pass) found = first_pass_run(s, start, time_limit);
 #ifdef TABLEAUX_THREADS
