@@ -299,6 +299,7 @@ typedef struct {
  * for good; keys that do not tell the two suits of a colour apart (ka_key_suits). */
 #define STREAM_HOME 1
 #define STREAM_SUITS 2
+#define STREAM_BACK 4 /* not a restriction: the run may take cards back off the foundations */
 
 /* Which runs the solve makes, as the caller chose them (_core.c), and the best-first runs between their turns. */
 typedef struct {
@@ -308,6 +309,7 @@ typedef struct {
     long long restarts; /* the complete search restarts (solve.c's complete), first with this many positions; 0: not */
     int layered;        /* classic King Albert: the complete search is layered.c's, not a depth-first one */
     int stream_alone;   /* >= 0: the solve is one streamlined run of these STREAM_* kinds and nothing else */
+    int streams[4], nstreams; /* the first pass's streamlined runs, in turn (solve.c) */
     Best *best;         /* the first pass's best-first run, between its turns */
     Best *best_back;    /* classic King Albert: a second one that takes cards back too */
 } Schedule;
