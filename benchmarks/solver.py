@@ -13,6 +13,15 @@ times slower): --python-deals sets it.
 Solvitaire, the C++ research solver, on King Albert deals 1-2000 at 10 s each on
 this kind of machine (shared/spec/solver-targets.md): 1999 decided, median 3 ms,
 p90 27 ms, p99 175 ms, max 1.1 s, about 775,000 positions a second.
+
+    python benchmarks/solver.py --hard-tail --time-limit 60      # the hard tail, against the earlier self
+
+The hard tail (HARD_TAIL): deals the surveys left unknown that Solvitaire wins, the
+slowest deals the surveys decided, and the largest proofs of deals 1-2000. Each is
+solved by the C core as it is and as it was without the first pass's streamlined
+runs (its earlier self), one after the other in one process: the verdicts, positions,
+CPU seconds and their ratio per deal. CPU seconds hold better than wall-clock on a
+busy machine.
 """
 
 from __future__ import annotations
@@ -32,6 +41,16 @@ DEFAULT_DEALS = {
     "eagle-wing": "1-500",
     "king-albert-classic": "1-200",
 }
+HARD_TAIL: dict[str, tuple[int, ...]] = {
+    # unknown in results/ after 100 million positions, won by Solvitaire in 0.1-6.4 s; then the slowest winnable
+    # deals of the survey (66-98 million positions in their rows); then deals 1-2000's largest proof
+    "king-albert": (168366, 184691, 68836, 102968, 702581, 590141, 254764, 106731, 513539, 818),
+    # unknown after 1,600-8,000 million positions, won by Solvitaire in 1.5 and 20 s; then the slowest winnable
+    # deals (265-547 million positions in their rows); then deals 1-2000's largest proof
+    "king-albert-classic": (733, 26967, 90329, 43279, 71586, 161, 86525, 1837),
+}
+"""Deals where the solver's time goes: what --hard-tail runs."""
+
 PYTHON_DEALS = {
     "king-albert": "1-60",
     "eagle-wing": "1-60",
@@ -68,6 +87,30 @@ def bench(
     }
 
 
+def hard_tail(time_limit: float, max_nodes: int | None, memory_mb: int) -> None:
+    """Each hard deal solved as the core is and without its streamlined runs, in one process."""
+    from tableaux.solver import _CORE_GAMES, _core
+
+    print(f"{'game':<22}{'deal':>8}  {'now':<24}{'without streamlined runs':<28}{'CPU ratio':>10}")
+    ratios = []
+    for game, deals in HARD_TAIL.items():
+        rules = new_game(game, 1).rules
+        for deal in deals:
+            start = rules.deal(deal)
+            cells = []
+            for streams in (None, ()):
+                cpu = time.process_time()
+                verdict, _, nodes, _, _ = _core.solve(
+                    _CORE_GAMES[type(rules)], start.piles, start.redeals, max_nodes=max_nodes or -1,
+                    time_limit=time_limit, memory=memory_mb << 20, streams=streams)
+                spent = time.process_time() - cpu
+                cells.append((f"{('won', 'lost', 'open')[verdict]} {nodes / 1e6:,.2f}M {spent:.2f}s", spent))
+            ratio = cells[0][1] / cells[1][1] if cells[1][1] else float("nan")
+            ratios.append(ratio)
+            print(f"{game:<22}{deal:>8}  {cells[0][0]:<24}{cells[1][0]:<28}{ratio:>10.3f}", flush=True)
+    print(f"CPU ratio now / without, median over {len(ratios)} deals: {percentile(sorted(ratios), 50):.3f}")
+
+
 def ranges_from(items: list[str], defaults: dict[str, str], parser: argparse.ArgumentParser) -> dict[str, range]:
     if not items:
         return {game: parse_deals(text) for game, text in defaults.items()}
@@ -95,7 +138,16 @@ def main(argv: list[str] | None = None) -> int:
                         "(positions/s then counts both)")
     parser.add_argument("--backend", choices=BACKENDS, action="append", default=None,
                         help="run only this backend (repeatable; default: every backend built)")
+    parser.add_argument("--hard-tail", action="store_true",
+                        help="the hard deals (HARD_TAIL), as the C core is and without its streamlined runs")
     args = parser.parse_args(argv)
+    if args.hard_tail:
+        if "c" not in BACKENDS:
+            parser.error("--hard-tail compares the C core with itself, and it is not built here")
+        print(f"{args.time_limit:g} s" + (f" or {args.max_nodes:,} positions" if args.max_nodes else "")
+              + f" and {args.memory:,} MiB per deal and search, one thread")
+        hard_tail(args.time_limit, args.max_nodes, args.memory)
+        return 0
     backends = args.backend or list(BACKENDS)
     ranges = {"c": ranges_from(args.deals, DEFAULT_DEALS, parser),
               "python": ranges_from(args.python_deals or args.deals, PYTHON_DEALS, parser)}

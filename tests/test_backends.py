@@ -280,7 +280,8 @@ def test_a_search_stays_within_its_memory_allowance() -> None:
 def test_the_best_first_run_wins_where_depth_first_runs_get_lost_and_never_changes_a_verdict() -> None:
     """The first pass's best-first run (core/bestfirst.c) takes turns with the depth-first runs. It only
     looks for wins, so verdicts stay those of the search without it; it wins some deals far sooner (King
-    Albert 295: 26,395 positions, against 3.5 million for the depth-first runs alone)."""
+    Albert 295: 26,395 positions, against 3.5 million for the depth-first runs alone). Both solves go without
+    the streamlined runs, which would win those deals first."""
     decided_sooner = 0
     for name, deals in (("king-albert", [*range(1, 41), 62, 295]), ("king-albert-classic", range(1, 21))):
         game = CORE_GAME[name]
@@ -289,7 +290,7 @@ def test_the_best_first_run_wins_where_depth_first_runs_get_lost_and_never_chang
             verdicts, nodes = {}, {}
             for best_first in (True, False):
                 verdict, line, nodes[best_first], _, _ = _core.solve(
-                    game, start.piles, start.redeals, max_nodes=400_000, best_first=best_first)
+                    game, start.piles, start.redeals, max_nodes=400_000, best_first=best_first, streams=())
                 verdicts[best_first] = verdict
                 if verdict == 0:
                     assert GAMES[name].won(replay(GAMES[name], start, [tuple(m) for m in line])), (name, deal)
@@ -318,13 +319,15 @@ def test_chained_runs_win_where_every_other_search_gets_lost_and_never_change_a_
     """Classic rules: from its third run on, the first pass also makes chained runs (core/search.c's
     obliges), where a tableau card moved must be used by the very next move. They only look for wins, so
     verdicts stay those of the search without them; classic deal 787 they win within 8 million positions,
-    where the solve without them (and without the complete search's restarts) is still unknown at 16 million."""
+    where the solve without them (and without the complete search's restarts) is still unknown at 16 million.
+    Both go without the streamlined runs, which win it too."""
     rules, game = GAMES["king-albert-classic"], CORE_GAME["king-albert-classic"]
     start = rules.deal(787)
-    verdict, line, nodes, _, _ = _core.solve(game, start.piles, start.redeals, max_nodes=16_000_000)
+    verdict, line, nodes, _, _ = _core.solve(game, start.piles, start.redeals, max_nodes=16_000_000, streams=())
     assert verdict == 0 and nodes <= 8_000_000
     assert rules.won(replay(rules, start, [tuple(m) for m in line]))
-    assert _core.solve(game, start.piles, start.redeals, max_nodes=16_000_000, chained=False, restarts=False)[0] == 2
+    assert _core.solve(game, start.piles, start.redeals, max_nodes=16_000_000, chained=False, restarts=False,
+                       streams=())[0] == 2
     compared = 0
     for deal in range(1, 41):
         start = rules.deal(deal)

@@ -88,6 +88,16 @@ CHECKS = textwrap.dedent(
     verdict, line, _, _, _ = _core.solve(1, start.piles, 0, max_nodes=1_000_000, memory=16 << 20)
     assert verdict == 0, verdict
     assert plays_to_a_win(rules, start, line)
+    # Streamlined runs (core/solve.c): every kind alone, merged-suit keys filling a small table, lines replayed.
+    for game, name, deal in ((0, "king-albert", 168366), (1, "king-albert-classic", 733)):
+        hard = tableaux.GAMES[name]
+        start = hard.deal(deal)
+        for kinds in range(1, 8):
+            verdict, line, _, _, _ = _core.solve(game, start.piles, 0, max_nodes=100_000, memory=2 << 20,
+                                                  stream_alone=kinds)
+            assert verdict in (0, 2), (name, kinds)
+            if verdict == 0:
+                assert plays_to_a_win(hard, start, line), (name, kinds)
     # The layered search (core/layered.c): proofs, a win whose line crosses classes, and memory that runs out.
     for deal in (3, 16, 17, 20, 21):
         start = rules.deal(deal)

@@ -34,8 +34,11 @@ space, up to symmetry, was searched):
 * moves are tried best first, and a cheap first pass over a restricted move
   set (no cards taken back off King Albert's foundations, and cards sent
   home as soon as they are *probably* safe there) finds most wins before the
-  complete search runs. That pass proves nothing: when it fails, the
-  complete search decides.
+  complete search runs; in the C core it also makes streamlined runs, whose
+  restrictions are not sound at all (every card home at once, the two suits
+  of a colour as one), and believes their wins only once their lines replay
+  to a won game. That pass proves nothing: when it fails, the complete
+  search decides.
 """
 
 from __future__ import annotations

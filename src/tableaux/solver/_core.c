@@ -223,24 +223,56 @@ static PyObject *core_safe(PyObject *self, PyObject *args) {
     return move_to_python(buf[j]);
 }
 
+/* The first pass's streamlined runs (Schedule.streams): each a sum of STREAM_* bits; None gives the game's own. */
+static int read_streams(PyObject *obj, int game, Schedule *sched) {
+    static const int DEFAULT[] = {STREAM_HOME | STREAM_SUITS, STREAM_SUITS | STREAM_BACK};
+    sched->nstreams = 0;
+    if (!obj || obj == Py_None) {
+        if (game != GAME_EW)
+            for (size_t i = 0; i < sizeof DEFAULT / sizeof *DEFAULT; i++) sched->streams[sched->nstreams++] = DEFAULT[i];
+        return 0;
+    }
+    PyObject *seq = PySequence_Fast(obj, "streams must be a sequence of streamliner sets (1 to 7)");
+    if (!seq) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    int bad = n > 4;
+    for (Py_ssize_t i = 0; i < n && !bad; i++) {
+        long k = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (k == -1 && PyErr_Occurred()) PyErr_Clear();
+        bad = k < 1 || k > (STREAM_HOME | STREAM_SUITS | STREAM_BACK);
+        if (!bad) sched->streams[sched->nstreams++] = (int)k;
+    }
+    Py_DECREF(seq);
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "streams must be at most 4 streamliner sets, each a whole number from 1 to 7");
+        return -1;
+    }
+    if (game == GAME_EW) sched->nstreams = 0; /* Eagle Wing has no first pass */
+    return 0;
+}
+
 static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"game",       "piles",  "redeals",    "max_nodes", "time_limit", "memory",
                             "first_pass", "oblige", "best_first", "threads",   "chained",    "restarts",
-                            "layered",    "disk",   "disk_class", NULL};
-    PyObject *g, *piles;
+                            "layered",    "disk",   "disk_class", "stream_alone", "streams", NULL};
+    PyObject *g, *piles, *streams = NULL;
     long redeals;
     long long max_nodes = -1;
     double time_limit = 0;
     unsigned long long memory = 1ULL << 30, disk = 0;
-    int first_pass = 1, oblige = 1, best_first = 1, threads = 1, chained = 1, layered = 0, game;
+    int first_pass = 1, oblige = 1, best_first = 1, threads = 1, chained = 1, layered = 0, game, stream_alone = -1;
     long long restarts = -1, disk_class = -1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOl|LdKpppipLpKL", names, &g, &piles, &redeals, &max_nodes, &time_limit,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOl|LdKpppipLpKLiO", names, &g, &piles, &redeals, &max_nodes, &time_limit,
                                      &memory, &first_pass, &oblige, &best_first, &threads, &chained, &restarts,
-                                     &layered, &disk, &disk_class) ||
+                                     &layered, &disk, &disk_class, &stream_alone, &streams) ||
         read_game(g, &game))
         return NULL;
     if (threads < 1 || threads > 2) return PyErr_Format(PyExc_ValueError, "threads must be 1 or 2");
     if (memory < (1u << 20)) return PyErr_Format(PyExc_ValueError, "memory must be at least 1 MiB");
+    if (stream_alone != -1 && (stream_alone < 1 || stream_alone > (STREAM_HOME | STREAM_SUITS | STREAM_BACK)))
+        return PyErr_Format(PyExc_ValueError, "stream_alone must be -1 (none) or a streamliner set from 1 to 7");
+    if (stream_alone != -1 && game == GAME_EW)
+        return PyErr_Format(PyExc_ValueError, "stream_alone is for King Albert's games, not Eagle Wing");
     if (layered && game != GAME_KA_CLASSIC)
         return PyErr_Format(PyExc_ValueError, "the layered search is for classic King Albert only");
     Search *s = calloc(1, sizeof *s);
@@ -254,6 +286,11 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
     s->sched.best_first = best_first;
     s->sched.chain_runs = chained;
     s->sched.layered = layered;
+    s->sched.stream_alone = stream_alone;
+    if (read_streams(streams, game, &s->sched)) {
+        free(s);
+        return NULL;
+    }
     s->disk.bytes = (size_t)disk;
     s->disk.spill_at = disk_class;
     /* the complete search restarts in classic King Albert beside the first pass, unless told otherwise; a
@@ -297,12 +334,16 @@ static PyMethodDef core_methods[] = {
     {"solve", (PyCFunction)(void (*)(void))core_solve, METH_VARARGS | METH_KEYWORDS,
      "solve(game, piles, redeals, max_nodes=-1, time_limit=0, memory=2**30, first_pass=True, oblige=True,\n"
      "      best_first=True, threads=1, chained=True, restarts=first_pass (or the first run's size), layered=False,\n"
-     "      disk=0, disk_class=-1)\n"
+     "      disk=0, disk_class=-1, stream_alone=-1, streams=None)\n"
      "-> (verdict 0 winnable / 1 unwinnable / 2 unknown, winning line, nodes, ran out of memory,\n"
      "    times the table was full and emptied)\n"
      "layered (classic King Albert): the complete search is the layered one; disk: bytes of files it may write\n"
      "for classes too big for the memory; disk_class: a class whose table passes this many positions goes on\n"
-     "disk (-1: only when the memory is full; 0: every class)"},
+     "disk (-1: only when the memory is full; 0: every class)\n"
+     "streams (King Albert): the first pass's streamlined runs, in turn, each a sum of 1 (every card that can go\n"
+     "home goes at once), 2 (keys that do not tell a colour's suits apart) and 4 (cards may be taken back); None:\n"
+     "the game's own, (): none. stream_alone: one streamlined run of that set and nothing else, which can only win\n"
+     "(a line replayed before it counts) or say unknown"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -153,10 +153,13 @@ int ordered(Scored *s, int n, Move *mv);
 int ka_moves(const Pos *p, Move *out);
 void ka_apply(Pos *p, Move m, Undo *u);
 void ka_undo(Pos *p, const Undo *u);
+#define GREEDY_ALL 2 /* ka_safe's greedy: every card that can go home goes (a streamlined run) */
 int ka_safe(const Pos *p, const Move *mv, int n, int greedy);
 int ka_order(const Pos *p, Move *mv, int n, int restricted, int restart);
 int ka_can_cover(const Pos *p, int c, int x, int restricted);
 int ka_key(const Pos *p, uint8_t *out);
+int ka_key_suits(const Pos *p, uint8_t *out);
+uint64_t bytes_hash(const uint8_t *key, int len);
 int ew_moves(const Pos *p, Move *out);
 void ew_apply(Pos *p, Move m, Undo *u);
 void ew_undo(Pos *p, const Undo *u);
@@ -289,7 +292,14 @@ typedef struct {
     int restart; /* 0 keeps the plain move order; a restart shakes it, more each time */
     int greedy;  /* the first pass's run sends cards home by the rule of thumb too */
     int chained; /* classic King Albert's first pass: a tableau card moved is used at once (search.c's obliges) */
+    int stream;  /* a streamlined run (STREAM_*): restrictions that are no proof, so it only looks for wins */
 } Run;
+
+/* The streamliners (solve.c's streamlined runs; Run.stream): every card that can go home goes at once and
+ * for good; keys that do not tell the two suits of a colour apart (ka_key_suits). */
+#define STREAM_HOME 1
+#define STREAM_SUITS 2
+#define STREAM_BACK 4 /* not a restriction: the run may take cards back off the foundations */
 
 /* Which runs the solve makes, as the caller chose them (_core.c), and the best-first runs between their turns. */
 typedef struct {
@@ -298,6 +308,8 @@ typedef struct {
     int chain_runs;     /* classic King Albert: the first pass makes chained runs too (first_pass_run) */
     long long restarts; /* the complete search restarts (solve.c's complete), first with this many positions; 0: not */
     int layered;        /* classic King Albert: the complete search is layered.c's, not a depth-first one */
+    int stream_alone;   /* >= 0: the solve is one streamlined run of these STREAM_* kinds and nothing else */
+    int streams[4], nstreams; /* the first pass's streamlined runs, in turn (solve.c) */
     Best *best;         /* the first pass's best-first run, between its turns */
     Best *best_back;    /* classic King Albert: a second one that takes cards back too */
 } Schedule;
@@ -345,6 +357,7 @@ void share_memory(Search *s);
 /* The first run of the restarted complete search, in positions; each run after it may make twice as many. */
 #define RESTART_FROM 250000LL
 int search_solve(Search *s, long long max_nodes, double time_limit, int first_pass, int threads);
+int line_wins(const Pos *start, const Undo *line, int n);
 void search_free(Search *s);
 #ifdef TABLEAUX_THREADS
 int await_pass(Search *c);

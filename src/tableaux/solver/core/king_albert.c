@@ -54,14 +54,15 @@ static int ka_greedy_card(const int h[4], int c) {
 }
 
 /* The first safe move among mv[0..n) (KingAlbertStrategy.safe_move: a tableau or reserve card home, when
- * ka_home_is_safe), or with `greedy` one the rule of thumb sends home too (greedy_move); its index, or -1. */
+ * ka_home_is_safe), or with `greedy` one the rule of thumb sends home too (greedy_move), or with greedy ==
+ * GREEDY_ALL any card that can go home (a streamlined run's auto-foundations); its index, or -1. */
 int ka_safe(const Pos *p, const Move *mv, int n, int greedy) {
     int h[4];
     suit_heights(p, 0, h);
     for (int j = 0; j < n; j++) {
         if (mv[j].dst >= 4 || mv[j].src < KA_T0) continue;
         int c = top(p, mv[j].src);
-        if (ka_home_is_safe(h, c) || (greedy && ka_greedy_card(h, c))) return j;
+        if (greedy == GREEDY_ALL || ka_home_is_safe(h, c) || (greedy && ka_greedy_card(h, c))) return j;
     }
     return -1;
 }
@@ -158,3 +159,67 @@ int ka_key(const Pos *p, uint8_t *out) {
     return o;
 }
 
+
+/* A streamlined run's key (search.c's node_key, with STREAM_SUITS): the position with the two suits of each
+ * colour told apart nowhere, so that positions differing only in which of two cards of one rank and colour lies
+ * where are one node. That is no symmetry of the game (a suit's foundation takes only its own cards), so a
+ * run that uses it proves nothing: it only finds wins, whose lines are replayed (solve.c). The heights of each
+ * colour's suits as a sorted pair, the reserve's cards sorted, then the tableau piles in a sorted order. */
+static inline uint8_t same_colour(int c) {
+    int s = SUIT[c & 63], low = s < (s ^ 3) ? s : s ^ 3; /* C and S, D and H: one colour */
+    return (uint8_t)((c & DOWN) | (low * 13 + RANK[c & 63] - 1));
+}
+
+/* Two piles as ka_key_suits writes them (length byte with the high bit, then the cards): <0, 0, >0. */
+static int pile_cmp(const uint8_t *a, const uint8_t *b) {
+    int na = a[0] & 0x7F, nb = b[0] & 0x7F, n = na < nb ? na : nb;
+    int d = memcmp(a + 1, b + 1, (size_t)n);
+    return d ? d : na - nb;
+}
+
+int ka_key_suits(const Pos *p, uint8_t *out) {
+    int h[4], o = 0;
+    suit_heights(p, 0, h);
+    for (int lo = 0; lo < 2; lo++) { /* black (0, 3), then red (1, 2) */
+        int a = h[lo], b = h[lo ^ 3];
+        out[o++] = (uint8_t)(a < b ? a : b);
+        out[o++] = (uint8_t)(a < b ? b : a);
+    }
+    uint8_t cells[KA_NPILES - KA_R0];
+    int nc = 0;
+    for (int i = KA_R0; i < KA_NPILES; i++) {
+        if (!p->n[i]) continue;
+        uint8_t c = same_colour(p->c[i][0]);
+        int j = nc++;
+        for (; j > 0 && cells[j - 1] > c; j--) cells[j] = cells[j - 1];
+        cells[j] = c;
+    }
+    out[o++] = (uint8_t)(0x80 | nc);
+    memcpy(out + o, cells, (size_t)nc);
+    o += nc;
+    uint8_t piles[KA_T1 - KA_T0][MAXCARDS + 1];
+    int order[KA_T1 - KA_T0];
+    for (int x = 0; x < KA_T1 - KA_T0; x++) {
+        uint8_t *q = piles[x];
+        int n = p->n[KA_T0 + x];
+        q[0] = (uint8_t)(0x80 | n);
+        for (int j = 0; j < n; j++) q[j + 1] = same_colour(p->c[KA_T0 + x][j]);
+        int j = x;
+        for (; j > 0 && pile_cmp(piles[order[j - 1]], q) > 0; j--) order[j] = order[j - 1];
+        order[j] = x;
+    }
+    for (int j = 0; j < KA_T1 - KA_T0; j++) {
+        const uint8_t *q = piles[order[j]];
+        int n = (q[0] & 0x7F) + 1;
+        memcpy(out + o, q, (size_t)n);
+        o += n;
+    }
+    return o;
+}
+
+/* A key's hash from its bytes: positions with one streamlined key must share a hash for the table to find them. */
+uint64_t bytes_hash(const uint8_t *key, int len) {
+    uint64_t h = 0xCBF29CE484222325ULL;
+    for (int j = 0; j < len; j++) h = (h ^ key[j]) * 0x100000001B3ULL;
+    return mix(h);
+}

@@ -163,6 +163,7 @@ static int unmet(const Search *s, int ob, int restricted) {
  * changes the hash's top bits, which table.c's slot_index leaves out, so the node's slot is found next to
  * its position's, which the search has just looked up (table_seen): one trip to memory instead of two. */
 static int oblige_key(const Pos *p, int ob, uint8_t *key, int klen, uint64_t *hash) {
+    uint64_t base = *hash;
     int c = top(p, ob >= CHAINED ? (ob - CHAINED) & 255 : ob);
     uint64_t mark = (uint64_t)(c + 1);
     key[klen++] = (uint8_t)c;
@@ -171,8 +172,19 @@ static int oblige_key(const Pos *p, int ob, uint8_t *key, int klen, uint64_t *ha
         key[klen++] = (uint8_t)u;
         mark += 128 * (uint64_t)(u + 1);
     }
-    *hash = p->hash ^ (mix(0x9E3779B97F4A7C15ULL * mark) & ~SLOT_BITS);
+    *hash = base ^ (mix(0x9E3779B97F4A7C15ULL * mark) & ~SLOT_BITS);
     return klen;
+}
+
+/* The key of the position as the run knows it (written to key, its length to *klen), and its hash: the
+ * canonical key and the position's own hash, or a streamlined run's key (ka_key_suits) and that key's hash. */
+static uint64_t node_key(const Search *s, uint8_t *key, int *klen) {
+    if (!(s->run.stream & STREAM_SUITS)) {
+        *klen = make_key(&s->pos, key);
+        return s->pos.hash;
+    }
+    *klen = ka_key_suits(&s->pos, key);
+    return bytes_hash(key, *klen);
 }
 
 /*
@@ -191,8 +203,8 @@ int run(Search *s, int restricted, int keep) {
 
     /* key, klen and kh always hold the key and hash of the newest node: made when the node is, they
      * are still right when it is expanded (at once), unless safe moves change the position there. */
-    int klen = make_key(p, key);
-    uint64_t kh = p->hash;
+    int klen;
+    uint64_t kh = node_key(s, key, &klen);
     table_visit(&s->table, kh, key, klen, pos_rank(p));
     int expand = 1; /* the top frame still needs its moves */
     if (GROW(s, frames, frames_cap, 1)) goto oom;
@@ -209,12 +221,12 @@ int run(Search *s, int restricted, int keep) {
             int n = gen_moves(p, buf), closed = 0, ob = fr->oblig;
             if (ob >= 0) n = keep_obliged(buf, n, ob);
             for (; ob < 0;) { /* no safe moves before an obligation is met */
-                int j = p->game == GAME_EW ? ew_safe(p, buf, n) : ka_safe(p, buf, n, restricted && s->run.greedy);
+                int greedy = s->run.stream & STREAM_HOME ? GREEDY_ALL : restricted && s->run.greedy;
+                int j = p->game == GAME_EW ? ew_safe(p, buf, n) : ka_safe(p, buf, n, greedy);
                 if (j < 0) break;
                 if (search_tick(s)) goto stopped;
                 if (search_play(s, buf[j])) goto oom;
-                klen = make_key(p, key);
-                kh = p->hash;
+                kh = node_key(s, key, &klen);
                 if (make_room(s)) goto oom;
                 if (table_visit(&s->table, kh, key, klen, pos_rank(p))) {
                     closed = 1;
@@ -262,9 +274,8 @@ int run(Search *s, int restricted, int keep) {
             continue;
         }
         if (search_tick(s)) goto stopped;
-        klen = make_key(p, key);
+        uint64_t h = node_key(s, key, &klen);
         if (make_room(s)) goto oom;
-        uint64_t h = p->hash;
         /* a node with an obligation is skipped when its position was searched without one */
         if (ob >= 0 && table_seen(&s->table, h, key, klen, pos_rank(p))) {
             undo_move(p, &s->line.undo[--s->line.nundo]);
