@@ -22,19 +22,30 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from ..game import new_game
+from ..game import Game, new_game
 from ..heuristic import repeating_moves
 from ..hints import heuristic_hint
 from ..solver.parallel import run_deals
 from ..solver.survey_file import append_results, check_out, drop_torn_tail, read_results
 from ..statistics import wilson
 from .advice import hint
+from .observation import FairError, read
+from .planner import PLANS, plan, proved_lost
 
 MAX_MOVES = 1500
 """Moves per deal at most; a fair player never repeats a position, so this only bounds the effort."""
 
 SURVEY_NODES = 10_000
 """Default positions per sampled layout in the survey (``--max-nodes``)."""
+
+
+PLAYERS = ("fair", "hindsight")
+"""``fair``: plans up to the next card turned (:func:`.planner.plan`), played whole, and never gives up on
+evidence alone; ``hindsight``: the move that keeps most sampled layouts winnable (:func:`.advice.hint`),
+asked again after every move, stopping once every sampled layout is lost."""
+
+MORE_SAMPLES = 4
+"""When every sampled layout is lost, the fair player looks again with this many times as many layouts."""
 
 
 def play_deal(
@@ -44,24 +55,99 @@ def play_deal(
     samples: int,
     seed: int,
     max_nodes: int,
+    player: str = "fair",
+    plans: int = PLANS,
+    outcomes: int = 0,
+    layouts: int = 0,
+    depth: int = 0,
     max_moves: int = MAX_MOVES,
 ) -> dict[str, Any]:
-    """Play one deal with fair hints only; one survey row. Runs in a worker, so it returns plain data.
-
-    The player stops when the game is won, no move is left, or every sampled
-    layout is proved unwinnable (it then believes the game lost, as a person
-    would; this can only lower the win rate, so the lower bound stands).
-    """
-    g = new_game(game, deal)
+    """Play one deal without peeking; one survey row. Runs in a worker, so it returns plain data."""
     start = time.perf_counter()
-    end = "won"
+    g = new_game(game, deal)
+    if player == "hindsight":
+        end = play_hindsight(g, samples=samples, seed=seed, max_nodes=max_nodes, max_moves=max_moves)
+        settings: dict[str, Any] = {}
+    elif player == "fair":
+        end = play_fair(g, samples=samples, seed=seed, max_nodes=max_nodes, plans=plans,
+                        outcomes=outcomes, layouts=layouts, depth=depth, max_moves=max_moves)
+        settings = {"plans": plans, "outcomes": outcomes, "layouts": layouts, "depth": depth,
+                    "more_samples": MORE_SAMPLES}
+    else:
+        raise FairError(f"unknown player {player!r}; the players are {', '.join(PLAYERS)}")
+    return {
+        "game": game,
+        "deal": deal,
+        "player": player,
+        "won": g.is_won(),
+        "end": end,
+        "moves": [str(m) for m in g.moves_played],
+        "samples": samples,
+        "seed": seed,
+        "max_nodes": max_nodes,
+        **settings,
+        "seconds": round(time.perf_counter() - start, 3),
+    }
+
+
+def play_fair(
+    g: Game, *, samples: int, seed: int, max_nodes: int, plans: int, outcomes: int, layouts: int,
+    depth: int, max_moves: int,
+) -> str:
+    """The fair player: ask for a plan (:func:`.planner.plan`), play it whole, ask again.
+
+    It keeps playing while any move might still win. When every sampled
+    layout is lost it looks again over more layouts, and when those are lost
+    too it plays the rule of thumb (which does not peek) until a card turns,
+    then looks again. It stops only when the game is won, no legal move is
+    left, every legal move only goes back to a position already played, or
+    the game is proved lost from what is seen: every arrangement of the
+    unseen cards solved and lost (:func:`.planner.proved_lost`, when few
+    cards are unseen).
+    """
+    looked_at: int | None = None  # how many cards were unseen when every layout looked at was lost
+    hopeless = False  # every layout looked at since the last plan was lost
     while not g.is_won():
         if not g.legal_moves():
-            end = "no move left"
-            break
+            return "no move left"
         if len(g.moves_played) >= max_moves:
-            end = "move limit"
-            break
+            return "move limit"
+        observation = g.observation()
+        if observation["unseen"] != looked_at:  # something new is known: look again
+            tag = f"{seed}:{len(g.moves_played)}"
+            answer = plan(observation, samples, seed=tag, max_nodes=max_nodes, plans=plans,
+                          avoid=repeating_moves(g), outcomes=outcomes, layouts=layouts, depth=depth)
+            if not answer.moves and answer.lost:
+                if proved_lost(read(observation), max_nodes):
+                    return "proved lost"
+                if not hopeless:  # evidence, not proof: look over more layouts before playing on by rule of thumb
+                    answer = plan(observation, samples * MORE_SAMPLES, seed=f"{tag}:more", max_nodes=max_nodes,
+                                  plans=plans, avoid=repeating_moves(g))
+                if not answer.moves:
+                    looked_at, hopeless = observation["unseen"], True
+            if answer.moves:
+                hopeless = False
+                for move in answer.moves[: max_moves - len(g.moves_played)]:
+                    g.play(move)
+                continue
+        fallback = heuristic_hint(g).move  # no layout won within the budget: a rule of thumb, which does not peek
+        if fallback is None:
+            return "no new move"
+        g.play(fallback)
+    return "won"
+
+
+def play_hindsight(g: Game, *, samples: int, seed: int, max_nodes: int, max_moves: int) -> str:
+    """The hindsight player: always the move that keeps most sampled layouts winnable (:func:`.advice.hint`).
+
+    It stops when the game is won, no move is left, or every sampled
+    layout is proved unwinnable (it then believes the game lost).
+    """
+    while not g.is_won():
+        if not g.legal_moves():
+            return "no move left"
+        if len(g.moves_played) >= max_moves:
+            return "move limit"
         answer = hint(g.observation(), samples, seed=f"{seed}:{len(g.moves_played)}", max_nodes=max_nodes,
                       avoid=repeating_moves(g))
         if answer.line:  # every card is known: follow one winning plan rather than re-planning each move
@@ -72,25 +158,12 @@ def play_deal(
             g.play(answer.move)
             continue
         if answer.winnable == 0 and answer.decided == answer.samples:
-            end = "no sampled layout winnable"
-            break
+            return "no sampled layout winnable"
         fallback = heuristic_hint(g).move  # nothing decided within the budget: a rule of thumb, which does not peek
         if fallback is None:
-            end = "no useful move"
-            break
+            return "no useful move"
         g.play(fallback)
-    return {
-        "game": game,
-        "deal": deal,
-        "player": "fair",
-        "won": g.is_won(),
-        "end": end,
-        "moves": [str(m) for m in g.moves_played],
-        "samples": samples,
-        "seed": seed,
-        "max_nodes": max_nodes,
-        "seconds": round(time.perf_counter() - start, 3),
-    }
+    return "won"
 
 
 def run(
@@ -100,6 +173,8 @@ def run(
     samples: int,
     seed: int,
     max_nodes: int,
+    player: str = "fair",
+    plans: int = PLANS,
     workers: int = 1,
     out: str | Path | None = None,
     on_result: Callable[[dict[str, Any]], None] | None = None,
@@ -111,7 +186,7 @@ def run(
     wanted = set(deals)
     results = {d: r for d, r in done.items() if d in wanted}
     todo = [d for d in deals if d not in done]
-    task = partial(play_deal, game, samples=samples, seed=seed, max_nodes=max_nodes)
+    task = partial(play_deal, game, samples=samples, seed=seed, max_nodes=max_nodes, player=player, plans=plans)
     rows: Iterator[dict[str, Any]] = (task(d) for d in todo) if workers == 1 else run_deals(task, todo, workers)
     for row in rows:
         append_results(out, [row])

@@ -1,0 +1,388 @@
+"""The no-peek planner: choose a whole plan up to the next card turned, over sampled layouts of the hidden cards.
+
+Between two cards turned, the player knows every card that matters: a move
+that turns no hidden card has the same outcome in every layout consistent
+with what was seen. So a player's real decisions come one per card turned:
+which known moves to make, and which hidden card to turn next. :func:`plan`
+makes that decision.
+
+1. Draw sampled layouts of the unseen cards (:func:`~.observation.sample_states`)
+   and solve each with every card known.
+2. Cut each winning line after its first move that turns a hidden card: that
+   prefix is a *plan*. Its moves are legal in every layout, because which moves
+   are legal depends only on cards on view. Plans that end in the same position
+   are one plan.
+3. Try the most-voted plans on every winnable layout (solve the position after
+   the plan) and choose the plan that keeps the most layouts winnable.
+
+A player who plays the whole plan and only then asks again cannot go round in
+circles: every plan ends by turning a card, and a card turned stays seen.
+Choosing move by move, as :func:`~.advice.hint` does, re-plans after moves that
+change nothing the player knows, and its choices among equally good moves
+drift back and forth until only a bad one is left that does not repeat a
+position.
+
+The layouts are still solved with every card known, so the value of a plan
+counts on knowing the later hidden cards ("strategy fusion"); what the plan
+does not do is use a card before it is turned. ``docs/fair.md`` says more.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine import Move, RawMove, Rules, State
+from ..heuristic import is_pointless
+from ..solver import check_budget
+from .advice import SAMPLE_NODES, SAMPLES, _Solver
+from .observation import FairError, Knowledge, check_count, read, sample_states
+
+PLANS = 4
+"""How many of the most-voted plans are tried on every winnable layout."""
+
+PROOF_LAYOUTS = 720
+"""The most arrangements of the unseen cards :func:`proved_lost` enumerates (6 unseen cards: 6! = 720)."""
+
+
+def turns_card(rules: Rules, state: State, unseen: frozenset[int]) -> bool:
+    """Whether a card the player has never seen is on view in ``state`` (so the move into it turned one)."""
+    for pile, shown in zip(state.piles, rules.visible(state), strict=True):
+        for card, visible in zip(pile, shown, strict=True):
+            if visible and (card & 63) in unseen:
+                return True
+    return False
+
+
+def cut(rules: Rules, state: State, line: Sequence[RawMove], unseen: frozenset[int]) -> list[RawMove]:
+    """The start of ``line`` up to and including its first move that turns a hidden card (all of it if none)."""
+    out: list[RawMove] = []
+    for move in line:
+        state = rules.apply(state, move)
+        out.append(move)
+        if turns_card(rules, state, unseen):
+            break
+    return out
+
+
+def play_out(rules: Rules, state: State, moves: Sequence[RawMove]) -> State:
+    for move in moves:
+        state = rules.apply(state, move)
+    return state
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What :func:`plan` chose: moves to play up to the next card turned, and the count behind them.
+
+    ``moves`` is empty when no sampled layout is won by an allowed plan.
+    ``wins`` is how many sampled layouts stay winnable after the plan, out of
+    ``samples`` solved; ``decided`` of them got a verdict and ``winnable`` can
+    be won at all. ``turns`` says whether the plan ends by turning a hidden
+    card (otherwise it is a whole winning line: nothing is left to guess).
+    ``counts`` gives each plan tried (its moves in notation) and its wins,
+    best first.
+    """
+
+    moves: tuple[Move, ...]
+    wins: int
+    samples: int
+    decided: int
+    winnable: int
+    turns: bool
+    counts: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def move(self) -> Move | None:
+        return self.moves[0] if self.moves else None
+
+    @property
+    def lost(self) -> bool:
+        """Every sampled layout was proved lost: evidence that the game is lost, not a proof."""
+        return self.winnable == 0 and self.decided == self.samples
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "moves": [str(m) for m in self.moves],
+            "wins": self.wins,
+            "samples": self.samples,
+            "decided": self.decided,
+            "winnable": self.winnable,
+            "turns": self.turns,
+            "counts": dict(self.counts),
+        }
+
+
+@dataclass
+class _Vote:
+    """Plans found over a set of layouts: each plan's moves and the layouts it keeps winnable."""
+
+    found: dict[State, list[RawMove]]
+    votes: dict[State, set[int]]
+    winnable: list[int]
+    decided: int
+    done: int
+    ranked: list[State]
+
+
+def _vote(
+    rules: Rules,
+    states: Sequence[State],
+    unseen: frozenset[int],
+    solver: _Solver,
+    plans: int,
+    avoid: Collection[str] = (),
+) -> _Vote:
+    """Solve each layout, cut its winning line into a plan, and try the most-voted plans on every winnable layout."""
+    found: dict[State, list[RawMove]] = {}
+    votes: dict[State, set[int]] = {}
+    winnable: list[int] = []
+    done = decided = 0
+    for i, state in enumerate(states):
+        if done and solver.out_of_time():
+            break
+        result = solver(state)
+        done += 1
+        decided += result.verdict != "unknown"
+        if not result.winnable or not result.moves:
+            continue
+        winnable.append(i)
+        if str(result.moves[0]) in avoid:
+            continue
+        moves = cut(rules, state, [rules.to_raw(m) for m in result.moves], unseen)
+        key = play_out(rules, states[0], moves)  # the same known moves end in the same position in every layout
+        found.setdefault(key, moves)
+        votes.setdefault(key, set()).add(i)
+    order = sorted(votes, key=lambda k: (-len(votes[k]), len(found[k])))
+    best = 0
+    tried = []
+    for key in order[:plans]:
+        lost = 0
+        for i in winnable:
+            if lost > len(winnable) - best or solver.out_of_time():
+                break  # it can no longer beat the best plan so far
+            if i in votes[key]:
+                continue
+            if solver(play_out(rules, states[i], found[key])).winnable:
+                votes[key].add(i)
+            else:
+                lost += 1
+        if lost <= len(winnable) - best:
+            tried.append(key)
+            best = max(best, len(votes[key]))
+    ranked = sorted(tried, key=lambda k: (-len(votes[k]), order.index(k)))
+    return _Vote(found, votes, winnable, decided, done, ranked)
+
+
+def short_plans(
+    rules: Rules, state: State, unseen: frozenset[int], depth: int, avoid: Collection[str] = ()
+) -> dict[State, list[RawMove]]:
+    """Every plan of at most ``depth`` moves: known moves, then one that turns a hidden card.
+
+    Breadth first over the positions the player can reach without turning a
+    card, so each plan is the shortest way to its end position. ``state`` is
+    any layout: the moves and which of them turn a card are the same in all.
+    Pointless moves (:func:`~tableaux.heuristic.is_pointless`) are skipped, and
+    so are plans that start with a move in ``avoid``.
+    """
+    out: dict[State, list[RawMove]] = {}
+    seen = {state}
+    frontier: list[tuple[State, list[RawMove]]] = [(state, [])]
+    for _step in range(depth):
+        following: list[tuple[State, list[RawMove]]] = []
+        for here, moves in frontier:
+            for move in rules.moves(here):
+                if move[0] in rules.foundations and move[2] in rules.foundations:
+                    continue  # a card from one foundation to another: the same position with the piles swapped
+                if is_pointless(rules, here, move, moves[-1] if moves else None):
+                    continue
+                if not moves and str(rules.to_move(move)) in avoid:
+                    continue
+                there = rules.apply(here, move)
+                if there in seen:
+                    continue
+                seen.add(there)
+                if turns_card(rules, there, unseen):
+                    out[there] = [*moves, move]
+                else:
+                    following.append((there, [*moves, move]))
+        frontier = following
+    return out
+
+
+def _widen(
+    rules: Rules,
+    states: Sequence[State],
+    unseen: frozenset[int],
+    solver: _Solver,
+    vote: _Vote,
+    depth: int,
+    screen: int,
+    keep: int,
+    avoid: Collection[str],
+) -> None:
+    """Try the short plans too (:func:`short_plans`), when no voted plan keeps every winnable layout.
+
+    A solver's line shows one way to win its own layout, often with moves that
+    only that layout needs; a short plan that turns a card at once is often
+    more robust. Each short plan is first tried on ``screen`` winnable layouts;
+    the ``keep`` best go on to all of them, and a plan stops as soon as it has
+    lost more layouts than the best plan so far.
+    """
+    winnable = vote.winnable
+    best = max((len(vote.votes[k]) for k in vote.ranked), default=0)
+    if best >= len(winnable):
+        return
+    extra = {k: m for k, m in short_plans(rules, states[0], unseen, depth, avoid).items() if k not in vote.ranked}
+    first = winnable[:screen]
+    partial: dict[State, set[int]] = {}
+    for key, moves in extra.items():
+        if solver.out_of_time():
+            return
+        partial[key] = {i for i in first if solver(play_out(rules, states[i], moves)).winnable}
+    finalists = sorted(partial, key=lambda k: (-len(partial[k]), len(extra[k])))[:keep]
+    for key in finalists:
+        won = set(partial[key])
+        lost = len(first) - len(won)
+        for i in winnable[screen:]:
+            if lost > len(winnable) - best or solver.out_of_time():
+                break
+            if solver(play_out(rules, states[i], extra[key])).winnable:
+                won.add(i)
+            else:
+                lost += 1
+        if lost <= len(winnable) - best:
+            vote.found[key] = extra[key]
+            vote.votes[key] = won
+            vote.ranked.append(key)
+            best = max(best, len(won))
+    vote.ranked.sort(key=lambda k: -len(vote.votes[k]))
+
+
+def visible_cards(rules: Rules, state: State) -> set[int]:
+    return {card & 63 for pile, shown in zip(state.piles, rules.visible(state), strict=True)
+            for card, visible in zip(pile, shown, strict=True) if visible}
+
+
+def look_further(
+    knowledge: Knowledge,
+    moves: Sequence[RawMove],
+    outcomes: int,
+    layouts: int,
+    plans: int,
+    seed: int | str,
+    solver: _Solver,
+) -> float:
+    """A plan's value one card further on: the share of layouts the best next plan keeps, averaged over cards turned.
+
+    Sparse sampling over the chance node the plan ends in: ``outcomes`` cards
+    it might turn are drawn (each from a uniform layout, so with their true
+    chances), and for each, ``layouts`` fresh layouts that agree with it. The
+    best next plan for that card (:func:`_vote`) is chosen knowing the card but
+    not the layout, so a plan that leads to a second guess scores lower than
+    one that does not.
+    """
+    rules = knowledge.rules
+    unseen = list(knowledge.unseen)
+    rng = random.Random(seed)
+    total = 0.0
+    for _ in range(outcomes):
+        if solver.out_of_time():
+            break
+        probe = unseen[:]
+        rng.shuffle(probe)
+        shown = visible_cards(rules, play_out(rules, knowledge.fill(probe), moves))
+        fixed = {j: c for j, c in enumerate(probe) if c in shown}
+        rest = [c for c in unseen if c not in shown]
+        states = []
+        for _layout in range(layouts):
+            rng.shuffle(rest)
+            cards = iter(rest)
+            full = [fixed[j] if j in fixed else next(cards) for j in range(len(unseen))]
+            states.append(play_out(rules, knowledge.fill(full), moves))
+        vote = _vote(rules, states, frozenset(rest), solver, plans)
+        best = max((len(vote.votes[k]) for k in vote.ranked), default=0)
+        total += best / layouts
+    return total / outcomes
+
+
+def plan(
+    observation: dict[str, Any],
+    samples: int = SAMPLES,
+    *,
+    seed: int | str = 0,
+    max_nodes: int | None = SAMPLE_NODES,
+    time_limit: float | None = None,
+    plans: int = PLANS,
+    avoid: Collection[str] = (),
+    outcomes: int = 0,
+    layouts: int = 0,
+    depth: int = 0,
+    screen: int = 12,
+    keep: int = 6,
+) -> Plan:
+    """The plan up to the next card turned that keeps the most sampled layouts winnable.
+
+    ``samples`` layouts of the unseen cards are drawn and solved within
+    ``max_nodes`` positions each (all of them within ``time_limit`` seconds).
+    Each winning line, cut after its first move that turns a hidden card, is
+    a plan that wins in its layout; the ``plans`` most-voted are tried on
+    every other winnable layout. Plans whose first move is in ``avoid``
+    (notation) are left out: callers pass moves that only go back to a
+    position the game has been in. When at most one card is unseen, the plan
+    is a whole winning line. It reads the observation only.
+    """
+    knowledge = read(observation)
+    check_budget(max_nodes, time_limit, FairError)
+    check_count(plans, "plans")
+    rules = knowledge.rules
+    unseen = frozenset(knowledge.unseen)
+    states = sample_states(knowledge, samples, seed)
+    solver = _Solver(rules, max_nodes, time_limit)
+    if len(unseen) <= 1:  # one layout only: its winning line is the plan
+        result = solver(states[0])
+        n = len(states)
+        moves = tuple(result.moves) if result.winnable and (not result.moves or str(result.moves[0]) not in avoid) \
+            else ()
+        wins = n if moves else 0
+        return Plan(moves, wins, n, n if result.verdict != "unknown" else 0, n if result.winnable else 0, False,
+                    {" ".join(map(str, moves)): wins} if moves else {})
+    vote = _vote(rules, states, unseen, solver, plans, avoid)
+    if depth:
+        _widen(rules, states, unseen, solver, vote, depth, screen, keep, avoid)
+    ranked = vote.ranked
+    if outcomes and layouts and len(ranked) > 1:
+        further = {k: look_further(knowledge, vote.found[k], outcomes, layouts, plans, f"{seed}:{n}", solver)
+                   for n, k in enumerate(ranked) if vote.votes[k]}
+        ranked = sorted(ranked, key=lambda k: (-further.get(k, 0.0), ranked.index(k)))
+    best = ranked[0] if ranked else None
+    found, votes = vote.found, vote.votes
+    moves = tuple(rules.to_move(m) for m in found[best]) if best is not None else ()
+    return Plan(
+        moves=moves,
+        wins=len(votes[best]) if best is not None else 0,
+        samples=vote.done,
+        decided=vote.decided,
+        winnable=len(vote.winnable),
+        turns=best is not None and turns_card(rules, play_out(rules, states[0], found[best]), unseen),
+        counts={" ".join(str(rules.to_move(m)) for m in found[k]): len(votes[k]) for k in ranked},
+    )
+
+
+def proved_lost(knowledge: Knowledge, max_nodes: int | None, limit: int = PROOF_LAYOUTS) -> bool:
+    """Whether every arrangement of the unseen cards is proved lost: a proof that the game is lost.
+
+    Only when there are at most ``limit`` arrangements (``k!`` for ``k``
+    unseen cards); otherwise False, which proves nothing either way.
+    """
+    k = len(knowledge.unseen)
+    if math.factorial(k) > limit:
+        return False
+    rules = knowledge.rules
+    solver = _Solver(rules, max_nodes, None)
+    return all(solver(knowledge.fill(list(cards))).verdict == "unwinnable"
+               for cards in itertools.permutations(knowledge.unseen))
