@@ -31,19 +31,23 @@ from __future__ import annotations
 
 import itertools
 import math
-import random
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import Move, RawMove, Rules, State
-from ..heuristic import is_pointless
 from ..solver import check_budget
 from .advice import SAMPLE_NODES, SAMPLES, _Solver
 from .observation import FairError, Knowledge, check_count, read, sample_states
 
 PLANS = 4
 """How many of the most-voted plans are tried on every winnable layout."""
+
+HINT_SAMPLES = 32
+"""Sampled layouts for a fair hint (:func:`tableaux.hints.hint`): ``python benchmarks/fair.py`` times it."""
+
+HINT_NODES = 10_000
+"""Positions per sampled layout for a fair hint."""
 
 PROOF_LAYOUTS = 720
 """The most arrangements of the unseen cards :func:`proved_lost` enumerates (6 unseen cards: 6! = 720)."""
@@ -178,138 +182,6 @@ def _vote(
     return _Vote(found, votes, winnable, decided, done, ranked)
 
 
-def short_plans(
-    rules: Rules, state: State, unseen: frozenset[int], depth: int, avoid: Collection[str] = ()
-) -> dict[State, list[RawMove]]:
-    """Every plan of at most ``depth`` moves: known moves, then one that turns a hidden card.
-
-    Breadth first over the positions the player can reach without turning a
-    card, so each plan is the shortest way to its end position. ``state`` is
-    any layout: the moves and which of them turn a card are the same in all.
-    Pointless moves (:func:`~tableaux.heuristic.is_pointless`) are skipped, and
-    so are plans that start with a move in ``avoid``.
-    """
-    out: dict[State, list[RawMove]] = {}
-    seen = {state}
-    frontier: list[tuple[State, list[RawMove]]] = [(state, [])]
-    for _step in range(depth):
-        following: list[tuple[State, list[RawMove]]] = []
-        for here, moves in frontier:
-            for move in rules.moves(here):
-                if move[0] in rules.foundations and move[2] in rules.foundations:
-                    continue  # a card from one foundation to another: the same position with the piles swapped
-                if is_pointless(rules, here, move, moves[-1] if moves else None):
-                    continue
-                if not moves and str(rules.to_move(move)) in avoid:
-                    continue
-                there = rules.apply(here, move)
-                if there in seen:
-                    continue
-                seen.add(there)
-                if turns_card(rules, there, unseen):
-                    out[there] = [*moves, move]
-                else:
-                    following.append((there, [*moves, move]))
-        frontier = following
-    return out
-
-
-def _widen(
-    rules: Rules,
-    states: Sequence[State],
-    unseen: frozenset[int],
-    solver: _Solver,
-    vote: _Vote,
-    depth: int,
-    screen: int,
-    keep: int,
-    avoid: Collection[str],
-) -> None:
-    """Try the short plans too (:func:`short_plans`), when no voted plan keeps every winnable layout.
-
-    A solver's line shows one way to win its own layout, often with moves that
-    only that layout needs; a short plan that turns a card at once is often
-    more robust. Each short plan is first tried on ``screen`` winnable layouts;
-    the ``keep`` best go on to all of them, and a plan stops as soon as it has
-    lost more layouts than the best plan so far.
-    """
-    winnable = vote.winnable
-    best = max((len(vote.votes[k]) for k in vote.ranked), default=0)
-    if best >= len(winnable):
-        return
-    extra = {k: m for k, m in short_plans(rules, states[0], unseen, depth, avoid).items() if k not in vote.ranked}
-    first = winnable[:screen]
-    partial: dict[State, set[int]] = {}
-    for key, moves in extra.items():
-        if solver.out_of_time():
-            return
-        partial[key] = {i for i in first if solver(play_out(rules, states[i], moves)).winnable}
-    finalists = sorted(partial, key=lambda k: (-len(partial[k]), len(extra[k])))[:keep]
-    for key in finalists:
-        won = set(partial[key])
-        lost = len(first) - len(won)
-        for i in winnable[screen:]:
-            if lost > len(winnable) - best or solver.out_of_time():
-                break
-            if solver(play_out(rules, states[i], extra[key])).winnable:
-                won.add(i)
-            else:
-                lost += 1
-        if lost <= len(winnable) - best:
-            vote.found[key] = extra[key]
-            vote.votes[key] = won
-            vote.ranked.append(key)
-            best = max(best, len(won))
-    vote.ranked.sort(key=lambda k: -len(vote.votes[k]))
-
-
-def visible_cards(rules: Rules, state: State) -> set[int]:
-    return {card & 63 for pile, shown in zip(state.piles, rules.visible(state), strict=True)
-            for card, visible in zip(pile, shown, strict=True) if visible}
-
-
-def look_further(
-    knowledge: Knowledge,
-    moves: Sequence[RawMove],
-    outcomes: int,
-    layouts: int,
-    plans: int,
-    seed: int | str,
-    solver: _Solver,
-) -> float:
-    """A plan's value one card further on: the share of layouts the best next plan keeps, averaged over cards turned.
-
-    Sparse sampling over the chance node the plan ends in: ``outcomes`` cards
-    it might turn are drawn (each from a uniform layout, so with their true
-    chances), and for each, ``layouts`` fresh layouts that agree with it. The
-    best next plan for that card (:func:`_vote`) is chosen knowing the card but
-    not the layout, so a plan that leads to a second guess scores lower than
-    one that does not.
-    """
-    rules = knowledge.rules
-    unseen = list(knowledge.unseen)
-    rng = random.Random(seed)
-    total = 0.0
-    for _ in range(outcomes):
-        if solver.out_of_time():
-            break
-        probe = unseen[:]
-        rng.shuffle(probe)
-        shown = visible_cards(rules, play_out(rules, knowledge.fill(probe), moves))
-        fixed = {j: c for j, c in enumerate(probe) if c in shown}
-        rest = [c for c in unseen if c not in shown]
-        states = []
-        for _layout in range(layouts):
-            rng.shuffle(rest)
-            cards = iter(rest)
-            full = [fixed[j] if j in fixed else next(cards) for j in range(len(unseen))]
-            states.append(play_out(rules, knowledge.fill(full), moves))
-        vote = _vote(rules, states, frozenset(rest), solver, plans)
-        best = max((len(vote.votes[k]) for k in vote.ranked), default=0)
-        total += best / layouts
-    return total / outcomes
-
-
 def plan(
     observation: dict[str, Any],
     samples: int = SAMPLES,
@@ -319,11 +191,6 @@ def plan(
     time_limit: float | None = None,
     plans: int = PLANS,
     avoid: Collection[str] = (),
-    outcomes: int = 0,
-    layouts: int = 0,
-    depth: int = 0,
-    screen: int = 12,
-    keep: int = 6,
 ) -> Plan:
     """The plan up to the next card turned that keeps the most sampled layouts winnable.
 
@@ -352,13 +219,7 @@ def plan(
         return Plan(moves, wins, n, n if result.verdict != "unknown" else 0, n if result.winnable else 0, False,
                     {" ".join(map(str, moves)): wins} if moves else {})
     vote = _vote(rules, states, unseen, solver, plans, avoid)
-    if depth:
-        _widen(rules, states, unseen, solver, vote, depth, screen, keep, avoid)
     ranked = vote.ranked
-    if outcomes and layouts and len(ranked) > 1:
-        further = {k: look_further(knowledge, vote.found[k], outcomes, layouts, plans, f"{seed}:{n}", solver)
-                   for n, k in enumerate(ranked) if vote.votes[k]}
-        ranked = sorted(ranked, key=lambda k: (-further.get(k, 0.0), ranked.index(k)))
     best = ranked[0] if ranked else None
     found, votes = vote.found, vote.votes
     moves = tuple(rules.to_move(m) for m in found[best]) if best is not None else ()

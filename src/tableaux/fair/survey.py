@@ -57,9 +57,6 @@ def play_deal(
     max_nodes: int,
     player: str = "fair",
     plans: int = PLANS,
-    outcomes: int = 0,
-    layouts: int = 0,
-    depth: int = 0,
     max_moves: int = MAX_MOVES,
 ) -> dict[str, Any]:
     """Play one deal without peeking; one survey row. Runs in a worker, so it returns plain data."""
@@ -69,10 +66,8 @@ def play_deal(
         end = play_hindsight(g, samples=samples, seed=seed, max_nodes=max_nodes, max_moves=max_moves)
         settings: dict[str, Any] = {}
     elif player == "fair":
-        end = play_fair(g, samples=samples, seed=seed, max_nodes=max_nodes, plans=plans,
-                        outcomes=outcomes, layouts=layouts, depth=depth, max_moves=max_moves)
-        settings = {"plans": plans, "outcomes": outcomes, "layouts": layouts, "depth": depth,
-                    "more_samples": MORE_SAMPLES}
+        end = play_fair(g, samples=samples, seed=seed, max_nodes=max_nodes, plans=plans, max_moves=max_moves)
+        settings = {"plans": plans, "more_samples": MORE_SAMPLES}
     else:
         raise FairError(f"unknown player {player!r}; the players are {', '.join(PLAYERS)}")
     return {
@@ -91,8 +86,7 @@ def play_deal(
 
 
 def play_fair(
-    g: Game, *, samples: int, seed: int, max_nodes: int, plans: int, outcomes: int, layouts: int,
-    depth: int, max_moves: int,
+    g: Game, *, samples: int, seed: int, max_nodes: int, plans: int = PLANS, max_moves: int = MAX_MOVES
 ) -> str:
     """The fair player: ask for a plan (:func:`.planner.plan`), play it whole, ask again.
 
@@ -116,7 +110,7 @@ def play_fair(
         if observation["unseen"] != looked_at:  # something new is known: look again
             tag = f"{seed}:{len(g.moves_played)}"
             answer = plan(observation, samples, seed=tag, max_nodes=max_nodes, plans=plans,
-                          avoid=repeating_moves(g), outcomes=outcomes, layouts=layouts, depth=depth)
+                          avoid=repeating_moves(g))
             if not answer.moves and answer.lost:
                 if proved_lost(read(observation), max_nodes):
                     return "proved lost"
@@ -137,7 +131,7 @@ def play_fair(
     return "won"
 
 
-def play_hindsight(g: Game, *, samples: int, seed: int, max_nodes: int, max_moves: int) -> str:
+def play_hindsight(g: Game, *, samples: int, seed: int, max_nodes: int, max_moves: int = MAX_MOVES) -> str:
     """The hindsight player: always the move that keeps most sampled layouts winnable (:func:`.advice.hint`).
 
     It stops when the game is won, no move is left, or every sampled
