@@ -40,9 +40,9 @@ SURVEY_NODES = 10_000
 
 
 PLAYERS = ("fair", "hindsight")
-"""``fair``: plans up to the next card turned (:func:`.planner.plan`), played whole, and never gives up on
-evidence alone; ``hindsight``: the move that keeps most sampled layouts winnable (:func:`.advice.hint`),
-asked again after every move, stopping once every sampled layout is lost."""
+"""``fair``: the first move of the plan up to the next card turned that keeps most sampled layouts winnable
+(:func:`.planner.plan`), and it never gives up on evidence alone; ``hindsight``: the move that keeps most
+sampled layouts winnable (:func:`.advice.hint`), stopping once every sampled layout is lost."""
 
 MORE_SAMPLES = 4
 """When every sampled layout is lost, the fair player looks again with this many times as many layouts."""
@@ -88,16 +88,19 @@ def play_deal(
 def play_fair(
     g: Game, *, samples: int, seed: int, max_nodes: int, plans: int = PLANS, max_moves: int = MAX_MOVES
 ) -> str:
-    """The fair player: ask for a plan (:func:`.planner.plan`), play it whole, ask again.
+    """The fair player: play the first move of the best plan up to the next card turned (:func:`.planner.plan`).
 
-    It keeps playing while any move might still win. When every sampled
-    layout is lost it looks again over more layouts, and when those are lost
-    too it plays the rule of thumb (which does not peek) until a card turns,
-    then looks again. It stops only when the game is won, no legal move is
-    left, every legal move only goes back to a position already played, or
-    the game is proved lost from what is seen: every arrangement of the
-    unseen cards solved and lost (:func:`.planner.proved_lost`, when few
-    cards are unseen).
+    It asks again after every move, with fresh layouts: no card is learnt
+    between two, but a new look averages over more layouts and lets the rest
+    of the plan change. When no card is left to guess it follows one whole
+    winning line. It keeps playing while any move might still win: when
+    every sampled layout is lost it looks again over more layouts, and when
+    those are lost too it plays the rule of thumb (which does not peek) until
+    a card turns, then looks again. It stops only when the game is won, no
+    legal move is left, every legal move only goes back to a position already
+    played, or the game is proved lost from what is seen: every arrangement
+    of the unseen cards solved and lost (:func:`.planner.proved_lost`, when
+    few cards are unseen).
     """
     looked_at: int | None = None  # how many cards were unseen when every layout looked at was lost
     hopeless = False  # every layout looked at since the last plan was lost
@@ -107,10 +110,9 @@ def play_fair(
         if len(g.moves_played) >= max_moves:
             return "move limit"
         observation = g.observation()
-        if observation["unseen"] != looked_at:  # something new is known: look again
+        if observation["unseen"] != looked_at:  # something new is known, or a plan is being followed
             tag = f"{seed}:{len(g.moves_played)}"
-            answer = plan(observation, samples, seed=tag, max_nodes=max_nodes, plans=plans,
-                          avoid=repeating_moves(g))
+            answer = plan(observation, samples, seed=tag, max_nodes=max_nodes, plans=plans, avoid=repeating_moves(g))
             if not answer.moves and answer.lost:
                 if proved_lost(read(observation), max_nodes):
                     return "proved lost"
@@ -120,8 +122,9 @@ def play_fair(
                 if not answer.moves:
                     looked_at, hopeless = observation["unseen"], True
             if answer.moves:
-                hopeless = False
-                for move in answer.moves[: max_moves - len(g.moves_played)]:
+                looked_at, hopeless = None, False
+                line = answer.moves if not answer.turns else answer.moves[:1]  # nothing left to guess: the whole line
+                for move in line[: max_moves - len(g.moves_played)]:
                     g.play(move)
                 continue
         fallback = heuristic_hint(g).move  # no layout won within the budget: a rule of thumb, which does not peek
