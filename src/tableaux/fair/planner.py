@@ -1,4 +1,4 @@
-"""The no-peek planner: choose a whole plan up to the next card turned, over sampled layouts of the hidden cards.
+"""The no-peek planner: the moves up to the next card turned that keep the most sampled layouts winnable.
 
 Between two cards turned, the player knows every card that matters: a move
 that turns no hidden card has the same outcome in every layout consistent
@@ -15,16 +15,14 @@ makes that decision.
 3. Try the most-voted plans on every winnable layout (solve the position after
    the plan) and choose the plan that keeps the most layouts winnable.
 
-A player who plays the whole plan and only then asks again cannot go round in
-circles: every plan ends by turning a card, and a card turned stays seen.
-Choosing move by move, as :func:`~.advice.hint` does, re-plans after moves that
-change nothing the player knows, and its choices among equally good moves
-drift back and forth until only a bad one is left that does not repeat a
-position.
-
-The layouts are still solved with every card known, so the value of a plan
-counts on knowing the later hidden cards ("strategy fusion"); what the plan
-does not do is use a card before it is turned. ``docs/fair.md`` says more.
+A layout counts for a plan only if the one plan, the same known moves in every
+layout, keeps it winnable. The move-by-move vote (:func:`~.advice.hint`) counts
+a move for a layout whenever some line wins there, even when each layout needs
+different moves before the next card turns. After that card, the layouts are
+still solved with every card known, so the count still assumes the later hidden
+cards will be known ("strategy fusion"). The fair player
+(:func:`~.survey.play_fair`) and the fair hint (:func:`tableaux.hints.hint`)
+play the plan's first move; ``docs/fair.md`` says more.
 """
 
 from __future__ import annotations
