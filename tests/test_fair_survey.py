@@ -80,3 +80,19 @@ def test_cli_survey_of_one_player_refuses_to_resume_another_players_file(tmp_pat
     proc = run_survey("--deals", "2-3", "--out", str(out))
     assert proc.returncode == 2 and "hindsight player" in proc.stderr and "another --out" in proc.stderr
     assert out.read_bytes() == before
+
+
+FAIR_FILES = sorted((Path(__file__).resolve().parents[1] / "results").glob("fair-*.jsonl.gz"))
+
+
+@pytest.mark.parametrize("path", FAIR_FILES, ids=lambda p: p.name)
+def test_kept_no_peek_games_replay_in_the_engine_to_their_recorded_end(path: Path) -> None:
+    rows = [row for game in ("king-albert", "eagle-wing") for row in read_results(path, game, field="won").values()]
+    assert rows and len({row["player"] for row in rows}) == 1  # one player per file
+    for row in rows[::25]:  # every 25th game: all of them take minutes
+        game = tableaux.new_game(row["game"], row["deal"])
+        for move in row["moves"]:
+            game.play(move)  # an illegal move raises, naming it
+        assert game.is_won() == row["won"] == (row["end"] == "won"), (path.name, row["deal"])
+        if row["end"] in ("no move left",):
+            assert not game.legal_moves()
