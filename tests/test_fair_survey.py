@@ -54,7 +54,7 @@ def test_cli_fair_survey_writes_one_record_per_deal_and_resumes(tmp_path: Path) 
     out = tmp_path / "fair-king-albert.jsonl"
     proc = run_survey("--deals", "2-3", "--seed", "5", "--out", str(out))
     assert proc.returncode == 0, proc.stderr
-    assert "no-peek win rate: 95% CI" in proc.stdout
+    assert "no-peek win rate: 95% CI" in proc.stdout and " s per move (" in proc.stdout
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert sorted(r["deal"] for r in rows) == [2, 3]
     for row in rows:

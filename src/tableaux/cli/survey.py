@@ -1,5 +1,5 @@
 """``tableaux survey``: solve a range of deals, resumably, and report the winnable share; or, with
-``--player fair``, play each deal with fair hints only and report the no-peek win rate."""
+``--player fair`` (or ``hindsight``), play each deal without peeking and report the no-peek win rate."""
 
 from __future__ import annotations
 
@@ -231,4 +231,6 @@ def run_fair(args: argparse.Namespace) -> int:
         n=n, player=args.player, won=summary["won"], share=f"{100 * summary['share']:.2f}",
         low=f"{100 * summary['low']:.2f}",
         high=f"{100 * summary['high']:.2f}"))
+    print(_("{seconds} s per move ({moves} moves played)").format(
+        seconds=f"{summary['seconds_per_move']:.3f}", moves=summary["moves"]))
     return 0

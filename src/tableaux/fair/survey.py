@@ -1,10 +1,14 @@
-"""The no-peek survey: play whole deals with fair hints only and count the wins.
+"""The no-peek survey: play whole deals without peeking and count the wins.
 
 ``tableaux survey GAME --deals A-B --player fair`` plays each deal from the
-deal to the end, always playing the fair hint (:func:`tableaux.fair.hint` on
-the game's observation; the rule of thumb when no sampled layout is won within
-the budget). Its win rate is a lower bound on what the best player who does
-not peek achieves, to set beside the solver's winnable share (an upper bound).
+deal to the end with the fair player (:func:`play_fair`: the first move of the
+plan up to the next card turned, :func:`tableaux.fair.plan`);
+``--player hindsight`` with the move-by-move hindsight player
+(:func:`play_hindsight`, :func:`tableaux.fair.hint`). Either reads only the
+game's observation, and plays the rule of thumb, which looks at no hidden
+card, when no sampled layout is won within the budget. The win rate is a
+lower bound on what the best player who does not peek achieves, to set beside
+the solver's winnable share (an upper bound).
 
 It shares the solver survey's machinery (:mod:`tableaux.solver.parallel`, :mod:`tableaux.solver.survey_file`):
 results are JSON lines appended as each deal finishes, a rerun with the same
@@ -194,8 +198,11 @@ def run(
 
 
 def summarise(rows: Any) -> dict[str, Any]:
+    """Deals, wins, the win share with its 95% Wilson interval, and the seconds per move played."""
     rows = list(rows)
     won = sum(bool(r["won"]) for r in rows)
     low, high = wilson(won, len(rows))
+    moves = sum(len(r["moves"]) for r in rows)
     return {"deals": len(rows), "won": won, "share": won / len(rows) if rows else float("nan"),
-            "low": low, "high": high}
+            "low": low, "high": high, "moves": moves,
+            "seconds_per_move": sum(r["seconds"] for r in rows) / moves if moves else float("nan")}
