@@ -12,7 +12,7 @@ from handmade import Hand
 from tableaux import Game, fair
 from tableaux.cards import DOWN
 from tableaux.fair import survey
-from tableaux.fair.planner import Plan, play_out, turns_card
+from tableaux.fair.planner import Plan, path_to_a_card, play_out, turns_card
 from tableaux.solver import SolveResult, solve
 
 SMALL: dict[str, Any] = {"samples": 4, "max_nodes": 2000}
@@ -125,7 +125,7 @@ def test_the_player_plays_on_after_every_sampled_layout_is_lost(monkeypatch: pyt
     monkeypatch.setattr(survey, "plan", always_lost)
     game = tableaux.new_game("king-albert", 5)
     end = survey.play_fair(game, seed=1, **SMALL)
-    assert end in ("no move left", "no new move", "move limit")
+    assert end in ("no move left", "proved lost", "no new move", "move limit")
     assert len(game.moves_played) > 5  # it played on instead of giving up at the first verdict
     assert asked[:2] == [(36, 4), (36, 4 * survey.MORE_SAMPLES)]  # the first verdict: more layouts at once
     later = asked[2:]
@@ -198,3 +198,41 @@ def test_turns_card_sees_only_cards_never_seen() -> None:
         source = state.piles[move[0]]
         uncovers = move[0] in rules.tableau and len(source) > move[1]
         assert turns_card(rules, after, unseen) == bool(uncovers and source[-move[1] - 1] & DOWN)
+
+
+def test_a_path_to_a_card_is_known_moves_then_one_that_turns_a_card() -> None:
+    game = tableaux.new_game("king-albert", 3)
+    unseen = game.observation()["unseen"]
+    path = path_to_a_card(fair.read(game.observation()))
+    assert path
+    for move in path[:-1]:
+        game.play(game.rules.to_move(move))
+        assert game.observation()["unseen"] == unseen
+    game.play(game.rules.to_move(path[-1]))
+    assert game.observation()["unseen"] < unseen
+    stuck = tableaux.new_game("king-albert", 1789)  # no legal move at the deal
+    assert path_to_a_card(fair.read(stuck.observation())) == []
+    assert path_to_a_card(fair.read(game.observation()), limit=1) is None  # out of positions: no answer
+
+
+def test_proved_lost_because_no_card_can_be_turned_is_a_proof() -> None:
+    """The player's claim is checked by a search of its own: from the last position, no sequence of legal moves
+    ever turns a card, and a card is still unseen, so no line wins."""
+    row = survey.play_deal("king-albert", 11, seed=1, samples=8, max_nodes=10_000)
+    assert row["end"] == "proved lost"
+    game = tableaux.new_game("king-albert", 11)
+    for move in row["moves"]:
+        game.play(move)
+    unseen = game.observation()["unseen"]
+    assert unseen > 0 and game.legal_moves()
+    seen, todo = {game.state}, [game]
+    while todo:
+        here = todo.pop()
+        for move in here.legal_moves():
+            there = here.copy()
+            there.play(move)
+            assert there.observation()["unseen"] == unseen and not there.is_won()
+            if there.state not in seen:
+                seen.add(there.state)
+                todo.append(there)
+    assert len(seen) > 1

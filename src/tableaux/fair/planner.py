@@ -47,6 +47,9 @@ HINT_SAMPLES = 32
 HINT_NODES = 10_000
 """Positions per sampled layout for a fair hint."""
 
+REACH_POSITIONS = 5_000
+"""The most positions :func:`path_to_a_card` visits looking for a way to turn a card."""
+
 PROOF_LAYOUTS = 720
 """The most arrangements of the unseen cards :func:`proved_lost` enumerates (6 unseen cards: 6! = 720)."""
 
@@ -245,3 +248,39 @@ def proved_lost(knowledge: Knowledge, max_nodes: int | None, limit: int = PROOF_
     solver = _Solver(rules, max_nodes, None)
     return all(solver(knowledge.fill(list(cards))).verdict == "unwinnable"
                for cards in itertools.permutations(knowledge.unseen))
+
+
+def path_to_a_card(knowledge: Knowledge, limit: int = REACH_POSITIONS) -> list[RawMove] | None:
+    """The shortest sequence of known moves that ends by turning a hidden card; ``[]`` when none exists.
+
+    A breadth-first search over the positions the player can reach without
+    turning a card, in any one layout (which moves are legal, and which of
+    them turn a card, is the same in all). ``[]`` is a proof that no card can
+    ever be turned from here, so with a card still unseen the game is lost.
+    ``None`` when ``limit`` positions were searched without an answer.
+    """
+    rules = knowledge.rules
+    unseen = frozenset(knowledge.unseen)
+    start = knowledge.fill(list(knowledge.unseen))
+    came: dict[State, tuple[State, RawMove] | None] = {start: None}
+    frontier = [start]
+    while frontier:
+        following = []
+        for here in frontier:
+            for move in rules.moves(here):
+                there = rules.apply(here, move)
+                if there in came:
+                    continue
+                came[there] = (here, move)
+                if turns_card(rules, there, unseen):
+                    path = []
+                    at: State = there
+                    while (step := came[at]) is not None:
+                        at, back = step
+                        path.append(back)
+                    return path[::-1]
+                if len(came) >= limit:
+                    return None
+                following.append(there)
+        frontier = following
+    return []

@@ -34,7 +34,7 @@ from ..solver.survey_file import append_results, check_out, drop_torn_tail, read
 from ..statistics import wilson
 from .advice import hint
 from .observation import FairError, read
-from .planner import PLANS, plan, proved_lost
+from .planner import PLANS, path_to_a_card, plan, proved_lost
 
 MAX_MOVES = 1500
 """Moves per deal at most; a fair player never repeats a position, so this only bounds the effort."""
@@ -132,9 +132,16 @@ def play_fair(
                     g.play(move)
                 continue
         fallback = heuristic_hint(g).move  # no layout won within the budget: a rule of thumb, which does not peek
-        if fallback is None:
+        if fallback is not None:
+            g.play(fallback)
+            continue
+        path = path_to_a_card(read(observation))  # every new move tried: is there still a card to turn?
+        if path is None:
             return "no new move"
-        g.play(fallback)
+        if not path:
+            return "proved lost"  # no card can ever be turned, and one is unseen: no win is possible
+        for move in path[: max_moves - len(g.moves_played)]:
+            g.play(g.rules.to_move(move))
     return "won"
 
 
