@@ -22,7 +22,7 @@ players over a range of deals).
 from .advice import CANDIDATES, SAMPLE_NODES, SAMPLES, Chance, Vote, hint, win_chance
 from .lost import LOST_NODES, where_lost
 from .observation import FairError, Knowledge, read, sample, sample_states, unseen_count
-from .planner import HINT_NODES, HINT_SAMPLES, PLANS, Plan, plan, proved_lost
+from .planner import HINT_NODES, HINT_SAMPLES, PLANS, Plan, path_to_a_card, plan, proved_lost
 
 __all__ = [
     "CANDIDATES",
@@ -38,6 +38,7 @@ __all__ = [
     "Plan",
     "Vote",
     "hint",
+    "path_to_a_card",
     "plan",
     "proved_lost",
     "read",
