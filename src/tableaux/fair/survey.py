@@ -37,7 +37,7 @@ from .observation import FairError, read
 from .planner import PLANS, path_to_a_card, plan, proved_lost
 
 MAX_MOVES = 1500
-"""Moves per deal at most; a fair player never repeats a position, so this only bounds the effort."""
+"""Moves per deal at most: a bound on the effort of a player that plays on by rule of thumb."""
 
 SURVEY_NODES = 10_000
 """Default positions per sampled layout in the survey (``--max-nodes``)."""
@@ -100,11 +100,15 @@ def play_fair(
     winning line. It keeps playing while any move might still win: when
     every sampled layout is lost it looks again over more layouts, and when
     those are lost too it plays the rule of thumb (which does not peek) until
-    a card turns, then looks again. It stops only when the game is won, no
-    legal move is left, every legal move only goes back to a position already
-    played, or the game is proved lost from what is seen: every arrangement
-    of the unseen cards solved and lost (:func:`.planner.proved_lost`, when
-    few cards are unseen).
+    a card turns, then looks again. When the rule of thumb has no move left
+    that reaches a new position, it looks for known moves that lead to a card
+    it can turn (:func:`.planner.path_to_a_card`) and plays them. It stops
+    only when the game is won, no legal move is left, or the game is proved
+    lost from what is seen: every arrangement of the unseen cards solved and
+    lost (:func:`.planner.proved_lost`, when few cards are unseen), or no card
+    left unseen can ever be turned. ``no new move`` (the search for a card to
+    turn ran out of its positions) and ``move limit`` end a game on effort,
+    not proof.
     """
     looked_at: int | None = None  # how many cards were unseen when every layout looked at was lost
     hopeless = False  # every layout looked at since the last plan was lost
@@ -136,10 +140,8 @@ def play_fair(
             g.play(fallback)
             continue
         path = path_to_a_card(read(observation))  # every new move tried: is there still a card to turn?
-        if path is None:
-            return "no new move"
-        if not path:
-            return "proved lost"  # no card can ever be turned, and one is unseen: no win is possible
+        if not path:  # no card can ever be turned: with one unseen, no win is possible
+            return "proved lost" if path is not None and observation["unseen"] else "no new move"
         for move in path[: max_moves - len(g.moves_played)]:
             g.play(g.rules.to_move(move))
     return "won"
