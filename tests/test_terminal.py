@@ -400,7 +400,7 @@ def test_a_bug_behind_a_command_does_not_end_the_game(monkeypatch: pytest.Monkey
 
 
 # --- fair play: chance, hint, giveup, lost? -------------------------------------------------------
-SMALL = Budget(samples=6, max_nodes=4000, time_limit=None, lost_nodes=30_000)
+SMALL = Budget(samples=6, max_nodes=4000, time_limit=None, lost_nodes=30_000, hint_samples=6, hint_nodes=4000)
 
 
 def play_fair(game: Game, *lines: str) -> tuple[Game, str]:

@@ -1,8 +1,9 @@
 """Hints: which move to suggest, and whether it comes from the solver or a rule of thumb.
 
 Two modes (:func:`hint`). A *fair* hint (the default) uses only what the
-player has seen: :func:`tableaux.fair.hint` solves sampled layouts of the
-hidden cards and suggests the move that wins in most of them. A *peek* hint
+player has seen: :func:`tableaux.fair.plan` solves sampled layouts of the
+hidden cards and suggests the first move of the plan, up to the next card
+turned, that keeps the most of them winnable. A *peek* hint
 asks the solver about the real deal, face-down cards included, and says so.
 
 Both modes fall back on the rule of thumb (:mod:`tableaux.heuristic`), which
@@ -125,22 +126,24 @@ def fair_hint(
     seed: int | str = 0,
     max_nodes: int | None = None,
 ) -> Hint:
-    """A hint from what the player has seen only: :func:`tableaux.fair.hint` on ``game.observation()``.
+    """A hint from what the player has seen only: the first move of :func:`tableaux.fair.plan` on the observation.
 
-    ``time_limit`` bounds the whole hint (all sampled layouts together) and
-    ``max_nodes`` the solver's positions per layout; ``samples`` and
-    ``max_nodes`` default to :data:`tableaux.fair.SAMPLES` and
-    :data:`tableaux.fair.SAMPLE_NODES`. When no sampled layout is won in
-    time, the rule of thumb answers, saying so.
+    The plan runs up to the next card turned, and the hint names it and says
+    how many sampled layouts of the hidden cards it keeps winnable.
+    ``time_limit`` bounds the whole hint (all sampled layouts together, at
+    most :data:`FAIR_SECONDS` by default) and ``max_nodes`` the solver's
+    positions per layout; ``samples`` and ``max_nodes`` default to
+    :data:`tableaux.fair.HINT_SAMPLES` and :data:`tableaux.fair.HINT_NODES`.
+    When no sampled layout is won in time, the rule of thumb answers, saying so.
     """
     if game.is_won() or not game.legal_moves():
         return heuristic_hint(game)
     observation = game.observation()
-    answer = fair.hint(
+    answer = fair.plan(
         observation,
-        fair.SAMPLES if samples is None else samples,
+        fair.HINT_SAMPLES if samples is None else samples,
         seed=seed,
-        max_nodes=fair.SAMPLE_NODES if max_nodes is None else max_nodes,
+        max_nodes=fair.HINT_NODES if max_nodes is None else max_nodes,
         time_limit=FAIR_SECONDS if time_limit is None else time_limit,
         avoid=repeating_moves(game),
     )
@@ -153,10 +156,15 @@ def fair_hint(
             return Hint(move, "solver", _(
                 "Play {move}: it starts a winning line (no card is hidden any more).").format(move=move))
         text = _("Play {move}: it wins in {wins} of {n} possible layouts of the hidden cards.").format(
-            move=move, wins=wins, n=n)
-        return Hint(move, "solver", text + shortfall(n, decided, drawn))
+            move=move, wins=wins, n=n) + shortfall(n, decided, drawn)
+        if len(answer.moves) > 1:
+            text += " " + ngettext(
+                "It starts a plan of {count} move that turns a hidden card: {plan}.",
+                "It starts a plan of {count} moves that turns a hidden card: {plan}.", len(answer.moves)).format(
+                count=len(answer.moves), plan=", ".join(map(str, answer.moves)))
+        return Hint(move, "solver", text)
     fallback = heuristic_hint(game)
-    if decided == n and answer.winnable == 0:
+    if answer.lost:
         if known:
             text = _("This position can no longer be won: the solver searched every line from here.")
         else:

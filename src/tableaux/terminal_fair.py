@@ -34,6 +34,9 @@ class Budget:
     time_limit: float | None = 20.0
     """Seconds for one chance or hint at most, whatever the node budget says."""
     lost_nodes: int = fair.LOST_NODES
+    hint_samples: int = fair.HINT_SAMPLES
+    hint_nodes: int = fair.HINT_NODES
+    """The fair hint's own budget: the strongest player that answers in about a second (``benchmarks/fair.py``)."""
 
 
 PEEK_SECONDS = 2.0
@@ -85,8 +88,8 @@ def cmd_hint(session: Session, arg: str) -> None:
         session.say(advice.message, "magenta")
         return
     if not game.is_won() and game.legal_moves():
-        session.say(_("Thinking over {n} layouts of the hidden cards...").format(n=budget.samples), "dim")
-    advice = hint(game, samples=budget.samples, max_nodes=budget.max_nodes, time_limit=budget.time_limit)
+        session.say(_("Thinking over {n} layouts of the hidden cards...").format(n=budget.hint_samples), "dim")
+    advice = hint(game, samples=budget.hint_samples, max_nodes=budget.hint_nodes, time_limit=budget.time_limit)
     session.say(advice.message, "cyan")
 
 

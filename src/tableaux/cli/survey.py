@@ -1,5 +1,5 @@
 """``tableaux survey``: solve a range of deals, resumably, and report the winnable share; or, with
-``--player fair``, play each deal with fair hints only and report the no-peek win rate."""
+``--player fair`` (or ``hindsight``), play each deal without peeking and report the no-peek win rate."""
 
 from __future__ import annotations
 
@@ -33,12 +33,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--plot", default=None, metavar="FILE.png",
                    help=_("draw how long deals took and the running winnable share into this PNG file "
                           "(needs the survey extra)"))
-    p.add_argument("--player", choices=("solver", "fair"), default="solver",
+    p.add_argument("--player", choices=("solver", "fair", "hindsight"), default="solver",
                    help=_("solver: decide each deal seeing every card (default); fair: play each deal to the end "
-                   "with fair hints only (no peeking); --max-nodes is then per sampled layout, --time-limit unused"))
-    p.add_argument("--samples", type=positive_int, default=64, help=_("--player fair: sampled layouts per move"))
+                   "without peeking, a plan up to each card turned; hindsight: the older no-peek player, one move "
+                   "at a time; --max-nodes is then per sampled layout, --time-limit unused"))
+    p.add_argument("--samples", type=positive_int, default=64,
+                   help=_("--player fair or hindsight: sampled layouts per decision"))
     p.add_argument("--seed", type=bounded(int, N_("a seed"), 0, 2**63), default=0,
-                   help=_("--player fair: the same seed replays the same games"))
+                   help=_("--player fair or hindsight: the same seed replays the same games"))
 
 
 def missing_extra(args: argparse.Namespace) -> str | None:
@@ -56,7 +58,7 @@ def missing_extra(args: argparse.Namespace) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.player == "fair":
+    if args.player in ("fair", "hindsight"):
         return run_fair(args)
     from ..solver import LAYERED_GAME
     from ..solver.survey import read_results, survey, worth_retrying
@@ -161,8 +163,18 @@ def interrupted(out: str | None, game: str, deals: range, field: str = "verdict"
                    "resume.", saved).format(n=saved, file=out), file=sys.stderr)
 
 
+def check_player(rows: dict[int, dict[str, Any]], out: str | None, player: str) -> None:
+    """Refuse to resume a results file that another player wrote: its deals would count as this player's."""
+    from ..solver.survey_file import SurveyError
+
+    others = sorted({str(row.get("player", "fair")) for row in rows.values()} - {player})
+    if others:
+        raise SurveyError(_("{file} holds games of the {other} player, not the {player} player; give another --out")
+                          .format(file=out, other=", ".join(others), player=player))
+
+
 def run_fair(args: argparse.Namespace) -> int:
-    """``--player fair``: the no-peek player over a range of deals (:mod:`tableaux.fair.survey`)."""
+    """``--player fair`` or ``hindsight``: a no-peek player over a range of deals (:mod:`tableaux.fair.survey`)."""
     from ..fair.survey import SURVEY_NODES
     from ..fair.survey import run as play_deals
     from ..solver.survey_file import SurveyError, check_out, read_results
@@ -170,10 +182,12 @@ def run_fair(args: argparse.Namespace) -> int:
     try:
         deals = parse_deals(args.deals)
         if args.scheduler is not None:
-            raise SurveyError(_("--player fair runs on local workers only; leave out --scheduler"))
+            raise SurveyError(_("--player {player} runs on local workers only; leave out --scheduler").format(
+                player=args.player))
         workers = args.workers or os.cpu_count() or 1
         check_out(args.out)
         already = read_results(args.out, args.game, field="won")
+        check_player(already, args.out, args.player)
     except (SurveyError, DealError) as exc:
         print(_("tableaux survey: error: {error}").format(error=exc), file=sys.stderr)
         return 2
@@ -181,12 +195,12 @@ def run_fair(args: argparse.Namespace) -> int:
     max_nodes = args.max_nodes or SURVEY_NODES
     skipped = sum(1 for d in deals if d in already)
     text = ngettext(
-        "{game}: deals {first}-{last} played with fair hints ({samples} sampled layouts per move, {nodes} positions "
-        "per layout, seed {seed}), {workers} worker",
-        "{game}: deals {first}-{last} played with fair hints ({samples} sampled layouts per move, {nodes} positions "
-        "per layout, seed {seed}), {workers} workers", workers).format(
-        game=args.game, first=deals.start, last=deals.stop - 1, samples=samples, nodes=max_nodes, seed=args.seed,
-        workers=workers)
+        "{game}: deals {first}-{last} played by the {player} player without peeking ({samples} sampled layouts per "
+        "decision, {nodes} positions per layout, seed {seed}), {workers} worker",
+        "{game}: deals {first}-{last} played by the {player} player without peeking ({samples} sampled layouts per "
+        "decision, {nodes} positions per layout, seed {seed}), {workers} workers", workers).format(
+        game=args.game, first=deals.start, last=deals.stop - 1, player=args.player, samples=samples, nodes=max_nodes,
+        seed=args.seed, workers=workers)
     if skipped:
         text += _("; {n} already in {file}, skipped").format(n=skipped, file=args.out)
     print(text, file=sys.stderr)
@@ -201,7 +215,7 @@ def run_fair(args: argparse.Namespace) -> int:
 
     try:
         summary = play_deals(args.game, deals, samples=samples, seed=args.seed, max_nodes=max_nodes,
-                             workers=workers, out=args.out, on_result=show)
+                             player=args.player, workers=workers, out=args.out, on_result=show)
     except (SurveyError, DealError) as exc:
         print(_("tableaux survey: error: {error}").format(error=exc), file=sys.stderr)
         return 2
@@ -212,8 +226,11 @@ def run_fair(args: argparse.Namespace) -> int:
     if not n:
         print(_("no results yet"))
         return 0
-    print(_("deals {n}: won by the fair player {won} ({share}%)\n"
+    print(_("deals {n}: won by the {player} player {won} ({share}%)\n"
             "no-peek win rate: 95% CI {low}% .. {high}% (a lower bound on the best play without peeking)").format(
-        n=n, won=summary["won"], share=f"{100 * summary['share']:.2f}", low=f"{100 * summary['low']:.2f}",
+        n=n, player=args.player, won=summary["won"], share=f"{100 * summary['share']:.2f}",
+        low=f"{100 * summary['low']:.2f}",
         high=f"{100 * summary['high']:.2f}"))
+    print(_("{seconds} s per move ({moves} moves played)").format(
+        seconds=f"{summary['seconds_per_move']:.3f}", moves=summary["moves"]))
     return 0

@@ -13,24 +13,34 @@ the numbers do and do not mean.
 when every card may be shown, so it takes the game's record.
 
 The parts: :mod:`.observation` (reading what was seen, sampling the rest),
-:mod:`.advice` (chance and hint), :mod:`.lost` (where a finished game was
-lost) and :mod:`.survey` (the no-peek player over a range of deals).
+:mod:`.advice` (chance, and the move-by-move hindsight hint), :mod:`.planner`
+(the plan up to the next card turned: the fair player and the fair hint),
+:mod:`.lost` (where a finished game was lost) and :mod:`.survey` (the no-peek
+players over a range of deals).
 """
 
 from .advice import CANDIDATES, SAMPLE_NODES, SAMPLES, Chance, Vote, hint, win_chance
 from .lost import LOST_NODES, where_lost
 from .observation import FairError, Knowledge, read, sample, sample_states, unseen_count
+from .planner import HINT_NODES, HINT_SAMPLES, PLANS, Plan, path_to_a_card, plan, proved_lost
 
 __all__ = [
     "CANDIDATES",
+    "HINT_NODES",
+    "HINT_SAMPLES",
     "LOST_NODES",
+    "PLANS",
     "SAMPLES",
     "SAMPLE_NODES",
     "Chance",
     "FairError",
     "Knowledge",
+    "Plan",
     "Vote",
     "hint",
+    "path_to_a_card",
+    "plan",
+    "proved_lost",
     "read",
     "sample",
     "sample_states",
