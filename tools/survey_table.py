@@ -1,4 +1,4 @@
-"""Redo the tables of docs/winnability.md from the survey files in results/, or explain one row.
+"""Redo the tables of docs/winnability.md and docs/fair.md from the survey files in results/, or explain one row.
 
     python tools/survey_table.py                          # rewrite the tables between the doc's markers
     python tools/survey_table.py --row king-albert-classic 76210   # a deal's row and the command that makes it
@@ -7,8 +7,9 @@
 
 The survey table summarises the longest run of consecutive deals from 1 in ``results/GAME.jsonl.gz``
 (the last row of a deal wins, as in ``tableaux survey``). The provenance table counts those deals'
-rows by the budget and search that made them. The no-peek table sets each ``results/fair-GAME*.jsonl.gz``
-beside the solver's verdicts on the same deals. ``--compare`` checks another survey of the same game
+rows by the budget and search that made them. The no-peek table (in docs/fair.md) sets each
+``results/fair-GAME*.jsonl.gz`` beside the solver's verdicts on the same deals, and the budget curve
+counts the fair player's wins on deals 1-200 at each budget it was surveyed with. ``--compare`` checks another survey of the same game
 (another backend, another build, another budget) against the kept one: a deal both decided must have
 the same verdict, or the exit status is 1.
 """
@@ -34,6 +35,7 @@ from tableaux.statistics import wilson
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "results"
 DOC = ROOT / "docs" / "winnability.md"
+FAIR_DOC = ROOT / "docs" / "fair.md"
 GAMES = ("king-albert", "eagle-wing", "king-albert-classic")
 
 UNRECORDED_MEMORY = {("king-albert", 100_000_000): 4096}
@@ -99,33 +101,79 @@ def provenance_table(surveys: dict[str, dict[int, dict[str, Any]]]) -> str:
     return "\n".join(lines)
 
 
+def fair_rows(path: Path) -> tuple[str, dict[int, dict[str, Any]]] | None:
+    """The game and the rows of one no-peek survey file, or None when the name names no game."""
+    game = next((g for g in sorted(GAMES, key=len, reverse=True) if path.name.startswith(f"fair-{g}")), None)
+    return None if game is None else (game, read_results(path, game, field="won"))
+
+
+def per_move(rows: list[dict[str, Any]]) -> str:
+    """Seconds per move: all the deals' seconds over all their moves (a long lost game weighs its moves)."""
+    moves = sum(len(r["moves"]) for r in rows)
+    return f"{sum(r['seconds'] for r in rows) / moves:.3f}" if moves else "-"
+
+
 def fair_table(surveys: dict[str, dict[int, dict[str, Any]]]) -> str:
-    """The no-peek player's wins beside the solver's winnable share, over the same deals."""
+    """Each no-peek survey: its player and settings, its wins, and the solver's winnable share of the same deals."""
     rows = []
     for path in sorted(RESULTS.glob("fair-*.jsonl.gz")):
-        game = next((g for g in sorted(GAMES, key=len, reverse=True) if path.name.startswith(f"fair-{g}")), None)
-        if game is None:
+        found = fair_rows(path)
+        if found is None or not found[1]:
             continue
-        fair = read_results(path, game, field="won")
-        solver = surveys[game]
-        deals = sorted(d for d in fair if d in solver)
-        if not deals:
-            continue
-        won = sum(bool(fair[d]["won"]) for d in deals)
+        game, fair = found
+        deals = sorted(fair)
+        games = [fair[d] for d in deals]
+        won = sum(bool(r["won"]) for r in games)
         low, high = wilson(won, len(deals))
-        winnable = sum(solver[d]["verdict"] == "winnable" for d in deals)
-        unknown = sum(solver[d]["verdict"] == "unknown" for d in deals)
-        s_low, s_high = wilson(winnable, len(deals))[0], wilson(winnable + unknown, len(deals))[1]
-        first = fair[deals[0]]
-        rows.append(f"| `{game}` | {deals[0]}-{deals[-1]} ({len(deals):,}) | {first['samples']} | "
-                    f"{first['max_nodes']:,} | {first['seed']} | `{path.name}` | "
+        solver = surveys[game]
+        seen = [d for d in deals if d in solver]
+        if len(seen) == len(deals):
+            winnable = sum(solver[d]["verdict"] == "winnable" for d in deals)
+            unknown = sum(solver[d]["verdict"] == "unknown" for d in deals)
+            s_low, s_high = wilson(winnable, len(deals))[0], wilson(winnable + unknown, len(deals))[1]
+            beside = f"{winnable:,} ({100 * winnable / len(deals):.1f}%), {100 * s_low:.1f}% .. {100 * s_high:.1f}%"
+        else:
+            beside = "not surveyed"
+        first = games[0]
+        span = f"{deals[0]:,}-{deals[-1]:,}" + ("" if deals[-1] - deals[0] + 1 == len(deals) else " (some)")
+        rows.append(f"| `{game}` | {first.get('player', 'fair')} | {span} ({len(deals):,}) | {first['samples']} | "
+                    f"{first['max_nodes']:,} | {first['seed']} | "
                     f"{won:,} ({100 * won / len(deals):.1f}%), **{100 * low:.1f}% .. {100 * high:.1f}%** | "
-                    f"{winnable:,} ({100 * winnable / len(deals):.1f}%), {100 * s_low:.1f}% .. {100 * s_high:.1f}% |")
+                    f"{per_move(games)} | {beside} | `{path.name}` |")
     return "\n".join([
-        "| game | deals | samples per move | positions per layout | seed | file | won without peeking, 95% CI "
-        "| winnable (solver sees all), 95% CI |",
-        "|---|---|---|---|---|---|---|---|",
+        "| game | player | deals | layouts per decision | positions per layout | seed "
+        "| won without peeking, 95% CI | seconds per move | winnable (solver sees all), 95% CI | file |",
+        "|---|---|---|---|---|---|---|---|---|---|",
         *rows,
+    ])
+
+
+CURVE_DEALS = range(1, 201)
+"""The deals every point of the budget curve plays: the first 200, so that points differ in budget only."""
+
+
+def fair_curve() -> str:
+    """The fair player's wins on the same deals at each budget it was surveyed with, smallest budget first."""
+    points = []
+    for path in sorted(RESULTS.glob("fair-*.jsonl.gz")):
+        found = fair_rows(path)
+        if found is None:
+            continue
+        game, rows = found
+        if not all(d in rows for d in CURVE_DEALS) or rows[CURVE_DEALS[0]].get("player") != "fair":
+            continue
+        games = [rows[d] for d in CURVE_DEALS]
+        first = games[0]
+        won = sum(bool(r["won"]) for r in games)
+        low, high = wilson(won, len(games))
+        points.append(((game, first["samples"] * first["max_nodes"]),
+                       f"| `{game}` | {first['samples']} | {first['max_nodes']:,} | {won} "
+                       f"({100 * won / len(games):.1f}%), {100 * low:.1f}% .. {100 * high:.1f}% | {per_move(games)} |"))
+    return "\n".join([
+        f"| game | layouts per decision | positions per layout | won of deals {CURVE_DEALS[0]}-{CURVE_DEALS[-1]}, "
+        "95% CI | seconds per move |",
+        "|---|---|---|---|---|",
+        *(line for _, line in sorted(points)),
     ])
 
 
@@ -221,16 +269,18 @@ def main(argv: list[str] | None = None) -> int:
     if args.compare:
         return compare(args.compare[0], Path(args.compare[1]))
     surveys = {game: surveyed(game) for game in GAMES}
-    text = DOC.read_text()
-    for marker, content in (("survey-table", survey_table(surveys)), ("provenance", provenance_table(surveys)),
-                            ("fair-table", fair_table(surveys))):
-        print(content)
-        text, found = re.subn(rf"(<!-- {marker} -->\n).*?(<!-- /{marker} -->)",
-                              lambda m, c=content: m.group(1) + c + "\n" + m.group(2), text, flags=re.S)
-        if not found:
-            print(f"docs/winnability.md has no {marker} markers", file=sys.stderr)
-            return 1
-    DOC.write_text(text)
+    tables = {DOC: (("survey-table", survey_table(surveys)), ("provenance", provenance_table(surveys))),
+              FAIR_DOC: (("fair-table", fair_table(surveys)), ("fair-curve", fair_curve()))}
+    for doc, contents in tables.items():
+        text = doc.read_text()
+        for marker, content in contents:
+            print(content)
+            text, found = re.subn(rf"(<!-- {marker} -->\n).*?(<!-- /{marker} -->)",
+                                  lambda m, c=content: m.group(1) + c + "\n" + m.group(2), text, flags=re.S)
+            if not found:
+                print(f"docs/{doc.name} has no {marker} markers", file=sys.stderr)
+                return 1
+        doc.write_text(text)
     for game, rows in surveys.items():
         unknown = [d for d, r in rows.items() if r["verdict"] == "unknown"]
         out_of_memory = sum(bool(rows[d].get("out_of_memory")) for d in unknown)
