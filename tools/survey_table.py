@@ -9,9 +9,9 @@ The survey table summarises the longest run of consecutive deals from 1 in ``res
 (the last row of a deal wins, as in ``tableaux survey``). The provenance table counts those deals'
 rows by the budget and search that made them. The no-peek table (in docs/fair.md) sets each
 ``results/fair-GAME*.jsonl.gz`` beside the solver's verdicts on the same deals, and the budget curve
-counts the fair player's wins on deals 1-200 at each budget it was surveyed with. ``--compare`` checks another survey of the same game
-(another backend, another build, another budget) against the kept one: a deal both decided must have
-the same verdict, or the exit status is 1.
+counts the fair player's wins on deals 1-200 at each budget it was surveyed with. ``--compare`` checks
+another survey of the same game (another backend, another build, another budget) against the kept
+one: a deal both decided must have the same verdict, or the exit status is 1.
 """
 
 from __future__ import annotations
