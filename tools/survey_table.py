@@ -166,9 +166,11 @@ def fair_curve() -> str:
         first = games[0]
         won = sum(bool(r["won"]) for r in games)
         low, high = wilson(won, len(games))
-        points.append(((game, first["samples"] * first["max_nodes"]),
+        points.append(((game, first["samples"] * first["max_nodes"], first["samples"]),
                        f"| `{game}` | {first['samples']} | {first['max_nodes']:,} | {won} "
                        f"({100 * won / len(games):.1f}%), {100 * low:.1f}% .. {100 * high:.1f}% | {per_move(games)} |"))
+    per_game = Counter(key[0] for key, _ in points)
+    points = [(key, line) for key, line in points if per_game[key[0]] > 1]  # a curve needs two points
     return "\n".join([
         f"| game | layouts per decision | positions per layout | won of deals {CURVE_DEALS[0]}-{CURVE_DEALS[-1]}, "
         "95% CI | seconds per move |",
