@@ -9,7 +9,7 @@ what the figures mean and why the sampling is exact.
 from __future__ import annotations
 
 import time
-from collections.abc import Collection
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +47,14 @@ class _Solver:
 
     def out_of_time(self) -> bool:
         return self.deadline is not None and time.perf_counter() >= self.deadline
+
+    def each(self, states: Sequence[State]) -> Iterator[tuple[int, SolveResult]]:
+        """Each layout's index and result, in order, until the deadline passes; the first is always solved,
+        so an answer rests on at least one layout."""
+        for i, state in enumerate(states):
+            if i and self.out_of_time():
+                return
+            yield i, self(state)
 
     def __call__(self, state: State) -> SolveResult:
         known = self.cache.get(state)
@@ -112,10 +120,8 @@ def win_chance(
     states = sample_states(knowledge, samples, seed)
     solver = _Solver(knowledge.rules, max_nodes, time_limit)
     won = lost = done = 0
-    for state in states:
-        if done and solver.out_of_time():
-            break
-        verdict = solver(state).verdict
+    for _, result in solver.each(states):
+        verdict = result.verdict
         done += 1
         won += verdict == "winnable"
         lost += verdict == "unwinnable"
@@ -195,10 +201,7 @@ def hint(
     move_of: dict[str, Move] = {}
     winnable: list[int] = []
     done = decided = 0
-    for i, state in enumerate(states):
-        if done and solver.out_of_time():
-            break
-        result = solver(state)
+    for i, result in solver.each(states):
         done += 1
         decided += result.verdict != "unknown"
         if result.winnable:

@@ -147,10 +147,7 @@ def _vote(
     votes: dict[State, set[int]] = {}
     winnable: list[int] = []
     done = decided = 0
-    for i, state in enumerate(states):
-        if done and solver.out_of_time():
-            break
-        result = solver(state)
+    for i, result in solver.each(states):
         done += 1
         decided += result.verdict != "unknown"
         if not result.winnable or not result.moves:
@@ -158,7 +155,7 @@ def _vote(
         winnable.append(i)
         if str(result.moves[0]) in avoid:
             continue
-        moves = cut(rules, state, [rules.to_raw(m) for m in result.moves], unseen)
+        moves = cut(rules, states[i], [rules.to_raw(m) for m in result.moves], unseen)
         key = play_out(rules, states[0], moves)  # the same known moves end in the same position in every layout
         found.setdefault(key, moves)
         votes.setdefault(key, set()).add(i)
