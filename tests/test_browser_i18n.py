@@ -13,11 +13,16 @@ from tableaux import i18n
 from tableaux.hints import PEEKING
 
 
-@pytest.fixture
-def french(browser: Browser, server: LiveServer) -> Iterator[Player]:
-    p = Player(browser, server.url, locale="fr-FR", extra_http_headers={"Accept-Language": "fr"})
+def speaking(browser: Browser, server: LiveServer, language: str, region: str) -> Iterator[Player]:
+    """A player whose browser asks for ``language`` first, as a browser set up in that language does."""
+    p = Player(browser, server.url, locale=f"{language}-{region}", extra_http_headers={"Accept-Language": language})
     yield p
     p.close()
+
+
+@pytest.fixture
+def french(browser: Browser, server: LiveServer) -> Iterator[Player]:
+    yield from speaking(browser, server, "fr", "FR")
 
 
 def test_accept_language_fr_gives_a_french_page(french: Player) -> None:
@@ -68,9 +73,7 @@ def test_the_language_menu_switches_the_page_and_is_remembered(french: Player) -
 
 @pytest.fixture
 def german(browser: Browser, server: LiveServer) -> Iterator[Player]:
-    p = Player(browser, server.url, locale="de-DE", extra_http_headers={"Accept-Language": "de"})
-    yield p
-    p.close()
+    yield from speaking(browser, server, "de", "DE")
 
 
 def test_french_hints_keep_the_reason_without_the_move_and_say_peeking_once(french: Player) -> None:
