@@ -271,7 +271,7 @@ class Session:
 
     def cmd_resume(self, arg: str) -> None:
         if self.unfinished is None:
-            self.say(_("Unfinished games are not kept in this session; use 'load FILE' for a saved game."), "yellow")
+            self.say(_("Unfinished games are not kept here; use 'load FILE' for a saved game."), "yellow")
             return
         kept = self.unfinished.games(exclude=self.game)
         if not kept:
