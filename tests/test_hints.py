@@ -52,7 +52,7 @@ def test_hint_says_when_the_position_is_lost() -> None:
 
 
 def test_undecided_solver_falls_back_to_the_heuristic() -> None:
-    game = new_game("king-albert", 16042)  # undecided after 100 million positions (results/)
+    game = new_game("king-albert", 16042)  # lost, proved only after 746 million positions (results/)
     assert solver_hint(game, time_limit=0.01) is None
     hint = tableaux.hint(game, time_limit=0.01, mode="peek")
     assert hint.source == "heuristic" and hint.move in game.legal_moves()
