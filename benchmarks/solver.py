@@ -15,6 +15,7 @@ this kind of machine (shared/spec/solver-targets.md): 1999 decided, median 3 ms,
 p90 27 ms, p99 175 ms, max 1.1 s, about 775,000 positions a second.
 
     python benchmarks/solver.py --hard-tail --time-limit 60      # the hard tail, against the earlier self
+    python benchmarks/solver.py --big-rows --time-limit 60       # every deal the surveys won only with big budgets
 
 The hard tail (HARD_TAIL): deals the surveys left unknown that Solvitaire wins, the
 slowest deals the surveys decided, and the largest proofs of deals 1-2000. Each is
@@ -22,6 +23,11 @@ solved by the C core as it is and as it was without the first pass's streamlined
 runs (its earlier self), one after the other in one process: the verdicts, positions,
 CPU seconds and their ratio per deal. CPU seconds hold better than wall-clock on a
 busy machine.
+
+The big rows (BIG_ROWS): every winnable deal whose row in results/ took a big budget,
+30 million positions or more in King Albert and 100 million in classic King Albert,
+solved as a user does (``solve(game, deal, time_limit=...)``): how many are won within
+the time, and the CPU seconds of each.
 """
 
 from __future__ import annotations
@@ -46,10 +52,14 @@ HARD_TAIL: dict[str, tuple[int, ...]] = {
     # deals of the survey (66-98 million positions in their rows); then deals 1-2000's largest proof
     "king-albert": (168366, 184691, 68836, 102968, 702581, 590141, 254764, 106731, 513539, 818),
     # unknown after 1,600-8,000 million positions, won by Solvitaire in 1.5 and 20 s; then the slowest winnable
-    # deals (265-547 million positions in their rows); then deals 1-2000's largest proof
-    "king-albert-classic": (733, 26967, 90329, 43279, 71586, 161, 86525, 1837),
+    # deals (265-547 million positions in their rows); then deals 1-2000's largest proof; then a deal whose
+    # restricted space is exhausted at once (140 million positions in its row)
+    "king-albert-classic": (733, 26967, 90329, 43279, 71586, 161, 86525, 1837, 20838),
 }
 """Deals where the solver's time goes: what --hard-tail runs."""
+
+BIG_ROWS = {"king-albert": 30_000_000, "king-albert-classic": 100_000_000}
+"""The positions a winnable row must have taken for --big-rows to solve its deal again."""
 
 PYTHON_DEALS = {
     "king-albert": "1-60",
@@ -111,6 +121,29 @@ def hard_tail(time_limit: float, max_nodes: int | None, memory_mb: int) -> None:
     print(f"CPU ratio now / without, median over {len(ratios)} deals: {percentile(sorted(ratios), 50):.3f}")
 
 
+def big_rows(time_limit: float, memory_mb: int) -> None:
+    """Every winnable deal the surveys decided only with a big budget, solved once as a user solves it."""
+    from pathlib import Path
+
+    from tableaux.solver.survey_file import read_results
+
+    results = Path(__file__).resolve().parents[1] / "results"
+    print(f"{'game':<22}{'deal':>8}{'row positions':>15}  {'now':<10}{'positions':>12}{'CPU s':>8}")
+    for game, floor in BIG_ROWS.items():
+        rows = read_results(results / f"{game}.jsonl.gz", game)
+        deals = sorted(d for d, row in rows.items() if row["verdict"] == "winnable" and row["nodes"] >= floor)
+        won, cpus = 0, []
+        for deal in deals:
+            cpu = time.process_time()
+            result = solve(new_game(game, deal), time_limit=time_limit, memory_mb=memory_mb)
+            cpus.append(time.process_time() - cpu)
+            won += result.verdict == "winnable"
+            print(f"{game:<22}{deal:>8}{rows[deal]['nodes'] / 1e6:>14,.1f}M  {result.verdict:<10}"
+                  f"{result.nodes / 1e6:>11,.2f}M{cpus[-1]:>8.2f}", flush=True)
+        print(f"{game}: {won} of {len(deals)} won within {time_limit:g} s; CPU seconds median "
+              f"{percentile(sorted(cpus), 50):.2f}, max {max(cpus):.2f}")
+
+
 def ranges_from(items: list[str], defaults: dict[str, str], parser: argparse.ArgumentParser) -> dict[str, range]:
     if not items:
         return {game: parse_deals(text) for game, text in defaults.items()}
@@ -140,7 +173,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="run only this backend (repeatable; default: every backend built)")
     parser.add_argument("--hard-tail", action="store_true",
                         help="the hard deals (HARD_TAIL), as the C core is and without its streamlined runs")
+    parser.add_argument("--big-rows", action="store_true",
+                        help="every deal the surveys won only with a big budget (BIG_ROWS), solved once each")
     args = parser.parse_args(argv)
+    if args.big_rows:
+        print(f"{args.time_limit:g} s and {args.memory:,} MiB per deal, one thread")
+        big_rows(args.time_limit, args.memory)
+        return 0
     if args.hard_tail:
         if "c" not in BACKENDS:
             parser.error("--hard-tail compares the C core with itself, and it is not built here")

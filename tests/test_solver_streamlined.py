@@ -81,7 +81,8 @@ def test_a_deal_proved_lost_stays_lost_and_streamlined_runs_alone_never_call_it_
 def test_streamlined_runs_never_change_a_verdict(name: str, deals: range) -> None:
     """The solve with the streamlined runs and without them reach the same verdict wherever both decide, and
     every win's line plays out in the engine. In classic King Albert they start once the other runs have made
-    about 0.9 million positions, so at 300,000 the solve is the one without them, position for position."""
+    about 0.9 million positions, or once the restricted space is found to have no win: at 300,000 positions a
+    deal the solve without them wins in its first pass is won in the same positions with them."""
     rules, game = GAMES[name], CORE_GAME[name]
     compared = 0
     for deal in deals:
@@ -97,8 +98,8 @@ def test_streamlined_runs_never_change_a_verdict(name: str, deals: range) -> Non
         if 2 not in verdicts:
             assert verdicts[0] == verdicts[1], deal
             compared += 1
-        if name == "king-albert-classic":
-            assert verdicts[0] == verdicts[1] and nodes[0] == nodes[1], deal
+        if name == "king-albert-classic" and verdicts[1] == 0 and nodes[1] < 150_000:
+            assert verdicts[0] == 0 and nodes[0] == nodes[1], deal
     assert compared >= len(deals) // 2
 
 
@@ -128,6 +129,24 @@ def test_a_streamlined_run_that_takes_cards_back_wins_where_the_others_do_not() 
     assert verdict == 0 and wins(rules, start, line)
     assert any(move[0] in rules.foundations for move in line)
     assert _core.solve(game, start.piles, start.redeals, max_nodes=2_000_000, stream_alone=HOME | SUITS)[0] == 2
+
+
+def test_when_no_win_keeps_every_card_home_the_runs_that_take_cards_back_have_their_turn_at_once() -> None:
+    """Classic 20838 has almost nothing to search while no card comes back (the streamlined runs that take none
+    back search their whole spaces within a thousand positions), and the first pass's rounds reach the
+    streamlined runs only after about 0.9 million positions. Once the pass finds no win without cards back,
+    the streamlined run that takes them back gets its turn at once and wins within 300,000 positions, where
+    the solve without streamlined runs is still unknown after 20 million."""
+    rules, game = GAMES["king-albert-classic"], CORE_GAME["king-albert-classic"]
+    start = rules.deal(20838)
+    for kinds in (SUITS, HOME | SUITS):
+        verdict, _, nodes, _, _ = _core.solve(game, start.piles, start.redeals, max_nodes=100_000, stream_alone=kinds)
+        assert verdict == 2 and nodes < 1000
+    verdict, line, nodes, _, _ = _core.solve(game, start.piles, start.redeals, max_nodes=20_000_000)
+    assert verdict == 0 and wins(rules, start, line)
+    assert any(move[0] in rules.foundations for move in line)
+    assert nodes < 300_000
+    assert _core.solve(game, start.piles, start.redeals, max_nodes=20_000_000, streams=())[0] == 2
 
 
 def test_streams_are_refused_clearly_outside_their_range() -> None:
