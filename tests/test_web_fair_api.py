@@ -9,6 +9,7 @@ is also checked for face-down cards.
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -228,6 +229,16 @@ def test_a_deal_number_and_winnable_only_cannot_be_asked_together(client: TestCl
     assert r.status_code == 422 and "true or false" in r.json()["error"]
 
 
+@pytest.fixture
+def one_day(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Today, held for the whole test: a test running across midnight UTC would otherwise see the next
+    day's deal (rightly) halfway through. The server runs in this process (TestClient), so it sees it too."""
+    day = catalogue.today()
+    monkeypatch.setattr(catalogue, "today", lambda: day)
+    monkeypatch.setattr(sys.modules["tableaux.catalogue.daily"], "today", lambda: day)
+
+
+@pytest.mark.usefixtures("one_day")
 def test_the_daily_deal_is_the_catalogues_for_today_and_is_played_once(client: TestClient, app: Any) -> None:
     entry = catalogue.daily("king-albert")
     first = checked(client.post("/api/daily", json={"game": "king-albert"}), 201)
