@@ -19,6 +19,11 @@
 #define STREAM_NEXT 16
 #define STREAM_FROM_CLASSIC 4
 
+/* The turn of the first pass's i-th streamlined kind in its k-th round of streamlined runs. */
+static long long stream_turn(int k, int i) {
+    return (20000LL << (k < 30 ? k : 30)) * (i ? STREAM_NEXT : STREAM_FIRST);
+}
+
 /* The pass must end: out of budget, time or memory, or its share of the nodes used. */
 static int pass_over(const Search *s, long long share) {
     const Budget *b = &s->budget;
@@ -102,8 +107,7 @@ static int first_pass_run(Search *s, double start, double time_limit) {
         long long size = 20000LL << (restart < 30 ? restart : 30);
         for (int i = 0; i < s->sched.nstreams && restart >= from && !found; i++) {
             if (stream_done >> i & 1) continue;
-            long long turn = (20000LL << (restart - from < 30 ? restart - from : 30)) * (i ? STREAM_NEXT : STREAM_FIRST);
-            int r = streamlined_run(s, &root, s->sched.streams[i], turn, share);
+            int r = streamlined_run(s, &root, s->sched.streams[i], stream_turn(restart - from, i), share);
             if (r == 1) found = 1;
             if (r == 0) stream_done |= 1 << i;
             if (pass_over(s, share)) break;
@@ -166,12 +170,10 @@ static int first_pass_run(Search *s, double start, double time_limit) {
      * positions, long before round STREAM_FROM_CLASSIC, and its streamlined run with cards back wins in
      * 154,000 positions, where the complete search needs 140 million. On classic deals 1-2000 at a million
      * positions the turn changes no verdict and costs the lost deals 5% more positions. */
-    int k = restart > from ? restart - from : 0;
-    for (int i = 0; i < s->sched.nstreams && !found && exhausted && !pass_over(s, share); i++) {
-        if (!(s->sched.streams[i] & STREAM_BACK) || stream_done >> i & 1) continue;
-        long long turn = (20000LL << (k < 30 ? k : 30)) * (i ? STREAM_NEXT : STREAM_FIRST);
-        found = streamlined_run(s, &root, s->sched.streams[i], turn, share) == 1;
-    }
+    int stream_round = restart > from ? restart - from : 0;
+    for (int i = 0; i < s->sched.nstreams && !found && exhausted && !pass_over(s, share); i++)
+        if ((s->sched.streams[i] & STREAM_BACK) && !(stream_done >> i & 1))
+            found = streamlined_run(s, &root, s->sched.streams[i], stream_turn(stream_round, i), share) == 1;
     bestfirst_free(s);
     s->budget.lent = 0;
     share_memory(s);
