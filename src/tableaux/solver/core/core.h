@@ -232,12 +232,15 @@ typedef struct {
     Pos root;
     uint64_t *seen;   /* the hashes of the positions it has made (open addressing, 0: empty) */
     size_t mask, marked;
-    uint8_t *recs;    /* each node's position: the pile lengths, then the cards pile by pile */
+    uint8_t *recs;    /* the kept positions: the pile lengths, then the cards pile by pile */
+    uint32_t *rec;    /* each node's kept position in recs, UINT32_MAX for one made again from its parent's */
     uint32_t *parent; /* the node it was made from (UINT32_MAX: the root) */
+    uint8_t *settles; /* 1 when safe moves were made from it, once it has been expanded */
     Move *move;       /* the move that made it, after its parent's safe moves */
     int16_t *score;   /* its score (bestfirst.c's score) */
     uint64_t *heap;   /* open nodes: score << 32 | node, least first (ties: the older node) */
     size_t n, cap, nheap, limit; /* limit: the bytes it may hold, nodes and seen together */
+    size_t nrecs, recs_cap;
     int full;  /* its memory ran out: it stops for good */
     int back;  /* cards may be taken back off the foundations (classic King Albert's second run) */
 } Best;
