@@ -4,6 +4,8 @@
 const int EW_TABLEAU[8] = {6, 7, 8, 9, 11, 12, 13, 14};
 
 uint8_t RANK[128], SUIT[128], RED[128];
+/* A card with the two suits of its colour as one (clubs and spades, diamonds and hearts): ka_hash_suits. */
+uint8_t COLOUR[128];
 int NEXT_UP[128], NEXT_DOWN[128];
 uint64_t ZOB[MAXCARDS + 1][128];
 uint64_t SALT[8];
@@ -22,6 +24,8 @@ void init_tables(void) {
         RANK[c] = f < 52 ? (uint8_t)(f % 13 + 1) : 0;
         SUIT[c] = f < 52 ? (uint8_t)(f / 13) : 0;
         RED[c] = (SUIT[c] == 1 || SUIT[c] == 2);
+        int low = SUIT[c] < (SUIT[c] ^ 3) ? SUIT[c] : SUIT[c] ^ 3;
+        COLOUR[c] = f < 52 ? (uint8_t)((c & DOWN) | (low * 13 + RANK[c] - 1)) : (uint8_t)c;
         NEXT_UP[c] = c < 52 ? (c / 13) * 13 + (c % 13 + 1) % 13 : -1;
         NEXT_DOWN[c] = c < 52 ? (c / 13) * 13 + (c % 13 + 12) % 13 : -1;
     }

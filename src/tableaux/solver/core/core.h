@@ -76,7 +76,7 @@ typedef struct {
 
 
 /* ---- cards.c: card tables, Zobrist words and hashing */
-extern uint8_t RANK[128], SUIT[128], RED[128];
+extern uint8_t RANK[128], SUIT[128], RED[128], COLOUR[128];
 extern int NEXT_UP[128], NEXT_DOWN[128];
 extern uint64_t ZOB[MAXCARDS + 1][128];
 extern uint64_t SALT[8];
@@ -158,8 +158,7 @@ int ka_safe(const Pos *p, const Move *mv, int n, int greedy);
 int ka_order(const Pos *p, Move *mv, int n, int restricted, int restart);
 int ka_can_cover(const Pos *p, int c, int x, int restricted);
 int ka_key(const Pos *p, uint8_t *out);
-int ka_key_suits(const Pos *p, uint8_t *out);
-uint64_t bytes_hash(const uint8_t *key, int len);
+uint64_t ka_hash_suits(const Pos *p);
 int ew_moves(const Pos *p, Move *out);
 void ew_apply(Pos *p, Move m, Undo *u);
 void ew_undo(Pos *p, const Undo *u);
@@ -299,7 +298,7 @@ typedef struct {
 } Run;
 
 /* The streamliners (solve.c's streamlined runs; Run.stream): every card that can go home goes at once and
- * for good; keys that do not tell the two suits of a colour apart (ka_key_suits). */
+ * for good; keys that do not tell the two suits of a colour apart (ka_hash_suits). */
 #define STREAM_HOME 1
 #define STREAM_SUITS 2
 #define STREAM_BACK 4 /* not a restriction: the run may take cards back off the foundations */

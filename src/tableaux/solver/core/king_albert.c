@@ -163,63 +163,29 @@ int ka_key(const Pos *p, uint8_t *out) {
 /* A streamlined run's key (search.c's node_key, with STREAM_SUITS): the position with the two suits of each
  * colour told apart nowhere, so that positions differing only in which of two cards of one rank and colour lies
  * where are one node. That is no symmetry of the game (a suit's foundation takes only its own cards), so a
- * run that uses it proves nothing: it only finds wins, whose lines are replayed (solve.c). The heights of each
- * colour's suits as a sorted pair, the reserve's cards sorted, then the tableau piles in a sorted order. */
-static inline uint8_t same_colour(int c) {
-    int s = SUIT[c & 63], low = s < (s ^ 3) ? s : s ^ 3; /* C and S, D and H: one colour */
-    return (uint8_t)((c & DOWN) | (low * 13 + RANK[c & 63] - 1));
-}
-
-/* Two piles as ka_key_suits writes them (length byte with the high bit, then the cards): <0, 0, >0. */
-static int pile_cmp(const uint8_t *a, const uint8_t *b) {
-    int na = a[0] & 0x7F, nb = b[0] & 0x7F, n = na < nb ? na : nb;
-    int d = memcmp(a + 1, b + 1, (size_t)n);
-    return d ? d : na - nb;
-}
-
-int ka_key_suits(const Pos *p, uint8_t *out) {
-    int h[4], o = 0;
+ * run that uses it proves nothing: it only finds wins, whose lines are replayed (solve.c).
+ *
+ * The key is this 64-bit hash alone, not the bytes it is made from: the heights of each colour's suits as a
+ * sorted pair, and a sum over the reserve's cards and over the tableau's piles, so that their order does not
+ * count. Two positions that share a hash are one node to the run, which can only hide a position from it: a
+ * run that proves nothing loses nothing it could have proved. Exact keys would take three fifths of the
+ * run's time to make, sort and compare; the hash makes the same positions in half the time (both streamlined
+ * kinds alone on 46 hard King Albert deals: the same positions, 23 CPU seconds against 46). */
+uint64_t ka_hash_suits(const Pos *p) {
+    int h[4], hi[2], lo[2];
     suit_heights(p, 0, h);
-    for (int lo = 0; lo < 2; lo++) { /* black (0, 3), then red (1, 2) */
-        int a = h[lo], b = h[lo ^ 3];
-        out[o++] = (uint8_t)(a < b ? a : b);
-        out[o++] = (uint8_t)(a < b ? b : a);
+    for (int k = 0; k < 2; k++) { /* black (0, 3), then red (1, 2) */
+        int a = h[k], b = h[k ^ 3];
+        lo[k] = a < b ? a : b;
+        hi[k] = a < b ? b : a;
     }
-    uint8_t cells[KA_NPILES - KA_R0];
-    int nc = 0;
-    for (int i = KA_R0; i < KA_NPILES; i++) {
-        if (!p->n[i]) continue;
-        uint8_t c = same_colour(p->c[i][0]);
-        int j = nc++;
-        for (; j > 0 && cells[j - 1] > c; j--) cells[j] = cells[j - 1];
-        cells[j] = c;
+    uint64_t sum = mix((uint64_t)(((lo[0] * 14 + hi[0]) * 14 + lo[1]) * 14 + hi[1]) ^ SALT[7]);
+    for (int i = KA_R0; i < KA_NPILES; i++)
+        if (p->n[i]) sum += mix(ZOB[0][COLOUR[p->c[i][0]]] ^ SALT[6]);
+    for (int i = KA_T0; i < KA_T1; i++) {
+        uint64_t x = 0;
+        for (int j = 0; j < p->n[i]; j++) x ^= ZOB[j][COLOUR[p->c[i][j]]];
+        sum += mix(x ^ SALT[5]);
     }
-    out[o++] = (uint8_t)(0x80 | nc);
-    memcpy(out + o, cells, (size_t)nc);
-    o += nc;
-    uint8_t piles[KA_T1 - KA_T0][MAXCARDS + 1];
-    int order[KA_T1 - KA_T0];
-    for (int x = 0; x < KA_T1 - KA_T0; x++) {
-        uint8_t *q = piles[x];
-        int n = p->n[KA_T0 + x];
-        q[0] = (uint8_t)(0x80 | n);
-        for (int j = 0; j < n; j++) q[j + 1] = same_colour(p->c[KA_T0 + x][j]);
-        int j = x;
-        for (; j > 0 && pile_cmp(piles[order[j - 1]], q) > 0; j--) order[j] = order[j - 1];
-        order[j] = x;
-    }
-    for (int j = 0; j < KA_T1 - KA_T0; j++) {
-        const uint8_t *q = piles[order[j]];
-        int n = (q[0] & 0x7F) + 1;
-        memcpy(out + o, q, (size_t)n);
-        o += n;
-    }
-    return o;
-}
-
-/* A key's hash from its bytes: positions with one streamlined key must share a hash for the table to find them. */
-uint64_t bytes_hash(const uint8_t *key, int len) {
-    uint64_t h = 0xCBF29CE484222325ULL;
-    for (int j = 0; j < len; j++) h = (h ^ key[j]) * 0x100000001B3ULL;
-    return mix(h);
+    return sum;
 }

@@ -177,14 +177,16 @@ static int oblige_key(const Pos *p, int ob, uint8_t *key, int klen, uint64_t *ha
 }
 
 /* The key of the position as the run knows it (written to key, its length to *klen), and its hash: the
- * canonical key and the position's own hash, or a streamlined run's key (ka_key_suits) and that key's hash. */
+ * canonical key and the position's own hash, or for a streamlined run that merges suits its hash alone
+ * (ka_hash_suits; no key bytes, so the table tells its positions apart by that hash). */
 static uint64_t node_key(const Search *s, uint8_t *key, int *klen) {
     if (!(s->run.stream & STREAM_SUITS)) {
         *klen = make_key(&s->pos, key);
         return s->pos.hash;
     }
-    *klen = ka_key_suits(&s->pos, key);
-    return bytes_hash(key, *klen);
+    (void)key;
+    *klen = 0;
+    return ka_hash_suits(&s->pos);
 }
 
 /*
