@@ -178,15 +178,16 @@ static int oblige_key(const Pos *p, int ob, uint8_t *key, int klen, uint64_t *ha
 
 /* The key of the position as the run knows it (written to key, its length to *klen), and its hash: the
  * canonical key and the position's own hash, or for a streamlined run that merges suits its hash alone
- * (ka_hash_suits; no key bytes, so the table tells its positions apart by that hash). */
+ * (ka_hash_suits), which is then its key too. */
 static uint64_t node_key(const Search *s, uint8_t *key, int *klen) {
     if (!(s->run.stream & STREAM_SUITS)) {
         *klen = make_key(&s->pos, key);
         return s->pos.hash;
     }
-    (void)key;
-    *klen = 0;
-    return ka_hash_suits(&s->pos);
+    uint64_t h = ka_hash_suits(&s->pos);
+    memcpy(key, &h, sizeof h);
+    *klen = (int)sizeof h;
+    return h;
 }
 
 /*
