@@ -393,11 +393,17 @@ def test_a_resumed_survey_shows_the_range_totals_while_it_runs(tmp_path: Path) -
 def test_ctrl_c_says_how_many_deals_were_saved_and_that_a_rerun_resumes(tmp_path: Path) -> None:
     import signal
 
+    def ctrl_c_as_in_a_terminal() -> None:
+        # A shell starts a background job with Ctrl-C ignored, and a child inherits that: a suite run so would
+        # see a survey that rightly ignores the signal. A survey started in a terminal has the default.
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
     path = tmp_path / "results.jsonl"
     proc = subprocess.Popen(
         [sys.executable, "-m", "tableaux", "survey", "king-albert", "--deals", "1-1000000", "--workers", "1",
          "--max-nodes", "2000", "--out", str(path)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "NO_COLOR": "1"})
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "NO_COLOR": "1"},
+        preexec_fn=ctrl_c_as_in_a_terminal)
     try:
         deadline = time.monotonic() + 120  # bounds a hang only: the first rows come in well under a second
         while not (path.exists() and path.read_text().count("\n") >= 3):
