@@ -72,6 +72,118 @@ static int streamlined_run(Search *s, const Pos *start, int kinds, long long siz
     return r;
 }
 
+/* The first pass's state between its turns: what it has found, and which runs have nothing left to give. */
+typedef struct {
+    Search *s;
+    Pos root;        /* where the pass started: a streamlined run's win is replayed from here */
+    long long share; /* the pass's nodes (-1: none, it ends at its deadline) */
+    int from;        /* the round of the streamlined runs' first turn */
+    int best, back;  /* the best-first runs still in play: without and with cards taken back */
+    int found;       /* a win: the undo stack holds it */
+    int exhausted;   /* the restricted space has no win */
+    int greedy_done; /* the depth-first runs with the rule of thumb exhausted their space */
+    int chain_done;  /* bit k: the chained runs of kind k exhausted their space */
+    int stream_done; /* bit i: the streamlined runs of kind streams[i] exhausted their space */
+} Pass;
+
+/* What a turn leaves the round: go on to its next turn, go to the next round, or end the pass. */
+enum { TURN_ON, NEXT_ROUND, PASS_ENDS };
+
+/* Round `restart`'s streamlined runs, each kind in turn that has not exhausted its space or reached STREAM_MOST. */
+static int stream_turns(Pass *p, int restart) {
+    Search *s = p->s;
+    for (int i = 0; i < s->sched.nstreams && restart >= p->from && !p->found; i++) {
+        if (p->stream_done >> i & 1 || stream_turn(restart - p->from, i) > STREAM_MOST) continue;
+        int r = streamlined_run(s, &p->root, s->sched.streams[i], stream_turn(restart - p->from, i), p->share);
+        if (r == 1) p->found = 1;
+        if (r == 0) p->stream_done |= 1 << i;
+        if (pass_over(s, p->share)) break;
+    }
+    return p->found || pass_over(s, p->share) ? PASS_ENDS : TURN_ON;
+}
+
+/* The round's depth-first run over the restricted space, in a shaken move order. */
+static int depth_first_turn(Pass *p, int restart, long long size) {
+    Search *s = p->s;
+    cap_pass(s, size, p->share);
+    s->run.restart = restart;
+    /* Every other run leaves out the rule of thumb for sending cards home: some wins keep a card
+     * on the tableau that the rule would have sent home. */
+    s->run.greedy = restart % 2 == 0 && !p->greedy_done;
+    int r = run(s, 1, 0);
+    if (r == 1) p->found = 1;
+    /* exhausted: no order finds a win there; out of budget, time or share: stop */
+    p->exhausted = r == 0 && !s->run.greedy;
+    if (p->exhausted || pass_over(s, p->share)) return PASS_ENDS;
+    /* The space with the rule of thumb is exhausted: no later run of it can win, and the space without
+     * it is likely small too, so the next run tries it at once (when it is exhausted too the pass ends;
+     * the complete search decides). Lost deals spent most of their pass on the turns in between. */
+    if (r == 0) {
+        p->greedy_done = 1;
+        return NEXT_ROUND;
+    }
+    return TURN_ON;
+}
+
+/* Classic King Albert: then a chained run (obliges), of one of three kinds in turn: without cards taken back,
+ * with and without the rule of thumb, and with cards taken back. A kind whose space is exhausted has no win
+ * to give and is left out from then on. */
+static int chained_turn(Pass *p, int restart, long long size) {
+    Search *s = p->s;
+    int j = restart - CHAIN_FROM, kind = j % 4 < 3 ? j % 4 : 2; /* 0, 1: no card back, greedy = kind; 2: back */
+    if (p->found || j < 0 || !s->sched.chain_runs || s->pos.game != GAME_KA_CLASSIC || p->chain_done >> kind & 1)
+        return TURN_ON;
+    cap_pass(s, size, p->share);
+    s->run.chained = 1;
+    s->run.greedy = kind == 1;
+    int r = run(s, kind < 2, 0);
+    s->run.chained = 0;
+    if (r == 1) p->found = 1;
+    if (r == 0) p->chain_done |= 1 << kind;
+    return pass_over(s, p->share) ? PASS_ENDS : TURN_ON;
+}
+
+/* The best-first runs' turns: as long as the depth-first run's, and a quarter of that for the one that takes
+ * cards back. */
+static int best_first_turns(Pass *p, long long size) {
+    Search *s = p->s;
+    if (p->found || !p->best) return NEXT_ROUND;
+    cap_pass(s, size, p->share);
+    int r = bestfirst_run(s, s->sched.best);
+    if (r == 1) p->found = 1;
+    p->exhausted = r == 0;
+    if (p->exhausted || pass_over(s, p->share)) return PASS_ENDS; /* no win without worrying back */
+    if (p->found || !p->back) return NEXT_ROUND;
+    cap_pass(s, size / 4, p->share);
+    r = bestfirst_run(s, s->sched.best_back);
+    if (r == 1) p->found = 1;
+    if (r == 0) p->back = 0;
+    return pass_over(s, p->share) ? PASS_ENDS : NEXT_ROUND;
+}
+
+/* The pass's last turns, when its rounds found no win and the restricted space has none: the runs that
+ * may take cards back, since a win must take one back. */
+static void last_turns(Pass *p, int restart) {
+    Search *s = p->s;
+    if (p->found || !p->exhausted) return;
+    /* The second best-first run gets a last turn, half as long as the pass so far (deal 161's restricted
+     * space is exhausted after 244,000 positions, and this turn wins it). With the quarter turns above, it
+     * cost the lost ones of classic deals 1-2000 at 5 million positions a fifth more positions in all. */
+    if (p->back) {
+        cap_pass(s, s->budget.nodes / 2, p->share); /* the pass is the first thing a solve does: its nodes so far */
+        p->found = bestfirst_run(s, s->sched.best_back) == 1;
+    }
+    /* Still no win: the streamlined runs that take cards back get the turn the round would have given them,
+     * even before round `from`. Classic deal 20838's restricted space is exhausted after a few hundred
+     * positions, long before round STREAM_FROM_CLASSIC, and its streamlined run with cards back wins in
+     * 154,000 positions, where the complete search needs 140 million. On classic deals 1-2000 at a million
+     * positions the turn changes no verdict and costs the lost deals 5% more positions. */
+    int round = restart > p->from ? restart - p->from : 0;
+    for (int i = 0; i < s->sched.nstreams && !p->found && !pass_over(s, p->share); i++)
+        if ((s->sched.streams[i] & STREAM_BACK) && !(p->stream_done >> i & 1))
+            p->found = streamlined_run(s, &p->root, s->sched.streams[i], stream_turn(round, i), p->share) == 1;
+}
+
 /* The first pass (King Albert) on its share: 1 when it found a win (the undo stack holds it). */
 static int first_pass_run(Search *s, double start, double time_limit) {
     /* The first pass gets half of what is given: half the nodes and half the time. With a node budget B
@@ -83,7 +195,8 @@ static int first_pass_run(Search *s, double start, double time_limit) {
      * whatever the budget. With no node budget the share is 64 million. Beside a complete search of its
      * own (search_solve's two threads) it gets all of the time instead of half. */
     long long max_nodes = s->budget.max_nodes;
-    long long share = max_nodes >= 0 ? max_nodes / 2 : (time_limit > 0 ? -1 : 64000000LL);
+    Pass p = {.s = s, .from = s->pos.game == GAME_KA_CLASSIC ? STREAM_FROM_CLASSIC : 0};
+    p.share = max_nodes >= 0 ? max_nodes / 2 : (time_limit > 0 ? -1 : 64000000LL);
     s->run.deadline = time_limit > 0 ? start + (s->threads.share ? time_limit : time_limit / 2) : 0;
     /* In classic King Albert a chained run follows each depth-first run, as long: a streamliner that
      * wins some deals at once (the solve wins deal 787 in 6.1M positions, where the plain complete search
@@ -96,97 +209,31 @@ static int first_pass_run(Search *s, double start, double time_limit) {
      * 200,000 positions left 146 unknown instead of 126; a quarter, 128). Many classic wins need a card
      * back, and no restricted run can find them (deal 161: won in 249,000 positions, where the complete
      * search needs 153 million). */
-    int best = s->sched.best_first, found = 0;
-    int back = best && s->pos.game == GAME_KA_CLASSIC;
-    int chain_done = 0; /* bit k: the chained runs of kind k exhausted their space */
-    int greedy_done = 0; /* the depth-first runs with the rule of thumb exhausted their space */
-    int exhausted = 0;   /* the restricted space has no win */
-    if (best) {
+    p.best = s->sched.best_first;
+    p.back = p.best && s->pos.game == GAME_KA_CLASSIC;
+    if (p.best) {
         s->budget.lent = s->budget.memory / 8 * 3;
         share_memory(s);
-        size_t half = back ? s->budget.lent / 2 : 0;
-        if (bestfirst_start(s, &s->sched.best, s->budget.lent - half, 0)) best = 0;
-        if (back && bestfirst_start(s, &s->sched.best_back, half, 1)) back = 0;
+        size_t half = p.back ? s->budget.lent / 2 : 0;
+        if (bestfirst_start(s, &s->sched.best, s->budget.lent - half, 0)) p.best = 0;
+        if (p.back && bestfirst_start(s, &s->sched.best_back, half, 1)) p.back = 0;
     }
-    Pos root = s->pos;
-    int stream_done = 0; /* bit i: the streamlined runs of kind streams[i] exhausted their space */
-    int from = s->pos.game == GAME_KA_CLASSIC ? STREAM_FROM_CLASSIC : 0, restart = 0;
-    for (; !found; restart++) {
+    p.root = s->pos;
+    int restart = 0;
+    for (; !p.found; restart++) {
         long long size = 20000LL << (restart < 30 ? restart : 30);
-        for (int i = 0; i < s->sched.nstreams && restart >= from && !found; i++) {
-            if (stream_done >> i & 1 || stream_turn(restart - from, i) > STREAM_MOST) continue;
-            int r = streamlined_run(s, &root, s->sched.streams[i], stream_turn(restart - from, i), share);
-            if (r == 1) found = 1;
-            if (r == 0) stream_done |= 1 << i;
-            if (pass_over(s, share)) break;
-        }
-        if (found || pass_over(s, share)) break;
-        cap_pass(s, size, share);
-        s->run.restart = restart;
-        /* Every other run leaves out the rule of thumb for sending cards home: some wins keep a card
-         * on the tableau that the rule would have sent home. */
-        s->run.greedy = restart % 2 == 0 && !greedy_done;
-        int r = run(s, 1, 0);
-        if (r == 1) found = 1;
-        /* exhausted: no order finds a win there; out of budget, time or share: stop */
-        exhausted = r == 0 && !s->run.greedy;
-        if (exhausted || pass_over(s, share)) break;
-        /* The space with the rule of thumb is exhausted: no later run of it can win, and the space without
-         * it is likely small too, so the next run tries it at once (when it is exhausted too the pass ends;
-         * the complete search decides). Lost deals spent most of their pass on the turns in between. */
-        if (r == 0) {
-            greedy_done = 1;
-            continue;
-        }
-        /* Classic King Albert: then a chained run (obliges), of one of three kinds in turn: without cards
-         * taken back, with and without the rule of thumb, and with cards taken back. A kind whose space
-         * is exhausted has no win to give and is left out from then on. */
-        int j = restart - CHAIN_FROM, kind = j % 4 < 3 ? j % 4 : 2; /* 0, 1: no card back, greedy = kind; 2: back */
-        if (!found && j >= 0 && s->sched.chain_runs && s->pos.game == GAME_KA_CLASSIC && !(chain_done >> kind & 1)) {
-            cap_pass(s, size, share);
-            s->run.chained = 1;
-            s->run.greedy = kind == 1;
-            r = run(s, kind < 2, 0);
-            s->run.chained = 0;
-            if (r == 1) found = 1;
-            if (r == 0) chain_done |= 1 << kind;
-            if (pass_over(s, share)) break;
-        }
-        if (found || !best) continue;
-        cap_pass(s, size, share);
-        r = bestfirst_run(s, s->sched.best);
-        if (r == 1) found = 1;
-        exhausted = r == 0;
-        if (exhausted || pass_over(s, share)) break; /* no win without worrying back */
-        if (found || !back) continue;
-        cap_pass(s, size / 4, share);
-        r = bestfirst_run(s, s->sched.best_back);
-        if (r == 1) found = 1;
-        if (r == 0) back = 0;
-        if (pass_over(s, share)) break;
+        if (stream_turns(&p, restart) == PASS_ENDS) break;
+        int turn = depth_first_turn(&p, restart, size);
+        if (turn == PASS_ENDS) break;
+        if (turn == NEXT_ROUND) continue;
+        if (chained_turn(&p, restart, size) == PASS_ENDS || best_first_turns(&p, size) == PASS_ENDS) break;
     }
-    /* The restricted space has no win, so a win must take a card back: the second best-first run gets a
-     * last turn, half as long as the pass so far (deal 161's restricted space is exhausted after 244,000
-     * positions, and this turn wins it). With the quarter turns above, it cost the lost ones of classic
-     * deals 1-2000 at 5 million positions a fifth more positions in all. */
-    if (!found && exhausted && back) {
-        cap_pass(s, s->budget.nodes / 2, share); /* the pass is the first thing a solve does: its nodes so far */
-        found = bestfirst_run(s, s->sched.best_back) == 1;
-    }
-    /* Still no win: the streamlined runs that take cards back get the turn the round would have given them,
-     * even before round `from`. Classic deal 20838's restricted space is exhausted after a few hundred
-     * positions, long before round STREAM_FROM_CLASSIC, and its streamlined run with cards back wins in
-     * 154,000 positions, where the complete search needs 140 million. On classic deals 1-2000 at a million
-     * positions the turn changes no verdict and costs the lost deals 5% more positions. */
-    int stream_round = restart > from ? restart - from : 0;
-    for (int i = 0; i < s->sched.nstreams && !found && exhausted && !pass_over(s, share); i++)
-        if ((s->sched.streams[i] & STREAM_BACK) && !(stream_done >> i & 1))
-            found = streamlined_run(s, &root, s->sched.streams[i], stream_turn(stream_round, i), share) == 1;
+    last_turns(&p, restart);
     bestfirst_free(s);
     s->budget.lent = 0;
     share_memory(s);
     s->run.restart = 0;
-    return found;
+    return p.found;
 }
 
 /*
