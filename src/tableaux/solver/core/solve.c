@@ -86,15 +86,17 @@ typedef struct {
     int stream_done; /* bit i: the streamlined runs of kind streams[i] exhausted their space */
 } Pass;
 
-/* What a turn leaves the round: go on to its next turn, go to the next round, or end the pass. */
+/* What a turn leaves the round: go on to its next turn, go to the next round, or end the pass (a turn that wins
+ * ends it). */
 enum { TURN_ON, NEXT_ROUND, PASS_ENDS };
 
 /* Round `restart`'s streamlined runs, each kind in turn that has not exhausted its space or reached STREAM_MOST. */
 static int stream_turns(Pass *p, int restart) {
     Search *s = p->s;
     for (int i = 0; i < s->sched.nstreams && restart >= p->from && !p->found; i++) {
-        if (p->stream_done >> i & 1 || stream_turn(restart - p->from, i) > STREAM_MOST) continue;
-        int r = streamlined_run(s, &p->root, s->sched.streams[i], stream_turn(restart - p->from, i), p->share);
+        long long turn = stream_turn(restart - p->from, i);
+        if (p->stream_done >> i & 1 || turn > STREAM_MOST) continue;
+        int r = streamlined_run(s, &p->root, s->sched.streams[i], turn, p->share);
         if (r == 1) p->found = 1;
         if (r == 0) p->stream_done |= 1 << i;
         if (pass_over(s, p->share)) break;
@@ -114,7 +116,7 @@ static int depth_first_turn(Pass *p, int restart, long long size) {
     if (r == 1) p->found = 1;
     /* exhausted: no order finds a win there; out of budget, time or share: stop */
     p->exhausted = r == 0 && !s->run.greedy;
-    if (p->exhausted || pass_over(s, p->share)) return PASS_ENDS;
+    if (p->found || p->exhausted || pass_over(s, p->share)) return PASS_ENDS;
     /* The space with the rule of thumb is exhausted: no later run of it can win, and the space without
      * it is likely small too, so the next run tries it at once (when it is exhausted too the pass ends;
      * the complete search decides). Lost deals spent most of their pass on the turns in between. */
@@ -131,8 +133,7 @@ static int depth_first_turn(Pass *p, int restart, long long size) {
 static int chained_turn(Pass *p, int restart, long long size) {
     Search *s = p->s;
     int j = restart - CHAIN_FROM, kind = j % 4 < 3 ? j % 4 : 2; /* 0, 1: no card back, greedy = kind; 2: back */
-    if (p->found || j < 0 || !s->sched.chain_runs || s->pos.game != GAME_KA_CLASSIC || p->chain_done >> kind & 1)
-        return TURN_ON;
+    if (j < 0 || !s->sched.chain_runs || s->pos.game != GAME_KA_CLASSIC || p->chain_done >> kind & 1) return TURN_ON;
     cap_pass(s, size, p->share);
     s->run.chained = 1;
     s->run.greedy = kind == 1;
@@ -140,25 +141,26 @@ static int chained_turn(Pass *p, int restart, long long size) {
     s->run.chained = 0;
     if (r == 1) p->found = 1;
     if (r == 0) p->chain_done |= 1 << kind;
-    return pass_over(s, p->share) ? PASS_ENDS : TURN_ON;
+    return p->found || pass_over(s, p->share) ? PASS_ENDS : TURN_ON;
 }
 
 /* The best-first runs' turns: as long as the depth-first run's, and a quarter of that for the one that takes
  * cards back. */
 static int best_first_turns(Pass *p, long long size) {
     Search *s = p->s;
-    if (p->found || !p->best) return NEXT_ROUND;
+    if (!p->best) return NEXT_ROUND;
     cap_pass(s, size, p->share);
     int r = bestfirst_run(s, s->sched.best);
     if (r == 1) p->found = 1;
     p->exhausted = r == 0;
-    if (p->exhausted || pass_over(s, p->share)) return PASS_ENDS; /* no win without worrying back */
-    if (p->found || !p->back) return NEXT_ROUND;
+    /* exhausted: no win without worrying back */
+    if (p->found || p->exhausted || pass_over(s, p->share)) return PASS_ENDS;
+    if (!p->back) return NEXT_ROUND;
     cap_pass(s, size / 4, p->share);
     r = bestfirst_run(s, s->sched.best_back);
     if (r == 1) p->found = 1;
     if (r == 0) p->back = 0;
-    return pass_over(s, p->share) ? PASS_ENDS : NEXT_ROUND;
+    return p->found || pass_over(s, p->share) ? PASS_ENDS : NEXT_ROUND;
 }
 
 /* The pass's last turns, when its rounds found no win and the restricted space has none: the runs that
@@ -220,7 +222,7 @@ static int first_pass_run(Search *s, double start, double time_limit) {
     }
     p.root = s->pos;
     int restart = 0;
-    for (; !p.found; restart++) {
+    for (;; restart++) {
         long long size = 20000LL << (restart < 30 ? restart : 30);
         if (stream_turns(&p, restart) == PASS_ENDS) break;
         int turn = depth_first_turn(&p, restart, size);
