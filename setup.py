@@ -10,7 +10,7 @@ from setuptools import Extension, setup
 CORE_SOURCES = [
     "_core", "core/cards", "core/king_albert", "core/eagle_wing", "core/table", "core/search", "core/solve",
     "core/bestfirst", "core/layered", "core/layered_keys", "core/layered_line",
-    "core/layered_disk",
+    "core/layered_disk", "core/relaxed",
 ]
 """The C files of the solver's core (tests/test_sanitizer.py builds the same list)."""
 

@@ -129,6 +129,12 @@ CHECKS = textwrap.dedent(
     verdict, _, _, _, _ = _core.solve(1, start.piles, 0, memory=16 << 20, first_pass=False, layered=True,
                                       disk=1 << 20, disk_class=0)
     assert verdict == 2
+    # The relaxed game (core/relaxed.c): proofs, a relaxed win, and memory that runs out.
+    for deal in (3, 16, 20):
+        assert _core.relaxed(rules.deal(deal).piles, 4, -1, 0, 16 << 20)[0] == 1, deal
+    assert _core.relaxed(rules.deal(1).piles, 4, -1, 0, 16 << 20)[0] == 0
+    code, _, oom = _core.relaxed(rules.deal(11217).piles, 4, -1, 0, 2 << 20)
+    assert code == -1 and oom
     print("sanitized core: OK")
     """
 )

@@ -79,6 +79,8 @@ def survey_table(surveys: dict[str, dict[int, dict[str, Any]]]) -> str:
 def search_of(row: dict[str, Any]) -> str:
     if "search" in row:
         return f"{row['search']} (line kept)"
+    if "relaxed" in row and row["verdict"] == "unwinnable":
+        return f"game relaxed above rank {row['relaxed']} first"
     if row.get("layered"):
         return f"layered complete search, {row.get('disk_mb', 0):,} MiB of disk"
     return "complete search alone" if row.get("first_pass") is False else "first pass, then complete search"
@@ -196,6 +198,8 @@ def command(row: dict[str, Any]) -> list[str]:
         words.append("--layered")
     if row.get("disk_mb"):
         words += ["--disk", str(row["disk_mb"])]
+    if "relaxed" in row:
+        words += ["--relaxed", str(row["relaxed"])]
     return words
 
 

@@ -78,6 +78,17 @@ def add_db_argument(p: argparse.ArgumentParser) -> None:
                           "sqlite:///PATH, or postgresql://USER@HOST/DATABASE (pip install '.[postgres]')"))
 
 
+def rank_kept(text: str) -> int:
+    """The rank ``--relaxed`` keeps apart: a whole number from 1 to 13."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= 13:
+        raise argparse.ArgumentTypeError(_("a rank from 1 (Aces) to 13 (Kings), not {value}").format(value=repr(text)))
+    return value
+
+
 def add_solver_arguments(p: argparse.ArgumentParser) -> None:
     """The solver's options that ``solve`` and ``survey`` share."""
     from ..solver import BACKENDS, DEFAULT_MEMORY_MB
@@ -96,6 +107,10 @@ def add_solver_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--disk", type=disk_mb, default=0, metavar="MB",
                    help=_("with --layered: files of up to MB MiB (in TMPDIR) for a class of positions too big "
                    "for --memory, searched on disk instead of ending 'unknown' (default 0: none)"))
+    p.add_argument("--relaxed", type=rank_kept, default=None, metavar="RANK",
+                   help=_("classic King Albert: first search the game relaxed above RANK (1-13; 4 is a good start), "
+                   "where higher cards are known by rank and colour only and foundations take either suit of "
+                   "their colour; it has every win the deal has, so when it has none the deal is proved lost"))
     p.add_argument("--layered", action="store_true",
                    help=_("classic King Albert: a complete search that holds one class of positions at a time "
                    "instead of all of them, for deals whose spaces no memory holds; it finds wins late, "

@@ -35,12 +35,16 @@ def run(args: argparse.Namespace) -> int:
         print(_("tableaux solve: error: --layered plays {game} only, not {other}").format(
             game=LAYERED_GAME, other=args.game), file=sys.stderr)
         return 2
+    if args.relaxed is not None and args.game != LAYERED_GAME:
+        print(_("tableaux solve: error: --relaxed plays {game} only, not {other}").format(
+            game=LAYERED_GAME, other=args.game), file=sys.stderr)
+        return 2
     if args.disk and not args.layered:
         print(_("tableaux solve: error: --disk goes with --layered"), file=sys.stderr)
         return 2
     result = solve(args.game, args.number, max_nodes=args.max_nodes, time_limit=args.time_limit, memory_mb=args.memory,
                    backend=args.backend, threads=args.threads, first_pass=args.first_pass, layered=args.layered,
-                   disk_mb=args.disk)
+                   disk_mb=args.disk, relaxed=args.relaxed)
     if args.json:
         print(json.dumps(result.to_dict()))
     else:
@@ -51,6 +55,9 @@ def run(args: argparse.Namespace) -> int:
         if result.verdict == "winnable":
             print(_("winning line, {n} moves:").format(n=len(result.moves)))
             print(" ".join(str(m) for m in result.moves))
+        elif result.relaxed is not None:
+            print(_("proved: every position of the game relaxed above rank {rank}, which has every win the deal "
+                    "has, was searched and none is won").format(rank=result.relaxed))
         elif result.verdict == "unwinnable":
             print(_("proved: every position reachable from the deal was searched and none is won"))
         elif result.out_of_memory:

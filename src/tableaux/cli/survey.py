@@ -70,6 +70,8 @@ def run(args: argparse.Namespace) -> int:
         deals = parse_deals(args.deals)
         if args.layered and args.game != LAYERED_GAME:
             raise SurveyError(_("--layered plays {game} only, not {other}").format(game=LAYERED_GAME, other=args.game))
+        if args.relaxed is not None and args.game != LAYERED_GAME:
+            raise SurveyError(_("--relaxed plays {game} only, not {other}").format(game=LAYERED_GAME, other=args.game))
         if args.disk and not args.layered:
             raise SurveyError(_("--disk goes with --layered"))
         if args.scheduler is not None and not args.scheduler.startswith(("tcp://", "tls://", "inproc://")):
@@ -84,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     present = [already[d] for d in deals if d in already]
     again = sum(1 for row in present
                 if worth_retrying(row, args.time_limit, args.max_nodes, args.memory, args.first_pass, args.layered,
-                                  args.disk))
+                                  args.disk, args.relaxed))
     skipped = len(present) - again
     where = args.scheduler or ngettext("{n} local worker", "{n} local workers", workers).format(n=workers)
     seconds = f"{args.time_limit:g}"
@@ -103,6 +105,8 @@ def run(args: argparse.Namespace) -> int:
         text += _("; no first pass: the whole budget goes to the complete search")
     if args.layered:
         text += _("; the layered complete search")
+    if args.relaxed is not None:
+        text += _("; the game relaxed above rank {rank} first").format(rank=args.relaxed)
     print(text, file=sys.stderr)
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -130,7 +134,8 @@ def run(args: argparse.Namespace) -> int:
             summary = survey(args.game, deals, time_limit=args.time_limit, workers=workers, out=args.out,
                              scheduler=args.scheduler, max_nodes=args.max_nodes, memory_mb=args.memory,
                              backend=args.backend, first_pass=args.first_pass, layered=args.layered,
-                             disk_mb=args.disk, lines=not args.no_lines, progress=progress, on_result=on_result)
+                             disk_mb=args.disk, relaxed=args.relaxed, lines=not args.no_lines, progress=progress,
+                             on_result=on_result)
         except SurveyError as exc:
             print(_("tableaux survey: error: {error}").format(error=exc), file=sys.stderr)
             return 2

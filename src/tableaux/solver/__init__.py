@@ -81,7 +81,8 @@ _CORE_GAMES: dict[type[Rules], int] = {KingAlbert: 0, KingAlbertClassic: 1, Eagl
 _VERDICTS: tuple[Verdict, ...] = ("winnable", "unwinnable", "unknown")
 
 LAYERED_GAME = KingAlbertClassic.name
-"""The game the layered search plays (``solve(..., layered=True)``): its proof needs the classic rules."""
+"""The game the layered search and the relaxed game play (``solve(..., layered=True)``, ``relaxed=RANK``): their
+proofs need the classic rules."""
 
 
 class SolverError(TableauxError, ValueError):
@@ -99,16 +100,18 @@ class SolveResult:
     of the solver's own modules.
     """
 
-    __slots__ = ("verdict", "moves", "nodes", "seconds", "backend", "out_of_memory")
+    __slots__ = ("verdict", "moves", "nodes", "seconds", "backend", "out_of_memory", "relaxed")
 
     def __init__(self, verdict: Verdict, moves: list[Move] | None = None, nodes: int = 0, seconds: float = 0.0,
-                 backend: str = "python", out_of_memory: bool = False) -> None:
+                 backend: str = "python", out_of_memory: bool = False, relaxed: int | None = None) -> None:
         self.verdict = verdict
         self.moves: list[Move] = [] if moves is None else moves
         self.nodes = nodes
         self.seconds = seconds
         self.backend = backend
         self.out_of_memory = out_of_memory
+        self.relaxed = relaxed
+        """The rank kept apart when the game relaxed above it proved the deal lost (``solve(..., relaxed=...)``)."""
 
     def _fields(self) -> tuple[object, ...]:
         return tuple(getattr(self, name) for name in self.__slots__)
@@ -133,7 +136,7 @@ class SolveResult:
             "seconds": round(self.seconds, 6),
             "backend": self.backend,
             "out_of_memory": self.out_of_memory,
-        }
+        } | ({} if self.relaxed is None else {"relaxed": self.relaxed})
 
 
 def _position(game_or_position: object, deal: object) -> tuple[Rules, State]:
@@ -196,6 +199,7 @@ def solve(
     threads: int = 1,
     layered: bool = False,
     disk_mb: int = 0,
+    relaxed: int | None = None,
 ) -> SolveResult:
     """Decide a deal or a position: ``winnable`` with the whole winning line, ``unwinnable`` (proved) or ``unknown``.
 
@@ -218,6 +222,10 @@ def solve(
     (:mod:`tableaux.solver.layered`): it holds one class of positions at a time instead of every
     position, so it proves deals lost whose spaces no table holds, but it finds wins only late. The
     first pass still runs before it.
+    ``relaxed=RANK`` (classic King Albert only) first searches the game relaxed above that rank
+    (:mod:`tableaux.solver.relaxed`), whose every position the budget's positions, time and memory may
+    hold: when it has no win, the deal has none (``unwinnable``, with ``relaxed`` set on the result);
+    otherwise the solve goes on as without it, with what is left of the budget.
     """
     rules, state = _position(game_or_position, deal)
     check_budget(max_nodes, time_limit)
@@ -235,6 +243,11 @@ def solve(
         raise SolverError(
             f"the layered search plays classic King Albert only ({KingAlbertClassic.name}), not {rules.name}"
         )
+    if relaxed is not None and (isinstance(relaxed, bool) or not isinstance(relaxed, int) or not 1 <= relaxed <= 13):
+        raise SolverError(f"relaxed must be None or the rank kept apart, from 1 to 13, not {relaxed!r}")
+    if relaxed is not None and type(rules) is not KingAlbertClassic:
+        raise SolverError(
+            f"the relaxed game is classic King Albert's only ({KingAlbertClassic.name}), not {rules.name}")
     if backend is None:
         backend = default_backend()
     if backend not in ("c", "python"):
@@ -245,6 +258,15 @@ def solve(
     if core_game is None:
         backend = "python"
     start = time.perf_counter()
+    spent = 0
+    if relaxed is not None:
+        lost, spent = _relaxed_lost(rules, state, relaxed, backend, max_nodes, time_limit, memory_mb, table_size)
+        if lost:
+            return SolveResult("unwinnable", [], spent, time.perf_counter() - start, backend, relaxed=relaxed)
+        if max_nodes is not None:
+            max_nodes = max(max_nodes - spent, 1)
+        if time_limit is not None:
+            time_limit = max(time_limit - (time.perf_counter() - start), 0.001)
     if backend == "c":
         code, raw, nodes, out_of_memory, _clears = _core.solve(
             core_game, state.piles, state.redeals,
@@ -265,4 +287,19 @@ def solve(
             rules, state, max_nodes, time_limit, table_size, first_pass, layered)
     seconds = time.perf_counter() - start
     moves = [rules.to_move(m) for m in line] if line is not None else []
-    return SolveResult(verdict, moves, nodes, seconds, backend, out_of_memory)
+    return SolveResult(verdict, moves, spent + nodes, seconds, backend, out_of_memory)
+
+
+def _relaxed_lost(rules: Rules, state: State, rank: int, backend: str, max_nodes: int | None,
+                  time_limit: float | None, memory_mb: int, table_size: int) -> tuple[bool, int]:
+    """Whether the game relaxed above ``rank`` is lost (so the deal is), and the positions it kept."""
+    if backend == "c":
+        code, positions, _oom = _core.relaxed(
+            state.piles, rank, max_positions=-1 if max_nodes is None else max_nodes,
+            time_limit=0.0 if time_limit is None else float(time_limit), memory=memory_mb << 20)
+        return code == 1, positions
+    from .relaxed import relaxed_search
+
+    cap = table_size if max_nodes is None else min(max_nodes, table_size)
+    result = relaxed_search(rules, state, rank, max_positions=cap, time_limit=time_limit)
+    return result.verdict == "lost", result.positions

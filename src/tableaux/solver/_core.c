@@ -31,7 +31,9 @@
  *    cards back off the foundations, cards home when they are probably safe)
  *    runs on a share of the budget before the complete search;
  *  - classic King Albert's complete search may be the layered one (layered.py
- *    is its reference), which holds one class of positions at a time.
+ *    is its reference), which holds one class of positions at a time;
+ *  - a relaxed classic game (relaxed.py is its reference), whose loss proves
+ *    the deal lost, may be searched first.
  *
  * Running out of nodes, time or memory gives "unknown", never a verdict.
  */
@@ -320,7 +322,31 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
     return result;
 }
 
+static PyObject *core_relaxed(PyObject *self, PyObject *args, PyObject *kw) {
+    static char *names[] = {"piles", "rank_kept", "max_positions", "time_limit", "memory", NULL};
+    PyObject *piles;
+    int kept;
+    long long max_positions = -1, positions;
+    double time_limit = 0;
+    unsigned long long memory = 1ULL << 30;
+    Pos p;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "Oi|LdK", names, &piles, &kept, &max_positions, &time_limit, &memory) ||
+        read_pos(GAME_KA_CLASSIC, piles, 0, &p))
+        return NULL;
+    if (kept < 1 || kept > 13) return PyErr_Format(PyExc_ValueError, "rank_kept must be from 1 to 13, not %d", kept);
+    if (memory < (1u << 20)) return PyErr_Format(PyExc_ValueError, "memory must be at least 1 MiB");
+    int verdict, out_of_memory;
+    Py_BEGIN_ALLOW_THREADS;
+    verdict = relaxed_search(&p, kept, max_positions, time_limit, (size_t)memory, &positions, &out_of_memory);
+    Py_END_ALLOW_THREADS;
+    return Py_BuildValue("(iLi)", verdict, positions, out_of_memory);
+}
+
 static PyMethodDef core_methods[] = {
+    {"relaxed", (PyCFunction)(void (*)(void))core_relaxed, METH_VARARGS | METH_KEYWORDS,
+     "relaxed(piles, rank_kept, max_positions=-1, time_limit=0, memory=2**30) -> (verdict, positions, out_of_memory):\n"
+     "classic King Albert relaxed above rank_kept (relaxed.py), searched to its end: verdict 1 lost (the deal is\n"
+     "lost), 0 won (says nothing), -1 unknown"},
     {"moves", core_moves, METH_VARARGS, "moves(game, piles, redeals) -> every legal move, in the engine's order"},
     {"apply", core_apply, METH_VARARGS,
      "apply(game, piles, redeals, move) -> (piles, redeals) after the move; checks hash and undo on the way"},

@@ -34,17 +34,20 @@ def solve_deal(
     first_pass: bool = True,
     layered: bool = False,
     disk_mb: int = 0,
+    relaxed: int | None = None,
     lines: bool = True,
 ) -> dict[str, Any]:
     """One deal of a survey; runs in a worker process, so it imports and returns plain data.
 
     A row made without the first pass says so (``"first_pass": false``); rows without the field had it.
     A row made by the layered complete search says so too (``"layered": true``), and records the disk it
-    could use (``"disk_mb"``) when it could. An unknown row whose search ran out of memory (or disk) says so
+    could use (``"disk_mb"``) when it could. A row whose solve searched the relaxed game first records the rank
+it kept apart (``"relaxed"``), whatever the verdict. An unknown row whose search ran out of memory (or disk) says so
     (``"out_of_memory": true``): that, not the positions or the time, is what a retry must give more of."""
     memory_mb = memory_mb or DEFAULT_MEMORY_MB
     result = solve(new_game(game, deal), time_limit=time_limit, max_nodes=max_nodes, memory_mb=memory_mb,
-                   backend=backend, first_pass=first_pass, layered=layered, disk_mb=disk_mb)
+                   backend=backend, first_pass=first_pass, layered=layered, disk_mb=disk_mb,
+                   relaxed=relaxed)
     row: dict[str, Any] = {
         "game": game,
         "deal": deal,
@@ -62,6 +65,8 @@ def solve_deal(
         row["layered"] = True
     if disk_mb:
         row["disk_mb"] = disk_mb
+    if relaxed is not None:
+        row["relaxed"] = relaxed
     if result.out_of_memory:
         row["out_of_memory"] = True
     if lines:
@@ -155,7 +160,7 @@ def run_tasks(
 
 def worth_retrying(row: dict[str, Any], time_limit: float | None, max_nodes: int | None,
                    memory_mb: int | None = None, first_pass: bool = True, layered: bool = False,
-                   disk_mb: int = 0) -> bool:
+                   disk_mb: int = 0, relaxed: int | None = None) -> bool:
     """An unknown deal is solved again when this run's budget is bigger: that is how a survey's
     last open deals get a second, larger budget. The new row comes later in the file and wins.
 
@@ -171,7 +176,8 @@ def worth_retrying(row: dict[str, Any], time_limit: float | None, max_nodes: int
 
     And so is the layered complete search, a search another than the depth-first one: a deal left
     unknown by the depth-first one is worth a layered run at the same budget (and memory), and a layered
-    run with more disk than the row had is worth making too."""
+    run with more disk than the row had is worth making too. So is a run that searches a relaxed game first,
+    at a rank the row's run did not keep apart."""
     if row["verdict"] != "unknown":
         return False
 
@@ -183,6 +189,8 @@ def worth_retrying(row: dict[str, Any], time_limit: float | None, max_nodes: int
     if (max_nodes is not None and old_nodes is not None and max_nodes < old_nodes) or memory < old_memory:
         return False
     if layered and (not row.get("layered", False) or disk_mb > row.get("disk_mb", 0)):
+        return True
+    if relaxed is not None and row.get("relaxed") != relaxed:
         return True
     return (more(max_nodes, old_nodes) or memory > old_memory
             or (max_nodes == old_nodes and more(time_limit, old_time))
@@ -204,6 +212,7 @@ def survey(
     first_pass: bool = True,
     layered: bool = False,
     disk_mb: int = 0,
+    relaxed: int | None = None,
     lines: bool = True,
     progress: Callable[[int, int], None] | None = None,
     on_result: Callable[[dict[str, Any]], None] | None = None,
@@ -214,12 +223,14 @@ def survey(
     drop_torn_tail(out)
     wanted = set(deals)
     todo = [d for d in deals
-            if d not in done or worth_retrying(done[d], time_limit, max_nodes, memory_mb, first_pass, layered, disk_mb)]
+            if d not in done or worth_retrying(done[d], time_limit, max_nodes, memory_mb, first_pass, layered, disk_mb,
+                                                   relaxed)]
     results = {d: r for d, r in done.items() if d in wanted}
     if progress:
         progress(len(results), len(deals))
     options = {"time_limit": time_limit, "max_nodes": max_nodes, "memory_mb": memory_mb, "backend": backend,
-               "first_pass": first_pass, "layered": layered, "disk_mb": disk_mb, "lines": lines}
+               "first_pass": first_pass, "layered": layered, "disk_mb": disk_mb, "relaxed": relaxed,
+               "lines": lines}
     # Deals solved again with a bigger budget are the ones that took the whole smaller one: minutes each.
     one_by_one = all(d in done for d in todo)
     for rows in run_tasks(game, todo, options, workers, scheduler, one_by_one):

@@ -1,0 +1,218 @@
+/* Classic King Albert relaxed above a rank (solver/relaxed.py is the reference, and has the proofs): a complete
+ * search of an easier game whose loss proves the real deal lost.
+ *
+ * A card is a kind, as relaxed.py's kind(): rank * 8 + suit up to the rank kept apart, rank * 8 + 4 + red above
+ * it. A position is the four foundations' heights (by suit), the reserve's kinds and the tableau's piles; its
+ * key, exact and canonical, is the heights, the reserve sorted, a separator, and the piles sorted, each ended by
+ * a zero. The search is depth first with every key kept in the solver's table (table.c), so it counts one
+ * position per key kept, as the reference does, and a full table or stack ends it with "unknown".
+ */
+#include "core.h"
+
+typedef struct {
+    uint8_t pile[9][MAXCARDS + 1], len[9], res[7], height[4];
+    int kept; /* the rank kept apart */
+} RPos;
+
+typedef struct {
+    uint8_t src, dst; /* src: pile 0-8, cell 9-15, foundation 16-19; dst: pile 0-8, foundation 16-19 */
+} RMove;
+
+static inline int is_red_suit(int suit) { return suit == 1 || suit == 2; }
+static inline int kind_rank(int k) { return k >> 3; }
+static inline int kind_red(int k) { return (k & 7) >= 4 ? (k & 7) - 4 : is_red_suit(k & 7); }
+static inline int kind_of(const RPos *p, int rank, int suit) {
+    return rank <= p->kept ? rank * 8 + suit : rank * 8 + 4 + is_red_suit(suit);
+}
+
+static int source_card(const RPos *p, int s) {
+    if (s < 9) return p->len[s] ? p->pile[s][p->len[s] - 1] : 0;
+    if (s < 16) return p->res[s - 9];
+    int h = p->height[s - 16];
+    return h ? kind_of(p, h, s - 16) : 0;
+}
+
+/* relaxed.py's children(), as moves: an Ace home alone when one can go; else every move, less a pile's only
+ * card to an empty pile, a card to any empty pile but the first, and an Ace taken back. */
+static int relaxed_moves(const RPos *p, RMove *out) {
+    int n = 0, empty = -1;
+    for (int i = 0; i < 9; i++)
+        if (!p->len[i]) {
+            empty = i;
+            break;
+        }
+    for (int s = 0; s < 16; s++) {
+        int k = source_card(p, s);
+        if (k && kind_rank(k) == 1) {
+            out[0] = (RMove){(uint8_t)s, (uint8_t)(16 + (k & 7))};
+            return 1;
+        }
+    }
+    for (int s = 0; s < 20; s++) {
+        int k = source_card(p, s);
+        if (!k || (s >= 16 && kind_rank(k) == 1)) continue;
+        int r = kind_rank(k), red = kind_red(k);
+        if (s < 16)
+            for (int f = 0; f < 4; f++)
+                if (p->height[f] == r - 1 && (r <= p->kept ? f == (k & 7) : is_red_suit(f) == red))
+                    out[n++] = (RMove){(uint8_t)s, (uint8_t)(16 + f)};
+        for (int i = 0; i < 9; i++) {
+            if (i == s || !p->len[i]) continue;
+            int t = p->pile[i][p->len[i] - 1];
+            if (kind_rank(t) == r + 1 && kind_red(t) != red) out[n++] = (RMove){(uint8_t)s, (uint8_t)i};
+        }
+        if (empty >= 0 && !(s < 9 && p->len[s] == 1)) out[n++] = (RMove){(uint8_t)s, (uint8_t)empty};
+    }
+    return n;
+}
+
+static int take(RPos *p, int s) {
+    if (s < 9) return p->pile[s][--p->len[s]];
+    if (s < 16) {
+        int k = p->res[s - 9];
+        p->res[s - 9] = 0;
+        return k;
+    }
+    int k = source_card(p, s);
+    p->height[s - 16]--;
+    return k;
+}
+
+static void put(RPos *p, int d, int k) {
+    if (d < 9) p->pile[d][p->len[d]++] = (uint8_t)k;
+    else if (d < 16) p->res[d - 9] = (uint8_t)k;
+    else p->height[d - 16]++;
+}
+
+static int pile_before(const RPos *p, int a, int b) {
+    int la = p->len[a], lb = p->len[b], c = memcmp(p->pile[a], p->pile[b], (size_t)(la < lb ? la : lb));
+    return c < 0 || (c == 0 && la < lb);
+}
+
+/* The canonical key; returns its length. */
+static int relaxed_key(const RPos *p, uint8_t *key, uint64_t *hash) {
+    int n = 0, order[9], cells[7], nc = 0;
+    for (int f = 0; f < 4; f++) key[n++] = p->height[f];
+    for (int i = 0; i < 7; i++)
+        if (p->res[i]) {
+            int j = nc++;
+            for (; j > 0 && cells[j - 1] > p->res[i]; j--) cells[j] = cells[j - 1];
+            cells[j] = p->res[i];
+        }
+    for (int i = 0; i < nc; i++) key[n++] = (uint8_t)cells[i];
+    key[n++] = 0xFF;
+    for (int i = 0; i < 9; i++) {
+        int j = i;
+        for (; j > 0 && pile_before(p, i, order[j - 1]); j--) order[j] = order[j - 1];
+        order[j] = i;
+    }
+    for (int i = 0; i < 9; i++) {
+        memcpy(key + n, p->pile[order[i]], p->len[order[i]]);
+        n += p->len[order[i]];
+        key[n++] = 0;
+    }
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (int i = 0; i < n; i++) h = (h ^ key[i]) * 0x100000001b3ULL;
+    *hash = mix(h);
+    return n;
+}
+
+#define MOVES_MAX 320 /* more than a position has: 20 sources, each to 4 foundations, 9 piles or an empty one */
+
+typedef struct {
+    size_t begin, next, end; /* this position's moves in the move stack: the next one to try, and the end */
+} RFrame;
+
+int relaxed_search(const Pos *start, int kept, long long max_positions, double time_limit, size_t memory,
+                   long long *positions, int *out_of_memory) {
+    RPos p;
+    memset(&p, 0, sizeof p);
+    p.kept = kept;
+    for (int f = 0; f < 4; f++)
+        if (start->n[f]) p.height[SUIT[start->c[f][0] & 63]] = start->n[f];
+    for (int i = 0; i < 9; i++) {
+        for (int j = 0; j < start->n[KA_T0 + i]; j++) {
+            int c = start->c[KA_T0 + i][j] & 63;
+            p.pile[i][j] = (uint8_t)kind_of(&p, RANK[c], SUIT[c]);
+        }
+        p.len[i] = start->n[KA_T0 + i];
+    }
+    for (int i = 0; i < 7; i++) {
+        int c = start->c[KA_R0 + i][0] & 63;
+        p.res[i] = start->n[KA_R0 + i] ? (uint8_t)kind_of(&p, RANK[c], SUIT[c]) : 0;
+    }
+    *positions = 0;
+    *out_of_memory = 0;
+    Table t;
+    size_t stack_cap = memory / 4; /* the stacks' share; the table has the rest */
+    if (table_init(&t, memory - stack_cap)) {
+        *out_of_memory = 1;
+        return -1;
+    }
+    size_t fcap = 1024, mcap = 1 << 14, depth = 0, top;
+    RFrame *fr = malloc(fcap * sizeof *fr);
+    RMove *mv = malloc(mcap * sizeof *mv);
+    uint8_t key[KEY_MAX];
+    uint64_t hash;
+    int result = -1, len = relaxed_key(&p, key, &hash);
+    double deadline = time_limit > 0 ? now() + time_limit : 0;
+    if (!fr || !mv || table_full(&t)) goto out_of_memory;
+    table_visit(&t, hash, key, len, 0);
+    *positions = 1;
+    top = (size_t)relaxed_moves(&p, mv);
+    fr[0] = (RFrame){0, 0, top};
+    for (;;) {
+        if (p.height[0] + p.height[1] + p.height[2] + p.height[3] == 52) {
+            result = 0;
+            break;
+        }
+        RFrame *f = &fr[depth];
+        if (f->next == f->end) {
+            if (depth == 0) {
+                result = 1;
+                break;
+            }
+            top = f->begin;
+            f = &fr[--depth];
+            RMove m = mv[f->next - 1];
+            put(&p, m.src, take(&p, m.dst));
+            continue;
+        }
+        RMove m = mv[f->next++];
+        int k = take(&p, m.src);
+        put(&p, m.dst, k);
+        len = relaxed_key(&p, key, &hash);
+        if (table_full(&t)) goto out_of_memory;
+        if (table_visit(&t, hash, key, len, 0)) {
+            take(&p, m.dst);
+            put(&p, m.src, k);
+            continue;
+        }
+        if (max_positions >= 0 && *positions >= max_positions) break;
+        ++*positions;
+        if ((*positions & 0xFFFF) == 0 && deadline > 0 && now() > deadline) break;
+        if (++depth == fcap || top + MOVES_MAX > mcap) {
+            size_t nf = depth == fcap ? fcap * 2 : fcap, nm = top + MOVES_MAX > mcap ? mcap * 2 : mcap;
+            if (nf * sizeof *fr + nm * sizeof *mv > stack_cap) goto out_of_memory;
+            RFrame *f2 = realloc(fr, nf * sizeof *fr);
+            if (f2) fr = f2;
+            RMove *m2 = f2 ? realloc(mv, nm * sizeof *mv) : NULL;
+            if (m2) mv = m2;
+            if (!f2 || !m2) goto out_of_memory;
+            fcap = nf;
+            mcap = nm;
+        }
+        size_t n = (size_t)relaxed_moves(&p, mv + top);
+        fr[depth] = (RFrame){top, top, top + n};
+        top += n;
+    }
+    goto done;
+out_of_memory:
+    *out_of_memory = 1;
+    result = -1;
+done:
+    free(fr);
+    free(mv);
+    table_free(&t);
+    return result;
+}

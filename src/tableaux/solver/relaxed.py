@@ -1,0 +1,172 @@
+"""Classic King Albert relaxed above a rank: a complete search whose loss proves the real deal lost.
+
+The complete searches (depth-first and :mod:`.layered`) visit every reachable position, and on the
+hardest classic deals there are more than a machine holds. This search plays an easier game instead, one
+with far fewer positions, chosen so that a deal it cannot win cannot be won in the real game either.
+
+**The relaxed game above rank m.** Cards of rank m or less are what they are. A card of higher rank is
+known only by its rank and colour: the two red Nines, say, become one kind of card, two copies of it.
+The rules are the classic ones (one card moves at a time, from a tableau pile's top, a reserve cell or a
+foundation's top; a tableau pile takes a card one rank lower and of the other colour, an empty one any
+card), except that a foundation that has reached rank m takes the next rank of its *colour*, of either
+suit. The foundation of a suit still starts with that suit's Ace and holds it up to rank m.
+
+**Why a lost relaxed game is a lost deal.** Map each real card to its relaxed kind (itself up to rank
+m, its rank and colour above), and each real position to the relaxed position with the same piles.
+Every real move is a relaxed move between the mapped positions: tableau moves ask only for ranks and
+colours, which the map keeps; a real foundation takes the next card of its suit, which above rank m is
+a card of its colour, one rank up; a card taken back off a foundation is its top in both. So a real
+winning line maps to a relaxed winning line, and a relaxed game with no win has a real deal with no
+win. A relaxed win says nothing: it may, say, build the hearts' foundation on the Seven of diamonds.
+
+**Why the relaxed game is small.** Two positions that differ only in where the two copies of a card
+lie are one relaxed position, and with m low most cards have a copy. Low ranks stay apart because a
+deal is mostly lost at its bottom: the Aces, Twos and Threes buried under what they need first.
+
+**What the search leaves out, with its proof.** It makes every relaxed move from every position it
+reaches, except:
+
+* an Ace that can go home goes at once, and nothing else is tried there; no Ace is taken back. An
+  Ace can go home at any time (its suit's foundation is empty while it is out), nothing is ever put on
+  it on the tableau (nothing is one rank lower), so a winning line from the position stays winning
+  with the Ace sent home first and its own later moves left out: every other move finds the same
+  cards where it needs them, and an empty pile or a card uncovered early only gives more room;
+* tableau piles are interchangeable, as are the copies of a card, so a position is kept under a key
+  with its piles sorted and its reserve cards as a sorted list; a pile's only card is never moved to
+  an empty pile, and a card goes to one empty pile only.
+
+``core/relaxed.c`` is the same search in C. Both keep every position's exact key and count one
+position per key kept: on a relaxed game they exhaust, they count the same positions.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..cards import RANK, RED, SUIT
+from ..engine import Rules, State
+from ..king_albert import FOUNDATIONS, RESERVE, TABLEAU, KingAlbertClassic
+
+RelaxedPosition = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]
+"""Foundation heights by suit (clubs, diamonds, hearts, spades), the reserve cards sorted, the tableau
+piles sorted; each card as a kind (:func:`kind`)."""
+
+
+def kind(card: int, rank_kept: int) -> int:
+    """A card's kind in the game relaxed above ``rank_kept``: ``rank * 8 + suit`` up to that rank,
+    ``rank * 8 + 4 + red`` above it."""
+    rank = RANK[card]
+    return rank * 8 + (SUIT[card] if rank <= rank_kept else 4 + RED[card])
+
+
+def _red(k: int) -> int:
+    sub = k & 7
+    return sub - 4 if sub >= 4 else int(sub in (1, 2))
+
+
+def relaxed_start(rules: Rules, state: State, rank_kept: int) -> RelaxedPosition:
+    """The relaxed position of a classic King Albert position (the map of the module docstring)."""
+    check_relaxable(rules, rank_kept)
+    piles = state.piles
+    heights = [0, 0, 0, 0]
+    for f in FOUNDATIONS:
+        if piles[f]:
+            heights[SUIT[piles[f][0]]] = len(piles[f])
+    reserve = tuple(sorted(kind(piles[r][0], rank_kept) for r in RESERVE if piles[r]))
+    tableau = tuple(sorted(tuple(kind(c, rank_kept) for c in piles[t]) for t in TABLEAU))
+    return tuple(heights), reserve, tableau
+
+
+def check_relaxable(rules: Rules, rank_kept: int) -> None:
+    """Refuse what the relaxation has no proof for, saying what is accepted."""
+    if type(rules) is not KingAlbertClassic:
+        raise ValueError(f"the relaxed search plays classic King Albert only ({KingAlbertClassic.name}), "
+                         f"not {rules.name}")
+    if isinstance(rank_kept, bool) or not isinstance(rank_kept, int) or not 1 <= rank_kept <= 13:
+        raise ValueError(f"the rank kept apart must be a whole number from 1 (Aces) to 13 (Kings: no "
+                         f"relaxation), not {rank_kept!r}")
+
+
+def children(pos: RelaxedPosition, rank_kept: int) -> Iterator[RelaxedPosition]:
+    """Every position one relaxed move away, less what the module docstring leaves out (repeats allowed)."""
+    heights, reserve, tableau = pos
+
+    def homes(k: int) -> list[int]:
+        rank = k >> 3
+        if rank <= rank_kept:
+            return [k & 7] if heights[k & 7] == rank - 1 else []
+        return [f for f in range(4) if (f in (1, 2)) == _red(k) and heights[f] == rank - 1]
+
+    empty = () in tableau
+    # The sources: (card, from a foundation, the tableau, reserve and heights without it).
+    Source = tuple[int, bool, tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]
+    sources: list[Source] = []
+    for i, pile in enumerate(tableau):
+        if pile and (i == 0 or tableau[i - 1] != pile):
+            sources.append((pile[-1], False, (*tableau[:i], pile[:-1], *tableau[i + 1:]), reserve, heights))
+    for j, k in enumerate(reserve):
+        if j == 0 or reserve[j - 1] != k:
+            sources.append((k, False, tableau, (*reserve[:j], *reserve[j + 1:]), heights))
+    for k, _back, tab, res, h in sources:
+        if k >> 3 == 1:  # an Ace goes home at once: that is the only move
+            f = k & 7
+            yield h[:f] + (1,) + h[f + 1:], res, tuple(sorted(tab))
+            return
+    for f in range(4):
+        if heights[f] > 1:  # a foundation's top comes back (never an Ace)
+            r = heights[f]
+            top = r * 8 + (f if r <= rank_kept else 4 + int(f in (1, 2)))
+            sources.append((top, True, tableau, reserve, heights[:f] + (r - 1,) + heights[f + 1:]))
+    for k, back, tab, res, h in sources:
+        if not back:
+            for f in homes(k):
+                yield h[:f] + (h[f] + 1,) + h[f + 1:], res, tuple(sorted(tab))
+        rank, red = k >> 3, _red(k)
+        for i, pile in enumerate(tab):
+            if pile and pile[-1] >> 3 == rank + 1 and _red(pile[-1]) != red:
+                yield h, res, tuple(sorted((*tab[:i], (*pile, k), *tab[i + 1:])))
+        if empty:
+            if tab is not tableau and () in tab and tab.count(()) > tableau.count(()):
+                continue  # a pile's only card to an empty pile: the same position
+            i = tab.index(())
+            yield h, res, tuple(sorted((*tab[:i], (k,), *tab[i + 1:])))
+
+
+def won(pos: RelaxedPosition) -> bool:
+    return sum(pos[0]) == 52
+
+
+@dataclass(frozen=True)
+class RelaxedResult:
+    """``lost`` (the real deal is proved lost), ``won`` (a relaxed win: says nothing) or ``unknown``
+    (out of positions), and the positions kept."""
+
+    verdict: str
+    positions: int
+
+
+def relaxed_search(rules: Rules, state: State, rank_kept: int, max_positions: int | None = None,
+                   time_limit: float | None = None) -> RelaxedResult:
+    """Search the relaxed game from ``state`` to its end, or to a win, or to ``max_positions`` kept or
+    ``time_limit`` seconds (then ``unknown``)."""
+    start = relaxed_start(rules, state, rank_kept)
+    seen = {start}
+    stack = [start]
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    popped = 0
+    while stack:
+        pos = stack.pop()
+        popped += 1
+        if deadline is not None and popped % 4096 == 0 and time.monotonic() > deadline:
+            return RelaxedResult("unknown", len(seen))
+        if won(pos):
+            return RelaxedResult("won", len(seen))
+        for child in children(pos, rank_kept):
+            if child not in seen:
+                if max_positions is not None and len(seen) >= max_positions:
+                    return RelaxedResult("unknown", len(seen))
+                seen.add(child)
+                stack.append(child)
+    return RelaxedResult("lost", len(seen))
