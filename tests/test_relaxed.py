@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cli_helpers import run_tableaux
-from solver_positions import KA, KAC, small_positions
+from solver_positions import KA, KAC, played, small_positions
 from tableaux.cards import RANK
 from tableaux.engine import State
 from tableaux.king_albert import RESERVE, TABLEAU
@@ -26,16 +26,6 @@ from tableaux.solver.relaxed import children, relaxed_search, relaxed_start, won
 from tableaux.solver.survey import survey
 
 needs_core = pytest.mark.skipif("c" not in BACKENDS, reason="the C core is not built")
-
-
-def random_play(deal: int, moves: int, rng: random.Random) -> State:
-    state = KAC.deal(deal)
-    for _ in range(moves):
-        legal = KAC.moves(state)
-        if not legal:
-            break
-        state = KAC.apply(state, rng.choice(legal))
-    return state
 
 
 def ace_can_go_home(state: State) -> bool:
@@ -48,7 +38,7 @@ def test_every_real_move_is_a_relaxed_move(deal: int, plies: int, rank: int, see
     """The relaxation's premise: from any position, each legal real move leads to a relaxed position one relaxed
     move away (or to the same one: a pile's only card to an empty pile). Left out, as relaxed.py proves it may:
     every move but an Ace's where an Ace can go home, and an Ace taken back."""
-    state = random_play(deal, plies, random.Random(seed))
+    state = played(KAC, deal, seed, plies)
     if ace_can_go_home(state):
         return
     here = relaxed_start(KAC, state, rank)

@@ -6,13 +6,11 @@ apart). They may only ever report wins, each line replayed before it is believed
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver_positions import replay
+from solver_positions import played, replay
 from tableaux import GAMES
 from tableaux.engine import Rules, State
 from tableaux.solver import BACKENDS
@@ -25,18 +23,6 @@ if "c" in BACKENDS:
 CORE_GAME = {"king-albert": 0, "king-albert-classic": 1}
 HOME, SUITS, BACK = 1, 2, 4
 KINDS = [HOME, SUITS, HOME | SUITS, SUITS | BACK, HOME | SUITS | BACK, BACK]
-
-
-def played(rules: Rules, deal: int, seed: int, plies: int) -> State:
-    """A position a random game reaches: streamlined runs must hold from any position, not only a deal."""
-    rng = random.Random(seed)
-    state = rules.deal(deal)
-    for _ in range(plies):
-        moves = rules.moves(state)
-        if not moves:
-            break
-        state = rules.apply(state, rng.choice(moves))
-    return state
 
 
 def wins(rules: Rules, start: State, line: list[tuple[int, int, int]]) -> bool:
