@@ -243,11 +243,13 @@ def solve(
         raise SolverError(
             f"the layered search plays classic King Albert only ({KingAlbertClassic.name}), not {rules.name}"
         )
-    if relaxed is not None and (isinstance(relaxed, bool) or not isinstance(relaxed, int) or not 1 <= relaxed <= 13):
-        raise SolverError(f"relaxed must be None or the rank kept apart, from 1 to 13, not {relaxed!r}")
-    if relaxed is not None and type(rules) is not KingAlbertClassic:
-        raise SolverError(
-            f"the relaxed game is classic King Albert's only ({KingAlbertClassic.name}), not {rules.name}")
+    if relaxed is not None:
+        from .relaxed import check_relaxable
+
+        try:
+            check_relaxable(rules, relaxed)
+        except ValueError as exc:
+            raise SolverError(str(exc)) from None
     if backend is None:
         backend = default_backend()
     if backend not in ("c", "python"):

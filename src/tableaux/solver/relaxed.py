@@ -85,8 +85,8 @@ def check_relaxable(rules: Rules, rank_kept: int) -> None:
         raise ValueError(f"the relaxed search plays classic King Albert only ({KingAlbertClassic.name}), "
                          f"not {rules.name}")
     if isinstance(rank_kept, bool) or not isinstance(rank_kept, int) or not 1 <= rank_kept <= 13:
-        raise ValueError(f"the rank kept apart must be a whole number from 1 (Aces) to 13 (Kings: no "
-                         f"relaxation), not {rank_kept!r}")
+        raise ValueError(f"the rank kept apart must be a whole number from 1 to 13 (1 keeps the Aces apart, 13 "
+                         f"is the real game), not {rank_kept!r}")
 
 
 def children(pos: RelaxedPosition, rank_kept: int) -> Iterator[RelaxedPosition]:
@@ -97,19 +97,20 @@ def children(pos: RelaxedPosition, rank_kept: int) -> Iterator[RelaxedPosition]:
         rank = k >> 3
         if rank <= rank_kept:
             return [k & 7] if heights[k & 7] == rank - 1 else []
-        return [f for f in range(4) if (f in (1, 2)) == _red(k) and heights[f] == rank - 1]
+        return [f for f in range(4) if RED[f * 13] == _red(k) and heights[f] == rank - 1]
 
     empty = () in tableau
-    # The sources: (card, from a foundation, the tableau, reserve and heights without it).
-    Source = tuple[int, bool, tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]
+    # The sources: (card, from a foundation, a pile's only card, the tableau, reserve and heights without it).
+    Source = tuple[int, bool, bool, tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]
     sources: list[Source] = []
     for i, pile in enumerate(tableau):
         if pile and (i == 0 or tableau[i - 1] != pile):
-            sources.append((pile[-1], False, (*tableau[:i], pile[:-1], *tableau[i + 1:]), reserve, heights))
+            rest = (*tableau[:i], pile[:-1], *tableau[i + 1:])
+            sources.append((pile[-1], False, len(pile) == 1, rest, reserve, heights))
     for j, k in enumerate(reserve):
         if j == 0 or reserve[j - 1] != k:
-            sources.append((k, False, tableau, (*reserve[:j], *reserve[j + 1:]), heights))
-    for k, _back, tab, res, h in sources:
+            sources.append((k, False, False, tableau, (*reserve[:j], *reserve[j + 1:]), heights))
+    for k, _back, _lone, tab, res, h in sources:
         if k >> 3 == 1:  # an Ace goes home at once: that is the only move
             f = k & 7
             yield h[:f] + (1,) + h[f + 1:], res, tuple(sorted(tab))
@@ -117,9 +118,9 @@ def children(pos: RelaxedPosition, rank_kept: int) -> Iterator[RelaxedPosition]:
     for f in range(4):
         if heights[f] > 1:  # a foundation's top comes back (never an Ace)
             r = heights[f]
-            top = r * 8 + (f if r <= rank_kept else 4 + int(f in (1, 2)))
-            sources.append((top, True, tableau, reserve, heights[:f] + (r - 1,) + heights[f + 1:]))
-    for k, back, tab, res, h in sources:
+            top = kind(f * 13 + r - 1, rank_kept)
+            sources.append((top, True, False, tableau, reserve, heights[:f] + (r - 1,) + heights[f + 1:]))
+    for k, back, lone, tab, res, h in sources:
         if not back:
             for f in homes(k):
                 yield h[:f] + (h[f] + 1,) + h[f + 1:], res, tuple(sorted(tab))
@@ -127,9 +128,7 @@ def children(pos: RelaxedPosition, rank_kept: int) -> Iterator[RelaxedPosition]:
         for i, pile in enumerate(tab):
             if pile and pile[-1] >> 3 == rank + 1 and _red(pile[-1]) != red:
                 yield h, res, tuple(sorted((*tab[:i], (*pile, k), *tab[i + 1:])))
-        if empty:
-            if tab is not tableau and () in tab and tab.count(()) > tableau.count(()):
-                continue  # a pile's only card to an empty pile: the same position
+        if empty and not lone:  # a pile's only card to an empty pile would give the same position
             i = tab.index(())
             yield h, res, tuple(sorted((*tab[:i], (k,), *tab[i + 1:])))
 

@@ -367,11 +367,12 @@ int await_pass(Search *c);
 
 /* ---- layered.c: classic King Albert's layered search, a complete search in far less memory */
 int layered_run(Search *s);
-/* relaxed.c: classic King Albert relaxed above rank `kept`, searched to its end: 1 lost (the real deal too),
- * 0 won (says nothing), -1 unknown (out of positions, time or memory) */
+int layered_key(const Pos *start, const Pos *p, uint8_t out[16], uint64_t *mask);
+
+/* ---- relaxed.c: classic King Albert relaxed above rank `kept`, searched to its end: 1 lost (the real deal
+ * too), 0 won (says nothing), -1 unknown (out of positions, time or memory) */
 int relaxed_search(const Pos *start, int kept, long long max_positions, double time_limit, size_t memory,
                    long long *positions, int *out_of_memory);
-int layered_key(const Pos *start, const Pos *p, uint8_t out[16], uint64_t *mask);
 
 /* ---- bestfirst.c: the first pass's best-first run */
 int bestfirst_start(Search *s, Best **slot, size_t limit, int back);

@@ -18,7 +18,7 @@ typedef struct {
     uint8_t src, dst; /* src: pile 0-8, cell 9-15, foundation 16-19; dst: pile 0-8, foundation 16-19 */
 } RMove;
 
-static inline int is_red_suit(int suit) { return suit == 1 || suit == 2; }
+static inline int is_red_suit(int suit) { return RED[suit * 13]; } /* the suit's Ace's colour */
 static inline int kind_rank(int k) { return k >> 3; }
 static inline int kind_red(int k) { return (k & 7) >= 4 ? (k & 7) - 4 : is_red_suit(k & 7); }
 static inline int kind_of(const RPos *p, int rank, int suit) {
