@@ -12,7 +12,7 @@ CORE_SOURCES = [
     "core/bestfirst", "core/layered", "core/layered_keys", "core/layered_line",
     "core/layered_disk", "core/relaxed",
 ]
-"""The C files of the solver's core (tests/test_sanitizer.py builds the same list)."""
+"""The C files of the solver's core (tests/solver/test_sanitizer.py builds the same list)."""
 
 setup(
     ext_modules=[

@@ -22,7 +22,7 @@ import sys
 import time
 
 from tableaux import Game, fair, hint, new_game
-from tableaux.deal import parse_deals
+from tableaux.rulebook.deal import parse_deals
 from tableaux.solver import solve
 
 HINT_TARGET = 1.0

@@ -23,9 +23,9 @@ import time
 
 import tableaux
 from tableaux import GAMES, new_game
-from tableaux.hints import PEEK_NODES, PEEK_SECONDS
+from tableaux.advice.hints import PEEK_NODES, PEEK_SECONDS
+from tableaux.common.intervals import percentile
 from tableaux.solver import BACKENDS
-from tableaux.statistics import percentile
 
 
 def positions(game: str, count: int, seed: int) -> list:

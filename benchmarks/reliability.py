@@ -5,14 +5,14 @@
 
 Runs, one after the other, each in its own pytest process:
 
-1. schemathesis fuzzing of every endpoint from /openapi.json (tests/test_fuzz_openapi.py),
-2. the hostile-input tests by hand (tests/test_hostile.py, tests/test_hostile_saves.py),
-3. SIGKILL of the real server during bursts of moves, restarted each time (tests/test_crash.py), of one
-   of two servers sharing a database (tests/test_crash_processes.py), and of a survey mid-run
-   (tests/test_crash_survey.py),
+1. schemathesis fuzzing of every endpoint from /openapi.json (tests/web/test_fuzz_openapi.py),
+2. the hostile-input tests by hand (tests/reliability/test_hostile.py, tests/game/test_hostile_saves.py),
+3. SIGKILL of the real server during bursts of moves, restarted each time (tests/reliability/test_crash.py), of one
+   of two servers sharing a database (tests/reliability/test_crash_processes.py), and of a survey mid-run
+   (tests/survey/test_crash_survey.py),
 4. many players with several racing tabs each, over loopback, and moves during a flood of hint
-   requests (tests/test_concurrency.py),
-5. the engine's state machine: long random play/undo/redo/restart/save/load (tests/test_stateful.py),
+   requests (tests/reliability/test_concurrency.py),
+5. the engine's state machine: long random play/undo/redo/restart/save/load (tests/game/test_stateful.py),
 
 and prints: requests fuzzed, crashes survived, moves verified after crashes,
 concurrent players held and p99 latency under that load. Exits non-zero if any
@@ -77,12 +77,13 @@ def main() -> int:
             "stateful": {"TABLEAUX_STATEFUL_EXAMPLES": str(args.stateful_examples)},
         }
     parts = [
-        ("fuzzing from the OpenAPI description", "tests/test_fuzz_openapi.py", "fuzz"),
-        ("hostile input by hand", "tests/test_hostile.py tests/test_hostile_saves.py", "hostile"),
+        ("fuzzing from the OpenAPI description", "tests/web/test_fuzz_openapi.py", "fuzz"),
+        ("hostile input by hand", "tests/reliability/test_hostile.py tests/game/test_hostile_saves.py", "hostile"),
         ("SIGKILL during bursts of moves",
-         "tests/test_crash.py tests/test_crash_processes.py tests/test_crash_survey.py", "crash"),
-        ("many players, racing tabs", "tests/test_concurrency.py", "concurrency"),
-        ("engine state machine", "tests/test_stateful.py", "stateful"),
+         "tests/reliability/test_crash.py tests/reliability/test_crash_processes.py "
+         "tests/survey/test_crash_survey.py", "crash"),
+        ("many players, racing tabs", "tests/reliability/test_concurrency.py", "concurrency"),
+        ("engine state machine", "tests/game/test_stateful.py", "stateful"),
     ]
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "figures.jsonl"

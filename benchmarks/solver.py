@@ -38,9 +38,9 @@ import sys
 import time
 
 from tableaux import new_game
-from tableaux.deal import parse_deals
+from tableaux.common.intervals import percentile
+from tableaux.rulebook.deal import parse_deals
 from tableaux.solver import BACKENDS, DEFAULT_MEMORY_MB, solve
-from tableaux.statistics import percentile
 
 DEFAULT_DEALS = {
     "king-albert": "1-500",
@@ -125,7 +125,7 @@ def big_rows(time_limit: float, memory_mb: int) -> None:
     """Every winnable deal the surveys decided only with a big budget, solved once as a user solves it."""
     from pathlib import Path
 
-    from tableaux.solver.survey_file import read_results
+    from tableaux.survey.files import read_results
 
     results = Path(__file__).resolve().parents[1] / "results"
     print(f"{'game':<22}{'deal':>8}{'row positions':>15}  {'now':<10}{'positions':>12}{'CPU s':>8}")

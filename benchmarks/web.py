@@ -32,7 +32,7 @@ players (``--steps``, each ``--seconds`` long, default 15); a step holds when
 the moves' p99 is at most 50 ms with no error. It prints each step's p50 and
 p99, and the most players held, with the machine's load average (other work on
 it lengthens every latency). PostgreSQL is a throwaway cluster started with
-Debian's ``postgresql`` package (tests/pg_cluster.py, fsync on, or off with
+Debian's ``postgresql`` package (tests/helpers/pg_cluster.py, fsync on, or off with
 ``TABLEAUX_BENCH_PG_FSYNC=off``), or the server ``--pg-url`` names (a database
 the benchmark may fill).
 """
@@ -325,7 +325,7 @@ def view_check_ms(repeat: int = 2000) -> dict[str, float]:
 
     from tableaux.web.app import create_app
     from tableaux.web.middleware import adapter
-    from tableaux.web.openapi import View
+    from tableaux.web.models import View
 
     out = {}
     with tempfile.TemporaryDirectory() as tmp:

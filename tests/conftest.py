@@ -44,7 +44,7 @@ def pytest_report_header() -> str:
 os.environ[CHECK_ANSWERS] = "1"
 """Every web app the suite builds checks each answer against its route's model before sending it, and so does
 every server it starts (they inherit the environment), whatever the developer's environment says: an answer
-that breaks the API's contract fails the test that received it (tests/test_web_contract.py shows that it does)."""
+that breaks the API's contract fails the test that received it (tests/web/test_web_contract.py shows that it does)."""
 
 BROWSER_TESTS = "test_browser.py"
 POSTGRES_SKIP = "PostgreSQL is not available here"
@@ -54,7 +54,7 @@ POSTGRES_HINT = "install Debian's postgresql (apt-get install postgresql) and pi
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """One clear last line when the browser suite was skipped, which ``-ra`` alone buries among other skips.
 
-    The skip's reason (browser_page.py) names what is missing and how to install it."""
+    The skip's reason (helpers/page.py) names what is missing and how to install it."""
     skipped = [
         report for report in terminalreporter.stats.get("skipped", [])
         if Path(str(report.fspath)).name == BROWSER_TESTS
@@ -95,11 +95,11 @@ def english(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(i18n, "_process_language", "en")
 
 
-# ---- the real-browser tests' shared fixtures; browser_page skips its importer when Chromium is missing
+# ---- the real-browser tests' shared fixtures; helpers.page skips its importer when Chromium is missing
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """``tableaux serve`` in its own process, one per test module."""
-    from browser_helpers import LiveServer
+    from helpers.browser import LiveServer
 
     live = LiveServer(tmp_path_factory.mktemp("web") / "games.db")
     live.start()
@@ -109,7 +109,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from browser_page import launch_browser
+    from helpers.page import launch_browser
 
     yield from launch_browser()
 
@@ -117,7 +117,7 @@ def browser() -> Iterator[Any]:
 @pytest.fixture
 def player(browser: Any, server: Any) -> Iterator[Any]:
     """A fresh anonymous player (own cookies and storage) with a desktop-sized page on the game."""
-    from browser_page import Player
+    from helpers.page import Player
 
     p = Player(browser, server.url)
     yield p
@@ -181,9 +181,9 @@ def client(make_app: Callable[..., FastAPI]) -> TestClient:
 # ---- the stores: SQLite always, PostgreSQL where a throwaway cluster can be started
 @pytest.fixture(scope="session")
 def postgres_cluster() -> Iterator[Any]:
-    """A PostgreSQL server of the suite's own (tests/pg_cluster.py). Skipped where there is none, unless
+    """A PostgreSQL server of the suite's own (tests/helpers/pg_cluster.py). Skipped where there is none, unless
     TABLEAUX_REQUIRE_POSTGRES is set (CI installs it, so there a missing server is a failure)."""
-    import pg_cluster
+    import helpers.pg_cluster as pg_cluster
 
     reason = pg_cluster.missing()
     if reason is not None:

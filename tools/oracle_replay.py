@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 
 import tableaux
-from tableaux.deal import parse_deals
+from tableaux.rulebook.deal import parse_deals
 
 DEFAULT_ORACLE = Path(__file__).resolve().parents[2] / "shared" / "tools" / "aisleriot-oracle" / "oracle"
 

@@ -27,10 +27,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from tableaux.common.intervals import wilson
 from tableaux.solver import DEFAULT_MEMORY_MB
-from tableaux.solver.survey import summarise
-from tableaux.solver.survey_file import read_results
-from tableaux.statistics import wilson
+from tableaux.survey.files import read_results
+from tableaux.survey.solver import summarise
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "results"
@@ -211,7 +211,7 @@ def explain(game: str, deal: int) -> int:
     print(row)
     if "search" in row:
         print(f"won by a line kept in results/{row['line']} ({row['search']}); "
-              "python -m pytest tests/test_results.py plays it to a won game")
+              "python -m pytest tests/survey/test_results.py plays it to a won game")
     else:
         print(shlex.join(command(row)))
     return 0

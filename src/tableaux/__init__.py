@@ -17,7 +17,7 @@ Quick use (``docs/api.md`` has the whole API)::
 
 This module is the package's face and nothing else: each name below lives in
 the module of its own layer and is loaded from there the first time it is
-asked for. So ``import tableaux.cards`` (or a command that needs only the
+asked for. So ``import tableaux.rulebook.cards`` (or a command that needs only the
 solver) does not load the rest, no module below needs this one, and the
 names here are exactly the API listed in ``__all__``.
 """
@@ -28,15 +28,17 @@ from typing import TYPE_CHECKING as _TYPE_CHECKING
 __version__ = "0.1.0"
 
 _HOMES = {
-    "CardError": "cards", "card_str": "cards", "parse_card": "cards",
-    "MAX_DEAL": "deal", "DealError": "deal",
-    "IllegalMoveError": "engine", "Move": "engine", "NotationError": "engine", "Rules": "engine",
-    "State": "engine", "TableauxError": "engine",
-    "KingAlbert": "king_albert", "KingAlbertClassic": "king_albert", "EagleWing": "eagle_wing",
-    "GAMES": "registry", "UnknownGameError": "registry", "rules": "registry",
-    "Game": "game", "new_game": "game", "SaveFileError": "saves", "load": "saves", "loads": "saves",
+    "CardError": "rulebook.cards", "card_str": "rulebook.cards", "parse_card": "rulebook.cards",
+    "MAX_DEAL": "rulebook.deal", "DealError": "rulebook.deal",
+    "IllegalMoveError": "rulebook.engine", "Move": "rulebook.engine", "NotationError": "rulebook.engine",
+    "Rules": "rulebook.engine", "State": "rulebook.engine", "TableauxError": "rulebook.engine",
+    "KingAlbert": "rulebook.king_albert", "KingAlbertClassic": "rulebook.king_albert",
+    "EagleWing": "rulebook.eagle_wing",
+    "GAMES": "rulebook.registry", "UnknownGameError": "rulebook.registry", "rules": "rulebook.registry",
+    "Game": "play.game", "new_game": "play.game",
+    "SaveFileError": "play.saves", "load": "play.saves", "loads": "play.saves",
     "solve": "solver", "SolveResult": "solver", "SolverError": "solver",
-    "hint": "hints", "Hint": "hints",
+    "hint": "advice.hints", "Hint": "advice.hints",
 }
 """Each public name and the module (of this package) that defines it."""
 
@@ -72,11 +74,17 @@ __all__ = [
 """The API: each name is loaded from its home in ``_HOMES`` when first used."""
 
 
+_MODULES = {"fair": "advice.fair"}
+"""Modules the documentation imports by a short name (``from tableaux import fair``), and where they live."""
+
+
 def __getattr__(name: str) -> object:
-    home = _HOMES.get(name)
-    if home is None:
+    if name in _MODULES:
+        value: object = _import_module(f"{__name__}.{_MODULES[name]}")
+    elif name in _HOMES:
+        value = getattr(_import_module(f"{__name__}.{_HOMES[name]}"), name)
+    else:
         raise AttributeError(f"module 'tableaux' has no attribute {name!r}")
-    value = getattr(_import_module(f"{__name__}.{home}"), name)
     globals()[name] = value  # found once; later lookups do not come here
     return value
 
@@ -86,13 +94,13 @@ def __dir__() -> list[str]:
 
 
 if _TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported eagerly
-    from .cards import CardError, card_str, parse_card
-    from .deal import MAX_DEAL, DealError
-    from .eagle_wing import EagleWing
-    from .engine import IllegalMoveError, Move, NotationError, Rules, State, TableauxError
-    from .game import Game, new_game
-    from .hints import Hint, hint
-    from .king_albert import KingAlbert, KingAlbertClassic
-    from .registry import GAMES, UnknownGameError, rules
-    from .saves import SaveFileError, load, loads
+    from .advice.hints import Hint, hint
+    from .play.game import Game, new_game
+    from .play.saves import SaveFileError, load, loads
+    from .rulebook.cards import CardError, card_str, parse_card
+    from .rulebook.deal import MAX_DEAL, DealError
+    from .rulebook.eagle_wing import EagleWing
+    from .rulebook.engine import IllegalMoveError, Move, NotationError, Rules, State, TableauxError
+    from .rulebook.king_albert import KingAlbert, KingAlbertClassic
+    from .rulebook.registry import GAMES, UnknownGameError, rules
     from .solver import SolverError, SolveResult, solve

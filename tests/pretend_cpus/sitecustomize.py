@@ -7,7 +7,7 @@ this directory first on ``PYTHONPATH`` when the variable is set, so Python impor
 start-up of every one of those processes (``site`` imports ``sitecustomize``), and patches its own
 process the same way. For example::
 
-    TABLEAUX_TEST_CPUS=16 python -m pytest tests/test_concurrency.py
+    TABLEAUX_TEST_CPUS=16 python -m pytest tests/reliability/test_concurrency.py
 
 Only the count is pretended: the machine still runs on its real cores.
 """

@@ -12,9 +12,9 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..deal import DealError, parse_deals
-from ..engine import Rules
-from ..registry import GAMES, rules
+from ..rulebook.deal import DealError, parse_deals
+from ..rulebook.engine import Rules
+from ..rulebook.registry import GAMES, rules
 from ..solver import DEFAULT_MEMORY_MB, default_backend, solve
 from .files import FORMAT, VERSION, Catalogue, load, parse_catalogue, shipped_path, write
 from .grades import COLUMNS, GRADES, Entry, grade_of

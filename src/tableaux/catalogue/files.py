@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..i18n import _
-from ..registry import rules
+from ..rulebook.registry import rules
 from .grades import COLUMNS, GRADES, CatalogueError, Entry, Grade, grade_of, grade_word
 
 FORMAT = "tableaux-catalogue"

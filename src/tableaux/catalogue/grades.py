@@ -2,7 +2,7 @@
 
 The definition, its calibration and what it does and does not measure are in
 ``docs/difficulty.md``. The cut points are per game and fixed
-(:data:`tableaux.registry.GRADE_CUTS`), so a deal's grade never depends on
+(:data:`tableaux.rulebook.registry.GRADE_CUTS`), so a deal's grade never depends on
 which other deals are in a catalogue.
 """
 
@@ -12,9 +12,9 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from ..engine import TableauxError
 from ..i18n import _
-from ..registry import GRADE_CUTS
+from ..rulebook.engine import TableauxError
+from ..rulebook.registry import GRADE_CUTS
 
 Grade = Literal["easy", "medium", "hard"]
 GRADES: tuple[Grade, ...] = ("easy", "medium", "hard")

@@ -6,8 +6,8 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from ..deal import MAX_DEAL, DealError, parse_deals
 from ..i18n import N_, _
+from ..rulebook.deal import MAX_DEAL, DealError, parse_deals
 
 
 def bounded(convert: Callable[[str], float], what: str, low: float, high: float) -> Callable[[str], float]:
@@ -59,7 +59,7 @@ def deal_range(text: str) -> str:
 
 def game_choices() -> tuple[str, ...]:
     """Every registered game: a game added to the registry is a command-line choice at once."""
-    from ..registry import GAMES
+    from ..rulebook.registry import GAMES
 
     return tuple(GAMES)
 

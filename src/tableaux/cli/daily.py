@@ -31,7 +31,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..catalogue import daily, today
-    from ..registry import rules
+    from ..rulebook.registry import rules
 
     day = args.date or today()
     entry = daily(args.game, day)

@@ -18,7 +18,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..game import new_game
+    from ..play.game import new_game
 
     game = new_game(args.game, args.number)
     if args.json:
@@ -26,8 +26,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     from rich.console import Console
 
-    from ..board import render
-    from ..terminal import glyphs_for
+    from ..play.board import render
+    from ..terminal.line import glyphs_for
 
     console = Console(highlight=False)
     for line in render(game.public_position(), glyphs_for(console)):

@@ -42,7 +42,7 @@ def describe(entry: Entry, title: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from ..catalogue import pick
-    from ..registry import rules
+    from ..rulebook.registry import rules
 
     entry = pick(args.game, winnable=args.winnable, difficulty=args.difficulty)
     if args.json:

@@ -1,4 +1,4 @@
-"""``tableaux play``: a game in the terminal (:mod:`tableaux.terminal`)."""
+"""``tableaux play``: a game in the terminal (:mod:`tableaux.terminal.line`)."""
 
 from __future__ import annotations
 
@@ -25,12 +25,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from ..game import new_game
     from ..i18n import use_environment
-    from ..registry import GAMES, rules
-    from ..saves import SaveFileError, load
-    from ..terminal import InputFn, play_loop, scripted_input
-    from ..unfinished import Unfinished, default_dir
+    from ..play.game import new_game
+    from ..play.saves import SaveFileError, load
+    from ..rulebook.registry import GAMES, rules
+    from ..terminal.line import InputFn, play_loop, scripted_input
+    from ..terminal.unfinished import Unfinished, default_dir
 
     unfinished = Unfinished(default_dir())
     message = ""

@@ -27,7 +27,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Exit status 0 when winnable, 1 when proved unwinnable, 3 when undecided within the budget."""
-    from ..registry import rules
+    from ..rulebook.registry import rules
     from ..solver import LAYERED_GAME, solve
 
     title = rules(args.game).title

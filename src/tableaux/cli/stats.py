@@ -1,4 +1,5 @@
-"""``tableaux stats``: the browser game's statistics, read from its database; ``--reset`` starts them afresh."""
+"""``tableaux stats``: a browser player's statistics (games won, streaks, times), read from the game's database;
+``--reset`` starts them afresh. The figures themselves are worked out in :mod:`tableaux.web.player_stats`."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def format_time(seconds: float | None) -> str:
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from ..registry import rules
+    from ..rulebook.registry import rules
     from ..web.fields import WEB_GAMES
     from ..web.server import database_of
     from ..web.store import Store, StoreError
@@ -70,7 +71,7 @@ def show_stats(console: Console, store: Store, args: argparse.Namespace, names: 
     """``tableaux stats`` on an open store: reset first if asked (and confirmed), then the table."""
     from rich.table import Table
 
-    from ..registry import rules
+    from ..rulebook.registry import rules
 
     if args.reset:
         if not args.yes:

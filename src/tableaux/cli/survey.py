@@ -9,8 +9,8 @@ import os
 import sys
 from typing import Any
 
-from ..deal import DealError, parse_deals
 from ..i18n import N_, _, ngettext
+from ..rulebook.deal import DealError, parse_deals
 from .args import add_solver_arguments, bounded, deal_range, game_choices, positive_float, positive_int
 
 HELP = N_("solve a range of deals and report the winnable share")
@@ -50,7 +50,7 @@ def missing_extra(args: argparse.Namespace) -> str | None:
         ("--plot", args.plot, "matplotlib", "matplotlib"),
     ):
         if value is not None and importlib.util.find_spec(module) is None:
-            from ..solver.survey_file import SURVEY_EXTRA
+            from ..survey.files import SURVEY_EXTRA
 
             return _("{option} needs {what}, which the survey extra installs: {extra}").format(
                 option=option, what=what, extra=SURVEY_EXTRA)
@@ -61,8 +61,8 @@ def run(args: argparse.Namespace) -> int:
     if args.player in ("fair", "hindsight"):
         return run_fair(args)
     from ..solver import LAYERED_GAME
-    from ..solver.survey import read_results, survey, worth_retrying
-    from ..solver.survey_file import SurveyError, check_out
+    from ..survey.files import SurveyError, check_out
+    from ..survey.solver import read_results, survey, worth_retrying
 
     try:
         if (missing := missing_extra(args)) is not None:
@@ -144,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
             return 130
     print(summary.text())
     if args.plot:
-        from ..solver.plot import plot
+        from ..survey.plot import plot
 
         plot(list(rows.values()), args.plot, _("{game}, deals {first}-{last}").format(
             game=args.game, first=deals.start, last=deals.stop - 1))
@@ -154,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
 
 def interrupted(out: str | None, game: str, deals: range, field: str = "verdict") -> None:
     """What a stopped survey kept, read back from its file, and how to go on: run the same command again."""
-    from ..solver.survey_file import SurveyError, read_results
+    from ..survey.files import SurveyError, read_results
 
     if out is None:
         print(_("\nInterrupted: the results were not saved (no --out file)."), file=sys.stderr)
@@ -170,7 +170,7 @@ def interrupted(out: str | None, game: str, deals: range, field: str = "verdict"
 
 def check_player(rows: dict[int, dict[str, Any]], out: str | None, player: str) -> None:
     """Refuse to resume a results file that another player wrote: its deals would count as this player's."""
-    from ..solver.survey_file import SurveyError
+    from ..survey.files import SurveyError
 
     others = sorted({str(row.get("player", "fair")) for row in rows.values()} - {player})
     if others:
@@ -179,10 +179,10 @@ def check_player(rows: dict[int, dict[str, Any]], out: str | None, player: str) 
 
 
 def run_fair(args: argparse.Namespace) -> int:
-    """``--player fair`` or ``hindsight``: a no-peek player over a range of deals (:mod:`tableaux.fair.survey`)."""
-    from ..fair.survey import SURVEY_NODES
-    from ..fair.survey import run as play_deals
-    from ..solver.survey_file import SurveyError, check_out, read_results
+    """``--player fair`` or ``hindsight``: a no-peek player over a range of deals (:mod:`tableaux.survey.fair`)."""
+    from ..survey.fair import SURVEY_NODES
+    from ..survey.fair import run as play_deals
+    from ..survey.files import SurveyError, check_out, read_results
 
     try:
         deals = parse_deals(args.deals)

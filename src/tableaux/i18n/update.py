@@ -34,9 +34,7 @@ STATIC = PACKAGE / "web" / "static"
 PY_KEYWORDS = {"_": None, "N_": None, "N_plural": (1, 2), "ngettext": (1, 2)}
 JS_KEYWORDS = {"t": None, "tn": (1, 2)}
 PY_SKIP = ("i18n", "solver")
-"""The solver speaks to programs, not players; only its surveys (report, results files, workers, plot) have
-messages."""
-PY_SPEAKING = {("solver", name) for name in ("survey.py", "survey_file.py", "parallel.py", "plot.py")}
+"""The solver speaks to programs, not players; its surveys (in ``survey/``) have messages."""
 
 
 class _MarkedText(HTMLParser):
@@ -87,7 +85,7 @@ def sources(domain: str) -> Iterable[tuple[Path, Any, dict[str, Any]]]:
         return
     for path in sorted(PACKAGE.rglob("*.py")):
         parts = path.relative_to(PACKAGE).parts
-        if parts[0] in PY_SKIP and parts not in PY_SPEAKING:
+        if parts[0] in PY_SKIP:
             continue
         yield path, "python", PY_KEYWORDS
 

@@ -12,7 +12,7 @@ Two backends, in the pattern of the standard library's ``heapq``/``_heapq``:
   from :meth:`Rules.apply`), so the rules exist once.
 * ``tableaux.solver._core``, a C extension built by ``pip install .`` when a
   compiler is at hand, runs the same search on compact positions, tens of
-  times faster. ``tests/test_backends.py`` proves it generates the same moves
+  times faster. ``tests/solver/test_backends.py`` proves it generates the same moves
   and positions as the engine and reaches the same verdicts.
 
 Both searches are sound, so ``unwinnable`` is a proof (the whole reachable
@@ -47,11 +47,11 @@ import os
 import time
 from typing import TYPE_CHECKING, Literal
 
-from .. import registry
-from ..deal import check_deal
-from ..eagle_wing import EagleWing
-from ..engine import Move, Rules, State, TableauxError
-from ..king_albert import KingAlbert, KingAlbertClassic
+from ..rulebook import registry
+from ..rulebook.deal import check_deal
+from ..rulebook.eagle_wing import EagleWing
+from ..rulebook.engine import Move, Rules, State, TableauxError
+from ..rulebook.king_albert import KingAlbert, KingAlbertClassic
 
 try:
     from . import _core  # type: ignore[attr-defined]
@@ -59,7 +59,7 @@ except ImportError:  # built without a C compiler: the pure-Python search does e
     _core = None
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from ..play.game import Game
 
 Verdict = Literal["winnable", "unwinnable", "unknown"]
 Backend = Literal["c", "python"]

@@ -2,7 +2,7 @@
  * tableaux.solver._core: the solver's search at native speed, as a Python module.
  *
  * The pure-Python search in search.py is the reference; the C files in core/
- * run the same design on compact positions, and tests/test_backends.py proves
+ * run the same design on compact positions, and tests/solver/test_backends.py proves
  * that both generate the same moves and positions and reach the same verdicts.
  * This file is only the Python face of core/: reading positions, and the
  * functions the tests and tableaux.solver call.

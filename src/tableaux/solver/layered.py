@@ -61,8 +61,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from ..engine import RawMove, Rules, State
-from ..king_albert import ACCEPTS, FOUNDATIONS, RESERVE, TABLEAU
+from ..rulebook.engine import RawMove, Rules, State
+from ..rulebook.king_albert import ACCEPTS, FOUNDATIONS, RESERVE, TABLEAU
 from .strategy import KingAlbertStrategy, ka_home_is_safe, suit_heights
 
 

@@ -45,9 +45,9 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..cards import RANK, RED, SUIT
-from ..engine import Rules, State
-from ..king_albert import FOUNDATIONS, RESERVE, TABLEAU, KingAlbertClassic
+from ..rulebook.cards import RANK, RED, SUIT
+from ..rulebook.engine import Rules, State
+from ..rulebook.king_albert import FOUNDATIONS, RESERVE, TABLEAU, KingAlbertClassic
 
 RelaxedPosition = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]
 """Foundation heights by suit (clubs, diamonds, hearts, spades), the reserve cards sorted, the tableau

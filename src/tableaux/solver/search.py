@@ -1,6 +1,6 @@
 """The reference search in pure Python: depth-first, over the engine's own moves and positions.
 
-This is the solver every other backend must agree with (see ``tests/test_backends.py``).
+This is the solver every other backend must agree with (see ``tests/solver/test_backends.py``).
 The compiled core in ``_core.c`` follows the same design; it is faster, not different.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import heapq
 import time
 
-from ..engine import RawMove, Rules, State
+from ..rulebook.engine import RawMove, Rules, State
 from .layered import TableFull, layered_run
 from .strategy import Strategy, strategy_for
 

@@ -1,7 +1,7 @@
 """The browser game's HTTP API (FastAPI): the app factory.
 
 The routes are in :mod:`tableaux.web.games`, the contract (request and answer
-models) in :mod:`tableaux.web.openapi`, what wraps every request in
+models) in :mod:`tableaux.web.models`, what wraps every request in
 :mod:`tableaux.web.middleware`, and who is asking in :mod:`tableaux.web.identity`.
 Here they are put together, with the one place that turns every failure into
 JSON ``{"error": "..."}`` with a 4xx status that says what was wrong and what
@@ -23,7 +23,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from . import assist, openapi
+from . import assist, models
 from .database import Database
 from .errors import ApiError
 from .fields import CONTRACT_ERROR, WEB_GAMES
@@ -78,7 +78,7 @@ def body_example(request: Request) -> str:
 def describe(app: FastAPI) -> dict[str, Any]:
     """FastAPI's description of the API routes: identity is optional (no credentials means a new player)."""
     schema = get_openapi(title="tableaux", version="1", routes=app.routes,
-                         description=openapi.__doc__)
+                         description=models.__doc__)
     for methods in schema["paths"].values():
         for op in methods.values():
             if "security" in op:
@@ -107,7 +107,7 @@ def create_app(
     ``allowed_hosts`` limits the Host header (DNS rebinding).
 
     ``chance_time_limit`` bounds each chance to win; ``solve_time_limit`` each solution and each search
-    for where a game was lost (their budgets are otherwise in positions, see :mod:`tableaux.fair`).
+    for where a game was lost (their budgets are otherwise in positions, see :mod:`tableaux.advice.fair`).
     ``hint_time_limit`` bounds each hint. By default it is the chance's: a fair hint first solves the same
     sampled layouts as the chance to win, so with as much time it rests on as many of them.
 

@@ -6,7 +6,7 @@ the server's own process. What each one may look at:
 * the chance to win is given the game's *observation* only (what the player has seen), so by
   construction it cannot peek;
 * where a game was lost looks at every card, so it answers only for a game that is over (stuck or given
-  up), as :func:`tableaux.fair.where_lost` is meant to be used;
+  up), as :func:`tableaux.advice.fair.where_lost` is meant to be used;
 * the solution looks at every card too: it says so (``peeks``), and showing it marks the game as
   assisted, as does going back to where a lost game could still have been won.
 
@@ -25,8 +25,8 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
-from ..game import Game
-from . import openapi as api
+from ..play.game import Game
+from . import models as api
 from .errors import ApiError
 from .games import GAME_ERRORS, GameId, Games, check_version, games_of, ok
 from .identity import Player
@@ -147,7 +147,7 @@ router = APIRouter(prefix="/api")
 
 @router.get("/games/{game_id}/chance", operation_id="chance", **api.route(200, api.Chance, (404, 503)))
 async def chance(game_id: GameId, player: Player, assist: AssistDep) -> JSONResponse:
-    """The chance that the cards the player has not seen lie in a winnable way (``tableaux.fair.win_chance``).
+    """The chance that the cards the player has not seen lie in a winnable way (``tableaux.advice.fair.win_chance``).
 
     Worked out from the game's observation only. It is an upper bound on what a player who does not peek
     can achieve from here, not a promise.
@@ -163,7 +163,7 @@ def give_up(game_id: GameId, body: api.VersionRequest, player: Player, games: Ga
 
 @router.get("/games/{game_id}/lost", operation_id="lost", **api.route(200, api.Lost, (404, 422, 503)))
 async def lost(game_id: GameId, player: Player, assist: AssistDep) -> JSONResponse:
-    """Where a game that is over was lost (``tableaux.fair.where_lost``): only once it is over."""
+    """Where a game that is over was lost (``tableaux.advice.fair.where_lost``): only once it is over."""
     return ok(await assist.lost(game_id, player))
 
 

@@ -7,7 +7,7 @@ being played (a pile Eagle Wing does not have, an illegal move) are made by
 the engine, after these.
 
 The request and answer models built from these live in
-:mod:`tableaux.web.openapi`, the one description of the API.
+:mod:`tableaux.web.models`, the one description of the API.
 """
 
 from __future__ import annotations
@@ -18,14 +18,14 @@ from typing import Annotated, Any, Literal, NotRequired, get_args, get_origin, g
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo, create_model, model_validator
 from pydantic_core import PydanticCustomError
 
-from .. import deal
-from ..cards import RANKS
+from ..advice.hints import HINT_MODES
 from ..catalogue import GRADES
-from ..deal import MAX_DEAL
-from ..engine import Rules
-from ..hints import HINT_MODES
 from ..i18n import languages
-from ..registry import browser_games
+from ..rulebook import deal
+from ..rulebook.cards import RANKS
+from ..rulebook.deal import MAX_DEAL
+from ..rulebook.engine import Rules
+from ..rulebook.registry import browser_games
 
 WEB_RULES: tuple[Rules, ...] = browser_games()
 """The games the browser offers, in the order of ``tableaux.GAMES`` (the traditional King Albert is terminal-only)."""
@@ -71,7 +71,7 @@ def whole_number(value: object) -> int | None:
 
 
 def check_deal(value: object) -> int | None:
-    """A JSON deal number: :func:`tableaux.deal.check_deal` says which numbers are deals; JSON adds null
+    """A JSON deal number: :func:`tableaux.rulebook.deal.check_deal` says which numbers are deals; JSON adds null
     (a random deal) and refuses the text ``"17"``, which the library reads as a number."""
     if value is None:
         return None

@@ -2,10 +2,10 @@
 
 The engine is the authority: every answer is a view (:mod:`tableaux.web.views`).
 The database is the truth: each change is committed before the answer goes
-out; live :class:`~tableaux.game.Game` objects are only a cache. A rejected
+out; live :class:`~tableaux.play.game.Game` objects are only a cache. A rejected
 request changes nothing.
 
-Each route declares its body (a model of :mod:`tableaux.web.openapi`, which
+Each route declares its body (a model of :mod:`tableaux.web.models`, which
 FastAPI validates), its operation id and every answer it can give; that is
 what ``/openapi.json`` says.
 """
@@ -23,13 +23,13 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
 from .. import catalogue
-from ..engine import IllegalMoveError, Move, NotationError
-from ..game import Game
-from ..game import new_game as start_game
-from ..hints import Hint, heuristic_hint
+from ..advice.hints import Hint, heuristic_hint
 from ..i18n import _
 from ..i18n import current as current_language
-from . import openapi as api
+from ..play.game import Game
+from ..play.game import new_game as start_game
+from ..rulebook.engine import IllegalMoveError, Move, NotationError
+from . import models as api
 from .errors import ApiError
 from .identity import Player
 from .pool import SolverPool, hint_job

@@ -24,7 +24,7 @@ from fastapi import Depends, Header, Request, Security
 from fastapi.security import APIKeyCookie, APIKeyHeader
 
 from .errors import ApiError
-from .openapi import TOKEN_HEADER
+from .models import TOKEN_HEADER
 from .store import Store
 
 COOKIE = "tableaux_player"

@@ -12,7 +12,7 @@ from pydantic import TypeAdapter, ValidationError
 from ..i18n import negotiate, speaking
 from .errors import error_body
 from .identity import COOKIE, COOKIE_MAX_AGE, ISSUED
-from .openapi import TOKEN_HEADER, Conflict, Error
+from .models import TOKEN_HEADER, Conflict, Error
 
 MAX_BODY = 16 * 1024
 CSP = (

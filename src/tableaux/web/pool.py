@@ -39,7 +39,7 @@ def default_workers() -> int:
 
 
 def _start_worker() -> None:
-    from ..watchdog import watch_parent
+    from ..common.watchdog import watch_parent
 
     watch_parent()  # exit when the server is gone, even after a SIGKILL
     if hasattr(os, "nice"):
@@ -51,12 +51,12 @@ def _ready() -> int:
 
 
 def hint_job(record: GameRecord, time_limit: float, mode: str = "fair", lang: str = "en") -> dict[str, Any]:
-    """In a worker: a stored game's hint, as :func:`tableaux.hints.hint` gives it (the solver's, or the rule of
+    """In a worker: a stored game's hint, as :func:`tableaux.advice.hints.hint` gives it (the solver's, or the rule of
     thumb's), worded in ``lang``, the language of the request that asked for it.
 
     A fair hint reads only the game's observation (``hints.hint`` sees to that); a peeking one says so.
     """
-    from ..hints import hint
+    from ..advice.hints import hint
     from ..i18n import speaking
     from .views import rebuild
 
@@ -69,14 +69,14 @@ def chance_job(observation: dict[str, Any], time_limit: float) -> dict[str, Any]
 
     It is given the observation, never the game, so it cannot look at a face-down card.
     """
-    from ..fair import win_chance
+    from ..advice.fair import win_chance
 
     return win_chance(observation, time_limit=time_limit).to_dict()
 
 
 def lost_job(saved: dict[str, Any], time_limit: float) -> dict[str, Any]:
-    """In a worker: where a finished game was lost (:func:`tableaux.fair.where_lost`, which sees every card)."""
-    from ..fair import FairError, where_lost
+    """In a worker: where a finished game was lost (:func:`tableaux.advice.fair.where_lost`, which sees every card)."""
+    from ..advice.fair import FairError, where_lost
 
     try:
         found = where_lost(saved, time_limit=time_limit)
@@ -94,8 +94,8 @@ def lost_job(saved: dict[str, Any], time_limit: float) -> dict[str, Any]:
 def moved_cards(saved: dict[str, Any], index: int) -> list[str]:
     """The cards that move ``index`` of a saved game took, by code, from the position the player saw before it
     (so a card dealt face down from the stock is not named): the page names them, as pile codes say little."""
-    from ..game import Game
-    from ..saves import game_from_dict
+    from ..play.game import Game
+    from ..play.saves import game_from_dict
 
     game = game_from_dict(saved)
     move = game.moves_played[index]

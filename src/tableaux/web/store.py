@@ -21,7 +21,7 @@ written with the first thing that player stores (a new game), and a flood of
 anonymous requests writes nothing.
 
 The schema and its migration steps live in :mod:`tableaux.web.migrations`,
-the statistics figures in :mod:`tableaux.web.stats`; :class:`Store` is the one
+the statistics figures in :mod:`tableaux.web.player_stats`; :class:`Store` is the one
 way in (it opens, migrates, reads and writes the database).
 """
 
@@ -42,7 +42,7 @@ from typing import Any
 from ..i18n import _
 from .database import Connection, Database, StoreError, one_line, parse_database
 from .migrations import current_version, migrate
-from .stats import GameStats, combine, player_stats
+from .player_stats import GameStats, combine, player_stats
 
 IDLE_CAP = 600.0
 """Longest gap between two moves that still counts as playing time (seconds).

@@ -16,9 +16,9 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from ..cards import CARD_NAME, RANKS, SUIT_WORDS, SUITS, rank_name
 from ..i18n import _, native_name, negotiate, plural_categories, speaking, web_messages
-from . import openapi as api
+from ..rulebook.cards import CARD_NAME, RANKS, SUIT_WORDS, SUITS, rank_name
+from . import models as api
 from .fields import LANGUAGES
 
 router = APIRouter(prefix="/api", default_response_class=JSONResponse)
@@ -26,7 +26,7 @@ router = APIRouter(prefix="/api", default_response_class=JSONResponse)
 
 @functools.lru_cache(maxsize=16)
 def translations_of(lang: str) -> dict[str, Any]:
-    """The catalogue, and the words the engine names cards with (:func:`tableaux.cards.card_name`), so that the
+    """The catalogue, and the words the engine names cards with (:func:`tableaux.rulebook.cards.card_name`), so that the
     page and the server's hints and reasons name every card alike. Words and pattern, not 52 names keyed by card:
     nothing here looks like a card of the deal."""
     messages, plurals = web_messages(lang)

@@ -12,15 +12,15 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from ..cards import RANK_LABELS
-from ..deal import MAX_DEAL
-from ..engine import Move, MoveDict, Rules, TableauxError, short_name
-from ..game import Game
 from ..i18n import _
-from ..registry import rules as rules_for
+from ..play.game import Game
+from ..rulebook.cards import RANK_LABELS
+from ..rulebook.deal import MAX_DEAL
+from ..rulebook.engine import Move, MoveDict, Rules, TableauxError, short_name
+from ..rulebook.registry import rules as rules_for
 from ..solver.strategy import safe_moves
 from .fields import WEB_RULES
-from .stats import tenths
+from .player_stats import tenths
 from .store import GameRecord, StoreError
 
 

@@ -50,7 +50,7 @@ def serve(sock: socket.socket, settings: Settings) -> None:
     """In each process: the app on ``settings.database``, served on the shared socket until told to stop."""
     import uvicorn
 
-    from ..watchdog import watch_parent
+    from ..common.watchdog import watch_parent
     from .app import create_app
     from .pool import SolverPool
     from .store import StoreError

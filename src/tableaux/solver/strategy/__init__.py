@@ -28,9 +28,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...eagle_wing import EagleWing
-from ...engine import RawMove, Rules, State
-from ...king_albert import KingAlbert
+from ...rulebook.eagle_wing import EagleWing
+from ...rulebook.engine import RawMove, Rules, State
+from ...rulebook.king_albert import KingAlbert
 from .base import Strategy, suit_heights
 from .eagle_wing import EagleWingStrategy
 from .king_albert import KA_FIRST_RESERVE, KA_FIRST_TABLEAU, KingAlbertStrategy, ka_home_is_safe

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ...cards import SUIT
-from ...engine import RawMove, Rules, State
+from ...rulebook.cards import SUIT
+from ...rulebook.engine import RawMove, Rules, State
 
 
 class Strategy:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...cards import RANK
-from ...eagle_wing import FOUNDATIONS as EW_FOUNDATIONS
-from ...eagle_wing import RESERVE as EW_RESERVE
-from ...eagle_wing import STOCK as EW_STOCK
-from ...eagle_wing import TABLEAU as EW_TABLEAU
-from ...eagle_wing import WASTE as EW_WASTE
-from ...engine import RawMove, State
+from ...rulebook.cards import RANK
+from ...rulebook.eagle_wing import FOUNDATIONS as EW_FOUNDATIONS
+from ...rulebook.eagle_wing import RESERVE as EW_RESERVE
+from ...rulebook.eagle_wing import STOCK as EW_STOCK
+from ...rulebook.eagle_wing import TABLEAU as EW_TABLEAU
+from ...rulebook.eagle_wing import WASTE as EW_WASTE
+from ...rulebook.engine import RawMove, State
 from .base import Strategy, first_two, sorted_join, suit_heights
 
 assert EW_FOUNDATIONS == tuple(range(EW_FOUNDATIONS[0], EW_FOUNDATIONS[-1] + 1))  # one run, so a slice

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...cards import DOWN, RANK, RED, SUIT
-from ...engine import RawMove, State
-from ...king_albert import FOUNDATIONS as KA_FOUNDATIONS
-from ...king_albert import RESERVE as KA_RESERVE
-from ...king_albert import TABLEAU as KA_TABLEAU
+from ...rulebook.cards import DOWN, RANK, RED, SUIT
+from ...rulebook.engine import RawMove, State
+from ...rulebook.king_albert import FOUNDATIONS as KA_FOUNDATIONS
+from ...rulebook.king_albert import RESERVE as KA_RESERVE
+from ...rulebook.king_albert import TABLEAU as KA_TABLEAU
 from .base import Strategy, first_two, sorted_join, suit_heights
 
 # King Albert's piles lie in three runs, foundations then tableau then reserve,

@@ -87,7 +87,7 @@ export async function showHint() {
     S.hint = null;
   }
   if (hint.unwinnable) text += " " + t("This deal cannot be won from here.");
-  // A peeking hint's message already says that it peeked (tableaux.hints): said once, in the page's language.
+  // A peeking hint's message already says that it peeked (tableaux.advice.hints): said once, in the page's language.
   decorate();
   notice(text, { sticky: true });
   $("notice").dataset.peeks = String(hint.peeks);

@@ -1,5 +1,5 @@
 // Fair play on the page: the chance to win on the status line, giving up, and where a lost game was lost.
-// The server works everything out (tableaux.fair, in its solver pool); this only asks and shows.
+// The server works everything out (tableaux.advice.fair, in its solver pool); this only asks and shows.
 
 import { api, ApiError } from "./api.js";
 import { shortLabel } from "./games.js";

@@ -1,7 +1,7 @@
 // The rules of both games, in our own words, for players to read, plus how to play them here. The rules
-// the game obeys live in the engine (src/tableaux/king_albert.py and eagle_wing.py), never in this page.
+// the game obeys live in the engine (src/tableaux/rulebook/king_albert.py and eagle_wing.py), never in this page.
 // Static text only: it is inserted as markup we wrote ourselves, and each translation keeps the markup of
-// its English text (tests/test_i18n.py checks the tags).
+// its English text (tests/project/test_i18n.py checks the tags).
 
 import { t } from "./i18n.js";
 

@@ -1,0 +1,50 @@
+"""Advice that does not peek: chance to win, hints and sampling, from what the player has seen.
+
+Every function here that advises during play takes an observation
+(:meth:`tableaux.Game.observation`), never a ``Game`` or a full position, so
+it cannot use a face-down card even by mistake: the observation does not
+contain one. The cards the player has never seen are filled in at random
+(:func:`sample`), uniformly over every arrangement consistent with what was
+seen, and the clairvoyant solver (:func:`tableaux.solver.solve`) decides each
+sampled layout. ``docs/fair.md`` explains why the sampling is exact and what
+the numbers do and do not mean.
+
+:func:`where_lost` is the exception: it looks back over a game that is over,
+when every card may be shown, so it takes the game's record.
+
+The parts: :mod:`.observation` (reading what was seen, sampling the rest),
+:mod:`.chance` (chance, and the move-by-move hindsight vote), :mod:`.planner`
+(the plan up to the next card turned: the fair player and the fair hint),
+and :mod:`.lost` (where a finished game was lost). The no-peek players over a range of
+deals are a floor above, in :mod:`tableaux.survey.fair`.
+"""
+
+from .chance import CANDIDATES, SAMPLE_NODES, SAMPLES, Chance, Vote, hindsight_vote, win_chance
+from .lost import LOST_NODES, where_lost
+from .observation import FairError, Knowledge, read, sample, sample_states, unseen_count
+from .planner import HINT_NODES, HINT_SAMPLES, PLANS, Plan, path_to_a_card, plan, proved_lost
+
+__all__ = [
+    "CANDIDATES",
+    "HINT_NODES",
+    "HINT_SAMPLES",
+    "LOST_NODES",
+    "PLANS",
+    "SAMPLES",
+    "SAMPLE_NODES",
+    "Chance",
+    "FairError",
+    "Knowledge",
+    "Plan",
+    "Vote",
+    "hindsight_vote",
+    "path_to_a_card",
+    "plan",
+    "proved_lost",
+    "read",
+    "sample",
+    "sample_states",
+    "unseen_count",
+    "where_lost",
+    "win_chance",
+]

@@ -1,0 +1,283 @@
+"""The no-peek planner: the moves up to the next card turned that keep the most sampled layouts winnable.
+
+Between two cards turned, the player knows every card that matters: a move
+that turns no hidden card has the same outcome in every layout consistent
+with what was seen. So a player's real decisions come one per card turned:
+which known moves to make, and which hidden card to turn next. :func:`plan`
+makes that decision.
+
+1. Draw sampled layouts of the unseen cards (:func:`~.observation.sample_states`)
+   and solve each with every card known.
+2. Cut each winning line after its first move that turns a hidden card: that
+   prefix is a *plan*. Its moves are legal in every layout, because which moves
+   are legal depends only on cards on view. Plans that end in the same position
+   are one plan.
+3. Try the most-voted plans on every winnable layout (solve the position after
+   the plan) and choose the plan that keeps the most layouts winnable.
+
+A layout counts for a plan only if the one plan, the same known moves in every
+layout, keeps it winnable. The move-by-move vote (:func:`~.chance.hindsight_vote`) counts
+a move for a layout whenever some line wins there, even when each layout needs
+different moves before the next card turns. After that card, the layouts are
+still solved with every card known, so the count still assumes the later hidden
+cards will be known ("strategy fusion"). The fair player
+(:func:`~.survey.play_fair`) and the fair hint (:func:`tableaux.advice.hints.hint`)
+play the plan's first move; ``docs/fair.md`` says more.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...rulebook.engine import Move, RawMove, Rules, State
+from ...solver import check_budget
+from .chance import SAMPLE_NODES, SAMPLES, _Solver
+from .observation import FairError, Knowledge, check_count, read, sample_states
+
+PLANS = 4
+"""How many of the most-voted plans are tried on every winnable layout."""
+
+HINT_SAMPLES = 32
+"""Sampled layouts for a fair hint (:func:`tableaux.advice.hints.hint`): ``python benchmarks/fair.py`` times it."""
+
+HINT_NODES = 10_000
+"""Positions per sampled layout for a fair hint."""
+
+REACH_POSITIONS = 5_000
+"""The most positions :func:`path_to_a_card` visits looking for a way to turn a card."""
+
+PROOF_LAYOUTS = 720
+"""The most arrangements of the unseen cards :func:`proved_lost` enumerates (6 unseen cards: 6! = 720)."""
+
+
+def turns_card(rules: Rules, state: State, unseen: frozenset[int]) -> bool:
+    """Whether a card the player has never seen is on view in ``state`` (so the move into it turned one)."""
+    for pile, shown in zip(state.piles, rules.visible(state), strict=True):
+        for card, visible in zip(pile, shown, strict=True):
+            if visible and (card & 63) in unseen:
+                return True
+    return False
+
+
+def cut(rules: Rules, state: State, line: Sequence[RawMove], unseen: frozenset[int]) -> list[RawMove]:
+    """The start of ``line`` up to and including its first move that turns a hidden card (all of it if none)."""
+    out: list[RawMove] = []
+    for move in line:
+        state = rules.apply(state, move)
+        out.append(move)
+        if turns_card(rules, state, unseen):
+            break
+    return out
+
+
+def play_out(rules: Rules, state: State, moves: Sequence[RawMove]) -> State:
+    for move in moves:
+        state = rules.apply(state, move)
+    return state
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What :func:`plan` chose: moves to play up to the next card turned, and the count behind them.
+
+    ``moves`` is empty when no sampled layout is won by an allowed plan.
+    ``wins`` is how many sampled layouts stay winnable after the plan, out of
+    ``samples`` solved; ``decided`` of them got a verdict and ``winnable`` can
+    be won at all. ``turns`` says whether the plan ends by turning a hidden
+    card (otherwise it is a whole winning line: nothing is left to guess).
+    ``counts`` gives each plan tried (its moves in notation) and its wins,
+    best first.
+    """
+
+    moves: tuple[Move, ...]
+    wins: int
+    samples: int
+    decided: int
+    winnable: int
+    turns: bool
+    counts: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def move(self) -> Move | None:
+        return self.moves[0] if self.moves else None
+
+    @property
+    def lost(self) -> bool:
+        """Every sampled layout was proved lost: evidence that the game is lost, not a proof."""
+        return self.winnable == 0 and self.decided == self.samples
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "moves": [str(m) for m in self.moves],
+            "wins": self.wins,
+            "samples": self.samples,
+            "decided": self.decided,
+            "winnable": self.winnable,
+            "turns": self.turns,
+            "counts": dict(self.counts),
+        }
+
+
+@dataclass
+class _Vote:
+    """Plans found over a set of layouts: each plan's moves and the layouts it keeps winnable."""
+
+    found: dict[State, list[RawMove]]
+    votes: dict[State, set[int]]
+    winnable: list[int]
+    decided: int
+    done: int
+    ranked: list[State]
+
+
+def _vote(
+    rules: Rules,
+    states: Sequence[State],
+    unseen: frozenset[int],
+    solver: _Solver,
+    plans: int,
+    avoid: Collection[str] = (),
+) -> _Vote:
+    """Solve each layout, cut its winning line into a plan, and try the most-voted plans on every winnable layout."""
+    found: dict[State, list[RawMove]] = {}
+    votes: dict[State, set[int]] = {}
+    winnable: list[int] = []
+    done = decided = 0
+    for i, result in solver.each(states):
+        done += 1
+        decided += result.verdict != "unknown"
+        if not result.winnable or not result.moves:
+            continue
+        winnable.append(i)
+        if str(result.moves[0]) in avoid:
+            continue
+        moves = cut(rules, states[i], [rules.to_raw(m) for m in result.moves], unseen)
+        key = play_out(rules, states[0], moves)  # the same known moves end in the same position in every layout
+        found.setdefault(key, moves)
+        votes.setdefault(key, set()).add(i)
+    order = sorted(votes, key=lambda k: (-len(votes[k]), len(found[k])))
+    best = 0
+    tried = []
+    for key in order[:plans]:
+        lost = 0
+        for i in winnable:
+            if lost > len(winnable) - best or solver.out_of_time():
+                break  # it can no longer beat the best plan so far
+            if i in votes[key]:
+                continue
+            if solver(play_out(rules, states[i], found[key])).winnable:
+                votes[key].add(i)
+            else:
+                lost += 1
+        if lost <= len(winnable) - best:
+            tried.append(key)
+            best = max(best, len(votes[key]))
+    ranked = sorted(tried, key=lambda k: (-len(votes[k]), order.index(k)))
+    return _Vote(found, votes, winnable, decided, done, ranked)
+
+
+def plan(
+    observation: dict[str, Any],
+    samples: int = SAMPLES,
+    *,
+    seed: int | str = 0,
+    max_nodes: int | None = SAMPLE_NODES,
+    time_limit: float | None = None,
+    plans: int = PLANS,
+    avoid: Collection[str] = (),
+) -> Plan:
+    """The plan up to the next card turned that keeps the most sampled layouts winnable.
+
+    ``samples`` layouts of the unseen cards are drawn and solved within
+    ``max_nodes`` positions each (all of them within ``time_limit`` seconds).
+    Each winning line, cut after its first move that turns a hidden card, is
+    a plan that wins in its layout; the ``plans`` most-voted are tried on
+    every other winnable layout. Plans whose first move is in ``avoid``
+    (notation) are left out: callers pass moves that only go back to a
+    position the game has been in. When at most one card is unseen, the plan
+    is a whole winning line. It reads the observation only.
+    """
+    knowledge = read(observation)
+    check_budget(max_nodes, time_limit, FairError)
+    check_count(plans, "plans")
+    rules = knowledge.rules
+    unseen = frozenset(knowledge.unseen)
+    states = sample_states(knowledge, samples, seed)
+    solver = _Solver(rules, max_nodes, time_limit)
+    if len(unseen) <= 1:  # one layout only: its winning line is the plan
+        result = solver(states[0])
+        n = len(states)
+        moves = tuple(result.moves) if result.winnable and (not result.moves or str(result.moves[0]) not in avoid) \
+            else ()
+        wins = n if moves else 0
+        return Plan(moves, wins, n, n if result.verdict != "unknown" else 0, n if result.winnable else 0, False,
+                    {" ".join(map(str, moves)): wins} if moves else {})
+    vote = _vote(rules, states, unseen, solver, plans, avoid)
+    ranked = vote.ranked
+    best = ranked[0] if ranked else None
+    found, votes = vote.found, vote.votes
+    moves = tuple(rules.to_move(m) for m in found[best]) if best is not None else ()
+    return Plan(
+        moves=moves,
+        wins=len(votes[best]) if best is not None else 0,
+        samples=vote.done,
+        decided=vote.decided,
+        winnable=len(vote.winnable),
+        turns=best is not None and turns_card(rules, play_out(rules, states[0], found[best]), unseen),
+        counts={" ".join(str(rules.to_move(m)) for m in found[k]): len(votes[k]) for k in ranked},
+    )
+
+
+def proved_lost(knowledge: Knowledge, max_nodes: int | None, limit: int = PROOF_LAYOUTS) -> bool:
+    """Whether every arrangement of the unseen cards is proved lost: a proof that the game is lost.
+
+    Only when there are at most ``limit`` arrangements (``k!`` for ``k``
+    unseen cards); otherwise False, which proves nothing either way.
+    """
+    k = len(knowledge.unseen)
+    if math.factorial(k) > limit:
+        return False
+    rules = knowledge.rules
+    solver = _Solver(rules, max_nodes, None)
+    return all(solver(knowledge.fill(list(cards))).verdict == "unwinnable"
+               for cards in itertools.permutations(knowledge.unseen))
+
+
+def path_to_a_card(knowledge: Knowledge, limit: int = REACH_POSITIONS) -> list[RawMove] | None:
+    """The shortest sequence of known moves that ends by turning a hidden card; ``[]`` when none exists.
+
+    A breadth-first search over the positions the player can reach without
+    turning a card, in any one layout (which moves are legal, and which of
+    them turn a card, is the same in all). ``[]`` is a proof that no card can
+    ever be turned from here, so with a card still unseen the game is lost.
+    ``None`` when ``limit`` positions were searched without an answer.
+    """
+    rules = knowledge.rules
+    unseen = frozenset(knowledge.unseen)
+    start = knowledge.fill(list(knowledge.unseen))
+    came: dict[State, tuple[State, RawMove] | None] = {start: None}
+    frontier = [start]
+    while frontier:
+        following = []
+        for here in frontier:
+            for move in rules.moves(here):
+                there = rules.apply(here, move)
+                if there in came:
+                    continue
+                came[there] = (here, move)
+                if turns_card(rules, there, unseen):
+                    path = []
+                    at: State = there
+                    while (step := came[at]) is not None:
+                        at, back = step
+                        path.append(back)
+                    return path[::-1]
+                if len(came) >= limit:
+                    return None
+                following.append(there)
+        frontier = following
+    return []

@@ -1,0 +1,217 @@
+"""Hints: which move to suggest, and whether it comes from the solver or a rule of thumb.
+
+Two modes (:func:`hint`). A *fair* hint (the default) uses only what the
+player has seen: :func:`tableaux.advice.fair.plan` solves sampled layouts of the
+hidden cards and suggests the first move of the plan, up to the next card
+turned, that keeps the most of them winnable. A *peek* hint
+asks the solver about the real deal, face-down cards included, and says so.
+
+Both modes fall back on the rule of thumb (:mod:`tableaux.advice.heuristic`), which
+looks at no hidden card, when the solver does not answer within its budget.
+This is the one place a hint is made and worded: the library, the terminal
+and the browser all show what :func:`hint` returns, as :meth:`Hint.to_dict`
+gives it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, TypedDict
+
+from ..i18n import N_, _, ngettext
+from ..play.game import Game
+from ..rulebook.engine import Move, MoveDict, TableauxError
+from ..solver import solve
+from . import fair
+from .heuristic import heuristic_moves, history, repeating_moves
+
+HINT_MODES = ("fair", "peek")
+"""``fair``: from the cards the player has seen only; ``peek``: the solver sees the face-down cards too."""
+
+PEEK_NODES = 3_000_000
+"""A peeking hint's positions: about a second of the C core on a slow machine, so hints answer at once."""
+
+PEEK_SECONDS = 0.9
+"""A peeking hint's time limit, which bounds the wait on a busy machine and for the Python search."""
+
+FAIR_SECONDS = 2.0
+"""A fair hint's time limit: all its sampled layouts together."""
+
+HintSource = Literal["solver", "heuristic", "none"]
+
+
+class HintDict(TypedDict):
+    """A hint as JSON (:meth:`Hint.to_dict`): the one shape the library, the web API and the browser share."""
+
+    move: MoveDict | None
+    source: HintSource
+    message: str
+    unwinnable: bool
+    peeks: bool
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A suggested move (``None`` when there is none) and where it came from."""
+
+    move: Move | None
+    source: HintSource
+    message: str
+    unwinnable: bool = False
+    """True when the solver proved that no line from here wins."""
+    peeks: bool = False
+    """True when the hint used cards the player cannot see (``mode="peek"``); its message says so too."""
+
+    def to_dict(self) -> HintDict:
+        return {
+            "move": None if self.move is None else self.move.to_dict(),
+            "source": self.source,
+            "message": self.message,
+            "unwinnable": self.unwinnable,
+            "peeks": self.peeks,
+        }
+
+
+def heuristic_hint(game: Game) -> Hint:
+    previous = game.rules.to_raw(game.moves_played[-1]) if game.moves_played else None
+    moves = heuristic_moves(game.rules, game.state, previous, history(game))
+    if not moves:
+        if game.is_won():
+            return Hint(None, "none", _("The game is won."))
+        if game.legal_moves():
+            return Hint(None, "none", _(
+                "No useful move is left: every legal move only swaps piles, "
+                "takes back the last move or repeats a position."
+            ))
+        return Hint(None, "none", _("No move is left."))
+    move = game.rules.to_move(moves[0])
+    return Hint(move, "heuristic", _("Try {move} (a rule of thumb, not a proof).").format(move=move))
+
+
+PEEKING = N_("(Peeking: the solver looked at the face-down cards.)")
+"""Ends every message of a hint that used hidden cards."""
+
+
+def peek_hint(game: Game, time_limit: float | None = None) -> Hint | None:
+    """A peeking hint: the next move of a winning line of the real deal, or the news that none exists.
+
+    None if undecided. The solver sees the face-down cards, so the hint is
+    marked ``peeks`` and its message says so. By default the solver gets
+    :data:`PEEK_NODES` positions and :data:`PEEK_SECONDS` seconds, whichever runs out first.
+    """
+    if game.is_won():
+        return None
+    if time_limit is None:
+        result = solve(game, max_nodes=PEEK_NODES, time_limit=PEEK_SECONDS)
+    else:
+        result = solve(game, time_limit=time_limit)
+    if result.verdict == "winnable" and result.moves:
+        move = result.moves[0]
+        text = _("Play {move}: it starts a winning line of {n} moves.").format(move=move, n=len(result.moves))
+        return Hint(move, "solver", text + " " + _(PEEKING), peeks=True)
+    if result.verdict == "unwinnable":
+        fallback = heuristic_hint(game)
+        text = _("This position can no longer be won: the solver searched every line from here.")
+        if fallback.move is not None:
+            text += " " + _("You can still play {move}.").format(move=fallback.move)
+        return Hint(fallback.move, "solver", text + " " + _(PEEKING), unwinnable=True, peeks=True)
+    return None
+
+
+def fair_hint(
+    game: Game,
+    *,
+    time_limit: float | None = None,
+    samples: int | None = None,
+    seed: int | str = 0,
+    max_nodes: int | None = None,
+) -> Hint:
+    """A hint from what the player has seen only: the first move of :func:`.fair.plan` on the observation.
+
+    The plan runs up to the next card turned, and the hint names it and says
+    how many sampled layouts of the hidden cards it keeps winnable.
+    ``time_limit`` bounds the whole hint (all sampled layouts together, at
+    most :data:`FAIR_SECONDS` by default) and ``max_nodes`` the solver's
+    positions per layout; ``samples`` and ``max_nodes`` default to
+    :data:`tableaux.advice.fair.HINT_SAMPLES` and :data:`tableaux.advice.fair.HINT_NODES`.
+    When no sampled layout is won in time, the rule of thumb answers, saying so.
+    """
+    if game.is_won() or not game.legal_moves():
+        return heuristic_hint(game)
+    observation = game.observation()
+    answer = fair.plan(
+        observation,
+        fair.HINT_SAMPLES if samples is None else samples,
+        seed=seed,
+        max_nodes=fair.HINT_NODES if max_nodes is None else max_nodes,
+        time_limit=FAIR_SECONDS if time_limit is None else time_limit,
+        avoid=repeating_moves(game),
+    )
+    n, wins, decided = answer.samples, answer.wins, answer.decided
+    drawn = fair.SAMPLES if samples is None else samples
+    known = observation["unseen"] <= 1  # one hidden card can lie in one place only: nothing to guess
+    if answer.move is not None:
+        move = answer.move
+        if known:
+            return Hint(move, "solver", _(
+                "Play {move}: it starts a winning line (no card is hidden any more).").format(move=move))
+        text = _("Play {move}: it wins in {wins} of {n} possible layouts of the hidden cards.").format(
+            move=move, wins=wins, n=n) + shortfall(n, decided, drawn)
+        if len(answer.moves) > 1:
+            text += " " + ngettext(
+                "It starts a plan of {count} move that turns a hidden card: {plan}.",
+                "It starts a plan of {count} moves that turns a hidden card: {plan}.", len(answer.moves)).format(
+                count=len(answer.moves), plan=", ".join(map(str, answer.moves)))
+        return Hint(move, "solver", text)
+    fallback = heuristic_hint(game)
+    if answer.lost:
+        if known:
+            text = _("This position can no longer be won: the solver searched every line from here.")
+        else:
+            text = _("None of {n} possible layouts of the hidden cards can be won from here.").format(n=n)
+            text += shortfall(n, decided, drawn)
+        if fallback.move is not None:
+            text += " " + _("You can still play {move}.").format(move=fallback.move)
+        return Hint(fallback.move, "solver", text, unwinnable=known)
+    if fallback.move is None:
+        return fallback
+    return Hint(fallback.move, "heuristic", _(
+        "Try {move} (a rule of thumb, not a proof: the solver won none of the sampled layouts of the hidden "
+        "cards, and could not tell for some of them).").format(move=fallback.move) + shortfall(n, n, drawn))
+
+
+def shortfall(solved: int, decided: int, drawn: int) -> str:
+    """What a fair hint's count leaves out, as whole sentences (empty when nothing): the layouts the solver could
+    not tell within its positions, and those the time limit left unsolved, so that a hint resting on fewer
+    layouts than a chance to win of the same position says by how many."""
+    text = ""
+    if decided < solved:
+        untold = solved - decided
+        text += " " + ngettext("The solver could not tell for {n} of them.",
+                               "The solver could not tell for {n} of them.", untold).format(n=untold)
+    if solved < drawn:
+        text += " " + _("The time ran out after {n} of the {drawn} layouts drawn.").format(n=solved, drawn=drawn)
+    return text
+
+
+def hint(
+    game: Game,
+    *,
+    time_limit: float | None = None,
+    mode: str = "fair",
+    samples: int | None = None,
+    seed: int | str = 0,
+    max_nodes: int | None = None,
+) -> Hint:
+    """A suggested move.
+
+    ``mode="fair"`` (the default) uses only what the player has seen
+    (:func:`fair_hint`). ``mode="peek"`` is the clairvoyant hint: the
+    solver's move on the real deal when it finds a win within
+    ``time_limit``, else the heuristic's; it says that it peeks.
+    """
+    if mode == "peek":
+        return peek_hint(game, time_limit) or heuristic_hint(game)
+    if mode == "fair":
+        return fair_hint(game, time_limit=time_limit, samples=samples, seed=seed, max_nodes=max_nodes)
+    raise TableauxError(f"unknown hint mode {mode!r}; the modes are {', '.join(HINT_MODES)}")

@@ -1,0 +1,438 @@
+"""A game in progress: an immutable position plus the history on top of it.
+
+This is the object players and outside tools hold (in the spirit of
+python-chess's ``Board``): ``legal_moves()``, ``play()``, ``undo()``,
+``redo()``, ``restart()``, ``position()``, saving and loading. Every rule
+question goes to the game's :class:`~tableaux.rulebook.engine.Rules`, so the terminal,
+the web game, the hints and the solver all agree.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
+
+from ..i18n import _
+from ..rulebook import registry
+from ..rulebook.cards import DOWN, card_str
+from ..rulebook.deal import MAX_DEAL, check_deal
+from ..rulebook.engine import (
+    NOTATION_HELP,
+    CardDict,
+    IllegalMoveError,
+    Move,
+    NotationError,
+    Rules,
+    State,
+    TableauxError,
+    parse_notation,
+)
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+SAVE_FORMAT = "tableaux-game"
+SAVE_VERSION = 1
+OBSERVATION_FORMAT = "tableaux-observation"
+OBSERVATION_VERSION = 1
+
+
+class Position(TypedDict):
+    """A position as JSON (:meth:`Game.position`): the one shape the library, the web API and the browser share.
+
+    ``deal`` is ``None`` where no deal is known (a sampled layout). The last
+    five fields are those of games with a stock (Eagle Wing's :meth:`Rules.extra`).
+    """
+
+    game: str
+    title: str
+    deal: int | None
+    piles: dict[str, list[CardDict]]
+    score: int
+    won: bool
+    over: bool
+    moves_played: int
+    can_undo: bool
+    can_redo: bool
+    status: str
+    stock_left: NotRequired[int]
+    reserve_left: NotRequired[int]
+    base_rank: NotRequired[str]
+    base_card: NotRequired[str]
+    redeals_left: NotRequired[int]
+
+
+def position_dict(
+    rules: Rules,
+    state: State,
+    *,
+    deal: int | None,
+    moves_played: int = 0,
+    can_undo: bool = False,
+    can_redo: bool = False,
+    hide: bool = False,
+    has_moves: bool | None = None,
+) -> Position:
+    """The one builder of :class:`Position`; ``hide`` leaves out every card the player cannot see.
+
+    ``has_moves`` saves working out the legal moves again when the caller knows them.
+    """
+    won = rules.won(state)
+    if has_moves is None:
+        has_moves = bool(rules.moves(state))
+    return {  # type: ignore[typeddict-item]  # the game's own fields come from Rules.extra
+        "game": rules.name,
+        "title": rules.title,
+        "deal": deal,
+        "piles": rules.pile_dicts(state, hide),
+        "score": rules.score(state),
+        "won": won,
+        "over": not won and not has_moves,
+        "moves_played": moves_played,
+        "can_undo": can_undo,
+        "can_redo": can_redo,
+        **rules.extra(state),
+    }
+
+
+class Game:
+    """A deal being played. Mutable; the positions it moves between are not."""
+
+    def __init__(self, rules: Rules, deal: int) -> None:
+        self.rules = rules
+        self.deal = check_deal(deal)
+        self._start = rules.deal(self.deal)
+        self._states: list[State] = [self._start]
+        self._played: list[Move] = []
+        self._redo: list[Move] = []  # next move to redo is last
+        self._legal: list[Move] | None = None
+        self._seen: set[int] = set()
+        """Every card the player has had on view in this game, undone lines included (see :meth:`observation`)."""
+        self._look()
+        self.assisted = False
+        """Set once the solver has shown or played the way to win (a solution, not a hint): statistics keep such
+        games apart. It stays set through undo and restart, and is saved with the game."""
+
+    @classmethod
+    def replay(
+        cls,
+        rules: Rules,
+        deal: int,
+        moves: Iterable[Move | str | tuple[str, int, str]],
+        redo: Iterable[Move | str | tuple[str, int, str]] = (),
+    ) -> Game:
+        """The game reached by playing ``moves`` from the deal, with ``redo`` (next first) left to redo.
+
+        The one way a game is rebuilt from its moves (saves, the web store), so
+        every move is checked by :meth:`play` and nothing impossible gets in.
+        Move texts are read exactly as written: ``T1>T4`` is one card, however
+        many could go. A move that cannot be played raises the error that
+        :meth:`play` gives, prefixed with which move it was (``move 3 ('T1>T2')``
+        or ``redo move 1 (...)``). A bad deal number raises :class:`DealError`.
+        """
+        game = cls(rules, deal)
+        redo = list(redo)
+        for label, line in (("move", moves), ("redo move", redo)):
+            for number, move in enumerate(line, 1):
+                try:
+                    game.play(Move.from_str(move) if isinstance(move, str) else move)
+                except TableauxError as exc:
+                    raise type(exc)(f"{label} {number} ({str(move)!r}) cannot be played: {exc}") from None
+        for _move in redo:
+            game.undo()
+        return game
+
+    # --- reading the position --------------------------------------------
+    @property
+    def name(self) -> str:
+        return self.rules.name
+
+    @property
+    def state(self) -> State:
+        """The current immutable position (what the solver works on)."""
+        return self._states[-1]
+
+    @property
+    def positions(self) -> list[State]:
+        """Every position of the played line, from the deal to the current one."""
+        return list(self._states)
+
+    @property
+    def moves_played(self) -> list[Move]:
+        return list(self._played)
+
+    @property
+    def redo_moves(self) -> list[Move]:
+        """Moves that :meth:`redo` would replay, next one first."""
+        return self._redo[::-1]
+
+    @property
+    def score(self) -> int:
+        return self.rules.score(self.state)
+
+    def is_won(self) -> bool:
+        return self.rules.won(self.state)
+
+    def is_over(self) -> bool:
+        """No legal move and no stock action left, and not won. Never claimed while a move exists."""
+        return not self.is_won() and not self.legal_moves()
+
+    def legal_moves(self) -> list[Move]:
+        if self._legal is None:
+            to_move = self.rules.to_move
+            self._legal = [to_move(m) for m in self.rules.moves(self.state)]
+        return list(self._legal)
+
+    def is_legal(self, move: Move | str | tuple[str, int, str]) -> bool:
+        """Whether :meth:`play` would play ``move``: it reads moves exactly as ``play`` does."""
+        try:
+            self._coerce(move)
+        except TableauxError:
+            return False
+        return True
+
+    def position(self, *, hide: bool = False) -> Position:
+        """The whole position as JSON-ready data, every card shown (for tools)."""
+        return position_dict(
+            self.rules, self.state, deal=self.deal, moves_played=len(self._played), can_undo=bool(self._played),
+            can_redo=bool(self._redo), hide=hide, has_moves=bool(self.legal_moves()))
+
+    def public_position(self) -> Position:
+        """:meth:`position` with the identity of every card the player cannot see removed.
+
+        What is on view is the rules' to say (:meth:`Rules.visible`): face-down
+        cards, and in Eagle Wing the face-up bottom card of the trunk while
+        other cards cover it. Every player's screen is drawn from this.
+        """
+        return self.position(hide=True)
+
+    def observation(self) -> dict[str, Any]:
+        """Everything the player has seen in this game, and nothing else, as JSON-ready data.
+
+        This is what advice that does not peek (:mod:`tableaux.advice.fair`) works
+        from, so it holds no card the player has never had on view, and not
+        the deal number either (deal N fixes every card). Fields:
+
+        * ``position``: :meth:`public_position` without ``deal``: what is on view now;
+        * ``piles``: every card slot, bottom to top, as ``{"card", "up"}``.
+          ``card`` is the card's code when the player knows it: on view now,
+          or seen earlier and followed since (Eagle Wing's waste turned back
+          into the stock keeps its order; a King Albert card turned up and then
+          covered again by undo). It is ``None`` for a card never seen.
+          ``up`` is how the card lies in the game, which the rules fix (the
+          trunk's bottom card is dealt face up although it is not on view);
+        * ``unseen``: how many cards the player has never seen;
+        * ``redeals``: stock redeals used (Eagle Wing; 0 elsewhere);
+        * ``moves``: the moves played, in notation.
+
+        A seen card can always be followed, because no move in these games
+        hides a card in a way the player cannot track: cards only move by
+        public moves, and the stock is the waste turned over in order.
+        Cards seen in lines that were undone and then replaced by other moves
+        count too, but a save file keeps only the current line and the redo
+        list, so after loading, cards seen only in discarded lines are no
+        longer in the observation (it then knows less, never more).
+        """
+        state = self.state
+        position = self.public_position()
+        del position["deal"]
+        piles = {
+            name: [
+                {"card": card_str(c) if c & ~DOWN in self._seen else None, "up": not c & DOWN}
+                for c in pile
+            ]
+            for name, pile in zip(self.rules.pile_names, state.piles, strict=True)
+        }
+        return {
+            "format": OBSERVATION_FORMAT,
+            "version": OBSERVATION_VERSION,
+            "game": self.name,
+            "position": position,
+            "piles": piles,
+            "unseen": 52 - len(self._seen),
+            "redeals": state.redeals,
+            "moves": [str(m) for m in self._played],
+        }
+
+    # --- moving ----------------------------------------------------------
+    def parse_move(self, text: str) -> Move:
+        """Read move text against this position; a missing count is filled in when only one fits.
+
+        Raises :class:`NotationError` for text that is not a move and
+        :class:`IllegalMoveError` when no legal move matches.
+        """
+        try:
+            source, count, target = parse_notation(text)
+        except NotationError as exc:  # the help shows this game's own piles (no 'S>W' in King Albert)
+            raise NotationError(str(exc).replace(_(NOTATION_HELP), self.rules.notation_help())) from None
+        self._check_piles(source, target)
+        matches = [m for m in self.legal_moves() if m.source == source and m.target == target]
+        if count is not None or Move(source, 1, target) in matches:
+            # Without a count the notation means one card, which keeps str(move) round-tripping.
+            move = Move(source, count or 1, target)
+            if move not in matches:
+                raise IllegalMoveError(self._illegal_reason(move, matches))
+            return move
+        if len(matches) == 1:
+            return matches[0]
+        if not matches:
+            raise IllegalMoveError(self._illegal_reason(Move(source, 1, target), matches))
+        options = str(matches[0])
+        for other in matches[1:]:
+            options = _("{first} or {second}").format(first=options, second=other)
+        raise IllegalMoveError(_("{text} could move different numbers of cards; say which: {options}").format(
+            text=repr(text), options=options))
+
+    def _check_piles(self, *piles: str) -> None:
+        """Name an unknown pile in the error, rather than calling the move merely illegal."""
+        for pile in piles:
+            if pile not in self.rules.index:
+                raise IllegalMoveError(_("{game} has no pile {pile}; piles are {piles}").format(
+                    game=_(self.rules.title), pile=repr(pile), piles=", ".join(self.rules.pile_names)))
+
+    def _illegal_reason(self, move: Move, same_piles: list[Move]) -> str:
+        if same_piles:
+            counts = ", ".join(str(m.count) for m in same_piles)
+            return _("illegal move {move}: from {source} to {target} only {counts} card(s) can move").format(
+                move=move, source=move.source, target=move.target, counts=counts)
+        why = self.rules.why_illegal(self.state, self.rules.to_raw(move))
+        if why is None:
+            why = _("the rules do not allow {source} to {target} here").format(source=move.source, target=move.target)
+        return _("illegal move {move}: {why}").format(move=move, why=why)
+
+    def _coerce(self, move: Move | str | tuple[str, int, str]) -> Move:
+        if isinstance(move, str):
+            return self.parse_move(move)
+        if isinstance(move, tuple) and len(move) == 3:
+            move = Move(*move)
+        if not isinstance(move, Move):
+            raise NotationError(f"not a move: {move!r}; {self.rules.notation_help()}")
+        if not move in self.legal_moves():  # noqa: E713 - reads like the rule
+            self._check_piles(move.source, move.target)
+            same = [m for m in self.legal_moves() if m.source == move.source and m.target == move.target]
+            raise IllegalMoveError(self._illegal_reason(move, same))
+        return move
+
+    def _push(self, move: Move) -> None:
+        self._states.append(self.rules.apply(self.state, self.rules.to_raw(move)))
+        self._played.append(move)
+        self._legal = None
+        self._look()
+
+    def _look(self) -> None:
+        """Remember the cards now on view: once seen, a card stays known even after undo hides it again."""
+        for pile, shown in zip(self.state.piles, self.rules.visible(self.state), strict=True):
+            self._seen.update(c & ~DOWN for c, visible in zip(pile, shown, strict=True) if visible)
+
+    def play(self, move: Move | str | tuple[str, int, str]) -> Move:
+        """Play a legal move (a :class:`Move` or its text). Illegal moves raise and change nothing."""
+        move = self._coerce(move)
+        self._push(move)
+        if self._redo and self._redo[-1] == move:
+            self._redo.pop()  # replaying the redo line keeps the rest of it
+        else:
+            self._redo.clear()
+        return move
+
+    def undo(self) -> Move:
+        if not self._played:
+            raise IllegalMoveError(_("nothing to undo: no move has been played"))
+        self._states.pop()
+        move = self._played.pop()
+        self._redo.append(move)
+        self._legal = None
+        return move
+
+    def redo(self) -> Move:
+        if not self._redo:
+            raise IllegalMoveError(_("nothing to redo"))
+        move = self._redo.pop()
+        self._push(move)
+        return move
+
+    def restart(self) -> None:
+        """Back to the deal. The moves stay on the redo list, so nothing is lost."""
+        while self._played:
+            self.undo()
+
+    def copy(self) -> Game:
+        """An independent game with the same position and history, for trying moves out (undo and redo too).
+
+        Positions are immutable, so they are shared; only the history lists are copied.
+        """
+        other = object.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        other._states = list(self._states)
+        other._played = list(self._played)
+        other._redo = list(self._redo)
+        return other
+
+    def home_move(self, pile: str) -> Move | None:
+        """The move a double-click on ``pile`` makes (its top card to a foundation), if any."""
+        self._check_piles(pile)
+        raw = self.rules.home_move(self.state, self.rules.index[pile])
+        return None if raw is None else self.rules.to_move(raw)
+
+    # --- saving and loading ----------------------------------------------
+    def digest(self) -> str:
+        """A fingerprint of the current position, stored in saves to catch edits."""
+        import hashlib  # only saves need it, so a command that never saves does not load it
+
+        text = f"{self.name}|{self.deal}|{self.state.piles}|{self.state.redeals}"
+        return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": SAVE_FORMAT,
+            "version": SAVE_VERSION,
+            "game": self.name,
+            "deal": self.deal,
+            "moves": [str(m) for m in self._played],
+            "redo": [str(m) for m in self.redo_moves],
+            "digest": self.digest(),
+            **({"assisted": True} if self.assisted else {}),  # left out when False, so older versions read it
+        }
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_dict(), indent=1)
+
+    def save(self, path: str | Path) -> None:
+        """Write the game as JSON, atomically, so a crash never leaves half a file."""
+        from pathlib import Path  # loaded by what saves, not by every command that plays
+
+        path = Path(path)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(self.dumps() + "\n")
+        tmp.replace(path)
+
+    def __str__(self) -> str:
+        """The board as the terminal draws it, in plain text: face-down cards are backs, as a player sees them."""
+        from .board import board_text  # drawing is only loaded by those who print a game
+
+        return board_text(self.public_position())
+
+    def __repr__(self) -> str:
+        return f"<Game {self.name} deal={self.deal} moves={len(self._played)} score={self.score}>"
+
+    def __eq__(self, other: object) -> bool:
+        """Same game, deal, moves played, moves to redo and assisted flag: what a save keeps.
+
+        Cards seen only in undone lines are left out, as a save leaves them out,
+        so ``loads(game.dumps()) == game`` always holds.
+        """
+        if not isinstance(other, Game):
+            return NotImplemented
+        return (self.rules.name, self.deal, self._played, self._redo, self.assisted) == (
+            other.rules.name, other.deal, other._played, other._redo, other.assisted)
+
+    __hash__ = None  # type: ignore[assignment]  # a game changes as it is played
+
+
+def new_game(name: str, deal: int | None = None) -> Game:
+    """Start deal ``deal`` (0..4294967295) of game ``name``; a random deal when omitted."""
+    game_rules = registry.rules(name)
+    if deal is None:
+        deal = random.randint(0, MAX_DEAL)
+    return Game(game_rules, deal)

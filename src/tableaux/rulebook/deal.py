@@ -1,0 +1,97 @@
+"""Deal numbers: the same shuffle AisleRiot makes from the same seed.
+
+AisleRiot seeds GLib's ``GRand`` (a Mersenne Twister, MT19937) with the deal
+number and shuffles with ``g_rand_int_range``. We reproduce the generator
+exactly so that deal N here is deal N there. Python's own ``random`` module
+is an MT19937 too; we load it with the state GLib's 32-bit seeding produces
+and read tempered 32-bit outputs with ``getrandbits(32)``, which is what
+``g_rand_int`` returns.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..i18n import _
+
+MAX_DEAL = 0xFFFFFFFF
+"""Deal numbers are unsigned 32-bit integers: 0 .. 4294967295."""
+
+
+class DealError(ValueError):
+    """Raised for a deal number outside 0 .. 4294967295."""
+
+
+def check_deal(deal: object) -> int:
+    """Return ``deal`` as an int, or raise :class:`DealError` saying what is accepted."""
+    if isinstance(deal, bool) or not isinstance(deal, int):
+        if isinstance(deal, str) and deal.strip().isdigit():
+            deal = int(deal.strip())
+        else:
+            raise DealError(_("deal number must be a whole number from 0 to {max}, not {deal}").format(
+                max=MAX_DEAL, deal=repr(deal)))
+    if not 0 <= deal <= MAX_DEAL:
+        raise DealError(_("deal number must be from 0 to {max}, not {deal}").format(max=MAX_DEAL, deal=deal))
+    return deal
+
+
+class GRand:
+    """GLib's ``GRand`` seeded with ``g_rand_new_with_seed``."""
+
+    def __init__(self, seed: int) -> None:
+        mt = [seed & 0xFFFFFFFF]
+        for i in range(1, 624):
+            prev = mt[-1]
+            mt.append((1812433253 * (prev ^ (prev >> 30)) + i) & 0xFFFFFFFF)
+        self._rng = random.Random()
+        # Index 624 makes the generator twist before its first output, as GLib does.
+        self._rng.setstate((3, (*mt, 624), None))
+
+    def int32(self) -> int:
+        """``g_rand_int``: the next tempered 32-bit output."""
+        return self._rng.getrandbits(32)
+
+    def int_range(self, n: int) -> int:
+        """``g_rand_int_range(rand, 0, n)`` for 1 <= n <= 2**31, rejection sampling included."""
+        leftover = (0x80000000 % n) * 2
+        if leftover >= n:
+            leftover -= n
+        maxvalue = 0xFFFFFFFF - leftover
+        while True:
+            r = self.int32()
+            if r <= maxvalue:
+                return r % n
+
+
+def shuffled_deck(deal: int) -> list[int]:
+    """The 52 cards in the order they are dealt for deal number ``deal``.
+
+    AisleRiot picks cards one at a time (swap-remove from the deck) and then
+    deals from the end of the picked list, so we return the picks reversed.
+    """
+    deal = check_deal(deal)
+    rand = GRand(deal)
+    vec = list(range(52))
+    picked = []
+    for i in range(52):
+        j = i + rand.int_range(52 - i)
+        picked.append(vec[j])
+        vec[j] = vec[i]
+    picked.reverse()
+    return picked
+
+
+def parse_deals(text: str) -> range:
+    """``"1-100000"`` (inclusive) or a single ``"17"`` -> a range of deal numbers."""
+    t = text.strip()
+    first, sep, last = t.partition("-")
+    try:
+        lo = int(first)
+        hi = int(last) if sep else lo
+    except ValueError:
+        raise DealError(_("deals must be a range like 1-100000 or one number, not {text}").format(
+            text=repr(text))) from None
+    if not 0 <= lo <= hi <= MAX_DEAL:
+        raise DealError(_("deals must be FIRST-LAST with 0 <= FIRST <= LAST <= {max}, not {text}").format(
+            max=MAX_DEAL, text=repr(text)))
+    return range(lo, hi + 1)

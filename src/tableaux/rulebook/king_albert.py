@@ -1,0 +1,176 @@
+"""King Albert, as GNOME AisleRiot plays it.
+
+Layout: foundations F1..F4, tableau T1..T9, reserve R1..R7; no stock.
+
+Deal: rows of face-down cards across the tableau (T1..T9, then T1..T8, ...,
+then T1 alone, so T1 gets 9 cards and T9 one), then one card to each reserve
+pile. Every tableau top card and every reserve card is face up.
+
+Moves:
+* Pick up a reserve card, a foundation's top card, or any face-up tableau card
+  with everything above it (a build of any length).
+* A foundation takes one card: an Ace when empty, else the next card of its suit.
+* A tableau pile takes anything when empty; otherwise what is moved must start
+  with a card one rank lower and of the other colour than the pile's top.
+* Reserve piles never take cards. Foundation cards stay in play.
+* A tableau pile whose top card is face down after a move turns it up.
+
+Score: the number of cards on the foundations. Won at 52.
+"""
+
+from __future__ import annotations
+
+from ..i18n import N_, _, ngettext
+from .cards import DOWN, RANK, RED, card_name
+from .deal import shuffled_deck
+from .engine import Pile, RawMove, Rules, State, short_name
+
+FOUNDATIONS = (0, 1, 2, 3)
+TABLEAU = tuple(range(4, 13))
+RESERVE = tuple(range(13, 20))
+
+# ACCEPTS[top] = the cards a tableau pile with face-up ``top`` accepts.
+ACCEPTS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        c for c in range(52)
+        if RANK[c] == RANK[top] - 1 and RED[c] != RED[top]
+    ) if top < 52 else ()
+    for top in range(128)
+)
+
+
+class KingAlbert(Rules):
+    name = "king-albert"
+    title = N_("King Albert")
+    pile_names = (
+        *(f"foundation-{i}" for i in range(1, 5)),
+        *(f"tableau-{i}" for i in range(1, 10)),
+        *(f"reserve-{i}" for i in range(1, 8)),
+    )
+    foundations = FOUNDATIONS
+    tableau = TABLEAU
+    home_piles = (*TABLEAU, *RESERVE)
+    single_cards_only = False
+    """True for the traditional variant, where only one card moves at a time."""
+
+    def deal(self, deal: int) -> State:
+        cards = iter(shuffled_deck(deal))
+        tableau: list[list[int]] = [[] for _pile in TABLEAU]
+        for row in range(len(TABLEAU)):
+            for pile in tableau[: len(TABLEAU) - row]:
+                pile.append(next(cards) | DOWN)
+        reserve = [(next(cards),) for _slot in RESERVE]
+        piles: list[Pile] = [() for _slot in FOUNDATIONS]
+        piles += [self.turn_up(tuple(p)) for p in tableau]
+        piles += reserve
+        return State(tuple(piles))
+
+    def turn_up(self, pile: Pile) -> Pile:
+        """How a tableau pile looks once dealt; the traditional variant overrides this."""
+        return (*pile[:-1], pile[-1] & ~DOWN)
+
+    def moves(self, state: State) -> list[RawMove]:
+        piles = state.piles
+        out: list[RawMove] = []
+        empty_tableau = [i for i in TABLEAU if not piles[i]]
+        empty_foundations = [i for i in FOUNDATIONS if not piles[i]]
+        # Which tableau piles a given card can be put on.
+        wanted: dict[int, list[int]] = {}
+        for i in TABLEAU:
+            pile = piles[i]
+            if pile:
+                for c in ACCEPTS[pile[-1]]:
+                    wanted.setdefault(c, []).append(i)
+        # Which foundation takes a given non-Ace card: the one showing its predecessor.
+        home: dict[int, int] = {}
+        for i in FOUNDATIONS:
+            pile = piles[i]
+            if pile and RANK[pile[-1]] < 13:
+                home[pile[-1] + 1] = i
+
+        def to_foundation(src: int, c: int) -> None:
+            if RANK[c] == 1:
+                out.extend((src, 1, f) for f in empty_foundations if f != src)
+            elif c in home:
+                out.append((src, 1, home[c]))
+
+        for src in (*FOUNDATIONS, *RESERVE):
+            pile = piles[src]
+            if pile:
+                c = pile[-1]
+                to_foundation(src, c)
+                out.extend((src, 1, t) for t in wanted.get(c, ()))
+                out.extend((src, 1, t) for t in empty_tableau)
+        for src in TABLEAU:
+            pile = piles[src]
+            if not pile:
+                continue
+            to_foundation(src, pile[-1])
+            depth = 1 if self.single_cards_only else len(pile)
+            for count in range(1, depth + 1):
+                c = pile[-count]
+                if c & DOWN:
+                    break
+                out.extend((src, count, t) for t in wanted.get(c, ()))
+                out.extend((src, count, t) for t in empty_tableau if t != src)
+        return out
+
+    def why_illegal(self, state: State, move: RawMove) -> str | None:
+        """The rules of the module docstring, one refusal each, in the order a player would think of them."""
+        if (basic := super().why_illegal(state, move)) is not None:
+            return basic
+        src, count, dst = move
+        source, target = state.piles[src], state.piles[dst]
+        s, t = short_name(self.pile_names[src]), short_name(self.pile_names[dst])
+        if dst in RESERVE:
+            return _("the reserve never takes cards")
+        if src not in TABLEAU and count > 1:
+            return _("only one card at a time comes off {pile}").format(pile=s)
+        if count > len(source) or any(c & DOWN for c in source[-count:]):
+            return ngettext("{pile} does not have {count} face-up card to move",
+                            "{pile} does not have {count} face-up cards to move", count).format(pile=s, count=count)
+        if count > 1 and self.single_cards_only:
+            return _("in {game} only one card moves at a time").format(game=_(self.title))
+        moving = source[-count]
+        if dst in FOUNDATIONS:
+            if count > 1:
+                return _("a foundation takes one card at a time")
+            if not target:
+                if RANK[moving] != 1:
+                    return _("an empty foundation takes only an Ace, not the {card}").format(card=card_name(moving))
+                return None
+            if RANK[target[-1]] == 13:
+                return _("{pile} is complete, up to its King").format(pile=t)
+            if moving != target[-1] + 1:
+                return _("{pile} takes only the {wanted} next, not the {card}").format(
+                    pile=t, wanted=card_name(target[-1] + 1), card=card_name(moving))
+            return None
+        if target and moving not in ACCEPTS[target[-1]]:
+            return _("the {card} cannot go onto the {target}: a tableau pile takes "
+                     "a card one rank lower and of the other colour").format(
+                card=card_name(moving), target=card_name(target[-1]))
+        return None
+
+    def apply(self, state: State, move: RawMove) -> State:
+        src, count, dst = move
+        piles = list(state.piles)
+        source = piles[src]
+        moving = source[-count:]
+        rest = source[:-count]
+        if rest and rest[-1] & DOWN:
+            rest = (*rest[:-1], rest[-1] & ~DOWN)  # turned up as part of the same move
+        piles[src] = rest
+        piles[dst] = piles[dst] + moving
+        return State(tuple(piles))
+
+
+class KingAlbertClassic(KingAlbert):
+    """The traditional rules other collections use: every card dealt face up, one card moved at a time."""
+
+    name = "king-albert-classic"
+    title = N_("King Albert (classic)")
+    single_cards_only = True
+    in_browser = False
+
+    def turn_up(self, pile: Pile) -> Pile:
+        return tuple(c & ~DOWN for c in pile)

@@ -1,0 +1,71 @@
+"""The terminal's help text and pile list: what a player reads about the commands, apart from the session.
+
+Kept out of :mod:`tableaux.terminal.line` so that the command loop and the words
+that explain it can each be read (and translated) on their own. Examples are
+drawn from the game's own piles (``tableaux.GAMES`` and the Rules attributes),
+so the help never names a pile the game does not have.
+"""
+
+from __future__ import annotations
+
+from tableaux.i18n import _
+from tableaux.play.game import Game
+from tableaux.rulebook.engine import short_name
+
+
+def help_text(game: Game) -> str:
+    """Help for this game, its examples drawn from its own piles (``tableaux.GAMES`` and the Rules attributes)."""
+    rules = game.rules
+    names = rules.pile_names
+    has_stock = rules.stock is not None
+    tableau = [short_name(names[i]) for i in rules.tableau]
+    if "reserve" in rules.index:  # one reserve pile, of which only the last card plays
+        reserve = _("R>{target}     the reserve's last card onto {target}").format(target=tableau[1])
+    else:
+        reserve = _("R2>F1    reserve 2 to foundation 1")
+    lines = [
+        _("Moves (pile names as labelled on the board):"),
+        _("  {a}>{b}    top card of {a} onto {b}").format(a=tableau[0], b=tableau[2]),
+        _("  {a}:3>{b}  three cards of {a} onto {b} ({a}>{b} is enough when only one count fits)").format(
+            a=tableau[0], b=tableau[3]),
+        f"  {reserve}",
+    ]
+    if has_stock:
+        lines.append(_("  S>W      turn a card from the stock (same as 'deal')"))
+    kinds: dict[str, str] = {}
+    for i in sorted(rules.home_piles, key=lambda i: (i not in rules.tableau, i)):
+        kinds.setdefault(names[i].partition("-")[0], short_name(names[i]))
+    first, *others = kinds.values()
+    home = first
+    for other in others:
+        home = _("{first} or {second}").format(first=home, second=other)
+    lines += [
+        _("  {piles} send that pile's top card to a foundation (like a double-click)").format(piles=f"{home:<8}"),
+        _("Commands:"),
+        _("  undo (u), redo, restart       step back, forward, or back to the deal"),
+        _("  new [N]                       a new random deal, or deal N"),
+        _("  hint (h)                      suggest a move from the cards you have seen (fair)"),
+        _("  hint peek                     a hint that looks at the face-down cards (peeking)"),
+        _("  chance                        the chance that the hidden cards lie in a winnable way"),
+        _("  giveup, lost?                 give up; once the game is over, where it could no longer be won"),
+        _("  solve                         play the winning line from here, step by step (marks the game assisted)"),
+    ]
+    if has_stock:
+        lines.append(_("  deal (d) or S                 turn a stock card (or the waste back over)"))
+    lines += [
+        _("  moves                         list every legal move"),
+        _("  board (or an empty line)      draw the board again"),
+        _("  save FILE, load FILE          keep the game in a file and resume it later"),
+        _("  resume [N]                    go back to an unfinished game (every game is kept as you play)"),
+        _("  help (?), quit (q)            this text; leave (Ctrl-D works too)"),
+    ]
+    return "\n".join(lines)
+
+
+def pile_summary(game: Game) -> str:
+    """The pile names as typed: ``F1-F4, T1-T9, R1-R7``."""
+    groups: dict[str, list[str]] = {}
+    for name in game.rules.pile_names:
+        groups.setdefault(name.partition("-")[0], []).append(short_name(name))
+    parts = [names[0] if len(names) == 1 else f"{names[0]}-{names[-1]}" for names in groups.values()]
+    return ", ".join(parts)

@@ -1,0 +1,142 @@
+"""Hints: the solver's move when it has one, a never-pointless rule of thumb otherwise."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import tableaux
+from tableaux import GAMES, new_game
+from tableaux.advice.heuristic import heuristic_moves, history, is_pointless
+from tableaux.advice.hints import heuristic_hint, peek_hint
+from tableaux.rulebook.engine import State
+from tableaux.solver import solve
+
+KA = GAMES["king-albert"]
+
+
+def _random_game(name: str, deal: int, steps: int, seed: int):
+    """A game after ``steps`` random legal moves (stopping early at a dead end)."""
+    game = new_game(name, deal)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        moves = game.legal_moves()
+        if not moves:
+            break
+        game.play(rng.choice(moves))
+    return game
+
+
+def test_peeking_hint_starts_a_winning_line_and_says_it_peeks() -> None:
+    game = new_game("king-albert", 1)
+    hint = tableaux.hint(game, time_limit=2.0, mode="peek")
+    assert hint.source == "solver" and not hint.unwinnable
+    assert hint.peeks and hint.to_dict()["peeks"] is True and "Peeking" in hint.message
+    line = solve(game).moves
+    assert hint.move == line[0]
+    game.play(hint.move)
+    assert solve(game).verdict == "winnable"  # the hint keeps the game winnable
+
+
+def test_hint_says_when_the_position_is_lost() -> None:
+    game = new_game("king-albert", 4)  # proved unwinnable from the deal (see the solver tests)
+    assert solve(game).verdict == "unwinnable"
+    hint = tableaux.hint(game, time_limit=2.0, mode="peek")
+    assert hint.unwinnable and hint.source == "solver" and hint.peeks
+    assert "can no longer be won" in hint.message
+    if hint.move is not None:
+        assert hint.move in game.legal_moves()
+
+
+def test_undecided_solver_falls_back_to_the_heuristic() -> None:
+    game = new_game("king-albert", 16042)  # lost, proved only after 746 million positions (results/)
+    assert peek_hint(game, time_limit=0.01) is None
+    hint = tableaux.hint(game, time_limit=0.01, mode="peek")
+    assert hint.source == "heuristic" and hint.move in game.legal_moves()
+    assert "not a proof" in hint.message
+
+
+def test_no_hint_in_a_won_game() -> None:
+    game = new_game("eagle-wing", 1)
+    for move in solve(game).moves:
+        game.play(move)
+    hint = tableaux.hint(game)
+    assert hint.move is None and hint.source == "none"
+
+
+def test_pointless_moves_are_recognised() -> None:
+    empty = ()
+    # T1: a face-down 2D under 6C; T2 empty. Moving 6C to T2 turns the 2D up: useful.
+    covered = State((empty,) * 4 + ((14 | 64, 5), empty) + (empty,) * 7 + (empty,) * 7)
+    # T1: 6C alone. Moving it to the empty T2 only swaps the piles: pointless.
+    lone = State((empty,) * 4 + ((5,), empty) + (empty,) * 7 + (empty,) * 7)
+    assert is_pointless(KA, lone, (4, 1, 5), None)
+    assert not is_pointless(KA, covered, (4, 1, 5), None)
+    assert is_pointless(KA, covered, (5, 1, 4), (4, 1, 5))  # straight back where it came from
+    after = KA.apply(covered, (4, 1, 5))
+    assert is_pointless(KA, after, (5, 1, 6), None, {KA.apply(after, (5, 1, 6))})  # a position seen before
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    name=st.sampled_from(sorted(GAMES)),
+    deal=st.integers(1, 10_000),
+    steps=st.integers(0, 60),
+    seed=st.integers(0, 1000),
+)
+def test_heuristic_never_suggests_a_pointless_move(name: str, deal: int, steps: int, seed: int) -> None:
+    game = _random_game(name, deal, steps, seed)
+    rules = game.rules
+    previous = rules.to_raw(game.moves_played[-1]) if game.moves_played else None
+    seen = history(game)
+    legal = rules.moves(game.state)
+    for move in heuristic_moves(rules, game.state, previous, seen):
+        assert move in legal
+        src, count, dst = move
+        piles = game.state.piles
+        assert not (dst in rules.tableau and not piles[dst] and src in rules.tableau and count == len(piles[src]))
+        if previous is not None and rules.pile_names[src] != "stock" and rules.pile_names[dst] != "stock":
+            assert (dst, count, src) != previous
+        assert rules.apply(game.state, move) not in seen
+    hint = heuristic_hint(game)
+    if hint.move is not None:
+        assert not is_pointless(rules, game.state, rules.to_raw(hint.move), previous, seen)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_following_heuristic_hints_never_goes_round_in_circles(name: str) -> None:
+    for deal in (2, 3, 5):
+        game = new_game(name, deal)
+        positions = {game.state}
+        for _ in range(150):
+            hint = heuristic_hint(game)
+            if hint.move is None:
+                break
+            game.play(hint.move)
+            assert game.state not in positions, f"deal {deal}: {hint.move} repeats a position"
+            positions.add(game.state)
+
+
+@pytest.mark.parametrize("name", ["king-albert", "eagle-wing"])
+def test_a_fair_hint_cut_short_by_its_time_limit_says_after_how_many_layouts(name: str) -> None:
+    """A deadline that has passed once the first layout is solved leaves the other 63 unsolved: the hint says so,
+    so that it is never read as resting on as many layouts as a chance to win that was not cut."""
+    game = new_game(name, 11)
+    hint = tableaux.hint(game, time_limit=1e-9)
+    assert hint.message.endswith(" The time ran out after 1 of the 64 layouts drawn."), hint.message
+    whole = tableaux.hint(game, time_limit=60.0, samples=8, max_nodes=3000)  # 8 small searches: never near 60 s
+    assert "time ran out" not in whole.message
+
+
+def test_a_fair_hint_says_in_plain_words_how_many_layouts_the_solver_could_not_tell() -> None:
+    game = new_game("eagle-wing", 11)
+    vote = tableaux.advice.fair.hindsight_vote(game.observation(), 8, max_nodes=3000)
+    untold = vote.samples - vote.decided
+    assert untold > 0  # this deal's layouts need more than 3,000 positions now and then
+    hint = tableaux.hint(game, time_limit=60.0, samples=8, max_nodes=3000)
+    assert f"it wins in {vote.wins} of 8 possible layouts of the hidden cards." in hint.message
+    assert f"The solver could not tell for {untold} of them." in hint.message
+    assert "budget" not in hint.message and "undecided" not in hint.message

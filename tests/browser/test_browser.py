@@ -1,0 +1,441 @@
+"""The browser game played in real headless Chromium, as a person would: mouse, clicks, keyboard.
+
+Every JSON response the page receives is checked for face-down card identities. Needs Debian's
+``chromium`` (``/usr/bin/chromium``); without it the module is skipped, unless
+``TABLEAUX_REQUIRE_BROWSER=1`` (set by CI) makes that a failure.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tableaux
+from helpers.browser import LiveServer, winning_line
+from helpers.page import (
+    SCREENSHOTS,
+    Browser,
+    Player,
+    card,
+    drag,
+    expect,
+    menu_click,
+    next_frames,
+    open_menu,
+    pile,
+    send_moves,
+    settled,
+    shrink_png,
+    touch_drag,
+)
+from tableaux.solver.strategy import safe_moves
+
+# King Albert deal 1 (the rule book's test vector): T9 = TD, T8 = JC on top, R5 = AH, R3 = TH, R4 = 7C, T7 = 8H.
+KA1 = "?game=king-albert&deal=1"
+
+
+def test_drag_a_card_onto_a_legal_pile_moves_it(player: Player) -> None:
+    page = player.open(KA1)
+    assert "T9>T8" in [str(m) for m in tableaux.new_game("king-albert", 1).legal_moves()]
+    ten = card(page, "TD", "tableau-9")
+    page.mouse.move(*_centre(ten))
+    page.mouse.down()
+    page.mouse.move(_centre(ten)[0] + 20, _centre(ten)[1] + 20, steps=3)
+    # While dragging, the legal targets are highlighted and an illegal one is not.
+    expect(pile(page, "tableau-8")).to_have_class(re.compile(r"\btarget\b"))
+    expect(pile(page, "tableau-1")).not_to_have_class(re.compile(r"\btarget\b"))
+    box = pile(page, "tableau-8").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] - 10, steps=6)
+    page.mouse.up()
+    expect(card(page, "TD", "tableau-8")).to_be_visible()
+    expect(page.locator("#moves")).to_have_text("1")
+    expect(page.locator("#announce")).to_contain_text("10 of diamonds to tableau 8")
+    # The face-down card under the ten was turned up: tableau 9 is now empty (it held one card).
+    expect(pile(page, "tableau-9").locator(".card")).to_have_count(0)
+    assert player.view()["position"]["piles"]["tableau-8"][-1]["card"] == "TD"
+
+
+def _centre(locator: Any) -> tuple[float, float]:
+    box = locator.bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + 15
+
+
+def test_drop_on_an_illegal_pile_snaps_back_and_changes_nothing(player: Player) -> None:
+    page = player.open(KA1)
+    ten = card(page, "TD", "tableau-9")
+    before = ten.bounding_box()
+    player.requests.clear()
+    drag(page, ten, pile(page, "tableau-1"))  # TD on TS: same rank, not allowed
+    expect(card(page, "TD", "tableau-9")).to_be_visible()
+    settled(page)  # the snap-back slide is over
+    after = card(page, "TD", "tableau-9").bounding_box()
+    assert abs(after["x"] - before["x"]) < 1 and abs(after["y"] - before["y"]) < 1
+    player.settle()
+    assert not [r for r in player.requests if r.startswith("POST")], player.requests
+    expect(page.locator("#moves")).to_have_text("0")
+    assert player.view()["moves"] == 0
+
+
+def test_click_a_card_then_its_destination(player: Player) -> None:
+    page = player.open(KA1)
+    card(page, "TH", "reserve-3").click()
+    expect(card(page, "TH")).to_have_class(re.compile(r"\bselected\b"))
+    expect(pile(page, "tableau-8")).to_have_class(re.compile(r"\btarget\b"))
+    pile(page, "tableau-8").click()
+    expect(card(page, "TH", "tableau-8")).to_be_visible()
+    expect(pile(page, "reserve-3").locator(".card")).to_have_count(0)
+    expect(page.locator("#moves")).to_have_text("1")
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_moves_slide_briefly_unless_reduced_motion_is_asked_for(
+    browser: Browser, server: LiveServer, motion: str
+) -> None:
+    p = Player(browser, server.url, reduced_motion=motion)
+    try:
+        page = p.open(KA1)
+        page.evaluate(
+            """() => { window.slid = 0; new MutationObserver((changes) => {
+                for (const c of changes) if (c.target.classList.contains('sliding')) window.slid++;
+            }).observe(document.getElementById('board'), {subtree: true, attributeFilter: ['class']}); }"""
+        )
+        card(page, "TH", "reserve-3").click()
+        pile(page, "tableau-8").click()
+        expect(card(page, "TH", "tableau-8")).to_be_visible()
+        next_frames(page)  # a slide starts in the frame after the redraw
+        slid = page.evaluate("window.slid")
+        assert (slid == 0) if motion == "reduce" else (slid > 0)
+    finally:
+        p.close()
+
+
+def test_keyboard_only_move_and_undo_redo_shortcuts(player: Player) -> None:
+    page = player.open(KA1)
+    pile(page, "reserve-4").focus()
+    page.keyboard.press("Enter")  # pick up the seven of clubs
+    expect(card(page, "7C")).to_have_class(re.compile(r"\bselected\b"))
+    for _ in range(25):
+        focused = page.evaluate("document.activeElement.closest('[data-pile]')?.dataset.pile")
+        if focused == "tableau-7":
+            break
+        page.keyboard.press("ArrowRight")
+    else:
+        pytest.fail("ArrowRight never reached tableau 7")
+    page.keyboard.press("Space")  # put it down on the eight of hearts
+    expect(card(page, "7C", "tableau-7")).to_be_visible()
+    expect(page.locator("#announce")).to_contain_text("7 of clubs to tableau 7")
+    page.keyboard.press("u")
+    expect(card(page, "7C", "reserve-4")).to_be_visible()
+    expect(page.locator("#moves")).to_have_text("0")
+    page.keyboard.press("Control+y")
+    expect(card(page, "7C", "tableau-7")).to_be_visible()
+    page.keyboard.press("Control+z")
+    expect(card(page, "7C", "reserve-4")).to_be_visible()
+    page.keyboard.press("n")  # a new random deal of the same game
+    expect(page.locator("#deal-number")).not_to_have_text("1")
+    expect(page).to_have_url(re.compile(r"\?game=king-albert&deal=\d+$"))
+    expect(page.locator("#moves")).to_have_text("0")
+
+
+def test_double_click_sends_a_card_home(player: Player) -> None:
+    page = player.open(KA1)
+    card(page, "AH", "reserve-5").dblclick()
+    expect(card(page, "AH", "foundation-1")).to_be_visible()
+    expect(page.locator("#score")).to_have_text("1")
+
+
+def test_undo_redo_and_restart_buttons(player: Player) -> None:
+    page = player.open(KA1)
+    expect(page.locator("#undo")).to_be_disabled()
+    drag(page, card(page, "TD", "tableau-9"), pile(page, "tableau-8"))
+    expect(card(page, "TD", "tableau-8")).to_be_visible()
+    card(page, "AH").dblclick()
+    expect(page.locator("#score")).to_have_text("1")
+    page.click("#undo")
+    expect(card(page, "AH", "reserve-5")).to_be_visible()
+    page.click("#undo")
+    expect(card(page, "TD", "tableau-9")).to_be_visible()
+    expect(page.locator("#undo")).to_be_disabled()
+    page.click("#redo")
+    page.click("#redo")
+    expect(card(page, "AH", "foundation-1")).to_be_visible()
+    expect(page.locator("#moves")).to_have_text("2")
+    page.click("#restart")
+    expect(card(page, "TD", "tableau-9")).to_be_visible()
+    expect(page.locator("#redo")).to_be_enabled()
+    assert player.view()["position"]["moves_played"] == 0
+
+
+def test_eagle_wing_stock_click_and_status_line(player: Player) -> None:
+    page = player.open("?game=eagle-wing&deal=1")
+    expect(page.locator("#base-card")).to_have_text("Jack")
+    expect(page.locator("#stock-left")).to_have_text("30")
+    expect(page.locator("#reserve-left")).to_have_text("13")
+    expect(page.locator("#redeals-left")).to_have_text("2")
+    expect(card(page, "JH", "foundation-1")).to_be_visible()
+    assert page.locator('[data-pile="stock"] [data-card]').count() == 0
+    pile(page, "stock").click()  # the rule book: the first cards turned are AS, 8H, 4H
+    expect(card(page, "AS", "waste")).to_be_visible()
+    expect(page.locator("#stock-left")).to_have_text("29")
+    page.keyboard.press("d")
+    expect(card(page, "8H", "waste")).to_be_visible()
+    expect(page.locator("#stock-left")).to_have_text("28")
+    for left in range(27, -1, -1):
+        page.keyboard.press("d")
+        expect(page.locator("#stock-left")).to_have_text(str(left))
+    expect(pile(page, "stock")).to_have_attribute("data-mark", "↻")  # empty, a redeal is left
+    pile(page, "stock").click()  # turns the waste over
+    expect(page.locator("#stock-left")).to_have_text("30")
+    expect(page.locator("#redeals-left")).to_have_text("1")
+    expect(pile(page, "waste").locator(".card")).to_have_count(0)
+    expect(page.locator("#announce")).to_contain_text("Waste turned over")
+
+
+def test_hint_highlights_a_move_and_says_where_it_came_from(player: Player) -> None:
+    page = player.open(KA1)
+    page.click("#hint")
+    expect(page.locator(".pile.hint-target")).to_have_count(1, timeout=60_000)  # the solver on a busy machine
+    expect(page.locator(".hint-source").first).to_be_visible()
+    expect(page.locator("#notice")).to_contain_text(re.compile(r"solver|heuristic"))
+
+
+def test_deal_link_opens_that_deal_and_the_url_follows_the_game(player: Player) -> None:
+    page = player.open("?game=eagle-wing&deal=17")
+    expect(page.locator("#deal-number")).to_have_text("17")
+    expect(page.locator("#game-select")).to_have_value("eagle-wing")
+    expected = tableaux.new_game("eagle-wing", 17).public_position()["piles"]
+    for i in range(1, 9):
+        code = expected[f"tableau-{i}"][-1]["card"]
+        expect(card(page, code, f"tableau-{i}")).to_be_visible()
+    page.fill("#deal-input", "4242")
+    page.click("#deal-go")
+    expect(page.locator("#deal-number")).to_have_text("4242")
+    expect(page).to_have_url(re.compile(r"\?game=eagle-wing&deal=4242$"))
+    player.open("?game=eagle-wing&deal=abc")  # a broken link says what is wrong and keeps the game
+    expect(page.locator("#notice")).to_contain_text('"abc" is not a deal number')
+    expect(page.locator("#deal-number")).to_have_text("4242")
+    page.select_option("#game-select", "king-albert")
+    expect(page.locator("#game-select")).to_have_value("king-albert")
+    expect(page).to_have_url(re.compile(r"\?game=king-albert&deal=\d+$"))
+
+
+def test_rules_and_statistics_dialogs(player: Player) -> None:
+    page = player.open("?game=eagle-wing&deal=3")
+    page.keyboard.press("F1")
+    expect(page.locator("#rules-dialog")).to_be_visible()
+    expect(page.locator("#rules-text")).to_contain_text("trunk")
+    page.keyboard.press("Escape")
+    expect(page.locator("#rules-dialog")).to_be_hidden()
+    page.keyboard.press("?")
+    expect(page.locator("#rules-dialog")).to_be_visible()
+    page.click("#rules-close")
+    menu_click(page, "#stats-button")
+    expect(page.locator("#stats-body")).to_contain_text("Games played")
+    page.click("#stats-reset")
+    expect(page.locator("#confirm-dialog")).to_be_visible()
+    with page.expect_response(re.compile(r"/api/stats/reset")) as answer:
+        page.click("#confirm-yes")
+    assert answer.value.status == 200
+    expect(page.locator("#stats-body")).to_contain_text("Games played")
+
+
+def test_a_move_from_a_stale_tab_is_refused_and_that_tab_catches_up(player: Player) -> None:
+    first = player.open(KA1)
+    second = player.open(KA1, player.new_page())
+    first.bring_to_front()  # a hidden tab gets few animation frames, which makes mouse moves slow
+    drag(first, card(first, "TD", "tableau-9"), pile(first, "tableau-8"))
+    expect(card(first, "TD", "tableau-8")).to_be_visible()
+    second.bring_to_front()
+    card(second, "AH", "reserve-5").dblclick()  # made against the old version
+    expect(second.locator("#notice")).to_contain_text("another tab")
+    expect(card(second, "TD", "tableau-8")).to_be_visible()
+    expect(card(second, "AH", "reserve-5")).to_be_visible()
+    assert player.view()["moves"] == 1
+
+
+def test_reload_and_server_restart_keep_the_game(browser: Browser, tmp_path: Path) -> None:
+    live = LiveServer(tmp_path / "games.db")
+    live.start()
+    p = Player(browser, live.url)
+    try:
+        page = p.open(KA1)
+        card(page, "AH", "reserve-5").dblclick()
+        expect(card(page, "AH", "foundation-1")).to_be_visible()
+        page.goto(live.url + "/")  # no query: resume the current game
+        expect(card(page, "AH", "foundation-1")).to_be_visible()
+        expect(page.locator("#deal-number")).to_have_text("1")
+        expect(page.locator("#moves")).to_have_text("1")
+        live.stop()
+        live.start()
+        page.reload()
+        expect(card(page, "AH", "foundation-1")).to_be_visible()
+        expect(page.locator("#moves")).to_have_text("1")
+        page.click("#undo")
+        expect(card(page, "AH", "reserve-5")).to_be_visible()
+    finally:
+        p.close()
+        live.stop()
+
+
+def test_win_a_deal(player: Player) -> None:
+    line = winning_line("king-albert", 9)
+    page = player.open("?game=king-albert&deal=9")
+    # All but the last move through the API, then reload the page and finish with the mouse.
+    send_moves(page, line[:-1])
+    page.reload()
+    last = line[-1]
+    code = tableaux.new_game("king-albert", 9)
+    for m in line[:-1]:
+        code.play(m)
+    moving = code.position()["piles"][last.source][-1]["card"]
+    drag(page, card(page, moving, last.source), pile(page, last.target))
+    expect(page.locator("#message")).to_contain_text("You won")
+    expect(page.locator("#score")).to_have_text("52")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    settled(page)  # the last card has slid home
+    page.screenshot(path=str(SCREENSHOTS / "king-albert-won-desktop.png"))
+    shrink_png(SCREENSHOTS / "king-albert-won-desktop.png")
+    menu_click(page, "#stats-button")
+    expect(page.locator("#stats-body tr", has_text="Games won")).to_contain_text("1")
+
+
+def first_group_move(name: str, deal: int) -> tuple[tableaux.Game, tableaux.Move]:
+    """Along a winning line, the first position where a move of several cards is legal, and that move.
+
+    King Albert: a build between columns; Eagle Wing: several wing cards to a foundation at once.
+    """
+    game = tableaux.new_game(name, deal)
+    for move in winning_line(name, deal):
+        group = [m for m in game.legal_moves() if m.count >= 2 and not m.source.startswith(("waste", "stock"))]
+        if group:
+            return game, max(group, key=lambda m: m.count)
+        game.play(move)
+    raise AssertionError(f"no move of several cards on the winning line of {name} deal {deal}")
+
+
+@pytest.mark.parametrize("name, deal", [("king-albert", 9), ("eagle-wing", 5)])
+def test_grabbing_a_deeper_card_moves_it_with_the_cards_on_top(player: Player, name: str, deal: int) -> None:
+    game, big = first_group_move(name, deal)
+    cards = [c["card"] for c in game.position()["piles"][big.source]]
+    moving = cards[-big.count :]
+    page = player.open(f"?game={name}&deal={deal}")
+    send_moves(page, game.moves_played)
+    page.reload()
+    grabbed = card(page, moving[0], big.source)
+    page.mouse.move(*_centre(grabbed))
+    page.mouse.down()
+    page.mouse.move(_centre(grabbed)[0] + 15, _centre(grabbed)[1] + 15, steps=3)
+    expect(pile(page, big.target)).to_have_class(re.compile(r"\btarget\b"))
+    if name == "eagle-wing":  # a group can only go home: no wing pile lights up
+        expect(page.locator('.pile.target[data-pile^="tableau"]')).to_have_count(0)
+    box = pile(page, big.target).bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=6)
+    page.mouse.up()
+    expect(page.locator("#moves")).to_have_text(str(len(game.moves_played) + 1))
+    game.play(big)  # the engine says where everything is now (Eagle Wing refills an emptied wing pile)
+    expected = game.public_position()["piles"]
+    for pile_name in (big.source, big.target):
+        shown = [c["card"] for c in player.view()["position"]["piles"][pile_name]]
+        assert shown == [c["card"] for c in expected[pile_name]]
+    expect(pile(page, big.source).locator(".card")).to_have_count(len(expected[big.source]))  # a fanned pile
+    if name == "eagle-wing":
+        expect(page.locator("#score")).to_have_text(str(game.score))
+
+
+def test_dead_end_says_so_and_offers_undo(player: Player) -> None:
+    game = tableaux.new_game("eagle-wing", 5)
+    chooser = random.Random(1)
+    while not game.is_over():  # random play; Eagle Wing soon runs out of moves
+        assert not game.is_won()
+        game.play(chooser.choice(game.legal_moves()))
+    page = player.open("?game=eagle-wing&deal=5")
+    send_moves(page, game.moves_played)
+    page.reload()
+    expect(page.locator("#message")).to_contain_text("No move is left")
+    page.click("#message-undo")
+    expect(page.locator("#message")).to_be_hidden()
+    expect(page.locator("#moves")).to_have_text(str(len(game.moves_played) - 1))
+
+
+def test_auto_home_setting_moves_safe_cards_and_is_remembered(player: Player) -> None:
+    page = player.open(KA1)
+    expect(page.locator("#auto-home")).not_to_be_checked()  # off by default
+    # What the server's proofs call safe on deal 1, played out: the page must play exactly that, no more.
+    game = tableaux.new_game("king-albert", 1)
+    while safe := safe_moves(game.rules, game.state):
+        game.play(game.rules.to_move(safe[0]))
+    assert game.moves_played, "deal 1 starts with a safe move (the Ace of hearts in reserve 5)"
+    open_menu(page)  # the switch lives in the toolbar's menu
+    page.check("#auto-home")
+    expect(card(page, "AH", "foundation-1")).to_be_visible()
+    expect(page.locator("#score")).to_have_text(str(game.score))
+    expect(page.locator("#moves")).to_have_text(str(len(game.moves_played)))
+    # The page does one thing at a time: an undo clicked now runs after whatever auto-home still had to
+    # play, so one move fewer than the safe ones means it played exactly those.
+    page.click("#undo")
+    expect(page.locator("#moves")).to_have_text(str(len(game.moves_played) - 1))
+    player.settle()
+    game.undo()
+    assert player.view()["position"]["piles"] == game.public_position()["piles"]
+    page.reload()
+    expect(page.locator("#auto-home")).to_be_checked()
+    expect(page.locator("#moves")).to_have_text(str(len(game.moves_played)))
+
+
+def test_touch_taps_and_finger_drags_move_cards(browser: Browser, server: LiveServer) -> None:
+    p = Player(browser, server.url, {"width": 390, "height": 844})
+    p.context.close()
+    p.context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    try:
+        page = p.open(KA1, p.new_page())
+        card(page, "TH", "reserve-3").tap()
+        expect(pile(page, "tableau-8")).to_have_class(re.compile(r"\btarget\b"))
+        pile(page, "tableau-8").tap()
+        expect(card(page, "TH", "tableau-8")).to_be_visible()
+        # Finger drags: the ten of diamonds does not fit on the ten of hearts and comes back; the ace goes home.
+        touch_drag(page, card(page, "TD", "tableau-9"), pile(page, "tableau-8"))
+        expect(card(page, "TD", "tableau-9")).to_be_visible()  # TD does not fit on TH: it snaps back
+        touch_drag(page, card(page, "AH", "reserve-5"), pile(page, "foundation-1"))
+        expect(card(page, "AH", "foundation-1")).to_be_visible()
+        expect(page.locator("#time")).not_to_have_text("0:00")  # the clock ticks
+    finally:
+        p.close()
+
+
+def test_the_page_reads_the_deal_limit_and_the_ten_s_label_from_the_game_info(player: Player) -> None:
+    """The highest deal number and how a ten reads on a card come from the server: the page repeats neither."""
+    deal = next(d for d in range(200) if tableaux.new_game("eagle-wing", d).position()["base_rank"] == "T")
+    game = tableaux.new_game("eagle-wing", deal)
+    tens = [c["card"] for cards in game.public_position()["piles"].values() for c in cards
+            if c["up"] and c["card"] and c["card"][0] == "T"]
+    page = player.open(f"?game=eagle-wing&deal={deal}")
+    expect(page.locator("#deal-input")).to_have_attribute("max", str(tableaux.MAX_DEAL))
+    for name in game.rules.pile_names:  # an empty foundation shows the base rank it waits for
+        if name.startswith("foundation") and not game.position()["piles"][name]:
+            expect(pile(page, name)).to_have_attribute("data-mark", "10")
+    assert tens, "the deal shows a ten"
+    for code in tens:
+        expect(card(page, code).locator("text").first).to_have_text("10")
+
+
+def test_the_page_takes_the_games_from_the_game_info(player: Player) -> None:
+    """Game names, titles and which status fields a game has come from the server, not from the page."""
+    page = player.open("?game=eagle-wing&deal=5")
+    assert any(r.endswith("/api/games/info") for r in player.requests)
+    catalog = [(g.name, g.title) for g in tableaux.GAMES.values() if g.name != "king-albert-classic"]
+    options = page.locator("#game-select option")
+    expect(options).to_have_count(len(catalog))
+    assert [(o.get_attribute("value"), o.inner_text()) for o in options.all()] == catalog
+    expect(page.locator("#stock-left")).to_be_visible()
+    expect(page.locator("#base-card")).to_be_visible()
+    page.select_option("#game-select", "king-albert")
+    expect(page.locator("#game-name")).to_have_text("King Albert")
+    expect(page.locator("#stock-left")).to_be_hidden()  # King Albert's position has no stock
+    menu_click(page, "#stats-button")
+    headers = page.locator("#stats-body thead th")  # one per game; the corner above the row names is no header
+    expect(headers).to_have_count(len(catalog))
+    assert [h.inner_text() for h in headers.all()] == [title for _, title in catalog]

@@ -1,0 +1,43 @@
+"""A command loads what its work needs and nothing more, so it starts in a few times a bare interpreter's start.
+
+The start-up time itself is a benchmark (``python benchmarks/cli.py``: a ratio within one run); what this
+test holds is its cause, which does not depend on the machine: the modules each command loads.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+HEAVY = ("fastapi", "pydantic", "rich", "babel", "uvicorn", "tableaux.web", "tableaux.terminal.line",
+         "tableaux.advice.fair", "tableaux.catalogue", "tableaux.solver.search", "dataclasses", "pathlib", "hashlib")
+"""Modules that cost a command's start-up much more than the rules and the compiled solver together."""
+
+
+def modules_loaded_by(*args: str) -> set[str]:
+    code = ("import io, json, sys, contextlib\nfrom tableaux.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            f"    status = main({list(args)!r})\n"
+            "print(json.dumps([status, sorted(sys.modules)]))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    status, modules = json.loads(proc.stdout.splitlines()[-1])
+    assert status == 0
+    return set(modules)
+
+
+@pytest.mark.parametrize("command", [("solve", "king-albert", "1", "--json"), ("solve", "eagle-wing", "1"),
+                                     ("deal", "king-albert", "3", "--json")])
+def test_a_quick_command_loads_no_heavy_module(command: tuple[str, ...]) -> None:
+    loaded = modules_loaded_by(*command)
+    heavy = sorted(m for m in loaded if any(m == h or m.startswith(h + ".") for h in HEAVY))
+    assert not heavy, f"tableaux {' '.join(command)} loads {heavy}"
+
+
+def test_only_the_chosen_command_module_is_loaded() -> None:
+    loaded = modules_loaded_by("solve", "king-albert", "1")
+    assert "tableaux.cli.solve" in loaded
+    assert not {"tableaux.cli.survey", "tableaux.cli.serve", "tableaux.cli.play"} & loaded

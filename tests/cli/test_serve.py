@@ -1,0 +1,449 @@
+"""``tableaux serve`` as a real process, and ``tableaux stats``."""
+
+from __future__ import annotations
+
+import io
+import os
+import queue
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx2
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import given
+from hypothesis import strategies as st
+
+import tableaux
+from helpers.browser import free_port
+from helpers.store import is_postgres
+from tableaux import Move
+from tableaux.cli import main
+from tableaux.cli.stats import format_time
+from tableaux.web.app import create_app
+from tableaux.web.server import open_socket, url_for
+
+URL = re.compile(r"http://127\.0\.0\.1:(\d+)/")
+
+
+
+
+class Server:
+    """A ``python -m tableaux`` process (or ``command``, run with the same ``args``) whose output is read
+    line by line in the background."""
+
+    def __init__(self, args: list[str], env: dict[str, str] | None = None, command: list[str] | None = None) -> None:
+        self.proc = subprocess.Popen(
+            [*(command or [sys.executable, "-m", "tableaux"]), *args],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+        )
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.output: list[str] = []
+        self._url: str | None = None
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line)
+
+    def wait_for(self, pattern: re.Pattern[str] | str, timeout: float = 120.0) -> re.Match[str]:
+        deadline = time.monotonic() + timeout
+        regex = re.compile(pattern) if isinstance(pattern, str) else pattern
+        while time.monotonic() < deadline:
+            try:
+                line = self.lines.get(timeout=0.1)
+            except queue.Empty:
+                if self.proc.poll() is not None and self.lines.empty():
+                    break
+                continue
+            self.output.append(line)
+            found = regex.search(line)
+            if found:
+                return found
+        raise AssertionError(f"no line matching {regex.pattern!r}; output so far: {''.join(self.output)!r}")
+
+    def url(self) -> str:
+        if self._url is None:
+            self._url = self.wait_for(URL).group(0)
+        return self._url
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self._reader.join(timeout=60)  # the process is gone: its output ends, and the reader with it
+        while not self.lines.empty():
+            self.output.append(self.lines.get())
+
+
+@contextmanager
+def server(args: list[str], env: dict[str, str] | None = None, command: list[str] | None = None) -> Iterator[Server]:
+    s = Server(args, env, command)
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+def wait_until_answering(url: str, timeout: float = 120.0) -> httpx2.Response:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return httpx2.get(url + "api/games/info", timeout=2.0)
+        except httpx2.TransportError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def headless_env(tmp_path: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "BROWSER")}
+    env["XDG_DATA_HOME"] = str(tmp_path / "xdg")
+    return env
+
+
+def test_serve_answers_prints_the_url_and_keeps_games_across_restarts(database: str) -> None:
+    port = free_port()
+    args = ["serve", "--port", str(port), "--no-browser", "--db", database]
+    with server(args) as s:
+        url = s.url()
+        assert url == f"http://127.0.0.1:{port}/"
+        s.wait_for(re.escape(f"Saved games and statistics: {database}"))
+        r = wait_until_answering(url)
+        assert r.status_code == 200 and r.headers["x-content-type-options"] == "nosniff"
+        with httpx2.Client(base_url=url) as client:
+            view = client.post("api/games", json={"game": "eagle-wing", "deal": 17}).json()
+            move = view["legal_moves"][0]
+            view = client.post(f"api/games/{view['id']}/moves", json={"move": move, "version": 0}).json()
+            cookies = dict(client.cookies)
+            assert client.get("").status_code == 200
+    assert is_postgres(database) or Path(database).exists()
+    with server(args) as s:
+        url = s.url()
+        wait_until_answering(url)
+        with httpx2.Client(base_url=url, cookies=cookies) as client:
+            resumed = client.get("api/current")
+            assert resumed.status_code == 200
+            assert resumed.json()["position"] == view["position"] and resumed.json()["version"] == 1
+
+
+def test_a_killed_server_loses_no_move(tmp_path: Path) -> None:
+    """Every move is committed before its answer: SIGKILL right after the last one loses nothing."""
+    db = tmp_path / "games.sqlite3"
+    args = ["serve", "--port", str(free_port()), "--no-browser", "--db", str(db)]
+    with server(args) as s:
+        url = s.url()
+        wait_until_answering(url)
+        with httpx2.Client(base_url=url) as client:
+            view = client.post("api/games", json={"game": "king-albert", "deal": 5}).json()
+            for _ in range(15):
+                if not view["legal_moves"]:
+                    break
+                body = {"move": view["legal_moves"][-1], "version": view["version"]}
+                view = client.post(f"api/games/{view['id']}/moves", json=body).json()
+            cookies = dict(client.cookies)
+        s.proc.kill()  # no shutdown, no goodbye
+        s.proc.wait()
+    args[2] = str(free_port())
+    with server(args) as s:
+        url = s.url()
+        wait_until_answering(url)
+        resumed = httpx2.get(url + "api/current", cookies=cookies).json()
+    assert resumed["version"] == view["version"] and resumed["position"] == view["position"]
+
+
+def test_a_busy_port_moves_on_to_the_next_free_one(tmp_path: Path) -> None:
+    with socket.socket() as blocker:
+        blocker.bind(("127.0.0.1", 0))
+        blocker.listen()
+        busy = blocker.getsockname()[1]
+        args = ["serve", "--port", str(busy), "--no-browser", "--db", str(tmp_path / "g.sqlite3")]
+        with server(args) as s:
+            s.wait_for(f"Port {busy} is busy; using port")
+            url = s.url()
+            port = int(URL.search(url).group(1))  # type: ignore[union-attr]
+            assert port > busy
+            assert wait_until_answering(url).status_code == 200
+
+
+def test_open_socket_reports_when_every_port_is_busy() -> None:
+    blockers = []
+    try:
+        first, port = open_socket("127.0.0.1", free_port(), attempts=1)
+        blockers.append(first)
+        from tableaux.web.server import ServeError
+
+        with pytest.raises(ServeError, match="busy; choose another with --port"):
+            open_socket("127.0.0.1", port, attempts=1)
+    finally:
+        for b in blockers:
+            b.close()
+
+
+def test_no_arguments_serves_with_the_default_database_and_no_display(tmp_path: Path) -> None:
+    """``tableaux`` alone is ``tableaux serve``: port 8000 (or the next free one), database in the data dir."""
+    with server([], env=headless_env(tmp_path)) as s:
+        url = s.url()
+        port = int(URL.search(url).group(1))  # type: ignore[union-attr]
+        assert 8000 <= port < 8020
+        s.wait_for(re.escape(f"Saved games and statistics: {tmp_path / 'xdg' / 'tableaux' / 'tableaux.sqlite3'}"))
+        s.wait_for("No web browser available here; open http")
+        assert wait_until_answering(url).status_code == 200
+    assert (tmp_path / "xdg" / "tableaux" / "tableaux.sqlite3").exists()
+
+
+def test_the_browser_is_opened_on_the_url(tmp_path: Path) -> None:
+    """With a browser available ($BROWSER here, as on a desktop), the page is opened once the server answers."""
+    opened = tmp_path / "opened.txt"
+    fake = tmp_path / "fake-browser"
+    fake.write_text(f"#!/bin/sh\necho \"$1\" >> {opened}\n")
+    fake.chmod(0o755)
+    env = headless_env(tmp_path)
+    env["BROWSER"] = str(fake)
+    with server(["--port", str(free_port()), "--db", str(tmp_path / "g.sqlite3")], env=env) as s:
+        url = s.url()
+        deadline = time.monotonic() + 120
+        while not opened.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+    assert opened.read_text().split() == [url]
+
+
+def test_options_without_a_command_mean_serve(tmp_path: Path) -> None:
+    port = free_port()
+    with server(["--port", str(port), "--no-browser", "--db", str(tmp_path / "g.sqlite3")],
+                env=headless_env(tmp_path)) as s:
+        assert s.url() == f"http://127.0.0.1:{port}/"
+        assert wait_until_answering(s.url()).status_code == 200
+    assert not any("No web browser" in line for line in s.output)
+
+
+def test_unusable_host_is_a_clear_error(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "tableaux", "serve", "--host", "no-such-host.invalid", "--no-browser",
+         "--db", str(tmp_path / "g.sqlite3")],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert proc.returncode == 1
+    assert "cannot listen on host 'no-such-host.invalid'" in proc.stderr
+
+
+def test_unusable_database_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "file").write_text("x")
+    bad = str(tmp_path / "file" / "db.sqlite3")
+    assert main(["serve", "--no-browser", "--port", str(free_port()), "--db", bad]) == 1
+    assert "cannot create the folder for the database" in capsys.readouterr().err
+    not_a_db = tmp_path / "notes.txt"
+    not_a_db.write_text("not a database\n" * 100)
+    assert main(["stats", "--db", str(not_a_db)]) == 1
+    assert "file is not a database" in capsys.readouterr().err
+
+
+def test_url_for_shows_a_reachable_address() -> None:
+    assert url_for("127.0.0.1", 8000) == "http://127.0.0.1:8000/"
+    assert url_for("0.0.0.0", 8001) == "http://127.0.0.1:8001/"
+    assert url_for("::", 8002) == "http://[::1]:8002/"
+    assert url_for("::1", 8003) == "http://[::1]:8003/"
+
+
+# --- several processes on one port -------------------------------------------------------
+def children(pid: int) -> list[int]:
+    """The server processes ``--workers`` started (spawned children, not multiprocessing's resource tracker)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            command = (stat.parent / "cmdline").read_bytes()
+        except (OSError, IndexError, ValueError):
+            continue  # gone meanwhile
+        if parent == pid and b"spawn_main" in command and b"resource_tracker" not in command:
+            found.append(int(stat.parent.name))
+    return sorted(found)
+
+
+def wait_for_children(pid: int, count: int) -> list[int]:
+    deadline = time.monotonic() + 60
+    while True:
+        found = children(pid)
+        if len(found) == count:
+            return found
+        assert time.monotonic() < deadline, f"server processes: {found}, expected {count}"
+        time.sleep(0.1)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the server processes in /proc (Linux)")
+def test_workers_serve_one_port_from_several_processes_and_replace_one_that_dies(database: str) -> None:
+    """--workers 2: two processes answer on the port, with one identity and one game across them; a SIGKILLed
+    one is replaced while the other answers; the solver's hints work in every process."""
+    args = ["serve", "--port", str(free_port()), "--no-browser", "--db", database, "--workers", "2"]
+    with server(args) as s:
+        url = s.url()
+        s.wait_for("2 server processes answer on this port")
+        workers = wait_for_children(s.proc.pid, 2)
+        wait_until_answering(url)
+        with httpx2.Client(base_url=url, timeout=30.0) as client:
+            view = client.post("api/games", json={"game": "king-albert", "deal": 7}).json()
+            mirror = tableaux.new_game("king-albert", 7)
+
+            def play(moves: int) -> None:
+                nonlocal view
+                for _ in range(moves):  # each request on a new connection: the kernel spreads them
+                    move = view["legal_moves"][0]
+                    r = client.post(f"api/games/{view['id']}/moves", json={"move": move, "version": view["version"]},
+                                    headers={"connection": "close"})
+                    assert r.status_code == 200 and "set-cookie" not in r.headers, r.text
+                    view = r.json()
+                    mirror.play(Move(move["source"], move["count"], move["target"]))
+                    assert view["position"] == mirror.public_position()
+                hint = client.post(f"api/games/{view['id']}/hint", headers={"connection": "close"})
+                assert hint.status_code == 200 and hint.json()["hint"]["source"] in ("solver", "heuristic")
+
+            play(6)
+            os.kill(workers[0], signal.SIGKILL)
+            play(6)  # the other process answers meanwhile
+            s.wait_for("A server process ended")
+            replaced = wait_for_children(s.proc.pid, 2)
+            assert workers[0] not in replaced and workers[1] in replaced
+            play(6)
+            assert client.get("api/current").json()["version"] == 18
+        s.proc.terminate()
+        assert s.proc.wait(timeout=60) == 0
+        assert children(s.proc.pid) == []
+
+
+# --- tableaux stats ---------------------------------------------------------------------
+def play_a_win(db: Path) -> tuple[str, list[str]]:
+    from helpers.web import find_win
+
+    line = find_win("king-albert", 1)
+    assert line is not None
+    client = TestClient(create_app(db))
+    view = client.post("/api/games", json={"game": "king-albert", "deal": 1}).json()
+    for text in line:
+        view = client.post(f"/api/games/{view['id']}/moves", json={"move": text, "version": view["version"]}).json()
+    assert view["won"]
+    return format_time(view["elapsed_seconds"]), line
+
+
+def stats_table(out: str, label: str) -> list[str]:
+    row = next(line for line in out.splitlines() if label in line)
+    return [cell.strip() for cell in row.split("│")[2:-1]]
+
+
+def test_stats_prints_every_figure(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "g.sqlite3"
+    won_time, line = play_a_win(db)
+    assert main(["stats", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "King Albert" in out and "Eagle Wing" in out
+    assert stats_table(out, "Played") == ["1", "0"]
+    assert stats_table(out, "Won") == ["1", "0"]
+    assert stats_table(out, "Win rate") == ["100%", "0%"]
+    assert stats_table(out, "Current streak") == ["1", "0"]
+    assert stats_table(out, "Best time") == [won_time, "-"]
+    assert stats_table(out, "Fewest moves") == [str(len(line)), "-"]
+    assert main(["stats", "--db", str(db), "--game", "eagle-wing"]) == 0
+    out = capsys.readouterr().out
+    assert "Eagle Wing" in out and "King Albert" not in out
+
+
+def test_stats_reset_asks_first(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "g.sqlite3"
+    play_a_win(db)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("n\n"))
+    assert main(["stats", "--db", str(db), "--reset"]) == 1
+    out = capsys.readouterr().out
+    assert "[y/N]" in out and "Nothing was reset" in out
+    assert main(["stats", "--db", str(db)]) == 0
+    assert stats_table(capsys.readouterr().out, "Won") == ["1", "0"]
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # no answer at all is a no
+    assert main(["stats", "--db", str(db), "--reset"]) == 1
+    capsys.readouterr()
+    monkeypatch.setattr(sys, "stdin", io.StringIO("y\n"))
+    assert main(["stats", "--db", str(db), "--reset", "--game", "king-albert"]) == 0
+    out = capsys.readouterr().out
+    assert "reset" in out and stats_table(out, "Won") == ["0"]
+
+
+def test_stats_reset_yes_skips_the_question(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "g.sqlite3"
+    play_a_win(db)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["stats", "--db", str(db), "--reset", "--yes"]) == 0
+    out = capsys.readouterr().out
+    assert "[y/N]" not in out and stats_table(out, "Played") == ["0", "0"]
+
+
+def test_stats_without_a_database_creates_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "none.sqlite3"
+    assert main(["stats", "--db", str(db)]) == 0
+    assert "No games recorded yet" in capsys.readouterr().out
+    assert not db.exists()
+
+
+def test_stats_yes_without_reset_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["stats", "--db", str(tmp_path / "x.sqlite3"), "--yes"]) == 2
+    assert "--yes only goes with --reset" in capsys.readouterr().err
+
+
+def test_format_time() -> None:
+    assert format_time(None) == "-"
+    assert format_time(0) == "0:00"
+    assert format_time(65.4) == "1:05"
+    assert format_time(3725) == "1:02:05"
+    assert format_time(59.99) == "0:59"  # a clock shows the seconds gone by; it does not round up
+
+
+@given(st.floats(min_value=0, max_value=10 * 3600, allow_nan=False))
+def test_the_time_a_game_shows_is_the_time_its_statistics_show(seconds: float) -> None:
+    """The view sends the elapsed time cut to a tenth; stats format the stored value: both read the same."""
+    from tableaux.web.player_stats import tenths
+
+    assert format_time(tenths(seconds)) == format_time(seconds)
+
+
+def test_stats_shows_the_assisted_and_daily_rows_the_browser_shows(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A daily deal won by hand, and a game won with the solver's line: the terminal's table has the browser's
+    rows (assisted games apart, the daily figures), with the numbers the web API gives."""
+    db = tmp_path / "g.sqlite3"
+    client = TestClient(create_app(db))
+    daily = client.post("/api/daily", json={"game": "king-albert"}).json()
+    from helpers.web import find_win
+
+    line = find_win("king-albert", daily["deal"])
+    assert line is not None
+    view = daily
+    for text in line:
+        view = client.post(f"/api/games/{view['id']}/moves", json={"move": text, "version": view["version"]}).json()
+    assert view["won"] and view["daily"]
+    helped = client.post("/api/games", json={"game": "eagle-wing", "deal": 1}).json()
+    solution = client.post(f"/api/games/{helped['id']}/solution", json={"version": helped["version"]}).json()
+    view = solution["view"]
+    for text in solution["moves"]:
+        view = client.post(f"/api/games/{view['id']}/moves", json={"move": text, "version": view["version"]}).json()
+    assert view["won"] and view["assisted"]
+    web = client.get("/api/stats").json()
+    assert main(["stats", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    for label, key in (("Games with the solver's help", "assisted"), ("Daily deals played", "daily_played"),
+                       ("Daily deals won", "daily_won"), ("Daily streak", "daily_streak"),
+                       ("Best daily streak", "best_daily_streak")):
+        assert stats_table(out, label) == [str(web[name][key]) for name in ("king-albert", "eagle-wing")], label
+    assert web["king-albert"]["daily_won"] == 1 and web["eagle-wing"]["assisted"] == 1

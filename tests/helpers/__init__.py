@@ -1,0 +1,1 @@
+"""What the tests share: servers, browsers, PostgreSQL clusters, hand-made positions, random games."""

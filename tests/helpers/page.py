@@ -1,0 +1,286 @@
+"""The browser session every real-browser test module shares: Chromium, a live server, a player's page.
+
+Importing this module skips the importing test module when Playwright for Python or Debian's ``chromium``
+is missing, with a reason that names which, unless ``TABLEAUX_REQUIRE_BROWSER=1`` (set by CI) makes that a
+failure. The fixtures live in conftest.py (``server``, ``browser``, ``player``) and import this module when
+first used.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from helpers.browser import missing_for_the_browser_tests
+
+CHROMIUM = Path("/usr/bin/chromium")
+REQUIRED = os.environ.get("TABLEAUX_REQUIRE_BROWSER") == "1"  # CI sets it: a missing browser is then a failure
+MISSING = missing_for_the_browser_tests(CHROMIUM)
+if MISSING:
+    reason = "browser tests need " + " and ".join(MISSING)
+    if REQUIRED:
+        pytest.fail(f"{reason}, and TABLEAUX_REQUIRE_BROWSER=1 asks for them", pytrace=False)
+    pytest.skip(reason, allow_module_level=True)
+import playwright.sync_api as sync_api  # noqa: E402
+from playwright.sync_api import Browser, Page, expect  # noqa: E402, F401 - re-exported for the test modules
+
+from helpers.browser import ROOT, ResponseInspector  # noqa: E402
+
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+# Screenshots go to ./screenshots (git-ignored) so a test run leaves the work tree clean; refresh the
+# committed ones with TABLEAUX_SCREENSHOTS=docs/screenshots python -m pytest tests/browser/test_browser.py
+SCREENSHOTS = ROOT / os.environ.get("TABLEAUX_SCREENSHOTS", "screenshots")
+HANG_MS = 120_000
+"""How long a wait for the page may take before it counts as a hang: it bounds a failure, never paces a test."""
+expect.set_options(timeout=30_000)  # Playwright's 5 s is too short for a busy machine; a passing wait ends at once
+
+
+def launch_browser() -> Iterator[Browser]:
+    """Headless Debian Chromium, for as long as the caller (the ``browser`` fixture) needs it."""
+    with sync_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+class Player:
+    """One browser (one anonymous player) with a page on the game, and what it saw on the wire."""
+
+    def __init__(self, browser: Browser, base: str, viewport: dict[str, int] | None = None, **options: Any) -> None:
+        self.base = base
+        self.context = browser.new_context(viewport=viewport or {"width": 1280, "height": 800}, **options)
+        self.context.set_default_timeout(HANG_MS)
+        self.inspector = ResponseInspector()
+        self.errors: list[str] = []
+        self.requests: list[str] = []
+        self.in_flight = 0
+        self.page = self.new_page()
+
+    def new_page(self) -> Page:
+        page = self.context.new_page()
+        page.on("response", self.inspector)
+        page.on("pageerror", lambda exc: self.errors.append(f"page error: {exc}"))
+        page.on("console", lambda msg: self.errors.append(msg.text) if "Content Security Policy" in msg.text else None)
+        page.on("request", self._sent)
+        page.on("requestfinished", self._answered)
+        page.on("requestfailed", self._answered)
+        return page
+
+    def _sent(self, request: Any) -> None:
+        self.requests.append(f"{request.method} {request.url}")
+        self.in_flight += 1
+
+    def _answered(self, _request: Any) -> None:
+        self.in_flight -= 1
+
+    def settle(self, page: Page | None = None) -> None:
+        """Wait until every request the player's pages sent has its answer, and the page has drawn it.
+
+        A request the page starts in answer to something is sent before the next animation frame, so once
+        two frames have passed with nothing on its way, the page has nothing left to say to the server.
+        """
+        page = page or self.page
+        deadline = time.monotonic() + HANG_MS / 1000
+        while True:
+            next_frames(page)  # also lets Playwright deliver the request events of the meantime
+            if not self.in_flight:
+                return
+            assert time.monotonic() < deadline, f"{self.in_flight} requests never answered: {self.requests[-5:]}"
+
+    def open(self, query: str = "", page: Page | None = None) -> Page:
+        page = page or self.page
+        page.goto(self.base + "/" + query)
+        page.wait_for_selector("[data-pile]")
+        return page
+
+    def view(self, page: Page | None = None) -> dict[str, Any]:
+        """The game as the server has it now (the same call the page makes on load)."""
+        return (page or self.page).evaluate("fetch('/api/current').then(r => r.json())")
+
+    def close(self) -> None:
+        self.context.close()
+        assert self.inspector.count > 0, "no JSON response was inspected"
+        assert not self.inspector.problems, "\n".join(self.inspector.problems[:10])
+        assert not self.errors, "\n".join(self.errors)
+
+
+def next_frames(page: Page, count: int = 2) -> None:
+    """Return after ``count`` animation frames: what the page set up for its next frame (a slide) has run."""
+    page.evaluate(
+        """(n) => new Promise((done) => {
+            const tick = () => (--n > 0 ? requestAnimationFrame(tick) : done());
+            requestAnimationFrame(tick);
+        })""",
+        count,
+    )
+
+
+def settled(page: Page) -> None:
+    """Wait until no card slides: a slide starts in the frame after a redraw and is a CSS transition."""
+    next_frames(page)
+    page.wait_for_function("() => !document.getAnimations().some((a) => a instanceof CSSTransition)",
+                           timeout=HANG_MS)
+
+
+def shrink_png(path: Path) -> None:
+    """Palette PNGs are a fraction of the size; committed screenshots should stay small."""
+    try:
+        from PIL import Image
+    except ImportError:
+        return
+    with Image.open(path) as image:
+        small = image.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT)
+    small.save(path, optimize=True)
+
+
+def card(page: Page, code: str, pile: str | None = None) -> Any:
+    scope = f'[data-pile="{pile}"] ' if pile else ""
+    return page.locator(f'{scope}[data-card="{code}"]')
+
+
+def pile(page: Page, name: str) -> Any:
+    return page.locator(f'[data-pile="{name}"]')
+
+
+def drag(page: Page, source: Any, target: Any) -> None:
+    """Press on the card, move in small steps like a hand, release over the target."""
+    a = source.bounding_box()
+    b = target.bounding_box()
+    x0, y0 = a["x"] + a["width"] / 2, a["y"] + 12
+    x1, y1 = b["x"] + b["width"] / 2, b["y"] + b["height"] - 20
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move(x0 + 8, y0 + 8, steps=2)
+    page.mouse.move(x1, y1, steps=8)
+    page.mouse.up()
+
+
+def touch_drag(page: Page, source: Any, target: Any) -> None:
+    """A finger drag, sent as raw touch events (Playwright's touchscreen API only taps)."""
+    cdp = page.context.new_cdp_session(page)
+    a = source.bounding_box()
+    b = target.bounding_box()
+    x0, y0 = a["x"] + a["width"] / 2, a["y"] + 8
+    x1, y1 = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+    for i in range(1, 9):
+        x, y = x0 + (x1 - x0) * i / 8, y0 + (y1 - y0) * i / 8
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def send_moves(page: Page, moves: list[Any]) -> None:
+    """Play moves on the page's current game through the API, as the page itself sends them."""
+    sent = page.evaluate(
+        """async (moves) => {
+            let view = await (await fetch('/api/current')).json();
+            for (const move of moves) {
+                const r = await fetch(`/api/games/${view.id}/moves`, {
+                    method: 'POST', headers: {'Content-Type': 'application/json'},
+                    body: JSON.stringify({move, version: view.version})});
+                if (!r.ok) return [r.status, await r.text()];
+                view = await r.json();
+            }
+            return [200, view.moves];
+        }""",
+        [str(m) for m in moves],
+    )
+    assert sent == [200, len(moves)]
+
+
+def open_menu(page: Page) -> None:
+    """Open the toolbar menu (rules, statistics, settings; on a phone also the pickers and restart)."""
+    if page.get_attribute("#menu-button", "aria-expanded") != "true":
+        page.click("#menu-button")
+
+
+def menu_click(page: Page, selector: str) -> None:
+    """Click an item that may live in the toolbar menu, opening the menu first when it is hidden."""
+    if not page.locator(selector).is_visible():
+        open_menu(page)
+    page.click(selector)
+
+
+# The contrast of every visible piece of text on the page, from the colours the browser computed: the
+# text colour (its alpha times every ancestor's opacity) over the background colours behind it, composited
+# up to the first opaque one. Text sitting on a background image (the cloth's gradient) is reported as
+# such, since one colour cannot stand for it. SVG text (card indices) is measured against its card face.
+CONTRAST_JS = """
+() => {
+  const parse = (c) => {
+    const p = c.match(/rgba?\\(([^)]+)\\)/)[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number);
+    return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+  };
+  const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat(1);
+  const lum = (c) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
+  };
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  const name = (n) => n.id ? `#${n.id}` : `${n.tagName.toLowerCase()}.${[...n.classList].join(".")}`;
+  function behind(el) {
+    const layers = [];
+    for (let n = el; n; n = n.parentElement) {
+      const cs = getComputedStyle(n);
+      const c = parse(cs.backgroundColor);
+      if (c[3] > 0) layers.push(c);
+      if (c[3] >= 1) break;
+      if (cs.backgroundImage !== "none" || n === document.body) return { error: `on the background of ${name(n)}` };
+    }
+    let colour = layers.pop();
+    while (layers.length) colour = over(layers.pop(), colour);
+    return { colour };
+  }
+  function textColour(el, pseudo) {
+    const c = parse(getComputedStyle(el, pseudo).color);
+    for (let n = el; n; n = n.parentElement) c[3] *= Number(getComputedStyle(n).opacity);
+    return c;
+  }
+  const results = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const seen = new Set();
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.textContent.trim()) continue;
+    let el = node.parentElement;
+    if (el.closest("option")) el = el.closest("select");
+    if (seen.has(el) || el.closest(".visually-hidden, :disabled, script, style")) continue;
+    seen.add(el);
+    if (!el.checkVisibility({ visibilityProperty: true }) || !el.getClientRects().length) continue;
+    const text = (el.tagName === "SELECT" ? el.selectedOptions[0]?.text : node.textContent).trim().slice(0, 30);
+    if (el instanceof SVGElement) {
+      const face = el.closest("svg").querySelector(".card-bg");
+      const fg = parse(getComputedStyle(el).fill);
+      const bg = parse(getComputedStyle(face).fill);
+      results.push({ text, where: "card " + el.closest("[data-card]").dataset.card, ratio: ratio(fg, bg) });
+      continue;
+    }
+    const bg = behind(el);
+    if (bg.error) { results.push({ text, where: name(el), error: bg.error, ratio: 0 }); continue; }
+    results.push({ text, where: name(el), ratio: ratio(over(textColour(el), bg.colour), bg.colour) });
+  }
+  for (const input of document.querySelectorAll("input[placeholder]")) {
+    if (!input.checkVisibility() || input.value) continue;
+    const bg = behind(input);
+    const fg = over(textColour(input, "::placeholder"), bg.colour);
+    results.push({ text: input.placeholder, where: name(input) + "::placeholder", ratio: ratio(fg, bg.colour) });
+  }
+  return results;
+}
+"""
+
+
+def contrast(page: Page) -> list[dict[str, Any]]:
+    """Every visible text's contrast ratio as rendered now: [{text, where, ratio}], lowest first."""
+    return sorted(page.evaluate(CONTRAST_JS), key=lambda r: r["ratio"])

@@ -1,0 +1,98 @@
+"""Every Python example in README.md, docs/*.md and the package docstring runs, and shows what it claims.
+
+Examples written as an interactive session (``>>>``) are doctests: their output
+is checked, with ``...`` standing for any text and line breaks free. An error is
+shown as its last traceback line (``IllegalMoveError: ...``), the way the docs
+write it. Examples written as a script run from top to bottom and must not fail.
+The examples of one file share their variables, as a reader's session would.
+"""
+
+from __future__ import annotations
+
+import doctest
+import re
+from pathlib import Path
+
+import pytest
+
+import tableaux
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+FENCE = re.compile(r"^```(?:python|py|pycon)[ \t]*\n(.*?)^```", re.MULTILINE | re.DOTALL)
+ERROR_LINE = re.compile(r"^[A-Z]\w*(?:Error|Exception): ")
+MODULE_PREFIX = re.compile(r"^(?:\w+\.)+(?=[A-Z]\w*(?:Error|Exception): )")
+FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+
+
+class DocsParser(doctest.DocTestParser):
+    """Reads ``SomeError: message`` as an expected exception, without the traceback header."""
+
+    def parse(self, string: str, name: str = "<string>") -> list[str | doctest.Example]:
+        pieces = super().parse(string, name)
+        for piece in pieces:
+            if isinstance(piece, doctest.Example) and piece.exc_msg is None and ERROR_LINE.match(piece.want):
+                piece.exc_msg = piece.want
+        return pieces
+
+
+class DocsChecker(doctest.OutputChecker):
+    """Compares an error by its class name, as the docs write it, not its module path."""
+
+    def check_output(self, want: str, got: str, optionflags: int) -> bool:
+        if ERROR_LINE.match(want):
+            got = MODULE_PREFIX.sub("", got)
+        return super().check_output(want, got, optionflags)
+
+
+def run_doctest(text: str, name: str) -> None:
+    test = DocsParser().get_doctest(text, {}, name, name, 0)
+    runner = doctest.DocTestRunner(checker=DocsChecker(), optionflags=FLAGS)
+    output: list[str] = []
+    runner.run(test, out=output.append)
+    assert runner.failures == 0, "".join(output)
+
+
+def python_blocks(path: Path) -> list[str]:
+    return FENCE.findall(path.read_text())
+
+
+def test_the_documents_have_python_examples() -> None:
+    # Guards the search below: a fence it fails to see would make the other tests vacuous.
+    assert python_blocks(ROOT / "README.md") and python_blocks(ROOT / "docs" / "api.md")
+
+
+@pytest.mark.parametrize("path", DOCUMENTS, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_python_example_in_the_document_is_true(path: Path) -> None:
+    blocks = python_blocks(path)
+    sessions = [b for b in blocks if b.lstrip().startswith(">>>")]
+    scripts = [b for b in blocks if not b.lstrip().startswith(">>>")]
+    if sessions:
+        run_doctest("\n".join(sessions), path.name)
+    namespace: dict[str, object] = {}
+    for i, script in enumerate(scripts):
+        exec(compile(script, f"{path.name}, script example {i + 1}", "exec"), namespace)  # noqa: S102
+
+
+def test_the_package_docstring_example_is_true() -> None:
+    assert ">>>" in (tableaux.__doc__ or "")
+    run_doctest(tableaux.__doc__ or "", "tableaux.__doc__")
+
+
+def test_a_false_example_is_caught() -> None:
+    # The checker must not accept everything: a wrong output and a wrong error both fail.
+    with pytest.raises(AssertionError):
+        run_doctest(">>> 1 + 1\n3\n", "false output")
+    with pytest.raises(AssertionError):
+        run_doctest(">>> import tableaux\n>>> tableaux.new_game('klondike')\nDealError: ...\n", "false error")
+    run_doctest(">>> import tableaux\n>>> tableaux.new_game('klondike')\nUnknownGameError: unknown game ...\n", "ok")
+
+
+def test_readme_quick_start_is_two_commands_and_names_chromium_for_the_tests() -> None:
+    readme = (ROOT / "README.md").read_text()
+    quick = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    block = re.search(r"```sh\n(.*?)```", quick, re.DOTALL)
+    assert block is not None
+    commands = [line for line in block.group(1).splitlines() if line.strip()]
+    assert len(commands) == 2 and "python -m pytest" in commands[1]
+    assert "apt-get install chromium" in quick

@@ -1,0 +1,183 @@
+"""Classic King Albert relaxed above a rank (solver/relaxed.py, core/relaxed.c): a loss there is a proof.
+
+The proof rests on one fact, that every real move is a relaxed move between the mapped positions, and on
+the search leaving out only what its docstring proves it may. These tests check the fact move by move, check
+that positions along real winning lines are never relaxed-lost, and check that both backends make the same
+positions.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from helpers.cli import run_tableaux
+from helpers.positions import KA, KAC, played, replay, small_positions
+from tableaux.rulebook.cards import RANK
+from tableaux.rulebook.engine import State
+from tableaux.rulebook.king_albert import RESERVE, TABLEAU
+from tableaux.solver import BACKENDS, SolverError, solve
+from tableaux.solver.relaxed import children, relaxed_search, relaxed_start, won
+from tableaux.survey.solver import survey
+
+needs_core = pytest.mark.skipif("c" not in BACKENDS, reason="the C core is not built")
+
+
+def ace_can_go_home(state: State) -> bool:
+    return any(state.piles[p] and RANK[state.piles[p][-1]] == 1 for p in (*TABLEAU, *RESERVE))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(deal=st.integers(1, 10**6), plies=st.integers(0, 120), rank=st.integers(1, 13), seed=st.integers(0, 2**32))
+def test_every_real_move_is_a_relaxed_move(deal: int, plies: int, rank: int, seed: int) -> None:
+    """The relaxation's premise: from any position, each legal real move leads to a relaxed position one relaxed
+    move away (or to the same one: a pile's only card to an empty pile). Left out, as relaxed.py proves it may:
+    every move but an Ace's where an Ace can go home, and an Ace taken back."""
+    state = played(KAC, deal, seed, plies)
+    if ace_can_go_home(state):
+        return
+    here = relaxed_start(KAC, state, rank)
+    reachable = set(children(here, rank)) | {here}
+    for move in KAC.moves(state):
+        src, _, _ = move
+        if src in KAC.foundations and RANK[state.piles[src][-1]] == 1:
+            continue
+        assert relaxed_start(KAC, KAC.apply(state, move), rank) in reachable, (deal, plies, move)
+
+
+def test_relaxing_above_the_kings_is_the_real_game() -> None:
+    """Above rank 13 there is nothing to relax: a won relaxed position is a won real one, and a lost deal is
+    lost there too."""
+    assert won(relaxed_start(KAC, KAC.deal(3), 13)) is False
+    assert relaxed_search(KAC, KAC.deal(3), 13).verdict == "lost"
+
+
+LOST_DEALS = [3, 16, 20, 21, 37, 39, 60, 72, 78]
+"""Classic deals the complete search proves lost in a few thousand positions."""
+
+
+@functools.cache
+def positions_on_winning_lines() -> list[tuple[State, int]]:
+    """Positions every 30 moves along the winning lines of winnable classic deals, each with how many moves
+    its line still had to go: every one of them can be won."""
+    out = []
+    for deal in range(1, 16):
+        start = KAC.deal(deal)
+        result = solve((KAC, start), max_nodes=300_000)
+        if result.verdict != "winnable":
+            continue
+        raw = [KAC.to_raw(m) for m in result.moves]
+        state = start
+        for i, move in enumerate(raw):
+            if i % 30 == 0:
+                out.append((state, len(raw) - i))
+            state = KAC.apply(state, move)
+    return out
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_relaxed_loss_is_never_a_winnable_position(backend: str) -> None:
+    """Soundness, against wins the real game has: positions along winning lines can be won, so the relaxed
+    game from them is never lost, at any rank kept apart (the Python reference on the lines' last stretches,
+    where its searches are short)."""
+    checked = 0
+    for state, to_go in positions_on_winning_lines():
+        if backend == "python" and to_go > 40:
+            continue
+        for rank in (1, 4, 8, 13):
+            result = solve((KAC, state), relaxed=rank, backend=backend, max_nodes=20_000, first_pass=False)
+            assert result.relaxed is None and result.verdict != "unwinnable", (to_go, rank)
+            checked += 1
+    assert checked >= (40 if backend == "c" else 8)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_relaxed_game_proves_lost_deals_lost(backend: str) -> None:
+    """Kept apart up to the Kings, the relaxed game is the real one, so it proves every lost deal lost; kept
+    apart up to the Fours, it proves most of them, in fewer positions."""
+    fewer = 0
+    for deal in LOST_DEALS:
+        real = solve("king-albert-classic", deal, relaxed=13, backend=backend)
+        assert (real.verdict, real.relaxed) == ("unwinnable", 13), deal
+        low = solve("king-albert-classic", deal, relaxed=4, backend=backend)
+        assert low.verdict == "unwinnable", deal
+        fewer += low.relaxed == 4 and low.nodes < real.nodes
+    assert fewer >= len(LOST_DEALS) // 2
+
+
+@needs_core
+def test_both_backends_make_the_same_relaxed_positions() -> None:
+    """core/relaxed.c against relaxed.py: the same verdict, and on a lost game the same number of positions
+    (the set of positions reachable is the same whatever the order of the search)."""
+    from tableaux.solver import _core
+
+    rng = random.Random(11)
+    lost = 0
+    states = [KAC.deal(d) for d in LOST_DEALS] + small_positions(KAC, rng, 10)
+    for state in states:
+        for rank in (2, 4, 13):
+            py = relaxed_search(KAC, state, rank, max_positions=6_000)
+            code, positions, out_of_memory = _core.relaxed(state.piles, rank, 6_000)
+            if py.verdict == "unknown" or code == -1:
+                continue
+            assert {1: "lost", 0: "won"}[code] == py.verdict, (state, rank)
+            if code == 1:
+                assert positions == py.positions, (state, rank)
+                lost += 1
+    assert lost >= 18
+
+
+@needs_core
+def test_running_out_of_memory_gives_unknown() -> None:
+    """A relaxed game too big for its memory ends unknown (out of memory), never a crash or a verdict."""
+    from tableaux.solver import _core
+
+    code, positions, out_of_memory = _core.relaxed(KAC.deal(11217).piles, 4, -1, 0, 2 << 20)
+    assert (code, out_of_memory) == (-1, 1) and positions > 1000
+    result = solve("king-albert-classic", 11217, relaxed=4, memory_mb=16, max_nodes=50_000, first_pass=False)
+    assert result.verdict == "unknown" and result.relaxed is None
+
+
+def test_a_spent_budget_leaves_the_deal_to_the_usual_search() -> None:
+    """A relaxed game that is won, or not searched to its end, decides nothing: the solve goes on and its
+    verdict is the usual one."""
+    won_deal = solve("king-albert-classic", 1, relaxed=4, max_nodes=300_000)
+    assert won_deal.verdict == "winnable" and won_deal.relaxed is None
+    assert KAC.won(replay(KAC, KAC.deal(1), [KAC.to_raw(m) for m in won_deal.moves]))
+
+
+@pytest.mark.parametrize("bad", [0, 14, -1, True, 4.0, "4"])
+def test_a_rank_kept_apart_outside_1_to_13_is_refused(bad: object) -> None:
+    with pytest.raises(SolverError, match="from 1 to 13"):
+        solve("king-albert-classic", 3, relaxed=bad)  # type: ignore[arg-type]
+
+
+def test_the_relaxed_game_is_classic_king_alberts_only() -> None:
+    with pytest.raises(SolverError, match="king-albert-classic"):
+        solve("king-albert", 3, relaxed=4)
+    with pytest.raises(ValueError, match="classic King Albert only"):
+        relaxed_start(KA, KA.deal(3), 4)
+
+
+def test_solve_relaxed_on_the_command_line_proves_a_deal_lost() -> None:
+    out = run_tableaux("solve", "king-albert-classic", "3", "--relaxed", "4")
+    assert out.returncode == 1 and "unwinnable" in out.stdout and "relaxed above rank 4" in out.stdout
+    out = run_tableaux("solve", "king-albert-classic", "3", "--relaxed", "4", "--json")
+    assert json.loads(out.stdout)["relaxed"] == 4
+    bad = run_tableaux("solve", "king-albert-classic", "3", "--relaxed", "K")
+    assert bad.returncode == 2 and "from 1 (Aces) to 13 (Kings)" in bad.stderr
+    other = run_tableaux("solve", "eagle-wing", "3", "--relaxed", "4")
+    assert other.returncode == 2 and "king-albert-classic only" in other.stderr
+
+
+def test_a_survey_row_says_the_relaxed_game_was_searched(tmp_path) -> None:
+    out = tmp_path / "rows.jsonl"
+    survey("king-albert-classic", range(3, 5), time_limit=30, workers=1, out=out, max_nodes=200_000, relaxed=4)
+    rows = {r["deal"]: r for r in map(json.loads, out.read_text().splitlines())}
+    assert rows[3]["verdict"] == "unwinnable" and rows[3]["relaxed"] == 4
+    assert all(r["relaxed"] == 4 for r in rows.values())

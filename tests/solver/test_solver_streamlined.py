@@ -1,0 +1,144 @@
+"""The first pass's streamlined runs (core/solve.c): depth-first runs under restrictions that are no proof
+(every card that can go home goes at once and for good; keys that do not tell the two suits of a colour
+apart). They may only ever report wins, each line replayed before it is believed, never a loss: every
+``unwinnable`` comes from the complete search alone, and verdicts stay those of the solve without them.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from helpers.positions import played, replay
+from tableaux import GAMES
+from tableaux.rulebook.engine import Rules, State
+from tableaux.solver import BACKENDS
+
+pytestmark = pytest.mark.skipif("c" not in BACKENDS, reason="the C core is not built")
+
+if "c" in BACKENDS:
+    from tableaux.solver import _core
+
+CORE_GAME = {"king-albert": 0, "king-albert-classic": 1}
+HOME, SUITS, BACK = 1, 2, 4
+KINDS = [HOME, SUITS, HOME | SUITS, SUITS | BACK, HOME | SUITS | BACK, BACK]
+
+
+def wins(rules: Rules, start: State, line: list[tuple[int, int, int]]) -> bool:
+    return rules.won(replay(rules, start, [tuple(m) for m in line]))
+
+
+@settings(max_examples=40, deadline=None)
+@given(name=st.sampled_from(list(CORE_GAME)), deal=st.integers(1, 2**31), seed=st.integers(0, 2**16),
+       plies=st.integers(0, 30), kinds=st.sampled_from(KINDS))
+def test_a_streamlined_run_alone_never_says_unwinnable_and_its_wins_play_out(
+        name: str, deal: int, seed: int, plies: int, kinds: int) -> None:
+    """A streamlined run alone (``stream_alone``) answers winnable, with a line that wins in the engine's
+    rules, or unknown, even where it searched its whole restricted space: that space may lack the win."""
+    rules = GAMES[name]
+    start = played(rules, deal, seed, plies)
+    verdict, line, nodes, _, _ = _core.solve(CORE_GAME[name], start.piles, start.redeals, max_nodes=20_000,
+                                             stream_alone=kinds)
+    assert verdict in (0, 2)
+    assert nodes <= 20_000
+    if verdict == 0:
+        assert wins(rules, start, line)
+
+
+@pytest.mark.parametrize(("name", "deal"), [("king-albert", 39), ("king-albert", 202), ("king-albert", 818),
+                                            ("king-albert-classic", 17), ("king-albert-classic", 403)])
+def test_a_deal_proved_lost_stays_lost_and_streamlined_runs_alone_never_call_it_so(name: str, deal: int) -> None:
+    """Lost deals: every streamlined run alone says unknown, and the solve with them proves the loss as the
+    solve without them does. Their positions count in the budget like every other run's: in King Albert,
+    where they run from the first round, the solve with them makes more positions."""
+    rules, game = GAMES[name], CORE_GAME[name]
+    start = rules.deal(deal)
+    for kinds in KINDS:
+        assert _core.solve(game, start.piles, start.redeals, max_nodes=200_000, stream_alone=kinds)[0] == 2
+    without = _core.solve(game, start.piles, start.redeals, max_nodes=2_000_000, streams=())
+    verdict, _, nodes, _, _ = _core.solve(game, start.piles, start.redeals, max_nodes=2_000_000)
+    assert without[0] == verdict == 1
+    if name == "king-albert":
+        assert nodes > without[2]
+
+
+@pytest.mark.parametrize(("name", "deals"), [("king-albert", range(1, 61)), ("king-albert-classic", range(1, 31))])
+def test_streamlined_runs_never_change_a_verdict(name: str, deals: range) -> None:
+    """The solve with the streamlined runs and without them reach the same verdict wherever both decide, and
+    every win's line plays out in the engine. In classic King Albert they start once the other runs have made
+    about 0.9 million positions, or once the restricted space is found to have no win: at 300,000 positions a
+    deal the solve without them wins in its first pass is won in the same positions with them."""
+    rules, game = GAMES[name], CORE_GAME[name]
+    compared = 0
+    for deal in deals:
+        start = rules.deal(deal)
+        verdicts, nodes = [], []
+        for streams in (None, ()):
+            verdict, line, made, _, _ = _core.solve(game, start.piles, start.redeals, max_nodes=300_000,
+                                                    streams=streams)
+            verdicts.append(verdict)
+            nodes.append(made)
+            if verdict == 0:
+                assert wins(rules, start, line), (deal, streams)
+        if 2 not in verdicts:
+            assert verdicts[0] == verdicts[1], deal
+            compared += 1
+        if name == "king-albert-classic" and verdicts[1] == 0 and nodes[1] < 150_000:
+            assert verdicts[0] == 0 and nodes[0] == nodes[1], deal
+    assert compared >= len(deals) // 2
+
+
+@pytest.mark.parametrize(("name", "deal", "kinds"), [("king-albert", 168366, HOME | SUITS),
+                                                     ("king-albert-classic", 733, HOME | SUITS)])
+def test_streamlined_runs_win_deals_whose_spaces_defeat_every_other_search(name: str, deal: int, kinds: int) -> None:
+    """King Albert 168366 and classic 733 were unknown after 100 million and 8,000 million positions of the
+    other searches. A streamlined run wins each within two million, and so does the solve, whose first pass
+    makes such runs; without them it is still unknown at that budget."""
+    rules, game = GAMES[name], CORE_GAME[name]
+    start = rules.deal(deal)
+    verdict, line, nodes, _, _ = _core.solve(game, start.piles, start.redeals, max_nodes=2_000_000, stream_alone=kinds)
+    assert verdict == 0 and wins(rules, start, line)
+    verdict, line, nodes, _, _ = _core.solve(game, start.piles, start.redeals, max_nodes=40_000_000)
+    assert verdict == 0 and wins(rules, start, line)
+    assert _core.solve(game, start.piles, start.redeals, max_nodes=nodes, streams=())[0] == 2
+
+
+def test_a_streamlined_run_that_takes_cards_back_wins_where_the_others_do_not() -> None:
+    """Classic 24053 (unknown after 8,000 million positions of the layered search): merged suits with cards
+    taken back win it within two million positions by a line of thousands of moves; with every card home at
+    once and none taken back, not."""
+    rules, game = GAMES["king-albert-classic"], CORE_GAME["king-albert-classic"]
+    start = rules.deal(24053)
+    verdict, line, _, _, _ = _core.solve(game, start.piles, start.redeals, max_nodes=2_000_000,
+                                         stream_alone=SUITS | BACK)
+    assert verdict == 0 and wins(rules, start, line)
+    assert any(move[0] in rules.foundations for move in line)
+    assert _core.solve(game, start.piles, start.redeals, max_nodes=2_000_000, stream_alone=HOME | SUITS)[0] == 2
+
+
+def test_when_no_win_keeps_every_card_home_the_runs_that_take_cards_back_have_their_turn_at_once() -> None:
+    """Classic 20838 has almost nothing to search while no card comes back (the streamlined runs that take none
+    back search their whole spaces within a thousand positions), and the first pass's rounds reach the
+    streamlined runs only after about 0.9 million positions. Once the pass finds no win without cards back,
+    the streamlined run that takes them back gets its turn at once and wins within 300,000 positions, where
+    the solve without streamlined runs is still unknown after 20 million."""
+    rules, game = GAMES["king-albert-classic"], CORE_GAME["king-albert-classic"]
+    start = rules.deal(20838)
+    for kinds in (SUITS, HOME | SUITS):
+        verdict, _, nodes, _, _ = _core.solve(game, start.piles, start.redeals, max_nodes=100_000, stream_alone=kinds)
+        assert verdict == 2 and nodes < 1000
+    verdict, line, nodes, _, _ = _core.solve(game, start.piles, start.redeals, max_nodes=20_000_000)
+    assert verdict == 0 and wins(rules, start, line)
+    assert any(move[0] in rules.foundations for move in line)
+    assert nodes < 300_000
+    assert _core.solve(game, start.piles, start.redeals, max_nodes=20_000_000, streams=())[0] == 2
+
+
+def test_streams_are_refused_clearly_outside_their_range() -> None:
+    start = GAMES["king-albert"].deal(1)
+    for bad in ((0,), (8,), (1, 2, 3, 4, 5), ("x",), 3):
+        with pytest.raises((ValueError, TypeError), match="streams"):
+            _core.solve(0, start.piles, start.redeals, max_nodes=1000, streams=bad)
+    with pytest.raises(ValueError, match="stream_alone"):
+        _core.solve(0, start.piles, start.redeals, max_nodes=1000, stream_alone=9)

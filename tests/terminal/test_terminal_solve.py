@@ -1,0 +1,114 @@
+"""Terminal: the ``solve`` command, unfinished games kept across ``new``/``quit``, and the fixed messages."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+from pathlib import Path
+
+from rich.console import Console
+from test_terminal import scripted
+
+import tableaux
+from helpers.cli import run_tableaux
+from tableaux.catalogue import load
+from tableaux.play.game import Game
+from tableaux.terminal.line import help_text, play_loop
+from tableaux.terminal.unfinished import Unfinished
+
+
+def play(game: Game, *lines: str, keep: Unfinished | None = None) -> tuple[Game, str]:
+    out = io.StringIO()
+    final = play_loop(game, scripted(lines), Console(file=out, width=200, highlight=False), keep)
+    return final, out.getvalue()
+
+
+# --- solve --------------------------------------------------------------------------
+def test_solve_all_plays_the_winning_line_to_the_won_banner_and_marks_the_game_assisted() -> None:
+    game, out = play(tableaux.new_game("king-albert", 1), "T3>T6", "solve", "all")
+    assert game.is_won() and game.assisted
+    assert game.moves_played[0] == tableaux.Move("tableau-3", 1, "tableau-6")  # from the current position
+    assert "A winning line of" in out and "You won King Albert deal 1" in out
+
+
+def test_solve_plays_one_move_per_enter_and_stop_leaves_the_game_there() -> None:
+    line = tableaux.solve(tableaux.new_game("eagle-wing", 4)).moves
+    game, out = play(tableaux.new_game("eagle-wing", 4), "solve", "", "", "stop")
+    assert game.moves_played == line[:2]
+    assert game.assisted and not game.is_won()
+    assert "Solution move 2 of" in out and "Solution stopped after 2 of" in out
+
+
+def test_any_command_during_the_solution_stops_it_and_is_obeyed() -> None:
+    game, out = play(tableaux.new_game("king-albert", 1), "solve", "", "undo")
+    assert game.moves_played == [] and "Undid" in out
+
+
+def test_solve_says_so_when_the_position_cannot_be_won() -> None:
+    deal = next(e.deal for e in load("king-albert").entries if e.verdict == "unwinnable")
+    game, out = play(tableaux.new_game("king-albert", deal), "solve")
+    assert "This position cannot be won" in out
+    assert game.moves_played == [] and not game.assisted
+
+
+def test_solve_is_in_the_help() -> None:
+    assert "solve" in help_text(tableaux.new_game("eagle-wing", 1))
+
+
+# --- messages ---------------------------------------------------------------------
+def test_a_move_onto_the_reserve_says_the_reserve_never_takes_cards() -> None:
+    _, out = play(tableaux.new_game("king-albert", 1), "R2>R3")
+    assert "the reserve never takes cards" in out
+    assert "cannot go onto" not in out
+
+
+def test_king_albert_never_mentions_the_stock_it_does_not_have() -> None:
+    game = tableaux.new_game("king-albert", 1)
+    _, out = play(game, "help", "xyz", "T1:>>")
+    assert "S>W" not in out and "stock" not in out.lower()
+    _, out = play(tableaux.new_game("eagle-wing", 1), "xyz")
+    assert "S>W" in out  # Eagle Wing has one, so its notation help shows it
+
+
+# --- unfinished games ---------------------------------------------------------------
+def test_new_keeps_the_game_in_progress_and_resume_brings_it_back(tmp_path: Path) -> None:
+    keep = Unfinished(tmp_path)
+    game, out = play(tableaux.new_game("king-albert", 1), "T3>T6", "R5>F1", "new 2", keep=keep)
+    assert game.deal == 2 and "'resume' brings it back" in out
+    game, out = play(tableaux.new_game("king-albert", 7), "resume", keep=keep)
+    assert "Unfinished games kept for you: 1) King Albert deal 1, 2 moves played" in out
+    assert game.deal == 1 and [str(m) for m in game.moves_played] == ["T3>T6", "R5>F1"]
+
+
+def test_quit_keeps_the_game_and_the_same_deal_comes_back_as_it_was_left(tmp_path: Path) -> None:
+    keep = Unfinished(tmp_path)
+    play(tableaux.new_game("eagle-wing", 5), "S>W", "quit", keep=keep)
+    assert (tmp_path / "eagle-wing-5.json").exists()
+    game, out = play(tableaux.new_game("eagle-wing", 5), keep=keep)  # starting it afresh would overwrite it
+    assert [str(m) for m in game.moves_played] == ["S>W"] and "You had an unfinished game" in out
+
+
+def test_a_won_game_is_no_longer_kept_and_assisted_survives_keeping(tmp_path: Path) -> None:
+    keep = Unfinished(tmp_path)
+    play(tableaux.new_game("king-albert", 1), "solve", "", "stop", keep=keep)
+    kept = tableaux.load(tmp_path / "king-albert-1.json")
+    assert kept.assisted and len(kept.moves_played) == 1
+    play(tableaux.new_game("king-albert", 1), "solve", "all", keep=keep)
+    assert not (tmp_path / "king-albert-1.json").exists()
+
+
+def test_tableaux_play_keeps_games_in_the_user_data_dir_and_resume_reopens_the_last(tmp_path: Path) -> None:
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
+
+    def run(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
+        return run_tableaux("play", *args, stdin=stdin, env=env)
+
+    first = run("king-albert", "--deal", "1", stdin="T3>T6\nquit\n")
+    assert first.returncode == 0 and "tableaux play --resume" in first.stdout
+    assert json.loads((tmp_path / "tableaux" / "unfinished" / "king-albert-1.json").read_text())["moves"] == ["T3>T6"]
+    again = run("--resume", stdin="moves\n")
+    assert again.returncode == 0 and "Resumed King Albert deal 1, 1 move played." in again.stdout
+    none = run("eagle-wing", "--resume", stdin="")
+    assert none.returncode == 2 and "no unfinished Eagle Wing game" in none.stderr

@@ -1,0 +1,328 @@
+"""The browser game's HTTP API refuses bad requests precisely (4xx, saying what is wrong) and changes nothing;
+and no input whatever gives a server error (5xx)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from helpers.web import new_game, play, view_of, without_clock
+from tableaux.web.app import COOKIE, MAX_BODY, create_app
+
+# --- errors: each one precise, 4xx, and changing nothing ---------------------------
+BAD_NEW_GAME = [
+    ({"game": "klondike", "deal": 1}, "unknown game 'klondike'"),
+    ({"game": "king-albert-classic"}, "unknown game"),
+    ({"game": 7}, "unknown game 7"),
+    ({"deal": 1}, "field 'game' is missing"),
+    ({"game": "king-albert", "deal": -1}, "deal number must be from 0 to 4294967295"),
+    ({"game": "king-albert", "deal": 4294967296}, "deal number must be from 0 to 4294967295"),
+    ({"game": "king-albert", "deal": 10**40}, "deal number must be from 0 to 4294967295"),
+    ({"game": "king-albert", "deal": "17"}, "deal number must be a whole number"),
+    ({"game": "king-albert", "deal": 1.5}, "deal number must be a whole number"),
+    ({"game": "king-albert", "deal": True}, "deal number must be a whole number"),
+    ({"game": "king-albert", "seed": 3}, "unexpected field 'seed'"),
+]
+
+
+@pytest.mark.parametrize(("body", "message"), BAD_NEW_GAME)
+def test_bad_new_game_requests(client: TestClient, body: dict[str, Any], message: str) -> None:
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 422
+    assert message in r.json()["error"]
+    assert client.get("/api/current").status_code == 404  # nothing was created
+
+
+def test_new_game_with_huge_float_deal_is_rejected(client: TestClient) -> None:
+    r = client.post("/api/games", content=b'{"game": "eagle-wing", "deal": 1e400}',
+                    headers={"content-type": "application/json"})
+    assert r.status_code == 422 and "deal" in r.json()["error"]
+
+
+@pytest.mark.parametrize(
+    ("content", "ctype", "status", "message"),
+    [
+        (b'{"game": "king-albert"', "application/json", 400, "not valid JSON"),
+        (b"[" * 5000 + b"]" * 5000, "application/json", 400, "not valid JSON"),
+        (b"\xff\xfe", "application/json", 400, "not valid JSON"),
+        (b'{"game": "king-albert"}', "text/plain", 415, "application/json"),
+        (b"game=king-albert", "application/x-www-form-urlencoded", 415, "application/json"),
+        (b'{"game": "king-albert"}', "", 415, "application/json"),
+        (b'["king-albert"]', "application/json", 422, "must be a JSON object"),
+        (b"", "application/json", 422, "request body is missing"),
+    ],
+)
+def test_malformed_bodies(client: TestClient, content: bytes, ctype: str, status: int, message: str) -> None:
+    headers = {"content-type": ctype} if ctype else {}
+    r = client.post("/api/games", content=content, headers=headers)
+    assert r.status_code == status, r.text
+    assert message in r.json()["error"]
+    assert client.get("/api/current").status_code == 404
+
+
+def test_json_content_type_with_charset_is_accepted(client: TestClient) -> None:
+    r = client.post("/api/games", content=b'{"game": "king-albert", "deal": 1}',
+                    headers={"content-type": "application/json; charset=utf-8"})
+    assert r.status_code == 201
+
+
+@pytest.mark.parametrize("size", [MAX_BODY + 1, 10 * MAX_BODY])
+def test_body_over_16_kib_is_413(client: TestClient, size: int) -> None:
+    view = new_game(client)
+    padding = "x" * size
+    r = client.post(f"/api/games/{view['id']}/moves", json={"move": padding, "version": 0})
+    assert r.status_code == 413
+    assert "16384" in r.json()["error"]
+    assert without_clock(view_of(client, view)) == without_clock(view)
+
+
+def test_body_over_16_kib_without_content_length_is_413(client: TestClient) -> None:
+    def chunks():  # a streamed (chunked) body has no Content-Length
+        for _ in range(20):
+            yield b" " * 1024
+
+    r = client.post("/api/games", content=chunks(), headers={"content-type": "application/json"})
+    assert r.status_code == 413
+
+
+def test_body_just_under_the_limit_is_read(client: TestClient) -> None:
+    body = json.dumps({"game": "eagle-wing", "deal": 3}).encode()
+    body = body[:-1] + b" " * (MAX_BODY - len(body)) + b"}"
+    assert len(body) == MAX_BODY
+    r = client.post("/api/games", content=body, headers={"content-type": "application/json"})
+    assert r.status_code == 201
+
+
+def bad_moves(view: dict[str, Any]) -> list[tuple[Any, str]]:
+    """Moves that must be refused in ``view`` (King Albert deal 17), with a part of the expected message."""
+    legal = {(m["source"], m["target"]) for m in view["legal_moves"]}
+    illegal = next(
+        (s, t)
+        for s in ("tableau-1", "tableau-2", "tableau-3")
+        for t in ("tableau-4", "tableau-5", "tableau-6", "tableau-7", "tableau-8")
+        if (s, t) not in legal
+    )
+    return [
+        (f"{illegal[0]} {illegal[1]}", "illegal move"),
+        ({"source": illegal[0], "count": 1, "target": illegal[1]}, "illegal move"),
+        ("T1:5>T2", "illegal move"),
+        ({"source": "tableau-12", "count": 1, "target": "tableau-1"}, "unknown pile 'tableau-12'"),
+        ({"source": "tableau-1", "count": 1, "target": "stock"}, "unknown pile 'stock'"),
+        ({"source": 3, "count": 1, "target": "tableau-1"}, "unknown pile 3"),
+        ("T12>T1", "has no pile 'tableau-12'"),
+        ("S>W", "has no pile 'stock'"),
+        ("hello", "not a move"),
+        ("", "not a move"),
+        ("x" * 100, "too long"),
+        ({"source": "tableau-1", "count": 0, "target": "tableau-2"}, "count must be a whole number from 1 to 52"),
+        ({"source": "tableau-1", "count": -3, "target": "tableau-2"}, "count must be a whole number from 1 to 52"),
+        ({"source": "tableau-1", "count": 10**30, "target": "tableau-2"}, "count must be"),
+        ({"source": "tableau-1", "count": "2", "target": "tableau-2"}, "count must be"),
+        ({"source": "tableau-1", "count": True, "target": "tableau-2"}, "count must be"),
+        ({"source": "tableau-1", "count": 1.5, "target": "tableau-2"}, "count must be"),
+        ({"source": "tableau-1", "count": 1}, "'target' is missing"),
+        ({"source": "tableau-1", "count": 1, "target": "tableau-2", "cards": "AS"}, "unexpected move field"),
+        (["tableau-1", 1, "tableau-2"], "move must be an object"),
+        (None, "move must be an object"),
+        (7, "move must be an object"),
+    ]
+
+
+def test_bad_moves_are_422_and_change_nothing(client: TestClient) -> None:
+    view = new_game(client, "king-albert", 17)
+    view = play(client, view, view["legal_moves"][0])
+    for move, message in bad_moves(view):
+        r = client.post(f"/api/games/{view['id']}/moves", json={"move": move, "version": view["version"]})
+        assert r.status_code == 422, (move, r.text)
+        assert message in r.json()["error"], (move, r.json())
+        assert without_clock(view_of(client, view)) == without_clock(view)
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"move": "T1>T2"}, "'version' is missing"),
+        ({"move": "T1>T2", "version": -1}, "version must be a whole number"),
+        ({"move": "T1>T2", "version": "0"}, "version must be a whole number"),
+        ({"move": "T1>T2", "version": None}, "version must be a whole number"),
+        ({"version": 0}, "'move' is missing"),
+        ({"move": "T1>T2", "version": 0, "player": "x"}, "unexpected field 'player'"),
+    ],
+)
+def test_bad_move_requests(client: TestClient, body: dict[str, Any], message: str) -> None:
+    view = new_game(client)
+    r = client.post(f"/api/games/{view['id']}/moves", json=body)
+    assert r.status_code == 422
+    assert message in r.json()["error"]
+    assert without_clock(view_of(client, view)) == without_clock(view)
+
+
+@pytest.mark.parametrize("action", ["undo", "redo", "restart"])
+def test_history_actions_need_a_version(client: TestClient, action: str) -> None:
+    view = new_game(client)
+    view = play(client, view, view["legal_moves"][0])
+    for body, message in (({}, "'version' is missing"), ({"version": 1.5}, "version must be")):
+        r = client.post(f"/api/games/{view['id']}/{action}", json=body)
+        assert r.status_code == 422 and message in r.json()["error"]
+    r = client.post(f"/api/games/{view['id']}/{action}")
+    assert r.status_code == 422 and "body is missing" in r.json()["error"]
+    assert without_clock(view_of(client, view)) == without_clock(view)
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("GET", "/api/games/{id}"),
+        ("POST", "/api/games/{id}/moves"),
+        ("POST", "/api/games/{id}/undo"),
+        ("POST", "/api/games/{id}/redo"),
+        ("POST", "/api/games/{id}/restart"),
+        ("POST", "/api/games/{id}/hint"),
+    ],
+)
+def test_unknown_game_id_is_404(client: TestClient, method: str, path: str) -> None:
+    new_game(client)
+    for gid in ("nope", "A" * 22, "../../etc/passwd", "x" * 1000):
+        body = {"move": "T1>T2", "version": 0} if path.endswith("moves") else {"version": 0}
+        r = client.request(method, path.format(id=gid), json=body if method == "POST" else None)
+        assert r.status_code == 404, (gid, r.text)
+        assert "error" in r.json()
+
+
+def test_unknown_endpoint_and_wrong_method_are_json_errors(client: TestClient) -> None:
+    r = client.get("/api/nothing")
+    assert r.status_code == 404 and "error" in r.json()
+    r = client.delete("/api/games/info")
+    assert r.status_code == 405 and "DELETE" in r.json()["error"]
+    r = client.get("/api/games/x/moves")
+    assert r.status_code == 405 and "error" in r.json()
+
+
+def test_stale_version_is_409_with_the_current_view(client: TestClient) -> None:
+    tab1 = new_game(client, "eagle-wing", 11)
+    tab2 = dict(tab1)  # a second tab showing the same game
+    tab1 = play(client, tab1, tab1["legal_moves"][0])
+    for path, body in (
+        ("moves", {"move": tab2["legal_moves"][-1], "version": tab2["version"]}),
+        ("undo", {"version": tab2["version"]}),
+        ("restart", {"version": tab2["version"]}),
+    ):
+        r = client.post(f"/api/games/{tab2['id']}/{path}", json=body)
+        assert r.status_code == 409, r.text
+        body = r.json()
+        assert "changed" in body["error"]
+        assert without_clock(body["view"]) == without_clock(tab1)
+    # The second tab, now up to date, can play.
+    assert play(client, body["view"], body["view"]["legal_moves"][0])["version"] == 2
+
+
+def test_two_tabs_racing_with_the_same_version_store_exactly_one_move(db: Path) -> None:
+    app = create_app(db, hint_time_limit=0.05)
+    first = TestClient(app)
+    view = new_game(first, "king-albert", 17)
+    cookie = first.cookies[COOKIE]
+    tabs = [TestClient(app, cookies={COOKIE: cookie}) for _ in range(8)]
+    statuses: list[int] = []
+    barrier = threading.Barrier(len(tabs))
+
+    def tab_plays(tab: TestClient, i: int) -> None:
+        move = view["legal_moves"][i % len(view["legal_moves"])]
+        barrier.wait()
+        r = tab.post(f"/api/games/{view['id']}/moves", json={"move": move, "version": 0})
+        statuses.append(r.status_code)
+
+    threads = [threading.Thread(target=tab_plays, args=(tab, i)) for i, tab in enumerate(tabs)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(statuses) == [200] + [409] * 7
+    final = view_of(first, view)
+    assert final["version"] == 1 and final["moves"] == 1
+
+
+def test_players_cannot_see_or_change_each_others_games(db: Path) -> None:
+    app = create_app(db)
+    alice, bob = TestClient(app), TestClient(app)
+    game = new_game(alice, "eagle-wing", 8)
+    new_game(bob, "king-albert", 9)
+    assert alice.cookies[COOKIE] != bob.cookies[COOKIE]
+    assert bob.get(f"/api/games/{game['id']}").status_code == 404
+    r = bob.post(f"/api/games/{game['id']}/moves", json={"move": game["legal_moves"][0], "version": 0})
+    assert r.status_code == 404
+    assert bob.post(f"/api/games/{game['id']}/hint").status_code == 404
+    assert bob.get("/api/current?game=eagle-wing").status_code == 404
+    assert bob.get("/api/current").json()["game"] == "king-albert"
+    assert without_clock(view_of(alice, game)) == without_clock(game)
+
+
+@pytest.mark.parametrize("forged", ["forged", "A" * 43, "", "x;y", "%F0%9F%82%A1"])
+def test_forged_or_unknown_cookie_gets_a_fresh_identity(db: Path, forged: str) -> None:
+    app = create_app(db)
+    alice = TestClient(app)
+    game = new_game(alice)
+    mallory = TestClient(app)
+    mallory.cookies.set(COOKIE, forged)
+    r = mallory.get(f"/api/games/{game['id']}")
+    assert r.status_code == 404
+    issued = r.headers.get("set-cookie", "")
+    assert issued.startswith(f"{COOKIE}=") and f"{COOKIE}={forged};" not in issued
+    assert mallory.get("/api/current").status_code == 404
+
+
+# --- fuzzing: no client input gives a 5xx -----------------------------------------------
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False) | st.text(max_size=30)
+    | st.sampled_from(["king-albert", "eagle-wing", "tableau-1", "reserve-2", "stock", "waste", "T1>T2", "S>W"]),
+    lambda children: st.lists(children, max_size=4)
+    | st.dictionaries(
+        st.sampled_from(["game", "deal", "move", "version", "source", "count", "target", "confirm", "x"]),
+        children, max_size=5,
+    ),
+    max_leaves=12,
+)
+ENDPOINTS = ["/api/games", "/api/games/{id}/moves", "/api/games/{id}/undo", "/api/games/{id}/redo",
+             "/api/games/{id}/restart", "/api/games/{id}/hint", "/api/stats/reset", "/api/games/{id}"]
+
+
+@pytest.fixture(scope="module")
+def fuzz_client(tmp_path_factory: pytest.TempPathFactory) -> tuple[TestClient, dict[str, Any]]:
+    client = TestClient(create_app(tmp_path_factory.mktemp("fuzz") / "f.sqlite3", hint_time_limit=0.02))
+    return client, new_game(client, "eagle-wing", 99)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    path=st.sampled_from(ENDPOINTS),
+    body=json_values,
+    raw=st.none() | st.binary(max_size=40),
+    ctype=st.sampled_from(["application/json", "text/plain", "", "application/json; charset=latin-1"]),
+    version=st.booleans(),
+)
+def test_no_input_gives_a_server_error(
+    fuzz_client: tuple[TestClient, dict[str, Any]], path: str, body: Any, raw: bytes | None, ctype: str,
+    version: bool,
+) -> None:
+    client, game = fuzz_client
+    current = client.get(f"/api/games/{game['id']}").json()
+    if version and isinstance(body, dict) and "version" not in body:
+        body["version"] = current["version"]
+    content = raw if raw is not None else json.dumps(body).encode()
+    headers = {"content-type": ctype} if ctype else {}
+    method = "GET" if path == "/api/games/{id}" and raw is None else "POST"
+    r = client.request(method, path.format(id=game["id"]), content=content, headers=headers)
+    assert r.status_code < 500, r.text
+    data = r.json()
+    if r.status_code >= 400:
+        assert isinstance(data.get("error"), str) and data["error"]
+    if r.status_code >= 400 and r.status_code != 405:
+        after = client.get(f"/api/games/{game['id']}").json()
+        assert without_clock(after) == without_clock(current)  # a refused request changed nothing
