@@ -23,7 +23,7 @@ import time
 
 import tableaux
 from tableaux import GAMES, new_game
-from tableaux.advice.hints import PEEK_NODES, PEEK_SECONDS
+from tableaux.advice.effort import PEEK_NODES, PEEK_SECONDS
 from tableaux.common.intervals import percentile
 from tableaux.solver import BACKENDS
 

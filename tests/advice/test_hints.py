@@ -2,32 +2,20 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tableaux
+from helpers.games import random_game
 from tableaux import GAMES, new_game
+from tableaux.advice.effort import Effort, effort
 from tableaux.advice.heuristic import heuristic_moves, history, is_pointless
 from tableaux.advice.hints import heuristic_hint, peek_hint
 from tableaux.rulebook.engine import State
 from tableaux.solver import solve
 
 KA = GAMES["king-albert"]
-
-
-def _random_game(name: str, deal: int, steps: int, seed: int):
-    """A game after ``steps`` random legal moves (stopping early at a dead end)."""
-    game = new_game(name, deal)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        moves = game.legal_moves()
-        if not moves:
-            break
-        game.play(rng.choice(moves))
-    return game
 
 
 def test_peeking_hint_starts_a_winning_line_and_says_it_peeks() -> None:
@@ -53,7 +41,7 @@ def test_hint_says_when_the_position_is_lost() -> None:
 
 def test_undecided_solver_falls_back_to_the_heuristic() -> None:
     game = new_game("king-albert", 16042)  # lost, proved only after 746 million positions (results/)
-    assert peek_hint(game, time_limit=0.01) is None
+    assert peek_hint(game, Effort(positions=None, seconds=0.01)) is None
     hint = tableaux.hint(game, time_limit=0.01, mode="peek")
     assert hint.source == "heuristic" and hint.move in game.legal_moves()
     assert "not a proof" in hint.message
@@ -88,7 +76,7 @@ def test_pointless_moves_are_recognised() -> None:
     seed=st.integers(0, 1000),
 )
 def test_heuristic_never_suggests_a_pointless_move(name: str, deal: int, steps: int, seed: int) -> None:
-    game = _random_game(name, deal, steps, seed)
+    game = random_game(name, deal, steps, seed)
     rules = game.rules
     previous = rules.to_raw(game.moves_played[-1]) if game.moves_played else None
     seen = history(game)
@@ -122,13 +110,29 @@ def test_following_heuristic_hints_never_goes_round_in_circles(name: str) -> Non
 
 @pytest.mark.parametrize("name", ["king-albert", "eagle-wing"])
 def test_a_fair_hint_cut_short_by_its_time_limit_says_after_how_many_layouts(name: str) -> None:
-    """A deadline that has passed once the first layout is solved leaves the other 63 unsolved: the hint says so,
-    so that it is never read as resting on as many layouts as a chance to win that was not cut."""
+    """A deadline that has passed once the first layout is solved leaves the others unsolved: the hint says so,
+    counting against the layouts it was handed, so that it is never read as resting on as many layouts as a
+    chance to win that was not cut."""
     game = new_game(name, 11)
     hint = tableaux.hint(game, time_limit=1e-9)
-    assert hint.message.endswith(" The time ran out after 1 of the 64 layouts drawn."), hint.message
+    drawn = effort("fair-hint").samples
+    assert hint.message.endswith(f" The time ran out after 1 of the {drawn} layouts drawn."), hint.message
+    cut = tableaux.hint(game, spend=Effort(samples=12, positions=3000, seconds=1e-9))
+    assert cut.message.endswith(" The time ran out after 1 of the 12 layouts drawn."), cut.message
     whole = tableaux.hint(game, time_limit=60.0, samples=8, max_nodes=3000)  # 8 small searches: never near 60 s
     assert "time ran out" not in whole.message
+
+
+@pytest.mark.parametrize("front_end", ["library", "terminal", "web"])
+def test_a_fair_hint_with_its_front_ends_own_effort_never_says_the_time_ran_out_when_it_did_not(
+        front_end: str) -> None:
+    """Each front end's hint, given its whole effort with time to spare, solves every layout it drew, and says
+    nothing about time: the count its message compares with is the count it was handed."""
+    game = new_game("king-albert", 11)
+    spend = effort("fair-hint", front_end).within(600.0)  # type: ignore[arg-type]
+    hint = tableaux.hint(game, spend=spend)
+    assert hint.source == "solver" and "time ran out" not in hint.message, hint.message
+    assert f"of {spend.samples} possible layouts" in hint.message
 
 
 def test_a_fair_hint_says_in_plain_words_how_many_layouts_the_solver_could_not_tell() -> None:

@@ -4,16 +4,12 @@ from __future__ import annotations
 
 import io
 import os
-import queue
 import re
 import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import httpx2
@@ -23,91 +19,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import tableaux
-from helpers.browser import free_port
+from helpers.cli import stats_table
+from helpers.net import free_port
+from helpers.server import URL, server, wait_until_answering
 from helpers.store import is_postgres
 from tableaux import Move
 from tableaux.cli import main
 from tableaux.cli.stats import format_time
 from tableaux.web.app import create_app
 from tableaux.web.server import open_socket, url_for
-
-URL = re.compile(r"http://127\.0\.0\.1:(\d+)/")
-
-
-
-
-class Server:
-    """A ``python -m tableaux`` process (or ``command``, run with the same ``args``) whose output is read
-    line by line in the background."""
-
-    def __init__(self, args: list[str], env: dict[str, str] | None = None, command: list[str] | None = None) -> None:
-        self.proc = subprocess.Popen(
-            [*(command or [sys.executable, "-m", "tableaux"]), *args],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
-        )
-        self.lines: queue.Queue[str] = queue.Queue()
-        self.output: list[str] = []
-        self._url: str | None = None
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.put(line)
-
-    def wait_for(self, pattern: re.Pattern[str] | str, timeout: float = 120.0) -> re.Match[str]:
-        deadline = time.monotonic() + timeout
-        regex = re.compile(pattern) if isinstance(pattern, str) else pattern
-        while time.monotonic() < deadline:
-            try:
-                line = self.lines.get(timeout=0.1)
-            except queue.Empty:
-                if self.proc.poll() is not None and self.lines.empty():
-                    break
-                continue
-            self.output.append(line)
-            found = regex.search(line)
-            if found:
-                return found
-        raise AssertionError(f"no line matching {regex.pattern!r}; output so far: {''.join(self.output)!r}")
-
-    def url(self) -> str:
-        if self._url is None:
-            self._url = self.wait_for(URL).group(0)
-        return self._url
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self._reader.join(timeout=60)  # the process is gone: its output ends, and the reader with it
-        while not self.lines.empty():
-            self.output.append(self.lines.get())
-
-
-@contextmanager
-def server(args: list[str], env: dict[str, str] | None = None, command: list[str] | None = None) -> Iterator[Server]:
-    s = Server(args, env, command)
-    try:
-        yield s
-    finally:
-        s.stop()
-
-
-def wait_until_answering(url: str, timeout: float = 120.0) -> httpx2.Response:
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            return httpx2.get(url + "api/games/info", timeout=2.0)
-        except httpx2.TransportError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.1)
 
 
 def headless_env(tmp_path: Path) -> dict[str, str]:
@@ -336,11 +256,6 @@ def play_a_win(db: Path) -> tuple[str, list[str]]:
         view = client.post(f"/api/games/{view['id']}/moves", json={"move": text, "version": view["version"]}).json()
     assert view["won"]
     return format_time(view["elapsed_seconds"]), line
-
-
-def stats_table(out: str, label: str) -> list[str]:
-    row = next(line for line in out.splitlines() if label in line)
-    return [cell.strip() for cell in row.split("│")[2:-1]]
 
 
 def test_stats_prints_every_figure(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,22 +10,12 @@ from pathlib import Path
 import pytest
 
 import tableaux
+from helpers.games import random_game
 from tableaux import GAMES, Game, IllegalMoveError, Move, NotationError, SaveFileError, UnknownGameError
 from tableaux.rulebook.cards import DOWN, parse_card
 from tableaux.rulebook.engine import long_name
 
 NAMES = ["king-albert", "eagle-wing", "king-albert-classic"]
-
-
-def random_game(name: str, deal: int, plies: int, seed: int = 0) -> Game:
-    rng = random.Random(seed)
-    game = tableaux.new_game(name, deal)
-    for _ in range(plies):
-        moves = game.legal_moves()
-        if not moves:
-            break
-        game.play(rng.choice(moves))
-    return game
 
 
 # --- starting a game ---------------------------------------------------------

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 
 import tableaux
 from helpers.cli import run_tableaux
+from helpers.games import play_randomly
 from tableaux import Game, Move, TableauxError
 from tableaux.play.board import card_label
 from tableaux.rulebook.cards import DOWN, card_str
@@ -18,15 +19,6 @@ from tableaux.rulebook.cards import DOWN, card_str
 NAMES = list(tableaux.GAMES)
 quick = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 picks = st.lists(st.integers(min_value=0, max_value=2**16), max_size=60)
-
-
-def playout(game: Game, choices: list[int]) -> Game:
-    for pick in choices:
-        moves = game.legal_moves()
-        if not moves:
-            break
-        game.play(moves[pick % len(moves)])
-    return game
 
 
 def move_texts(game: Game) -> list[object]:
@@ -45,7 +37,8 @@ def move_texts(game: Game) -> list[object]:
 @quick
 @given(name=st.sampled_from(NAMES), deal=st.integers(0, 2**32 - 1), choices=picks)
 def test_is_legal_accepts_exactly_what_play_accepts(name: str, deal: int, choices: list[int]) -> None:
-    game = playout(tableaux.new_game(name, deal), choices)
+    game = tableaux.new_game(name, deal)
+    play_randomly(game, choices)
     for move in move_texts(game):
         try:
             game.play(move)  # type: ignore[arg-type]
@@ -73,7 +66,8 @@ def test_str_of_a_game_is_the_board_the_terminal_draws(name: str) -> None:
 @quick
 @given(name=st.sampled_from(NAMES), deal=st.integers(0, 2**32 - 1), choices=picks)
 def test_str_of_a_game_shows_exactly_the_face_up_cards(name: str, deal: int, choices: list[int]) -> None:
-    game = playout(tableaux.new_game(name, deal), choices)
+    game = tableaux.new_game(name, deal)
+    play_randomly(game, choices)
     shown = {token for token in str(game).split() if token[-1] in "♣♦♥♠"}
     public = game.public_position()["piles"]
     # Only a pile's top card is drawn for foundations, reserve cells, the stock and the waste.
@@ -94,17 +88,18 @@ def test_str_of_a_game_shows_exactly_the_face_up_cards(name: str, deal: int, cho
 def test_a_copy_has_the_same_game_and_goes_its_own_way(
     name: str, deal: int, choices: list[int], more: list[int]
 ) -> None:
-    game = playout(tableaux.new_game(name, deal), choices)
+    game = tableaux.new_game(name, deal)
+    play_randomly(game, choices)
     if game.moves_played:
         game.undo()  # a redo list to copy as well
     before = game.dumps()
     twin = game.copy()
     assert twin.dumps() == before and twin.state == game.state and twin.redo_moves == game.redo_moves
-    playout(twin, more)
+    play_randomly(twin, more)
     twin.restart()
     assert game.dumps() == before  # nothing done to the copy reaches the original
     assert twin.state == game.rules.deal(deal)
-    playout(game, more)
+    play_randomly(game, more)
     assert twin.state == game.rules.deal(deal)  # nor the other way round
 
 
@@ -167,7 +162,8 @@ def test_solve_json_gives_each_move_in_short_notation_too(name: str) -> None:
 def test_replay_rebuilds_the_game_its_moves_and_redo_list_describe(
     name: str, deal: int, choices: list[int], back: int
 ) -> None:
-    game = playout(tableaux.new_game(name, deal), choices)
+    game = tableaux.new_game(name, deal)
+    play_randomly(game, choices)
     for _ in range(min(back, len(game.moves_played))):
         game.undo()
     texts = [str(m) for m in game.moves_played]
@@ -204,7 +200,8 @@ def test_positions_are_the_played_line_from_the_deal() -> None:
 @given(name=st.sampled_from(NAMES), deal=st.integers(0, 2**32 - 1), choices=picks, undos=st.integers(0, 5))
 def test_a_loaded_save_equals_the_game_it_came_from(name: str, deal: int, choices: list[int], undos: int) -> None:
     """``tableaux.loads(game.dumps()) == game``: same game, deal, moves, moves to redo and assisted flag."""
-    game = playout(tableaux.new_game(name, deal), choices)
+    game = tableaux.new_game(name, deal)
+    play_randomly(game, choices)
     for _ in range(min(undos, len(game.moves_played))):
         game.undo()
     loaded = tableaux.loads(game.dumps())

@@ -9,7 +9,6 @@ import importlib.util
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -20,6 +19,8 @@ from typing import Any
 
 import tableaux
 from tableaux.rulebook.cards import DOWN
+
+from .net import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])([A2-9TJQK][CDHS])(?![A-Za-z0-9])")
@@ -42,10 +43,7 @@ def missing_for_the_browser_tests(chromium: Path) -> list[str]:
     return missing
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+
 
 
 class LiveServer:

@@ -19,3 +19,9 @@ def run_tableaux(*args: str, stdin: str = "", env: Mapping[str, str] | None = No
     child_env = {**(os.environ if env is None else env), "PYTHONIOENCODING": "utf-8", "NO_COLOR": "1"}
     return subprocess.run([sys.executable, "-m", "tableaux", *args], input=stdin, capture_output=True, text=True,
                           env=child_env, timeout=timeout)
+
+
+def stats_table(out: str, label: str) -> list[str]:
+    """The cells of the row ``label`` of the table ``tableaux stats`` prints."""
+    row = next(line for line in out.splitlines() if label in line)
+    return [cell.strip() for cell in row.split("│")[2:-1]]

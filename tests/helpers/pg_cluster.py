@@ -19,10 +19,11 @@ import itertools
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 from pathlib import Path
+
+from .net import free_port
 
 SUPERUSER = "tableaux"
 OWNER = "postgres"
@@ -56,10 +57,7 @@ def missing() -> str | None:
     return None
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+
 
 
 class Cluster:

@@ -47,18 +47,6 @@ def brute_force(rules: Rules, state: State, cap: int = 30_000) -> bool | None:
     return False
 
 
-def played(rules: Rules, deal: int, seed: int, plies: int) -> State:
-    """A position a random game reaches, for checks that must hold from any position, not only a deal."""
-    rng = random.Random(seed)
-    state = rules.deal(deal)
-    for _ in range(plies):
-        moves = rules.moves(state)
-        if not moves:
-            break
-        state = rules.apply(state, rng.choice(moves))
-    return state
-
-
 def replay(rules: Rules, state: State, moves: list[RawMove]) -> State:
     """Play a line through the engine, checking that each move is legal where it is played."""
     for move in moves:

@@ -41,10 +41,11 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
-from test_hostile import report
-from test_serve import free_port, server, wait_until_answering
 
 import tableaux
+from helpers.net import free_port
+from helpers.report import report
+from helpers.server import server, wait_until_answering
 from helpers.store import check_integrity, query
 from tableaux import Move
 from tableaux.web.app import COOKIE, create_app

@@ -39,10 +39,11 @@ from typing import Any
 
 import httpx2
 import pytest
-from test_hostile import report
-from test_serve import Server, free_port, wait_until_answering
 
 import tableaux
+from helpers.net import free_port
+from helpers.report import report
+from helpers.server import Server, wait_until_answering
 from helpers.store import check_integrity, columns, query, row_order
 from helpers.web import find_win
 from tableaux import Move
@@ -338,9 +339,7 @@ def crash_run(db: str, rounds: int, players: int, seed: int = 5, most: int = 150
             stats = httpx2.get(h.url + "api/stats", cookies={COOKIE: p.cookie}).json()
             assert stats == h.expected_stats(hash_token(p.cookie)), p.name
         # `tableaux stats` (every player together) adds up the same stored games.
-        from test_serve import stats_table
-
-        from helpers.cli import run_tableaux
+        from helpers.cli import run_tableaux, stats_table
 
         shown = run_tableaux("stats", "--db", h.db).stdout
         each = [h.expected_stats(hash_token(p.cookie)) for p in h.players]

@@ -29,10 +29,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import httpx2
-from test_hostile import report
-from test_serve import Server, free_port, wait_until_answering
 
 import tableaux
+from helpers.net import free_port
+from helpers.report import report
+from helpers.server import Server, wait_until_answering
 from helpers.store import is_postgres, query
 from tableaux import Move
 from tableaux.web.app import COOKIE

@@ -11,7 +11,6 @@ saved-game files are in tests/game/test_hostile_saves.py.
 from __future__ import annotations
 
 import json
-import os
 import socket
 import sqlite3
 from collections.abc import Iterator
@@ -38,12 +37,7 @@ def db_snapshot(db: Path) -> dict[str, list[tuple[Any, ...]]]:
     return {"games": games, "players": players}
 
 
-def report(kind: str, figures: dict[str, Any]) -> None:
-    """Hand a run's figures to benchmarks/reliability.py, which names a file in TABLEAUX_RELIABILITY_OUT."""
-    out = os.environ.get("TABLEAUX_RELIABILITY_OUT")
-    if out:
-        with open(out, "a") as f:
-            f.write(json.dumps({"kind": kind, **figures}) + "\n")
+
 
 
 # --- the web API ---------------------------------------------------------------------------
@@ -326,7 +320,8 @@ LEAKS = [b"def create_app", b"root:x:0:0", b"import ", b"[fonts]", b"__version__
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    from test_serve import free_port, server, wait_until_answering
+    from helpers.net import free_port
+    from helpers.server import server, wait_until_answering
 
     db = tmp_path_factory.mktemp("hostile-live") / "games.sqlite3"
     with server(["serve", "--port", str(free_port()), "--no-browser", "--db", str(db)]) as s:

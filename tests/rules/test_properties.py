@@ -13,25 +13,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import tableaux
-from tableaux import Game, State
+from helpers.games import play_randomly
+from tableaux import Game
 from tableaux.rulebook.cards import DOWN, RANK, SUIT
 
 NAMES = ["king-albert", "eagle-wing", "king-albert-classic"]
 deals = st.integers(min_value=0, max_value=4294967295)
 choices = st.lists(st.integers(min_value=0, max_value=2**16), min_size=20, max_size=120)
 quick = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def playout(game: Game, picks: list[int]) -> list[State]:
-    """Play the moves ``picks`` select (index modulo the legal moves); return every position passed."""
-    states = [game.state]
-    for pick in picks:
-        moves = game.legal_moves()
-        if not moves:
-            break
-        game.play(moves[pick % len(moves)])
-        states.append(game.state)
-    return states
 
 
 def piles_named(game: Game, prefix: str) -> list[tuple[int, ...]]:
@@ -103,7 +92,7 @@ def test_invariants_hold_along_random_playouts(name: str, deal: int, picks: list
 @given(deal=deals, picks=choices, back=st.integers(min_value=0, max_value=200))
 def test_undo_and_redo_are_exact(name: str, deal: int, picks: list[int], back: int) -> None:
     game = tableaux.new_game(name, deal)
-    states = playout(game, picks)
+    states = play_randomly(game, picks)
     back = min(back, len(states) - 1)
     for i in range(back):
         game.undo()
@@ -120,7 +109,7 @@ def test_undo_and_redo_are_exact(name: str, deal: int, picks: list[int], back: i
 @given(deal=deals, picks=choices, back=st.integers(min_value=0, max_value=30))
 def test_save_and_load_replay_to_the_identical_position(name: str, deal: int, picks: list[int], back: int) -> None:
     game = tableaux.new_game(name, deal)
-    playout(game, picks)
+    play_randomly(game, picks)
     for _ in range(min(back, len(game.moves_played))):
         game.undo()
     loaded = tableaux.loads(game.dumps())
@@ -135,7 +124,7 @@ def test_save_and_load_replay_to_the_identical_position(name: str, deal: int, pi
 @given(deal=deals, picks=st.lists(st.integers(min_value=0, max_value=2**16), min_size=300, max_size=300))
 def test_long_random_playouts_never_crash(name: str, deal: int, picks: list[int]) -> None:
     game = tableaux.new_game(name, deal)
-    playout(game, picks)
+    play_randomly(game, picks)
     assert game.is_won() or game.is_over() or len(game.moves_played) == 300
     game.public_position()
     for pile in ("waste", "tableau-1", "reserve", "reserve-1"):

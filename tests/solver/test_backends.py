@@ -16,9 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tableaux.solver.search as solver_module
+from helpers.games import play_randomly, random_position
 from helpers.positions import replay
 from tableaux import GAMES, new_game
-from tableaux.rulebook.engine import RawMove, Rules, State
+from tableaux.rulebook.engine import RawMove, State
 from tableaux.solver import BACKENDS, SolverError, solve
 from tableaux.solver.strategy import KingAlbertStrategy, strategy_for
 
@@ -31,20 +32,6 @@ CORE_GAME = {"king-albert": 0, "king-albert-classic": 1, "eagle-wing": 2}
 NAMES = list(CORE_GAME)
 
 
-def random_positions(rules: Rules, deal: int, seed: int, plies: int) -> list[State]:
-    """The positions of one random game: what players and hints meet."""
-    rng = random.Random(seed)
-    state = rules.deal(deal)
-    out = [state]
-    for _ in range(plies):
-        moves = rules.moves(state)
-        if not moves:
-            break
-        state = rules.apply(state, rng.choice(moves))
-        out.append(state)
-    return out
-
-
 @settings(max_examples=60, deadline=None)
 @given(name=st.sampled_from(NAMES), deal=st.integers(0, 2**32 - 1), seed=st.integers(0, 2**16),
        plies=st.integers(0, 250))
@@ -55,7 +42,7 @@ def test_core_generates_the_engines_moves_and_positions(name: str, deal: int, se
     that unmaking the move restores the position exactly.
     """
     rules, game = GAMES[name], CORE_GAME[name]
-    for state in random_positions(rules, deal, seed, plies)[-40:]:
+    for state in play_randomly((rules, rules.deal(deal)), random.Random(seed), plies)[-40:]:
         moves = rules.moves(state)
         assert _core.moves(game, state.piles, state.redeals) == moves
         for move in moves:
@@ -69,7 +56,7 @@ def test_core_keys_tell_positions_apart_exactly_as_the_python_keys_do(name: str,
     """Two positions of one game share a C key exactly when they share a Python key (and then a hash)."""
     rules, game = GAMES[name], CORE_GAME[name]
     strategy = strategy_for(rules)
-    positions = random_positions(rules, deal, seed, 200)
+    positions = play_randomly((rules, rules.deal(deal)), random.Random(seed), 200)
     by_py: dict[bytes, tuple[bytes, int]] = {}
     by_c: dict[bytes, bytes] = {}
     for state in positions:
@@ -83,7 +70,7 @@ def test_core_keys_tell_positions_apart_exactly_as_the_python_keys_do(name: str,
 def test_core_key_ignores_the_order_of_interchangeable_piles(name: str) -> None:
     rules, game = GAMES[name], CORE_GAME[name]
     rng = random.Random(name)
-    for state in random_positions(rules, 77, 3, 60):
+    for state in play_randomly((rules, rules.deal(77)), random.Random(3), 60):
         piles = list(state.piles)
         tableau = list(rules.tableau)
         shuffled = tableau[:]
@@ -98,7 +85,7 @@ def test_core_key_ignores_the_order_of_interchangeable_piles(name: str) -> None:
 def test_core_makes_the_same_safe_moves_as_the_python_strategy(name: str, deal: int, seed: int) -> None:
     rules, game = GAMES[name], CORE_GAME[name]
     strategy = strategy_for(rules)
-    for state in random_positions(rules, deal, seed, 200):
+    for state in play_randomly((rules, rules.deal(deal)), random.Random(seed), 200):
         moves = rules.moves(state)
         assert _core.safe_move(game, state.piles, state.redeals) == strategy.safe_move(state, moves)
         if strategy.has_restricted_pass:
@@ -178,7 +165,7 @@ class _TakesNothingBack(KingAlbertStrategy):
         return super().order(state, moves, True)
 
 
-# Positions of random play (deal and plies of random_positions) that only a line taking a card back off a
+# Positions of random play (deal and plies of random_position) that only a line taking a card back off a
 # foundation wins, found by searching deals 1-1000 with cards taken back and without.
 NEEDS_A_CARD_BACK = {
     "king-albert": [(267, 10), (274, 20), (421, 20), (483, 30), (512, 10), (569, 30)],
@@ -194,7 +181,7 @@ def test_a_card_home_for_good_never_comes_back_yet_positions_that_need_one_back_
     win it, with lines that play to a win in the engine."""
     rules = GAMES[name]
     for deal, plies in NEEDS_A_CARD_BACK[name]:
-        start = random_positions(rules, deal, deal, plies)[-1]
+        start = random_position(rules, deal, deal, plies)
         search = solver_module._Search(rules, 1_000_000, None, 10**7)
         search.strategy = _TakesNothingBack(rules.single_cards_only)
         assert search.run(start, restricted=False, node_cap=None) is None, (deal, plies)
@@ -216,7 +203,7 @@ def test_a_reserve_card_must_be_covered_at_once_without_changing_any_verdict(pli
     compared = unwinnable = 0
     searched = {True: 0, False: 0}
     for deal in range(1, 41):
-        start = random_positions(rules, deal, deal, plies)[-1]
+        start = random_position(rules, deal, deal, plies)
         verdicts = {}
         for oblige in (True, False):
             verdict, _, nodes, _, _ = _core.solve(game, start.piles, start.redeals, max_nodes=400_000, oblige=oblige)
@@ -252,7 +239,7 @@ def test_both_complete_searches_are_one_search_in_every_game(name: str, deal: in
     from one position both make the same positions, to the same verdict and the same winning line. Positions of
     random play, most of them won or lost within a few thousand positions."""
     rules = GAMES[name]
-    state = random_positions(rules, deal, seed, plies)[-1]
+    state = random_position(rules, deal, seed, plies)
     c, py = (solve((rules, state), max_nodes=20_000, first_pass=False, backend=b) for b in ("c", "python"))
     assert (c.verdict, c.nodes, c.moves) == (py.verdict, py.nodes, py.moves)
 
@@ -392,7 +379,7 @@ def test_a_complete_search_restarted_many_times_keeps_the_plain_searchs_verdict(
     restarted search that called a position lost which the plain search wins, or the reverse, would be
     keeping a position it must drop."""
     rules, game = GAMES["king-albert-classic"], CORE_GAME["king-albert-classic"]
-    state = random_positions(rules, deal, seed, plies)[-1]
+    state = random_position(rules, deal, seed, plies)
     plain, again = (_core.solve(game, state.piles, state.redeals, max_nodes=300_000, memory=mib << 20,
                                 first_pass=False, restarts=restarts) for restarts in (False, first_run))
     if 2 not in (plain[0], again[0]):

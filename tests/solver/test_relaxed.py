@@ -17,7 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from helpers.cli import run_tableaux
-from helpers.positions import KA, KAC, played, replay, small_positions
+from helpers.games import random_position
+from helpers.positions import KA, KAC, replay, small_positions
 from tableaux.rulebook.cards import RANK
 from tableaux.rulebook.engine import State
 from tableaux.rulebook.king_albert import RESERVE, TABLEAU
@@ -38,7 +39,7 @@ def test_every_real_move_is_a_relaxed_move(deal: int, plies: int, rank: int, see
     """The relaxation's premise: from any position, each legal real move leads to a relaxed position one relaxed
     move away (or to the same one: a pile's only card to an empty pile). Left out, as relaxed.py proves it may:
     every move but an Ace's where an Ace can go home, and an Ace taken back."""
-    state = played(KAC, deal, seed, plies)
+    state = random_position(KAC, deal, seed, plies)
     if ace_can_go_home(state):
         return
     here = relaxed_start(KAC, state, rank)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import hypothesis.strategies as st
 import pytest
 from hypothesis import HealthCheck, given, settings
-from test_properties import playout
 
 import tableaux
+from helpers.games import play_randomly
 from helpers.handmade import Hand
 from tableaux.rulebook.cards import RANK, SUIT
 from tableaux.solver import BACKENDS
@@ -40,7 +40,7 @@ def test_king_albert_safe_moves_are_exactly_the_covered_cards_going_home(deal: i
     cards home" rule, which worrying back breaks)."""
     for name in ("king-albert", "king-albert-classic"):
         game = tableaux.new_game(name, deal)
-        for _ in playout(game, picks):
+        for _ in play_randomly(game, picks):
             pass
         rules = game.rules
         legal = rules.moves(game.state)
@@ -75,7 +75,7 @@ def test_a_three_waits_for_both_aces_of_the_other_colour(name: str) -> None:
 @given(deal=deals, picks=choices)
 def test_eagle_wing_safe_moves_are_single_cards_home_but_never_the_base_rank(deal: int, picks: list[int]) -> None:
     game = tableaux.new_game("eagle-wing", deal)
-    for _ in playout(game, picks):
+    for _ in play_randomly(game, picks):
         pass
     rules, state = game.rules, game.state
     base = RANK[state.piles[rules.foundations[0]][0]]
@@ -90,7 +90,7 @@ def test_each_safe_move_is_one_the_solver_itself_makes_without_searching(
     name: str, deal: int, picks: list[int]
 ) -> None:
     game = tableaux.new_game(name, deal)
-    for _ in playout(game, picks):
+    for _ in play_randomly(game, picks):
         pass
     strategy = strategy_for(game.rules)
     legal = game.rules.moves(game.state)

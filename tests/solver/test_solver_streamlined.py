@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers.positions import played, replay
+from helpers.games import random_position
+from helpers.positions import replay
 from tableaux import GAMES
 from tableaux.rulebook.engine import Rules, State
 from tableaux.solver import BACKENDS
@@ -37,7 +38,7 @@ def test_a_streamlined_run_alone_never_says_unwinnable_and_its_wins_play_out(
     """A streamlined run alone (``stream_alone``) answers winnable, with a line that wins in the engine's
     rules, or unknown, even where it searched its whole restricted space: that space may lack the win."""
     rules = GAMES[name]
-    start = played(rules, deal, seed, plies)
+    start = random_position(rules, deal, seed, plies)
     verdict, line, nodes, _, _ = _core.solve(CORE_GAME[name], start.piles, start.redeals, max_nodes=20_000,
                                              stream_alone=kinds)
     assert verdict in (0, 2)

@@ -15,6 +15,7 @@ import pytest
 
 import tableaux.survey.solver as survey_module
 from helpers.cli import run_tableaux
+from helpers.net import free_port
 from tableaux.common.intervals import percentile, wilson
 from tableaux.rulebook.deal import DealError, parse_deals
 from tableaux.survey.files import SurveyError
@@ -106,12 +107,7 @@ def test_a_torn_last_line_is_ignored_and_garbage_is_refused(tmp_path: Path) -> N
         read_results(out, "eagle-wing")
 
 
-def free_port() -> int:
-    import socket
 
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.fixture

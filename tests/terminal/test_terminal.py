@@ -6,7 +6,7 @@ import io
 import itertools
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,7 +15,9 @@ from rich.console import Console
 import tableaux
 from helpers.cli import run_tableaux
 from helpers.handmade import Hand
+from helpers.terminal import scripted
 from tableaux import fair
+from tableaux.advice.effort import EFFORT, Effort
 from tableaux.advice.heuristic import heuristic_moves
 from tableaux.advice.hints import Hint
 from tableaux.play.board import ASCII, UNICODE, card_label, card_text, render
@@ -26,19 +28,8 @@ from tableaux.terminal import advice as terminal_fair
 from tableaux.terminal.advice import Budget
 from tableaux.terminal.line import play_loop
 
-
 # --- helpers ----------------------------------------------------------------
-def scripted(lines: Iterable[str]) -> Callable[[str], str]:
-    """An input function that types ``lines`` and then presses Ctrl-D."""
-    it = iter(lines)
 
-    def read(prompt: str) -> str:
-        try:
-            return next(it)
-        except StopIteration:
-            raise EOFError from None
-
-    return read
 
 
 def play(game: Game, *lines: str) -> tuple[Game, str]:
@@ -401,7 +392,8 @@ def test_a_bug_behind_a_command_does_not_end_the_game(monkeypatch: pytest.Monkey
 
 
 # --- fair play: chance, hint, giveup, lost? -------------------------------------------------------
-SMALL = Budget(samples=6, max_nodes=4000, time_limit=None, lost_nodes=30_000, hint_samples=6, hint_nodes=4000)
+SMALL: Budget = {**EFFORT["terminal"], "chance": Effort(6, 4000, None), "fair-hint": Effort(6, 4000, None),
+                 "where-lost": Effort(None, 30_000, None)}
 
 
 def play_fair(game: Game, *lines: str) -> tuple[Game, str]:
@@ -434,7 +426,7 @@ def test_hint_is_fair_by_default_and_hint_peek_says_it_peeks() -> None:
 
 
 def test_lost_is_refused_while_the_game_is_on_and_answers_after_giving_up() -> None:
-    from test_fair import losing_game
+    from helpers.lost import losing_game
 
     lost_game, k = losing_game("king-albert")
     record = lost_game.to_dict()
@@ -476,7 +468,7 @@ def test_giveup_asks_first_and_a_no_keeps_the_game_on() -> None:
 
 @pytest.mark.parametrize("looked", [False, True])
 def test_playing_on_after_giving_up_or_lost_makes_the_game_assisted_and_says_so(looked: bool) -> None:
-    from test_fair import losing_game
+    from helpers.lost import losing_game
 
     lost_game, _k = losing_game("king-albert")
     game = tableaux.Game.replay(lost_game.rules, lost_game.deal, lost_game.moves_played)
@@ -498,7 +490,7 @@ def test_a_new_deal_after_giving_up_is_not_assisted() -> None:
 @pytest.mark.parametrize("name", ["king-albert", "eagle-wing"])
 def test_lost_names_the_last_move_when_the_game_ended_on_its_losing_move(name: str) -> None:
     """Move numbers count from 1, as the board's move counter: the last of n moves is move n."""
-    from test_fair import lost_by_its_last_move
+    from helpers.lost import lost_by_its_last_move
 
     game = lost_by_its_last_move(name)
     moves = [str(m) for m in game.moves_played]

@@ -9,10 +9,10 @@ import subprocess
 from pathlib import Path
 
 from rich.console import Console
-from test_terminal import scripted
 
 import tableaux
 from helpers.cli import run_tableaux
+from helpers.terminal import scripted
 from tableaux.catalogue import load
 from tableaux.play.game import Game
 from tableaux.terminal.line import help_text, play_loop

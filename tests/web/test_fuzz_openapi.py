@@ -44,9 +44,9 @@ from schemathesis.specs.openapi.checks import (  # noqa: E402
     response_schema_conformance,
     status_code_conformance,
 )
-from test_hostile import report  # noqa: E402
 
 import tableaux  # noqa: E402
+from helpers.report import report  # noqa: E402
 from tableaux.web.app import COOKIE, create_app  # noqa: E402
 from tableaux.web.models import View  # noqa: E402
 
@@ -302,7 +302,8 @@ def test_schemathesis_from_outside_with_every_check_and_the_stateful_phase_finds
     import shutil
     import subprocess
 
-    from test_serve import free_port, server, wait_until_answering
+    from helpers.net import free_port
+    from helpers.server import server, wait_until_answering
 
     # The test extra installs the command beside this interpreter, which need not be on PATH.
     beside = str(Path(sys.executable).parent)

@@ -12,9 +12,10 @@ from typing import Any
 import httpx2
 import pytest
 from fastapi.testclient import TestClient
-from test_serve import free_port, server, wait_until_answering
 
 import tableaux
+from helpers.net import free_port
+from helpers.server import server, wait_until_answering
 from tableaux.web.app import create_app
 from tableaux.web.pool import SolverPool
 

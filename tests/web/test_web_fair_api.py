@@ -153,7 +153,7 @@ def test_where_lost_matches_the_library_and_rewind_goes_back_there_as_assisted(c
 
 @pytest.mark.parametrize("name", ["king-albert", "eagle-wing"])
 def test_where_lost_names_the_last_move_when_the_game_ended_on_its_losing_move(client: TestClient, name: str) -> None:
-    from test_fair import lost_by_its_last_move
+    from helpers.lost import lost_by_its_last_move
 
     game = lost_by_its_last_move(name)
     moves = [str(m) for m in game.moves_played]

@@ -23,19 +23,11 @@ from ..play.game import Game
 from ..rulebook.engine import Move, MoveDict, TableauxError
 from ..solver import solve
 from . import fair
+from .effort import Effort, effort
 from .heuristic import heuristic_moves, history, repeating_moves
 
 HINT_MODES = ("fair", "peek")
 """``fair``: from the cards the player has seen only; ``peek``: the solver sees the face-down cards too."""
-
-PEEK_NODES = 3_000_000
-"""A peeking hint's positions: about a second of the C core on a slow machine, so hints answer at once."""
-
-PEEK_SECONDS = 0.9
-"""A peeking hint's time limit, which bounds the wait on a busy machine and for the Python search."""
-
-FAIR_SECONDS = 2.0
-"""A fair hint's time limit: all its sampled layouts together."""
 
 HintSource = Literal["solver", "heuristic", "none"]
 
@@ -92,19 +84,17 @@ PEEKING = N_("(Peeking: the solver looked at the face-down cards.)")
 """Ends every message of a hint that used hidden cards."""
 
 
-def peek_hint(game: Game, time_limit: float | None = None) -> Hint | None:
+def peek_hint(game: Game, spend: Effort | None = None) -> Hint | None:
     """A peeking hint: the next move of a winning line of the real deal, or the news that none exists.
 
     None if undecided. The solver sees the face-down cards, so the hint is
-    marked ``peeks`` and its message says so. By default the solver gets
-    :data:`PEEK_NODES` positions and :data:`PEEK_SECONDS` seconds, whichever runs out first.
+    marked ``peeks`` and its message says so. ``spend`` is its positions and
+    seconds, the library's peeking hint's (:mod:`tableaux.advice.effort`) unless given.
     """
     if game.is_won():
         return None
-    if time_limit is None:
-        result = solve(game, max_nodes=PEEK_NODES, time_limit=PEEK_SECONDS)
-    else:
-        result = solve(game, time_limit=time_limit)
+    spend = spend or effort("peek-hint")
+    result = solve(game, max_nodes=spend.positions, time_limit=spend.seconds)
     if result.verdict == "winnable" and result.moves:
         move = result.moves[0]
         text = _("Play {move}: it starts a winning line of {n} moves.").format(move=move, n=len(result.moves))
@@ -118,37 +108,25 @@ def peek_hint(game: Game, time_limit: float | None = None) -> Hint | None:
     return None
 
 
-def fair_hint(
-    game: Game,
-    *,
-    time_limit: float | None = None,
-    samples: int | None = None,
-    seed: int | str = 0,
-    max_nodes: int | None = None,
-) -> Hint:
+def fair_hint(game: Game, spend: Effort | None = None, *, seed: int | str = 0) -> Hint:
     """A hint from what the player has seen only: the first move of :func:`.fair.plan` on the observation.
 
     The plan runs up to the next card turned, and the hint names it and says
-    how many sampled layouts of the hidden cards it keeps winnable.
-    ``time_limit`` bounds the whole hint (all sampled layouts together, at
-    most :data:`FAIR_SECONDS` by default) and ``max_nodes`` the solver's
-    positions per layout; ``samples`` and ``max_nodes`` default to
-    :data:`tableaux.advice.fair.HINT_SAMPLES` and :data:`tableaux.advice.fair.HINT_NODES`.
-    When no sampled layout is won in time, the rule of thumb answers, saying so.
+    how many sampled layouts of the hidden cards it keeps winnable. ``spend``
+    gives the layouts drawn, the positions per layout and the seconds for the
+    whole hint (the library's fair hint's, :mod:`tableaux.advice.effort`, unless given);
+    the message counts against those same layouts. When no sampled layout is
+    won in time, the rule of thumb answers, saying so.
     """
     if game.is_won() or not game.legal_moves():
         return heuristic_hint(game)
+    spend = spend or effort("fair-hint")
+    drawn = spend.samples if spend.samples is not None else effort("fair-hint").samples
+    assert drawn is not None
     observation = game.observation()
-    answer = fair.plan(
-        observation,
-        fair.HINT_SAMPLES if samples is None else samples,
-        seed=seed,
-        max_nodes=fair.HINT_NODES if max_nodes is None else max_nodes,
-        time_limit=FAIR_SECONDS if time_limit is None else time_limit,
-        avoid=repeating_moves(game),
-    )
+    answer = fair.plan(observation, drawn, seed=seed, max_nodes=spend.positions, time_limit=spend.seconds,
+                       avoid=repeating_moves(game))
     n, wins, decided = answer.samples, answer.wins, answer.decided
-    drawn = fair.SAMPLES if samples is None else samples
     known = observation["unseen"] <= 1  # one hidden card can lie in one place only: nothing to guess
     if answer.move is not None:
         move = answer.move
@@ -182,8 +160,8 @@ def fair_hint(
 
 def shortfall(solved: int, decided: int, drawn: int) -> str:
     """What a fair hint's count leaves out, as whole sentences (empty when nothing): the layouts the solver could
-    not tell within its positions, and those the time limit left unsolved, so that a hint resting on fewer
-    layouts than a chance to win of the same position says by how many."""
+    not tell within its positions, and those the time limit left unsolved. ``drawn`` is the number of layouts
+    the hint was handed, so "the time ran out" is said only when it did."""
     text = ""
     if decided < solved:
         untold = solved - decided
@@ -197,8 +175,9 @@ def shortfall(solved: int, decided: int, drawn: int) -> str:
 def hint(
     game: Game,
     *,
-    time_limit: float | None = None,
     mode: str = "fair",
+    spend: Effort | None = None,
+    time_limit: float | None = None,
     samples: int | None = None,
     seed: int | str = 0,
     max_nodes: int | None = None,
@@ -207,11 +186,21 @@ def hint(
 
     ``mode="fair"`` (the default) uses only what the player has seen
     (:func:`fair_hint`). ``mode="peek"`` is the clairvoyant hint: the
-    solver's move on the real deal when it finds a win within
-    ``time_limit``, else the heuristic's; it says that it peeks.
+    solver's move on the real deal when it finds a win within its budget,
+    else the heuristic's; it says that it peeks.
+
+    ``spend`` is the hint's whole effort (a front end passes its own from
+    :mod:`tableaux.advice.effort`); ``time_limit``, ``samples`` and ``max_nodes``
+    change one figure of it (``samples`` only for a fair hint).
     """
+    if mode not in HINT_MODES:
+        raise TableauxError(f"unknown hint mode {mode!r}; the modes are {', '.join(HINT_MODES)}")
+    base = spend or effort("fair-hint" if mode == "fair" else "peek-hint")
+    chosen = Effort(
+        samples=base.samples if samples is None or mode == "peek" else samples,
+        positions=base.positions if max_nodes is None else max_nodes,
+        seconds=base.seconds if time_limit is None else time_limit,
+    )
     if mode == "peek":
-        return peek_hint(game, time_limit) or heuristic_hint(game)
-    if mode == "fair":
-        return fair_hint(game, time_limit=time_limit, samples=samples, seed=seed, max_nodes=max_nodes)
-    raise TableauxError(f"unknown hint mode {mode!r}; the modes are {', '.join(HINT_MODES)}")
+        return peek_hint(game, chosen) or heuristic_hint(game)
+    return fair_hint(game, chosen, seed=seed)

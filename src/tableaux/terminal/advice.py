@@ -12,32 +12,26 @@ from :mod:`.line` and the line mode imports it, not the other way round.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from babel.lists import format_list
 from babel.numbers import format_percent
 
 from ..advice import fair
+from ..advice.effort import EFFORT, Action, Effort
 from ..advice.hints import HINT_MODES, hint
 from ..i18n import _, current
 from ..play.game import Game
 from ..rulebook.cards import card_name, parse_card
 
+Budget = Mapping[Action, Effort]
+"""How hard each of the terminal's commands works: :data:`tableaux.advice.effort.EFFORT`'s terminal row, or a
+test's smaller one."""
 
-@dataclass
-class Budget:
-    """How hard the terminal's fair commands work (the solver's budget is in positions, per sampled layout)."""
 
-    samples: int = fair.SAMPLES
-    max_nodes: int = fair.SAMPLE_NODES
-    time_limit: float | None = 20.0
-    """Seconds for one chance or hint at most, whatever the node budget says."""
-    lost_nodes: int = fair.LOST_NODES
-    hint_samples: int = fair.HINT_SAMPLES
-    hint_nodes: int = fair.HINT_NODES
-    """The fair hint's own budget: the strongest player that answers in about a second (``benchmarks/fair.py``)."""
+def terminal_budget() -> dict[Action, Effort]:
+    return dict(EFFORT["terminal"])
 
 
 class Sitting(Protocol):
@@ -54,24 +48,20 @@ class Sitting(Protocol):
     def ask(self, prompt: str, stopped: str) -> str | None: ...
 
 
-PEEK_SECONDS = 2.0
-"""The peeking hint solves the one real layout, so a few seconds are plenty."""
-
-
 def pct(x: float) -> str:
     """A share as a whole percentage, spaced as the player's language spaces it ("89%", "89 %" in French)."""
     return format_percent(x, locale=current())
 
 
 def cmd_chance(session: Sitting, _arg: str) -> None:
-    game, budget = session.game, session.budget
+    game, spend = session.game, session.budget["chance"]
     if game.is_won():
         session.say(_("You have won this game."), "green")
         return
-    session.say(_("Working out the chance from {n} layouts of the hidden cards...").format(n=budget.samples), "dim")
-    c = fair.win_chance(
-        game.observation(), budget.samples, seed=0, max_nodes=budget.max_nodes, time_limit=budget.time_limit
-    )
+    assert spend.samples is not None
+    session.say(_("Working out the chance from {n} layouts of the hidden cards...").format(n=spend.samples), "dim")
+    c = fair.win_chance(game.observation(), spend.samples, seed=0, max_nodes=spend.positions,
+                        time_limit=spend.seconds)
     n, won, undecided = c.samples, c.winnable, c.undecided
     if undecided:
         text = _("Can still be won: {share} (a solver that sees every card wins {won} of {n} possible layouts of "
@@ -99,12 +89,13 @@ def cmd_hint(session: Sitting, arg: str) -> None:
                     "yellow")
         return
     if mode == "peek":
-        advice = hint(game, mode="peek", time_limit=PEEK_SECONDS)
+        advice = hint(game, mode="peek", spend=budget["peek-hint"])
         session.say(advice.message, "magenta")
         return
     if not game.is_won() and game.legal_moves():
-        session.say(_("Thinking over {n} layouts of the hidden cards...").format(n=budget.hint_samples), "dim")
-    advice = hint(game, samples=budget.hint_samples, max_nodes=budget.hint_nodes, time_limit=budget.time_limit)
+        session.say(_("Thinking over {n} layouts of the hidden cards...").format(n=budget["fair-hint"].samples),
+                    "dim")
+    advice = hint(game, spend=budget["fair-hint"])
     session.say(advice.message, "cyan")
 
 
@@ -152,7 +143,8 @@ def cmd_lost(session: Sitting, _arg: str) -> None:
         return
     session.say(_("Looking back over the game with every card shown..."), "dim")
     try:
-        lost = fair.where_lost(game.to_dict(), max_nodes=session.budget.lost_nodes)
+        spend = session.budget["where-lost"]
+        lost = fair.where_lost(game.to_dict(), max_nodes=spend.positions, time_limit=spend.seconds)
     except fair.FairError as exc:
         session.say(_("Cannot say for sure: {error}.").format(error=exc), "yellow")
         return

@@ -27,7 +27,7 @@ from ..rulebook.cards import CardError
 from ..rulebook.deal import DealError
 from ..rulebook.engine import IllegalMoveError, Move, TableauxError, long_name, parse_notation, short_name
 from ..solver import solve
-from .advice import Budget, cmd_chance, cmd_giveup, cmd_hint, cmd_lost
+from .advice import Budget, cmd_chance, cmd_giveup, cmd_hint, cmd_lost, terminal_budget
 from .help import help_text, pile_summary
 from .unfinished import Unfinished
 
@@ -62,7 +62,7 @@ class Session:
     console: Console
     save_path: Path | None = None
     running: bool = True
-    budget: Budget = field(default_factory=Budget)
+    budget: Budget = field(default_factory=terminal_budget)
     """How hard ``chance``, ``hint`` and ``lost?`` work (see :mod:`tableaux.terminal.advice`)."""
     gave_up: bool = False
     looked: bool = False
@@ -284,9 +284,6 @@ class Session:
         self.save_path = None
         self.switch_to(saved.game, _("Resumed {game}.").format(game=saved.describe()))
 
-    SOLVE_SECONDS = 10.0
-    """How long 'solve' searches before it admits it cannot tell; the C core decides most positions in milliseconds."""
-
     def cmd_solve(self, _arg: str) -> None:
         """Play the solver's winning line from here, one move per Enter, so the player sees how the deal is won."""
         game = self.game
@@ -294,7 +291,8 @@ class Session:
             self.say(_("This game is already won."), "green")
             return
         self.say(_("Looking for a winning line from this position..."), "dim")
-        result = solve(game, time_limit=self.SOLVE_SECONDS)
+        spend = self.budget["solution"]
+        result = solve(game, max_nodes=spend.positions, time_limit=spend.seconds)
         if result.verdict == "unwinnable":
             self.say(_("This position cannot be won: the solver tried every way on from here. "
                        "'undo' steps back to where it still could be, 'restart' goes back to the deal."),
@@ -303,7 +301,7 @@ class Session:
         if result.verdict == "unknown":
             self.say(_("The solver could not decide within {seconds} seconds whether this position "
                        "can be won. Play on, or try 'solve' again after a few moves.").format(
-                seconds=f"{self.SOLVE_SECONDS:g}"), "yellow")
+                seconds=f"{spend.seconds:g}"), "yellow")
             return
         moves = result.moves
         self.say(_("A winning line of {n} moves. Enter plays the next move, 'all' plays the rest, "
@@ -402,9 +400,9 @@ def play_loop(
 
     ``input_fn(prompt)`` returns one line, raising ``EOFError`` at the end of input. With ``unfinished``,
     the game is kept there after every command, and the unfinished games it holds are offered.
-    ``budget`` sets how hard the fair-play commands work.
+    ``budget`` sets how hard the fair-play commands and ``solve`` work (:mod:`tableaux.advice.effort`).
     """
-    session = Session(game, console, input_fn=input_fn, unfinished=unfinished, budget=budget or Budget())
+    session = Session(game, console, input_fn=input_fn, unfinished=unfinished, budget=budget or terminal_budget())
     session.switch_to(game, message)
     session.offer_unfinished()
     session.say(_("Type a move such as T1>T3, or 'help'."), "dim")

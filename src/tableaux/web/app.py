@@ -23,6 +23,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ..advice.effort import EFFORT, Action, Effort
 from . import assist, models
 from .database import Database
 from .errors import ApiError
@@ -92,12 +93,24 @@ def describe(app: FastAPI) -> dict[str, Any]:
     return schema
 
 
+def web_effort(hint_seconds: float | None, chance_seconds: float | None,
+               solve_seconds: float | None) -> dict[Action, Effort]:
+    """The web's efforts, with the time limits a caller chose instead of the table's."""
+    spend = dict(EFFORT["web"])
+    for actions, seconds in ((("fair-hint", "peek-hint"), hint_seconds), (("chance",), chance_seconds),
+                             (("where-lost", "solution"), solve_seconds)):
+        if seconds is not None:
+            for action in actions:
+                spend[action] = spend[action].within(seconds)
+    return spend
+
+
 def create_app(
     db_path: str | Path | Database,
     *,
-    hint_time_limit: float = 3.0,
-    chance_time_limit: float = 3.0,
-    solve_time_limit: float = 10.0,
+    hint_time_limit: float | None = None,
+    chance_time_limit: float | None = None,
+    solve_time_limit: float | None = None,
     allowed_hosts: tuple[str, ...] | None = None,
     pool: SolverPool | None = None,
     check_answers: bool | None = None,
@@ -106,10 +119,9 @@ def create_app(
 
     ``allowed_hosts`` limits the Host header (DNS rebinding).
 
-    ``chance_time_limit`` bounds each chance to win; ``solve_time_limit`` each solution and each search
-    for where a game was lost (their budgets are otherwise in positions, see :mod:`tableaux.advice.fair`).
-    ``hint_time_limit`` bounds each hint. By default it is the chance's: a fair hint first solves the same
-    sampled layouts as the chance to win, so with as much time it rests on as many of them.
+    Every solver-backed answer works as hard as :data:`tableaux.advice.effort.EFFORT` says for the web;
+    ``hint_time_limit`` (both kinds of hint), ``chance_time_limit`` and ``solve_time_limit`` (the solution
+    and where a game was lost) change only their seconds, as the tests do.
 
     The solver pool starts with the app's lifespan (or at the first hint when
     the app runs without one) and stops with it.
@@ -132,9 +144,9 @@ def create_app(
 
     app = FastAPI(title="tableaux", docs_url=None, redoc_url=None, openapi_url="/openapi.json", lifespan=lifespan)
     app.state.store = store
-    app.state.games = Games(store, hint_time_limit, solver_pool)
+    app.state.games = Games(store, web_effort(hint_time_limit, chance_time_limit, solve_time_limit), solver_pool)
     app.state.pool = solver_pool
-    app.state.assist = assist.Assist(app.state.games, chance_time_limit, solve_time_limit)
+    app.state.assist = assist.Assist(app.state.games)
     app.include_router(router)
     app.include_router(translations_router)
     app.include_router(assist.router)

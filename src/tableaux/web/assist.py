@@ -39,10 +39,8 @@ ANSWERS_KEPT = 256
 class Assist:
     """The solver-backed answers of one app, with their time limits and the answers already worked out."""
 
-    def __init__(self, games: Games, chance_time_limit: float, solve_time_limit: float) -> None:
+    def __init__(self, games: Games) -> None:
         self.games = games
-        self.chance_time_limit = chance_time_limit
-        self.solve_time_limit = solve_time_limit
         self._kept: OrderedDict[tuple[str, str, int], dict[str, Any]] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -75,7 +73,7 @@ class Assist:
         key = ("chance", game_id, version)
         answer = self._recall(key)
         if answer is None:
-            answer = {"version": version, **await self._in_pool(chance_job, observation, self.chance_time_limit)}
+            answer = {"version": version, **await self._in_pool(chance_job, observation, self.games.spend["chance"])}
             self._keep(key, answer)
         return answer
 
@@ -90,7 +88,7 @@ class Assist:
         key = ("lost", game_id, version)
         answer = self._recall(key)
         if answer is None:
-            answer = {"version": version, **await self._in_pool(lost_job, saved, self.solve_time_limit)}
+            answer = {"version": version, **await self._in_pool(lost_job, saved, self.games.spend["where-lost"])}
             self._keep(key, answer)
         return answer
 
@@ -102,7 +100,7 @@ class Assist:
             return record
 
         record = await run_in_threadpool(self.games.inspect, game_id, player, current)
-        found = await self._in_pool(solution_job, record, self.solve_time_limit)
+        found = await self._in_pool(solution_job, record, self.games.spend["solution"])
         if found["verdict"] == "winnable":  # the way to win is shown: the game is assisted from now on
             view = await run_in_threadpool(self.games.change, game_id, player, version, lambda game: None,
                                            assisted=True)

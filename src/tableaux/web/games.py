@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Annotated, Any
 
@@ -23,6 +23,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
 from .. import catalogue
+from ..advice.effort import Action, Effort
 from ..advice.hints import Hint, heuristic_hint
 from ..i18n import _
 from ..i18n import current as current_language
@@ -44,9 +45,10 @@ class Games:
     """Game operations. One lock stripe per game id serialises changes to the same game in this process;
     the version compare-and-swap in the store protects against other processes."""
 
-    def __init__(self, store: Store, hint_time_limit: float, pool: SolverPool) -> None:
+    def __init__(self, store: Store, spend: Mapping[Action, Effort], pool: SolverPool) -> None:
         self.store = store
-        self.hint_time_limit = hint_time_limit
+        self.spend = spend
+        """Each action's effort in this app (:data:`tableaux.advice.effort.EFFORT`'s web row, or a test's)."""
         self.pool = pool
         self._cache: OrderedDict[str, tuple[int, Game]] = OrderedDict()
         self._cache_lock = threading.Lock()
@@ -205,7 +207,8 @@ class Games:
             if hint is not None:  # nothing to search (a won game)
                 self.pool.release()
             else:
-                hint = await self.pool.run(hint_job, record, self.hint_time_limit, mode, current_language())
+                spend = self.spend["peek-hint" if mode == "peek" else "fair-hint"]
+                hint = await self.pool.run(hint_job, record, spend, mode, current_language())
                 if hint is None:  # the worker died: answer anyway
                     *_ignored, hint = await run_in_threadpool(self.look, game_id, player, True)
         assert hint is not None

@@ -25,9 +25,12 @@ import os
 import threading
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .store import GameRecord
+
+if TYPE_CHECKING:
+    from ..advice.effort import Effort
 
 WORKER_NICENESS = 10
 """How much lower the workers' CPU priority is than the server's (Unix ``nice``)."""
@@ -50,7 +53,7 @@ def _ready() -> int:
     return os.getpid()
 
 
-def hint_job(record: GameRecord, time_limit: float, mode: str = "fair", lang: str = "en") -> dict[str, Any]:
+def hint_job(record: GameRecord, spend: Effort, mode: str = "fair", lang: str = "en") -> dict[str, Any]:
     """In a worker: a stored game's hint, as :func:`tableaux.advice.hints.hint` gives it (the solver's, or the rule of
     thumb's), worded in ``lang``, the language of the request that asked for it.
 
@@ -61,25 +64,26 @@ def hint_job(record: GameRecord, time_limit: float, mode: str = "fair", lang: st
     from .views import rebuild
 
     with speaking(lang):
-        return dict(hint(rebuild(record), time_limit=time_limit, mode=mode).to_dict())
+        return dict(hint(rebuild(record), mode=mode, spend=spend).to_dict())
 
 
-def chance_job(observation: dict[str, Any], time_limit: float) -> dict[str, Any]:
+def chance_job(observation: dict[str, Any], spend: Effort) -> dict[str, Any]:
     """In a worker: the chance to win, from what the player has seen and nothing else.
 
     It is given the observation, never the game, so it cannot look at a face-down card.
     """
     from ..advice.fair import win_chance
 
-    return win_chance(observation, time_limit=time_limit).to_dict()
+    assert spend.samples is not None
+    return win_chance(observation, spend.samples, max_nodes=spend.positions, time_limit=spend.seconds).to_dict()
 
 
-def lost_job(saved: dict[str, Any], time_limit: float) -> dict[str, Any]:
+def lost_job(saved: dict[str, Any], spend: Effort) -> dict[str, Any]:
     """In a worker: where a finished game was lost (:func:`tableaux.advice.fair.where_lost`, which sees every card)."""
     from ..advice.fair import FairError, where_lost
 
     try:
-        found = where_lost(saved, time_limit=time_limit)
+        found = where_lost(saved, max_nodes=spend.positions, time_limit=spend.seconds)
     except FairError:
         return {"verdict": "unknown"}
     if found is None:
@@ -103,12 +107,12 @@ def moved_cards(saved: dict[str, Any], index: int) -> list[str]:
     return [entry["card"] for entry in before["piles"][move.source][-move.count:] if entry["card"] is not None]
 
 
-def solution_job(record: GameRecord, time_limit: float) -> dict[str, Any]:
+def solution_job(record: GameRecord, spend: Effort) -> dict[str, Any]:
     """In a worker: the solver's winning line from the game's current position (it sees the face-down cards)."""
     from ..solver import solve
     from .views import rebuild
 
-    result = solve(rebuild(record), time_limit=time_limit)
+    result = solve(rebuild(record), max_nodes=spend.positions, time_limit=spend.seconds)
     return {"verdict": result.verdict, "moves": [str(m) for m in result.moves] if result.winnable else []}
 
 

@@ -16,13 +16,16 @@ The parts: :mod:`.observation` (reading what was seen, sampling the rest),
 :mod:`.chance` (chance, and the move-by-move hindsight vote), :mod:`.planner`
 (the plan up to the next card turned: the fair player and the fair hint),
 and :mod:`.lost` (where a finished game was lost). The no-peek players over a range of
-deals are a floor above, in :mod:`tableaux.survey.fair`.
+deals are a floor above, in :mod:`tableaux.survey.fair`. The default budgets (``SAMPLES``, ``SAMPLE_NODES``,
+``HINT_SAMPLES``, ``HINT_NODES``, ``LOST_NODES``) are :mod:`tableaux.advice.effort`'s, named here as well
+for the library's users.
 """
 
-from .chance import CANDIDATES, SAMPLE_NODES, SAMPLES, Chance, Vote, hindsight_vote, win_chance
-from .lost import LOST_NODES, where_lost
+from ..effort import HINT_NODES, HINT_SAMPLES, LOST_NODES, SAMPLE_NODES, SAMPLES
+from .chance import CANDIDATES, Chance, Vote, hindsight_vote, win_chance
+from .lost import where_lost
 from .observation import FairError, Knowledge, read, sample, sample_states, unseen_count
-from .planner import HINT_NODES, HINT_SAMPLES, PLANS, Plan, path_to_a_card, plan, proved_lost
+from .planner import PLANS, Plan, path_to_a_card, plan, proved_lost
 
 __all__ = [
     "CANDIDATES",

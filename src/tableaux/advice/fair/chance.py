@@ -15,20 +15,10 @@ from typing import Any
 
 from ...common.intervals import wilson
 from ...rulebook.engine import Move, Rules, State
-from ...solver import BACKENDS, SolveResult, check_budget, solve
+from ...solver import SolveResult, check_budget, solve
+from ..effort import SAMPLE_NODES, SAMPLES
 from ..heuristic import heuristic_moves
 from .observation import FairError, check_count, read, sample_states
-
-SAMPLES = 64
-"""Sampled layouts per question, unless told otherwise."""
-
-SAMPLE_NODES = 100_000 if "c" in BACKENDS else 20_000
-"""Positions the solver may search per sampled layout (and per move tried on it) unless told otherwise.
-
-A budget in positions, not seconds, so answers do not depend on the machine's
-load. The compiled solver core searches tens of times faster, so it gets the
-bigger budget: more layouts are decided, in less time.
-"""
 
 CANDIDATES = 3
 """Fair hints: how many of the best-voted first moves are tried on every winnable layout."""

@@ -14,10 +14,8 @@ from typing import Any
 from ...play.saves import game_from_dict
 from ...rulebook.engine import State
 from ...solver import SolveResult, check_budget, solve
+from ..effort import LOST_NODES
 from .observation import FairError
-
-LOST_NODES = 200_000
-"""Positions the solver may search per position looked at, unless told otherwise."""
 
 
 def where_lost(

@@ -35,17 +35,12 @@ from typing import Any
 
 from ...rulebook.engine import Move, RawMove, Rules, State
 from ...solver import check_budget
-from .chance import SAMPLE_NODES, SAMPLES, _Solver
+from ..effort import SAMPLE_NODES, SAMPLES
+from .chance import _Solver
 from .observation import FairError, Knowledge, check_count, read, sample_states
 
 PLANS = 4
 """How many of the most-voted plans are tried on every winnable layout."""
-
-HINT_SAMPLES = 32
-"""Sampled layouts for a fair hint (:func:`tableaux.advice.hints.hint`): ``python benchmarks/fair.py`` times it."""
-
-HINT_NODES = 10_000
-"""Positions per sampled layout for a fair hint."""
 
 REACH_POSITIONS = 5_000
 """The most positions :func:`path_to_a_card` visits looking for a way to turn a card."""
