@@ -12,9 +12,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import tableaux
+from helpers.games import play_randomly
 from helpers.handmade import Hand
 from helpers.lost import NODES, losing_game, lost_by_its_last_move
 from tableaux import Game, fair
+from tableaux.advice.effort import Effort
 from tableaux.rulebook.cards import DOWN, card_str
 from tableaux.solver import solve
 
@@ -236,6 +238,51 @@ def test_fair_hint_depends_only_on_what_the_player_has_seen() -> None:
     kwargs = dict(time_limit=None, samples=6, max_nodes=4000, seed=3)
     assert tableaux.hint(one, **kwargs) == tableaux.hint(other, **kwargs)
 
+
+
+FALLBACKS = {"plan": Effort(6, 4000, None), "rule of thumb": Effort(6, 1, None)}
+"""A fair hint's budgets: enough for the planner to answer, and so little that no sampled layout is decided and
+the fallback answers."""
+
+
+@pytest.mark.parametrize("name", ["king-albert", "eagle-wing"])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(deal=deals, choices=picks, seed=st.integers(0, 2**32))
+def test_a_fair_hint_and_its_fallback_are_the_same_for_any_layout_of_the_hidden_cards(
+        name: str, deal: int, choices: list[int], seed: int) -> None:
+    """Two positions the player cannot tell apart (two layouts of the hidden cards that agree with one
+    observation) get the same fair hint, whether the planner answers or its fallback does: a fallback that
+    asked the solver about the real deal would tell them apart."""
+    game = tableaux.new_game(name, deal)
+    play_randomly(game, choices)
+    knowledge = fair.read(game.observation())
+    one, other = (Game(Hand(game.rules).fixed(s), deal) for s in fair.sample_states(knowledge, 2, seed=seed))
+    assert one.observation() == other.observation()
+    for spend in FALLBACKS.values():
+        assert tableaux.hint(one, spend=spend) == tableaux.hint(other, spend=spend)
+
+
+@pytest.mark.parametrize("deal", [1, 5, 16042])
+@pytest.mark.parametrize("budget", FALLBACKS)
+def test_a_fair_hint_never_asks_the_solver_about_the_real_deal(deal: int, budget: str,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The peeking hint is the only one that hands the real game to the solver (:func:`hints.peek_hint`); a fair
+    hint, its fallback included, solves sampled layouts only, through the fair planner."""
+    from tableaux.advice import hints
+
+    def peeked(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("a fair hint asked the solver about the real deal")
+
+    monkeypatch.setattr(hints, "solve", peeked)
+    game = tableaux.new_game("king-albert", deal)
+    for _ in range(3):
+        hint = tableaux.hint(game, spend=FALLBACKS[budget])
+        assert not hint.peeks and "Peeking" not in hint.message
+        if hint.move is None:
+            break
+        game.play(hint.move)
+    with pytest.raises(AssertionError, match="real deal"):  # the sentinel does catch a peek
+        tableaux.hint(game, mode="peek")
 
 def test_fair_hint_counts_are_the_sampled_layouts_its_move_wins() -> None:
     game = tableaux.new_game("eagle-wing", 5)
