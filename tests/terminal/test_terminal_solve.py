@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from helpers.terminal import scripted
 from tableaux.catalogue import load
 from tableaux.play.game import Game
 from tableaux.terminal.line import help_text, play_loop
+from tableaux.terminal.record import Record
 from tableaux.terminal.unfinished import Unfinished
 
 
@@ -82,12 +84,16 @@ def test_new_keeps_the_game_in_progress_and_resume_brings_it_back(tmp_path: Path
     assert game.deal == 1 and [str(m) for m in game.moves_played] == ["T3>T6", "R5>F1"]
 
 
-def test_quit_keeps_the_game_and_the_same_deal_comes_back_as_it_was_left(tmp_path: Path) -> None:
+def test_quit_keeps_the_game_and_the_same_deal_starts_afresh_beside_it(tmp_path: Path) -> None:
     keep = Unfinished(tmp_path)
     play(tableaux.new_game("eagle-wing", 5), "S>W", "quit", keep=keep)
     assert (tmp_path / "eagle-wing-5.json").exists()
-    game, out = play(tableaux.new_game("eagle-wing", 5), keep=keep)  # starting it afresh would overwrite it
-    assert [str(m) for m in game.moves_played] == ["S>W"] and "You had an unfinished game" in out
+    game, out = play(tableaux.new_game("eagle-wing", 5), "T1>F1", keep=keep)
+    assert game.moves_played == [] or str(game.moves_played[0]) != "S>W"  # dealt afresh
+    assert "Unfinished games kept for you: 1) Eagle Wing deal 5, 1 move played" in out
+    game, out = play(tableaux.new_game("eagle-wing", 5), "S>W", "resume 1", keep=keep)
+    assert [str(m) for m in game.moves_played] == ["S>W"]
+    assert tableaux.load(tmp_path / "eagle-wing-5.json").moves_played == game.moves_played  # neither overwrote
 
 
 def test_a_won_game_is_no_longer_kept_and_assisted_survives_keeping(tmp_path: Path) -> None:
@@ -95,8 +101,37 @@ def test_a_won_game_is_no_longer_kept_and_assisted_survives_keeping(tmp_path: Pa
     play(tableaux.new_game("king-albert", 1), "solve", "", "stop", keep=keep)
     kept = tableaux.load(tmp_path / "king-albert-1.json")
     assert kept.assisted and len(kept.moves_played) == 1
-    play(tableaux.new_game("king-albert", 1), "solve", "all", keep=keep)
-    assert not (tmp_path / "king-albert-1.json").exists()
+    play(tableaux.new_game("king-albert", 2), "resume", "solve", "all", keep=keep)
+    assert list(tmp_path.glob("*.json")) == []
+
+
+def test_a_given_up_game_is_not_kept_as_unfinished_and_is_recorded(tmp_path: Path) -> None:
+    keep, record = Unfinished(tmp_path / "unfinished"), Record(tmp_path / "finished.jsonl")
+    out = io.StringIO()
+    play_loop(tableaux.new_game("king-albert", 1), scripted(["R5>F1", "giveup", "yes"]),
+              Console(file=out, width=200, highlight=False), keep, record=record)
+    assert list((tmp_path / "unfinished").glob("*.json")) == []
+    assert "is kept" not in out.getvalue()
+    [entry] = record.entries()
+    assert (entry["game"], entry["deal"], entry["result"], entry["moves"]) == ("king-albert", 1, "given-up", 1)
+    game, out = play(tableaux.new_game("king-albert", 3), keep=keep)
+    assert "Unfinished games kept" not in out
+
+
+def test_stats_count_won_and_given_up_games_and_rules_are_shown(tmp_path: Path) -> None:
+    keep, record = Unfinished(tmp_path / "unfinished"), Record(tmp_path / "finished.jsonl")
+    line = tableaux.solve(tableaux.new_game("eagle-wing", 4)).moves
+    out = io.StringIO()
+    play_loop(tableaux.new_game("eagle-wing", 4), scripted([str(m) for m in line] + ["new 5", "S>W", "giveup",
+                                                                                      "yes", "new 6", "S>W", "stats",
+                                                                                      "rules"]),
+              Console(file=out, width=200, highlight=False), keep, record=record)
+    text = out.getvalue()
+    stats = text[text.index("Statistics of Eagle Wing"):]
+    assert re.search(r"Played +2\n", stats) and re.search(r"Won +1\n", stats) and re.search(r"Win rate +50%", stats)
+    assert re.search(rf"Fewest moves +{len(line)}\n", stats)
+    assert re.search(r"Unfinished games kept \(not counted above\) +1\n", stats)
+    assert "Wing piles build downwards in suit" in text and "<b>" not in text
 
 
 def test_tableaux_play_keeps_games_in_the_user_data_dir_and_resume_reopens_the_last(tmp_path: Path) -> None:
@@ -112,3 +147,10 @@ def test_tableaux_play_keeps_games_in_the_user_data_dir_and_resume_reopens_the_l
     assert again.returncode == 0 and "Resumed King Albert deal 1, 1 move played." in again.stdout
     none = run("eagle-wing", "--resume", stdin="")
     assert none.returncode == 2 and "no unfinished Eagle Wing game" in none.stderr
+    afresh = run("king-albert", "--deal", "1", stdin="moves\n")  # the same deal, dealt again
+    assert afresh.returncode == 0 and "Resumed" not in afresh.stdout
+    assert "Unfinished games kept for you: 1) King Albert deal 1, 1 move played." in " ".join(afresh.stdout.split())
+    back = run("king-albert", "--deal", "1", "--resume", stdin="undo\n")
+    assert back.returncode == 0 and "Undid T3>T6." in back.stdout
+    other = run("king-albert", "--deal", "2", "--resume", stdin="")
+    assert other.returncode == 2 and "no unfinished King Albert game of deal 2" in other.stderr

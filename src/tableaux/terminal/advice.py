@@ -1,29 +1,30 @@
-"""The terminal's fair-play commands: ``chance``, ``hint`` (fair or ``hint peek``), ``giveup`` and ``lost?``.
+"""The terminal's fair-play answers: chance to win, hints (fair or peeking), giving up and where a game was lost.
 
-Kept apart from :mod:`tableaux.terminal.line`, which draws the board and runs the
-loop: these commands only put :mod:`tableaux.advice.fair` into words. ``chance`` and
-the fair hint see only ``game.observation()``; ``lost?`` looks at every card,
-so it answers only once the game is over or given up (``giveup`` asks first).
-Playing on after either makes the game assisted (:meth:`Session.played_on`).
+Both terminal modes ask these functions and show what they return (:class:`~.said.Said` messages), so a
+figure or a hint reads the same in the line mode and on the full-screen board. They only put
+:mod:`tableaux.advice.fair` into words. The chance and the fair hint see only ``game.observation()``;
+where a game was lost looks at every card, so it answers only once the game is over or given up. Playing
+on after either makes the game assisted (:meth:`tableaux.terminal.sitting.Sitting.played_on`).
 
-The commands see the sitting through :class:`Sitting`, the few things they use, so this module needs nothing
-from :mod:`.line` and the line mode imports it, not the other way round.
+The slow ones (chance, hint, where lost) say first what they are about to do (``*_start``), so a mode can
+show that while they work.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from collections.abc import Mapping
+from typing import Any
 
 from babel.lists import format_list
 from babel.numbers import format_percent
 
 from ..advice import fair
 from ..advice.effort import EFFORT, Action, Effort
-from ..advice.hints import HINT_MODES, hint
-from ..i18n import _, current
+from ..advice.hints import Hint, hint
+from ..i18n import N_, _, current
 from ..play.game import Game
 from ..rulebook.cards import card_name, parse_card
+from .said import Names, Said
 
 Budget = Mapping[Action, Effort]
 """How hard each of the terminal's commands works: :data:`tableaux.advice.effort.EFFORT`'s terminal row, or a
@@ -34,32 +35,31 @@ def terminal_budget() -> dict[Action, Effort]:
     return dict(EFFORT["terminal"])
 
 
-class Sitting(Protocol):
-    """What the fair commands need of a sitting at the terminal (the line mode's ``Session`` is one)."""
-
-    game: Game
-    budget: Budget
-    gave_up: bool
-    looked: bool
-    input_fn: Callable[[str], str] | None
-
-    def say(self, message: str, style: str = "") -> None: ...
-
-    def ask(self, prompt: str, stopped: str) -> str | None: ...
-
-
 def pct(x: float) -> str:
     """A share as a whole percentage, spaced as the player's language spaces it ("89%", "89 %" in French)."""
     return format_percent(x, locale=current())
 
 
-def cmd_chance(session: Sitting, _arg: str) -> None:
-    game, spend = session.game, session.budget["chance"]
+# --- chance -------------------------------------------------------------------------------------------
+def chance_start(game: Game, budget: Budget) -> Said | None:
+    """What the chance is about to do, or None when it answers at once."""
     if game.is_won():
-        session.say(_("You have won this game."), "green")
-        return
+        return None
+    return Said(_("Working out the chance from {n} layouts of the hidden cards...").format(
+        n=budget["chance"].samples), "note")
+
+
+def chance(game: Game, budget: Budget) -> list[Said]:
+    """The chance that the hidden cards lie in a winnable way, and what that figure is not."""
+    return chance_words(game, budget)[1]
+
+
+def chance_words(game: Game, budget: Budget) -> tuple[str | None, list[Said]]:
+    """:func:`chance` with the bare figure too ("89%", for a status line), None when the game is won."""
+    if game.is_won():
+        return None, [Said(_("You have won this game."), "good")]
+    spend = budget["chance"]
     assert spend.samples is not None
-    session.say(_("Working out the chance from {n} layouts of the hidden cards...").format(n=spend.samples), "dim")
     c = fair.win_chance(game.observation(), spend.samples, seed=0, max_nodes=spend.positions,
                         time_limit=spend.seconds)
     n, won, undecided = c.samples, c.winnable, c.undecided
@@ -72,93 +72,86 @@ def cmd_chance(session: Sitting, _arg: str) -> None:
                  "the cards you have not seen; 95% interval {low} to {high}).")
     text = text.format(share=pct(c.share), won=won, n=n, low=pct(c.low), high=pct(c.high),
                        undecided=undecided)
-    session.say(text, "cyan")
-    session.say(_(
-        "That is not your chance of winning: you choose moves before the hidden cards show, so you will win "
-        "less often than this. It is an upper bound on how often play that does not peek wins from here."),
-        "dim",
-    )
+    return pct(c.share), [
+        Said(text, "advice"),
+        Said(_("That is not your chance of winning: you choose moves before the hidden cards show, so you will win "
+               "less often than this. It is an upper bound on how often play that does not peek wins from here."),
+             "note"),
+    ]
 
 
-def cmd_hint(session: Sitting, arg: str) -> None:
-    """``hint``: a fair hint; ``hint peek``: the solver looks at the face-down cards (and says so)."""
-    game, budget = session.game, session.budget
-    mode = arg.strip().lower() or "fair"
-    if mode not in HINT_MODES:
-        session.say(_("Type 'hint' for a fair hint, or 'hint peek' for one that looks at the face-down cards."),
-                    "yellow")
-        return
+# --- hints --------------------------------------------------------------------------------------------
+def hint_start(game: Game, budget: Budget, mode: str) -> Said | None:
+    """What a fair hint is about to do (a peeking one answers at once)."""
+    if mode == "fair" and not game.is_won() and game.legal_moves():
+        return Said(_("Thinking over {n} layouts of the hidden cards...").format(n=budget["fair-hint"].samples),
+                    "note")
+    return None
+
+
+def advise(game: Game, budget: Budget, mode: str) -> tuple[Hint, Said]:
+    """A hint in ``mode`` (``fair``: from the cards seen; ``peek``: the solver sees the face-down cards, and the
+    message says so), and its message."""
     if mode == "peek":
         advice = hint(game, mode="peek", spend=budget["peek-hint"])
-        session.say(advice.message, "magenta")
-        return
-    if not game.is_won() and game.legal_moves():
-        session.say(_("Thinking over {n} layouts of the hidden cards...").format(n=budget["fair-hint"].samples),
-                    "dim")
+        return advice, Said(advice.message, "peek")
     advice = hint(game, spend=budget["fair-hint"])
-    session.say(advice.message, "cyan")
+    return advice, Said(advice.message, "advice")
 
 
-YES = ("y", "yes")
-"""The answers that confirm a question (commands stay English in every language, see docs/translations.md)."""
+# --- giving up ----------------------------------------------------------------------------------------
+GIVE_UP_QUESTION = N_("Give up this game? It counts as lost.")
 
 
-def cmd_giveup(session: Sitting, arg: str) -> None:
-    """Give the game up, once the player has said yes: it then counts as lost, and 'lost?' may look at every card."""
-    if arg.strip().lower() not in ("", "up"):
-        session.say(_("Type 'giveup' to give up this game."), "yellow")
-        return
-    if session.game.is_won():
-        session.say(_("You have won this game: there is nothing to give up."), "green")
-        return
-    if session.gave_up:
-        session.say(_("You have already given this game up. Type 'lost?' or 'new'."), "yellow")
-        return
-    if session.input_fn is not None:
-        answer = session.ask(_("Give up this game? It counts as lost. [yes/no] "), _("Not given up."))
-        if answer is None:
-            return
-        if answer.strip().lower() not in YES:
-            session.say(_("Not given up: play on."), "dim")
-            return
-    session.gave_up = True
-    session.say(
-        _("You gave up this game. 'lost?' shows where it could no longer be won (it looks at every card); "
-          "'new' deals another game. Playing on from here ('undo', a move) counts the game as assisted."),
-        "yellow",
-    )
-
-
-def cmd_lost(session: Sitting, _arg: str) -> None:
-    game = session.game
+def giveup_refusal(game: Game, gave_up: bool, names: Names) -> Said | None:
+    """Why this game cannot be given up now, or None when it can (after the player confirms)."""
     if game.is_won():
-        session.say(_("You won: this game was never lost."), "green")
-        return
-    if not (game.is_over() or session.gave_up):
-        session.say(
-            _("'lost?' looks at every card, face-down ones included, so it answers only once the game is over. "
-              "Type 'giveup' first if you want to stop here."),
-            "yellow",
-        )
-        return
-    session.say(_("Looking back over the game with every card shown..."), "dim")
+        return Said(_("You have won this game: there is nothing to give up."), "good")
+    if gave_up:
+        return Said(_("You have already given this game up: {lost} shows where it was lost, {new} deals another "
+                      "game.").format(lost=names.lost, new=names.new), "warning")
+    return None
+
+
+def gave_up_said(names: Names) -> Said:
+    return Said(_("You gave up this game. {lost} shows where it could no longer be won (it looks at every card); "
+                  "{new} deals another game. Playing on from here ({undo}, a move) counts the game as "
+                  "assisted.").format(lost=names.lost, new=names.new, undo=names.undo), "warning")
+
+
+# --- where the game was lost -----------------------------------------------------------------------------
+def lost_start(game: Game, gave_up: bool, names: Names) -> tuple[Said, bool]:
+    """What 'where lost' says first, and whether it goes on to look (a refusal or a won game ends it here)."""
+    if game.is_won():
+        return Said(_("You won: this game was never lost."), "good"), False
+    if not (game.is_over() or gave_up):
+        return Said(_("{lost} looks at every card, face-down ones included, so it answers only once the game is "
+                      "over. Give the game up first ({giveup}) if you want to stop here.").format(
+            lost=names.lost, giveup=names.giveup), "warning"), False
+    return Said(_("Looking back over the game with every card shown..."), "note"), True
+
+
+def lost(game: Game, budget: Budget) -> tuple[list[Said], bool]:
+    """Where the game could no longer be won, and whether every card was looked at (then playing on is assisted).
+
+    Only for a game that is over or given up (:func:`lost_start` says so first).
+    """
     try:
-        spend = session.budget["where-lost"]
-        lost = fair.where_lost(game.to_dict(), max_nodes=spend.positions, time_limit=spend.seconds)
+        spend = budget["where-lost"]
+        found = fair.where_lost(game.to_dict(), max_nodes=spend.positions, time_limit=spend.seconds)
     except fair.FairError as exc:
-        session.say(_("Cannot say for sure: {error}.").format(error=exc), "yellow")
-        return
-    session.looked = True
-    if lost is None:
-        session.say(_("This game was never lost: a winning line still exists from where you stopped."), "cyan")
-        return
-    if lost["deal_unwinnable"]:
-        session.say(_("This deal could not be won from the start: the solver searched every line."), "cyan")
-        return
-    session.say(losing_move_text(game, lost), "cyan")
-    line = " ".join(lost["line"])
-    session.say(_("A winning line from just before move {number}: {line}").format(
-        number=lost["move_index"] + 1, line=line), "dim")
+        return [Said(_("Cannot say for sure: {error}.").format(error=exc), "warning")], False
+    if found is None:
+        return [Said(_("This game was never lost: a winning line still exists from where you stopped."),
+                     "advice")], True
+    if found["deal_unwinnable"]:
+        return [Said(_("This deal could not be won from the start: the solver searched every line."), "advice")], True
+    line = " ".join(found["line"])
+    return [
+        Said(losing_move_text(game, found), "advice"),
+        Said(_("A winning line from just before move {number}: {line}").format(
+            number=found["move_index"] + 1, line=line), "note"),
+    ], True
 
 
 def losing_move_text(game: Game, lost: dict[str, Any]) -> str:

@@ -56,6 +56,7 @@ def help_text(game: Game) -> str:
         _("  moves                         list every legal move"),
         _("  board (or an empty line)      draw the board again"),
         _("  save FILE, load FILE          keep the game in a file and resume it later"),
+        _("  rules, stats                  the rules of this game; your statistics of it in the terminal"),
         _("  resume [N]                    go back to an unfinished game (every game is kept as you play)"),
         _("  help (?), quit (q)            this text; leave (Ctrl-D works too)"),
     ]

@@ -12,27 +12,30 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.text import Text
 
+from ..advice.hints import HINT_MODES
 from ..i18n import _
 from ..play.board import ASCII, UNICODE, Glyphs, render
-from ..play.game import Game, new_game
-from ..play.saves import load
-from ..rulebook.cards import CardError
-from ..rulebook.deal import DealError
-from ..rulebook.engine import IllegalMoveError, Move, TableauxError, long_name, parse_notation, short_name
-from ..solver import solve
-from .advice import Budget, cmd_chance, cmd_giveup, cmd_hint, cmd_lost, terminal_budget
+from ..play.game import Game
+from ..rulebook.engine import IllegalMoveError, long_name, parse_notation, short_name
+from . import advice
+from .advice import Budget, terminal_budget
 from .help import help_text, pile_summary
+from .record import Record, stats_rows
+from .rules import rules_text
+from .said import LINE_NAMES, Said
+from .sitting import PlayerError, Sitting
 from .unfinished import Unfinished
 
-PlayerError = (TableauxError, DealError, CardError)
-"""Errors whose messages are written for players; anything else is a bug."""
+__all__ = ["PlayerError", "Session", "play_loop", "scripted_input", "help_text"]
+
+YES = ("y", "yes")
+"""The answers that confirm a question (commands stay English in every language, see docs/translations.md)."""
 
 InputFn = Callable[[str], str]
 PROMPT = "> "
@@ -53,144 +56,92 @@ def show_board(game: Game, console: Console) -> None:
 # --- the play loop --------------------------------------------------------
 PILE_WORD = re.compile(r"^(?:foundation|tableau|reserve|stock|waste|[FTRSW])-?\d{0,2}$", re.IGNORECASE)
 
+STYLES: dict[str, str] = {"": "", "note": "dim", "warning": "yellow", "advice": "cyan", "peek": "magenta",
+                          "good": "green", "won": "bold green", "over": "bold yellow", "error": "red"}
+"""How the line mode colours each kind of message (:class:`~.said.Said`)."""
 
-@dataclass
+
 class Session:
-    """One sitting at the terminal: the game being played and where it was last saved."""
+    """One sitting at the terminal in the line mode: a :class:`Sitting` read from typed lines and printed."""
 
-    game: Game
-    console: Console
-    save_path: Path | None = None
-    running: bool = True
-    budget: Budget = field(default_factory=terminal_budget)
-    """How hard ``chance``, ``hint`` and ``lost?`` work (see :mod:`tableaux.terminal.advice`)."""
-    gave_up: bool = False
-    looked: bool = False
-    """True once 'lost?' has answered for this game: it looked at every card."""
-    input_fn: InputFn | None = None
-    """Where the step-by-step solution reads its answers; None plays a solution without asking."""
-    unfinished: Unfinished | None = None
-    """Where games in progress are kept after every command; None keeps nothing (tests, scripts that ask)."""
-    _handlers: dict[str, Callable[[str], None]] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        h = self._handlers
+    def __init__(self, game: Game, console: Console, *, input_fn: InputFn | None = None,
+                 unfinished: Unfinished | None = None, record: Record | None = None,
+                 budget: Budget | None = None) -> None:
+        self.sitting = Sitting(game, LINE_NAMES, budget or terminal_budget(), unfinished, record)
+        self.console = console
+        self.input_fn = input_fn
+        """Where the step-by-step solution and the give-up question read their answers; None asks nothing."""
+        self.running = True
+        self._handlers: dict[str, Callable[[str], list[Said]]] = {}
+        s = self.sitting
         for names, fn in (
-            (("help", "?"), self.cmd_help),
+            (("help", "?"), lambda _arg: [Said(help_text(self.game))]),
             (("quit", "q", "exit"), self.cmd_quit),
-            (("undo", "u"), self.cmd_undo),
-            (("redo",), self.cmd_redo),
-            (("restart",), self.cmd_restart),
-            (("new",), self.cmd_new),
-            (("hint", "h"), lambda arg: cmd_hint(self, arg)),
-            (("chance",), lambda arg: cmd_chance(self, arg)),
-            (("giveup", "give", "resign"), lambda arg: cmd_giveup(self, arg)),
-            (("lost?", "lost"), lambda arg: cmd_lost(self, arg)),
+            (("undo", "u"), lambda _arg: self.moved(s.undo())),
+            (("redo",), lambda _arg: self.moved(s.redo())),
+            (("restart",), lambda _arg: self.moved(s.restart())),
+            (("new",), lambda arg: self.moved(s.new(int(arg) if arg.isdigit() else (arg or None)))),
+            (("hint", "h"), self.cmd_hint),
+            (("chance",), self.cmd_chance),
+            (("giveup", "give", "resign"), self.cmd_giveup),
+            (("lost?", "lost"), self.cmd_lost),
             (("solve",), self.cmd_solve),
             (("resume",), self.cmd_resume),
-            (("deal", "d"), self.cmd_deal),
+            (("deal", "d"), lambda _arg: self.moved(s.deal_stock())),
             (("moves",), self.cmd_moves),
             (("save",), self.cmd_save),
             (("load",), self.cmd_load),
-            (("board", "show"), lambda _arg: self.show()),
+            (("rules",), lambda _arg: [Said(rules_text(self.game.rules))]),
+            (("stats", "statistics"), self.cmd_stats),
+            (("board", "show"), lambda _arg: self.moved([])),
         ):
             for name in names:
-                h[name] = fn
+                self._handlers[name] = fn
+
+    @property
+    def game(self) -> Game:
+        return self.sitting.game
 
     # --- output ------------------------------------------------------
     def say(self, message: str, style: str = "") -> None:
         self.console.print(Text(message, style=style))
 
-    def show(self, message: str = "") -> None:
-        """The board, what just happened, then whether the game has ended (so that comes last)."""
+    def tell(self, said: list[Said]) -> None:
+        for item in said:
+            if item.text == BOARD:
+                self.show_board()
+            else:
+                self.say(item.text, STYLES[item.kind])
+
+    def show_board(self) -> None:
         show_board(self.game, self.console)
-        if message:
-            self.say(message)
-        if self.game.is_won():
-            self.say(
-                _("You won {game} deal {deal} in {moves} moves! Type 'new' for another deal, or 'undo' to step back.")
-                .format(game=_(self.game.rules.title), deal=self.game.deal, moves=len(self.game.moves_played)),
-                "bold green",
-            )
-        elif self.game.is_over():
-            self.say(
-                _("No legal move is left: this game is over. Type 'undo' to step back, 'restart' to try the "
-                  "deal again, 'lost?' to see where it could no longer be won, or 'new' for another deal."),
-                "bold yellow",
-            )
+
+    def moved(self, said: list[Said]) -> list[Said]:
+        """After a command that changed the table: the board, what happened, then whether the game has ended."""
+        ending = self.sitting.ending()
+        return [Said(BOARD), *said, *([ending] if ending else [])]
 
     # --- dispatch ----------------------------------------------------
     def handle(self, line: str) -> None:
         """Do what one line of input asks. Player errors become messages; the game is left as it was."""
         text = line.strip()
         if not text:
-            self.show()
+            self.tell(self.moved([]))
             return
         word, _sep, rest = text.partition(" ")
         command = self._handlers.get(word.lower())
-        before = (self.game, self.game.state, len(self.game.moves_played), self.game.assisted)
-        try:
-            if command is not None:
-                command(rest.strip())
-            elif text.lower() in ("s", "stock"):
-                self.cmd_deal("")  # a click on the stock
-            elif PILE_WORD.match(text):
-                self.send_home(text)
-            else:
-                self.play(text)
-        except PlayerError as exc:
-            self.say(str(exc), "yellow")
-        finally:
-            self.played_on(*before)
-            self.keep()
-
-    def played_on(self, game: Game, state: Any, played: int, assisted: bool) -> None:
-        """After giving up or 'lost?' (which looks at every card), playing on makes the game assisted, as in the
-        browser, and the player is told so; the game is then on again, so 'lost?' waits for its end."""
-        if not (self.gave_up or self.looked) or self.game is not game:
-            return
-        if (self.game.state, len(self.game.moves_played)) == (state, played):
-            return
-        self.game.assisted = True
-        if not assisted:
-            if self.looked:
-                text = _("'lost?' looked at every card, so this game now counts as assisted (as when the solver "
-                         "helps).")
-            else:
-                text = _("You had given this game up, so playing on counts it as assisted (as when the solver "
-                         "helps).")
-            self.say(text, "yellow")
-        self.gave_up = self.looked = False
-
-    def keep(self) -> None:
-        """Write the game in progress to the unfinished games, so neither 'new', 'quit' nor a crash loses it."""
-        if self.unfinished is None:
-            return
-        try:
-            self.unfinished.keep(self.game)
-        except OSError as exc:
-            self.say(_("(Could not keep this game in {directory}: {error}.)").format(
-                directory=self.unfinished.directory, error=exc.strerror or exc), "dim")
-
-    def switch_to(self, game: Game, message: str) -> None:
-        """Put ``game`` on the table; the one it replaces was kept after the last command."""
-        self.keep()
-        if self.unfinished is not None and not (game.moves_played or game.redo_moves):
-            kept = self.unfinished.find(game.name, game.deal)
-            if kept is not None:  # starting afresh would overwrite that game at the first move
-                game = kept
-                message = _("You had an unfinished game of {game} deal {deal}: it is back, {n} moves in "
-                            "('restart' goes back to the deal, 'redo' returns).").format(
-                    game=_(game.rules.title), deal=game.deal, n=len(game.moves_played))
-        self.game = game
-        self.gave_up = self.looked = False
-        self.show(message)
+        if command is not None:
+            self.tell(self.sitting.act(lambda: command(rest.strip())))
+        elif text.lower() in ("s", "stock"):
+            self.tell(self.sitting.act(lambda: self.moved(self.sitting.deal_stock())))  # a click on the stock
+        elif PILE_WORD.match(text):
+            self.tell(self.sitting.act(lambda: self.send_home(text)))
+        else:
+            self.tell(self.sitting.act(lambda: self.play(text)))
 
     def offer_unfinished(self) -> None:
         """At the start of a sitting, say which unfinished games 'resume' can bring back."""
-        if self.unfinished is None:
-            return
-        kept = self.unfinished.games(exclude=self.game)
+        kept = self.sitting.kept_games()
         if not kept:
             return
         listing = "; ".join(f"{i}) {saved.describe()}" for i, saved in enumerate(kept[:5], 1))
@@ -202,7 +153,7 @@ class Session:
                      "'resume N' for another.").format(listing=listing)
         self.say(text, "cyan")
 
-    def play(self, text: str) -> None:
+    def play(self, text: str) -> list[Said]:
         try:
             move = self.game.parse_move(text)  # text that is not a move gets this game's own notation help
         except IllegalMoveError as exc:
@@ -212,108 +163,93 @@ class Session:
             reason = str(exc)  # the engine's reason (Rules.why_illegal): one place for every interface
             raise IllegalMoveError(_("{reason}. Type 'moves' to list the legal moves.").format(
                 reason=reason[:1].upper() + reason[1:])) from None
-        self.game.play(move)
-        self.played(move)
+        return self.moved(self.sitting.play(move))
 
     def check_pile(self, pile: str) -> None:
         if pile not in self.game.rules.index:
             raise IllegalMoveError(_("{game} has no pile {pile}; its piles are {piles}.").format(
                 game=_(self.game.rules.title), pile=short_name(pile), piles=pile_summary(self.game)))
 
-    def played(self, move: Move) -> None:
-        self.show(_("Played {move}.").format(move=move))
-
-    def send_home(self, text: str) -> None:
+    def send_home(self, text: str) -> list[Said]:
         pile = long_name(text)
         self.check_pile(pile)
-        move = self.game.home_move(pile)
-        if move is None:
-            cards = self.game.state.piles[self.game.rules.index[pile]]
-            if not cards:
-                text = _("{pile} is empty. Type 'help' for how to move cards.")
-            else:
-                text = _("{pile} has no card that can go to a foundation now. Type 'help' for how to move cards.")
-            self.say(text.format(pile=short_name(pile)), "yellow")
-            return
-        self.game.play(move)
-        self.played(move)
+        said = self.sitting.send_home(pile)
+        return said if said[0].kind == "warning" else self.moved(said)
 
     # --- commands ----------------------------------------------------
-    def cmd_help(self, _arg: str) -> None:
-        self.say(help_text(self.game))
-
-    def cmd_quit(self, _arg: str) -> None:
+    def cmd_quit(self, _arg: str) -> list[Said]:
         self.running = False
+        return []
 
-    def cmd_undo(self, _arg: str) -> None:
-        move = self.game.undo()
-        self.show(_("Undid {move}.").format(move=move))
+    def cmd_hint(self, arg: str) -> list[Said]:
+        """``hint``: a fair hint; ``hint peek``: the solver looks at the face-down cards (and says so)."""
+        mode = arg.strip().lower() or "fair"
+        if mode not in HINT_MODES:
+            return [Said(_("Type 'hint' for a fair hint, or 'hint peek' for one that looks at the face-down cards."),
+                         "warning")]
+        self.tell_first(advice.hint_start(self.game, self.sitting.budget, mode))
+        return [advice.advise(self.game, self.sitting.budget, mode)[1]]
 
-    def cmd_redo(self, _arg: str) -> None:
-        move = self.game.redo()
-        self.show(_("Redid {move}.").format(move=move))
+    def cmd_chance(self, _arg: str) -> list[Said]:
+        self.tell_first(advice.chance_start(self.game, self.sitting.budget))
+        return advice.chance(self.game, self.sitting.budget)
 
-    def cmd_restart(self, _arg: str) -> None:
-        self.game.restart()
-        self.show(_("Back to the start of the deal; 'redo' replays your moves."))
+    def tell_first(self, said: Said | None) -> None:
+        """Say what a slow command is about to do before it does it."""
+        if said is not None:
+            self.tell([said])
 
-    def cmd_new(self, arg: str) -> None:
-        game = new_game(self.game.name, int(arg) if arg.isdigit() else (arg or None))
-        self.save_path = None
-        if self.unfinished and self.in_progress():
-            message = _("New game: deal {deal}. (the last one is kept: 'resume' brings it back)")
-        else:
-            message = _("New game: deal {deal}.")
-        self.switch_to(game, message.format(deal=game.deal))
+    def cmd_giveup(self, arg: str) -> list[Said]:
+        """Give the game up, once the player has said yes: it then counts as lost, and 'lost?' may look at every
+        card."""
+        if arg.strip().lower() not in ("", "up"):
+            return [Said(_("Type 'giveup' to give up this game."), "warning")]
+        refusal = advice.giveup_refusal(self.game, self.sitting.gave_up, LINE_NAMES)
+        if refusal is not None:
+            return [refusal]
+        if self.input_fn is not None:
+            answer = self.ask(_(advice.GIVE_UP_QUESTION) + " [yes/no] ", _("Not given up."))
+            if answer is None:
+                return []
+            if answer.strip().lower() not in YES:
+                return [Said(_("Not given up: play on."), "note")]
+        return self.sitting.giveup()
 
-    def in_progress(self) -> bool:
-        return not self.game.is_won() and bool(self.game.moves_played or self.game.redo_moves)
+    def cmd_lost(self, _arg: str) -> list[Said]:
+        said, go_on = advice.lost_start(self.game, self.sitting.gave_up, LINE_NAMES)
+        self.tell([said])
+        if not go_on:
+            return []
+        found, self.sitting.looked = advice.lost(self.game, self.sitting.budget)
+        return found
 
-    def cmd_resume(self, arg: str) -> None:
-        if self.unfinished is None:
-            self.say(_("Unfinished games are not kept here; use 'load FILE' for a saved game."), "yellow")
-            return
-        kept = self.unfinished.games(exclude=self.game)
+    def cmd_resume(self, arg: str) -> list[Said]:
+        if self.sitting.unfinished is None:
+            return [Said(_("Unfinished games are not kept here; use 'load FILE' for a saved game."), "warning")]
+        kept = self.sitting.kept_games()
         if not kept:
-            self.say(_("No other unfinished game is kept."), "yellow")
-            return
+            return [Said(_("No other unfinished game is kept."), "warning")]
         if arg and not (arg.isdigit() and 1 <= int(arg) <= len(kept)):
-            self.say(_("Say which unfinished game: resume N, with N from 1 to {n}.").format(n=len(kept)), "yellow")
-            return
-        saved = kept[int(arg) - 1 if arg else 0]
-        self.save_path = None
-        self.switch_to(saved.game, _("Resumed {game}.").format(game=saved.describe()))
+            return [Said(_("Say which unfinished game: resume N, with N from 1 to {n}.").format(n=len(kept)),
+                         "warning")]
+        return self.moved(self.sitting.resume(kept[int(arg) - 1 if arg else 0]))
 
-    def cmd_solve(self, _arg: str) -> None:
+    def cmd_solve(self, _arg: str) -> list[Said]:
         """Play the solver's winning line from here, one move per Enter, so the player sees how the deal is won."""
-        game = self.game
-        if game.is_won():
-            self.say(_("This game is already won."), "green")
-            return
-        self.say(_("Looking for a winning line from this position..."), "dim")
-        spend = self.budget["solution"]
-        result = solve(game, max_nodes=spend.positions, time_limit=spend.seconds)
-        if result.verdict == "unwinnable":
-            self.say(_("This position cannot be won: the solver tried every way on from here. "
-                       "'undo' steps back to where it still could be, 'restart' goes back to the deal."),
-                     "bold yellow")
-            return
-        if result.verdict == "unknown":
-            self.say(_("The solver could not decide within {seconds} seconds whether this position "
-                       "can be won. Play on, or try 'solve' again after a few moves.").format(
-                seconds=f"{spend.seconds:g}"), "yellow")
-            return
-        moves = result.moves
-        self.say(_("A winning line of {n} moves. Enter plays the next move, 'all' plays the rest, "
-                   "'stop' (or any command) stops. This game now counts as assisted.").format(n=len(moves)), "cyan")
-        game.assisted = True
+        if not self.game.is_won():
+            self.say(_("Looking for a winning line from this position..."), "dim")
+        moves, said = self.sitting.solution()
+        if not moves:
+            return said
+        self.tell(said)
+        self.say(_("Enter plays the next move, 'all' plays the rest, 'stop' (or any command) stops."), "cyan")
         step_by_step = self.input_fn is not None
         for number, move in enumerate(moves, 1):
             if step_by_step:
                 answer = self.ask(_("solution {number}/{total} [Enter, all, stop]> ").format(
                     number=number, total=len(moves)), _("Solution stopped."))
                 if answer is None:
-                    return
+                    return []
                 word = answer.strip().lower()
                 if word in ("all", "a"):
                     step_by_step = False
@@ -322,14 +258,14 @@ class Session:
                         done=number - 1, total=len(moves)), "dim")
                     if word not in ("stop", "s", "q", "quit"):
                         self.handle(answer)  # anything else is an ordinary command, and is obeyed
-                    return
-            game.play(move)
-            self.keep()
-            text = _("Solution move {number} of {total}: {move}.").format(number=number, total=len(moves), move=move)
+                    return []
+            step = self.sitting.act(lambda move=move, number=number: self.sitting.solution_step(
+                move, number, len(moves)))
             if step_by_step or number == len(moves):
-                self.show(text)
+                self.tell(self.moved(step))
             else:
-                self.say(text, "dim")
+                self.say(step[0].text, "dim")
+        return []
 
     def ask(self, prompt: str, stopped: str) -> str | None:
         """One answer from the player; None at the end of input or on Ctrl-C, which stop what was asked
@@ -342,50 +278,36 @@ class Session:
             self.say(stopped, "dim")
             return None
 
-    def cmd_deal(self, _arg: str) -> None:
-        rules = self.game.rules
-        if rules.stock is None or rules.waste is None:
-            self.say(_("{game} has no stock; every card is already on the table.").format(game=_(rules.title)),
-                     "yellow")
-            return
-        stock = rules.pile_names[rules.stock]
-        moves = [m for m in self.game.legal_moves() if stock in (m.source, m.target)]
-        if not moves:
-            piles = self.game.state.piles
-            if piles[rules.stock] or piles[rules.waste]:
-                text = _("Cannot deal: the waste cannot go back: no redeals are left.")
-            else:
-                text = _("Cannot deal: the stock and the waste are both empty.")
-            self.say(text, "yellow")
-            return
-        self.game.play(moves[0])
-        self.played(moves[0])
-
-    def cmd_moves(self, _arg: str) -> None:
+    def cmd_moves(self, _arg: str) -> list[Said]:
         moves = self.game.legal_moves()
-        self.say(_("Legal moves: {moves}").format(moves=" ".join(str(m) for m in moves) if moves else _("none")))
+        return [Said(_("Legal moves: {moves}").format(
+            moves=" ".join(str(m) for m in moves) if moves else _("none")))]
 
-    def cmd_save(self, arg: str) -> None:
-        path = Path(arg).expanduser() if arg else self.save_path
+    def cmd_save(self, arg: str) -> list[Said]:
+        path = Path(arg).expanduser() if arg else self.sitting.save_path
         if path is None:
-            self.say(_("Say where to save: save FILE (for example: save mygame.json)."), "yellow")
-            return
-        try:
-            self.game.save(path)
-        except OSError as exc:
-            self.say(_("Could not save to {path}: {error}. Your game is still here.").format(
-                path=repr(str(path)), error=exc.strerror or exc), "yellow")
-            return
-        self.save_path = path
-        self.say(_("Saved to {path}; resume with: tableaux play --load {path}").format(path=path))
+            return [Said(_("Say where to save: save FILE (for example: save mygame.json)."), "warning")]
+        return self.sitting.save(path)
 
-    def cmd_load(self, arg: str) -> None:
+    def cmd_load(self, arg: str) -> list[Said]:
         if not arg:
-            self.say(_("Say which file: load FILE."), "yellow")
-            return
-        game = load(Path(arg).expanduser())
-        self.save_path = Path(arg).expanduser()
-        self.switch_to(game, _("Loaded {game} deal {deal}.").format(game=_(game.rules.title), deal=game.deal))
+            return [Said(_("Say which file: load FILE."), "warning")]
+        return self.moved(self.sitting.load(Path(arg).expanduser()))
+
+    def cmd_stats(self, _arg: str) -> list[Said]:
+        record = self.sitting.record
+        if record is None:
+            return [Said(_("Finished games are not recorded here."), "warning")]
+        stats = record.stats(self.game.name)
+        unfinished = sum(1 for s in self.sitting.kept_games() if s.game.name == self.game.name)
+        rows = stats_rows(stats, unfinished + (1 if self.sitting.in_progress() else 0))
+        width = max(len(label) for label, _value in rows)
+        title = _("Statistics of {game} in the terminal").format(game=_(self.game.rules.title))
+        return [Said(title, "advice"), *(Said(f"  {label:<{width}}  {value}") for label, value in rows)]
+
+
+BOARD = "\0board"
+"""A message that stands for the board itself, drawn where it comes among the messages."""
 
 
 def play_loop(
@@ -395,15 +317,18 @@ def play_loop(
     unfinished: Unfinished | None = None,
     message: str = "",
     budget: Budget | None = None,
+    record: Record | None = None,
+    resumed: Any = None,
 ) -> Game:
     """Play until quit or end of input; returns the game as it was left (``new`` may have replaced it).
 
     ``input_fn(prompt)`` returns one line, raising ``EOFError`` at the end of input. With ``unfinished``,
-    the game is kept there after every command, and the unfinished games it holds are offered.
-    ``budget`` sets how hard the fair-play commands and ``solve`` work (:mod:`tableaux.advice.effort`).
+    the game is kept there after every command, and the unfinished games it holds are offered; ``resumed``
+    is the kept game (:class:`~.unfinished.Saved`) that ``game`` comes from, if it does. ``record`` writes
+    down finished games for the statistics. ``budget`` sets how hard the fair-play commands work.
     """
-    session = Session(game, console, input_fn=input_fn, unfinished=unfinished, budget=budget or terminal_budget())
-    session.switch_to(game, message)
+    session = Session(game, console, input_fn=input_fn, unfinished=unfinished, record=record, budget=budget)
+    session.tell(session.moved(session.sitting.switch_to(game, message, resumed)))
     session.offer_unfinished()
     session.say(_("Type a move such as T1>T3, or 'help'."), "dim")
     while session.running:
@@ -424,8 +349,8 @@ def play_loop(
             session.say(_("Sorry, that went wrong inside tableaux ({error}). Your game is still open.").format(
                 error=repr(exc)), "red")
     g = session.game
-    session.keep()
-    if session.unfinished is not None and session.in_progress():
+    session.tell(session.sitting.keep())
+    if session.sitting.unfinished is not None and session.sitting.in_progress():
         session.say(_("Bye. Your {game} game (deal {deal}) is kept: 'tableaux play --resume' brings it back.")
                     .format(game=_(g.rules.title), deal=g.deal), "dim")
     else:

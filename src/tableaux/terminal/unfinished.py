@@ -1,35 +1,44 @@
 """Unfinished terminal games, kept in the user data directory so that ``new`` or ``quit`` never loses one.
 
 The terminal writes the game after every command (a few hundred bytes, atomically,
-through :meth:`Game.save`), one file per game and deal, so a crash or a closed
-window loses nothing either. A won game, or one with no move to keep, has no
-file. The browser keeps its games in its own database; this is the terminal's
-equivalent, in the same directory (``platformdirs.user_data_dir("tableaux")``).
+as :meth:`Game.save` writes it, plus the time played), one file per game, so a
+crash or a closed window loses nothing either. A game has a file from its first
+move until it is won or given up: those are finished (:mod:`.record` keeps how
+they ended). Starting a deal that is already kept opens a file of its own beside
+the kept one, so neither overwrites the other. The browser keeps its games in its
+own database; this is the terminal's equivalent, in the same directory
+(``platformdirs.user_data_dir("tableaux")``).
 """
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..i18n import _, ngettext
 from ..play.game import Game
-from ..play.saves import SaveFileError, load
+from ..play.saves import MAX_SAVE_BYTES, SaveFileError, loads
+
+
+def data_dir() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("tableaux"))
 
 
 def default_dir() -> Path:
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("tableaux")) / "unfinished"
+    return data_dir() / "unfinished"
 
 
 @dataclass(frozen=True)
 class Saved:
-    """One unfinished game on disk."""
+    """One unfinished game on disk, and how long it has been played."""
 
     path: Path
     game: Game
+    seconds: float = 0.0
 
     def describe(self) -> str:
         moves = len(self.game.moves_played)
@@ -43,47 +52,53 @@ class Unfinished:
 
     directory: Path
 
-    def path_for(self, game: Game) -> Path:
-        return self.directory / f"{game.name}-{game.deal}.json"
+    def keep(self, game: Game, path: Path | None = None, seconds: float = 0.0) -> Path:
+        """Write ``game`` to ``path`` (its file), or to a new file when it has none yet; returns the file.
 
-    def keep(self, game: Game) -> None:
-        """Write ``game`` if it has anything to lose; forget it once won.
-
-        A game with no move at all writes nothing, and leaves alone a file an
-        earlier sitting left for the same deal (:meth:`find` resumes that one).
+        A new file never takes the name of one that exists: another game of the same deal may be kept there.
         """
-        path = self.path_for(game)
-        if game.is_won():
-            path.unlink(missing_ok=True)
-        elif game.moves_played or game.redo_moves:
+        if path is None:
             self.directory.mkdir(parents=True, exist_ok=True)
-            game.save(path)
+            path = self.directory / f"{game.name}-{game.deal}.json"
+            copy = 1
+            while path.exists():
+                copy += 1
+                path = self.directory / f"{game.name}-{game.deal}-{copy}.json"
+        data = {**game.to_dict(), "seconds": round(seconds, 1)}
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(data, indent=1) + "\n")
+        tmp.replace(path)
+        return path
 
-    def find(self, name: str, deal: int) -> Game | None:
-        """The unfinished game of this very deal, if one was kept and can be read."""
-        path = self.directory / f"{name}-{deal}.json"
-        if not path.exists():
-            return None
+    def forget(self, path: Path) -> None:
+        """The game in ``path`` is finished (won or given up): it is no longer unfinished."""
+        path.unlink(missing_ok=True)
+
+    def read(self, path: Path) -> Saved:
+        """One kept game; :class:`SaveFileError` when it cannot be read."""
         try:
-            return load(path)
-        except SaveFileError:
-            return None
+            with open(path, "rb") as f:
+                text = f.read(MAX_SAVE_BYTES + 1)
+        except OSError as exc:
+            raise SaveFileError(str(exc)) from None
+        game = loads(text.decode("utf-8", "replace"))
+        seconds = json.loads(text).get("seconds", 0.0)
+        return Saved(path, game, float(seconds) if isinstance(seconds, int | float) and seconds >= 0 else 0.0)
 
-    def games(self, exclude: Game | None = None) -> list[Saved]:
-        """Every readable unfinished game, the most recently played first (``exclude``'s own file left out).
+    def games(self, exclude: Path | None = None) -> list[Saved]:
+        """Every readable unfinished game, the most recently played first (``exclude``, a file, left out).
 
         A file that cannot be read is skipped, never deleted: it may come from
         a newer version of tableaux.
         """
-        skip = self.path_for(exclude) if exclude is not None else None
         try:
-            paths = [p for p in self.directory.glob("*.json") if p != skip]
+            paths = [p for p in self.directory.glob("*.json") if p != exclude]
         except OSError:
             return []
         found = []
         for path in sorted(paths, key=_mtime, reverse=True):
             try:
-                found.append(Saved(path, load(path)))
+                found.append(self.read(path))
             except SaveFileError:
                 continue
         return found

@@ -1,0 +1,43 @@
+"""What the terminal says, apart from how it is shown: a message and its kind, and how each mode names a command.
+
+Both terminal modes (the line mode and the full-screen board) put the same sentences before the player;
+each shows a :class:`Said` its own way (a coloured line, a line in the message pane). Where a sentence
+points to another command, the command is named through :class:`Names`: the line mode quotes the word
+to type (``'lost?'``), the board the key to press, so the sentence itself is written and translated once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Kind = Literal["", "note", "warning", "advice", "peek", "good", "won", "over", "error"]
+"""``note``: on the way or by the way (dim); ``warning``: refused, nothing changed; ``advice``: a fair figure
+or hint; ``peek``: advice that looked at face-down cards; ``good``/``won``: the game is won; ``over``: no way on;
+``error``: a bug, the game kept."""
+
+
+@dataclass(frozen=True)
+class Said:
+    """One message for the player and what kind of news it is."""
+
+    text: str
+    kind: Kind = ""
+
+
+@dataclass(frozen=True)
+class Names:
+    """How the player asks for each command in one mode, as its messages quote it."""
+
+    undo: str
+    new: str
+    lost: str
+    giveup: str
+    redo: str
+    restart: str
+    resume: str
+
+
+LINE_NAMES = Names(undo="'undo'", new="'new'", lost="'lost?'", giveup="'giveup'", redo="'redo'",
+                   restart="'restart'", resume="'resume'")
+"""The line mode's commands, typed as written (commands stay English in every language)."""

@@ -1,0 +1,282 @@
+"""One sitting at the terminal, whichever mode shows it: the game on the table and what is done to it.
+
+The line mode (:mod:`.line`) and the full-screen board (:mod:`.screen`) both hold a :class:`Sitting` and
+call its commands; each command changes the game through :class:`~tableaux.play.game.Game` (which asks
+the rules) and returns what to tell the player as :class:`~.said.Said` messages, so the two modes agree
+on what a command does and how it is worded. :meth:`Sitting.act` wraps every command: a player's error
+becomes a message and changes nothing, playing on after giving up or looking at every card makes the game
+assisted, and the game is kept after every command (:mod:`.unfinished`), so nothing is lost.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..i18n import _
+from ..play.game import Game, new_game
+from ..play.saves import load
+from ..rulebook.cards import CardError
+from ..rulebook.deal import DealError
+from ..rulebook.engine import IllegalMoveError, Move, TableauxError, short_name
+from ..solver import solve
+from . import advice
+from .advice import Budget, terminal_budget
+from .record import Record
+from .said import LINE_NAMES, Names, Said
+from .unfinished import Saved, Unfinished
+
+PlayerError = (TableauxError, DealError, CardError)
+"""Errors whose messages are written for players; anything else is a bug."""
+
+@dataclass
+class Sitting:
+    """The game being played, how it stands (given up, looked at), and where it is kept."""
+
+    game: Game
+    names: Names = LINE_NAMES
+    budget: Budget = field(default_factory=lambda: terminal_budget())
+    """How hard chance, hints and 'where lost' work (see :mod:`tableaux.terminal.advice`)."""
+    unfinished: Unfinished | None = None
+    """Where games in progress are kept after every command; None keeps nothing (tests, scripts that ask)."""
+    record: Record | None = None
+    """Where finished games (won or given up) are written down for the statistics; None writes nothing."""
+    save_path: Path | None = None
+    gave_up: bool = False
+    looked: bool = False
+    """True once 'where lost' has answered for this game: it looked at every card."""
+    clock: Callable[[], float] = time.monotonic
+    kept_path: Path | None = None
+    """This game's file among the unfinished games (None until it has a move to keep)."""
+    recorded: bool = False
+    """True once this game is in the record (won or given up), so it is counted once."""
+    seconds_before: float = 0.0
+    """Time played on this game in earlier sittings (kept with it)."""
+    started: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.started = self.clock()
+
+    # --- the game on the table ---------------------------------------------------------------------
+    def seconds(self) -> float:
+        """Time played on this game: earlier sittings and this one."""
+        return self.seconds_before + self.clock() - self.started
+
+    def in_progress(self) -> bool:
+        return not self.game.is_won() and not self.gave_up and bool(self.game.moves_played or self.game.redo_moves)
+
+    def ending(self) -> Said | None:
+        """Whether the game has ended, said after whatever happened (so it comes last)."""
+        game, names = self.game, self.names
+        if game.is_won():
+            return Said(_("You won {game} deal {deal} in {moves} moves! {new} deals another game, {undo} steps "
+                          "back.").format(game=_(game.rules.title), deal=game.deal, moves=len(game.moves_played),
+                                          new=names.new, undo=names.undo), "won")
+        if game.is_over():
+            return Said(_("No legal move is left: this game is over. {undo} steps back, {restart} tries the deal "
+                          "again, {lost} shows where it could no longer be won, {new} deals another game.").format(
+                undo=names.undo, restart=names.restart, lost=names.lost, new=names.new), "over")
+        return None
+
+    def act(self, command: Callable[[], list[Said]]) -> list[Said]:
+        """Run one command: a player's error becomes a message and changes nothing; then the game is kept."""
+        game, state, played, assisted = self.game, self.game.state, len(self.game.moves_played), self.game.assisted
+        said: list[Said] = []
+        try:
+            said = command()
+        except PlayerError as exc:
+            said = [Said(str(exc), "warning")]
+        finally:
+            said += self.played_on(game, state, played, assisted)
+            said += self.keep()
+            self.note_win()
+        return said
+
+    def played_on(self, game: Game, state: Any, played: int, assisted: bool) -> list[Said]:
+        """After giving up or 'where lost' (which looks at every card), playing on makes the game assisted, as in
+        the browser, and the player is told so; the game is then on again, so 'where lost' waits for its end."""
+        if not (self.gave_up or self.looked) or self.game is not game:
+            return []
+        if (self.game.state, len(self.game.moves_played)) == (state, played):
+            return []
+        self.game.assisted = True
+        said = []
+        if not assisted:
+            if self.looked:
+                text = _("{lost} looked at every card, so this game now counts as assisted (as when the solver "
+                         "helps).").format(lost=self.names.lost)
+            else:
+                text = _("You had given this game up, so playing on counts it as assisted (as when the solver "
+                         "helps).")
+            said.append(Said(text, "warning"))
+        self.gave_up = self.looked = False
+        return said
+
+    def keep(self) -> list[Said]:
+        """Write the game in progress to the unfinished games, so neither 'new', 'quit' nor a crash loses it.
+
+        A won or given-up game is finished: its file goes (the record keeps how it ended).
+        """
+        if self.unfinished is None:
+            return []
+        try:
+            if self.in_progress():
+                self.kept_path = self.unfinished.keep(self.game, self.kept_path, self.seconds())
+            elif self.kept_path is not None and (self.game.is_won() or self.gave_up):
+                self.unfinished.forget(self.kept_path)
+                self.kept_path = None
+        except OSError as exc:
+            return [Said(_("(Could not keep this game in {directory}: {error}.)").format(
+                directory=self.unfinished.directory, error=exc.strerror or exc), "note")]
+        return []
+
+    def note_win(self) -> None:
+        if self.game.is_won():
+            self.write_record("won")
+
+    def write_record(self, result: str) -> None:
+        if self.record is None or self.recorded:
+            return
+        self.recorded = True
+        try:
+            self.record.add(self.game, result, self.seconds())
+        except OSError:
+            pass  # the statistics miss one game; the game itself is not at stake
+
+    def switch_to(self, game: Game, message: str, kept: Saved | None = None) -> list[Said]:
+        """Put ``game`` on the table (``kept``: it comes from the unfinished games); the one it replaces was kept
+        after the last command (or it is this very game, as a sitting begins)."""
+        said = self.keep() if game is not self.game else []
+        self.game = game
+        self.gave_up = self.looked = self.recorded = False
+        self.kept_path = kept.path if kept is not None else None
+        self.seconds_before = kept.seconds if kept is not None else 0.0
+        self.started = self.clock()
+        return said + ([Said(message)] if message else [])
+
+    # --- moves ---------------------------------------------------------------------------------------
+    def play(self, move: Move) -> list[Said]:
+        """Play ``move``; an illegal one raises the engine's reason (:meth:`Game.play`) and changes nothing."""
+        self.game.play(move)
+        return [Said(_("Played {move}.").format(move=move))]
+
+    def send_home(self, pile: str) -> list[Said]:
+        """The top card of ``pile`` to a foundation (a double click)."""
+        move = self.game.home_move(pile)
+        if move is None:
+            if not self.game.state.piles[self.game.rules.index[pile]]:
+                text = _("{pile} is empty.")
+            else:
+                text = _("{pile} has no card that can go to a foundation now.")
+            return [Said(text.format(pile=short_name(pile)), "warning")]
+        return self.play(move)
+
+    def deal_stock(self) -> list[Said]:
+        """A click on the stock: turn a card, or the waste back over."""
+        rules = self.game.rules
+        if rules.stock is None or rules.waste is None:
+            return [Said(_("{game} has no stock; every card is already on the table.").format(game=_(rules.title)),
+                         "warning")]
+        stock = rules.pile_names[rules.stock]
+        moves = [m for m in self.game.legal_moves() if stock in (m.source, m.target)]
+        if not moves:
+            piles = self.game.state.piles
+            if piles[rules.stock] or piles[rules.waste]:
+                text = _("Cannot deal: the waste cannot go back: no redeals are left.")
+            else:
+                text = _("Cannot deal: the stock and the waste are both empty.")
+            return [Said(text, "warning")]
+        return self.play(moves[0])
+
+    def undo(self) -> list[Said]:
+        return [Said(_("Undid {move}.").format(move=self.game.undo()))]
+
+    def redo(self) -> list[Said]:
+        return [Said(_("Redid {move}.").format(move=self.game.redo()))]
+
+    def restart(self) -> list[Said]:
+        self.game.restart()
+        return [Said(_("Back to the start of the deal; {redo} replays your moves.").format(redo=self.names.redo))]
+
+    # --- other games -------------------------------------------------------------------------------
+    def new(self, deal: int | str | None = None) -> list[Said]:
+        """A new deal of the same game: ``deal`` or a random one."""
+        game = new_game(self.game.name, deal)
+        self.save_path = None
+        if self.unfinished is not None and self.in_progress():
+            message = _("New game: deal {deal}. (the last one is kept: {resume} brings it back)")
+        else:
+            message = _("New game: deal {deal}.")
+        return self.switch_to(game, message.format(deal=game.deal, resume=self.names.resume))
+
+    def kept_games(self) -> list[Saved]:
+        """The unfinished games that could be resumed, the most recently played first (this one left out)."""
+        if self.unfinished is None:
+            return []
+        return self.unfinished.games(exclude=self.kept_path)
+
+    def resume(self, saved: Saved) -> list[Said]:
+        self.save_path = None
+        return self.switch_to(saved.game, _("Resumed {game}.").format(game=saved.describe()), saved)
+
+    def save(self, path: Path) -> list[Said]:
+        try:
+            self.game.save(path)
+        except OSError as exc:
+            return [Said(_("Could not save to {path}: {error}. Your game is still here.").format(
+                path=repr(str(path)), error=exc.strerror or exc), "warning")]
+        self.save_path = path
+        return [Said(_("Saved to {path}; resume with: tableaux play --load {path}").format(path=path))]
+
+    def load(self, path: Path) -> list[Said]:
+        game = load(path)
+        self.save_path = path
+        return self.switch_to(game, _("Loaded {game} deal {deal}.").format(game=_(game.rules.title), deal=game.deal))
+
+    # --- giving up, and the solution -----------------------------------------------------------------
+    def giveup(self) -> list[Said]:
+        """Give the game up (the player has confirmed): it counts as lost and is no longer kept as unfinished."""
+        refusal = advice.giveup_refusal(self.game, self.gave_up, self.names)
+        if refusal is not None:
+            return [refusal]
+        self.gave_up = True
+        self.write_record("given-up")
+        return [advice.gave_up_said(self.names)]
+
+    def solution(self) -> tuple[list[Move], list[Said]]:
+        """The solver's winning line from here (empty when there is none or it cannot tell), and what to say.
+
+        Once a line is shown the game counts as assisted.
+        """
+        game = self.game
+        if game.is_won():
+            return [], [Said(_("This game is already won."), "good")]
+        spend = self.budget["solution"]
+        result = solve(game, max_nodes=spend.positions, time_limit=spend.seconds)
+        if result.verdict == "unwinnable":
+            return [], [Said(_("This position cannot be won: the solver tried every way on from here. {undo} steps "
+                               "back to where it still could be, {restart} goes back to the deal.").format(
+                undo=self.names.undo, restart=self.names.restart), "over")]
+        if result.verdict == "unknown":
+            return [], [Said(_("The solver could not decide within {seconds} seconds whether this position can be "
+                               "won. Play on, or ask again after a few moves.").format(
+                seconds=f"{spend.seconds:g}"), "warning")]
+        game.assisted = True
+        return list(result.moves), [Said(_("A winning line of {n} moves; this game now counts as assisted.").format(
+            n=len(result.moves)), "advice")]
+
+    def solution_step(self, move: Move, number: int, total: int) -> list[Said]:
+        """Play the solution's move ``number`` of ``total``."""
+        self.game.play(move)
+        return [Said(_("Solution move {number} of {total}: {move}.").format(number=number, total=total, move=move))]
+
+    def illegal(self, move: Move) -> IllegalMoveError | None:
+        """Why ``move`` cannot be played here (the engine's reason), or None when it can."""
+        try:
+            self.game.copy().play(move)
+        except IllegalMoveError as exc:
+            return exc
+        return None
