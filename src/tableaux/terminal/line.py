@@ -28,7 +28,7 @@ from .advice import Budget, terminal_budget
 from .help import help_text, pile_summary
 from .record import Record, stats_rows
 from .rules import rules_text
-from .said import LINE_NAMES, Said
+from .said import LINE_NAMES, STYLES, Said
 from .sitting import PlayerError, Sitting
 from .unfinished import Unfinished
 
@@ -55,11 +55,6 @@ def show_board(game: Game, console: Console) -> None:
 
 # --- the play loop --------------------------------------------------------
 PILE_WORD = re.compile(r"^(?:foundation|tableau|reserve|stock|waste|[FTRSW])-?\d{0,2}$", re.IGNORECASE)
-
-STYLES: dict[str, str] = {"": "", "note": "dim", "warning": "yellow", "advice": "cyan", "peek": "magenta",
-                          "good": "green", "won": "bold green", "over": "bold yellow", "error": "red"}
-"""How the line mode colours each kind of message (:class:`~.said.Said`)."""
-
 
 class Session:
     """One sitting at the terminal in the line mode: a :class:`Sitting` read from typed lines and printed."""
@@ -238,9 +233,10 @@ class Session:
         """Play the solver's winning line from here, one move per Enter, so the player sees how the deal is won."""
         if not self.game.is_won():
             self.say(_("Looking for a winning line from this position..."), "dim")
-        moves, said = self.sitting.solution()
+        moves, said = self.sitting.solution(self.game)
         if not moves:
             return said
+        self.game.assisted = True
         self.tell(said)
         self.say(_("Enter plays the next move, 'all' plays the rest, 'stop' (or any command) stops."), "cyan")
         step_by_step = self.input_fn is not None
@@ -348,18 +344,9 @@ def play_loop(
         except Exception as exc:  # noqa: BLE001 - never lose the player's game to a bug
             session.say(_("Sorry, that went wrong inside tableaux ({error}). Your game is still open.").format(
                 error=repr(exc)), "red")
-    g = session.game
     session.tell(session.sitting.keep())
-    if session.sitting.unfinished is not None and session.sitting.in_progress():
-        session.say(_("Bye. Your {game} game (deal {deal}) is kept: 'tableaux play --resume' brings it back.")
-                    .format(game=_(g.rules.title), deal=g.deal), "dim")
-    else:
-        session.say(
-            _("Bye. That was {game} deal {deal}; 'tableaux play {name} --deal {deal}' deals it again.")
-            .format(game=_(g.rules.title), deal=g.deal, name=g.name),
-            "dim",
-        )
-    return g
+    session.tell([session.sitting.farewell()])
+    return session.game
 
 
 def scripted_input(stream: Any, console: Console) -> InputFn:

@@ -25,6 +25,11 @@ class Said:
     kind: Kind = ""
 
 
+STYLES: dict[str, str] = {"": "", "note": "dim", "warning": "yellow", "advice": "cyan", "peek": "magenta",
+                          "good": "green", "won": "bold green", "over": "bold yellow", "error": "red"}
+"""How each kind of message is coloured (a ``rich`` style), in either mode."""
+
+
 @dataclass(frozen=True)
 class Names:
     """How the player asks for each command in one mode, as its messages quote it."""

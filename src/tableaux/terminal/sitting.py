@@ -21,7 +21,7 @@ from ..play.game import Game, new_game
 from ..play.saves import load
 from ..rulebook.cards import CardError
 from ..rulebook.deal import DealError
-from ..rulebook.engine import IllegalMoveError, Move, TableauxError, short_name
+from ..rulebook.engine import Move, TableauxError, short_name
 from ..solver import solve
 from . import advice
 from .advice import Budget, terminal_budget
@@ -157,6 +157,15 @@ class Sitting:
         self.started = self.clock()
         return said + ([Said(message)] if message else [])
 
+    def farewell(self) -> Said:
+        """The last word of a sitting: where the game is kept, or how to deal it again."""
+        g = self.game
+        if self.unfinished is not None and self.in_progress():
+            return Said(_("Bye. Your {game} game (deal {deal}) is kept: 'tableaux play --resume' brings it back.")
+                        .format(game=_(g.rules.title), deal=g.deal), "note")
+        return Said(_("Bye. That was {game} deal {deal}; 'tableaux play {name} --deal {deal}' deals it again.")
+                    .format(game=_(g.rules.title), deal=g.deal, name=g.name), "note")
+
     # --- moves ---------------------------------------------------------------------------------------
     def play(self, move: Move) -> list[Said]:
         """Play ``move``; an illegal one raises the engine's reason (:meth:`Game.play`) and changes nothing."""
@@ -246,12 +255,10 @@ class Sitting:
         self.write_record("given-up")
         return [advice.gave_up_said(self.names)]
 
-    def solution(self) -> tuple[list[Move], list[Said]]:
-        """The solver's winning line from here (empty when there is none or it cannot tell), and what to say.
-
-        Once a line is shown the game counts as assisted.
-        """
-        game = self.game
+    def solution(self, game: Game) -> tuple[list[Move], list[Said]]:
+        """The solver's winning line from ``game`` (this game, or a copy of it that a thread searches), empty
+        when there is none or it cannot tell, and what to say. Once a line is shown the game counts as assisted:
+        the caller marks it so, on the game itself."""
         if game.is_won():
             return [], [Said(_("This game is already won."), "good")]
         spend = self.budget["solution"]
@@ -264,7 +271,6 @@ class Sitting:
             return [], [Said(_("The solver could not decide within {seconds} seconds whether this position can be "
                                "won. Play on, or ask again after a few moves.").format(
                 seconds=f"{spend.seconds:g}"), "warning")]
-        game.assisted = True
         return list(result.moves), [Said(_("A winning line of {n} moves; this game now counts as assisted.").format(
             n=len(result.moves)), "advice")]
 
@@ -272,11 +278,3 @@ class Sitting:
         """Play the solution's move ``number`` of ``total``."""
         self.game.play(move)
         return [Said(_("Solution move {number} of {total}: {move}.").format(number=number, total=total, move=move))]
-
-    def illegal(self, move: Move) -> IllegalMoveError | None:
-        """Why ``move`` cannot be played here (the engine's reason), or None when it can."""
-        try:
-            self.game.copy().play(move)
-        except IllegalMoveError as exc:
-            return exc
-        return None

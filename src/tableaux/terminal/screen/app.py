@@ -1,0 +1,210 @@
+"""The full-screen game: a Textual app over one :class:`~tableaux.terminal.sitting.Sitting`.
+
+The screen is a status line (deal, score, moves, time, the chance to win), the board (:mod:`.view`), the
+last messages, and the keys. Every command goes through the sitting, as in the line mode, so both say the
+same and keep the game the same way; the board only adds a cursor, picking up and dropping, and the
+mouse (:mod:`.hands`). Slow answers (the chance, hints, where a game was lost, the solution) are worked
+out in a thread on a copy of the game, and an answer that comes back after the position changed is
+dropped. The board is drawn from ``game.public_position()`` only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.timer import Timer
+from textual.widgets import RichLog, Static
+
+from ...i18n import _
+from ...play.game import Game
+from ...rulebook.engine import Move
+from ..record import clock
+from ..said import STYLES, Names, Said
+from ..sitting import Sitting
+from ..unfinished import Saved
+from .commands import Commands
+from .hands import Hands
+from .layout import Marks
+from .view import BoardView
+
+T = TypeVar("T")
+
+NAMES = Names(undo="[u]", new="[n]", lost="[w]", giveup="[g]", redo="[r]", restart="[x]", resume="[o]")
+"""How the board's messages name a command: the key that gives it."""
+
+KEYS = [
+    ("space", "pick up / drop"), ("enter", "play"), ("esc", "cancel"), ("d", "deal"), ("u", "undo"), ("r", "redo"),
+    ("x", "restart"), ("h", "hint"), ("p", "peek hint"), ("c", "chance"), ("w", "where lost"), ("g", "give up"),
+    ("s", "solution"), ("^s", "save"), ("n", "new deal"), ("o", "resume"), ("?", "rules"), ("t", "stats"),
+    ("q", "quit"),
+]
+"""The footer: each key and what it does (the words are translated where shown)."""
+
+CHANCE_DELAY = 0.3
+"""Seconds after a move before the chance is worked out, so a burst of moves asks once, for the last position."""
+
+
+class TableauxApp(Commands, Hands, App[None]):
+    """One sitting on the full-screen board."""
+
+    TITLE = "tableaux"
+    CSS = """
+    Screen { layout: vertical; }
+    #status { height: 1; background: $panel; color: $text; padding: 0 1; }
+    #table { height: 1fr; }
+    #messages { height: 2; padding: 0 1; background: $surface; scrollbar-size-vertical: 1; }
+    #keys { height: auto; color: $text-muted; padding: 0 1; background: $panel; }
+    """
+    BINDINGS = [
+        Binding("left", "arrow('left')", show=False), Binding("right", "arrow('right')", show=False),
+        Binding("up", "arrow('up')", show=False), Binding("down", "arrow('down')", show=False),
+        Binding("space", "select", show=False), Binding("enter", "play", show=False),
+        Binding("escape", "cancel", show=False),
+        Binding("d", "deal", show=False), Binding("u,ctrl+z", "undo", show=False),
+        Binding("r,ctrl+y", "redo", show=False), Binding("x", "restart", show=False),
+        Binding("h", "hint('fair')", show=False), Binding("p", "hint('peek')", show=False),
+        Binding("c", "chance", show=False), Binding("w", "lost", show=False), Binding("g", "giveup", show=False),
+        Binding("s", "solution", show=False), Binding("a", "solution_all", show=False),
+        Binding("ctrl+s", "save", show=False), Binding("l", "load", show=False),
+        Binding("n", "new", show=False), Binding("o", "resume", show=False), Binding("m", "moves", show=False),
+        Binding("question_mark,f1", "rules", show=False), Binding("t", "stats", show=False),
+        Binding("q", "quit", show=False),
+    ]
+
+    def __init__(self, sitting: Sitting, message: str = "", resumed: Saved | None = None,
+                 auto_chance: bool = True) -> None:
+        super().__init__()
+        self.sitting = sitting
+        self.opening = message
+        self.resumed = resumed
+        self.auto_chance = auto_chance
+        self.said: list[Said] = []
+        """Every message shown, oldest first (what the message pane holds)."""
+        self.cursor: tuple[str, int] = ("", -1)
+        self.picked: tuple[str, int] | None = None
+        self.targets: frozenset[str] = frozenset()
+        self.hinted: frozenset[str] = frozenset()
+        self.solution: list[Move] | None = None
+        self.solution_at = 0
+        self.chance: tuple[Any, str] | None = None
+        """The chance's key (the position it is for) and its figure, once worked out."""
+        self.chance_said: list[Said] = []
+        self._chance_timer: Timer | None = None
+
+    @property
+    def game(self) -> Game:
+        return self.sitting.game
+
+    # --- the screen ------------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with VerticalScroll(id="table"):
+            yield BoardView(self.game.public_position(), id="board")
+        yield RichLog(id="messages", wrap=True, markup=False, max_lines=400, auto_scroll=True)
+        yield Static(keys_text(), id="keys")
+
+    def on_mount(self) -> None:
+        self.sitting.names = NAMES
+        self.tell(self.sitting.switch_to(self.game, self.opening, self.resumed))
+        kept = self.sitting.kept_games()
+        if kept:
+            self.tell([Said(_("Unfinished games kept for you: {n}. [o] brings one back.").format(n=len(kept)),
+                            "advice")])
+        self.tell([Said(_("Arrows move, Space picks up and drops, Enter plays a card's best move; [?] shows the "
+                          "rules and every key."), "note")])
+        self.cursor = self.first_place()
+        self.changed()
+        self.set_interval(1.0, self.show_status)
+
+    def on_resize(self) -> None:
+        extra = max(0, self.size.height - 24)
+        self.query_one("#messages").styles.height = 2 + min(extra // 3, 6)
+
+    def tell(self, said: list[Said]) -> None:
+        log = self.query_one("#messages", RichLog)
+        for item in said:
+            self.said.append(item)
+            log.write(Text(item.text, style=STYLES[item.kind]))
+
+    def key(self) -> tuple[int, int, Any]:
+        """What a worked-out answer is for: this game at this position."""
+        return id(self.game), len(self.game.moves_played), self.game.state
+
+    def show_status(self) -> None:
+        position = self.game.public_position()
+        if self.game.is_won():
+            chance = _("Won!")
+        elif self.sitting.gave_up:
+            chance = _("Given up")
+        elif self.chance is not None and self.chance[0] == self.key():
+            chance = _("Can still be won: {share}").format(share=self.chance[1])
+        else:
+            chance = _("Can still be won: ...") if self.auto_chance else ""
+        text = _("{game}  deal {deal}   Score {score}   Moves {moves}   Time {time}").format(
+            game=_(position["title"]), deal=position["deal"], score=position["score"],
+            moves=position["moves_played"], time=clock(self.sitting.seconds()))
+        if self.solution is not None:
+            chance = _("Solution: move {number} of {total}").format(number=self.solution_at + 1,
+                                                                    total=len(self.solution))
+        self.query_one("#status", Static).update(Text(f"{text}   {chance}".rstrip(), no_wrap=True,
+                                                      overflow="ellipsis"))
+
+    def redraw(self) -> None:
+        marks = Marks(cursor=self.cursor, picked=self.picked, targets=self.targets, hinted=self.hinted)
+        self.query_one(BoardView).show(self.game.public_position(), marks)
+        self.show_status()
+
+    def changed(self) -> None:
+        """After anything that may have changed the table: marks that no longer hold go, the board is drawn,
+        and the chance is worked out again for the new position."""
+        self.settle_cursor()
+        if self.solution is not None and self.solution_key != self.key():
+            self.solution = None
+        self.redraw()
+        if self.auto_chance and not self.game.is_won() and not self.sitting.gave_up:
+            if self._chance_timer is not None:
+                self._chance_timer.stop()
+            self._chance_timer = self.set_timer(CHANCE_DELAY, self.work_out_chance)
+
+    # --- thinking in a thread ------------------------------------------------------------------------------
+    def think(self, group: str, work: Callable[[Game], T], done: Callable[[T], None]) -> None:
+        """Run ``work`` on a copy of the game in a thread; ``done`` gets its answer if the position is unchanged."""
+        key, copy = self.key(), self.game.copy()
+
+        def run() -> None:
+            try:
+                answer: Any = work(copy)
+            except Exception as exc:  # noqa: BLE001 - a bug in the advice must not lose the game
+                self.call_from_thread(self.tell, [Said(_("Sorry, that went wrong inside tableaux ({error}). Your "
+                                                         "game is still open.").format(error=repr(exc)), "error")])
+                return
+            self.call_from_thread(lambda: done(answer) if self.key() == key else None)
+
+        self.run_worker(run, thread=True, group=group, exclusive=True, exit_on_error=False)
+
+    def work_out_chance(self) -> None:
+        from ..advice import chance_words
+
+        budget = self.sitting.budget
+
+        def done(answer: tuple[str | None, list[Said]]) -> None:
+            self.chance = (self.key(), answer[0] or "")
+            self.chance_said = answer[1]
+            self.show_status()
+
+        self.think("chance", lambda game: chance_words(game, budget), done)
+
+
+def keys_text() -> Text:
+    text = Text()
+    for key, what in KEYS:
+        if text:
+            text.append("  ")
+        text.append(key, style="bold")
+        text.append(" " + _(what))
+    return text

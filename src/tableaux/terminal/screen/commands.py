@@ -1,0 +1,292 @@
+"""The board's commands on keys: the line mode's commands, the rules and the statistics.
+
+A mix-in of :class:`.app.TableauxApp`. Each command is the sitting's (:class:`~tableaux.terminal.sitting.Sitting`)
+or the fair advice's (:mod:`tableaux.terminal.advice`), the same as the line mode's; what it needs to ask
+(a deal number, a file, which unfinished game, whether to give up) it asks in a dialog (:mod:`.dialogs`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+
+from ...i18n import _
+from ...play.game import Game
+from ...rulebook.engine import Move
+from .. import advice
+from ..help import pile_summary
+from ..record import stats_rows
+from ..rules import rules_paragraphs
+from ..said import Said
+from ..sitting import Sitting
+from .dialogs import Ask, Choose, Confirm, Page
+
+
+class Commands:
+    """Every command of the board (the app provides the attributes below)."""
+
+    sitting: Sitting
+    game: Game
+    said: list[Said]
+    picked: tuple[str, int] | None
+    hinted: frozenset[str]
+    solution: list[Move] | None
+    solution_at: int
+    solution_key: Any = None
+    chance: tuple[Any, str] | None
+    chance_said: list[Said]
+
+    if TYPE_CHECKING:  # what the app provides
+        def tell(self, said: list[Said]) -> None: ...
+
+        def changed(self) -> None: ...
+
+        def redraw(self) -> None: ...
+
+        def key(self) -> tuple[int, int, Any]: ...
+
+        def cancel_pick(self) -> None: ...
+
+        def think(self, group: str, work: Callable[[Game], Any], done: Callable[[Any], None]) -> None: ...
+
+    def do(self, command: Callable[[], list[Said]]) -> list[Said]:
+        """Run a sitting's command: its messages, then whether the game has ended, then the board drawn again."""
+        before = self.key()
+        said = self.sitting.act(command)
+        if self.key() != before:
+            self.hinted = frozenset()
+            ending = self.sitting.ending()
+            if ending is not None:
+                said.append(ending)
+        self.tell(said)
+        self.changed()
+        return said
+
+    def stop_solution(self) -> None:
+        self.solution = None
+
+    # --- moves and the history ------------------------------------------------------------------------
+    def action_deal(self) -> None:
+        self.stop_solution()
+        self.cancel_pick()
+        self.do(self.sitting.deal_stock)
+
+    def action_undo(self) -> None:
+        self.stop_solution()
+        self.cancel_pick()
+        self.do(self.sitting.undo)
+
+    def action_redo(self) -> None:
+        self.stop_solution()
+        self.cancel_pick()
+        self.do(self.sitting.redo)
+
+    def action_restart(self) -> None:
+        self.stop_solution()
+        self.cancel_pick()
+        self.do(self.sitting.restart)
+
+    def action_moves(self) -> None:
+        moves = self.game.legal_moves()
+        self.tell([Said(_("Legal moves: {moves}").format(
+            moves=" ".join(str(m) for m in moves) if moves else _("none")))])
+
+    # --- advice -------------------------------------------------------------------------------------------
+    def action_hint(self, mode: str) -> None:
+        budget = self.sitting.budget
+        start = advice.hint_start(self.game, budget, mode)
+        if start is not None:
+            self.tell([start])
+
+        def done(answer: tuple[Any, Said]) -> None:
+            hint, said = answer
+            self.tell([said])
+            self.hinted = frozenset((hint.move.source, hint.move.target)) if hint.move is not None else frozenset()
+            self.redraw()
+
+        self.think("hint", lambda game: advice.advise(game, budget, mode), done)
+
+    def action_chance(self) -> None:
+        """The chance with what it means, in a page (the status line shows the figure alone)."""
+        title = _("Chance to win")
+        if self.chance is not None and self.chance[0] == self.key():
+            self.push_screen(Page(title, page_of(self.chance_said)))  # type: ignore[attr-defined]
+            return
+        start = advice.chance_start(self.game, self.sitting.budget)
+        if start is not None:
+            self.tell([start])
+        budget = self.sitting.budget
+
+        def done(answer: tuple[str | None, list[Said]]) -> None:
+            self.chance, self.chance_said = (self.key(), answer[0] or ""), answer[1]
+            self.push_screen(Page(title, page_of(answer[1])))  # type: ignore[attr-defined]
+            self.redraw()
+
+        self.think("chance", lambda game: advice.chance_words(game, budget), done)
+
+    def action_giveup(self) -> None:
+        refusal = advice.giveup_refusal(self.game, self.sitting.gave_up, self.sitting.names)
+        if refusal is not None:
+            self.tell([refusal])
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.stop_solution()
+                self.cancel_pick()
+                self.do(self.sitting.giveup)
+            else:
+                self.tell([Said(_("Not given up: play on."), "note")])
+
+        self.push_screen(Confirm(_(advice.GIVE_UP_QUESTION)), answered)  # type: ignore[attr-defined]
+
+    def action_lost(self) -> None:
+        said, go_on = advice.lost_start(self.game, self.sitting.gave_up, self.sitting.names)
+        self.tell([said])
+        if not go_on:
+            return
+        budget = self.sitting.budget
+
+        def done(answer: tuple[list[Said], bool]) -> None:
+            found, looked = answer
+            self.sitting.looked = self.sitting.looked or looked
+            self.tell(found)
+            self.push_screen(Page(_("Where the game was lost"), page_of(found)))  # type: ignore[attr-defined]
+
+        self.think("lost", lambda game: advice.lost(game, budget), done)
+
+    # --- the solution, step by step -----------------------------------------------------------------------
+    def action_solution(self) -> None:
+        if self.solution is not None:
+            self.solution_step()
+            return
+        self.cancel_pick()
+        if not self.game.is_won():
+            self.tell([Said(_("Looking for a winning line from this position..."), "note")])
+
+        def done(answer: tuple[list[Move], list[Said]]) -> None:
+            moves, said = answer
+            self.tell(said)
+            if moves:
+                self.game.assisted = True
+                self.solution, self.solution_at, self.solution_key = moves, 0, self.key()
+                self.tell([Said(_("Enter, Space or [s] plays the next move, [a] plays the rest, Escape stops."),
+                                "advice")])
+                self.sitting.keep()
+                self.redraw()
+
+        self.think("solution", self.sitting.solution, done)
+
+    def solution_step(self) -> None:
+        assert self.solution is not None
+        moves, number = self.solution, self.solution_at
+        self.do(lambda: self.sitting.solution_step(moves[number], number + 1, len(moves)))
+        if number + 1 < len(moves):
+            self.solution, self.solution_at, self.solution_key = moves, number + 1, self.key()
+        else:
+            self.solution = None
+        self.redraw()
+
+    def action_solution_all(self) -> None:
+        while self.solution is not None:
+            self.solution_step()
+
+    # --- other games ------------------------------------------------------------------------------------------
+    def action_new(self) -> None:
+        def answered(text: str | None) -> None:
+            if text is None:
+                return
+            self.stop_solution()
+            self.cancel_pick()
+            text = text.strip()
+            self.do(lambda: self.sitting.new(int(text) if text.isdigit() else (text or None)))
+
+        self.push_screen(Ask(_("New deal of {game}: which number? (empty: a random deal)").format(  # type: ignore
+            game=_(self.game.rules.title)), placeholder=_("a random deal")), answered)
+
+    def action_resume(self) -> None:
+        kept = self.sitting.kept_games()
+        if self.sitting.unfinished is None or not kept:
+            self.tell([Said(_("No other unfinished game is kept."), "warning")])
+            return
+
+        def chosen(index: int | None) -> None:
+            if index is None:
+                return
+            self.stop_solution()
+            self.cancel_pick()
+            self.do(lambda: self.sitting.resume(kept[index]))
+
+        self.push_screen(Choose(_("Unfinished games kept for you"),  # type: ignore[attr-defined]
+                                [saved.describe() for saved in kept[:20]]), chosen)
+
+    def action_save(self) -> None:
+        default = str(self.sitting.save_path or f"{self.game.name}-{self.game.deal}.json")
+
+        def answered(text: str | None) -> None:
+            if text is None:
+                return
+            if not text.strip():
+                self.tell([Said(_("Say where to save: a file name, for example mygame.json."), "warning")])
+                return
+            self.tell(self.sitting.save(Path(text.strip()).expanduser()))
+
+        self.push_screen(Ask(_("Save this game to which file?"), value=default), answered)  # type: ignore
+
+    def action_load(self) -> None:
+        def answered(text: str | None) -> None:
+            if not text or not text.strip():
+                return
+            self.stop_solution()
+            self.cancel_pick()
+            self.do(lambda: self.sitting.load(Path(text.strip()).expanduser()))
+
+        self.push_screen(Ask(_("Load a saved game from which file?")), answered)  # type: ignore[attr-defined]
+
+    # --- reading --------------------------------------------------------------------------------------------
+    def action_rules(self) -> None:
+        body = [Text.from_markup(p) for p in rules_paragraphs(self.game.rules, r"[b]\1[/b]")]
+        body.append(Text(_("Keys"), style="bold"))
+        body += [Text(line) for line in keys_help(self.game)]
+        self.push_screen(Page(_("Rules of {game}").format(game=_(self.game.rules.title)), body))  # type: ignore
+
+    def action_stats(self) -> None:
+        record = self.sitting.record
+        if record is None:
+            self.tell([Said(_("Finished games are not recorded here."), "warning")])
+            return
+        stats = record.stats(self.game.name)
+        unfinished = sum(1 for s in self.sitting.kept_games() if s.game.name == self.game.name)
+        rows = stats_rows(stats, unfinished + (1 if self.sitting.in_progress() else 0))
+        width = max(len(label) for label, _value in rows)
+        body = [Text(f"{label:<{width}}  {value}") for label, value in rows]
+        title = _("Statistics of {game} in the terminal").format(game=_(self.game.rules.title))
+        self.push_screen(Page(title, body))  # type: ignore[attr-defined]
+
+
+def page_of(said: list[Said]) -> list[Text]:
+    from ..said import STYLES
+
+    return [Text(item.text, style=STYLES[item.kind]) for item in said]
+
+
+def keys_help(game: Game) -> list[str]:
+    """Every key of the board, for the rules page."""
+    return [
+        _("Arrows: move the cursor over the piles; up and down go through the face-up cards of a column."),
+        _("Space or a click: pick up the card at the cursor with the cards above it; again on another pile: drop "
+          "it there. The piles it may go to are marked. Escape puts it back."),
+        _("Enter: play the card's best move at once (to a foundation first). Double click: send a pile's top "
+          "card to a foundation."),
+        _("d: deal from the stock.  u: undo.  r: redo.  x: back to the start of the deal.  m: the legal moves."),
+        _("h: a fair hint (from the cards you have seen).  p: a hint that peeks at the face-down cards, and says "
+          "so.  c: the chance that the hidden cards lie in a winnable way."),
+        _("g: give up (asks first).  w: where the game could no longer be won, once it is over or given up.  "
+          "s: the solution, step by step (the game then counts as assisted)."),
+        _("n: a new deal.  o: an unfinished game.  Ctrl+S: save to a file.  l: load a saved game.  t: your "
+          "statistics.  ?: this page.  q: quit (the game is kept)."),
+        _("The piles: {piles}.").format(piles=pile_summary(game)),
+    ]

@@ -1,0 +1,72 @@
+"""The board as a Textual widget: draws :func:`.layout.lay_out` and turns mouse clicks into cards.
+
+It holds no game: the app hands it a public position and the marks to show (:meth:`BoardView.show`),
+so what reaches the screen is what :meth:`Game.public_position` let through. A click becomes a
+:class:`BoardView.Picked` message naming the pile and card under the mouse and how many clicks it
+chained (two: a double click).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import events
+from textual.geometry import Size
+from textual.message import Message
+from textual.widget import Widget
+
+from .layout import Board, Marks, lay_out
+
+
+class BoardView(Widget):
+    """The table: every pile, the cursor and the marks."""
+
+    DEFAULT_CSS = """
+    BoardView { height: auto; min-height: 100%; }
+    """
+
+    class Picked(Message):
+        """A click on the board: the pile and the card's index in it (-1: an empty pile; -2: the pile's name)."""
+
+        def __init__(self, pile: str, index: int, chain: int) -> None:
+            super().__init__()
+            self.pile, self.index, self.chain = pile, index, chain
+
+    class Missed(Message):
+        """A click on the board away from every pile."""
+
+    def __init__(self, position: dict[str, Any], *, id: str | None = None) -> None:  # noqa: A002 - Textual's name
+        super().__init__(id=id)
+        self.position = position
+        self.marks = Marks()
+        self.board: Board | None = None
+
+    def show(self, position: dict[str, Any], marks: Marks) -> None:
+        self.position, self.marks = position, marks
+        self.refresh(layout=True)
+
+    def room(self) -> int:
+        """The rows there are to lay the board out in: the screen's, not the board's own (it may grow past them)."""
+        parent = self.parent
+        height = parent.size.height if isinstance(parent, Widget) and parent.size.height else self.size.height
+        return max(height, 8)
+
+    def lay_out(self, width: int) -> Board:
+        return lay_out(self.position, max(width, 20), self.room(), self.marks)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return self.lay_out(width).height
+
+    def render(self) -> Text:
+        self.board = self.lay_out(self.size.width)
+        return Text("\n").join(self.board.texts())
+
+    def on_click(self, event: events.Click) -> None:
+        board = self.board
+        spot = board.at(event.x, event.y) if board is not None else None
+        if spot is None:
+            self.post_message(self.Missed())
+        else:
+            self.post_message(self.Picked(spot[0], spot[1], event.chain))
+        event.stop()
