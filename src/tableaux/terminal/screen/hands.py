@@ -184,11 +184,15 @@ class Hands:
             return
         if self.solution is not None:
             self.solution = None
+        position = self.game.public_position()
+        cards = position["piles"][pile]
         if index == -2:  # the pile's name
-            index = len(self.game.public_position()["piles"][pile]) - 1
-        self.cursor = places.settle(self.game.public_position(), (pile, index))
-        if self.picked is None and not (index == -1 or pile == "stock"):
-            self.cursor = (pile, index)  # a click means the card clicked, even a face-down one (then refused)
+            index = len(cards) - 1
+        self.cursor = places.settle(position, (pile, index))
+        if self.picked is None and pile != "stock" and 0 <= index < len(cards) and cards[index]["card"] is None:
+            self.tell([Said(_("That card is face down: it cannot be picked up."), "warning")])
+            self.redraw()
+            return
         self.action_select()
 
     def on_board_view_missed(self, _message: BoardView.Missed) -> None:

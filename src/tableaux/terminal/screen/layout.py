@@ -29,6 +29,8 @@ from ...rulebook.engine import short_name
 FACE = Style(color="#1a1a1a", bgcolor="#f4f1e8", bold=True)
 RED_FACE = Style(color="#c8102e", bgcolor="#f4f1e8", bold=True)
 BACK = Style(color="#c9d6ff", bgcolor="#27408b")
+BACK_ALTERNATE = Style(color="#c9d6ff", bgcolor="#3a5cb8")
+"""Every other card back of a pile is a shade lighter, so the cards of a face-down stack can be counted."""
 EMPTY = Style(color="#8a8a8a")
 LABEL = Style(color="#4fa3c7", bold=True)
 TARGET = Style(color="#111111", bgcolor="#7ccf6b", bold=True)
@@ -38,6 +40,7 @@ HINTED = Style(color="#111111", bgcolor="#c7a4ff", bold=True)
 COUNT = Style(color="#8a8a8a")
 
 BACK_FILL = "░"
+BACK_FILL_ALTERNATE = "▒"
 EMPTY_MARK = "·"
 
 
@@ -93,11 +96,17 @@ class Board:
                 line[x + i] = (char, style)
 
     def texts(self) -> list[Text]:
+        """The painted lines, each run of one style as one piece."""
         out = []
         for line in self.lines:
             text = Text(no_wrap=True, end="")
-            for char, style in line:
-                text.append(char, style)
+            run, style = "", line[0][1] if line else None
+            for char, char_style in line:
+                if char_style != style:
+                    text.append(run, style)
+                    run, style = "", char_style
+                run += char
+            text.append(run, style)
             out.append(text)
         return out
 
@@ -112,12 +121,14 @@ class Board:
         return None
 
 
-def card_face(card: dict[str, Any] | None, width: int, cursor: bool) -> tuple[str, Style]:
-    """A card's cell: its label centred on its face, or the back pattern; brackets at the ends for the cursor."""
+def card_face(card: dict[str, Any] | None, width: int, cursor: bool, alternate: bool = False) -> tuple[str, Style]:
+    """A card's cell: its label centred on its face, or the back pattern (the other shade and pattern when
+    ``alternate``); brackets at the ends for the cursor."""
     if card is None:
         body, style, edge = f"{EMPTY_MARK:^{width - 2}}", EMPTY, " "
     elif not card["up"] or card["card"] is None:
-        body, style, edge = BACK_FILL * (width - 2), BACK, BACK_FILL
+        fill = BACK_FILL_ALTERNATE if alternate else BACK_FILL
+        body, style, edge = fill * (width - 2), BACK_ALTERNATE if alternate else BACK, fill
     else:
         code = card["card"]
         body, edge = f"{card_label(code, UNICODE).strip():^{width - 2}}", " "
@@ -150,7 +161,7 @@ class Painter:
         marks = self.marks
         at_cursor = marks.cursor is not None and marks.cursor[0] == pile and (
             marks.cursor[1] == index or (index == -1 and marks.cursor[1] < 0))
-        text, style = card_face(card, self.card_width, at_cursor)
+        text, style = card_face(card, self.card_width, at_cursor, index % 2 == 1)
         if marks.picked is not None and marks.picked[0] == pile and card is not None:
             size = len(self.position["piles"][pile])
             if index >= size - marks.picked[1]:
