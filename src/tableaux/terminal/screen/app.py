@@ -20,7 +20,7 @@ from textual.containers import VerticalScroll
 from textual.timer import Timer
 from textual.widgets import RichLog, Static
 
-from ...i18n import _
+from ...i18n import N_, _
 from ...play.game import Game
 from ...rulebook.engine import Move
 from ..record import clock
@@ -38,10 +38,10 @@ NAMES = Names(undo="[u]", new="[n]", lost="[w]", giveup="[g]", redo="[r]", resta
 """How the board's messages name a command: the key that gives it."""
 
 KEYS = [
-    ("space", "pick up / drop"), ("enter", "play"), ("esc", "cancel"), ("d", "deal"), ("u", "undo"), ("r", "redo"),
-    ("x", "restart"), ("h", "hint"), ("p", "peek hint"), ("c", "chance"), ("w", "where lost"), ("g", "give up"),
-    ("s", "solution"), ("^s", "save"), ("n", "new deal"), ("o", "resume"), ("?", "rules"), ("t", "stats"),
-    ("q", "quit"),
+    ("space", N_("pick up / drop")), ("enter", N_("play")), ("esc", N_("cancel")), ("d", N_("deal")),
+    ("u", N_("undo")), ("r", N_("redo")), ("x", N_("restart")), ("h", N_("hint")), ("p", N_("peek hint")),
+    ("c", N_("chance")), ("w", N_("where lost")), ("g", N_("give up")), ("s", N_("solution")), ("^s", N_("save")),
+    ("n", N_("new deal")), ("o", N_("resume")), ("?", N_("rules")), ("t", N_("stats")), ("q", N_("quit")),
 ]
 """The footer: each key and what it does (the words are translated where shown)."""
 

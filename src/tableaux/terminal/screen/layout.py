@@ -81,7 +81,7 @@ class Board:
     """The piles as the cursor moves between them: one list a row of the table, left to right."""
 
     def __post_init__(self) -> None:
-        self.lines = [[(" ", None)] * self.width for _ in range(self.height)]
+        self.lines = [[(" ", None)] * self.width for _row in range(self.height)]
 
     def grow(self, height: int) -> None:
         while len(self.lines) < height:
