@@ -154,3 +154,12 @@ def test_tableaux_play_keeps_games_in_the_user_data_dir_and_resume_reopens_the_l
     assert back.returncode == 0 and "Undid T3>T6." in back.stdout
     other = run("king-albert", "--deal", "2", "--resume", stdin="")
     assert other.returncode == 2 and "no unfinished King Albert game of deal 2" in other.stderr
+
+
+def test_piped_input_always_gets_the_line_mode_even_when_the_board_is_asked_for(tmp_path: Path) -> None:
+    result = run_tableaux("play", "king-albert", "--deal", "1", "--tui", stdin="R5>F1\n",
+                          env={**os.environ, "XDG_DATA_HOME": str(tmp_path)})
+    assert result.returncode == 0 and "Played R5>F1." in result.stdout
+    assert "--tui needs a terminal for input and output; playing in the line mode" in result.stderr
+    both = run_tableaux("play", "king-albert", "--tui", "--line")
+    assert both.returncode == 2 and "not allowed with argument" in both.stderr

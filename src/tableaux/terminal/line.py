@@ -13,24 +13,23 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.text import Text
 
-from ..advice.hints import HINT_MODES
 from ..i18n import _
 from ..play.board import ASCII, UNICODE, Glyphs, render
 from ..play.game import Game
 from ..rulebook.engine import IllegalMoveError, long_name, parse_notation, short_name
-from . import advice
-from .advice import Budget, terminal_budget
 from .help import help_text, pile_summary
-from .record import Record, stats_rows
-from .rules import rules_text
 from .said import LINE_NAMES, STYLES, Said
 from .sitting import PlayerError, Sitting
 from .unfinished import Unfinished
+
+if TYPE_CHECKING:
+    from .advice import Budget
+    from .record import Record
 
 __all__ = ["PlayerError", "Session", "play_loop", "scripted_input", "help_text"]
 
@@ -62,7 +61,7 @@ class Session:
     def __init__(self, game: Game, console: Console, *, input_fn: InputFn | None = None,
                  unfinished: Unfinished | None = None, record: Record | None = None,
                  budget: Budget | None = None) -> None:
-        self.sitting = Sitting(game, LINE_NAMES, budget or terminal_budget(), unfinished, record)
+        self.sitting = Sitting(game, LINE_NAMES, budget, unfinished, record)
         self.console = console
         self.input_fn = input_fn
         """Where the step-by-step solution and the give-up question read their answers; None asks nothing."""
@@ -86,7 +85,7 @@ class Session:
             (("moves",), self.cmd_moves),
             (("save",), self.cmd_save),
             (("load",), self.cmd_load),
-            (("rules",), lambda _arg: [Said(rules_text(self.game.rules))]),
+            (("rules",), self.cmd_rules),
             (("stats", "statistics"), self.cmd_stats),
             (("board", "show"), lambda _arg: self.moved([])),
         ):
@@ -178,16 +177,21 @@ class Session:
 
     def cmd_hint(self, arg: str) -> list[Said]:
         """``hint``: a fair hint; ``hint peek``: the solver looks at the face-down cards (and says so)."""
+        from ..advice.hints import HINT_MODES
+        from . import advice
+
         mode = arg.strip().lower() or "fair"
         if mode not in HINT_MODES:
             return [Said(_("Type 'hint' for a fair hint, or 'hint peek' for one that looks at the face-down cards."),
                          "warning")]
-        self.tell_first(advice.hint_start(self.game, self.sitting.budget, mode))
-        return [advice.advise(self.game, self.sitting.budget, mode)[1]]
+        self.tell_first(advice.hint_start(self.game, self.sitting.effort(), mode))
+        return [advice.advise(self.game, self.sitting.effort(), mode)[1]]
 
     def cmd_chance(self, _arg: str) -> list[Said]:
-        self.tell_first(advice.chance_start(self.game, self.sitting.budget))
-        return advice.chance(self.game, self.sitting.budget)
+        from . import advice
+
+        self.tell_first(advice.chance_start(self.game, self.sitting.effort()))
+        return advice.chance(self.game, self.sitting.effort())
 
     def tell_first(self, said: Said | None) -> None:
         """Say what a slow command is about to do before it does it."""
@@ -197,6 +201,8 @@ class Session:
     def cmd_giveup(self, arg: str) -> list[Said]:
         """Give the game up, once the player has said yes: it then counts as lost, and 'lost?' may look at every
         card."""
+        from . import advice
+
         if arg.strip().lower() not in ("", "up"):
             return [Said(_("Type 'giveup' to give up this game."), "warning")]
         refusal = advice.giveup_refusal(self.game, self.sitting.gave_up, LINE_NAMES)
@@ -211,11 +217,13 @@ class Session:
         return self.sitting.giveup()
 
     def cmd_lost(self, _arg: str) -> list[Said]:
+        from . import advice
+
         said, go_on = advice.lost_start(self.game, self.sitting.gave_up, LINE_NAMES)
         self.tell([said])
         if not go_on:
             return []
-        found, self.sitting.looked = advice.lost(self.game, self.sitting.budget)
+        found, self.sitting.looked = advice.lost(self.game, self.sitting.effort())
         return found
 
     def cmd_resume(self, arg: str) -> list[Said]:
@@ -290,7 +298,14 @@ class Session:
             return [Said(_("Say which file: load FILE."), "warning")]
         return self.moved(self.sitting.load(Path(arg).expanduser()))
 
+    def cmd_rules(self, _arg: str) -> list[Said]:
+        from .rules import rules_text
+
+        return [Said(rules_text(self.game.rules))]
+
     def cmd_stats(self, _arg: str) -> list[Said]:
+        from .record import stats_rows
+
         record = self.sitting.record
         if record is None:
             return [Said(_("Finished games are not recorded here."), "warning")]

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..i18n import _
 from ..play.game import Game
-from ..web.player_stats import GameStats, compute_stats
+
+if TYPE_CHECKING:
+    from ..web.player_stats import GameStats
 
 RESULTS = ("won", "given-up")
 
@@ -29,6 +30,8 @@ class Record:
     path: Path
 
     def add(self, game: Game, result: str, seconds: float) -> None:
+        from datetime import UTC, datetime  # loaded when a game ends, not by every start
+
         if result not in RESULTS:
             raise ValueError(f"result must be one of {RESULTS}, not {result!r}")
         line = {"game": game.name, "deal": game.deal, "result": result, "moves": len(game.moves_played),
@@ -56,6 +59,8 @@ class Record:
 
     def stats(self, name: str) -> GameStats:
         """The figures of one game, as the browser works them out."""
+        from ..web.player_stats import compute_stats
+
         mine = [e for e in self.entries() if e["game"] == name]
         counted = [e for e in mine if not e.get("assisted")]
         rows = [(e["result"] == "won", True, _number(e.get("seconds")), int(_number(e.get("moves"))))

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..i18n import _
 from ..play.game import Game, new_game
@@ -22,12 +22,12 @@ from ..play.saves import load
 from ..rulebook.cards import CardError
 from ..rulebook.deal import DealError
 from ..rulebook.engine import Move, TableauxError, short_name
-from ..solver import solve
-from . import advice
-from .advice import Budget, terminal_budget
-from .record import Record
 from .said import LINE_NAMES, Names, Said
 from .unfinished import Saved, Unfinished
+
+if TYPE_CHECKING:
+    from .advice import Budget
+    from .record import Record
 
 PlayerError = (TableauxError, DealError, CardError)
 """Errors whose messages are written for players; anything else is a bug."""
@@ -38,8 +38,9 @@ class Sitting:
 
     game: Game
     names: Names = LINE_NAMES
-    budget: Budget = field(default_factory=lambda: terminal_budget())
-    """How hard chance, hints and 'where lost' work (see :mod:`tableaux.terminal.advice`)."""
+    budget: Budget | None = None
+    """How hard chance, hints and 'where lost' work (see :mod:`tableaux.terminal.advice`); None: as usual
+    (:meth:`effort`)."""
     unfinished: Unfinished | None = None
     """Where games in progress are kept after every command; None keeps nothing (tests, scripts that ask)."""
     record: Record | None = None
@@ -59,6 +60,15 @@ class Sitting:
 
     def __post_init__(self) -> None:
         self.started = self.clock()
+
+    def effort(self) -> Budget:
+        """How hard the fair commands work. Their module (and the solver's advice under it) is loaded when first
+        needed, so a sitting starts without it."""
+        if self.budget is None:
+            from ..advice.effort import EFFORT
+
+            self.budget = dict(EFFORT["terminal"])
+        return self.budget
 
     # --- the game on the table ---------------------------------------------------------------------
     def seconds(self) -> float:
@@ -248,6 +258,8 @@ class Sitting:
     # --- giving up, and the solution -----------------------------------------------------------------
     def giveup(self) -> list[Said]:
         """Give the game up (the player has confirmed): it counts as lost and is no longer kept as unfinished."""
+        from . import advice
+
         refusal = advice.giveup_refusal(self.game, self.gave_up, self.names)
         if refusal is not None:
             return [refusal]
@@ -259,9 +271,11 @@ class Sitting:
         """The solver's winning line from ``game`` (this game, or a copy of it that a thread searches), empty
         when there is none or it cannot tell, and what to say. Once a line is shown the game counts as assisted:
         the caller marks it so, on the game itself."""
+        from ..solver import solve
+
         if game.is_won():
             return [], [Said(_("This game is already won."), "good")]
-        spend = self.budget["solution"]
+        spend = self.effort()["solution"]
         result = solve(game, max_nodes=spend.positions, time_limit=spend.seconds)
         if result.verdict == "unwinnable":
             return [], [Said(_("This position cannot be won: the solver tried every way on from here. {undo} steps "

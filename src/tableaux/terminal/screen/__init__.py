@@ -9,10 +9,13 @@ may rest and which move Enter plays; :mod:`.dialogs` the questions and pages.
 
 from __future__ import annotations
 
-from ...play.game import Game
-from ..advice import Budget, terminal_budget
-from ..record import Record
-from ..unfinished import Saved, Unfinished
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ...play.game import Game
+    from ..advice import Budget
+    from ..record import Record
+    from ..unfinished import Saved, Unfinished
 
 
 def play_screen(game: Game, unfinished: Unfinished | None = None, record: Record | None = None, message: str = "",
@@ -25,7 +28,7 @@ def play_screen(game: Game, unfinished: Unfinished | None = None, record: Record
     from ..sitting import Sitting
     from .app import NAMES, TableauxApp
 
-    sitting = Sitting(game, NAMES, budget or terminal_budget(), unfinished, record)
+    sitting = Sitting(game, NAMES, budget, unfinished, record)
     TableauxApp(sitting, message, resumed).run()
     sitting.keep()
     said = sitting.farewell()

@@ -190,7 +190,7 @@ class TableauxApp(Commands, Hands, App[None]):
     def work_out_chance(self) -> None:
         from ..advice import chance_words
 
-        budget = self.sitting.budget
+        budget = self.sitting.effort()
 
         def done(answer: tuple[str | None, list[Said]]) -> None:
             self.chance = (self.key(), answer[0] or "")

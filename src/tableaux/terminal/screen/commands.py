@@ -96,7 +96,7 @@ class Commands:
 
     # --- advice -------------------------------------------------------------------------------------------
     def action_hint(self, mode: str) -> None:
-        budget = self.sitting.budget
+        budget = self.sitting.effort()
         start = advice.hint_start(self.game, budget, mode)
         if start is not None:
             self.tell([start])
@@ -115,10 +115,10 @@ class Commands:
         if self.chance is not None and self.chance[0] == self.key():
             self.push_screen(Page(title, page_of(self.chance_said)))  # type: ignore[attr-defined]
             return
-        start = advice.chance_start(self.game, self.sitting.budget)
+        start = advice.chance_start(self.game, self.sitting.effort())
         if start is not None:
             self.tell([start])
-        budget = self.sitting.budget
+        budget = self.sitting.effort()
 
         def done(answer: tuple[str | None, list[Said]]) -> None:
             self.chance, self.chance_said = (self.key(), answer[0] or ""), answer[1]
@@ -148,7 +148,7 @@ class Commands:
         self.tell([said])
         if not go_on:
             return
-        budget = self.sitting.budget
+        budget = self.sitting.effort()
 
         def done(answer: tuple[list[Said], bool]) -> None:
             found, looked = answer
