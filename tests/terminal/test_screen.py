@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -460,3 +461,21 @@ def test_80x24_layout_of_eagle_wing(snap_compare: Callable[..., bool]) -> None:
         await pilot.pause()
 
     assert snap_compare(make_app(game), terminal_size=(80, 24), run_before=ready)
+
+
+@pytest.mark.skipif("TABLEAUX_SCREENSHOTS" not in os.environ, reason="retakes docs/screenshots when asked")
+@pytest.mark.parametrize("name", ["king-albert", "eagle-wing"])
+def test_screenshots(name: str) -> None:
+    """The README's pictures of the board: ``TABLEAUX_SCREENSHOTS=docs/screenshots python -m pytest
+    tests/terminal/test_screen.py -k screenshots`` (SVG, as Textual exports a screen)."""
+    game, move = played_until(name, tableau_move(1), deals=range(3, 40))
+    path = Path(__file__).resolve().parents[2] / os.environ["TABLEAUX_SCREENSHOTS"] / f"terminal-{name}.svg"
+
+    async def scenario(pilot: Pilot) -> None:
+        await walk_to(pilot, (move.source, top(game, move.source)))
+        await pilot.press("space")
+        await walk_to(pilot, (move.target, top(game, move.target)))
+        path.write_text(pilot.app.export_screenshot(title=f"tableaux play {name} --deal {game.deal}"))
+
+    drive(make_app(game), scenario, size=(80, 24))
+    assert path.read_text().startswith("<svg")
