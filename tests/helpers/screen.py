@@ -11,6 +11,7 @@ from pathlib import Path
 from rich.console import Console
 from textual.pilot import Pilot
 
+from tableaux.advice.effort import EFFORT, Effort
 from tableaux.play.game import Game
 from tableaux.terminal.advice import Budget
 from tableaux.terminal.record import Record
@@ -19,7 +20,8 @@ from tableaux.terminal.screen.view import BoardView
 from tableaux.terminal.sitting import Sitting
 from tableaux.terminal.unfinished import Unfinished
 
-SMALL = Budget(samples=6, max_nodes=4000, time_limit=None, lost_nodes=30_000, hint_samples=6, hint_nodes=4000)
+SMALL: Budget = {**EFFORT["terminal"], "chance": Effort(6, 4000, None), "fair-hint": Effort(6, 4000, None),
+                 "where-lost": Effort(None, 30_000, None)}
 """Small and without a time limit, so answers are quick and the same on a busy machine."""
 
 
