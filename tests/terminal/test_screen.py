@@ -6,10 +6,13 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from textual.pilot import Pilot
 
 import tableaux
@@ -21,6 +24,7 @@ from tableaux.rulebook.cards import DOWN, card_str
 from tableaux.rulebook.engine import Move, short_name
 from tableaux.terminal.screen.app import TableauxApp
 from tableaux.terminal.screen.dialogs import Ask, Choose, Confirm, Page
+from tableaux.terminal.screen.layout import Marks, lay_out
 from tableaux.terminal.unfinished import Unfinished
 
 GAMES = ("king-albert", "eagle-wing", "king-albert-classic")
@@ -479,3 +483,32 @@ def test_screenshots(name: str) -> None:
 
     drive(make_app(game), scenario, size=(80, 24))
     assert path.read_text().startswith("<svg")
+
+
+@settings(max_examples=40, deadline=None)
+@given(name=st.sampled_from(GAMES), deal=st.integers(0, 10_000), picks=st.lists(st.integers(0, 1_000), max_size=40),
+       width=st.integers(60, 160), height=st.integers(20, 50))
+def test_the_board_paints_exactly_the_cards_in_view(name: str, deal: int, picks: list[int], width: int,
+                                                      height: int) -> None:
+    """Whatever the position and the room, every card on view is painted once and no other card is: a face-down
+    card never reaches the screen."""
+    game = tableaux.new_game(name, deal)
+    for pick in picks:
+        moves = game.legal_moves()
+        if not moves:
+            break
+        game.play(moves[pick % len(moves)])
+    board = lay_out(game.public_position(), width, height, Marks())
+    text = "\n".join(line.plain for line in board.texts())
+    in_view = []  # a tableau pile is fanned out; of any other pile, only its top card shows
+    for name_of, pile, shown in zip(game.rules.pile_names, game.state.piles, game.rules.visible(game.state),
+                                    strict=True):
+        cards = [card_label(card_str(c)).strip() for c, seen in zip(pile, shown, strict=True) if seen]
+        in_view += cards if name_of.startswith("tableau") else [card_label(card_str(pile[-1])).strip()] \
+            if pile and shown[-1] else []
+    in_view.sort()
+    painted = sorted(re.findall(r"(?:10|[2-9AJQK])[♣♦♥♠]", text))
+    base = game.public_position().get("base_card")
+    if base:  # Eagle Wing names its base card beside the foundations as well
+        painted.remove(card_label(base).strip())
+    assert painted == in_view

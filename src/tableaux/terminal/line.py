@@ -304,17 +304,9 @@ class Session:
         return [Said(rules_text(self.game.rules))]
 
     def cmd_stats(self, _arg: str) -> list[Said]:
-        from .record import stats_rows
-
-        record = self.sitting.record
-        if record is None:
-            return [Said(_("Finished games are not recorded here."), "warning")]
-        stats = record.stats(self.game.name)
-        unfinished = sum(1 for s in self.sitting.kept_games() if s.game.name == self.game.name)
-        rows = stats_rows(stats, unfinished + (1 if self.sitting.in_progress() else 0))
-        width = max(len(label) for label, _value in rows)
-        title = _("Statistics of {game} in the terminal").format(game=_(self.game.rules.title))
-        return [Said(title, "advice"), *(Said(f"  {label:<{width}}  {value}") for label, value in rows)]
+        said = self.sitting.statistics()
+        return [Said(said[0].text, "advice"), *(Said("  " + item.text) for item in said[1:])] if len(said) > 1 \
+            else said
 
 
 BOARD = "\0board"

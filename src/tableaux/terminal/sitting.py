@@ -255,6 +255,19 @@ class Sitting:
         self.save_path = path
         return self.switch_to(game, _("Loaded {game} deal {deal}.").format(game=_(game.rules.title), deal=game.deal))
 
+    def statistics(self) -> list[Said]:
+        """This game's statistics in the terminal: a title, then a line a figure (or why there are none)."""
+        from .record import stats_rows
+
+        if self.record is None:
+            return [Said(_("Finished games are not recorded here."), "warning")]
+        name = self.game.name
+        kept = sum(1 for saved in self.kept_games() if saved.game.name == name) + (1 if self.in_progress() else 0)
+        rows = stats_rows(self.record.stats(name), kept)
+        width = max(len(label) for label, _value in rows)
+        title = _("Statistics of {game} in the terminal").format(game=_(self.game.rules.title))
+        return [Said(title), *(Said(f"{label:<{width}}  {value}") for label, value in rows)]
+
     # --- giving up, and the solution -----------------------------------------------------------------
     def giveup(self) -> list[Said]:
         """Give the game up (the player has confirmed): it counts as lost and is no longer kept as unfinished."""

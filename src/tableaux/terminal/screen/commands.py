@@ -18,7 +18,6 @@ from ...play.game import Game
 from ...rulebook.engine import Move
 from .. import advice
 from ..help import pile_summary
-from ..record import stats_rows
 from ..rules import rules_paragraphs
 from ..said import Said
 from ..sitting import Sitting
@@ -68,26 +67,24 @@ class Commands:
     def stop_solution(self) -> None:
         self.solution = None
 
+    def afresh(self, command: Callable[[], list[Said]]) -> None:
+        """A command that leaves the solution and whatever is held: :meth:`do` it with both let go."""
+        self.stop_solution()
+        self.cancel_pick()
+        self.do(command)
+
     # --- moves and the history ------------------------------------------------------------------------
     def action_deal(self) -> None:
-        self.stop_solution()
-        self.cancel_pick()
-        self.do(self.sitting.deal_stock)
+        self.afresh(self.sitting.deal_stock)
 
     def action_undo(self) -> None:
-        self.stop_solution()
-        self.cancel_pick()
-        self.do(self.sitting.undo)
+        self.afresh(self.sitting.undo)
 
     def action_redo(self) -> None:
-        self.stop_solution()
-        self.cancel_pick()
-        self.do(self.sitting.redo)
+        self.afresh(self.sitting.redo)
 
     def action_restart(self) -> None:
-        self.stop_solution()
-        self.cancel_pick()
-        self.do(self.sitting.restart)
+        self.afresh(self.sitting.restart)
 
     def action_moves(self) -> None:
         moves = self.game.legal_moves()
@@ -135,9 +132,7 @@ class Commands:
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.stop_solution()
-                self.cancel_pick()
-                self.do(self.sitting.giveup)
+                self.afresh(self.sitting.giveup)
             else:
                 self.tell([Said(_("Not given up: play on."), "note")])
 
@@ -199,10 +194,8 @@ class Commands:
         def answered(text: str | None) -> None:
             if text is None:
                 return
-            self.stop_solution()
-            self.cancel_pick()
-            text = text.strip()
-            self.do(lambda: self.sitting.new(int(text) if text.isdigit() else (text or None)))
+            deal = text.strip()
+            self.afresh(lambda: self.sitting.new(int(deal) if deal.isdigit() else (deal or None)))
 
         self.push_screen(Ask(_("New deal of {game}: which number? (empty: a random deal)").format(  # type: ignore
             game=_(self.game.rules.title)), placeholder=_("a random deal")), answered)
@@ -216,9 +209,7 @@ class Commands:
         def chosen(index: int | None) -> None:
             if index is None:
                 return
-            self.stop_solution()
-            self.cancel_pick()
-            self.do(lambda: self.sitting.resume(kept[index]))
+            self.afresh(lambda: self.sitting.resume(kept[index]))
 
         self.push_screen(Choose(_("Unfinished games kept for you"),  # type: ignore[attr-defined]
                                 [saved.describe() for saved in kept[:20]]), chosen)
@@ -240,9 +231,7 @@ class Commands:
         def answered(text: str | None) -> None:
             if not text or not text.strip():
                 return
-            self.stop_solution()
-            self.cancel_pick()
-            self.do(lambda: self.sitting.load(Path(text.strip()).expanduser()))
+            self.afresh(lambda: self.sitting.load(Path(text.strip()).expanduser()))
 
         self.push_screen(Ask(_("Load a saved game from which file?")), answered)  # type: ignore[attr-defined]
 
@@ -254,17 +243,11 @@ class Commands:
         self.push_screen(Page(_("Rules of {game}").format(game=_(self.game.rules.title)), body))  # type: ignore
 
     def action_stats(self) -> None:
-        record = self.sitting.record
-        if record is None:
-            self.tell([Said(_("Finished games are not recorded here."), "warning")])
+        said = self.sitting.statistics()
+        if len(said) == 1:
+            self.tell(said)
             return
-        stats = record.stats(self.game.name)
-        unfinished = sum(1 for s in self.sitting.kept_games() if s.game.name == self.game.name)
-        rows = stats_rows(stats, unfinished + (1 if self.sitting.in_progress() else 0))
-        width = max(len(label) for label, _value in rows)
-        body = [Text(f"{label:<{width}}  {value}") for label, value in rows]
-        title = _("Statistics of {game} in the terminal").format(game=_(self.game.rules.title))
-        self.push_screen(Page(title, body))  # type: ignore[attr-defined]
+        self.push_screen(Page(said[0].text, [Text(item.text) for item in said[1:]]))  # type: ignore[attr-defined]
 
 
 def page_of(said: list[Said]) -> list[Text]:

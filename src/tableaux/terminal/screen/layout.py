@@ -234,25 +234,29 @@ def row_of(painter: Painter, names: list[str], gaps: dict[int, int], width: int)
 
 
 def king_albert(painter: Painter, names: list[str], width: int, height: int) -> None:
-    """Foundations and reserve across the top, the nine columns below."""
+    """Foundations and reserve across the top (the reserve on a row of its own when the screen is too narrow
+    for both), the nine columns below."""
     foundations, tableau, reserve = (of_kind(names, kind) for kind in ("foundation", "tableau", "reserve"))
-    top = foundations + reserve
     painter.card_width = 9
-    top_x = row_of(painter, top, {len(foundations): 3}, width)
+    one_row = (len(foundations) + len(reserve)) * 6 + 3 <= width - 2
+    tops = [foundations + reserve] if one_row else [foundations, reserve]
+    top_xs = [row_of(painter, top, {len(foundations): 3} if one_row else {}, width) for top in tops]
     tab_x = row_of(painter, tableau, {}, width)
     cw = painter.card_width
-    spare = max(0, height - 3 - max(len(painter.position["piles"][n]) for n in tableau))
-    gap = 1 if spare >= 2 else 0
-    for pile, x in zip(top, top_x, strict=True):
-        painter.label(pile, x, 0, cw)
-        painter.single(pile, x, 1)
-    y = 2 + gap
+    y = 0
+    for top, top_x in zip(tops, top_xs, strict=True):
+        for pile, x in zip(top, top_x, strict=True):
+            painter.label(pile, x, y, cw)
+            painter.single(pile, x, y + 1)
+        y += 2
+    spare = max(0, height - y - 1 - max(len(painter.position["piles"][n]) for n in tableau))
+    y += 1 if spare >= 2 else 0
     for pile, x in zip(tableau, tab_x, strict=True):
         painter.label(pile, x, y, cw)
     rows = max(1, height - y - 1)
     for pile, x in zip(tableau, tab_x, strict=True):
         painter.cascade(pile, x, y + 1, rows)
-    painter.board.rows = [top, tableau]
+    painter.board.rows = [*tops, tableau]
 
 
 def eagle_wing(painter: Painter, names: list[str], width: int, height: int) -> None:
