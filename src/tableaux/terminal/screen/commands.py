@@ -16,7 +16,6 @@ from rich.text import Text
 from ...i18n import _
 from ...play.game import Game
 from ...rulebook.engine import Move
-from .. import advice
 from ..help import pile_summary
 from ..rules import rules_paragraphs
 from ..said import Said
@@ -93,6 +92,8 @@ class Commands:
 
     # --- advice -------------------------------------------------------------------------------------------
     def action_hint(self, mode: str) -> None:
+        from .. import advice
+
         budget = self.sitting.effort()
         start = advice.hint_start(self.game, budget, mode)
         if start is not None:
@@ -108,6 +109,8 @@ class Commands:
 
     def action_chance(self) -> None:
         """The chance with what it means, in a page (the status line shows the figure alone)."""
+        from .. import advice
+
         title = _("Chance to win")
         if self.chance is not None and self.chance[0] == self.key():
             self.push_screen(Page(title, page_of(self.chance_said)))  # type: ignore[attr-defined]
@@ -125,6 +128,8 @@ class Commands:
         self.think("chance", lambda game: advice.chance_words(game, budget), done)
 
     def action_giveup(self) -> None:
+        from .. import advice
+
         refusal = advice.giveup_refusal(self.game, self.sitting.gave_up, self.sitting.names)
         if refusal is not None:
             self.tell([refusal])
@@ -139,6 +144,8 @@ class Commands:
         self.push_screen(Confirm(_(advice.GIVE_UP_QUESTION)), answered)  # type: ignore[attr-defined]
 
     def action_lost(self) -> None:
+        from .. import advice
+
         said, go_on = advice.lost_start(self.game, self.sitting.gave_up, self.sitting.names)
         self.tell([said])
         if not go_on:

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from babel.lists import format_list
-
 from ...i18n import _, current
 from ...play.game import Game
 from ...rulebook.cards import card_name, parse_card
@@ -79,6 +77,8 @@ class Hands:
     # --- picking up and dropping -----------------------------------------------------------------------
     def cards_named(self, pile: str, count: int) -> str:
         """The cards a pick-up holds, by name ("the 9 of hearts and the 8 of spades")."""
+        from babel.lists import format_list  # loaded at the first pick-up, not before the board is drawn
+
         cards = self.game.public_position()["piles"][pile][-count:]
         return format_list([card_name(parse_card(c["card"])) for c in cards if c["card"]], locale=current())
 
