@@ -36,6 +36,24 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(str(exc)) from None
 
 
+SLOW_FOLDERS = {"browser": ("browser", "server", "slow"), "reliability": ("server", "slow")}
+"""Folders whose every test gets these markers: a real browser, or real servers killed and raced."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Markers a test earns by where it lives and what it uses, so ``-m`` can choose by them: the browser and
+    reliability folders (see :data:`SLOW_FOLDERS`), and every run against PostgreSQL (``postgres``, and
+    ``slow``: each starts from a fresh database on a real server)."""
+    for item in items:
+        for name in SLOW_FOLDERS.get(Path(str(item.fspath)).parent.name, ()):
+            item.add_marker(name)
+        params = getattr(item, "callspec", None)
+        if (params is not None and "postgresql" in params.params.values()) or (
+                params is None and "postgres_cluster" in getattr(item, "fixturenames", ())):
+            item.add_marker("postgres")
+            item.add_marker("slow")
+
+
 def pytest_report_header() -> str:
     pretended = " (pretended: TABLEAUX_TEST_CPUS)" if os.environ.get("TABLEAUX_TEST_CPUS") else ""
     return f"os.cpu_count(): {os.cpu_count()}{pretended}; time zone: {os.environ.get('TZ', 'the system one')}"

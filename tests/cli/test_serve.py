@@ -36,6 +36,8 @@ def headless_env(tmp_path: Path) -> dict[str, str]:
     return env
 
 
+@pytest.mark.server
+@pytest.mark.slow
 def test_serve_answers_prints_the_url_and_keeps_games_across_restarts(database: str) -> None:
     port = free_port()
     args = ["serve", "--port", str(port), "--no-browser", "--db", database]
@@ -61,6 +63,8 @@ def test_serve_answers_prints_the_url_and_keeps_games_across_restarts(database: 
             assert resumed.json()["position"] == view["position"] and resumed.json()["version"] == 1
 
 
+@pytest.mark.server
+@pytest.mark.slow
 def test_a_killed_server_loses_no_move(tmp_path: Path) -> None:
     """Every move is committed before its answer: SIGKILL right after the last one loses nothing."""
     db = tmp_path / "games.sqlite3"
@@ -86,6 +90,8 @@ def test_a_killed_server_loses_no_move(tmp_path: Path) -> None:
     assert resumed["version"] == view["version"] and resumed["position"] == view["position"]
 
 
+@pytest.mark.server
+@pytest.mark.slow
 def test_a_busy_port_moves_on_to_the_next_free_one(tmp_path: Path) -> None:
     with socket.socket() as blocker:
         blocker.bind(("127.0.0.1", 0))
@@ -114,6 +120,8 @@ def test_open_socket_reports_when_every_port_is_busy() -> None:
             b.close()
 
 
+@pytest.mark.server
+@pytest.mark.slow
 def test_no_arguments_serves_with_the_default_database_and_no_display(tmp_path: Path) -> None:
     """``tableaux`` alone is ``tableaux serve``: port 8000 (or the next free one), database in the data dir."""
     with server([], env=headless_env(tmp_path)) as s:
@@ -126,6 +134,8 @@ def test_no_arguments_serves_with_the_default_database_and_no_display(tmp_path: 
     assert (tmp_path / "xdg" / "tableaux" / "tableaux.sqlite3").exists()
 
 
+@pytest.mark.server
+@pytest.mark.slow
 def test_the_browser_is_opened_on_the_url(tmp_path: Path) -> None:
     """With a browser available ($BROWSER here, as on a desktop), the page is opened once the server answers."""
     opened = tmp_path / "opened.txt"
@@ -142,6 +152,8 @@ def test_the_browser_is_opened_on_the_url(tmp_path: Path) -> None:
     assert opened.read_text().split() == [url]
 
 
+@pytest.mark.server
+@pytest.mark.slow
 def test_options_without_a_command_mean_serve(tmp_path: Path) -> None:
     port = free_port()
     with server(["--port", str(port), "--no-browser", "--db", str(tmp_path / "g.sqlite3")],
@@ -204,6 +216,8 @@ def wait_for_children(pid: int, count: int) -> list[int]:
         time.sleep(0.1)
 
 
+@pytest.mark.server
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the server processes in /proc (Linux)")
 def test_workers_serve_one_port_from_several_processes_and_replace_one_that_dies(database: str) -> None:
     """--workers 2: two processes answer on the port, with one identity and one game across them; a SIGKILLed

@@ -292,6 +292,8 @@ one, so the check that games were played would fail on luck. A fixed seed makes 
 set another to explore."""
 
 
+@pytest.mark.server
+@pytest.mark.slow
 def test_schemathesis_from_outside_with_every_check_and_the_stateful_phase_finds_nothing(tmp_path: Path) -> None:
     """``schemathesis run URL --checks all`` against ``tableaux serve``, as anyone could run it.
 

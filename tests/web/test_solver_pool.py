@@ -102,6 +102,8 @@ def test_a_full_pool_answers_at_once_with_the_rule_of_thumb_and_says_so(tmp_path
         assert "rule of thumb" in hint["message"] and hint["move"] in view["legal_moves"]
 
 
+@pytest.mark.server
+@pytest.mark.slow
 @needs_proc
 def test_pool_workers_exit_when_the_server_is_killed(tmp_path: Path) -> None:
     with server(["serve", "--port", str(free_port()), "--no-browser", "--db", str(tmp_path / "g.sqlite3")]) as s:
