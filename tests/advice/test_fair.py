@@ -148,6 +148,7 @@ def test_every_sample_agrees_with_the_observation(name: str, deal: int, choices:
             k: v for k, v in real.items() if k not in ("piles", "deal", "over")}
 
 
+@pytest.mark.slow
 def test_a_face_down_slot_at_the_start_of_king_albert_is_uniform_over_the_unseen_cards() -> None:
     game = tableaux.new_game("king-albert", 7)
     observation = game.observation()
@@ -345,6 +346,7 @@ def test_fair_hint_never_suggests_going_back_to_an_earlier_position(name: str) -
 
 
 # --- where the game was lost ------------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_where_lost_names_the_last_move_of_a_game_that_ends_on_its_losing_move(name: str) -> None:
     """The last position is the first lost one: the answer is the last move, and the line wins from before it."""

@@ -163,6 +163,7 @@ def test_options_without_a_command_mean_serve(tmp_path: Path) -> None:
     assert not any("No web browser" in line for line in s.output)
 
 
+@pytest.mark.slow
 def test_unusable_host_is_a_clear_error(tmp_path: Path) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "tableaux", "serve", "--host", "no-such-host.invalid", "--no-browser",
@@ -289,6 +290,7 @@ def test_stats_prints_every_figure(tmp_path: Path, capsys: pytest.CaptureFixture
     assert "Eagle Wing" in out and "King Albert" not in out
 
 
+@pytest.mark.slow
 def test_stats_reset_asks_first(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                 monkeypatch: pytest.MonkeyPatch) -> None:
     db = tmp_path / "g.sqlite3"
@@ -308,6 +310,7 @@ def test_stats_reset_asks_first(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "reset" in out and stats_table(out, "Won") == ["0"]
 
 
+@pytest.mark.slow
 def test_stats_reset_yes_skips_the_question(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     db = tmp_path / "g.sqlite3"
@@ -346,6 +349,7 @@ def test_the_time_a_game_shows_is_the_time_its_statistics_show(seconds: float) -
     assert format_time(tenths(seconds)) == format_time(seconds)
 
 
+@pytest.mark.slow
 def test_stats_shows_the_assisted_and_daily_rows_the_browser_shows(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -117,6 +117,7 @@ def test_an_intact_save_still_loads_after_all_that() -> None:
     assert [str(m) for m in game.redo_moves] == data["redo"]
 
 
+@pytest.mark.slow
 def test_an_endless_save_file_is_refused_not_read_forever(tmp_path: Path) -> None:
     """``--load /dev/zero`` (or any huge file) must not eat all memory: a save file has a size limit."""
     import resource

@@ -9,6 +9,7 @@ import pytest
 CONFTEST = (Path(__file__).parents[1] / "conftest.py").read_text().replace('pytest_plugins = ["pytester"]', "")
 
 
+@pytest.mark.slow
 def test_a_skipped_browser_suite_gets_one_clear_line_at_the_end_naming_what_is_missing(
     pytester: pytest.Pytester,
 ) -> None:
@@ -48,6 +49,7 @@ def test_the_browser_tests_skip_reason_names_each_thing_missing(
         assert missing_for_the_browser_tests(nowhere) == [chromium]
 
 
+@pytest.mark.slow
 def test_no_browser_line_when_the_browser_suite_runs(pytester: pytest.Pytester) -> None:
     pytester.makeconftest(CONFTEST)
     pytester.makepyfile(test_browser="def test_page():\n    pass\n", test_other="import pytest\n"
@@ -69,6 +71,7 @@ def fake_pg_cluster(pytester: pytest.Pytester, source: str) -> None:
     (pytester.path / "helpers" / "pg_cluster.py").write_text(source)
 
 
+@pytest.mark.slow
 def test_without_postgresql_its_runs_skip_with_one_clear_line_at_the_end(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -82,6 +85,7 @@ def test_without_postgresql_its_runs_skip_with_one_clear_line_at_the_end(
     assert len(lines) == 1 and "no initdb found" in lines[0] and "apt-get install postgresql" in lines[0]
 
 
+@pytest.mark.slow
 def test_where_postgresql_is_required_its_absence_is_a_failure(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -34,6 +34,7 @@ def imported_from(module: str, paths: list[Path]) -> set[str]:
     return names
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("module", ["rulebook/cards"])
 def test_every_helper_of_an_internal_module_is_used(module: str) -> None:
     path = SRC / f"{module}.py"

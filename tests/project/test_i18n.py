@@ -128,6 +128,7 @@ def test_accept_language_picks_the_best_language_we_have(header: str | None, lan
     assert i18n.negotiate(header) == lang
 
 
+@pytest.mark.slow
 @given(st.text(max_size=60))
 def test_any_accept_language_header_gives_a_language_we_have(header: str) -> None:
     assert i18n.negotiate(header) in i18n.languages()

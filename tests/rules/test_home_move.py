@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hypothesis.strategies as st
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 import tableaux
@@ -47,6 +48,7 @@ def foundation_for(rules: Rules, state: State, pile: int) -> int | None:
     deal=st.integers(0, 2**32 - 1),
     picks=st.lists(st.integers(0, 2**16), min_size=20, max_size=150),
 )
+@pytest.mark.slow
 def test_every_home_move_is_legal_and_every_card_that_can_go_home_gets_one(
     name: str, deal: int, picks: list[int]
 ) -> None:
@@ -108,6 +110,7 @@ def positions(draw: st.DrawFn, name: str) -> State:
     return State(tuple(piles))
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), name=st.sampled_from(NAMES))
 def test_home_moves_are_legal_in_any_position_with_built_foundations(data: st.DataObject, name: str) -> None:

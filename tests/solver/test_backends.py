@@ -95,6 +95,7 @@ def test_core_makes_the_same_safe_moves_as_the_python_strategy(name: str, deal: 
 DEALS = [("king-albert", range(1, 41)), ("eagle-wing", range(1, 41)), ("king-albert-classic", range(1, 16))]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "deals"), DEALS, ids=[n for n, _ in DEALS])
 def test_both_backends_reach_the_same_verdicts_and_c_lines_win_in_the_engine(name: str, deals: range) -> None:
     both = decided = 0
@@ -173,6 +174,7 @@ NEEDS_A_CARD_BACK = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(NEEDS_A_CARD_BACK))
 def test_a_card_home_for_good_never_comes_back_yet_positions_that_need_one_back_are_won(name: str) -> None:
     """The search never takes back a foundation card that the safe-move rule would send home
@@ -194,6 +196,7 @@ def test_a_card_home_for_good_never_comes_back_yet_positions_that_need_one_back_
             assert rules.won(state)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("plies", [0, 40])
 def test_a_reserve_card_must_be_covered_at_once_without_changing_any_verdict(plies: int) -> None:
     """Classic rules: the search puts a reserve card on the tableau only when the next move covers it
@@ -230,6 +233,7 @@ def test_both_complete_searches_make_the_same_positions_reserve_dead_ends_left_o
     assert (c.verdict, c.nodes) == (py.verdict, py.nodes)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(name=st.sampled_from(NAMES), deal=st.integers(0, 2**32 - 1), seed=st.integers(0, 2**16),
        plies=st.integers(0, 80))
@@ -244,6 +248,7 @@ def test_both_complete_searches_are_one_search_in_every_game(name: str, deal: in
     assert (c.verdict, c.nodes, c.moves) == (py.verdict, py.nodes, py.moves)
 
 
+@pytest.mark.slow
 def test_a_search_stays_within_its_memory_allowance() -> None:
     """``memory_mb`` bounds everything the core holds: the table, the search's stacks and the first pass's
     best-first run, and with two threads both searches together. Measured as the growth of the process's
@@ -264,6 +269,7 @@ def test_a_search_stays_within_its_memory_allowance() -> None:
     assert grown_mib <= 48 * 1.1
 
 
+@pytest.mark.slow
 def test_the_best_first_run_wins_where_depth_first_runs_get_lost_and_never_changes_a_verdict() -> None:
     """The first pass's best-first run (core/bestfirst.c) takes turns with the depth-first runs. It only
     looks for wins, so verdicts stay those of the search without it; it wins some deals far sooner (King
@@ -287,6 +293,7 @@ def test_the_best_first_run_wins_where_depth_first_runs_get_lost_and_never_chang
     assert decided_sooner >= 2
 
 
+@pytest.mark.slow
 def test_the_best_first_run_keeps_its_nodes_in_a_small_memory_and_wins_as_in_a_large_one() -> None:
     """The best-first run keeps a whole position only every fourth generation and makes the others again
     from there (core/bestfirst.c), so the share that 16 MiB lends it holds the half-million nodes that
@@ -317,6 +324,7 @@ def test_a_second_best_first_run_finds_classic_wins_that_take_cards_back_off_the
     assert _core.solve(game, start.piles, start.redeals, max_nodes=1_000_000, best_first=False)[0] == 2
 
 
+@pytest.mark.slow
 def test_chained_runs_win_where_every_other_search_gets_lost_and_never_change_a_verdict() -> None:
     """Classic rules: from its third run on, the first pass also makes chained runs (core/search.c's
     obliges), where a tableau card moved must be used by the very next move. They only look for wins, so
@@ -343,6 +351,7 @@ def test_chained_runs_win_where_every_other_search_gets_lost_and_never_change_a_
     assert compared >= 20
 
 
+@pytest.mark.slow
 def test_the_restarted_complete_search_keeps_its_finished_positions_and_the_plain_searchs_verdicts() -> None:
     """Classic rules: the complete search runs again and again with a shaken order and twice the positions
     each time, keeping in its table the positions it searched to the end (core/solve.c's complete). That is
@@ -368,6 +377,7 @@ def test_the_restarted_complete_search_keeps_its_finished_positions_and_the_plai
     assert compared >= 28 and restarted >= 3
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(deal=st.integers(1, 2**31), seed=st.integers(0, 2**16), plies=st.integers(0, 10),
        first_run=st.integers(2, 500), mib=st.sampled_from([16, 1024]))
@@ -388,6 +398,7 @@ def test_a_complete_search_restarted_many_times_keeps_the_plain_searchs_verdict(
         assert rules.won(replay(rules, state, [tuple(m) for m in again[1]]))
 
 
+@pytest.mark.slow
 def test_a_very_deep_line_takes_room_from_the_table_instead_of_ending_the_search() -> None:
     """The complete search of classic deal 100 goes down a line of tens of thousands of moves, whose stacks
     (some 200 bytes a move) outgrow by far the eighth of 16 MiB that they may take beside a full table. The
@@ -401,6 +412,7 @@ def test_a_very_deep_line_takes_room_from_the_table_instead_of_ending_the_search
     assert game.is_won()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "deal"), [("king-albert-classic", 3), ("king-albert", 17), ("king-albert", 62),
                                             ("king-albert-classic", 52)])
 def test_two_threads_give_the_verdict_of_one_for_every_node_budget(name: str, deal: int) -> None:

@@ -72,6 +72,7 @@ def test_a_lost_deal_is_proved_lost_by_both_backends_in_the_same_positions(deal:
     assert solve((KAC, start), first_pass=False, max_nodes=5_000_000).verdict == "unwinnable"
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_on_random_positions_both_backends_give_the_depth_first_searchs_verdict(seed: int) -> None:
@@ -120,6 +121,7 @@ def test_core_layered_keys_and_classes_are_the_python_references(deal: int, seed
     assert len(by_c) == len(by_py)
 
 
+@pytest.mark.slow
 @needs_core
 def test_winning_lines_cross_classes_and_play_out_in_the_engine() -> None:
     """A win is found in some class far below the start's; its line is put together back through the
@@ -138,6 +140,7 @@ def test_winning_lines_cross_classes_and_play_out_in_the_engine() -> None:
     assert won >= 20 and crossing >= 5
 
 
+@pytest.mark.slow
 @needs_core
 def test_the_python_reference_wins_the_same_positions() -> None:
     for state in late_positions(range(1, 13), (15, 25))[:12]:
@@ -148,6 +151,7 @@ def test_the_python_reference_wins_the_same_positions() -> None:
             assert plays_to_a_win(state, py.moves)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_more_budget_never_gives_a_worse_verdict(backend: str) -> None:
     """The layered search is deterministic and only goes further with a bigger budget: below what a deal
@@ -167,6 +171,7 @@ def test_more_budget_never_gives_a_worse_verdict(backend: str) -> None:
     assert with_pass[-1] == "unwinnable"
 
 
+@pytest.mark.slow
 @needs_core
 def test_full_memory_gives_unknown_and_the_search_keeps_to_its_allowance() -> None:
     """``memory_mb`` bounds what the layered search holds (a class's table, its stack and the seeds): in a
@@ -218,6 +223,7 @@ def test_the_command_line_proves_a_deal_lost_with_the_layered_search() -> None:
 
 
 # --- classes on disk (core/layered_disk.c) ---------------------------------------------------------------------
+@pytest.mark.slow
 @needs_core
 @pytest.mark.parametrize("deal", [17, 183, 140])
 def test_classes_searched_on_disk_make_the_same_positions_and_leave_no_files(
@@ -238,6 +244,7 @@ def test_classes_searched_on_disk_make_the_same_positions_and_leave_no_files(
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 @needs_core
 def test_wins_found_on_disk_give_lines_that_play_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The line of a win made in a class on disk is put together from the class's layers, kept for it, a layer
@@ -260,6 +267,7 @@ def test_wins_found_on_disk_give_lines_that_play_out(tmp_path: Path, monkeypatch
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 @needs_core
 def test_disk_lets_a_search_go_on_where_its_memory_alone_stops(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``disk_mb``: in 16 MiB a position near the end of classic deal 1's winning line soon fills the memory

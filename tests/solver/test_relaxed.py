@@ -81,6 +81,7 @@ def positions_on_winning_lines() -> list[tuple[State, int]]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_relaxed_loss_is_never_a_winnable_position(backend: str) -> None:
     """Soundness, against wins the real game has: positions along winning lines can be won, so the relaxed
@@ -97,6 +98,7 @@ def test_a_relaxed_loss_is_never_a_winnable_position(backend: str) -> None:
     assert checked >= (40 if backend == "c" else 8)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_the_relaxed_game_proves_lost_deals_lost(backend: str) -> None:
     """Kept apart up to the Kings, the relaxed game is the real one, so it proves every lost deal lost; kept
@@ -111,6 +113,7 @@ def test_the_relaxed_game_proves_lost_deals_lost(backend: str) -> None:
     assert fewer >= len(LOST_DEALS) // 2
 
 
+@pytest.mark.slow
 @needs_core
 def test_both_backends_make_the_same_relaxed_positions() -> None:
     """core/relaxed.c against relaxed.py: the same verdict, and on a lost game the same number of positions

@@ -88,6 +88,7 @@ def test_eagle_wing_safe_moves_are_single_cards_home_but_never_the_base_rank(dea
     assert safe_moves(rules, state) == expected
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", [KA, KAC, EW], ids=lambda r: r.name)
 def test_a_safe_move_never_changes_whether_the_position_can_be_won(rules: Rules) -> None:
     """What makes a move safe to play without searching: a plain exhaustive search (no safe moves, no pruning)

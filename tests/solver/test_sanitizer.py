@@ -185,6 +185,7 @@ def _sanitized_run(tmp_path: Path, script: str, *defines: str) -> subprocess.Com
     return run
 
 
+@pytest.mark.slow
 def test_the_core_is_clean_under_address_and_undefined_behaviour_sanitizers(tmp_path: Path) -> None:
     assert "sanitized core: OK" in _sanitized_run(tmp_path, CHECKS).stdout
 
@@ -209,6 +210,7 @@ DEEP_LINES = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_a_line_longer_than_the_stacks_may_hold_ends_unknown_not_in_a_hang(tmp_path: Path) -> None:
     """A stack that would pass STACK_MAX items ends the search as memory running out does. Before the limit,
     the doubling of a stack's size overflowed an int past 2^30 items and looped for ever: classic searches

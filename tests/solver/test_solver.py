@@ -23,6 +23,7 @@ pytestmark = pytest.mark.usefixtures("backend")
 
 
 # --- against brute force on random small positions --------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", [KA, KAC, EW], ids=lambda r: r.name)
 def test_agrees_with_brute_force_on_small_positions(rules: Rules) -> None:
     rng = random.Random(f"solver-{rules.name}")
@@ -62,6 +63,7 @@ def test_agrees_with_brute_force_on_small_deals(name: str, deal: int) -> None:
 @pytest.mark.parametrize(("name", "deals"), [
     ("king-albert", range(1, 9)), ("king-albert-classic", range(1, 5)), ("eagle-wing", range(1, 9)),
 ])
+@pytest.mark.slow
 def test_winning_lines_replay_to_a_won_game(name: str, deals: range) -> None:
     decided = 0
     for deal in deals:
@@ -150,6 +152,7 @@ def test_a_tiny_table_costs_time_not_correctness() -> None:
     assert solve(lost, table_size=1000, memory_mb=16).verdict == solve(lost).verdict == "unwinnable"
 
 
+@pytest.mark.slow
 def test_a_full_table_keeps_the_longest_searches_so_a_proof_in_little_memory_costs_little_more(backend: str) -> None:
     """A full table forgets the positions whose searches were short and keeps the long ones. Emptying it
     instead, as the search once did, left these proofs unknown after millions of positions: the same
@@ -276,6 +279,7 @@ def test_cli_solve_chooses_the_backend_and_bounds_memory() -> None:
         assert proc.returncode == 2 and bad[0] in proc.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "deal"), [("king-albert", 17), ("king-albert", 4), ("king-albert-classic", 3),
                                             ("eagle-wing", 1), ("king-albert", 62), ("king-albert", 295),
                                             ("king-albert-classic", 161)])

@@ -232,6 +232,7 @@ def _compare_on_random_play(
     return compared, lost_made
 
 
+@pytest.mark.slow
 def test_a_reserve_card_covered_at_once_never_changes_a_python_verdict(backend: str) -> None:
     """Classic rules: the reference search lets a reserve card onto the tableau only when the next move
     covers it (KingAlbertStrategy.obligation). On positions of random play it decides exactly what the
@@ -257,6 +258,7 @@ class _TakesBackAnything(KingAlbertStrategy):
         return kept + [m for m in moves if m[0] < KA_FIRST_TABLEAU <= m[2] and m not in kept]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", [KA, KAC], ids=["king-albert", "king-albert-classic"])
 def test_a_card_home_for_good_never_comes_back_and_no_python_verdict_changes(backend: str, rules: Rules) -> None:
     """A foundation's top card that the safe-move rule would send home is never taken back by the search
@@ -274,6 +276,7 @@ def test_a_card_home_for_good_never_comes_back_and_no_python_verdict_changes(bac
     assert lost_made[True] < lost_made[False]
 
 
+@pytest.mark.slow
 def test_the_best_first_run_wins_where_the_depth_first_run_gets_lost(backend: str) -> None:
     """The reference's first pass ends with a best-first run (search.py ``best_first``, like the C core's):
     on King Albert deals 62 and 295 it wins within 10,000 positions, where the depth-first run is still

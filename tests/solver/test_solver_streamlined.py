@@ -64,6 +64,7 @@ def test_a_deal_proved_lost_stays_lost_and_streamlined_runs_alone_never_call_it_
         assert nodes > without[2]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "deals"), [("king-albert", range(1, 61)), ("king-albert-classic", range(1, 31))])
 def test_streamlined_runs_never_change_a_verdict(name: str, deals: range) -> None:
     """The solve with the streamlined runs and without them reach the same verdict wherever both decide, and
@@ -90,6 +91,7 @@ def test_streamlined_runs_never_change_a_verdict(name: str, deals: range) -> Non
     assert compared >= len(deals) // 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "deal", "kinds"), [("king-albert", 168366, HOME | SUITS),
                                                      ("king-albert-classic", 733, HOME | SUITS)])
 def test_streamlined_runs_win_deals_whose_spaces_defeat_every_other_search(name: str, deal: int, kinds: int) -> None:
@@ -105,6 +107,7 @@ def test_streamlined_runs_win_deals_whose_spaces_defeat_every_other_search(name:
     assert _core.solve(game, start.piles, start.redeals, max_nodes=nodes, streams=())[0] == 2
 
 
+@pytest.mark.slow
 def test_a_streamlined_run_that_takes_cards_back_wins_where_the_others_do_not() -> None:
     """Classic 24053 (unknown after 8,000 million positions of the layered search): merged suits with cards
     taken back win it within two million positions by a line of thousands of moves; with every card home at
@@ -118,6 +121,7 @@ def test_a_streamlined_run_that_takes_cards_back_wins_where_the_others_do_not() 
     assert _core.solve(game, start.piles, start.redeals, max_nodes=2_000_000, stream_alone=HOME | SUITS)[0] == 2
 
 
+@pytest.mark.slow
 def test_when_no_win_keeps_every_card_home_the_runs_that_take_cards_back_have_their_turn_at_once() -> None:
     """Classic 20838 has almost nothing to search while no card comes back (the streamlined runs that take none
     back search their whole spaces within a thousand positions), and the first pass's rounds reach the

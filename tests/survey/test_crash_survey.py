@@ -16,6 +16,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from helpers.cli import run_tableaux
 
 SURVEY = ["survey", "king-albert", "--deals", "1-120", "--max-nodes", "4000", "--time-limit", "600", "--workers", "2"]
@@ -70,6 +72,7 @@ def end_orphans(pids: list[int]) -> None:
             pass
 
 
+@pytest.mark.slow
 def test_a_killed_survey_resumes_without_recomputing_and_ends_with_the_same_totals(tmp_path: Path) -> None:
     full, part = tmp_path / "full.jsonl", tmp_path / "part.jsonl"
     uninterrupted = run_tableaux(*SURVEY, "--out", str(full), timeout=300)
@@ -91,6 +94,7 @@ def test_a_killed_survey_resumes_without_recomputing_and_ends_with_the_same_tota
     assert summary and all(line in resumed.stdout for line in summary)
 
 
+@pytest.mark.slow
 def test_a_killed_survey_leaves_no_worker_behind(tmp_path: Path) -> None:
     """A SIGKILLed survey's pool workers notice it and exit instead of sleeping forever."""
     left = kill_survey_midway(tmp_path / "part.jsonl", at_least=5)

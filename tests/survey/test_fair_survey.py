@@ -85,6 +85,7 @@ def test_cli_survey_of_one_player_refuses_to_resume_another_players_file(tmp_pat
 FAIR_FILES = sorted((Path(__file__).resolve().parents[2] / "results").glob("fair-*.jsonl.gz"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", FAIR_FILES, ids=lambda p: p.name)
 def test_kept_no_peek_games_replay_in_the_engine_to_their_recorded_end(path: Path) -> None:
     rows = [row for game in ("king-albert", "eagle-wing") for row in read_results(path, game, field="won").values()]

@@ -24,6 +24,7 @@ def kept_lines(path: Path) -> list[dict]:
     return [json.loads(text) for text in path.read_text(encoding="utf-8").splitlines() if text.strip()]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", LINE_FILES, ids=lambda p: p.name)
 def test_every_winning_line_kept_in_results_plays_to_a_won_game(path: Path) -> None:
     rows = kept_lines(path)

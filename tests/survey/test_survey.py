@@ -141,6 +141,7 @@ def dask_cluster(tmp_path: Path) -> Iterator[str]:
         log.close()
 
 
+@pytest.mark.slow
 def test_a_real_dask_cluster_gives_the_same_verdicts_as_a_local_run(tmp_path: Path, dask_cluster: str) -> None:
     deals = range(1, 41)
     remote = survey("eagle-wing", deals, out=tmp_path / "dask.jsonl.gz", scheduler=dask_cluster, lines=False,
@@ -168,12 +169,14 @@ def test_gzip_results_are_compact_resumable_and_survive_a_torn_member(tmp_path: 
     assert again.deals == 40 and again.winnable >= first.winnable
 
 
+@pytest.mark.slow
 def test_unreachable_scheduler_is_a_clear_error(tmp_path: Path) -> None:
     pytest.importorskip("distributed")
     with pytest.raises(SurveyError, match="cannot reach the Dask scheduler"):
         survey("eagle-wing", range(1, 2), scheduler="tcp://127.0.0.1:9", out=tmp_path / "x.jsonl", **BUDGET)
 
 
+@pytest.mark.slow
 def test_cli_survey_in_parallel_with_plot(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib", reason="--plot needs matplotlib (pip install 'tableaux[survey]')")
     out, png = tmp_path / "s.jsonl", tmp_path / "s.png"
@@ -238,6 +241,7 @@ def test_cli_survey_says_which_deals_it_skips_and_which_it_solves_again(tmp_path
     assert f"{6 - unknown} already in" in proc.stderr and f"{unknown} unknown there, solved again" in proc.stderr
 
 
+@pytest.mark.slow
 def test_unknown_deals_are_solved_again_with_a_bigger_budget_and_only_then(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
     small = survey("king-albert-classic", range(1, 4), out=out, time_limit=60.0, max_nodes=50)

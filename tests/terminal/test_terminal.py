@@ -281,6 +281,7 @@ def test_save_and_load(tmp_path: Path) -> None:
     assert "Could not save" in out
 
 
+@pytest.mark.slow
 def test_winning_shows_the_win_message() -> None:
     # The project's rule-of-thumb ordering finds wins quickly; every move still comes from Rules.moves.
     deal, line = first_line("eagle-wing", lambda r, s: r.won(s), range(1, 40), heuristic_moves)

@@ -166,6 +166,7 @@ def assert_stored_as_answered(world: World, game_id: str, body: dict[str, Any]) 
     assert view["position"] == expected
 
 
+@pytest.mark.slow
 @schema.parametrize()
 @schema.given(data=st.data())
 # No shrinking and no replay from the example database: schemathesis's body strategies draw from a random

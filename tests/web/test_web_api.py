@@ -173,6 +173,7 @@ def test_history_actions_with_nothing_to_do_are_422(client: TestClient, action: 
     assert without_clock(view_of(client, view)) == without_clock(view)
 
 
+@pytest.mark.slow
 def test_hint_suggests_a_legal_move_and_changes_nothing(client: TestClient) -> None:
     view = new_game(client, "king-albert", 17)
     r = client.post(f"/api/games/{view['id']}/hint")
@@ -266,6 +267,7 @@ def test_one_card_move_that_could_be_longer_replays_exactly(make_app: MakeApp) -
 
 
 # --- statistics -------------------------------------------------------------------
+@pytest.mark.slow
 def test_winning_a_game_updates_the_statistics(client: TestClient, winning_line: tuple[str, int, list[str]]) -> None:
     name, deal, line = winning_line
     zero = client.get("/api/stats").json()
@@ -310,6 +312,7 @@ def test_winning_a_game_updates_the_statistics(client: TestClient, winning_line:
     assert view_of(client, view)["won"] is True
 
 
+@pytest.mark.slow
 def test_statistics_are_per_player(make_app: MakeApp, winning_line: tuple[str, int, list[str]]) -> None:
     name, deal, line = winning_line
     app = make_app()
@@ -396,6 +399,7 @@ def player_rows(db: str) -> int:
     return int(query(db, "SELECT COUNT(*) FROM players")[0][0])
 
 
+@pytest.mark.slow
 def test_requests_without_a_cookie_store_nothing_until_the_player_stores_something(make_app: MakeApp, db: str) -> None:
     app = make_app()
     for _ in range(20):  # an anonymous flood: each request is a new identity, none of them written down

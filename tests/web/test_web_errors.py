@@ -32,6 +32,7 @@ BAD_NEW_GAME = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("body", "message"), BAD_NEW_GAME)
 def test_bad_new_game_requests(client: TestClient, body: dict[str, Any], message: str) -> None:
     r = client.post("/api/games", json=body)
@@ -263,6 +264,7 @@ def test_players_cannot_see_or_change_each_others_games(db: Path) -> None:
     assert without_clock(view_of(alice, game)) == without_clock(game)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("forged", ["forged", "A" * 43, "", "x;y", "%F0%9F%82%A1"])
 def test_forged_or_unknown_cookie_gets_a_fresh_identity(db: Path, forged: str) -> None:
     app = create_app(db)
@@ -299,6 +301,7 @@ def fuzz_client(tmp_path_factory: pytest.TempPathFactory) -> tuple[TestClient, d
     return client, new_game(client, "eagle-wing", 99)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     path=st.sampled_from(ENDPOINTS),

@@ -67,6 +67,7 @@ def lost_line(name: str, deal: int, seed: int, limit: int = 300) -> tableaux.Gam
 
 
 # --- chance ------------------------------------------------------------------------
+@pytest.mark.slow
 def test_chance_is_the_libraries_win_chance_of_the_observation_and_follows_the_version(client: TestClient) -> None:
     view = start(client)
     chance = checked(client.get(f"/api/games/{view['id']}/chance"))
@@ -89,6 +90,7 @@ def test_chance_of_another_players_game_is_not_found(client: TestClient, app: An
 
 
 # --- hints -------------------------------------------------------------------------
+@pytest.mark.slow
 def test_a_peeking_hint_says_so_and_a_fair_one_does_not_peek(client: TestClient) -> None:
     view = start(client, "eagle-wing", 3)
     peek = checked(client.post(f"/api/games/{view['id']}/hint", json={"mode": "peek"}))["hint"]
@@ -122,6 +124,7 @@ def test_where_lost_is_refused_while_the_game_is_on(client: TestClient) -> None:
     assert r.status_code == 422 and "over" in r.json()["error"]
 
 
+@pytest.mark.slow
 def test_where_lost_matches_the_library_and_rewind_goes_back_there_as_assisted(client: TestClient) -> None:
     game = lost_line("king-albert", 17, seed=3)
     expected = fair.where_lost(game.to_dict())
@@ -151,6 +154,7 @@ def test_where_lost_matches_the_library_and_rewind_goes_back_there_as_assisted(c
     assert (stats["played"], stats["assisted"]) == (0, 1)  # the game is counted apart now
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["king-albert", "eagle-wing"])
 def test_where_lost_names_the_last_move_when_the_game_ended_on_its_losing_move(client: TestClient, name: str) -> None:
     from helpers.lost import lost_by_its_last_move
@@ -187,6 +191,7 @@ def test_rewind_is_refused_during_play_and_beyond_the_moves_played(client: TestC
 
 
 # --- the solution ------------------------------------------------------------------
+@pytest.mark.slow
 def test_solution_is_a_winning_line_from_the_current_position_and_marks_the_game_assisted(
     client: TestClient,
 ) -> None:
@@ -238,6 +243,7 @@ def one_day(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys.modules["tableaux.catalogue.daily"], "today", lambda: day)
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("one_day")
 def test_the_daily_deal_is_the_catalogues_for_today_and_is_played_once(client: TestClient, app: Any) -> None:
     entry = catalogue.daily("king-albert")
@@ -295,6 +301,7 @@ def test_the_game_info_gives_each_piles_notation_label(client: TestClient) -> No
             assert tableaux.Move.from_str(f"{label}>{label}").source == pile
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["undo", "restart"])
 def test_taking_moves_back_from_a_game_that_is_over_counts_it_as_assisted(client: TestClient, how: str) -> None:
     """An ended game may be asked where it was lost, which looks at every card (the page asks at once): playing

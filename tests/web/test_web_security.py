@@ -83,6 +83,7 @@ def check_no_hidden(body: bytes, game: tableaux.Game) -> None:
         assert not re.search(rf"\b{code}\b", text), f"face-down {code} leaked"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", WEB_GAMES)
 def test_no_face_down_card_in_any_response(client: TestClient, name: str) -> None:
     rng = random.Random(f"hidden-{name}")
