@@ -36,7 +36,7 @@ _HOMES = {
     "EagleWing": "rulebook.eagle_wing",
     "GAMES": "rulebook.registry", "UnknownGameError": "rulebook.registry", "rules": "rulebook.registry",
     "Game": "play.game", "new_game": "play.game",
-    "SaveFileError": "play.saves", "load": "play.saves", "loads": "play.saves",
+    "SaveFileError": "play.game", "load": "play.saves", "loads": "play.saves",
     "solve": "solver", "SolveResult": "solver", "SolverError": "solver",
     "hint": "advice.hints", "Hint": "advice.hints",
 }
@@ -95,8 +95,8 @@ def __dir__() -> list[str]:
 
 if _TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported eagerly
     from .advice.hints import Hint, hint
-    from .play.game import Game, new_game
-    from .play.saves import SaveFileError, load, loads
+    from .play.game import Game, SaveFileError, new_game
+    from .play.saves import load, loads
     from .rulebook.cards import CardError, card_str, parse_card
     from .rulebook.deal import MAX_DEAL, DealError
     from .rulebook.eagle_wing import EagleWing

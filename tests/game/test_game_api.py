@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 from pathlib import Path
@@ -330,6 +331,48 @@ def test_save_and_load_files(tmp_path: Path) -> None:
     back = tableaux.load(path)
     assert back.state == game.state and back.redo_moves == game.redo_moves and back.moves_played == []
     assert json.loads(path.read_text())["game"] == "eagle-wing"
+
+
+def test_saving_to_a_folder_is_a_save_file_error_that_names_it_and_leaves_no_file(tmp_path: Path) -> None:
+    folder = tmp_path / "games"
+    folder.mkdir()
+    game = random_game("king-albert", 5, 3, seed=1)
+    with pytest.raises(SaveFileError, match=r"'.*games': it is a folder.*games/game\.json"):
+        game.save(folder)
+    assert list(folder.iterdir()) == [] and sorted(p.name for p in tmp_path.iterdir()) == ["games"]
+
+
+@pytest.mark.parametrize("where", ["missing folder", "read-only folder", "a file in the way"])
+def test_every_failed_save_is_a_save_file_error_that_leaves_nothing_behind(tmp_path: Path, where: str) -> None:
+    """Whatever goes wrong while writing, the caller catches one error, and no temporary file is left."""
+    game = random_game("eagle-wing", 8, 4, seed=2)
+    box = tmp_path / "box"
+    box.mkdir()
+    if where == "missing folder":
+        path = box / "nowhere" / "game.json"
+    elif where == "read-only folder":
+        path = box / "game.json"
+        box.chmod(0o500)
+        if os.access(box, os.W_OK):  # root writes anywhere: the case cannot arise
+            pytest.skip("this user can write into a read-only folder")
+    else:
+        (box / "game.json.tmp").mkdir()  # the temporary file's name is taken by a folder
+        path = box / "game.json"
+    try:
+        with pytest.raises(SaveFileError, match=r"cannot save to '.*game\.json'"):
+            game.save(path)
+        left = sorted(p.name for p in box.rglob("*"))
+    finally:
+        box.chmod(0o700)
+    assert left == (["game.json.tmp"] if where == "a file in the way" else [])
+
+
+def test_a_save_over_an_older_save_replaces_it_whole(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    random_game("king-albert", 2, 10, seed=3).save(path)
+    shorter = random_game("king-albert", 2, 1, seed=3)
+    shorter.save(path)
+    assert tableaux.load(path) == shorter and [p.name for p in tmp_path.iterdir()] == ["game.json"]
 
 
 def test_load_missing_file_is_a_save_file_error(tmp_path: Path) -> None:

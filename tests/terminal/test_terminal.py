@@ -281,6 +281,19 @@ def test_save_and_load(tmp_path: Path) -> None:
     assert "Could not save" in out
 
 
+def test_save_to_a_folder_says_so_keeps_the_game_and_leaves_no_stray_file(tmp_path: Path) -> None:
+    folder = tmp_path / "saves"
+    folder.mkdir()
+    game = tableaux.new_game("eagle-wing", 1)
+    final, out = play(game, "T4>F2", f"save {folder}")
+    text = " ".join(out.split())
+    assert f"Could not save: cannot save to '{folder}': it is a folder" in text
+    assert "Your game is still here" in text and "went wrong inside tableaux" not in text
+    assert [str(m) for m in final.moves_played] == ["T4>F2"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["saves"] and not list(folder.iterdir())
+    assert not (tmp_path.parent / "saves.tmp").exists()
+
+
 @pytest.mark.slow
 def test_winning_shows_the_win_message() -> None:
     # The project's rule-of-thumb ordering finds wins quickly; every move still comes from Rules.moves.

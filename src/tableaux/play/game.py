@@ -39,6 +39,34 @@ OBSERVATION_FORMAT = "tableaux-observation"
 OBSERVATION_VERSION = 1
 
 
+class SaveFileError(TableauxError, ValueError):
+    """A game that cannot be saved or loaded: a save that is corrupt, edited or from an unknown game, or a
+    file that cannot be read or written (a folder, a missing folder, no permission, a full disk)."""
+
+
+def write_save(path: str | Path, text: str) -> None:
+    """Write a saved game's ``text`` to ``path``, atomically: a crash never leaves half a file. A write that fails
+    (a folder, a missing folder, no permission, a full disk) leaves the file as it was and no other file behind,
+    and raises :class:`SaveFileError` saying why: callers catch that one error."""
+    from pathlib import Path  # loaded by what saves, not by every command that plays
+
+    path = Path(path)
+    if path.is_dir():
+        raise SaveFileError(_("cannot save to {file}: it is a folder; give a file name, for example {example}")
+                            .format(file=repr(str(path)), example=repr(str(path / "game.json"))))
+    tmp = path.with_name(path.name + ".tmp")  # beside the file, so the rename below cannot cross disks
+    try:
+        tmp.write_text(text + "\n")
+        tmp.replace(path)
+    except OSError as exc:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass  # a folder that refused the write may refuse this too; then there is no file to remove
+        raise SaveFileError(_("cannot save to {file}: {error}").format(
+            file=repr(str(path)), error=exc.strerror or exc)) from None
+
+
 class Position(TypedDict):
     """A position as JSON (:meth:`Game.position`): the one shape the library, the web API and the browser share.
 
@@ -399,13 +427,8 @@ class Game:
         return json.dumps(self.to_dict(), indent=1)
 
     def save(self, path: str | Path) -> None:
-        """Write the game as JSON, atomically, so a crash never leaves half a file."""
-        from pathlib import Path  # loaded by what saves, not by every command that plays
-
-        path = Path(path)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(self.dumps() + "\n")
-        tmp.replace(path)
+        """Write the game as JSON (:func:`write_save`: atomically, or a :class:`SaveFileError` that says why)."""
+        write_save(path, self.dumps())
 
     def __str__(self) -> str:
         """The board as the terminal draws it, in plain text: face-down cards are backs, as a player sees them."""

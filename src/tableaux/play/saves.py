@@ -16,11 +16,9 @@ from ..i18n import _
 from ..rulebook import registry
 from ..rulebook.deal import DealError
 from ..rulebook.engine import TableauxError
-from .game import SAVE_FORMAT, SAVE_VERSION, Game
+from .game import SAVE_FORMAT, SAVE_VERSION, Game, SaveFileError
 
-
-class SaveFileError(TableauxError, ValueError):
-    """A saved game that cannot be loaded: corrupt, edited or from an unknown game."""
+__all__ = ["MAX_SAVE_BYTES", "SaveFileError", "game_from_dict", "load", "loads"]
 
 
 def game_from_dict(data: Any) -> Game:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..i18n import _
-from ..play.game import Game, new_game
+from ..play.game import Game, SaveFileError, new_game
 from ..play.saves import load
 from ..rulebook.cards import CardError
 from ..rulebook.deal import DealError
@@ -138,9 +138,9 @@ class Sitting:
             elif self.kept_path is not None and (self.game.is_won() or self.gave_up):
                 self.unfinished.forget(self.kept_path)
                 self.kept_path = None
-        except OSError as exc:
+        except (SaveFileError, OSError) as exc:  # OSError: the folder could not be made
             return [Said(_("(Could not keep this game in {directory}: {error}.)").format(
-                directory=self.unfinished.directory, error=exc.strerror or exc), "note")]
+                directory=self.unfinished.directory, error=getattr(exc, "strerror", None) or exc), "note")]
         return []
 
     def note_win(self) -> None:
@@ -244,9 +244,8 @@ class Sitting:
     def save(self, path: Path) -> list[Said]:
         try:
             self.game.save(path)
-        except OSError as exc:
-            return [Said(_("Could not save to {path}: {error}. Your game is still here.").format(
-                path=repr(str(path)), error=exc.strerror or exc), "warning")]
+        except SaveFileError as exc:
+            return [Said(_("Could not save: {error}. Your game is still here.").format(error=exc), "warning")]
         self.save_path = path
         return [Said(_("Saved to {path}; resume with: tableaux play --load {path}").format(path=path))]
 

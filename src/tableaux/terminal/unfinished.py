@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..i18n import _, ngettext
-from ..play.game import Game
+from ..play.game import Game, write_save
 from ..play.saves import MAX_SAVE_BYTES, SaveFileError, loads
 
 
@@ -54,6 +54,7 @@ class Unfinished:
 
     def keep(self, game: Game, path: Path | None = None, seconds: float = 0.0) -> Path:
         """Write ``game`` to ``path`` (its file), or to a new file when it has none yet; returns the file.
+        :class:`SaveFileError` when it cannot be written, OSError when the folder cannot be made.
 
         A new file never takes the name of one that exists: another game of the same deal may be kept there.
         """
@@ -65,9 +66,7 @@ class Unfinished:
                 copy += 1
                 path = self.directory / f"{game.name}-{game.deal}-{copy}.json"
         data = {**game.to_dict(), "seconds": round(seconds, 1)}
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(data, indent=1) + "\n")
-        tmp.replace(path)
+        write_save(path, json.dumps(data, indent=1))
         return path
 
     def forget(self, path: Path) -> None:
