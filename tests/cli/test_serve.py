@@ -279,12 +279,12 @@ def test_stats_prints_every_figure(tmp_path: Path, capsys: pytest.CaptureFixture
     assert main(["stats", "--db", str(db)]) == 0
     out = capsys.readouterr().out
     assert "King Albert" in out and "Eagle Wing" in out
-    assert stats_table(out, "Played") == ["1", "0"]
-    assert stats_table(out, "Won") == ["1", "0"]
+    assert stats_table(out, "Games played") == ["1", "0"]
+    assert stats_table(out, "Games won") == ["1", "0"]
     assert stats_table(out, "Win rate") == ["100%", "0%"]
-    assert stats_table(out, "Current streak") == ["1", "0"]
-    assert stats_table(out, "Best time") == [won_time, "-"]
-    assert stats_table(out, "Fewest moves") == [str(len(line)), "-"]
+    assert stats_table(out, "Current winning streak") == ["1", "0"]
+    assert stats_table(out, "Fastest win") == [won_time, "-"]
+    assert stats_table(out, "Fewest moves in a win") == [str(len(line)), "-"]
     assert main(["stats", "--db", str(db), "--game", "eagle-wing"]) == 0
     out = capsys.readouterr().out
     assert "Eagle Wing" in out and "King Albert" not in out
@@ -300,14 +300,14 @@ def test_stats_reset_asks_first(tmp_path: Path, capsys: pytest.CaptureFixture[st
     out = capsys.readouterr().out
     assert "[y/N]" in out and "Nothing was reset" in out
     assert main(["stats", "--db", str(db)]) == 0
-    assert stats_table(capsys.readouterr().out, "Won") == ["1", "0"]
+    assert stats_table(capsys.readouterr().out, "Games won") == ["1", "0"]
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # no answer at all is a no
     assert main(["stats", "--db", str(db), "--reset"]) == 1
     capsys.readouterr()
     monkeypatch.setattr(sys, "stdin", io.StringIO("y\n"))
     assert main(["stats", "--db", str(db), "--reset", "--game", "king-albert"]) == 0
     out = capsys.readouterr().out
-    assert "reset" in out and stats_table(out, "Won") == ["0"]
+    assert "reset" in out and stats_table(out, "Games won") == ["0"]
 
 
 @pytest.mark.slow
@@ -318,7 +318,7 @@ def test_stats_reset_yes_skips_the_question(tmp_path: Path, capsys: pytest.Captu
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     assert main(["stats", "--db", str(db), "--reset", "--yes"]) == 0
     out = capsys.readouterr().out
-    assert "[y/N]" not in out and stats_table(out, "Played") == ["0", "0"]
+    assert "[y/N]" not in out and stats_table(out, "Games played") == ["0", "0"]
 
 
 def test_stats_without_a_database_creates_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -54,11 +54,18 @@ def test_the_52_names_of_a_language_tell_every_card_apart(lang: str) -> None:
     ("lang", "card", "name"),
     [("en", "KS", "King of spades"), ("en", "TH", "10 of hearts"), ("fr", "KS", "Roi de pique"),
      ("fr", "QH", "Dame de cœur"), ("de", "KS", "Pik-König"), ("de", "AC", "Kreuz-Ass"), ("es", "KS", "Rey de picas"),
-     ("es", "JD", "Jota de diamantes"), ("nl", "KS", "schoppenheer"), ("nl", "TH", "hartentien")],
+     ("es", "JD", "Jota de diamantes"), ("nl", "KS", "schoppen heer"), ("nl", "TH", "harten 10")],
 )
 def test_each_language_orders_rank_and_suit_its_own_way(lang: str, card: str, name: str) -> None:
     with i18n.speaking(lang):
         assert card_name(parse_card(card)) == name
+
+
+@pytest.mark.parametrize("lang", i18n.languages())
+def test_number_ranks_read_as_the_digits_the_cards_print_in_every_language(lang: str) -> None:
+    """The base card on a status line reads "4" in every language, as on the card itself."""
+    with i18n.speaking(lang):
+        assert [rank_name(r) for r in range(2, 11)] == [str(r) for r in range(2, 11)]
 
 
 @pytest.mark.parametrize("lang", OTHER_LANGUAGES)

@@ -20,8 +20,8 @@ RANK_LABELS = {rank: "10" if rank == "T" else rank for rank in RANKS}
 DOWN = 64
 """Bit set on a card int while the card lies face down."""
 
-# TRANSLATORS: a rank's name, shown alone ("Base card: Queen") and as {rank} in "{rank} of {suit}". The
-# number ranks may stay digits, or be spelled out where the card name pattern needs a word (Dutch "schoppentien").
+# TRANSLATORS: a rank's name, shown alone ("Base card: Queen") and as {rank} in "{rank} of {suit}". Keep the
+# number ranks as digits, as the cards print them ("Base card: 4" in every language; Dutch "harten 10").
 RANK_WORDS = (N_("Ace"), N_("2"), N_("3"), N_("4"), N_("5"), N_("6"), N_("7"), N_("8"), N_("9"), N_("10"),
               N_("Jack"), N_("Queen"), N_("King"))
 """AisleRiot's words (its Eagle Wing status line says "Base Card: 8"), so English matches it exactly."""
