@@ -50,7 +50,8 @@ def test_accept_language_fr_gives_a_french_page(french: Player) -> None:
     page.click("#settings-button")
     settings = page.locator("#settings-list")
     expect(settings).to_contain_text("Couleurs de la table")
-    expect(page.locator("#setting-hintMode option[value=peek]")).to_contain_text("le solveur regarde")
+    expect(page.locator("#setting-hintMode option[value=peek]")).to_have_text("En trichant")
+    expect(page.locator("#setting-hintMode-note")).to_contain_text("le solveur regarde")
     for english in ("Table colours", "Card size", "Hints", "Pile labels"):
         assert english not in settings.inner_text()
 

@@ -228,3 +228,20 @@ def winning_line(name: str, deal: int, budget: int = 50_000) -> list[tableaux.Mo
             if line:
                 line.pop()
     raise AssertionError(f"no winning line for {name} deal {deal} within {budget} positions")
+
+
+def line_to_the_most(name: str, deal: int, measure: Any) -> list[tableaux.Move]:
+    """The solver's winning line for a deal, up to the first position where ``measure(game)`` is highest: the
+    way to a crowded table (the longest column, the fullest wings) that a real game goes through."""
+    game = tableaux.new_game(name, deal)
+    line = tableaux.solve(name, deal).moves
+    best, most = 0, measure(game)
+    for i, move in enumerate(line, 1):
+        game.play(move)
+        if measure(game) > most:
+            best, most = i, measure(game)
+    return line[:best]
+
+
+def longest_column(game: tableaux.Game) -> int:
+    return max(len(game.state.piles[game.rules.index[f"tableau-{i}"]]) for i in range(1, 10))

@@ -12,7 +12,7 @@ import { chooseLanguage, lang, languages, loadLanguage, t } from "./i18n.js";
 import { labelPiles, wireFair } from "./fair.js";
 import { wireSolution } from "./solution.js";
 import { focusedPlace, onKeyDown, onPointerDown, onPointerMove, onPointerUp, restoreFocus } from "./input.js";
-import { fitToolbar, initMenu } from "./layout.js";
+import { fitToolbar, initMenu, watchRoom } from "./layout.js";
 import { initSettings, onSettingChange, renderSettings } from "./settings.js";
 import { $, above, adopt, board, decorate, elapsed, enqueue, formatTime, notice, S } from "./state.js";
 
@@ -127,17 +127,11 @@ function wire() {
   });
   onSettingChange((key) => {
     if (key === "text") fitToolbar();
-    if (key === "cardSize") fitTable();
+    if (key === "cardSize" || key === "face" || key === "pileLabels") fitTable();
   });
-  // The toolbar and status line can change height (larger text, a status line that wraps): refit then.
-  let barHeight = 0;
-  const bars = new ResizeObserver(() => {
-    const height = board.getBoundingClientRect().top + window.scrollY;
-    if (Math.abs(height - barHeight) > 1) fitTable();
-    barHeight = height;
-  });
-  bars.observe($("toolbar"));
-  bars.observe($("status"));
+  // The toolbar and status line can change height (larger text, a status line that wraps), and a notice
+  // or the solution's controls can float up over the table: refit then.
+  watchRoom(fitTable);
   window.setInterval(() => {
     if (S.view) $("time").textContent = formatTime(elapsed());
   }, 1000);

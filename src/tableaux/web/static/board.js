@@ -3,7 +3,7 @@
 import { cardFace, cardName, courtLetter, isRed, rankName } from "./cards.js";
 import { rankLabel } from "./games.js";
 import { t, tn } from "./i18n.js";
-import { fitCards, isPortrait } from "./layout.js";
+import { chooseShape, fitCards, layoutFans } from "./layout.js";
 import { getSetting } from "./settings.js";
 
 const range = (n) => Array.from({ length: n }, (_, i) => i + 1);
@@ -11,12 +11,16 @@ const range = (n) => Array.from({ length: n }, (_, i) => i + 1);
 // Each pile: where it sits on a 9-column grid and how its cards are shown:
 // "fan" spreads cards downwards, "stack" shows only the top, "stock" is a face-down deck, "closed" is a
 // pile drawn as a closed stack with its count (Eagle Wing's trunk: as in AisleRiot, only its top shows).
-// `tall` places a pile on the narrower grid a game uses on portrait screens (see SHAPES).
+// `tall` places a pile on the narrower grid a game uses on portrait screens, `side` on the wider one of a
+// short window, as [column, row, rows it spans] (see SHAPES). A `group` of piles is drawn together: in a
+// row of its own on a wide table, in a column where the table's top row stands at its sides.
 const LAYOUTS = {
+  // Held sideways on a phone: the foundations (two by two) left of the columns and the reserve in a column
+  // right of them, so that the columns have the whole height.
   "king-albert": [
-    ...range(4).map((i) => ({ name: `foundation-${i}`, kind: "stack", col: i, row: 1 })),
-    ...range(7).map((i) => ({ name: `reserve-${i}`, kind: "stack", group: "ka-reserve", row: 1 })),
-    ...range(9).map((i) => ({ name: `tableau-${i}`, kind: "fan", col: i, row: 2 })),
+    ...range(4).map((i) => ({ name: `foundation-${i}`, kind: "stack", col: i, row: 1, side: [2 - (i % 2), i > 2 ? 2 : 1] })),
+    ...range(7).map((i) => ({ name: `reserve-${i}`, kind: "stack", group: "ka-reserve", row: 1, side: [12, 1, 2] })),
+    ...range(9).map((i) => ({ name: `tableau-${i}`, kind: "fan", col: i, row: 2, side: [i + 2, 1, 2] })),
   ],
   // Wide: the wings spread either side of the trunk like an eagle's, each one a step lower than the one
   // nearer the trunk (`drop` steps, of the height the window has to spare, see fitCards).
@@ -33,20 +37,29 @@ const LAYOUTS = {
   ],
 };
 
-// The grid of each table shape: its columns, and the height its rows need in card widths (the first row
-// plus the room the fans below it usually take; longer fans are squeezed to fit, see layoutFans).
+// The grid of each table shape: its columns, the height its rows need in card widths (the first row plus
+// the room the fans below it usually take; longer fans are squeezed to fit, see layoutFans), and how many
+// rows of piles it has and columns of overlapping piles (`beside`): the pile labels, when shown, take a
+// line above each row and a narrow column beside each of those.
 // `stacked`: a row of piles lies below fans, which therefore may not open up into spare height (fitCards).
 // `steps`: piles step down by up to this many steps into the height the window has to spare (the eagle's
 // wings); their fans never open up. Eagle Wing's wide rows: a card, then a wing of three cards on
 // large-print faces (1.4 + 1.4 x 1.68 card widths), and a little room.
 const SHAPES = {
-  "king-albert": { wide: { cols: 9, depth: 4.6 } },
-  "eagle-wing": { wide: { cols: 9, depth: 3.9, steps: 3 }, tall: { cols: 4, depth: 7.4, stacked: true } },
+  "king-albert": { wide: { cols: 9, depth: 4.6 }, side: { cols: 12, depth: 3.3, rows: 1, beside: 1 } },
+  "eagle-wing": { wide: { cols: 9, depth: 3.9, steps: 3 }, tall: { cols: 4, depth: 7.4, stacked: true, rows: 4 } },
 };
 
-/** The shape the table of `game` takes in this window: "tall" on portrait screens when it has one. */
-export function tableShape(game) {
-  return SHAPES[game].tall && isPortrait() ? "tall" : "wide";
+/** The shape the table of `game` takes in this window (layout.js chooses among the game's shapes). */
+export function tableShape(board, game) {
+  return chooseShape(board, SHAPES[game]);
+}
+
+/** Put a pile (or a group of piles) at its place on the grid of `shape`. */
+function place(node, spec, shape) {
+  const [col, row, rows = 1] = shape === "wide" ? [spec.col, spec.row] : spec[shape];
+  node.style.gridColumn = String(col);
+  node.style.gridRow = rows > 1 ? `${row} / span ${rows}` : String(row);
 }
 
 /** Pile names in reading order (the order Left/Right arrows walk through). */
@@ -125,7 +138,7 @@ function badge(className, text) {
 /** Build the whole table for a view into `board` (replacing what was there). */
 export function renderBoard(board, view) {
   const specs = LAYOUTS[view.game];
-  const shape = tableShape(view.game);
+  const shape = tableShape(board, view.game);
   board.replaceChildren();
   board.dataset.game = view.game;
   board.dataset.shape = shape;
@@ -162,13 +175,15 @@ export function renderBoard(board, view) {
       if (!reserveRow) {
         reserveRow = document.createElement("div");
         reserveRow.className = spec.group;
+        if (shape !== "wide") {
+          reserveRow.classList.add("pile-column"); // layoutFans overlaps its piles to fit the height
+          place(reserveRow, spec, shape);
+        }
         board.append(reserveRow);
       }
       reserveRow.append(pile);
     } else {
-      const [col, row] = shape === "tall" ? spec.tall : [spec.col, spec.row];
-      pile.style.gridColumn = String(col);
-      pile.style.gridRow = String(row);
+      place(pile, spec, shape);
       if (shape === "wide" && spec.drop) pile.style.marginTop = `calc(var(--step) * ${spec.drop})`;
       board.append(pile);
     }
@@ -176,47 +191,15 @@ export function renderBoard(board, view) {
   layoutFans(board);
 }
 
-const DOWN_STEP = 0.1; // fan offsets as a fraction of the card height
-const UP_STEP = 0.27;
-const UP_STEP_SMALL = 0.34; // the large-print faces of small cards need a taller strip to show their index
-
 /**
  * Fit the table to the window again (after a resize or a card size change). Returns false when the
  * table must be drawn anew because its shape changed (a phone turned between portrait and landscape).
  */
 export function refit(board, view) {
-  if (board.dataset.shape !== tableShape(view.game)) return false;
+  if (board.dataset.shape !== tableShape(board, view.game)) return false;
   fitCards(board, SHAPES[view.game][board.dataset.shape], getSetting("cardSize"));
   layoutFans(board);
   return true;
-}
-
-/**
- * Place fanned cards: opened up by the board's spread (fitCards) where the window has height to spare,
- * squeezed where a fan would run off the bottom of the window, exactly as much as without the spread.
- */
-export function layoutFans(board) {
-  const probe = board.querySelector(".pile");
-  if (!probe) return;
-  const cardWidth = probe.getBoundingClientRect().width;
-  const cardHeight = cardWidth * 1.4;
-  const upStep = board.classList.contains("compact") ? UP_STEP_SMALL : UP_STEP;
-  // Large cards may make the page scroll: their fans are never squeezed.
-  const bottom = getSetting("cardSize") === "large" ? Infinity : window.innerHeight + window.scrollY - 8;
-  const spread = Number(board.dataset.spread) || 1;
-  for (const pile of board.querySelectorAll(".pile.fan")) {
-    const cards = [...pile.querySelectorAll(".card")];
-    const steps = cards.slice(1).map((_, i) => (cards[i].classList.contains("down") ? DOWN_STEP : upStep));
-    const total = steps.reduce((a, b) => a + b, 0);
-    const room = (bottom - pile.getBoundingClientRect().top - window.scrollY) / cardHeight - 1;
-    const squeeze = total * spread > room && total > 0 ? Math.max(0.3, room / total) : spread;
-    let y = 0;
-    cards.forEach((card, i) => {
-      if (i > 0) y += steps[i - 1] * squeeze * cardHeight;
-      card.style.top = `${y}px`;
-    });
-    pile.style.height = `${y + cardHeight}px`;
-  }
 }
 
 export function rankWord(rank) {

@@ -1,9 +1,10 @@
 // Settings, remembered in this browser (localStorage): how the table looks (colours, suit colours, card
-// size, text size), which hints the page asks for (fair or peeking) and pile labels. SETTINGS is the one
-// list of them: the settings dialog is built from it, so a new setting is a new entry here, plus an
-// onSettingChange listener where the page must react to it. Each one is applied as a data attribute on
-// <html> (data-theme="dark" ...) that the style sheets read.
+// backs and faces, card size, text size), which hints the page asks for (fair or peeking) and pile labels.
+// SETTINGS is the one list of them: the settings dialog is built from it, so a new setting is a new entry
+// here, plus an onSettingChange listener where the page must react to it. Each one is applied as a data
+// attribute on <html> (data-theme="dark" ...) that the style sheets read.
 
+import { cardFace } from "./cards.js";
 import { t } from "./i18n.js";
 
 const STORE = "tableaux.setting.";
@@ -11,7 +12,9 @@ const STORE = "tableaux.setting.";
 /**
  * Every setting: its key, its label, its choices as [value, label] pairs, and the value before any choice.
  * Labels are functions so that they are looked up in the page's language when the dialog is built (the
- * catalogue arrives after this module runs). `legacy` reads a value remembered under an older key, so
+ * catalogue arrives after this module runs). `note`: lines under the menu saying what the choices mean
+ * (the choices themselves stay short, so that no menu is wider than a phone). `sample`: a small card
+ * drawn beside the menu, as the table draws it. `legacy` reads a value remembered under an older key, so
  * that a choice made before the settings shared one list is not lost.
  */
 export const SETTINGS = [
@@ -33,6 +36,29 @@ export const SETTINGS = [
       ["four", () => t("Four colours (♦ blue, ♣ green)")],
     ],
     initial: "two",
+  },
+  {
+    key: "back",
+    label: () => t("Card backs"),
+    choices: [
+      ["blue", () => t("Blue lattice")],
+      ["red", () => t("Red rings")],
+      ["night", () => t("Gold on black")],
+    ],
+    initial: "blue",
+    sample: backSample,
+  },
+  {
+    key: "face",
+    label: () => t("Card faces"),
+    choices: [
+      ["classic", () => t("Classic")],
+      ["large", () => t("Large index")],
+    ],
+    initial: "classic",
+    note: () => [t("Large index: a big rank and suit on every card, easier to read on a small screen. "
+      + "Classic cards switch to it by themselves when they are small.")],
+    sample: faceSample,
   },
   {
     key: "cardSize",
@@ -57,10 +83,11 @@ export const SETTINGS = [
     key: "hintMode",
     label: () => t("Hints"),
     choices: [
-      ["fair", () => t("Fair: only from the cards you have seen")],
-      ["peek", () => t("Peeking: the solver looks at the face-down cards")],
+      ["fair", () => t("Fair")],
+      ["peek", () => t("Peeking")],
     ],
     initial: "fair",
+    note: () => [t("Fair: only from the cards you have seen"), t("Peeking: the solver looks at the face-down cards")],
     legacy: ["tableaux.hintMode", (old) => old],
   },
   {
@@ -68,12 +95,28 @@ export const SETTINGS = [
     label: () => t("Pile labels"),
     choices: [
       ["off", () => t("Hidden")],
-      ["on", () => t("Shown on the table and in hints (T1, R3, F2…)")],
+      ["on", () => t("Shown")],
     ],
     initial: "off",
+    note: () => [t("Shown on the table and in hints (T1, R3, F2…)")],
     legacy: ["tableaux.pileLabels", (old) => (old === "1" ? "on" : "off")],
   },
 ];
+
+/** A face-down card with the chosen back (the style sheet draws it from <html data-back>). */
+function backSample() {
+  const node = document.createElement("span");
+  node.className = "back-sample";
+  return node;
+}
+
+/** A face-up card, on the large-print face when that is the choice (the style sheet reads <html data-face>). */
+function faceSample() {
+  const node = document.createElement("span");
+  node.className = "face-sample";
+  node.append(cardFace("7H")); // a number card reads the same in every language
+  return node;
+}
 
 const listeners = [];
 const darkQuery = window.matchMedia("(prefers-color-scheme: dark)");
@@ -166,7 +209,19 @@ export function renderSettings() {
     for (const [value, text] of s.choices) select.append(new Option(text(), value));
     select.value = getSetting(s.key);
     select.addEventListener("change", () => setSetting(s.key, select.value));
-    row.append(label, select);
+    const choice = document.createElement("span");
+    choice.className = "choice";
+    choice.append(select);
+    if (s.sample) choice.prepend(s.sample());
+    row.append(label, choice);
+    if (s.note) {
+      const note = document.createElement("p");
+      note.className = "setting-note";
+      note.id = `setting-${s.key}-note`;
+      for (const line of s.note()) note.append(Object.assign(document.createElement("span"), { textContent: line }));
+      select.setAttribute("aria-describedby", note.id);
+      row.append(note);
+    }
     list.append(row);
   }
 }

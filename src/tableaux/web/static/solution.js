@@ -13,7 +13,13 @@ const P = {
   paused: false,
   gameId: null,
   version: null, // the version the next step is made from: any other move stops the playback
+  said: "", // the notice this playback put up, which goes with it (a notice must not outlive what it says)
 };
+
+function say(text) {
+  P.said = text;
+  notice(text, { sticky: true });
+}
 
 function bar(show) {
   $("solution-bar").hidden = !show;
@@ -32,7 +38,9 @@ function stop(text) {
   P.moves = [];
   P.gameId = null;
   bar(false);
-  if (text) notice(text, { sticky: true });
+  if (text) say(text);
+  else if (P.said && $("notice").textContent === P.said && !$("notice").hidden) notice("");
+  if (!text) P.said = "";
 }
 
 /** Play the next move of the line; false when the line is over or the game went elsewhere. */
@@ -76,14 +84,14 @@ export async function showSolution() {
   const v = S.view;
   if (!v || v.won || v.given_up) return;
   stop("");
-  notice(t("The solver is looking for a winning line (it looks at the face-down cards)…"), { sticky: true });
+  say(t("The solver is looking for a winning line (it looks at the face-down cards)…"));
   const answer = await api.solution(v.id, v.version);
   adopt(answer.view);
   if (answer.verdict !== "winnable") {
     const text = answer.verdict === "unwinnable"
       ? t("This position cannot be won: the solver searched every line (it looked at the face-down cards).")
       : t("The solver could not find a winning line in the time it has; this position may or may not be won.");
-    notice(text, { sticky: true });
+    say(text);
     announce(text);
     return;
   }
@@ -91,7 +99,7 @@ export async function showSolution() {
     + "so this game now counts as assisted in the statistics.",
   "Showing the solver's winning line of {n} moves. It looked at the face-down cards, "
     + "so this game now counts as assisted in the statistics.", answer.moves.length);
-  notice(showing, { sticky: true });
+  say(showing);
   P.moves = [...answer.moves];
   P.total = answer.moves.length;
   P.gameId = answer.view.id;
