@@ -18,6 +18,7 @@ import tableaux
 from helpers.browser import LiveServer, winning_line
 from helpers.page import (
     SCREENSHOTS,
+    SEEN_WELCOME,
     Browser,
     Player,
     card,
@@ -390,6 +391,7 @@ def test_touch_taps_and_finger_drags_move_cards(browser: Browser, server: LiveSe
     p = Player(browser, server.url, {"width": 390, "height": 844})
     p.context.close()
     p.context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    p.context.add_init_script(SEEN_WELCOME)
     try:
         page = p.open(KA1, p.new_page())
         card(page, "TH", "reserve-3").tap()

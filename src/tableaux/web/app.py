@@ -24,7 +24,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..advice.effort import EFFORT, Action, Effort
-from . import assist, models
+from . import assist, models, pwa
 from .database import Database
 from .errors import ApiError
 from .fields import CONTRACT_ERROR, WEB_GAMES
@@ -150,6 +150,7 @@ def create_app(
     app.include_router(router)
     app.include_router(translations_router)
     app.include_router(assist.router)
+    app.include_router(pwa.router)
 
     def cached_description() -> dict[str, Any]:
         if app.openapi_schema is None:

@@ -13,8 +13,10 @@ import { labelPiles, wireFair } from "./fair.js";
 import { wireSolution } from "./solution.js";
 import { focusedPlace, onKeyDown, onPointerDown, onPointerMove, onPointerUp, restoreFocus } from "./input.js";
 import { fitToolbar, initMenu, watchRoom } from "./layout.js";
+import { registerWorker, whenReachable } from "./pwa.js";
 import { initSettings, onSettingChange, renderSettings } from "./settings.js";
 import { $, above, adopt, board, decorate, elapsed, enqueue, formatTime, notice, S } from "./state.js";
+import { welcomeOnFirstVisit } from "./welcome.js";
 
 Object.assign(above, { act, newGame, restoreFocus });
 
@@ -150,5 +152,9 @@ wire();
 wireFair();
 wireSolution();
 wireDaily();
-enqueue(start);
+registerWorker();
+enqueue(() => whenReachable(async () => {
+  await start();
+  welcomeOnFirstVisit();
+}));
 

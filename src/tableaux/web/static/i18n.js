@@ -2,8 +2,11 @@
 // the language from Accept-Language, or GET /api/i18n/{lang} for the one chosen in the language menu,
 // remembered in localStorage). t("English text", {name: value}) looks a string up; tn() picks a plural
 // form with the language's own rule (Intl.PluralRules). A string the catalogue lacks shows in English.
+// The last catalogue loaded is kept in localStorage too, so that a page started while the server cannot be
+// reached still says so in the player's language (pwa.js).
 
 const KEY = "tableaux.lang";
+const LAST = "tableaux.catalogue";
 const T = { lang: "en", messages: {}, plurals: {}, categories: ["one", "other"], languages: [], ranks: {}, suits: {},
   cardName: "{rank} of {suit}" };
 
@@ -73,6 +76,12 @@ export async function loadLanguage() {
   const saved = localStorage.getItem(KEY);
   let data = saved ? await fetchCatalogue(`/api/i18n/${encodeURIComponent(saved)}`) : null;
   if (!data) data = await fetchCatalogue("/api/i18n");
+  try {
+    if (data) localStorage.setItem(LAST, JSON.stringify(data));
+    else data = JSON.parse(localStorage.getItem(LAST) || "null");
+  } catch {
+    // storage switched off or full: the page speaks English when it cannot reach the server
+  }
   if (data) {
     T.lang = data.lang;
     T.messages = data.messages;
