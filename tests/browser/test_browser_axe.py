@@ -11,22 +11,15 @@ from typing import Any
 import pytest
 
 from helpers.browser import LiveServer
-from helpers.page import Browser, Page, Player, expect, open_menu
+from helpers.page import Browser, Player, axe_violations, expect, open_menu
 
-axe = pytest.importorskip("axe_playwright_python.sync_playwright", reason="the audit needs axe-playwright-python")
+pytest.importorskip("axe_playwright_python.sync_playwright", reason="the audit needs axe-playwright-python")
 
 SLOW = 60_000  # ms: the chance to win on a busy 2-core machine
 SIZES: dict[str, tuple[dict[str, int], dict[str, Any]]] = {
     "desktop": ({"width": 1280, "height": 800}, {}),
     "phone": ({"width": 390, "height": 844}, {"has_touch": True, "is_mobile": True}),
 }
-AXE = axe.Axe()
-
-
-def violations(page: Page) -> list[str]:
-    """Every rule axe-core finds broken on the page as it is now, whatever its impact, with where."""
-    found = AXE.run(page, options={"resultTypes": ["violations"]}).response["violations"]
-    return [f"{v['id']} ({v['impact']}): {[node['target'] for node in v['nodes']][:5]}" for v in found]
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
@@ -45,22 +38,22 @@ def test_axe_finds_no_violation_of_any_impact(
             expect(page.locator("html")).to_have_attribute("lang", language)
             expect(page.locator("html")).to_have_attribute("data-scheme", scheme)
             expect(page.locator("#chance")).to_have_attribute("data-state", "done", timeout=SLOW)
-            found[game] = violations(page)
+            found[game] = axe_violations(page)
             page.click("#chance-stat")
             expect(page.locator("#chance-info")).to_be_visible()
-            found[f"{game}, the figure explained"] = violations(page)
+            found[f"{game}, the figure explained"] = axe_violations(page)
             page.keyboard.press("Escape")
             expect(page.locator("#chance-info")).to_be_hidden()
             open_menu(page)
-            found[f"{game}, the menu"] = violations(page)
+            found[f"{game}, the menu"] = axe_violations(page)
             page.click("#rules-button")
             expect(page.locator("#rules-dialog")).to_be_visible()
-            found[f"{game}, the rules"] = violations(page)
+            found[f"{game}, the rules"] = axe_violations(page)
             page.keyboard.press("Escape")
             open_menu(page)
             page.click("#stats-button")
             expect(page.locator("#stats-body table")).to_be_visible()
-            found[f"{game}, the statistics"] = violations(page)
+            found[f"{game}, the statistics"] = axe_violations(page)
             page.keyboard.press("Escape")
         broken = {where: rules for where, rules in found.items() if rules}
         assert not broken, broken

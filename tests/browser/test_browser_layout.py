@@ -25,6 +25,7 @@ from helpers.page import (
     open_menu,
     pile,
     send_moves,
+    set_setting,
     settled,
     shrink_png,
 )
@@ -65,16 +66,6 @@ def toolbar_rows(page: Page) -> int:
 
 def no_sideways_scroll(page: Page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-
-
-def set_setting(page: Page, key: str, value: str) -> None:
-    """Choose a setting the way a player does: menu, Settings, pick from its list, close."""
-    open_menu(page)
-    page.click("#settings-button")
-    expect(page.locator("#settings-dialog")).to_be_visible()
-    page.select_option(f"#setting-{key}", value)
-    page.click("#settings-close")
-    expect(page.locator("#settings-dialog")).to_be_hidden()
 
 
 # ---------------------------------------------------------------- phones and tablets

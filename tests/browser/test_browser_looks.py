@@ -11,25 +11,21 @@ from typing import Any
 import pytest
 
 from helpers.browser import LiveServer
-from helpers.page import Browser, Page, Player, card, contrast, expect, open_menu, pile
+from helpers.page import (
+    Browser,
+    Page,
+    Player,
+    axe_violations,
+    card,
+    contrast,
+    expect,
+    open_menu,
+    pile,
+    set_setting,
+)
 
+pytest.importorskip("axe_playwright_python.sync_playwright", reason="the audit needs axe-playwright-python")
 KA1 = "?game=king-albert&deal=1"
-AXE = pytest.importorskip("axe_playwright_python.sync_playwright", reason="the audit needs axe-playwright-python").Axe()
-
-
-def set_setting(page: Page, key: str, value: str) -> None:
-    """Choose a setting the way a player does: menu, Settings, pick from its list, close."""
-    open_menu(page)
-    page.click("#settings-button")
-    expect(page.locator("#settings-dialog")).to_be_visible()
-    page.select_option(f"#setting-{key}", value)
-    page.click("#settings-close")
-    expect(page.locator("#settings-dialog")).to_be_hidden()
-
-
-def violations(page: Page) -> list[str]:
-    found = AXE.run(page, options={"resultTypes": ["violations"]}).response["violations"]
-    return [f"{v['id']} ({v['impact']}): {[node['target'] for node in v['nodes']][:5]}" for v in found]
 
 
 def back_of(page: Page) -> str:
@@ -144,7 +140,7 @@ def test_a_first_visit_shows_a_welcome_card_once_that_teaches_and_leads_to_the_r
         moves = page.locator(".welcome-moves").inner_text().lower()
         for how in ("drag", "tap", "double-click", "keyboard", "arrow"):
             assert how in moves, how
-        assert violations(page) == []
+        assert axe_violations(page) == []
         page.click("#welcome-rules")
         expect(welcome).to_be_hidden()
         expect(page.locator("#rules-dialog")).to_be_visible()

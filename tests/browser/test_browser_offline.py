@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 from helpers.browser import LiveServer
-from helpers.page import Browser, Page, Player, expect, send_moves
+from helpers.page import Browser, Page, Player, axe_violations, expect, send_moves
 
+pytest.importorskip("axe_playwright_python.sync_playwright", reason="the audit needs axe-playwright-python")
 KA3 = "?game=king-albert&deal=3"
-AXE = pytest.importorskip("axe_playwright_python.sync_playwright", reason="the audit needs axe-playwright-python").Axe()
 
 KEPT_JS = """async () => {
   const kept = {};
@@ -27,11 +27,6 @@ KEPT_JS = """async () => {
   }
   return kept;
 }"""
-
-
-def violations(page: Page) -> list[str]:
-    found = AXE.run(page, options={"resultTypes": ["violations"]}).response["violations"]
-    return [f"{v['id']} ({v['impact']}): {[node['target'] for node in v['nodes']][:5]}" for v in found]
 
 
 def controlled(page: Page) -> None:
@@ -101,7 +96,7 @@ def test_when_the_server_is_gone_the_page_says_so_and_comes_back_by_itself(
         expect(offline).to_be_visible()
         expect(page.locator("#offline-text")).to_contain_text("tries again by itself")
         expect(page.locator("#offline-wait")).to_contain_text("Trying again in")
-        assert violations(page) == []
+        assert axe_violations(page) == []
         page.keyboard.press("Escape")  # nothing to go back to: the screen stays until the server answers
         expect(offline).to_be_visible()
         own_server.start()
@@ -133,7 +128,7 @@ def test_a_server_that_is_unavailable_for_a_while_gets_the_same_screen_after_its
         expect(page.locator("#offline-title")).to_have_text("Le jeu est indisponible un instant")
         # The server's 90 s, counted down: longer than the page would wait of its own accord (30 s at most).
         expect(page.locator("#offline-wait")).to_have_text(re.compile(r"^Nouvel essai dans (9\d|8\d|7\d|6\d) s\.$"))
-        assert violations(page) == []
+        assert axe_violations(page) == []
         page.unroute("**/api/games/info")
         page.click("#offline-retry")
         expect(page.locator("#deal-number")).to_have_text("3", timeout=60_000)

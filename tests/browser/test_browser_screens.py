@@ -13,7 +13,19 @@ import pytest
 
 import tableaux
 from helpers.browser import LiveServer, line_to_the_most, longest_column
-from helpers.page import Browser, Page, Player, expect, menu_click, next_frames, open_menu, send_moves
+from helpers.page import (
+    SCREENSHOTS,
+    Browser,
+    Page,
+    Player,
+    expect,
+    menu_click,
+    next_frames,
+    open_menu,
+    send_moves,
+    settled,
+    shrink_png,
+)
 from tableaux import i18n
 
 PORTRAIT_SMALL = {"width": 360, "height": 740}
@@ -254,3 +266,36 @@ def test_the_solutions_controls_notices_and_the_win_banner_never_cover_a_card(
         assert not cards_under(page, floating), cards_under(page, floating)
     finally:
         p.close()
+
+
+def test_screenshots_of_long_columns_held_sideways_and_of_the_first_visit(
+    browser: Browser, server: LiveServer, long_columns: list[tableaux.Move]
+) -> None:
+    """For the docs (README): King Albert's 16-card column on a phone held sideways, and the welcome card."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    p = player(browser, server, LANDSCAPE)
+    try:
+        page = p.open(f"?game=king-albert&deal={LONG_DEAL}")
+        send_moves(page, long_columns)
+        page.reload()
+        page.wait_for_selector("[data-pile]")
+        expect(page.locator("#chance")).to_have_attribute("data-state", "done", timeout=60_000)
+        settled(page)
+        shoot(page, "king-albert-phone-landscape-long")
+    finally:
+        p.close()
+    p = player(browser, server, PORTRAIT_LARGE, first_visit=True)
+    try:
+        page = p.open("?game=eagle-wing&deal=1")
+        expect(page.locator("#welcome-dialog")).to_be_visible()
+        settled(page)
+        shoot(page, "welcome-phone")
+    finally:
+        p.close()
+
+
+def shoot(page: Page, name: str) -> None:
+    page.evaluate("() => document.fonts.ready")
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    shrink_png(path)

@@ -38,8 +38,8 @@ LAUNCH_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-# Screenshots go to ./screenshots (git-ignored) so a test run leaves the work tree clean; refresh the
-# committed ones with TABLEAUX_SCREENSHOTS=docs/screenshots python -m pytest tests/browser/test_browser.py
+# Screenshots go to ./screenshots (git-ignored) so a test run leaves the work tree clean; refresh the committed
+# ones with TABLEAUX_SCREENSHOTS=docs/screenshots python -m pytest tests/browser -k "screenshots or win_a_deal"
 SCREENSHOTS = ROOT / os.environ.get("TABLEAUX_SCREENSHOTS", "screenshots")
 HANG_MS = 120_000
 """How long a wait for the page may take before it counts as a hang: it bounds a failure, never paces a test."""
@@ -208,6 +208,27 @@ def send_moves(page: Page, moves: list[Any]) -> None:
         [str(m) for m in moves],
     )
     assert sent == [200, len(moves)]
+
+
+def set_setting(page: Page, key: str, value: str) -> None:
+    """Choose a setting the way a player does: menu, Settings, pick from its list, close."""
+    open_menu(page)
+    page.click("#settings-button")
+    expect(page.locator("#settings-dialog")).to_be_visible()
+    page.select_option(f"#setting-{key}", value)
+    page.click("#settings-close")
+    expect(page.locator("#settings-dialog")).to_be_hidden()
+
+
+def axe_violations(page: Page) -> list[str]:
+    """Every rule axe-core finds broken on the page as it is now, whatever its impact, with where.
+
+    Needs axe-playwright-python: a test module that calls this skips itself first when it is missing
+    (``pytest.importorskip``)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page, options={"resultTypes": ["violations"]}).response["violations"]
+    return [f"{v['id']} ({v['impact']}): {[node['target'] for node in v['nodes']][:5]}" for v in found]
 
 
 def open_menu(page: Page) -> None:
