@@ -1,7 +1,9 @@
 """Accessibility, in Debian's Chromium: axe-core finds no violation, of any impact, on the page.
 
 Both games, on a desktop and a phone, light and dark, in English and French, and with each thing a player
-opens over the table: the explanation of the figure on the status line, the menu, the rules and the statistics.
+opens over the table: the explanation of the figure on the status line, the menu, the rules, the statistics and the
+settings. The welcome card and the offline screen are audited where they are tested (test_browser_looks.py,
+test_browser_offline.py).
 """
 
 from __future__ import annotations
@@ -54,6 +56,11 @@ def test_axe_finds_no_violation_of_any_impact(
             page.click("#stats-button")
             expect(page.locator("#stats-body table")).to_be_visible()
             found[f"{game}, the statistics"] = axe_violations(page)
+            page.keyboard.press("Escape")
+            open_menu(page)
+            page.click("#settings-button")
+            expect(page.locator("#settings-dialog")).to_be_visible()
+            found[f"{game}, the settings"] = axe_violations(page)
             page.keyboard.press("Escape")
         broken = {where: rules for where, rules in found.items() if rules}
         assert not broken, broken
