@@ -247,7 +247,7 @@ def solve(
         from .relaxed import check_relaxable
 
         try:
-            check_relaxable(rules, relaxed)
+            check_relaxable(rules, relaxed, state)
         except ValueError as exc:
             raise SolverError(str(exc)) from None
     if backend is None:

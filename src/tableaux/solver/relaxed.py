@@ -12,12 +12,22 @@ card), except that a foundation that has reached rank m takes the next rank of i
 suit. The foundation of a suit still starts with that suit's Ace and holds it up to rank m.
 
 **Why a lost relaxed game is a lost deal.** Map each real card to its relaxed kind (itself up to rank
-m, its rank and colour above), and each real position to the relaxed position with the same piles.
-Every real move is a relaxed move between the mapped positions: tableau moves ask only for ranks and
-colours, which the map keeps; a real foundation takes the next card of its suit, which above rank m is
-a card of its colour, one rank up; a card taken back off a foundation is its top in both. So a real
-winning line maps to a relaxed winning line, and a relaxed game with no win has a real deal with no
+m, its rank and colour above), and each real position to the relaxed position with the same piles
+(foundations counted by suit). Every real move maps to a relaxed move between the mapped positions, or
+to none: tableau and reserve moves ask only for ranks and colours, which the map keeps; a real
+foundation takes the next card of its suit, which above rank m is a card of its colour, one rank up; a
+card taken back off a foundation is its top in both; and an Ace moved from its foundation to an empty
+one (the real rules allow it) leaves every suit's height, so the relaxed position, as it was. Then, by
+induction on the length n of a real winning line from a position P: for n = 0, P is won, all 52 cards
+home, and so is its relaxed position; for n > 0, the first move takes P to P' (from which a line of
+n - 1 moves wins, so by induction the relaxed position of P' has a relaxed winning line), and the
+relaxed position of P reaches that of P' in one relaxed move or none. So every real winning line gives
+a relaxed winning line of at most its length, and a relaxed game with no win has a real deal with no
 win. A relaxed win says nothing: it may, say, build the hearts' foundation on the Seven of diamonds.
+
+The argument needs the start to be a real classic position: every card once, each foundation a run of
+one suit from its Ace, each reserve cell one card at most. :func:`check_relaxable` checks a position
+handed in (a deal always is one; a hand-built position may not be) rather than assume it was reached.
 
 **Why the relaxed game is small.** Two positions that differ only in where the two copies of a card
 lie are one relaxed position, and with m low most cards have a copy. Low ranks stay apart because a
@@ -27,10 +37,13 @@ deal is mostly lost at its bottom: the Aces, Twos and Threes buried under what t
 reaches, except:
 
 * an Ace that can go home goes at once, and nothing else is tried there; no Ace is taken back. An
-  Ace can go home at any time (its suit's foundation is empty while it is out), nothing is ever put on
-  it on the tableau (nothing is one rank lower), so a winning line from the position stays winning
-  with the Ace sent home first and its own later moves left out: every other move finds the same
-  cards where it needs them, and an empty pile or a card uncovered early only gives more room;
+  Ace can go home at any time (its suit's foundation is empty while it is out), and nothing is ever put
+  on it on the tableau (nothing is one rank lower). Take a relaxed winning line L from a position where
+  an Ace A can go home, and let L' be "A home, then L without A's own moves". By induction along L,
+  each move of L' finds the cards it moves and the pile it moves them to as L found them, except that A
+  is home instead of somewhere else: a move that took A is left out, a move onto the pile A covered
+  finds it uncovered, and a move to an empty pile finds at least as many. So L' wins, and no win is lost
+  by sending A home first; taking an Ace back only undoes that, so it is never needed either;
 * tableau piles are interchangeable, as are the copies of a card, so a position is kept under a key
   with its piles sorted and its reserve cards as a sorted list; a pile's only card is never moved to
   an empty pile, and a card goes to one empty pile only.
@@ -68,7 +81,7 @@ def _red(k: int) -> int:
 
 def relaxed_start(rules: Rules, state: State, rank_kept: int) -> RelaxedPosition:
     """The relaxed position of a classic King Albert position (the map of the module docstring)."""
-    check_relaxable(rules, rank_kept)
+    check_relaxable(rules, rank_kept, state)
     piles = state.piles
     heights = [0, 0, 0, 0]
     for f in FOUNDATIONS:
@@ -79,14 +92,34 @@ def relaxed_start(rules: Rules, state: State, rank_kept: int) -> RelaxedPosition
     return tuple(heights), reserve, tableau
 
 
-def check_relaxable(rules: Rules, rank_kept: int) -> None:
-    """Refuse what the relaxation has no proof for, saying what is accepted."""
+def check_relaxable(rules: Rules, rank_kept: int, state: State | None = None) -> None:
+    """Refuse what the relaxation has no proof for, saying what is accepted: another game, a rank out of
+    range, or a start that is not a real classic position (the module docstring's argument needs one)."""
     if type(rules) is not KingAlbertClassic:
         raise ValueError(f"the relaxed search plays classic King Albert only ({KingAlbertClassic.name}), "
                          f"not {rules.name}")
     if isinstance(rank_kept, bool) or not isinstance(rank_kept, int) or not 1 <= rank_kept <= 13:
         raise ValueError(f"the rank kept apart must be a whole number from 1 to 13 (1 keeps the Aces apart, 13 "
                          f"is the real game), not {rank_kept!r}")
+    if state is None:
+        return
+    cards = [c for pile in state.piles for c in pile]
+    if sorted(cards) != list(range(52)):
+        raise ValueError("the relaxed search starts from a position holding each of the 52 cards once; this one "
+                         f"holds {len(cards)} cards, {len(set(cards))} of them different")
+    suits = set()
+    for f in FOUNDATIONS:
+        pile = state.piles[f]
+        if pile and (RANK[pile[0]] != 1 or any(SUIT[c] != SUIT[pile[0]] or RANK[c] != i + 1
+                                               for i, c in enumerate(pile))):
+            raise ValueError(f"foundation {FOUNDATIONS.index(f) + 1} is not a run of one suit from its Ace, "
+                             "as every foundation of a real position is")
+        if pile and SUIT[pile[0]] in suits:
+            raise ValueError("two foundations hold the same suit; a real position has one foundation a suit")
+        if pile:
+            suits.add(SUIT[pile[0]])
+    if any(len(state.piles[r]) > 1 for r in RESERVE):
+        raise ValueError("a reserve cell holds more than one card; each holds one card at most")
 
 
 def children(pos: RelaxedPosition, rank_kept: int) -> Iterator[RelaxedPosition]:
