@@ -6,6 +6,7 @@ moves), never against numbers typed into the test.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,6 +19,8 @@ from helpers.store import query
 from helpers.web import engine_game, find_win, moves_of, new_game, play, view_of, without_clock
 from tableaux import GAMES, Move
 from tableaux.advice.hints import heuristic_moves
+from tableaux.i18n import _ as translated
+from tableaux.i18n import speaking
 from tableaux.rulebook.cards import RANKS
 from tableaux.web.app import COOKIE, WEB_GAMES
 
@@ -46,12 +49,52 @@ def test_game_info_lists_the_browser_games_as_the_engine_describes_them(client: 
     info = r.json()
     browser = [r for r in tableaux.GAMES.values() if r.in_browser]
     assert [g["name"] for g in info["games"]] == [r.name for r in browser] == list(WEB_GAMES)
-    assert info["games"] == [
+    assert [{key: g[key] for key in ("name", "title", "piles", "labels", "has_stock")} for g in info["games"]] == [
         {"name": r.name, "title": r.title, "piles": list(r.pile_names),
          "labels": {p: str(tableaux.Move(p, 1, p)).split(">")[0] for p in r.pile_names},
          "has_stock": "stock" in r.pile_names}
         for r in browser
     ]
+
+
+def test_game_info_places_every_pile_once_on_its_own_cell_of_each_grid(client: TestClient) -> None:
+    """The page draws the table from the layout alone: a pile left out could not be played, two on one cell
+    would cover each other."""
+    for entry in client.get("/api/games/info").json()["games"]:
+        layout = entry["layout"]
+        assert sorted(spot["pile"] for spot in layout["spots"]) == sorted(entry["piles"]), entry["name"]
+        for shape in ("wide", "tall"):
+            grid = layout[shape]
+            if grid is None:
+                continue
+            cells = []
+            for spot in layout["spots"]:
+                if spot["group"] is not None:
+                    continue  # drawn in a row of its own
+                col, row = spot["tall"] if shape == "tall" else (spot["col"], spot["row"])
+                assert 1 <= col <= grid["cols"], (entry["name"], shape, spot)
+                cells.append((col, row))
+            assert len(cells) == len(set(cells)), (entry["name"], shape, cells)
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "de"])
+def test_game_info_names_piles_and_gives_the_rules_in_the_pages_language(client: TestClient, language: str) -> None:
+    """What a sentence calls each pile and the rules page come from the server, in the language the page asks
+    for, so the page names no game and writes no rule; the rules' sentences carry no markup but bold and keys."""
+    info = client.get("/api/games/info", headers={"Accept-Language": language}).json()
+    with speaking(language):
+        for entry in info["games"]:
+            rules = tableaux.rules(entry["name"])
+            assert entry["words"] == {pile: rules.pile_words(pile) for pile in rules.pile_names}
+            assert entry["rules"]["title"] == translated(rules.rules_title).format(game=translated(rules.title))
+            assert entry["rules"]["guide"] == rules.guide()
+            sentences = [b["text"] for b in rules.guide() if b["kind"] == "paragraph"]
+            sentences += [item for b in rules.guide() if b["kind"] == "list" for item in b["items"]]
+            assert len(sentences) >= 5, entry["name"]
+            assert {tag for text in sentences for tag in re.findall(r"</?([a-z]+)", text)} <= {"b", "kbd"}
+    words = {entry["name"]: entry["words"] for entry in info["games"]}
+    assert words["king-albert"]["tableau-3"] == {"en": "tableau 3", "fr": "colonne 3", "de": "Spalte 3"}[language]
+    assert words["eagle-wing"]["reserve"] == {"en": "the trunk", "fr": "tronc", "de": "Stamm"}[language]
 
 
 def test_game_info_gives_the_deal_limit_and_how_each_rank_reads_on_a_card(client: TestClient) -> None:

@@ -46,7 +46,7 @@ def format_time(seconds: float | None) -> str:
     """A time as a clock shows it (``1:05``, ``1:02:05``), or ``-`` for none."""
     if seconds is None:
         return "-"
-    whole = int(seconds)  # whole seconds gone by, as the browser's clock (formatTime in state.js) shows them
+    whole = int(seconds)  # whole seconds gone by, as the browser's clock (formatTime in render.js) shows them
     hours, rest = divmod(whole, 3600)
     return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
 

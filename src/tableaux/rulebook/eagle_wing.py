@@ -34,6 +34,7 @@ from ..i18n import N_, _
 from .cards import DOWN, RANK, RANKS, card_name, card_str, rank_name
 from .deal import shuffled_deck
 from .engine import RawMove, Rules, State, short_name
+from .guide import Guide, Layout, Shape, Spot, items, paragraph
 
 STOCK, WASTE, RESERVE = 0, 1, 10
 FOUNDATIONS = (2, 3, 4, 5)
@@ -45,6 +46,26 @@ PILE_LIMIT = 3
 NEXT_UP = tuple((c // 13) * 13 + (c % 13 + 1) % 13 if c < 52 else -1 for c in range(128))
 # NEXT_DOWN[c]: the card that goes on c on the tableau (same suit, one lower, King under Ace).
 NEXT_DOWN = tuple((c // 13) * 13 + (c % 13 - 1) % 13 if c < 52 else -1 for c in range(128))
+
+LAYOUT = Layout(
+    spots=(
+        Spot("stock", "stock", row=1, col=1, tall=(1, 3)),
+        Spot("waste", "stack", row=1, col=2, tall=(2, 3)),
+        *(Spot(f"foundation-{i}", "stack", row=1, col=5 + i, tall=(i, 1)) for i in range(1, 5)),
+        *(Spot(f"tableau-{i}", "fan", row=2, col=i, drop=4 - i, tall=(i, 2)) for i in range(1, 5)),
+        Spot("reserve", "closed", row=2, col=5, tall=(4, 3)),
+        *(Spot(f"tableau-{4 + i}", "fan", row=2, col=5 + i, drop=i - 1, tall=(i, 4)) for i in range(1, 5)),
+    ),
+    # Eagle Wing's wide rows: a card, then a wing of three cards on large-print faces (1.4 + 1.4 x 1.68 card
+    # widths), and a little room.
+    wide=Shape(cols=9, depth=3.9, steps=3),
+    tall=Shape(cols=4, depth=7.4, stacked=True),
+)
+"""Wide: the wings spread either side of the trunk like an eagle's, each one a step lower than the one nearer
+the trunk (``drop`` steps of the height the window has to spare). Upright, on four columns, so the cards are as
+wide as a phone allows and the four rows fill its height: the foundations, four wing piles, the stock, waste
+and trunk, then the other four wing piles. Each row of wings has room below it for its longest fan (three
+cards), and no more."""
 
 
 class EagleWing(Rules):
@@ -63,6 +84,47 @@ class EagleWing(Rules):
     """AisleRiot's double-click leaves out the reserve."""
     stock = STOCK
     waste = WASTE
+    layout = LAYOUT
+    rules_title = N_("Rules of Eagle Wing")
+
+    def pile_words(self, pile: str) -> str:
+        """The reserve is the trunk and the tableau piles are the wings, as in AisleRiot's rules."""
+        if pile == "reserve":
+            return _("the trunk")
+        kind, _dash, number = pile.partition("-")
+        if kind == "tableau":
+            return _("wing pile {n}").format(n=number)
+        return super().pile_words(pile)
+
+    def guide(self) -> Guide:
+        return [
+            paragraph(_("<b>Aim:</b> move every card to the four foundations, emptying the stock, the waste, the "
+                        "trunk (the reserve in the middle) and all eight wing piles.")),
+            paragraph(_("<b>Layout:</b> a face-up base card starts the first foundation; its rank is the starting "
+                        "rank of all four foundations. Thirteen cards make the trunk, with only its bottom card face "
+                        "up. Eight wing piles get one face-up card each, and the other 30 cards form the stock.")),
+            items(
+                _("Foundations start with a card of the base rank and climb in suit, going round the corner from "
+                  "King to Ace and on (with base 9: 9, 10, J, Q, K, A, 2 ... 8). Cards that reach a foundation stay "
+                  "there."),
+                _("Wing piles build downwards in suit, also round the corner (a King may go on an Ace), and hold at "
+                  "most three cards. Only one card at a time moves onto a wing pile."),
+                _("The top one, two or three cards of a wing pile may go to a foundation together when the top card "
+                  "fits there; they land in order and each one scores."),
+                _("When a wing pile empties, the top card of the trunk fills it at once. Only when the trunk is used "
+                  "up can a wing pile stay empty; an empty pile then takes any single card."),
+                _("Click the stock to turn its top card onto the waste. When the stock runs out, a click turns the "
+                  "waste back over as the new stock: twice, so you go through the cards three times in all."),
+                _("The waste's top card may go to a foundation or a wing pile. The trunk never takes cards; its last "
+                  "card, once on its own, can be played."),
+            ),
+            paragraph(_("<b>Score:</b> starts at 1 for the base card and rises by one for each card on a foundation "
+                        "(52 wins). The game is lost when no move and no stock turn is left.")),
+            paragraph(_("<b>Double-click</b> the waste or a wing pile: its top card goes to a foundation if it fits "
+                        "there.")),
+            paragraph(_("<b>Safe cards</b> (what <b>Move safe cards home</b> plays): any single card that continues a "
+                        "foundation, except a card of the base rank, which still waits for you.")),
+        ]
 
     def deal(self, deal: int) -> State:
         cards = shuffled_deck(deal)

@@ -20,6 +20,7 @@ from typing import Any, NamedTuple, TypedDict
 
 from ..i18n import N_, _
 from .cards import DOWN, card_str
+from .guide import Guide, Layout
 
 Pile = tuple[int, ...]
 RawMove = tuple[int, int, int]
@@ -245,7 +246,31 @@ class Rules(ABC):
     waste: int | None = None
     """The waste pile's index in games with a stock, else None."""
     in_browser: bool = True
-    """Whether the browser game offers this game (the traditional King Albert is played in the terminal)."""
+    """Whether the browser game offers this game."""
+    layout: Layout
+    """Where each pile sits on a screen's table (:mod:`tableaux.rulebook.guide`)."""
+    rules_title: str = N_("Rules of {game}")
+    """The title of the game's rules page: a whole sentence per game where a language bends it to the name
+    (French "Règles de King Albert", "Règles d'Eagle Wing")."""
+
+    def pile_words(self, pile: str) -> str:
+        """How a sentence names ``pile`` ("tableau 3", "the stock"), in the current language."""
+        kind, _dash, number = pile.partition("-")
+        if kind == "tableau":
+            return _("tableau {n}").format(n=number)
+        if kind == "foundation":
+            return _("foundation {n}").format(n=number)
+        if kind == "reserve":
+            return _("reserve {n}").format(n=number) if number else _("the reserve")
+        if kind == "stock":
+            return _("the stock")
+        if kind == "waste":
+            return _("the waste")
+        return pile.replace("-", " ")
+
+    def guide(self) -> Guide:
+        """The rules in a player's words, in the current language (:mod:`tableaux.rulebook.guide`)."""
+        return []
 
     # --- helpers shared by the UIs ---------------------------------------
     def to_move(self, raw: RawMove) -> Move:

@@ -24,10 +24,31 @@ from ..i18n import N_, _, ngettext
 from .cards import DOWN, RANK, RED, card_name
 from .deal import shuffled_deck
 from .engine import Pile, RawMove, Rules, State, short_name
+from .guide import Guide, Layout, Shape, Spot, items, numbered, paragraph
 
 FOUNDATIONS = (0, 1, 2, 3)
 TABLEAU = tuple(range(4, 13))
 RESERVE = tuple(range(13, 20))
+
+LAYOUT = Layout(
+    spots=(
+        *(Spot(name, "stack", row=1, col=i) for i, name in enumerate(numbered("foundation", 4), 1)),
+        *(Spot(name, "stack", row=1, group="ka-reserve") for name in numbered("reserve", 7)),
+        *(Spot(name, "fan", row=2, col=i) for i, name in enumerate(numbered("tableau", 9), 1)),
+    ),
+    wide=Shape(cols=9, depth=4.6),
+)
+"""Four foundations at the top left and the reserve's seven cards in a row beside them; the nine columns
+below, across the whole width."""
+
+
+def safe_cards() -> str:
+    """Which cards "Move safe cards home" plays, in both rule sets (the proof: tableaux.solver.strategy.king_albert)."""
+    return _("<b>Safe cards</b> (what <b>Move safe cards home</b> plays): an Ace or a 2, and a higher card once both "
+             "suits of the other colour are home up to two ranks below it and the other suit of its colour up to three "
+             "below (a 5 of hearts once clubs and spades reach the 3 and diamonds the 2): any card that could still "
+             "want to go on it can then go home too.")
+
 
 # ACCEPTS[top] = the cards a tableau pile with face-up ``top`` accepts.
 ACCEPTS: tuple[tuple[int, ...], ...] = tuple(
@@ -52,6 +73,32 @@ class KingAlbert(Rules):
     home_piles = (*TABLEAU, *RESERVE)
     single_cards_only = False
     """True for the traditional variant, where only one card moves at a time."""
+    layout = LAYOUT
+    rules_title = N_("Rules of King Albert")
+
+    def guide(self) -> Guide:
+        return [
+            paragraph(_("<b>Aim:</b> build all 52 cards onto the four foundations, each one a single suit from Ace up "
+                        "to King.")),
+            paragraph(_("<b>Layout:</b> nine tableau columns (the first holds nine cards, the last one), four "
+                        "foundations and a reserve of seven cards. Only the top card of each column starts face up; "
+                        "all seven reserve cards are face up.")),
+            items(
+                _("A foundation starts with an Ace and grows by one rank at a time in the same suit."),
+                _("On the tableau, put a card on one that is one rank higher and of the other colour (a red 9 on a "
+                  "black 10). You can move any face-up card together with every card on top of it, as one move, as "
+                  "long as the card you grab fits the new column. Any card or run may go into an empty column."),
+                _("Each reserve card can be played to a foundation or the tableau; the reserve never takes cards "
+                  "back."),
+                _("Cards on the foundations are still in play: the top one may come back down to the tableau."),
+                _("When a move uncovers a face-down card, it turns face up by itself."),
+            ),
+            paragraph(_("<b>Score:</b> the number of cards on the foundations (52 wins). There is no stock and no "
+                        "redeal, so many deals cannot be won; the game tells you when no move is left.")),
+            paragraph(_("<b>Double-click</b> a column or reserve card: its top card goes to a foundation if it fits "
+                        "there.")),
+            paragraph(safe_cards()),
+        ]
 
     def deal(self, deal: int) -> State:
         cards = iter(shuffled_deck(deal))

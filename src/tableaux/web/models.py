@@ -32,6 +32,10 @@ from ..catalogue import GRADES
 from ..play.game import Position as PositionDict
 from ..rulebook.deal import MAX_DEAL
 from ..rulebook.engine import CardDict, MoveDict
+from ..rulebook.guide import Items as LibraryItems
+from ..rulebook.guide import Paragraph as LibraryParagraph
+from ..rulebook.guide import Shape as LibraryShape
+from ..rulebook.guide import Spot as LibrarySpot
 from .fields import (
     CARD_CODE,
     DATE,
@@ -274,6 +278,43 @@ class Resume(Answer):
     view: View | None
 
 
+GridPlace = Annotated[int, Field(ge=1, le=9)]
+Spot = derive(
+    "Spot", LibrarySpot, Answer,
+    "Where one pile sits on the table (``tableaux.rulebook.guide.Spot``): its column and row, how it shows its "
+        "cards, its place on a portrait screen's grid (``tall``), how many steps lower it stands (``drop``), and "
+        "the row of piles it is drawn in instead of the grid (``group``).",
+    pile=PileName, row=GridPlace, col=GridPlace | None, tall=tuple[GridPlace, GridPlace] | None, drop=NonNegative,
+)
+Shape = derive(
+    "Shape", LibraryShape, Answer,
+    "A grid of the table (``tableaux.rulebook.guide.Shape``): its columns, the height its rows need in card "
+        "widths, whether a row lies below its fans (``stacked``), and how many steps piles may step down.",
+    cols=GridPlace, depth=Annotated[float, Field(gt=0)], steps=NonNegative,
+)
+
+
+class Layout(Answer):
+    """The table of one game: every pile's spot in reading order, its grid on a wide screen and, for a game that
+    stands upright on a phone, on a tall one (``tableaux.rulebook.guide.Layout``)."""
+
+    spots: list[Spot]  # type: ignore[valid-type]
+    wide: Shape  # type: ignore[valid-type]
+    tall: Shape | None  # type: ignore[valid-type]
+
+
+Paragraph = derive("Paragraph", LibraryParagraph, Answer, "A paragraph of the rules: one or more sentences.")
+Items = derive("Items", LibraryItems, Answer, "A bulleted list in the rules, one sentence or more per item.")
+
+
+class RulesPage(Answer):
+    """A game's rules in a player's words, in the request's language. Its sentences may mark words with
+    ``<b>`` and keys with ``<kbd>``, nothing else (the page builds those elements itself)."""
+
+    title: str
+    guide: list[Annotated[Paragraph | Items, Discriminator("kind")]]  # type: ignore[valid-type]
+
+
 class GameEntry(Answer):
     """One game the browser offers, and what its page needs to know about it."""
 
@@ -281,7 +322,11 @@ class GameEntry(Answer):
     title: str
     piles: list[PileName]
     labels: dict[PileName, str] = Field(description="each pile's short name in move notation (T3, F1...)")
+    words: dict[PileName, str] = Field(description="how a sentence names each pile (tableau 3, the trunk), in the "
+                                       "request's language")
     has_stock: bool = Field(description="whether the game deals from a stock (a 'deal' key and stock fields)")
+    layout: Layout
+    rules: RulesPage
 
 
 class GameInfo(Answer):

@@ -9,6 +9,7 @@ page never needs to know a rule and never learns a face-down card.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from typing import Any
 
@@ -73,7 +74,7 @@ def make_view(record: GameRecord, game: Game) -> dict[str, Any]:
         "legal_moves": legal,
         "home_moves": home,
         "safe_moves": safe,
-        # Cut to a tenth, never rounded up: clocks (formatTime in state.js, format_time in cli/stats.py)
+        # Cut to a tenth, never rounded up: clocks (formatTime in render.js, format_time in cli/stats.py)
         # show whole seconds gone by, and rounding up would make 1.96 s show as 0:02 here and 0:01 in stats.
         "elapsed_seconds": tenths(record.elapsed_now()),
         "moves": len(record.moves),
@@ -87,10 +88,17 @@ def make_view(record: GameRecord, game: Game) -> dict[str, Any]:
 
 
 def game_entry(rules: Rules) -> dict[str, Any]:
-    """What the page needs to know about a game before it has a view of one."""
+    """What the page needs to know about a game before it has a view of one: its piles, where they sit, what
+    they are called (in notation and in words) and its rules page, in the request's language."""
+    layout = rules.layout
     return {"name": rules.name, "title": _(rules.title), "piles": list(rules.pile_names),
             "labels": {name: short_name(name) for name in rules.pile_names},
-            "has_stock": "stock" in rules.index}
+            "words": {name: rules.pile_words(name) for name in rules.pile_names},
+            "has_stock": "stock" in rules.index,
+            "layout": {"spots": [dataclasses.asdict(spot) for spot in layout.spots],
+                       "wide": dataclasses.asdict(layout.wide),
+                       "tall": None if layout.tall is None else dataclasses.asdict(layout.tall)},
+            "rules": {"title": _(rules.rules_title).format(game=_(rules.title)), "guide": rules.guide()}}
 
 
 def game_info() -> dict[str, Any]:

@@ -2,10 +2,12 @@
 // (see `enqueue`), in the order the player asked for them.
 
 import { api } from "./api.js";
+import { $, announce, notice } from "./dom.js";
 import { games } from "./games.js";
 import { t } from "./i18n.js";
+import { adopt, cardsName, decorate, describe, label, place } from "./render.js";
 import { hintMode } from "./settings.js";
-import { $, adopt, announce, cardsName, decorate, describe, label, notice, piles, place, S, stockMove } from "./state.js";
+import { enqueue, piles, S, setHint, setLastMove, setSelection, stockMove } from "./store.js";
 
 export async function play(move, { auto = false } = {}) {
   const before = S.view;
@@ -13,7 +15,7 @@ export async function play(move, { auto = false } = {}) {
   const view = await api.move(before.id, { source: move.source, count: move.count, target: move.target },
     before.version);
   adopt(view);
-  if (!auto) S.lastMove = move;
+  if (!auto) setLastMove(move);
   announce(describe(move, before, view));
   if (auto) return;
   await autoHome();
@@ -40,7 +42,7 @@ export async function stockAction() {
 
 export async function homeMove(pile) {
   const move = S.view.home_moves[pile];
-  S.selection = null;
+  setSelection(null);
   if (!move) {
     decorate();
     announce(t("No card on {pile} can go to a foundation now.", { pile: label(pile) }));
@@ -81,10 +83,10 @@ export async function showHint() {
       : m.target === "stock" ? t("Turn the waste over")
         : t("Move the {card} from {from} to {to}", { card: cardsName(moved), from: place(m.source), to: place(m.target) });
     text = t("Hint: {move}. {origin}", { move: what, origin });
-    S.hint = { source: m.source, target: m.target, count: m.count };
+    setHint(m);
   } else {
     text = t("Hint: {message}", { message: hint.message });
-    S.hint = null;
+    setHint(null);
   }
   if (hint.unwinnable) text += " " + t("This deal cannot be won from here.");
   // A peeking hint's message already says that it peeked (tableaux.advice.hints): said once, in the page's language.
@@ -123,3 +125,13 @@ export async function autoHome() {
   }
 }
 
+
+/** The "Move safe cards home" check box: remembered in this browser; turned on, it plays the safe moves at once. */
+export function wireAutoHome() {
+  const auto = $("auto-home");
+  auto.checked = localStorage.getItem("tableaux.autoHome") === "1";
+  auto.addEventListener("change", () => {
+    localStorage.setItem("tableaux.autoHome", auto.checked ? "1" : "0");
+    if (auto.checked && S.view) enqueue(autoHome);
+  });
+}

@@ -4,7 +4,9 @@
 import { api } from "./api.js";
 import { newGame } from "./actions.js";
 import { t, tn } from "./i18n.js";
-import { $, adopt, announce, button, enqueue, formatTime, notice, S } from "./state.js";
+import { $, announce, button, notice } from "./dom.js";
+import { adopt, formatTime } from "./render.js";
+import { onView } from "./store.js";
 
 const KIND_KEY = "tableaux.dealKind";
 /** The grade of a winnable deal, in the page's language. */
@@ -78,8 +80,7 @@ export function wireDaily() {
   kind.value = localStorage.getItem(KIND_KEY) || "any";
   if (!kind.value) kind.value = "any";
   kind.addEventListener("change", () => localStorage.setItem(KIND_KEY, kind.value));
-  $("daily-button").addEventListener("click", () => enqueue(() => openDaily($("game-select").value)));
-  S.adopted.push(renderDaily);
+  onView(renderDaily);
 }
 
 /** The page opened at /daily?game=NAME: that game's deal of the day. */

@@ -1,10 +1,12 @@
 // Dialogs: the rules, the statistics, and the confirmation before a reset.
 
 import { api } from "./api.js";
-import { gameInfo, games } from "./games.js";
+import { $, announce } from "./dom.js";
+import { games } from "./games.js";
 import { lang, t } from "./i18n.js";
-import { rulesText, rulesTitle } from "./rules.js";
-import { $, announce, enqueue, formatTime, S } from "./state.js";
+import { formatTime } from "./render.js";
+import { rulesNodes, rulesTitle } from "./rules.js";
+import { enqueue, S } from "./store.js";
 
 /** Open a modal dialog; when it closes, focus goes back where it was (never stays in the closed dialog). */
 export function openDialog(dialog) {
@@ -20,9 +22,8 @@ export function openDialog(dialog) {
 
 export function openRules() {
   const game = S.view ? S.view.game : $("game-select").value;
-  const title = gameInfo(game)?.title ?? game;
-  $("rules-title").textContent = rulesTitle(game, title);
-  $("rules-text").innerHTML = rulesText(game, title);
+  $("rules-title").textContent = rulesTitle(game);
+  $("rules-text").replaceChildren(...rulesNodes(game));
   const dialog = $("rules-dialog");
   openDialog(dialog);
   dialog.scrollTop = 0; // showModal focuses the Close button at the bottom, which scrolled the text away

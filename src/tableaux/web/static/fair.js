@@ -2,10 +2,12 @@
 // The server works everything out (tableaux.advice.fair, in its solver pool); this only asks and shows.
 
 import { api, ApiError } from "./api.js";
-import { shortLabel } from "./games.js";
+import { $, announce, button, notice } from "./dom.js";
+import { pileCalled } from "./games.js";
 import { percent, t, tn } from "./i18n.js";
 import { hintMode, onSettingChange } from "./settings.js";
-import { $, adopt, announce, board, button, cardsName, enqueue, notice, pileCalled, place, S } from "./state.js";
+import { adopt, cardsName, place } from "./render.js";
+import { enqueue, onView, S } from "./store.js";
 
 const CHANCE_DELAY_MS = 300; // after a burst of moves (auto-home), ask once, for the last position
 
@@ -172,8 +174,8 @@ async function showWhereLost(view) {
 /** Where the game was lost, naming the cards the losing move took (pile labels are hidden by default). */
 function losingMove(lost) {
   const [, source, target] = /^([^:>]+)(?::\d+)?>(.+)$/.exec(lost.move) ?? [];
-  const from = pileCalled(source);
-  const to = pileCalled(target);
+  const from = pileCalled(S.view.game, source);
+  const to = pileCalled(S.view.game, target);
   const where = { n: lost.move_index + 1, last: lost.last_possible + 1 };
   if (from === "stock") {
     return lost.certain ? t("You could still have won until move {n}, when you dealt from the stock.", where)
@@ -203,7 +205,7 @@ function rewind(keep) {
   });
 }
 
-// ---------------------------------------------------------------- hint mode and pile labels
+// ---------------------------------------------------------------- hint mode
 /** The hint button says when its hints peek at the face-down cards (the "Hints" setting). */
 function renderHintButton() {
   const peek = hintMode() === "peek";
@@ -213,16 +215,10 @@ function renderHintButton() {
     : t("Hint (h): from the cards you have seen only");
 }
 
-/** Each pile carries its notation label; the style sheet shows it when the "Pile labels" setting is on. */
-export function labelPiles(view) {
-  if (!view) return;
-  for (const pile of board.querySelectorAll("[data-pile]")) {
-    pile.dataset.label = shortLabel(view.game, pile.dataset.pile);
-  }
-}
-
 export function wireFair() {
-  S.adopted.push(refreshChance, showWhereLost, labelPiles, (view) => {
+  onView(refreshChance);
+  onView(showWhereLost);
+  onView((view) => {
     $("give-up").disabled = view.won || view.given_up;
   });
   $("give-up").addEventListener("click", giveUp);

@@ -2,33 +2,37 @@
 // of the view's `legal_moves`; nothing here knows a rule.
 
 import { act, homeMove, play, showHint, stockAction } from "./actions.js";
-import { pileKind, pileOrder } from "./board.js";
 import { cardName } from "./cards.js";
-import { gameInfo } from "./games.js";
 import { startNewGame } from "./daily.js";
 import { openRules } from "./dialogs.js";
+import { announce, board, reducedMotion } from "./dom.js";
+import { gameInfo, pileKind, pileOrder } from "./games.js";
 import { t, tn } from "./i18n.js";
+import { cardsOf, decorate, label, pileEl } from "./render.js";
 import {
-  $, board, cardsOf, decorate, enqueue, findMove, grabCount, label, movesFrom, pileEl, piles,
-  reducedMotion, S, announce,
-} from "./state.js";
+  enqueue, findMove, grabCount, movesFrom, piles, S, setHint, setSelection,
+} from "./store.js";
 
 const DRAG_THRESHOLD = 5; // pixels a mouse press must travel before it counts as a drag
 const TOUCH_DRAG_THRESHOLD = 12; // a finger wobbles more: a tap stays a tap up to this far
 const DOUBLE_TAP_MS = 400;
+
+// The gesture in progress: a press or drag ({id, pile, index, x, y, dragging, ...}), and the last tap that moved
+// nothing ({pile, time}, for a double tap). Only this module's handlers read them.
+let press = null;
+let lastTap = null;
 
 // ---------------------------------------------------------------- selecting and moving
 export function select(pile, count) {
   const moves = movesFrom(pile, count);
   const code = piles()[pile].slice(-count)[0].card;
   if (!moves.length) {
-    S.selection = null;
+    setSelection(null);
     decorate();
     announce(t("{card} has no move now.", { card: cardName(code) }));
     return;
   }
-  S.selection = { pile, count };
-  S.hint = null;
+  setSelection(pile, count);
   decorate();
   const where = [...new Set(moves.map((m) => label(m.target)))].join(", ");
   const params = { card: cardName(code), places: where };
@@ -42,7 +46,7 @@ export function select(pile, count) {
 export async function activate(pile, index) {
   if (!S.view) return false;
   if (pile === "stock") {
-    S.selection = null;
+    setSelection(null);
     await stockAction();
     return true;
   }
@@ -54,7 +58,7 @@ export async function activate(pile, index) {
     if (sel.pile === pile) {
       if (count && count !== sel.count) select(pile, count);
       else {
-        S.selection = null;
+        setSelection(null);
         decorate();
         announce(t("Put back."));
       }
@@ -62,7 +66,7 @@ export async function activate(pile, index) {
     }
     const move = findMove(sel.pile, sel.count, pile);
     if (move) {
-      S.selection = null;
+      setSelection(null);
       await play(move);
       return true;
     }
@@ -70,7 +74,7 @@ export async function activate(pile, index) {
       select(pile, count);
       return false;
     }
-    S.selection = null;
+    setSelection(null);
     decorate();
     announce(t("That cannot go to {pile}.", { pile: label(pile) }));
     return false;
@@ -82,24 +86,24 @@ export async function activate(pile, index) {
 export function tap(pile, index) {
   enqueue(async () => {
     const now = performance.now();
-    const last = S.lastTap;
+    const last = lastTap;
     if (last && last.pile === pile && now - last.time < DOUBLE_TAP_MS && pile !== "stock") {
-      S.lastTap = null;
+      lastTap = null;
       await homeMove(pile);
       return;
     }
     const moved = await activate(pile, index);
-    S.lastTap = moved ? null : { pile, time: now };
+    lastTap = moved ? null : { pile, time: now };
   });
 }
 
 // ---------------------------------------------------------------- pointer: drag and drop, taps
 export function onPointerDown(event) {
-  if (event.button !== 0 || !S.view || S.press) return;
+  if (event.button !== 0 || !S.view || press) return;
   const pile = event.target.closest("[data-pile]") || (S.selection && pileEl(pileAt(event.clientX, event.clientY)));
   if (!pile) {
     if (S.selection) {
-      S.selection = null; // a press on the bare table puts the picked-up card back
+      setSelection(null); // a press on the bare table puts the picked-up card back
       decorate();
       announce(t("Put back."));
     }
@@ -107,7 +111,7 @@ export function onPointerDown(event) {
   }
   const card = event.target.closest(".card");
   const index = card ? Number(card.dataset.index) : null;
-  S.press = {
+  press = {
     id: event.pointerId, pile: pile.dataset.pile, index, x: event.clientX, y: event.clientY, dragging: false,
     threshold: event.pointerType === "touch" ? TOUCH_DRAG_THRESHOLD : DRAG_THRESHOLD,
   };
@@ -115,7 +119,6 @@ export function onPointerDown(event) {
 }
 
 export function onPointerMove(event) {
-  const press = S.press;
   if (!press || event.pointerId !== press.id) return;
   const dx = event.clientX - press.x;
   const dy = event.clientY - press.y;
@@ -126,8 +129,7 @@ export function onPointerMove(event) {
     press.dragging = true;
     press.count = count;
     press.cards = cardsOf(press.pile, count);
-    S.selection = { pile: press.pile, count };
-    S.hint = null;
+    setSelection(press.pile, count);
     decorate();
     for (const node of press.cards) node.classList.add("dragging");
   }
@@ -191,9 +193,13 @@ export function dropTarget(event, press) {
 }
 
 export function onPointerUp(event) {
-  const press = S.press;
-  if (!press || event.pointerId !== press.id) return;
-  S.press = null;
+  const ended = press;
+  if (!ended || event.pointerId !== ended.id) return;
+  press = null;
+  dropped(event, ended);
+}
+
+function dropped(event, press) {
   if (!press.dragging) {
     // A cancelled press (the browser took the finger to scroll the page) is neither a tap nor a drag.
     if (event.type === "pointerup") tap(press.pile, press.index);
@@ -202,9 +208,9 @@ export function onPointerUp(event) {
   for (const node of board.querySelectorAll(".pile.over")) node.classList.remove("over");
   const target = event.type === "pointerup" ? dropTarget(event, press) : null;
   const move = target && findMove(press.pile, press.count, target);
-  S.selection = null;
+  setSelection(null);
   if (move) {
-    S.lastTap = null;
+    lastTap = null;
     enqueue(async () => {
       try {
         await play(move);
@@ -331,8 +337,8 @@ export function onKeyDown(event) {
     if (gameInfo(S.view.game)?.has_stock) enqueue(stockAction);
   } else if (lower === "n") enqueue(() => startNewGame(S.view.game));
   else if (key === "Escape") {
-    S.selection = null;
-    S.hint = null;
+    setSelection(null);
+    setHint(null);
     decorate();
   } else if (key.startsWith("Arrow") && (board.contains(event.target) || event.target === document.body)) {
     event.preventDefault();

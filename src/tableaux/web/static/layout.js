@@ -1,6 +1,6 @@
 // Fitting the table to the screen, and the toolbar's menu. Card size is computed here, from the window
-// and the grid the game's table needs (board.js says which), and handed to the style sheet as --cw and
-// --gap; then the fans are laid out so that every covered card still shows its corner, and the cards
+// and the grid the game's table needs (its layout, from the server's game info), and handed to the style
+// sheet as --cw and --gap; then the fans are laid out so that every covered card still shows its corner, and the cards
 // shrink only when even that does not fit. Below COMPACT_BELOW pixels the cards switch to their
 // large-print faces (as they always do with the "Large index" deck face).
 

@@ -4,7 +4,9 @@
 
 import { api } from "./api.js";
 import { t, tn } from "./i18n.js";
-import { $, adopt, announce, describe, enqueue, notice, S } from "./state.js";
+import { $, announce, notice } from "./dom.js";
+import { adopt, describe } from "./render.js";
+import { enqueue, onView, S } from "./store.js";
 
 const P = {
   moves: [], // the line's move texts still to play
@@ -128,7 +130,7 @@ export function wireSolution() {
   });
   $("solution-speed").addEventListener("change", schedule);
   $("solution-stop").addEventListener("click", () => stop(t("Solution stopped; play on from here.")));
-  S.adopted.push((view) => {
+  onView((view) => {
     $("solution").disabled = view.won || view.given_up;
     if (P.gameId && view.id !== P.gameId) stop(""); // another game: the line is not for it
   });

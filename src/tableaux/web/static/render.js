@@ -1,60 +1,20 @@
-// State and rendering: what the page holds (the last view from the server) and how it is drawn.
-// The server decides every rule; this page only shows the view it gets and offers the moves listed in
-// `legal_moves`. What it knows about each game (names, titles, piles) comes from /api/games/info.
+// Showing the page: a view from the server drawn on the table (render.js draws, store.js keeps it), the status
+// line, the buttons and the banner, and what the page says about a move. The server decides every rule: this
+// page only shows the view it gets and offers the moves listed in its `legal_moves`.
 
 import { ApiError } from "./api.js";
-import { pileLabel, rankWord, renderBoard } from "./board.js";
+import { refit, rankWord, renderBoard } from "./board.js";
 import { cardName } from "./cards.js";
-import { gameInfo, shortLabel } from "./games.js";
+import { $, announce, board, button, notice, reducedMotion } from "./dom.js";
+import { pileWords, shortLabel } from "./games.js";
 import { listWords, t, tn } from "./i18n.js";
 import { showLabels } from "./settings.js";
-
-// What a redraw and the banner's buttons call in the layers above this one (actions.js, input.js).
-// app.js fills these in at start, so this module imports nothing that imports it back.
-export const above = {
-  act: (_name) => {},
-  newGame: (_game, _deal) => {},
-  restoreFocus: () => {},
-};
-
-export const $ = (id) => document.getElementById(id);
-export const board = $("board");
-export const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
-
-export const S = {
-  view: null,
-  received: 0, // performance.now() when the view arrived, for the ticking clock
-  selection: null, // {pile, count}
-  hint: null, // {source, target}
-  press: null, // pointer press / drag in progress
-  lastTap: null, // {pile, time} for double-tap
-  focus: null, // {pile, index} to restore after a redraw
-  lastMove: null, // the player's last move (not auto-home ones)
-  chain: Promise.resolve(),
-  adopted: [], // functions called with (view, before) after each view is shown (fair.js, daily.js, ...)
-};
+import { movesFrom, piles, S, setView, viewShown } from "./store.js";
 
 // ---------------------------------------------------------------- helpers
-export function piles() {
-  return S.view.position.piles;
-}
-
-export function movesFrom(pile, count) {
-  return S.view.legal_moves.filter((m) => m.source === pile && m.count === count);
-}
-
-export function findMove(source, count, target) {
-  return S.view.legal_moves.find((m) => m.source === source && m.count === count && m.target === target);
-}
-
-export function stockMove() {
-  return S.view.legal_moves.find(
-    (m) => (m.source === "stock" && m.target === "waste") || (m.source === "waste" && m.target === "stock"),
-  );
-}
-
+/** A pile as a sentence names it: "tableau 3", "the trunk". */
 export function label(name) {
-  return pileLabel(S.view.game, name);
+  return pileWords(S.view.game, name);
 }
 
 /** A pile as a message names it: "tableau 3", or "tableau 3 (T3)" when the pile labels are shown. */
@@ -62,48 +22,9 @@ export function place(pile) {
   return showLabels() ? `${label(pile)} (${shortLabel(S.view.game, pile)})` : label(pile);
 }
 
-/** The pile of the current game whose notation label is `text` ("T3" -> "tableau-3"), or undefined. */
-export function pileCalled(text) {
-  const labels = gameInfo(S.view.game)?.labels ?? {};
-  return Object.keys(labels).find((pile) => labels[pile] === text);
-}
-
 /** Cards named as one phrase: "King of spades, Queen of hearts and Jack of clubs". */
 export function cardsName(codes) {
   return listWords(codes.map((code) => cardName(code)));
-}
-
-/** How many cards a press on card `index` of `pile` picks up, or 0 when it cannot pick any. */
-export function grabCount(pile, index) {
-  const cards = piles()[pile] || [];
-  if (index == null || index >= cards.length || pile === "stock") return 0;
-  const count = cards.length - index;
-  if (cards.slice(index).some((c) => !c.up)) return 0;
-  if (count > 1 && !pile.startsWith("tableau-")) return 0;
-  return count;
-}
-
-export function announce(text) {
-  const region = $("announce");
-  region.textContent = "";
-  // A fresh text node after clearing makes screen readers speak repeated messages too.
-  window.setTimeout(() => {
-    region.textContent = text;
-  }, 30);
-}
-
-let noticeTimer = 0;
-export function notice(text, { sticky = false } = {}) {
-  const box = $("notice");
-  box.textContent = text;
-  box.hidden = !text;
-  window.clearTimeout(noticeTimer);
-  if (text && !sticky) noticeTimer = window.setTimeout(() => (box.hidden = true), 6000);
-}
-
-export function enqueue(task) {
-  S.chain = S.chain.then(task).catch(reportError);
-  return S.chain;
 }
 
 export function reportError(err) {
@@ -144,24 +65,19 @@ export function describe(move, before, after) {
 }
 
 // ---------------------------------------------------------------- showing a view
+/** Show a view from the server: keep it (store.js), draw it, and tell the listeners (onView) it is shown. */
 export function adopt(view) {
-  const before = S.view;
-  const animate = before && before.id === view.id && !reducedMotion.matches;
+  const old = S.view;
+  const animate = old && old.id === view.id && !reducedMotion.matches;
   const rects = animate ? cardRects() : null;
-  const keepFocus = board.contains(document.activeElement);
-  S.view = view;
-  S.received = performance.now();
-  if (!before || before.id !== view.id || before.version !== view.version) {
-    S.selection = null;
-    S.hint = null;
-  }
+  const hadFocus = board.contains(document.activeElement);
+  const before = setView(view);
   renderStatus(); // first: the status line's height is part of what the table is fitted to
   renderBoard(board, view);
   decorate();
   if (rects) flip(rects);
   renderButtons();
   renderMessage();
-  if (keepFocus) above.restoreFocus();
   $("game-select").value = view.game;
   document.body.dataset.game = view.game;
   document.title = t("{game}, deal {deal} – Tableaux", { game: view.title, deal: view.deal });
@@ -170,7 +86,7 @@ export function adopt(view) {
     ? `/daily?game=${encodeURIComponent(view.game)}`
     : `/?game=${encodeURIComponent(view.game)}&deal=${view.deal}`;
   if (location.pathname + location.search !== url) history.replaceState(null, "", url);
-  for (const listener of S.adopted) listener(view, before);
+  viewShown(view, before, { hadFocus });
 }
 
 export function cardRects() {
@@ -241,7 +157,7 @@ export function elapsed() {
   const v = S.view;
   if (!v) return 0;
   if (v.won || v.over) return v.elapsed_seconds;
-  return v.elapsed_seconds + (performance.now() - S.received) / 1000;
+  return v.elapsed_seconds + (performance.now() - S.receivedAt) / 1000;
 }
 
 export function renderStatus() {
@@ -268,6 +184,7 @@ export function renderButtons() {
   $("hint").disabled = S.view.won || S.view.given_up;
 }
 
+/** The banner over the table when a game has ended; its buttons are wired in app.js (by their ids). */
 export function renderMessage() {
   const box = $("message");
   const v = S.view;
@@ -279,27 +196,29 @@ export function renderMessage() {
       "You won deal {deal} of {game} in {n} moves and {time}!", v.moves,
       { deal: v.deal, game: v.title, time: formatTime(v.elapsed_seconds) });
     box.append(`${won} `);
-    box.append(button("message-new", t("Play another deal"), () => enqueue(() => above.newGame(v.game, null))));
+    box.append(button("message-new", t("Play another deal")));
   } else if (v.given_up) {
     box.classList.add("over");
     box.append(t("You gave this game up.") + " ");
-    box.append(button("message-new", t("New game"), () => enqueue(() => above.newGame(v.game, null))));
+    box.append(button("message-new", t("New game")));
   } else if (v.over) {
     box.classList.add("over");
     box.append(t("No move is left.") + " ");
     const undo = t("Undo the last move");
-    if (v.position.can_undo) box.append(button("message-undo", undo, () => enqueue(() => above.act("undo"))));
-    box.append(button("message-new", t("New game"), () => enqueue(() => above.newGame(v.game, null))));
+    if (v.position.can_undo) box.append(button("message-undo", undo));
+    box.append(button("message-new", t("New game")));
   }
   box.hidden = !(v.won || v.over || v.given_up);
 }
 
-export function button(id, text, onClick) {
-  const b = document.createElement("button");
-  b.type = "button";
-  b.id = id;
-  b.textContent = text;
-  b.addEventListener("click", onClick);
-  return b;
+/** Size the table for the window again; draw it anew when its shape changed (the phone was turned). */
+export function fitTable() {
+  if (!S.view || refit(board, S.view)) return;
+  renderBoard(board, S.view);
+  decorate();
 }
 
+/** The clock on the status line, once a second. */
+export function tickClock() {
+  if (S.view) $("time").textContent = formatTime(elapsed());
+}

@@ -1,0 +1,88 @@
+"""What a player's screen needs to know about a game besides its rules: where each pile sits on the table, what
+each pile is called in a sentence, and the rules in words.
+
+Each game declares these next to its rules (its :class:`~tableaux.rulebook.engine.Rules` subclass), so a game
+added to the registry brings its table and its rules page with it, and no front end writes a game's name into
+its own code. The browser's page gets them from ``GET /api/games/info``, in the page's language.
+
+The rules in words are a short list of blocks (:data:`Guide`): paragraphs and bulleted lists of whole
+sentences. A sentence may mark words with ``<b>`` and keys with ``<kbd>``, and nothing else; translations keep
+the markup of their English text (tests/project/test_i18n.py), and the page builds those two elements itself,
+so no markup from a catalogue is ever parsed as HTML.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, TypedDict
+
+PileKind = Literal["fan", "stack", "stock", "closed"]
+"""How a pile shows its cards: ``fan`` spreads them downwards, ``stack`` shows the top one, ``stock`` is a
+face-down deck with its count, ``closed`` a closed pile drawn as its top card and its count (Eagle Wing's trunk:
+as in AisleRiot, only its top shows)."""
+
+
+@dataclass(frozen=True)
+class Spot:
+    """Where one pile sits: column and row of the game's grid, how it shows its cards, and (``tall``) its column
+    and row on the narrower grid of a portrait screen, when the game has one. ``drop``: steps the pile stands
+    lower than its row on a wide screen (the eagle's wings). ``group``: piles drawn together in one row of
+    their own, spread evenly (King Albert's reserve), instead of on the grid."""
+
+    pile: str
+    kind: PileKind
+    row: int
+    col: int | None = None
+    tall: tuple[int, int] | None = None
+    drop: int = 0
+    group: str | None = None
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A grid of the table: its columns, and the height its rows need in card widths (the first row plus the
+    room the fans below it usually take; longer fans are squeezed to fit). ``stacked``: a row of piles lies
+    below fans, which therefore may not open up into spare height. ``steps``: piles step down by up to this
+    many steps into the height the window has to spare; their fans never open up."""
+
+    cols: int
+    depth: float
+    stacked: bool = False
+    steps: int = 0
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The table of one game: every pile's spot, in reading order (the order the keyboard's Left and Right
+    walk), its grid on a wide screen and, for a game that stands upright on a phone, on a tall one."""
+
+    spots: tuple[Spot, ...]
+    wide: Shape
+    tall: Shape | None = None
+
+
+class Paragraph(TypedDict):
+    kind: Literal["paragraph"]
+    text: str
+
+
+class Items(TypedDict):
+    kind: Literal["list"]
+    items: list[str]
+
+
+Block = Paragraph | Items
+Guide = list[Block]
+
+
+def paragraph(text: str) -> Paragraph:
+    return {"kind": "paragraph", "text": text}
+
+
+def items(*texts: str) -> Items:
+    return {"kind": "list", "items": list(texts)}
+
+
+def numbered(kind: str, count: int) -> list[str]:
+    """``kind-1`` to ``kind-count``: the names of a row of piles."""
+    return [f"{kind}-{i}" for i in range(1, count + 1)]

@@ -1,0 +1,37 @@
+// The page's fixed parts and the few ways it speaks: the element lookup, the table's element, the live region
+// screen readers hear, the notice under the table, and a plain button. A leaf module (no imports).
+
+export const $ = (id) => document.getElementById(id);
+export const board = $("board");
+export const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+/** Say `text` to screen readers (the polite live region). */
+export function announce(text) {
+  const region = $("announce");
+  region.textContent = "";
+  // A fresh text node after clearing makes screen readers speak repeated messages too.
+  window.setTimeout(() => {
+    region.textContent = text;
+  }, 30);
+}
+
+let noticeTimer = 0;
+
+/** Show `text` under the table for a while (for good with `sticky`); an empty text takes the notice away. */
+export function notice(text, { sticky = false } = {}) {
+  const box = $("notice");
+  box.textContent = text;
+  box.hidden = !text;
+  window.clearTimeout(noticeTimer);
+  if (text && !sticky) noticeTimer = window.setTimeout(() => (box.hidden = true), 6000);
+}
+
+/** A button; without `onClick`, whoever owns the place it goes wires it (by its id). */
+export function button(id, text, onClick) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.id = id;
+  b.textContent = text;
+  if (onClick) b.addEventListener("click", onClick);
+  return b;
+}

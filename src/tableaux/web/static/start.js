@@ -1,0 +1,86 @@
+// Opening the page: its language and the server's game info first, then what the address asks for (a game and
+// deal, the daily deal) or the player's game in progress. What a typed deal number may be comes from the
+// server's game info too (its highest deal).
+
+import { newGame, resume } from "./actions.js";
+import { api } from "./api.js";
+import { dailyRequested, openDaily } from "./daily.js";
+import { $, notice } from "./dom.js";
+import { gameInfo, games, maxDeal, setGameInfo } from "./games.js";
+import { lang, languages, loadLanguage, t } from "./i18n.js";
+import { fitToolbar } from "./layout.js";
+import { adopt } from "./render.js";
+import { enqueue } from "./store.js";
+import { renderSettings } from "./settings.js";
+
+/** A deal number typed or in the address: null for none, undefined for text that is not a deal. */
+export function parseDeal(text) {
+  if (text == null || text === "") return null;
+  if (!/^\d+$/.test(text.trim()) || Number(text) > maxDeal()) return undefined;
+  return Number(text);
+}
+
+export async function start() {
+  await loadLanguage();
+  renderSettings(); // again, now in the page's language
+  fillLanguageSelect();
+  const query = new URLSearchParams(location.search);
+  setGameInfo(await api.gameInfo());
+  $("deal-input").max = String(maxDeal());
+  fillGameSelect();
+  fitToolbar(); // the row's width depends on the language and the game titles
+  let game = query.get("game");
+  let deal = parseDeal(query.get("deal"));
+  let warning = "";
+  if (game && !gameInfo(game)) {
+    const names = games().map((g) => g.name).join(", ");
+    warning = t("There is no game called \"{game}\"; the games are {names}.", { game, names }) + " ";
+    game = null;
+  }
+  if (deal === undefined) {
+    warning += t("\"{text}\" is not a deal number; deals are whole numbers from 0 to {max}.",
+      { text: query.get("deal"), max: maxDeal() });
+    deal = null;
+  }
+  if (dailyRequested()) await openDaily(game || games()[0].name);
+  else await open(game, deal);
+  if (warning) notice(warning.trim(), { sticky: true });
+}
+
+/** Open what a link asks for: that deal (resumed if it is the game in progress), else the current game. */
+async function open(game, deal) {
+  if (deal != null && !game) game = games()[0].name; // a bare deal number means the first game
+  if (game && deal != null) {
+    const { view } = await api.resume(game);
+    if (view && view.deal === deal) {
+      adopt(view);
+      return;
+    }
+    await newGame(game, deal);
+    return;
+  }
+  await resume(game);
+}
+
+/** The game menu lists the games the server offers, by their titles. */
+function fillGameSelect() {
+  const select = $("game-select");
+  select.replaceChildren(...games().map((g) => new Option(g.title, g.name)));
+}
+
+/** The language menu: every language the server has a catalogue for, by its own name. */
+function fillLanguageSelect() {
+  const select = $("lang-select");
+  select.replaceChildren(...languages().map((l) => new Option(l.name, l.code)));
+  select.value = lang();
+}
+
+/** The deal form: open the deal number typed, or say which numbers are deals. */
+export function openTypedDeal() {
+  const deal = parseDeal($("deal-input").value);
+  if (deal == null) {
+    notice(t("Type a deal number from 0 to {max}.", { max: maxDeal() }));
+    return;
+  }
+  enqueue(() => newGame($("game-select").value, deal));
+}
