@@ -1,9 +1,9 @@
 """Accessibility, in Debian's Chromium: axe-core finds no violation, of any impact, on the page.
 
 Both games, on a desktop and a phone, light and dark, in English and French, and with each thing a player
-opens over the table: the explanation of the figure on the status line, the menu, the rules, the statistics and the
-settings. The welcome card and the offline screen are audited where they are tested (test_browser_looks.py,
-test_browser_offline.py).
+opens over the table: the explanation of the figure on the status line, the menu, the rules, the statistics, the
+settings and the question before leaving a game in progress. The welcome card and the offline screen are audited
+where they are tested (test_browser_looks.py, test_browser_offline.py).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from helpers.browser import LiveServer
-from helpers.page import Browser, Player, axe_violations, expect, open_menu
+from helpers.page import Browser, Player, axe_violations, expect, open_menu, send_moves
 
 pytest.importorskip("axe_playwright_python.sync_playwright", reason="the audit needs axe-playwright-python")
 
@@ -61,6 +61,15 @@ def test_axe_finds_no_violation_of_any_impact(
             page.click("#settings-button")
             expect(page.locator("#settings-dialog")).to_be_visible()
             found[f"{game}, the settings"] = axe_violations(page)
+            page.keyboard.press("Escape")
+            home = next(iter(p.view(page)["home_moves"].values()))
+            send_moves(page, [home["text"]])
+            page.reload()
+            page.wait_for_selector("[data-pile]")
+            expect(page.locator("#moves")).to_have_text("1")
+            page.keyboard.press("n")
+            expect(page.get_by_role("alertdialog")).to_be_visible()
+            found[f"{game}, the question before leaving a game"] = axe_violations(page)
             page.keyboard.press("Escape")
         broken = {where: rules for where, rules in found.items() if rules}
         assert not broken, broken

@@ -3,7 +3,8 @@
 // parts), actions.js (requests to the server), input.js (mouse, touch and keyboard), start.js (opening the
 // page), dialogs.js (rules, statistics); board.js and cards.js draw the table from the server's game info.
 
-import { act, newGame, resume, showHint, wireAutoHome } from "./actions.js";
+import { act, resume, showHint, wireAutoHome } from "./actions.js";
+import { wireConfirm } from "./confirm.js";
 import { openDaily, startNewGame, wireDaily } from "./daily.js";
 import { confirmReset, openDialog, openRules, openStats } from "./dialogs.js";
 import { $, board, notice } from "./dom.js";
@@ -53,7 +54,7 @@ function wire() {
   // The banner's buttons (render.js draws them with the ended game).
   $("message").addEventListener("click", (event) => {
     const id = event.target.closest("button")?.id;
-    if (id === "message-new") enqueue(() => newGame(S.view.game, null));
+    if (id === "message-new") enqueue(() => startNewGame(S.view.game, { ask: false }));
     else if (id === "message-undo") enqueue(() => act("undo"));
   });
   initMenu();
@@ -78,6 +79,7 @@ function wire() {
 
 initSettings();
 wire();
+wireConfirm();
 wireFair();
 wireSolution();
 wireDaily();

@@ -1,12 +1,15 @@
-// Which deal a new game gets (any, or winnable of a grade, from the server's graded catalogue), the daily
-// deal at /daily?game=NAME, and the result of a daily deal as text to share (it never names the deal).
+// Which deal a new game gets (any, or winnable of a grade, from the server's graded catalogue: the deal filter,
+// remembered, used by every new game the page starts), the daily deal at /daily?game=NAME, and the result of a
+// daily deal as text to share (it never names the deal). Each asks first when it would end a game in progress
+// (confirm.js).
 
 import { api } from "./api.js";
 import { newGame } from "./actions.js";
 import { t, tn } from "./i18n.js";
 import { $, announce, button, notice } from "./dom.js";
+import { mayLeave } from "./confirm.js";
 import { adopt, formatTime } from "./render.js";
-import { onView } from "./store.js";
+import { enqueue, onView, S } from "./store.js";
 
 const KIND_KEY = "tableaux.dealKind";
 /** The grade of a winnable deal, in the page's language. */
@@ -25,11 +28,23 @@ export function newGameOptions() {
   return { winnable: true, difficulty: kind };
 }
 
-export async function startNewGame(game) {
+/** A new game of `game` from the deal filter; `ask`: first ask whether to leave a game in progress. */
+export async function startNewGame(game, { ask = true } = {}) {
+  if (ask && !(await mayLeave("new"))) return;
   await newGame(game, null, newGameOptions());
 }
 
-export async function openDaily(game) {
+/** Open deal number `deal` of `game`, asking first whether to leave a game in progress. */
+export async function openDeal(game, deal) {
+  if (!(await mayLeave("deal", deal))) return;
+  await newGame(game, deal);
+}
+
+/** Today's daily deal of `game`; `ask`: first ask whether to leave a game in progress (not when it is that deal). */
+export async function openDaily(game, { ask = true } = {}) {
+  const today = new Date().toISOString().slice(0, 10);
+  const same = S.view && S.view.game === game && S.view.daily === today;
+  if (ask && !same && !(await mayLeave("daily"))) return;
   const view = await api.daily(game);
   adopt(view);
   notice("");
@@ -79,7 +94,12 @@ export function wireDaily() {
   const kind = $("deal-kind");
   kind.value = localStorage.getItem(KIND_KEY) || "any";
   if (!kind.value) kind.value = "any";
-  kind.addEventListener("change", () => localStorage.setItem(KIND_KEY, kind.value));
+  // A pick from the filter deals from it at once (asking first when that would end a game in progress); the pick
+  // is remembered either way, for every new game after.
+  kind.addEventListener("change", () => {
+    localStorage.setItem(KIND_KEY, kind.value);
+    if (S.view) enqueue(() => startNewGame(S.view.game));
+  });
   onView(renderDaily);
 }
 

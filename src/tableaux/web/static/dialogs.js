@@ -1,6 +1,7 @@
 // Dialogs: the rules, the statistics, and the confirmation before a reset.
 
 import { api } from "./api.js";
+import { ask } from "./confirm.js";
 import { $, announce } from "./dom.js";
 import { games } from "./games.js";
 import { lang, t } from "./i18n.js";
@@ -76,21 +77,13 @@ export async function openStats() {
   openDialog($("stats-dialog"));
 }
 
-export function confirmReset() {
-  const dialog = $("confirm-dialog");
-  $("confirm-text").textContent = games().length === 2
-    ? t("Reset the statistics of both games? This cannot be undone.")
-    : t("Reset the statistics of every game? This cannot be undone.");
-  $("confirm-yes").textContent = t("Yes, reset");
-  dialog.returnValue = "";
-  dialog.addEventListener("close", () => {
-    if (dialog.returnValue === "yes") {
-      enqueue(async () => {
-        renderStats(await api.resetStats(null));
-        announce(t("Statistics reset."));
-      });
-    }
-  }, { once: true });
-  openDialog(dialog);
+export async function confirmReset() {
+  const title = games().length === 2 ? t("Reset the statistics of both games?")
+    : t("Reset the statistics of every game?");
+  if (!(await ask({ title, text: t("This cannot be undone."), yes: t("Yes, reset") }))) return;
+  enqueue(async () => {
+    renderStats(await api.resetStats(null));
+    announce(t("Statistics reset."));
+  });
 }
 

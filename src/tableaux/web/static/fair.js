@@ -2,6 +2,7 @@
 // The server works everything out (tableaux.advice.fair, in its solver pool); this only asks and shows.
 
 import { api, ApiError } from "./api.js";
+import { ask } from "./confirm.js";
 import { $, announce, button, notice } from "./dom.js";
 import { pileCalled } from "./games.js";
 import { percent, t, tn } from "./i18n.js";
@@ -106,24 +107,12 @@ function placeExplanation(event) {
 }
 
 // ---------------------------------------------------------------- giving up, and where it was lost
-/** Ask before giving up; the answer is true for yes. Uses the page's confirmation dialog. */
-export function ask(text, yes) {
-  const dialog = $("confirm-dialog");
-  $("confirm-text").textContent = text;
-  $("confirm-yes").textContent = yes;
-  dialog.returnValue = "";
-  return new Promise((resolve) => {
-    dialog.addEventListener("close", () => resolve(dialog.returnValue === "yes"), { once: true });
-    dialog.showModal();
-  });
-}
-
 export async function giveUp() {
   const v = S.view;
   if (!v || v.won || v.given_up) return;
-  const question = t("Give this game up? It counts as lost; then you see where it could still have been won.");
-  const yes = t("Yes, give up");
-  if (!(await ask(question, yes))) return;
+  const title = t("Give this game up?");
+  const text = t("It counts as lost; then you see where it could still have been won.");
+  if (!(await ask({ title, text, yes: t("Yes, give up") }))) return;
   enqueue(async () => {
     adopt(await api.giveUp(S.view.id, S.view.version));
     announce(t("Game given up."));

@@ -4,7 +4,7 @@
 
 import { newGame, resume } from "./actions.js";
 import { api } from "./api.js";
-import { dailyRequested, openDaily } from "./daily.js";
+import { dailyRequested, openDaily, openDeal } from "./daily.js";
 import { $, notice } from "./dom.js";
 import { gameInfo, games, maxDeal, setGameInfo } from "./games.js";
 import { lang, languages, loadLanguage, t } from "./i18n.js";
@@ -42,7 +42,7 @@ export async function start() {
       { text: query.get("deal"), max: maxDeal() });
     deal = null;
   }
-  if (dailyRequested()) await openDaily(game || games()[0].name);
+  if (dailyRequested()) await openDaily(game || games()[0].name, { ask: false });
   else await open(game, deal);
   if (warning) notice(warning.trim(), { sticky: true });
 }
@@ -82,5 +82,5 @@ export function openTypedDeal() {
     notice(t("Type a deal number from 0 to {max}.", { max: maxDeal() }));
     return;
   }
-  enqueue(() => newGame($("game-select").value, deal));
+  enqueue(() => openDeal($("game-select").value, deal));
 }

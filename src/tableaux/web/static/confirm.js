@@ -1,0 +1,97 @@
+// Asking before something that cannot be taken back: resetting the statistics, giving up, and leaving a game in
+// progress for another deal (which counts it as lost, as AisleRiot counts it). One small modal dialog: a screen
+// reader hears it as an alert dialog, with its question as its name and what follows as its description; the
+// keyboard stays in it (Tab and Shift+Tab go round its buttons); Escape keeps things as they are; Enter presses
+// the focused button, which is the one that goes ahead when leaving a game (Enter confirms).
+
+import { $ } from "./dom.js";
+import { t, tn } from "./i18n.js";
+import { S } from "./store.js";
+
+let open = null; // the question being asked: {resolve}
+
+/**
+ * Ask `title` (the question) with `text` below it; `yes` and `no` label the buttons. Resolves true for yes.
+ * `focus` is the button the dialog opens on ("yes": Enter goes ahead; "no": Enter keeps things as they are).
+ */
+export function ask({ title, text, yes, no = t("Cancel"), focus = "no" }) {
+  const dialog = $("confirm-dialog");
+  if (open) open.resolve(false); // a question asked over another one answers the first with no
+  $("confirm-title").textContent = title;
+  $("confirm-text").textContent = text;
+  $("confirm-yes").textContent = yes;
+  $("confirm-no").textContent = no;
+  dialog.returnValue = "";
+  return new Promise((resolve) => {
+    const back = document.activeElement;
+    open = { resolve };
+    dialog.addEventListener("close", () => {
+      if (open?.resolve === resolve) open = null;
+      if (back && back !== document.body && document.contains(back)) back.focus();
+      resolve(dialog.returnValue === "yes");
+    }, { once: true });
+    if (!dialog.open) dialog.showModal();
+    $(focus === "yes" ? "confirm-yes" : "confirm-no").focus();
+  });
+}
+
+/** Keep the keyboard in the dialog: Tab from its last control goes to its first, Shift+Tab the other way. */
+export function wireConfirm() {
+  const dialog = $("confirm-dialog");
+  dialog.addEventListener("keydown", (event) => {
+    if (event.key !== "Tab") return;
+    const controls = [...dialog.querySelectorAll("button, [href], input, select, textarea, [tabindex]")]
+      .filter((node) => !node.disabled && node.tabIndex >= 0 && node.getClientRects().length);
+    if (!controls.length) return;
+    const first = controls[0];
+    const last = controls[controls.length - 1];
+    if (event.shiftKey && document.activeElement === first) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first.focus();
+    } else if (!dialog.contains(document.activeElement)) {
+      event.preventDefault();
+      first.focus();
+    }
+  });
+}
+
+/**
+ * Whether the game on the table would be lost by leaving it for another deal: it has been played (a move made,
+ * even one taken back since: the statistics count a game as played from its first move) and has not ended
+ * (won, given up, or no move left).
+ */
+export function atStake(view) {
+  if (!view || view.won || view.given_up || view.over) return false;
+  return view.moves > 0 || view.position.can_redo;
+}
+
+/**
+ * Before leaving the game on the table for another deal: true at once when nothing is at stake, else what the
+ * player answers. `leaving` says what the player asked for: "new" (a new game), "deal" (deal number `deal`)
+ * or "daily" (today's daily deal).
+ */
+export async function mayLeave(leaving, deal = null) {
+  const view = S.view;
+  if (!atStake(view)) return true;
+  const titles = {
+    new: () => t("Start a new game?"),
+    deal: () => t("Open deal {deal}?", { deal }),
+    daily: () => t("Open today's daily deal?"),
+  };
+  const yeses = {
+    new: () => t("New game"),
+    deal: () => t("Open deal {deal}", { deal }),
+    daily: () => t("Open the daily deal"),
+  };
+  const played = view.moves
+    ? tn("Deal {deal} has {n} move played.", "Deal {deal} has {n} moves played.", view.moves, { deal: view.deal })
+    : t("Deal {deal} is in progress (its moves are taken back, not gone).", { deal: view.deal });
+  const cost = view.assisted
+    ? t("Leaving it ends it; it counts apart, as a game played with the solver's help.")
+    : t("Leaving it counts as a loss in your statistics.");
+  const text = `${played} ${cost}`;
+  return ask({ title: titles[leaving](), text, yes: yeses[leaving](), no: t("Keep playing"), focus: "yes" });
+}

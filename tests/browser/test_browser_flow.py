@@ -1,0 +1,195 @@
+"""A game in progress is never lost by accident, in real Chromium: every way to another deal asks first once the game
+has a move, and the question is a proper dialog (named, described, the keyboard kept in it, Enter and Escape)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from helpers.page import SCREENSHOTS, Browser, Page, Player, card, expect, menu_click, shrink_png
+
+# King Albert deal 1: the Ace of hearts is on reserve 5, free to go home.
+KA1 = "?game=king-albert&deal=1"
+PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+
+
+def shot(page: Page, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+    shrink_png(SCREENSHOTS / f"{name}.png")
+
+
+def one_move_in(player: Player, query: str = KA1) -> Page:
+    """The game of `query` with one move played on the page (the Ace of hearts sent home)."""
+    page = player.open(query)
+    card(page, "AH", "reserve-5").dblclick()
+    expect(page.locator("#moves")).to_have_text("1")
+    player.settle()
+    return page
+
+
+def games_started(player: Player) -> int:
+    return sum(1 for r in player.requests if re.search(r"^POST .*/api/(games|daily)$", r))
+
+
+def stats(page: Page, game: str = "king-albert") -> dict[str, Any]:
+    return page.evaluate("fetch('/api/stats').then(r => r.json())")[game]
+
+
+def test_n_one_move_in_asks_first_escape_keeps_playing_and_enter_starts_the_next_game(player: Player) -> None:
+    page = one_move_in(player)
+    first = player.view()
+    started = games_started(player)
+    page.keyboard.press("n")
+    dialog = page.get_by_role("alertdialog")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_have_accessible_name("Start a new game?")
+    expect(dialog).to_have_accessible_description(re.compile(r"Deal 1 has 1 move played\. Leaving it counts as a loss"))
+    expect(page.locator("#confirm-yes")).to_be_focused()  # Enter confirms
+    for _ in range(5):  # the keyboard stays in the dialog, both ways round
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.getElementById('confirm-dialog').contains(document.activeElement)")
+    for _ in range(5):
+        page.keyboard.press("Shift+Tab")
+        assert page.evaluate("document.getElementById('confirm-dialog').contains(document.activeElement)")
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    player.settle()
+    assert games_started(player) == started  # nothing asked of the server
+    assert player.view()["id"] == first["id"] and player.view()["moves"] == 1
+    expect(page.locator("#moves")).to_have_text("1")
+    assert stats(page)["played"] == 1 and stats(page)["current_streak"] == 0
+
+    page.keyboard.press("n")
+    expect(page.locator("#confirm-yes")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#moves")).to_have_text("0")
+    player.settle()
+    assert player.view()["id"] != first["id"]
+    after = stats(page)
+    assert after["played"] == 1 and after["won"] == 0  # the game left counts as played and lost
+
+
+def test_a_game_with_no_move_yet_is_left_without_a_question(player: Player) -> None:
+    page = player.open(KA1)
+    first = player.view()["id"]
+    page.keyboard.press("n")
+    expect(page.locator("#deal-number")).not_to_have_text("1")
+    assert page.locator("#confirm-dialog").is_hidden()
+    assert player.view()["id"] != first
+    assert stats(page)["played"] == 0  # a game without a move never counts
+
+
+@pytest.mark.parametrize("way", ["new-game button", "deal number", "daily deal", "deal filter"])
+def test_every_way_to_another_deal_asks_while_a_game_has_moves(player: Player, way: str) -> None:
+    page = one_move_in(player)
+    first = player.view()["id"]
+    titles = {"new-game button": "Start a new game?", "deal number": "Open deal 4242?",
+              "daily deal": "Open today's daily deal?", "deal filter": "Start a new game?"}
+
+    def ask() -> None:
+        if way == "new-game button":
+            page.click("#new-game")
+        elif way == "deal number":
+            menu_click(page, "#deal-input")
+            page.fill("#deal-input", "4242")
+            page.press("#deal-input", "Enter")
+        elif way == "daily deal":
+            menu_click(page, "#daily-button")
+        else:
+            menu_click(page, "#deal-kind")
+            current = page.input_value("#deal-kind")
+            page.select_option("#deal-kind", "easy" if current != "easy" else "medium")
+        expect(page.get_by_role("alertdialog")).to_have_accessible_name(titles[way])
+
+    ask()
+    page.click("#confirm-no")  # "Keep playing"
+    expect(page.locator("#confirm-dialog")).to_be_hidden()
+    player.settle()
+    assert player.view()["id"] == first
+    expect(page.locator("#moves")).to_have_text("1")
+    ask()
+    page.click("#confirm-yes")
+    expect(page.locator("#moves")).to_have_text("0")
+    player.settle()
+    assert player.view()["id"] != first
+    if way == "deal number":
+        expect(page.locator("#deal-number")).to_have_text("4242")
+    if way == "deal filter":  # the pick deals from the filter, and holds
+        expect(page.locator("#grade")).to_contain_text(re.compile(r"Winnable · (Easy|Medium)"))
+
+
+def test_switching_the_game_keeps_the_game_in_progress_without_a_question(player: Player) -> None:
+    """Each game keeps its own game in progress: switching to another game and back ends nothing."""
+    page = one_move_in(player)
+    first = player.view()["id"]
+    menu_click(page, "#game-select")
+    page.select_option("#game-select", "eagle-wing")
+    expect(page.locator("#game-select")).to_have_value("eagle-wing")
+    assert page.locator("#confirm-dialog").is_hidden()
+    menu_click(page, "#game-select")
+    page.select_option("#game-select", "king-albert")
+    expect(page.locator("#moves")).to_have_text("1")
+    player.settle()
+    assert page.evaluate("fetch('/api/current?game=king-albert').then(r => r.json())")["id"] == first
+    assert stats(page)["played"] == 1 and stats(page)["current_streak"] == 0
+
+
+def test_the_statistics_say_when_a_game_counts_and_how_a_game_left_counts(player: Player) -> None:
+    page = player.open(KA1)
+    menu_click(page, "#stats-button")
+    note = page.locator("#stats-note")
+    expect(note).to_be_visible()
+    expect(note).to_contain_text("counts as played from its first move")
+    expect(note).to_contain_text("leave unfinished for another deal counts as lost")
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_question_fits_the_screen(browser: Browser, server: Any, size: str) -> None:
+    p = Player(browser, server.url, **(PHONE if size == "phone" else {}))
+    try:
+        page = one_move_in(p)
+        page.keyboard.press("n") if size == "desktop" else page.click("#new-game")
+        dialog = page.locator("#confirm-dialog")
+        expect(dialog).to_be_visible()
+        box = dialog.bounding_box()
+        width, height = page.viewport_size["width"], page.viewport_size["height"]
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width
+        assert box["y"] >= 0 and box["y"] + box["height"] <= height
+        for button in ("#confirm-yes", "#confirm-no"):
+            b = page.locator(button).bounding_box()
+            assert b["x"] >= box["x"] and b["x"] + b["width"] <= box["x"] + box["width"], button
+        shot(page, f"leave-question-{size}")
+        page.keyboard.press("Escape")
+        expect(dialog).to_be_hidden()
+    finally:
+        p.close()
+
+
+def test_the_question_is_in_the_pages_language(browser: Browser, server: Any) -> None:
+    p = Player(browser, server.url, extra_http_headers={"Accept-Language": "fr"})
+    try:
+        page = one_move_in(p)
+        page.keyboard.press("n")
+        dialog = page.get_by_role("alertdialog")
+        expect(dialog).to_have_accessible_name("Commencer une nouvelle partie ?")
+        expect(page.locator("#confirm-no")).to_have_text("Continuer à jouer")
+        page.keyboard.press("Escape")
+    finally:
+        p.close()
+
+
+def test_the_move_kept_is_the_one_played(player: Player) -> None:
+    """After keeping a game, it goes on from where it was: the next move is played on it."""
+    page = one_move_in(player)
+    page.keyboard.press("n")
+    page.keyboard.press("Escape")
+    expect(page.locator("#confirm-dialog")).to_be_hidden()
+    view = player.view()
+    pile_name, move = next(iter(view["home_moves"].items()))
+    top = view["position"]["piles"][pile_name][-1]["card"]
+    card(page, top, pile_name).dblclick()
+    expect(page.locator("#moves")).to_have_text("2")
+    assert player.view()["legal_moves"] != view["legal_moves"] and move["target"].startswith("foundation")
