@@ -1,14 +1,20 @@
-"""A game in progress is never lost by accident, in real Chromium: every way to another deal asks first once the game
-has a move, and the question is a proper dialog (named, described, the keyboard kept in it, Enter and Escape)."""
+"""The flow from one game to the next, in real Chromium.
+
+A game in progress is never lost by accident: every way to another deal asks first once the game has a move, and
+the question is a proper dialog (named, described, the keyboard kept in it, Enter and Escape). The deal filter
+holds: every new game the page starts deals from it and shows the grade."""
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
 import pytest
 
-from helpers.page import SCREENSHOTS, Browser, Page, Player, card, expect, menu_click, shrink_png
+import tableaux
+from helpers.page import SCREENSHOTS, Browser, Page, Player, card, expect, menu_click, send_moves, shrink_png
+from tableaux import catalogue
 
 # King Albert deal 1: the Ace of hearts is on reserve 5, free to go home.
 KA1 = "?game=king-albert&deal=1"
@@ -193,3 +199,72 @@ def test_the_move_kept_is_the_one_played(player: Player) -> None:
     card(page, top, pile_name).dblclick()
     expect(page.locator("#moves")).to_have_text("2")
     assert player.view()["legal_moves"] != view["legal_moves"] and move["target"].startswith("foundation")
+
+
+# --------------------------------------------------------------------------- the deal filter holds
+def pick_filter(page: Page, kind: str) -> None:
+    """Choose `kind` in the deal filter; on a fresh game the pick deals from it at once."""
+    menu_click(page, "#deal-kind")
+    page.select_option("#deal-kind", kind)
+
+
+def graded(page: Page, player: Player, grade: str | None) -> dict[str, Any]:
+    """Wait for the page's new graded game and check it is one of `grade` (any grade for None)."""
+    words = {"easy": "Easy", "medium": "Medium", "hard": "Hard"}
+    shown = words[grade] if grade else "(Easy|Medium|Hard)"
+    expect(page.locator("#grade")).to_have_text(re.compile(rf"^Winnable · {shown}$"))
+    player.settle()
+    view = player.view()
+    entry = catalogue.lookup(view["game"], view["deal"])
+    assert entry is not None and view["grade"] == entry.grade and (grade is None or entry.grade == grade)
+    return view
+
+
+@pytest.mark.parametrize("ending", ["won", "given up", "no move left"])
+def test_the_banners_new_game_deals_from_the_chosen_filter(player: Player, ending: str) -> None:
+    page = player.open(KA1 if ending != "no move left" else "?game=eagle-wing&deal=1")
+    kind = {"won": "easy", "given up": "medium", "no move left": "winnable"}[ending]
+    pick_filter(page, kind)
+    view = graded(page, player, kind if kind != "winnable" else None)
+    if ending == "won":
+        line = tableaux.solve(view["game"], view["deal"]).moves
+        send_moves(page, line[:-1])
+        page.reload()  # the game goes on in the page; its last move is the player's
+        last = tableaux.Game.replay(tableaux.rules(view["game"]), view["deal"], line[:-1]).home_move(line[-1].source)
+        assert last == line[-1]
+        top = player.view()["position"]["piles"][last.source][-1]["card"]
+        card(page, top, last.source).dblclick()
+        expect(page.locator("#message")).to_contain_text("You won")
+        expect(page.locator("#message-new")).to_have_text("Play another deal")
+    elif ending == "given up":
+        menu_click(page, "#give-up")
+        page.click("#confirm-yes")
+        expect(page.locator("#message")).to_contain_text("You gave this game up")
+    else:
+        game = tableaux.new_game(view["game"], view["deal"])
+        chooser = random.Random(5)
+        while not game.is_over():  # random play: Eagle Wing soon runs out of moves
+            assert not game.is_won()
+            game.play(chooser.choice(game.legal_moves()))
+        send_moves(page, game.moves_played)
+        page.reload()
+        expect(page.locator("#message")).to_contain_text("No move is left")
+    page.click("#message-new")
+    expect(page.locator("#moves")).to_have_text("0")
+    after = graded(page, player, kind if kind != "winnable" else None)
+    assert after["id"] != view["id"]
+
+
+def test_n_deals_from_the_chosen_filter_and_the_pick_is_remembered(player: Player) -> None:
+    page = player.open(KA1)
+    pick_filter(page, "hard")
+    first = graded(page, player, "hard")
+    page.evaluate("document.activeElement.blur()")  # keys typed in the filter's menu are the menu's
+    page.keyboard.press("n")
+    expect(page.locator("#deal-number")).not_to_have_text(str(first["deal"]))
+    graded(page, player, "hard")
+    page.reload()
+    expect(page.locator("#deal-kind")).to_have_value("hard")
+    page.keyboard.press("n")
+    second = graded(page, player, "hard")
+    assert second["id"] != first["id"]
