@@ -1,6 +1,6 @@
 """Accessibility, in Debian's Chromium: axe-core finds no violation, of any impact, on the page.
 
-Both games, on a desktop and a phone, light and dark, in English and French, and with each thing a player
+Every game, on a desktop and a phone, light and dark, in English and French, and with each thing a player
 opens over the table: the explanation of the figure on the status line, the menu, the rules, the statistics, the
 settings and the question before leaving a game in progress. The welcome card and the offline screen are audited
 where they are tested (test_browser_looks.py, test_browser_offline.py).
@@ -35,7 +35,7 @@ def test_axe_finds_no_violation_of_any_impact(
                **options)
     try:
         found: dict[str, list[str]] = {}
-        for game in ("king-albert", "eagle-wing"):
+        for game in ("king-albert", "eagle-wing", "king-albert-classic"):
             page = p.open(f"?game={game}&deal=1")
             expect(page.locator("html")).to_have_attribute("lang", language)
             expect(page.locator("html")).to_have_attribute("data-scheme", scheme)

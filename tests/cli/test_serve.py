@@ -26,7 +26,7 @@ from helpers.store import is_postgres
 from tableaux import Move
 from tableaux.cli import main
 from tableaux.cli.stats import format_time
-from tableaux.web.app import create_app
+from tableaux.web.app import WEB_GAMES, create_app
 from tableaux.web.server import open_socket, url_for
 
 
@@ -279,12 +279,12 @@ def test_stats_prints_every_figure(tmp_path: Path, capsys: pytest.CaptureFixture
     assert main(["stats", "--db", str(db)]) == 0
     out = capsys.readouterr().out
     assert "King Albert" in out and "Eagle Wing" in out
-    assert stats_table(out, "Games played") == ["1", "0"]
-    assert stats_table(out, "Games won") == ["1", "0"]
-    assert stats_table(out, "Win rate") == ["100%", "0%"]
-    assert stats_table(out, "Current winning streak") == ["1", "0"]
-    assert stats_table(out, "Fastest win") == [won_time, "-"]
-    assert stats_table(out, "Fewest moves in a win") == [str(len(line)), "-"]
+    assert stats_table(out, "Games played") == ["1", "0", "0"]
+    assert stats_table(out, "Games won") == ["1", "0", "0"]
+    assert stats_table(out, "Win rate") == ["100%", "0%", "0%"]
+    assert stats_table(out, "Current winning streak") == ["1", "0", "0"]
+    assert stats_table(out, "Fastest win") == [won_time, "-", "-"]
+    assert stats_table(out, "Fewest moves in a win") == [str(len(line)), "-", "-"]
     assert main(["stats", "--db", str(db), "--game", "eagle-wing"]) == 0
     out = capsys.readouterr().out
     assert "Eagle Wing" in out and "King Albert" not in out
@@ -300,7 +300,7 @@ def test_stats_reset_asks_first(tmp_path: Path, capsys: pytest.CaptureFixture[st
     out = capsys.readouterr().out
     assert "[y/N]" in out and "Nothing was reset" in out
     assert main(["stats", "--db", str(db)]) == 0
-    assert stats_table(capsys.readouterr().out, "Games won") == ["1", "0"]
+    assert stats_table(capsys.readouterr().out, "Games won") == ["1", "0", "0"]
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # no answer at all is a no
     assert main(["stats", "--db", str(db), "--reset"]) == 1
     capsys.readouterr()
@@ -318,7 +318,7 @@ def test_stats_reset_yes_skips_the_question(tmp_path: Path, capsys: pytest.Captu
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     assert main(["stats", "--db", str(db), "--reset", "--yes"]) == 0
     out = capsys.readouterr().out
-    assert "[y/N]" not in out and stats_table(out, "Games played") == ["0", "0"]
+    assert "[y/N]" not in out and stats_table(out, "Games played") == ["0", "0", "0"]
 
 
 def test_stats_without_a_database_creates_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -351,10 +351,11 @@ def test_the_time_a_game_shows_is_the_time_its_statistics_show(seconds: float) -
 
 @pytest.mark.slow
 def test_stats_shows_the_assisted_and_daily_rows_the_browser_shows(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A daily deal won by hand, and a game won with the solver's line: the terminal's table has the browser's
     rows (assisted games apart, the daily figures), with the numbers the web API gives."""
+    monkeypatch.setenv("COLUMNS", "200")  # a terminal wide enough for every game's column and each row's name
     db = tmp_path / "g.sqlite3"
     client = TestClient(create_app(db))
     daily = client.post("/api/daily", json={"game": "king-albert"}).json()
@@ -378,5 +379,5 @@ def test_stats_shows_the_assisted_and_daily_rows_the_browser_shows(
     for label, key in (("Games with the solver's help", "assisted"), ("Daily deals played", "daily_played"),
                        ("Daily deals won", "daily_won"), ("Daily streak", "daily_streak"),
                        ("Best daily streak", "best_daily_streak")):
-        assert stats_table(out, label) == [str(web[name][key]) for name in ("king-albert", "eagle-wing")], label
+        assert stats_table(out, label) == [str(web[name][key]) for name in WEB_GAMES], label
     assert web["king-albert"]["daily_won"] == 1 and web["eagle-wing"]["assisted"] == 1

@@ -47,7 +47,7 @@ from helpers.server import Server, wait_until_answering
 from helpers.store import check_integrity, columns, query, row_order
 from helpers.web import find_win
 from tableaux import Move
-from tableaux.web.app import COOKIE
+from tableaux.web.app import COOKIE, WEB_GAMES
 
 ROUNDS = int(os.environ.get("TABLEAUX_CRASH_ROUNDS", "0"))
 """Kills in the long run (skipped unless set); the default run always makes three."""
@@ -260,7 +260,7 @@ class Harness:
     def expected_stats(self, player_id: str) -> dict[str, dict[str, Any]]:
         """Statistics recomputed from the stored games: replay for won, version > 0 for "was played"."""
         out = {}
-        for name in ("king-albert", "eagle-wing"):
+        for name in WEB_GAMES:
             games = [r for r in self.rows() if r[1] == player_id and r[2] == name and r[12]]
             played = won = run = best = 0
             times: list[float] = []
@@ -345,7 +345,7 @@ def crash_run(db: str, rounds: int, players: int, seed: int = 5, most: int = 150
         each = [h.expected_stats(hash_token(p.cookie)) for p in h.players]
         for label, key in (("Played", "played"), ("Won", "won")):
             assert stats_table(shown, label) == [str(sum(e[name][key] for e in each))
-                                                 for name in ("king-albert", "eagle-wing")], label
+                                                 for name in WEB_GAMES], label
         acknowledged = h.acknowledged()
         assert acknowledged > 20 * rounds, "too few moves were made to prove anything"
         assert winner.wins >= 1, "the winning player never won: the statistics were not put to the test"

@@ -19,7 +19,7 @@ from tableaux.web.app import COOKIE, MAX_BODY, create_app
 # --- errors: each one precise, 4xx, and changing nothing ---------------------------
 BAD_NEW_GAME = [
     ({"game": "klondike", "deal": 1}, "unknown game 'klondike'"),
-    ({"game": "king-albert-classic"}, "unknown game"),
+    ({"game": "King-Albert"}, "unknown game 'King-Albert'"),
     ({"game": 7}, "unknown game 7"),
     ({"deal": 1}, "field 'game' is missing"),
     ({"game": "king-albert", "deal": -1}, "deal number must be from 0 to 4294967295"),

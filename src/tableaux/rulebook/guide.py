@@ -1,6 +1,9 @@
 """What a player's screen needs to know about a game besides its rules: where each pile sits on the table, what
 each pile is called in a sentence, and the rules in words.
 
+Named tuples and typed dicts, not dataclasses, so that a quick command (which imports the games) loads nothing
+more (tests/cli/test_cli_startup.py).
+
 Each game declares these next to its rules (its :class:`~tableaux.rulebook.engine.Rules` subclass), so a game
 added to the registry brings its table and its rules page with it, and no front end writes a game's name into
 its own code. The browser's page gets them from ``GET /api/games/info``, in the page's language.
@@ -13,8 +16,7 @@ so no markup from a catalogue is ever parsed as HTML.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal, TypedDict
+from typing import Literal, NamedTuple, TypedDict
 
 PileKind = Literal["fan", "stack", "stock", "closed"]
 """How a pile shows its cards: ``fan`` spreads them downwards, ``stack`` shows the top one, ``stock`` is a
@@ -22,8 +24,7 @@ face-down deck with its count, ``closed`` a closed pile drawn as its top card an
 as in AisleRiot, only its top shows)."""
 
 
-@dataclass(frozen=True)
-class Spot:
+class Spot(NamedTuple):
     """Where one pile sits: column and row of the game's grid, how it shows its cards, and (``tall``) its column
     and row on the narrower grid of a portrait screen, when the game has one. ``drop``: steps the pile stands
     lower than its row on a wide screen (the eagle's wings). ``group``: piles drawn together in one row of
@@ -38,8 +39,7 @@ class Spot:
     group: str | None = None
 
 
-@dataclass(frozen=True)
-class Shape:
+class Shape(NamedTuple):
     """A grid of the table: its columns, and the height its rows need in card widths (the first row plus the
     room the fans below it usually take; longer fans are squeezed to fit). ``stacked``: a row of piles lies
     below fans, which therefore may not open up into spare height. ``steps``: piles step down by up to this
@@ -51,8 +51,7 @@ class Shape:
     steps: int = 0
 
 
-@dataclass(frozen=True)
-class Layout:
+class Layout(NamedTuple):
     """The table of one game: every pile's spot, in reading order (the order the keyboard's Left and Right
     walk), its grid on a wide screen and, for a game that stands upright on a phone, on a tall one."""
 

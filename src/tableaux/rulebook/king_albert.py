@@ -217,7 +217,30 @@ class KingAlbertClassic(KingAlbert):
     name = "king-albert-classic"
     title = N_("King Albert (classic)")
     single_cards_only = True
-    in_browser = False
+    rules_title = Rules.rules_title  # "Rules of {game}", with this game's title
+
+    def guide(self) -> Guide:
+        return [
+            paragraph(_("<b>Aim:</b> build all 52 cards onto the four foundations, each one a single suit from Ace up "
+                        "to King.")),
+            paragraph(_("<b>Layout:</b> nine tableau columns (the first holds nine cards, the last one), four "
+                        "foundations and a reserve of seven cards. Every card is dealt face up: nothing is hidden, so "
+                        "a whole game can be planned from the first move.")),
+            items(
+                _("A foundation starts with an Ace and grows by one rank at a time in the same suit."),
+                _("On the tableau, put a card on one that is one rank higher and of the other colour (a red 9 on a "
+                  "black 10). Only one card moves at a time: to move a run, move its cards one by one. Any card may "
+                  "go into an empty column."),
+                _("Each reserve card can be played to a foundation or the tableau; the reserve never takes cards "
+                  "back."),
+                _("Cards on the foundations are still in play: the top one may come back down to the tableau."),
+            ),
+            paragraph(_("<b>Score:</b> the number of cards on the foundations (52 wins). There is no stock and no "
+                        "redeal, so many deals cannot be won; the game tells you when no move is left.")),
+            paragraph(_("<b>Double-click</b> a column or reserve card: its top card goes to a foundation if it fits "
+                        "there.")),
+            paragraph(safe_cards()),
+        ]
 
     def turn_up(self, pile: Pile) -> Pile:
         return tuple(c & ~DOWN for c in pile)

@@ -28,7 +28,7 @@ from ..rulebook.engine import Rules
 from ..rulebook.registry import browser_games
 
 WEB_RULES: tuple[Rules, ...] = browser_games()
-"""The games the browser offers, in the order of ``tableaux.GAMES`` (the traditional King Albert is terminal-only)."""
+"""The games the browser offers, in the order of ``tableaux.GAMES``."""
 WEB_GAMES: tuple[str, ...] = tuple(r.name for r in WEB_RULES)
 PILES: tuple[str, ...] = tuple(sorted({name for r in WEB_RULES for name in r.pile_names}))
 GameName = Literal[WEB_GAMES]  # type: ignore[valid-type]
@@ -207,13 +207,17 @@ class Strict(BaseModel):
 
 # --- answers derived from the library's shapes ----------------------------------------------------
 def library_fields(shape: type) -> dict[str, tuple[Any, bool]]:
-    """Each field of a library shape (a TypedDict or a dataclass) with its type and whether it is always there.
+    """Each field of a library shape (a TypedDict, a dataclass or a named tuple) with its type and whether it is
+    always there.
 
-    A TypedDict's ``NotRequired`` fields may be absent; a dataclass's ``to_dict`` writes every field.
+    A TypedDict's ``NotRequired`` fields may be absent; a dataclass's ``to_dict`` and a named tuple's ``_asdict``
+    write every field.
     """
     hints = get_type_hints(shape, include_extras=True)
     if dataclasses.is_dataclass(shape):
         return {f.name: (hints[f.name], True) for f in dataclasses.fields(shape)}
+    if issubclass(shape, tuple) and hasattr(shape, "_fields"):
+        return {name: (hints[name], True) for name in shape._fields}
     out = {}
     for name, hint in hints.items():
         optional = get_origin(hint) is NotRequired

@@ -9,7 +9,6 @@ page never needs to know a rule and never learns a face-down card.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from typing import Any
 
@@ -95,9 +94,8 @@ def game_entry(rules: Rules) -> dict[str, Any]:
             "labels": {name: short_name(name) for name in rules.pile_names},
             "words": {name: rules.pile_words(name) for name in rules.pile_names},
             "has_stock": "stock" in rules.index,
-            "layout": {"spots": [dataclasses.asdict(spot) for spot in layout.spots],
-                       "wide": dataclasses.asdict(layout.wide),
-                       "tall": None if layout.tall is None else dataclasses.asdict(layout.tall)},
+            "layout": {"spots": [spot._asdict() for spot in layout.spots], "wide": layout.wide._asdict(),
+                       "tall": None if layout.tall is None else layout.tall._asdict()},
             "rules": {"title": _(rules.rules_title).format(game=_(rules.title)), "guide": rules.guide()}}
 
 
