@@ -268,3 +268,93 @@ def test_n_deals_from_the_chosen_filter_and_the_pick_is_remembered(player: Playe
     page.keyboard.press("n")
     second = graded(page, player, "hard")
     assert second["id"] != first["id"]
+
+
+# --------------------------------------------------------------------------- an honest clock
+def clock_page(player: Player, query: str = KA1) -> Page:
+    """The page with a clock the test moves forward (Playwright's clock: Date, timers and performance.now)."""
+    page = player.page
+    page.clock.install()
+    return player.open(query, page)
+
+
+def shown_seconds(page: Page) -> int:
+    minutes, seconds = page.locator("#time").inner_text().split(":")
+    return int(minutes) * 60 + int(seconds)
+
+
+def first_move(page: Page) -> None:
+    card(page, "AH", "reserve-5").dblclick()
+    expect(page.locator("#moves")).to_have_text("1")
+
+
+def test_the_clock_never_ticks_before_the_first_move(player: Player) -> None:
+    page = clock_page(player)
+    page.clock.fast_forward(45_000)
+    page.clock.run_for(1_500)
+    expect(page.locator("#time")).to_have_text("0:00")
+    first_move(page)
+    page.clock.fast_forward(20_000)
+    page.clock.run_for(1_500)
+    assert 20 <= shown_seconds(page) <= 25
+
+
+def test_the_clock_stops_a_minute_after_the_last_input_and_goes_on_at_the_next(player: Player) -> None:
+    page = clock_page(player)
+    first_move(page)
+    page.clock.fast_forward(10 * 60_000)  # the player walked away for ten minutes
+    page.clock.run_for(1_500)
+    assert 57 <= shown_seconds(page) <= 63  # the minute after the last input counts, no more
+    page.mouse.move(300, 400)  # back: the clock goes on from here, without the gap
+    page.clock.fast_forward(15_000)
+    page.clock.run_for(1_500)
+    assert 72 <= shown_seconds(page) <= 80
+
+
+@pytest.mark.parametrize("away", ["hidden", "blurred"])
+def test_the_clock_stops_while_the_page_is_hidden_or_the_window_unfocused(player: Player, away: str) -> None:
+    page = clock_page(player)
+    first_move(page)
+    page.clock.fast_forward(10_000)
+    page.clock.run_for(1_500)
+    before = shown_seconds(page)
+    if away == "hidden":
+        page.evaluate("""() => {
+            Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+            document.dispatchEvent(new Event('visibilitychange'));
+        }""")
+    else:
+        page.evaluate("window.dispatchEvent(new Event('blur'))")
+    page.keyboard.press("Shift")  # input while away does not start it
+    page.clock.fast_forward(40_000)
+    page.clock.run_for(1_500)
+    assert shown_seconds(page) <= before + 2
+    if away == "hidden":
+        page.evaluate("""() => {
+            Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'visible' });
+            document.dispatchEvent(new Event('visibilitychange'));
+        }""")
+    else:
+        page.evaluate("window.dispatchEvent(new Event('focus'))")
+    page.clock.fast_forward(5_000)
+    page.clock.run_for(1_500)
+    assert before + 5 <= shown_seconds(page) <= before + 9
+
+
+def test_each_change_sends_the_time_counted_and_the_server_keeps_it_within_its_wall_time(player: Player) -> None:
+    page = clock_page(player)
+    first_move(page)
+    page.clock.fast_forward(30_000)  # 30 s on the page's clock, a moment on the server's
+    page.clock.run_for(1_500)
+    shown = shown_seconds(page)
+    view = player.view()
+    home = next(iter(view["home_moves"].items()))
+    with page.expect_request(re.compile(r"/moves$")) as sent:
+        card(page, view["position"]["piles"][home[0]][-1]["card"], home[0]).dblclick()
+    played = sent.value.post_data_json["played"]
+    assert shown <= played <= shown + 3
+    expect(page.locator("#moves")).to_have_text("2")
+    player.settle()
+    stored = player.view()["elapsed_seconds"]
+    assert stored < played  # a page cannot claim more than the server's own time between the moves
+    expect(page.locator("#time")).to_have_text(re.compile(r"^0:0\d$"))  # the page counts on from what was kept

@@ -13,10 +13,11 @@ import pytest
 import tableaux
 from helpers.store import is_postgres, query
 from tableaux.web import store as store_module
+from tableaux.web.clock import IDLE_CAP
 from tableaux.web.database import parse_database
 from tableaux.web.migrations import MIGRATIONS, SCHEMA_VERSION, current_version, migrate
 from tableaux.web.player_stats import GameStats, compute_stats
-from tableaux.web.store import IDLE_CAP, StaleVersionError, Store, StoreError
+from tableaux.web.store import StaleVersionError, Store, StoreError
 
 
 @pytest.fixture

@@ -154,9 +154,9 @@ async def chance(game_id: GameId, player: Player, assist: AssistDep) -> JSONResp
 
 
 @router.post("/games/{game_id}/give-up", operation_id="giveUp", **api.route(200, api.View, GAME_ERRORS, links=""))
-def give_up(game_id: GameId, body: api.VersionRequest, player: Player, games: GamesDep) -> JSONResponse:
+def give_up(game_id: GameId, body: api.ChangeRequest, player: Player, games: GamesDep) -> JSONResponse:
     """End the game as lost (it counts as a loss); then /lost says where it could still have been won."""
-    return ok(games.change(game_id, player, body.version, give_up_action, give_up=True))
+    return ok(games.change(game_id, player, body.version, give_up_action, give_up=True, played=body.played))
 
 
 @router.get("/games/{game_id}/lost", operation_id="lost", **api.route(200, api.Lost, (404, 422, 503)))
@@ -173,7 +173,7 @@ def rewind(game_id: GameId, body: api.RewindRequest, player: Player, games: Game
     on the redo list.
     """
     return ok(games.change(game_id, player, body.version, rewind_action(body.keep), assisted=True,
-                           after_loss=True, check=rewind_check(body.keep)))
+                           after_loss=True, check=rewind_check(body.keep), played=body.played))
 
 
 @router.post("/games/{game_id}/solution", operation_id="solution",

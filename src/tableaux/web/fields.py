@@ -127,6 +127,17 @@ def check_mode(value: object) -> object:
     return value
 
 
+MAX_PLAYED = 10 * 365 * 24 * 3600.0
+"""Ten years in seconds: the most time played a request may state (the server caps it far lower anyway)."""
+
+
+def check_played(value: object) -> float:
+    """A time played in seconds: a finite number, at least 0."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= MAX_PLAYED:
+        raise ContractError(f"played must be a number of seconds from 0 to {MAX_PLAYED:.0f}, not {value!r}")
+    return float(value)
+
+
 def check_keep(value: object) -> int:
     number = whole_number(value)
     if number is None or number < 0:
@@ -171,6 +182,7 @@ Flag = Annotated[bool, BeforeValidator(check_flag)]
 Grade = Annotated[GradeName, BeforeValidator(check_grade)]
 Mode = Annotated[HintMode, BeforeValidator(check_mode)]
 Keep = Annotated[int, Field(ge=0), BeforeValidator(check_keep)]
+Played = Annotated[float, Field(ge=0, le=MAX_PLAYED), BeforeValidator(check_played)]
 Pile = Annotated[PileName, BeforeValidator(check_pile)]
 
 

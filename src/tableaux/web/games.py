@@ -142,6 +142,7 @@ class Games:
         self, game_id: str, player: str, version: int, action: Callable[[Game], object], *,
         assisted: bool | None = None, give_up: bool = False, after_loss: bool = False,
         check: Callable[[GameRecord, Game], None] | None = None, leaving_the_end: bool = False,
+        played: float | None = None,
     ) -> dict[str, Any]:
         """Apply ``action`` to the game made at ``version`` and store the result before answering.
 
@@ -151,6 +152,7 @@ class Games:
         ``leaving_the_end``: the action takes moves back. From a game that is over (no move left, not won)
         that marks it assisted: an ended game may be asked where it was lost, which looks at every card
         (the page asks at once), so playing on from there is playing with the solver's help.
+        ``played``: the game's time played as the page counts it (:mod:`tableaux.web.clock` bounds it).
         """
         with self._open(game_id, player) as (record, game):
             check_version(record, game, version)
@@ -168,7 +170,7 @@ class Games:
             redo = [move_text(m) for m in game.redo_moves]
             try:
                 new = self.store.save_change(record, moves, redo, game.is_won(), assisted=assisted,
-                                             given_up=give_up)
+                                             given_up=give_up, played=played)
             except StaleVersionError:
                 self._forget(game_id)
                 fresh = self.store.get_game(game_id, player)
@@ -339,12 +341,13 @@ def get_game(game_id: GameId, player: Player, games: GamesDep) -> JSONResponse:
 
 @router.post("/games/{game_id}/moves", operation_id="move", **api.route(200, api.View, GAME_ERRORS, links=""))
 def move(game_id: GameId, body: api.MoveRequest, player: Player, games: GamesDep) -> JSONResponse:
-    return ok(games.change(game_id, player, body.version, play_action(body.move)))
+    return ok(games.change(game_id, player, body.version, play_action(body.move), played=body.played))
 
 
 def history_route(name: str, action: Callable[[Game], None], summary: str, takes_back: bool) -> None:
-    def endpoint(game_id: GameId, body: api.VersionRequest, player: Player, games: GamesDep) -> JSONResponse:
-        return ok(games.change(game_id, player, body.version, action, leaving_the_end=takes_back))
+    def endpoint(game_id: GameId, body: api.ChangeRequest, player: Player, games: GamesDep) -> JSONResponse:
+        return ok(games.change(game_id, player, body.version, action, leaving_the_end=takes_back,
+                               played=body.played))
 
     router.post(f"/games/{{game_id}}/{name}", operation_id=name, name=name, summary=summary,
                 **api.route(200, api.View, GAME_ERRORS, links=""))(endpoint)

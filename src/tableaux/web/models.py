@@ -56,6 +56,7 @@ from .fields import (
     Mode,
     Pile,
     PileName,
+    Played,
     RankLetter,
     Strict,
     Version,
@@ -95,11 +96,16 @@ class DailyRequest(Strict):
     game: Game = Field(description=f"choose one of {', '.join(WEB_GAMES)}")
 
 
+PLAYED = ("the game's time played so far in seconds, as the page counts it (not while hidden, unfocused or idle); "
+          "the server keeps it within its own count of the time between changes. Absent: the server's count")
+
+
 class RewindRequest(Strict):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"version": 30, "keep": 22}]})
 
     version: Version
     keep: Keep = Field(description="how many of the moves played to keep (where the game could still be won)")
+    played: Played | None = Field(None, description=PLAYED)
 
 
 class MoveSpec(Strict):
@@ -131,12 +137,21 @@ class MoveRequest(Strict):
 
     move: AnyMove = Field(description='send {"source", "count", "target"} or text like "T1>T3"')
     version: Version
+    played: Played | None = Field(None, description=PLAYED)
 
 
 class VersionRequest(Strict):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"version": 4}]})
 
     version: Version
+
+
+class ChangeRequest(VersionRequest):
+    """A change of the game that takes nothing but the version it was chosen in (undo, redo, restart, give up)."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"version": 4, "played": 61.5}]})
+
+    played: Played | None = Field(None, description=PLAYED)
 
 
 class HintRequest(BaseModel):
@@ -217,7 +232,9 @@ class View(Answer):
     safe_moves: list[LegalMove] = Field(
         description="moves the solver proves can never cost a win (what 'move safe cards home' plays)"
     )
-    elapsed_seconds: Annotated[float, Field(ge=0)]
+    elapsed_seconds: Annotated[float, Field(ge=0)] = Field(
+        description="the time played up to the last change: what the page counted, within the server's own count "
+        "of the time between changes; it starts at the first move")
     moves: Annotated[int, Field(ge=0)]
     won: bool
     over: bool

@@ -40,16 +40,10 @@ from pathlib import Path
 from typing import Any
 
 from ..i18n import _
+from .clock import allowed_time, played_time
 from .database import Connection, Database, StoreError, one_line, parse_database
 from .migrations import current_version, migrate
 from .player_stats import GameStats, combine, player_stats
-
-IDLE_CAP = 600.0
-"""Longest gap between two moves that still counts as playing time (seconds).
-
-A longer gap means the player walked away or closed the tab; counting it would
-make the clock meaningless when a game is resumed the next day.
-"""
 
 
 class StaleVersionError(Exception):
@@ -89,11 +83,11 @@ class GameRecord:
         return self.won or self.given_up
 
     def elapsed_now(self, now: float | None = None) -> float:
-        """Playing time so far: frozen once won; the clock starts with the first move."""
-        if self.won or self.given_up or self.last_move_at is None:
+        """The most playing time so far (:func:`tableaux.web.clock.allowed_time`): frozen once finished; the clock
+        starts with the first move."""
+        if self.won or self.given_up:
             return self.elapsed
-        now = time.time() if now is None else now
-        return self.elapsed + min(max(now - self.last_move_at, 0.0), IDLE_CAP)
+        return allowed_time(self.elapsed, self.last_move_at, time.time() if now is None else now)
 
 
 _COLUMNS = (
@@ -264,16 +258,17 @@ class Store:
 
     def save_change(
         self, record: GameRecord, moves: list[str], redo: list[str], won: bool, *,
-        assisted: bool | None = None, given_up: bool = False,
+        assisted: bool | None = None, given_up: bool = False, played: float | None = None,
     ) -> GameRecord:
         """Store one state change made against ``record.version``; :class:`StaleVersionError` if it moved on.
 
-        The clock advances by the gap since the previous change (capped at
-        :data:`IDLE_CAP`); it starts at the first change. ``assisted`` can only
-        be set, never cleared (None keeps it); ``given_up`` ends the game as lost.
+        The clock (``elapsed``) becomes the time ``played`` the page reports, within what the server allows
+        (:func:`tableaux.web.clock.played_time`: at most the gap since the previous change, capped at
+        :data:`IDLE_CAP`); it starts at the first change. ``assisted`` can only be set, never cleared (None keeps
+        it); ``given_up`` ends the game as lost.
         """
         now = time.time()
-        elapsed = record.elapsed_now(now)
+        elapsed = played_time(record.elapsed, record.last_move_at, now, played)
         assisted = record.assisted or bool(assisted)
         new = GameRecord(
             id=record.id, player=record.player, game=record.game, deal=record.deal, moves=moves, redo=redo,

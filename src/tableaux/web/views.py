@@ -73,9 +73,11 @@ def make_view(record: GameRecord, game: Game) -> dict[str, Any]:
         "legal_moves": legal,
         "home_moves": home,
         "safe_moves": safe,
-        # Cut to a tenth, never rounded up: clocks (formatTime in render.js, format_time in cli/stats.py)
-        # show whole seconds gone by, and rounding up would make 1.96 s show as 0:02 here and 0:01 in stats.
-        "elapsed_seconds": tenths(record.elapsed_now()),
+        # The time played up to the last change (tableaux.web.clock); the page counts on from there while the
+        # player plays. Cut to a tenth, never rounded up: clocks (formatTime in render.js, format_time in
+        # cli/stats.py) show whole seconds gone by, and rounding up would make 1.96 s show as 0:02 here and 0:01
+        # in stats.
+        "elapsed_seconds": tenths(record.elapsed),
         "moves": len(record.moves),
         "won": won,
         "over": bool(position["over"]) and not won,

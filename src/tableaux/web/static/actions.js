@@ -2,6 +2,7 @@
 // (see `enqueue`), in the order the player asked for them.
 
 import { api } from "./api.js";
+import { report } from "./clock.js";
 import { $, announce, notice } from "./dom.js";
 import { games } from "./games.js";
 import { t } from "./i18n.js";
@@ -13,7 +14,7 @@ export async function play(move, { auto = false } = {}) {
   const before = S.view;
   if (!auto) notice("");
   const view = await api.move(before.id, { source: move.source, count: move.count, target: move.target },
-    before.version);
+    before.version, report());
   adopt(view);
   if (!auto) setLastMove(move);
   announce(describe(move, before, view));
@@ -24,7 +25,7 @@ export async function play(move, { auto = false } = {}) {
 
 export async function act(what) {
   const before = S.view;
-  const view = await api.action(before.id, what, before.version);
+  const view = await api.action(before.id, what, before.version, report());
   adopt(view);
   announce({ undo: t("Undid the last move."), redo: t("Redid a move."), restart: t("Deal restarted.") }[what]);
   notice("");

@@ -4,6 +4,7 @@
 // page), dialogs.js (rules, statistics); board.js and cards.js draw the table from the server's game info.
 
 import { act, resume, showHint, wireAutoHome } from "./actions.js";
+import { wireClock } from "./clock.js";
 import { wireConfirm } from "./confirm.js";
 import { openDaily, startNewGame, wireDaily } from "./daily.js";
 import { confirmReset, openDialog, openRules, openStats } from "./dialogs.js";
@@ -79,6 +80,7 @@ function wire() {
 
 initSettings();
 wire();
+wireClock();
 wireConfirm();
 wireFair();
 wireSolution();

@@ -2,6 +2,7 @@
 // The server works everything out (tableaux.advice.fair, in its solver pool); this only asks and shows.
 
 import { api, ApiError } from "./api.js";
+import { report } from "./clock.js";
 import { ask } from "./confirm.js";
 import { $, announce, button, notice } from "./dom.js";
 import { pileCalled } from "./games.js";
@@ -114,7 +115,7 @@ export async function giveUp() {
   const text = t("It counts as lost; then you see where it could still have been won.");
   if (!(await ask({ title, text, yes: t("Yes, give up") }))) return;
   enqueue(async () => {
-    adopt(await api.giveUp(S.view.id, S.view.version));
+    adopt(await api.giveUp(S.view.id, S.view.version, report()));
     announce(t("Game given up."));
   });
 }
@@ -187,7 +188,7 @@ function losingMove(lost) {
 
 function rewind(keep) {
   enqueue(async () => {
-    adopt(await api.rewind(S.view.id, S.view.version, keep));
+    adopt(await api.rewind(S.view.id, S.view.version, keep, report()));
     notice(t("Back to where the game could still be won. This game now counts as assisted in the statistics."),
       { sticky: true });
     announce(t("Back to move {n}.", { n: keep }));

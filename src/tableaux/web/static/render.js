@@ -5,6 +5,7 @@
 import { ApiError } from "./api.js";
 import { refit, rankWord, renderBoard } from "./board.js";
 import { cardName } from "./cards.js";
+import { shownTime } from "./clock.js";
 import { $, announce, board, button, notice, reducedMotion } from "./dom.js";
 import { pileWords, shortLabel } from "./games.js";
 import { listWords, t, tn } from "./i18n.js";
@@ -87,6 +88,7 @@ export function adopt(view) {
     : `/?game=${encodeURIComponent(view.game)}&deal=${view.deal}`;
   if (location.pathname + location.search !== url) history.replaceState(null, "", url);
   viewShown(view, before, { hadFocus });
+  tickClock(); // the clock has heard of the view now (clock.js listens)
 }
 
 export function cardRects() {
@@ -153,20 +155,13 @@ export function formatTime(seconds) {
   return h ? `${h}:${two(m)}:${two(s % 60)}` : `${m}:${two(s % 60)}`;
 }
 
-export function elapsed() {
-  const v = S.view;
-  if (!v) return 0;
-  if (v.won || v.over) return v.elapsed_seconds;
-  return v.elapsed_seconds + (performance.now() - S.receivedAt) / 1000;
-}
-
 export function renderStatus() {
   const v = S.view;
   const p = v.position;
   $("deal-number").textContent = String(v.deal);
   $("score").textContent = String(p.score);
   $("moves").textContent = String(v.moves);
-  $("time").textContent = formatTime(elapsed());
+  $("time").textContent = formatTime(shownTime());
   $("game-name").textContent = v.title;
   // Fields only some games have (a stock, a base card, redeals) show when the position has them.
   for (const node of document.querySelectorAll("[data-field]")) {
@@ -220,5 +215,5 @@ export function fitTable() {
 
 /** The clock on the status line, once a second. */
 export function tickClock() {
-  if (S.view) $("time").textContent = formatTime(elapsed());
+  if (S.view) $("time").textContent = formatTime(shownTime());
 }

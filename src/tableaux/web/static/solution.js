@@ -3,6 +3,7 @@
 // server marks the game as assisted. Each step is an ordinary move the server checks and stores.
 
 import { api } from "./api.js";
+import { report } from "./clock.js";
 import { t, tn } from "./i18n.js";
 import { $, announce, notice } from "./dom.js";
 import { adopt, describe } from "./render.js";
@@ -59,7 +60,8 @@ async function step() {
     stop(t("The solution stopped: the position changed, so its line no longer applies."));
     return false;
   }
-  const view = await api.move(v.id, { source: move.source, count: move.count, target: move.target }, v.version);
+  const view = await api.move(v.id, { source: move.source, count: move.count, target: move.target }, v.version,
+    report());
   P.version = view.version;
   adopt(view);
   announce(describe(move, v, view));

@@ -7,7 +7,6 @@
 
 const state = {
   view: null, // the last view from the server
-  receivedAt: 0, // performance.now() when the view arrived, for the ticking clock
   selection: null, // {pile, count}: cards picked up, waiting for a target
   hint: null, // {source, count, target}: the move the last hint marks on the table
   focus: null, // {pile, index}: where the keyboard was on the table, to go back to after a redraw
@@ -35,7 +34,6 @@ export function onView(listener) {
 export function setView(view) {
   const before = state.view;
   state.view = view;
-  state.receivedAt = performance.now();
   if (!before || before.id !== view.id || before.version !== view.version) {
     state.selection = null;
     state.hint = null;

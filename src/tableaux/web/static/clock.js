@@ -1,0 +1,106 @@
+// The game's clock: the time played, counted only while the player is playing. It starts at the first move and
+// never ticks before; it stops while the page is hidden, while the window has lost focus, and a minute after the
+// last input; it goes on at the next action (a key, the mouse, a touch, coming back to the page) without counting
+// the gap. Each change the page asks of the server carries the total (`report`), and the server keeps it within
+// its own count of the time between changes (tableaux.web.clock), so the view's elapsed_seconds is the time
+// played up to the last change and this module counts on from there.
+//
+// Its counters are its own working state, as a gesture in progress is input.js's: what it shows comes from the
+// view in store.js and from them, and only this module's functions change them.
+
+import { onView, S } from "./store.js";
+
+export const IDLE_MS = 60_000; // after this long without input the clock stops
+
+let gameId = null; // the game the counters are for
+let counted = 0; // seconds counted up to `since` (all of them while stopped)
+let since = null; // performance.now() when counting last (re)started; null while stopped
+let lastInput = 0; // performance.now() of the last input: the clock stops IDLE_MS after it
+let focused = true; // the window has the focus (blur and focus events)
+let sent = null; // {id, value}: the total the last change reported, and for which game
+
+const now = () => performance.now();
+
+/** A game is timed once it has been played (a move, even one taken back since) and until it ends. */
+function timed(view) {
+  if (!view || view.won || view.given_up || view.over) return false;
+  return view.moves > 0 || view.position.can_redo;
+}
+
+function playing() {
+  return timed(S.view) && document.visibilityState === "visible" && focused;
+}
+
+/** Seconds played so far in the game on the table. */
+export function played() {
+  if (since === null) return counted;
+  const end = Math.min(now(), lastInput + IDLE_MS);
+  return counted + Math.max(0, end - since) / 1000;
+}
+
+/** What the status line shows: the stored time of a finished game, else the time counted. */
+export function shownTime() {
+  const view = S.view;
+  if (!view) return 0;
+  if (view.won || view.given_up) return view.elapsed_seconds;
+  return played();
+}
+
+function stop() {
+  counted = played();
+  since = null;
+}
+
+/** An action of the player's: the clock goes on (from now: a gap after it stopped is not counted). */
+export function stir() {
+  const t = now();
+  if (since !== null && t > lastInput + IDLE_MS) stop(); // idle until now: count up to the idle mark only
+  lastInput = t;
+  if (since === null && playing()) since = t;
+}
+
+/** The total to send with a change of the game (the server stores it, within its own count). */
+export function report() {
+  stir(); // asking for a change is an action
+  const value = played();
+  sent = { id: S.view?.id, value };
+  return Math.round(value * 10) / 10;
+}
+
+/** A view arrived: count on from the time the server stored, plus what was counted since it was reported. */
+function adopted(view) {
+  const t = now();
+  if (view.id !== gameId) {
+    gameId = view.id;
+    counted = view.elapsed_seconds;
+    since = null;
+    sent = null;
+    lastInput = t;
+  } else {
+    const since_report = sent && sent.id === view.id ? Math.max(0, played() - sent.value) : 0;
+    counted = view.elapsed_seconds + since_report;
+    since = since === null ? null : t;
+    sent = null;
+  }
+  if (!timed(view)) since = null;
+  else if (since === null && playing() && t <= lastInput + IDLE_MS) since = t;
+}
+
+export function wireClock() {
+  onView(adopted);
+  for (const type of ["pointerdown", "pointermove", "keydown", "wheel", "touchstart"]) {
+    window.addEventListener(type, stir, { passive: true, capture: true });
+  }
+  window.addEventListener("blur", () => {
+    stop();
+    focused = false;
+  });
+  window.addEventListener("focus", () => {
+    focused = true;
+    stir();
+  });
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") stir();
+    else stop();
+  });
+}
