@@ -139,12 +139,12 @@ class Games:
         return self.view(record.id, player)
 
     def change(
-        self, game_id: str, player: str, version: int, action: Callable[[Game], object], *,
+        self, game_id: str, player: str, version: int | None, action: Callable[[Game], object], *,
         assisted: bool | None = None, give_up: bool = False, after_loss: bool = False,
         check: Callable[[GameRecord, Game], None] | None = None, leaving_the_end: bool = False,
         played: float | None = None,
     ) -> dict[str, Any]:
-        """Apply ``action`` to the game made at ``version`` and store the result before answering.
+        """Apply ``action`` to the game made at ``version`` (None: as it is now) and store the result before answering.
 
         ``assisted`` marks the game as played with the solver's help, ``give_up`` ends it as lost, and
         ``after_loss`` is for the one change a given-up game takes (going back to where it could be won).
@@ -155,7 +155,8 @@ class Games:
         ``played``: the game's time played as the page counts it (:mod:`tableaux.web.clock` bounds it).
         """
         with self._open(game_id, player) as (record, game):
-            check_version(record, game, version)
+            if version is not None:
+                check_version(record, game, version)
             if leaving_the_end and not record.won and game.is_over():
                 assisted = True
             if record.won:
@@ -196,8 +197,12 @@ class Games:
                     hint["message"] = _("The solver is busy with other hints; {hint}").format(hint=hint["message"])
             return record, make_view(record, game), hint
 
-    async def hint(self, game_id: str, player: str, mode: str = "fair") -> dict[str, Any]:
-        """The solver's hint, searched in the pool; the rule of thumb at once when the pool is full."""
+    async def hint(self, game_id: str, player: str, mode: str = "fair", played: float | None = None) -> dict[str, Any]:
+        """The solver's hint, searched in the pool; the rule of thumb at once when the pool is full.
+
+        A hint that looked at face-down cards (``peeks``) marks the game assisted, as a solution shown does: the
+        answer's view is the game so marked (``played``: the page's clock, stored with the mark).
+        """
         reserved = self.pool.reserve()
         try:
             record, view, hint = await run_in_threadpool(self.look, game_id, player, not reserved)
@@ -214,6 +219,9 @@ class Games:
                 if hint is None:  # the worker died: answer anyway
                     *_ignored, hint = await run_in_threadpool(self.look, game_id, player, True)
         assert hint is not None
+        if hint["peeks"] and not view["assisted"] and not view["won"] and not view["given_up"]:
+            view = await run_in_threadpool(self.change, game_id, player, None, lambda game: None, assisted=True,
+                                           played=played)
         return {"hint": hint, "view": view}
 
 
@@ -363,7 +371,8 @@ history_route("restart", restart_action, "Back to the deal (the moves stay on th
              **api.route(200, api.HintAnswer, (*api.BODY_ERRORS, 404), links="/view"))
 async def hint(game_id: GameId, player: Player, games: GamesDep,
                body: api.HintRequest | None = None) -> JSONResponse:
-    return ok(await games.hint(game_id, player, body.mode if body is not None else "fair"))
+    return ok(await games.hint(game_id, player, body.mode if body is not None else "fair",
+                               body.played if body is not None else None))
 
 
 @router.get("/stats", operation_id="stats", **api.route(200, api.AllStats, NO_BODY_ERRORS))

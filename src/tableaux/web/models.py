@@ -159,7 +159,9 @@ class HintRequest(BaseModel):
 
     model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"mode": "fair"}]})
 
-    mode: Mode = Field("fair", description="fair: from the cards the player has seen; peek: the solver sees them all")
+    mode: Mode = Field("fair", description="fair: from the cards the player has seen; peek: the solver sees them all "
+                       "(a peeking hint marks the game assisted)")
+    played: Played | None = Field(None, description=PLAYED + " (stored when a peeking hint marks the game assisted)")
 
     @model_validator(mode="before")
     @classmethod
@@ -232,6 +234,9 @@ class View(Answer):
     safe_moves: list[LegalMove] = Field(
         description="moves the solver proves can never cost a win (what 'move safe cards home' plays)"
     )
+    finish: list[LegalMove] = Field(
+        description="when no choice is left to make, the moves that play the game home (what 'Finish' plays): "
+        "every card is on view and safe moves alone win; else empty. Worked out from the cards on view only")
     elapsed_seconds: Annotated[float, Field(ge=0)] = Field(
         description="the time played up to the last change: what the page counted, within the server's own count "
         "of the time between changes; it starts at the first move")

@@ -13,10 +13,10 @@ import functools
 from typing import Any
 
 from ..i18n import _
-from ..play.game import Game
+from ..play.game import Game, Position
 from ..rulebook.cards import RANK_LABELS
 from ..rulebook.deal import MAX_DEAL
-from ..rulebook.engine import Move, MoveDict, Rules, TableauxError, short_name
+from ..rulebook.engine import Move, MoveDict, RawMove, Rules, State, TableauxError, short_name
 from ..rulebook.registry import rules as rules_for
 from ..solver.strategy import safe_moves
 from .fields import WEB_RULES
@@ -53,13 +53,15 @@ def make_view(record: GameRecord, game: Game) -> dict[str, Any]:
     legal = [] if finished else [m.to_dict() for m in game.legal_moves()]
     home: dict[str, MoveDict] = {}
     safe: list[MoveDict] = []
+    proven: list[RawMove] = []
     if not finished:
         for pile in game.rules.pile_names:
             move = game.home_move(pile)
             if move is not None:
                 home[pile] = move.to_dict()
         sources: set[int] = set()
-        for raw in safe_moves(game.rules, game.state):
+        proven = safe_moves(game.rules, game.state)
+        for raw in proven:
             if raw[0] not in sources:  # one per pile: which empty foundation an Ace takes does not matter
                 sources.add(raw[0])
                 safe.append(game.rules.to_move(raw).to_dict())
@@ -73,6 +75,7 @@ def make_view(record: GameRecord, game: Game) -> dict[str, Any]:
         "legal_moves": legal,
         "home_moves": home,
         "safe_moves": safe,
+        "finish": [] if finished else finish_line(game, position, proven),
         # The time played up to the last change (tableaux.web.clock); the page counts on from there while the
         # player plays. Cut to a tenth, never rounded up: clocks (formatTime in render.js, format_time in
         # cli/stats.py) show whole seconds gone by, and rounding up would make 1.96 s show as 0:02 here and 0:01
@@ -86,6 +89,44 @@ def make_view(record: GameRecord, game: Game) -> dict[str, Any]:
         "daily": record.daily,
         "grade": record.grade,
     }
+
+
+def finish_line(game: Game, position: Position, safe: list[RawMove]) -> list[MoveDict]:
+    """The moves that play the game home when no choice is left to make, else nothing.
+
+    No choice is left when every card is on view (the position the player sees hides none) and moves the solver
+    proves safe (``safe``: :func:`tableaux.solver.strategy.safe_moves` of the position, each of which can never
+    cost a win) win the game by themselves. Worked out from the cards on view only, so it reveals nothing; and
+    without a search, so a view costs little more: where a card is hidden or no move is safe, nothing is tried,
+    and each position's run home is worked out once (:func:`home_run`).
+    """
+    if not safe or game.is_won():
+        return []
+    if any(entry["card"] is None for pile in position["piles"].values() for entry in pile):
+        return []
+    rules = game.rules
+    rest = home_run(rules.name, rules.apply(game.state, safe[0]))
+    if rest is None:
+        return []
+    return [rules.to_move(raw).to_dict() for raw in (safe[0], *rest)]
+
+
+@functools.lru_cache(maxsize=8192)
+def home_run(name: str, state: State) -> tuple[RawMove, ...] | None:
+    """The first safe move of each position from ``state`` on, up to the win; None when they stop short of it.
+
+    Kept per position, so the next view of the same run (a finish played move by move, the safe cards going
+    home) costs a look-up. Safe moves shorten the way to a win, so the run cannot go round in circles; its
+    length is bounded by the recursion all the same.
+    """
+    rules = rules_for(name)
+    if rules.won(state):
+        return ()
+    safe = safe_moves(rules, state)
+    if not safe:
+        return None
+    rest = home_run(name, rules.apply(state, safe[0]))
+    return None if rest is None else (safe[0], *rest)
 
 
 def game_entry(rules: Rules) -> dict[str, Any]:

@@ -70,7 +70,8 @@ export async function showHint() {
   const mode = hintMode();
   notice(mode === "peek" ? t("Looking for a good move (peeking at the face-down cards)…") : t("Looking for a good move…"),
     { sticky: true });
-  const answer = await api.hint(S.view.id, mode);
+  const wasAssisted = S.view.assisted;
+  const answer = await api.hint(S.view.id, mode, report());
   if (answer.view) adopt(answer.view);
   const hint = answer.hint;
   const why = hintReason(hint);
@@ -90,6 +91,9 @@ export async function showHint() {
     setHint(null);
   }
   if (hint.unwinnable) text += " " + t("This deal cannot be won from here.");
+  if (hint.peeks && S.view.assisted && !wasAssisted) {
+    text += " " + t("The hint looked at the face-down cards, so this game now counts as assisted in the statistics.");
+  }
   // A peeking hint's message already says that it peeked (tableaux.advice.hints): said once, in the page's language.
   decorate();
   notice(text, { sticky: true });

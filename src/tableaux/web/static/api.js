@@ -44,7 +44,7 @@ export const api = {
   // `played`: the game's time played as the page counts it (clock.js), sent with every change of the game.
   move: (id, move, version, played) => call("POST", `/api/games/${id}/moves`, { move, version, played }),
   action: (id, what, version, played) => call("POST", `/api/games/${id}/${what}`, { version, played }),
-  hint: (id, mode = "fair") => call("POST", `/api/games/${id}/hint`, { mode }),
+  hint: (id, mode = "fair", played = undefined) => call("POST", `/api/games/${id}/hint`, { mode, played }),
   chance: (id) => call("GET", `/api/games/${id}/chance`),
   giveUp: (id, version, played) => call("POST", `/api/games/${id}/give-up`, { version, played }),
   lost: (id) => call("GET", `/api/games/${id}/lost`),
