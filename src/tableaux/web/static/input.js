@@ -7,6 +7,7 @@ import { startNewGame } from "./daily.js";
 import { openRules } from "./dialogs.js";
 import { announce, board, reducedMotion } from "./dom.js";
 import { gameInfo, pileKind, pileOrder } from "./games.js";
+import { oneTap } from "./settings.js";
 import { t, tn } from "./i18n.js";
 import { cardsOf, decorate, label, pileEl } from "./render.js";
 import {
@@ -40,6 +41,31 @@ export function select(pile, count) {
     ? tn("{card} and {n} more picked up; it can go to {places}.", "{card} and {n} more picked up; they can go to {places}.",
       count - 1, params)
     : t("{card} picked up; it can go to {places}.", params));
+}
+
+/**
+ * One tap's rule for where the cards a tap picks up go, from the moves the view lists for them: home first,
+ * then onto a card they build on, then to an empty pile; a card already home only comes down onto a build or an
+ * empty pile. No search and no hidden card: only the legal moves and what the table shows. Undefined when the
+ * cards have no move.
+ */
+export function bestPlace(moves) {
+  const cards = piles();
+  const home = (m) => m.target.startsWith("foundation-");
+  const fromHome = (m) => m.source.startsWith("foundation-");
+  return moves.find((m) => home(m) && !fromHome(m))
+    ?? moves.find((m) => !home(m) && (cards[m.target] || []).length > 0)
+    ?? moves.find((m) => !home(m) && !(cards[m.target] || []).length);
+}
+
+/** One tap on card `index` of `pile`: its cards go to their best place at once. True if a move was sent. */
+async function tapMove(pile, index) {
+  const count = grabCount(pile, index ?? (piles()[pile] || []).length - 1);
+  const move = count ? bestPlace(movesFrom(pile, count)) : undefined;
+  if (!move) return false;
+  setSelection(null);
+  await play(move);
+  return true;
 }
 
 /** A click, tap or Enter on `pile` (on card `index`, or on the pile itself when null). True if a move was sent. */
@@ -89,7 +115,12 @@ export function tap(pile, index) {
     const last = lastTap;
     if (last && last.pile === pile && now - last.time < DOUBLE_TAP_MS && pile !== "stock") {
       lastTap = null;
-      await homeMove(pile);
+      // A double tap sends the card home; under one tap the first tap has moved it already (home first).
+      if (!last.moved) await homeMove(pile);
+      return;
+    }
+    if (oneTap() && !S.selection && pile !== "stock" && index != null && (await tapMove(pile, index))) {
+      lastTap = { pile, time: now, moved: true };
       return;
     }
     const moved = await activate(pile, index);

@@ -1,7 +1,7 @@
 // Settings, remembered in this browser (localStorage): how the table looks (colours, suit colours, card
-// backs and faces, card size, text size), which hints the page asks for (fair or peeking) and pile labels.
-// SETTINGS is the one list of them: the settings dialog is built from it, so a new setting is a new entry
-// here, plus an onSettingChange listener where the page must react to it. Each one is applied as a data
+// backs and faces, card size, text size), which hints the page asks for (fair or peeking), pile labels and one-tap
+// play. SETTINGS is the one list of them: the settings dialog is built from it, so a new setting is a new
+// entry here, plus an onSettingChange listener where the page must react to it. Each one is applied as a data
 // attribute on <html> (data-theme="dark" ...) that the style sheets read.
 
 import { cardFace } from "./cards.js";
@@ -101,6 +101,17 @@ export const SETTINGS = [
     note: () => [t("Shown on the table and in hints (T1, R3, F2…)")],
     legacy: ["tableaux.pileLabels", (old) => (old === "1" ? "on" : "off")],
   },
+  {
+    key: "oneTap",
+    label: () => t("One tap"),
+    choices: [
+      ["off", () => t("Off")],
+      ["on", () => t("On")],
+    ],
+    initial: "off",
+    note: () => [t("On: a tap or click on a card moves it at once to its best place: home first, then onto a card, "
+      + "then to an empty pile."), t("Off: tap a card, then the place it goes to.")],
+  },
 ];
 
 /** A face-down card with the chosen back (the style sheet draws it from <html data-back>). */
@@ -172,6 +183,11 @@ export function colourScheme() {
 /** "fair" (the default: only the cards the player has seen) or "peek" (the solver sees every card). */
 export function hintMode() {
   return getSetting("hintMode");
+}
+
+/** Whether a tap or click on a card moves it at once to its best place (input.js). */
+export function oneTap() {
+  return getSetting("oneTap") === "on";
 }
 
 /** Whether piles carry their notation labels (T1, R3...), on the table and in hints. */
