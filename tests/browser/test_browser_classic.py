@@ -64,7 +64,7 @@ def test_its_rules_page_says_every_card_is_face_up_and_one_moves_at_a_time(playe
     page.keyboard.press("F1")
     expect(page.locator("#rules-title")).to_have_text("Rules of King Albert (classic)")
     text = page.locator("#rules-text")
-    expect(text).to_contain_text("Every card is dealt face up")
+    expect(text).to_contain_text("every card is dealt face up")
     expect(text).to_contain_text("Only one card moves at a time")
     expect(text.locator("b").first).to_have_text("Aim:")  # the markup is built, not shown as text
     assert "<b>" not in text.inner_text()

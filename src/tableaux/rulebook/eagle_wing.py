@@ -86,6 +86,9 @@ class EagleWing(Rules):
     waste = WASTE
     layout = LAYOUT
     rules_title = N_("Rules of Eagle Wing")
+    safe_cards = N_("<b>Safe cards</b> (what <b>Move safe cards home</b> plays): any single card that continues a "
+                    "foundation, except a card of the base rank, which still waits for you.")
+    """Which cards "Move safe cards home" plays (the proof: tableaux.solver.strategy.eagle_wing)."""
 
     def pile_words(self, pile: str) -> str:
         """The reserve is the trunk and the tableau piles are the wings, as in AisleRiot's rules."""
@@ -120,10 +123,6 @@ class EagleWing(Rules):
             ),
             paragraph(_("<b>Score:</b> starts at 1 for the base card and rises by one for each card on a foundation "
                         "(52 wins). The game is lost when no move and no stock turn is left.")),
-            paragraph(_("<b>Double-click</b> the waste or a wing pile: its top card goes to a foundation if it fits "
-                        "there.")),
-            paragraph(_("<b>Safe cards</b> (what <b>Move safe cards home</b> plays): any single card that continues a "
-                        "foundation, except a card of the base rank, which still waits for you.")),
         ]
 
     def deal(self, deal: int) -> State:

@@ -268,8 +268,13 @@ class Rules(ABC):
             return _("the waste")
         return pile.replace("-", " ")
 
+    safe_cards: str = ""
+    """Which cards a front end's "move safe cards home" plays, in a player's words (a sentence to translate; the
+    proofs are the solver's, tableaux.solver.strategy): empty for a game with none."""
+
     def guide(self) -> Guide:
-        """The rules in a player's words, in the current language (:mod:`tableaux.rulebook.guide`)."""
+        """The rules in a player's words, in the current language (:mod:`tableaux.rulebook.guide`): what the game
+        is, wherever it is played; how to play it is each front end's own."""
         return []
 
     # --- helpers shared by the UIs ---------------------------------------

@@ -42,14 +42,6 @@ LAYOUT = Layout(
 below, across the whole width."""
 
 
-def safe_cards() -> str:
-    """Which cards "Move safe cards home" plays, in both rule sets (the proof: tableaux.solver.strategy.king_albert)."""
-    return _("<b>Safe cards</b> (what <b>Move safe cards home</b> plays): an Ace or a 2, and a higher card once both "
-             "suits of the other colour are home up to two ranks below it and the other suit of its colour up to three "
-             "below (a 5 of hearts once clubs and spades reach the 3 and diamonds the 2): any card that could still "
-             "want to go on it can then go home too.")
-
-
 # ACCEPTS[top] = the cards a tableau pile with face-up ``top`` accepts.
 ACCEPTS: tuple[tuple[int, ...], ...] = tuple(
     tuple(
@@ -75,6 +67,12 @@ class KingAlbert(Rules):
     """True for the traditional variant, where only one card moves at a time."""
     layout = LAYOUT
     rules_title = N_("Rules of King Albert")
+    safe_cards = N_(
+        "<b>Safe cards</b> (what <b>Move safe cards home</b> plays): an Ace or a 2, and a higher card once both "
+        "suits of the other colour are home up to two ranks below it and the other suit of its colour up to three "
+        "below (a 5 of hearts once clubs and spades reach the 3 and diamonds the 2): any card that could still want "
+        "to go on it can then go home too.")
+    """Which cards "Move safe cards home" plays, in both rule sets (the proof: tableaux.solver.strategy.king_albert)."""
 
     def guide(self) -> Guide:
         return [
@@ -95,9 +93,6 @@ class KingAlbert(Rules):
             ),
             paragraph(_("<b>Score:</b> the number of cards on the foundations (52 wins). There is no stock and no "
                         "redeal, so many deals cannot be won; the game tells you when no move is left.")),
-            paragraph(_("<b>Double-click</b> a column or reserve card: its top card goes to a foundation if it fits "
-                        "there.")),
-            paragraph(safe_cards()),
         ]
 
     def deal(self, deal: int) -> State:
@@ -223,23 +218,18 @@ class KingAlbertClassic(KingAlbert):
         return [
             paragraph(_("<b>Aim:</b> build all 52 cards onto the four foundations, each one a single suit from Ace up "
                         "to King.")),
-            paragraph(_("<b>Layout:</b> nine tableau columns (the first holds nine cards, the last one), four "
-                        "foundations and a reserve of seven cards. Every card is dealt face up: nothing is hidden, so "
-                        "a whole game can be planned from the first move.")),
+            paragraph(_("<b>Layout:</b> as in King Albert, nine tableau columns, four foundations and a reserve of "
+                        "seven cards, but every card is dealt face up.")),
             items(
                 _("A foundation starts with an Ace and grows by one rank at a time in the same suit."),
                 _("On the tableau, put a card on one that is one rank higher and of the other colour (a red 9 on a "
-                  "black 10). Only one card moves at a time: to move a run, move its cards one by one. Any card may "
-                  "go into an empty column."),
+                  "black 10). Only one card moves at a time; any card may go into an empty column."),
                 _("Each reserve card can be played to a foundation or the tableau; the reserve never takes cards "
                   "back."),
                 _("Cards on the foundations are still in play: the top one may come back down to the tableau."),
             ),
             paragraph(_("<b>Score:</b> the number of cards on the foundations (52 wins). There is no stock and no "
                         "redeal, so many deals cannot be won; the game tells you when no move is left.")),
-            paragraph(_("<b>Double-click</b> a column or reserve card: its top card goes to a foundation if it fits "
-                        "there.")),
-            paragraph(safe_cards()),
         ]
 
     def turn_up(self, pile: Pile) -> Pile:

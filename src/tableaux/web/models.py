@@ -335,6 +335,7 @@ class RulesPage(Answer):
 
     title: str
     guide: list[Annotated[Paragraph | Items, Discriminator("kind")]]  # type: ignore[valid-type]
+    safe_cards: str = Field(description="which cards 'move safe cards home' plays, in a sentence (empty: none)")
 
 
 class GameEntry(Answer):

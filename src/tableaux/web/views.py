@@ -139,7 +139,8 @@ def game_entry(rules: Rules) -> dict[str, Any]:
             "has_stock": "stock" in rules.index,
             "layout": {"spots": [spot._asdict() for spot in layout.spots], "wide": layout.wide._asdict(),
                        "tall": None if layout.tall is None else layout.tall._asdict()},
-            "rules": {"title": _(rules.rules_title).format(game=_(rules.title)), "guide": rules.guide()}}
+            "rules": {"title": _(rules.rules_title).format(game=_(rules.title)), "guide": rules.guide(),
+                      "safe_cards": _(rules.safe_cards) if rules.safe_cards else ""}}
 
 
 def game_info() -> dict[str, Any]:
