@@ -10,16 +10,20 @@ Both modes fall back on the rule of thumb (:mod:`tableaux.advice.heuristic`), wh
 looks at no hidden card, when the solver does not answer within its budget.
 This is the one place a hint is made and worded: the library, the terminal
 and the browser all show what :func:`hint` returns, as :meth:`Hint.to_dict`
-gives it.
+gives it. A hint has two texts: its ``sentence``, one short sentence a player
+reads first ("Move the 3 of clubs onto the 4 of hearts."), made from the move
+and the cards on view (:func:`move_sentence`); and its ``message``, the reason
+and the figures behind it, which a screen shows on request.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal, TypedDict
 
-from ..i18n import N_, _, ngettext
+from ..i18n import N_, _, list_words, ngettext
 from ..play.game import Game
+from ..rulebook.cards import DOWN, card_name
 from ..rulebook.engine import Move, MoveDict, TableauxError
 from ..solver import solve
 from . import fair
@@ -37,6 +41,7 @@ class HintDict(TypedDict):
 
     move: MoveDict | None
     source: HintSource
+    sentence: str
     message: str
     unwinnable: bool
     peeks: bool
@@ -53,15 +58,48 @@ class Hint:
     """True when the solver proved that no line from here wins."""
     peeks: bool = False
     """True when the hint used cards the player cannot see (``mode="peek"``); its message says so too."""
+    sentence: str = ""
+    """What to do, in one short sentence with the cards named (:func:`move_sentence`); without a move, the
+    message itself."""
 
     def to_dict(self) -> HintDict:
         return {
             "move": None if self.move is None else self.move.to_dict(),
             "source": self.source,
+            "sentence": self.sentence or self.message,
             "message": self.message,
             "unwinnable": self.unwinnable,
             "peeks": self.peeks,
         }
+
+
+def move_sentence(game: Game, move: Move) -> str:
+    """The move in one short sentence, its cards named: "Move the 3 of clubs onto the 4 of hearts."
+
+    Only cards on view are named: the cards a legal move takes are face up, and so is the card it goes onto
+    (a tableau's top card); a card dealt from the stock is not named before it shows.
+    """
+    rules, piles = game.rules, game.state.piles
+    stock = None if rules.stock is None else rules.pile_names[rules.stock]
+    if move.source == stock:
+        return _("Deal a card from the stock.")
+    if move.target == stock:
+        return _("Turn the waste over to make a new stock.")
+    cards = list_words([card_name(c) for c in piles[rules.index[move.source]][-move.count:]])
+    target = rules.index[move.target]
+    if target in rules.foundations:
+        return _("Move the {cards} to a foundation.").format(cards=cards)
+    onto = piles[target]
+    if not onto:
+        return _("Move the {cards} to {pile}, which is empty.").format(cards=cards, pile=rules.pile_words(move.target))
+    if onto[-1] & DOWN:  # not in any game's rules today; said without naming a card all the same
+        return _("Move the {cards} to {pile}.").format(cards=cards, pile=rules.pile_words(move.target))
+    return _("Move the {cards} onto the {target}.").format(cards=cards, target=card_name(onto[-1]))
+
+
+def worded(game: Game, hint: Hint) -> Hint:
+    """The hint with its sentence (the message stands for it when there is no move)."""
+    return hint if hint.move is None or hint.sentence else replace(hint, sentence=move_sentence(game, hint.move))
 
 
 def heuristic_hint(game: Game) -> Hint:
@@ -77,7 +115,7 @@ def heuristic_hint(game: Game) -> Hint:
             ))
         return Hint(None, "none", _("No move is left."))
     move = game.rules.to_move(moves[0])
-    return Hint(move, "heuristic", _("Try {move} (a rule of thumb, not a proof).").format(move=move))
+    return worded(game, Hint(move, "heuristic", _("Try {move} (a rule of thumb, not a proof).").format(move=move)))
 
 
 PEEKING = N_("(Peeking: the solver looked at the face-down cards.)")
@@ -202,5 +240,5 @@ def hint(
         seconds=base.seconds if time_limit is None else time_limit,
     )
     if mode == "peek":
-        return peek_hint(game, chosen) or heuristic_hint(game)
-    return fair_hint(game, chosen, seed=seed)
+        return worded(game, peek_hint(game, chosen) or heuristic_hint(game))
+    return worded(game, fair_hint(game, chosen, seed=seed))

@@ -124,6 +124,15 @@ def current() -> str:
     return _language.get() or _process_language
 
 
+def list_words(items: list[str]) -> str:
+    """Several things as one phrase in the current language: "A, B and C", "A, B et C" (Babel's list patterns)."""
+    if len(items) < 2:
+        return "".join(items)
+    from babel.lists import format_list  # loaded at the first list said, not when the package is
+
+    return format_list(items, locale=current())
+
+
 @contextmanager
 def speaking(lang: str) -> Iterator[None]:
     """Translate into ``lang`` inside the block (one web request, one worker job), whatever the process speaks."""

@@ -6,9 +6,9 @@ import { report } from "./clock.js";
 import { $, announce, notice } from "./dom.js";
 import { games } from "./games.js";
 import { t } from "./i18n.js";
-import { adopt, cardsName, decorate, describe, label, place } from "./render.js";
-import { hintMode } from "./settings.js";
-import { enqueue, piles, S, setHint, setLastMove, setSelection, stockMove } from "./store.js";
+import { adopt, decorate, describe, label } from "./render.js";
+import { hintMode, showLabels } from "./settings.js";
+import { enqueue, S, setHint, setLastMove, setSelection, stockMove } from "./store.js";
 
 export async function play(move, { auto = false } = {}) {
   const before = S.view;
@@ -66,6 +66,11 @@ export function hintReason(hint) {
   return rest ? rest[1] : text;
 }
 
+/**
+ * A hint, in plain words first: the server's one sentence ("Move the 3 of clubs onto the 4 of hearts."), and
+ * behind a "Why?" disclosure where it comes from, the reason and the figures (the server's message). A hint
+ * without a move says why in its sentence alone.
+ */
 export async function showHint() {
   const mode = hintMode();
   notice(mode === "peek" ? t("Looking for a good move (peeking at the face-down cards)…") : t("Looking for a good move…"),
@@ -74,31 +79,25 @@ export async function showHint() {
   const answer = await api.hint(S.view.id, mode, report());
   if (answer.view) adopt(answer.view);
   const hint = answer.hint;
-  const why = hintReason(hint);
-  const origin = hint.source === "solver" ? t("From the solver: {why}", { why })
-    : hint.source === "heuristic" ? t("From the heuristic (a rule of thumb, not a proof): {why}", { why }) : why;
-  let text;
+  const notation = hint.move && showLabels() ? ` (${hint.move.text})` : "";
+  const text = t("Hint: {sentence}", { sentence: hint.sentence + notation });
+  const why = [];
   if (hint.move) {
-    const m = hint.move;
-    const moved = piles()[m.source].slice(-m.count).map((c) => c.card);
-    const what = m.source === "stock" ? t("Deal from the stock")
-      : m.target === "stock" ? t("Turn the waste over")
-        : t("Move the {card} from {from} to {to}", { card: cardsName(moved), from: place(m.source), to: place(m.target) });
-    text = t("Hint: {move}. {origin}", { move: what, origin });
-    setHint(m);
-  } else {
-    text = t("Hint: {message}", { message: hint.message });
-    setHint(null);
+    const reason = hintReason(hint);
+    why.push(hint.source === "solver" ? t("From the solver: {why}", { why: reason })
+      : hint.source === "heuristic" ? t("From the heuristic (a rule of thumb, not a proof): {why}", { why: reason })
+        : reason);
   }
-  if (hint.unwinnable) text += " " + t("This deal cannot be won from here.");
-  if (hint.peeks && S.view.assisted && !wasAssisted) {
-    text += " " + t("The hint looked at the face-down cards, so this game now counts as assisted in the statistics.");
-  }
+  if (hint.unwinnable) why.push(t("This deal cannot be won from here."));
   // A peeking hint's message already says that it peeked (tableaux.advice.hints): said once, in the page's language.
+  if (hint.peeks && S.view.assisted && !wasAssisted) {
+    why.push(t("The hint looked at the face-down cards, so this game now counts as assisted in the statistics."));
+  }
+  setHint(hint.move);
   decorate();
-  notice(text, { sticky: true });
+  notice(text, { sticky: true, why: why.join(" "), whyLabel: t("Why?") });
   $("notice").dataset.peeks = String(hint.peeks);
-  announce(text);
+  announce(why.length ? `${text} ${why.join(" ")}` : text);
 }
 
 export async function newGame(game, deal, options = {}) {

@@ -36,7 +36,9 @@ function wire() {
     if (hadFocus) restoreFocus();
   });
   document.addEventListener("keydown", onKeyDown);
-  $("notice").addEventListener("click", () => notice(""));
+  $("notice").addEventListener("click", (event) => {
+    if (!event.target.closest("details")) notice(""); // a click on the notice puts it away, but for its "Why?"
+  });
   $("new-game").addEventListener("click", () => enqueue(() => startNewGame($("game-select").value)));
   $("lang-select").addEventListener("change", () => chooseLanguage($("lang-select").value));
   $("game-select").addEventListener("change", () => enqueue(() => resume($("game-select").value)));

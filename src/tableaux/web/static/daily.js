@@ -70,6 +70,11 @@ function renderDaily(view) {
   if (view.grade) parts.push(t("Winnable · {grade}", { grade: gradeWord(view.grade) }));
   $("grade").textContent = parts.join(" · ");
   stat.hidden = !parts.length;
+  // Beside "Can still be won" (below 100% at the start of a deal with hidden cards), "Winnable" needs its line.
+  if (view.grade) {
+    stat.title = t("Winnable: the solver, seeing every card, has won this deal; the chance beside it counts every "
+      + "way the cards you have not seen could lie.");
+  } else stat.removeAttribute("title");
   const finished = view.won || view.over || view.given_up;
   if (!view.daily || !finished) return;
   const share = document.createElement("div");

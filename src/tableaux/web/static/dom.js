@@ -17,10 +17,23 @@ export function announce(text) {
 
 let noticeTimer = 0;
 
-/** Show `text` under the table for a while (for good with `sticky`); an empty text takes the notice away. */
-export function notice(text, { sticky = false } = {}) {
+/**
+ * Show `text` under the table for a while (for good with `sticky`); an empty text takes the notice away. `why`
+ * goes behind a "Why?" disclosure after the text (its label comes translated, `whyLabel`).
+ */
+export function notice(text, { sticky = false, why = "", whyLabel = "Why?" } = {}) {
   const box = $("notice");
   box.textContent = text;
+  if (text && why) {
+    const more = document.createElement("details");
+    more.className = "why";
+    const summary = document.createElement("summary");
+    summary.textContent = whyLabel;
+    const reason = document.createElement("p");
+    reason.textContent = why;
+    more.append(summary, reason);
+    box.append(" ", more);
+  }
   box.hidden = !text;
   window.clearTimeout(noticeTimer);
   if (text && !sticky) noticeTimer = window.setTimeout(() => (box.hidden = true), 6000);

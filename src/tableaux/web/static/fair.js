@@ -92,7 +92,16 @@ function showChance(chance, key, ms) {
   const bound = t("That is not your chance of winning: you choose your moves before the hidden cards show, so "
     + "you will win less often than this. It is an upper bound for a player who doesn't peek.");
   const title = t("Can still be won: {share}", { share: percent(chance.share) });
-  explain([title, meaning, bound]);
+  explain(S.view?.grade ? [title, graded(chance), meaning, bound] : [title, meaning, bound]);
+}
+
+/**
+ * A graded deal shows "Winnable" beside a share below 100%: one line says why both are true. The grade is the
+ * solver's verdict on this deal, seeing every card; the share counts every way the unseen cards could lie.
+ */
+function graded(chance) {
+  return t("Winnable: the solver, seeing every card, has won this deal. {share} is the share of the ways the cards "
+    + "you have not seen could lie that can still be won.", { share: percent(chance.share) });
 }
 
 const INFO_WIDTH = 416; // px at most, as style.css says; less on a narrow window

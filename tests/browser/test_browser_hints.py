@@ -1,0 +1,90 @@
+"""Hints in plain words, in real Chromium: one short sentence first, with the cards named; where it comes from,
+the reason and the figures behind a "Why?" disclosure; and at the start of a graded deal, one line that says why
+"Winnable" and a chance below 100% are both true."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+import tableaux
+from helpers.page import Browser, Page, Player, axe_violations, expect, menu_click
+from tableaux.advice.hints import move_sentence
+
+SLOW = 60_000  # ms: the solver on a busy machine
+PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+
+
+def ask_for_a_hint(page: Page) -> dict[str, Any]:
+    with page.expect_response(re.compile(r"/hint$"), timeout=SLOW) as answer:
+        page.click("#hint")
+    return answer.value.json()["hint"]
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_hint_says_what_to_do_in_one_sentence_and_why_on_request(browser: Browser, server: Any, size: str) -> None:
+    p = Player(browser, server.url, **(PHONE if size == "phone" else {}))
+    try:
+        page = p.open("?game=king-albert&deal=1")
+        hint = ask_for_a_hint(page)
+        move = tableaux.Move(hint["move"]["source"], hint["move"]["count"], hint["move"]["target"])
+        sentence = move_sentence(tableaux.new_game("king-albert", 1), move)
+        notice = page.locator("#notice")
+        expect(notice).to_contain_text(f"Hint: {sentence}")
+        assert notice.inner_text().startswith(f"Hint: {sentence}")
+        reason = notice.locator("details.why p")
+        expect(reason).to_be_hidden()  # the reason waits behind "Why?"
+        expect(notice.locator("summary")).to_have_text("Why?")
+        notice.locator("summary").click()
+        expect(reason).to_be_visible()
+        expect(reason).to_contain_text(re.compile(r"^From the (solver|heuristic)"))
+        assert not reason.inner_text().startswith(f"From the solver: Play {hint['move']['text']}")  # said once, above
+        expect(notice).to_be_visible()  # opening "Why?" does not put the notice away
+        box = notice.bounding_box()
+        width = page.viewport_size["width"]
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width
+        assert not axe_violations(page)
+        notice.locator("summary").click()
+        expect(reason).to_be_hidden()
+        notice.click(position={"x": 4, "y": 4})  # a click elsewhere on it puts it away
+        expect(notice).to_be_hidden()
+    finally:
+        p.close()
+
+
+def test_why_opens_from_the_keyboard(player: Player) -> None:
+    page = player.open("?game=eagle-wing&deal=3")
+    ask_for_a_hint(page)
+    summary = page.locator("#notice summary")
+    summary.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#notice details.why p")).to_be_visible()
+
+
+def test_a_graded_deal_says_why_winnable_and_its_chance_are_both_true(player: Player) -> None:
+    page = player.open("?game=king-albert&deal=1")
+    expect(page.locator("#chance")).to_have_attribute("data-state", "done", timeout=SLOW)  # the solver is free again
+    menu_click(page, "#deal-kind")
+    page.select_option("#deal-kind", "hard")
+    expect(page.locator("#grade")).to_have_text("Winnable · Hard")
+    expect(page.locator("#grade-stat")).to_have_attribute("title", re.compile(r"^Winnable: the solver, seeing every"))
+    expect(page.locator("#chance")).to_have_attribute("data-state", "done", timeout=SLOW)
+    page.click("#chance-stat")
+    info = page.locator("#chance-info")
+    expect(info).to_be_visible()
+    share = page.locator("#chance").inner_text()
+    expect(info.locator("p").nth(1)).to_have_text(
+        f"Winnable: the solver, seeing every card, has won this deal. {share} is the share of the ways the cards "
+        "you have not seen could lie that can still be won.")
+    page.keyboard.press("Escape")
+
+
+def test_an_ungraded_deal_has_no_such_line(player: Player) -> None:
+    page = player.open("?game=king-albert&deal=1")
+    expect(page.locator("#chance")).to_have_attribute("data-state", "done", timeout=SLOW)
+    page.click("#chance-stat")
+    expect(page.locator("#chance-info")).to_be_visible()
+    expect(page.locator("#chance-info")).not_to_contain_text("Winnable:")
+    assert page.locator("#grade-stat").get_attribute("title") is None

@@ -1,0 +1,62 @@
+"""Hints in plain words through the web API, on SQLite and PostgreSQL: each hint brings its one sentence, made on
+the server from the move and the cards on view, in the request's language; its message says the time ran out
+only when it did."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+import tableaux
+from helpers.browser import hidden_card_problems
+from tableaux.advice.effort import effort
+from tableaux.advice.hints import move_sentence
+from tableaux.i18n import speaking
+from tableaux.web.app import create_app
+from tableaux.web.pool import SolverPool
+
+
+@pytest.fixture
+def db(database: str) -> str:
+    return database
+
+
+@pytest.fixture
+def client(db: str) -> Iterator[TestClient]:
+    app = create_app(db, hint_time_limit=120.0, pool=SolverPool(workers=1, limit=4))
+    with TestClient(app) as client:
+        yield client
+
+
+def ask(client: TestClient, view: dict[str, Any], mode: str, lang: str = "en") -> dict[str, Any]:
+    r = client.post(f"/api/games/{view['id']}/hint", json={"mode": mode}, headers={"Accept-Language": lang})
+    assert r.status_code == 200, r.text
+    assert not hidden_card_problems(str(r.url), r.json())
+    return r.json()["hint"]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_hint_comes_with_its_move_in_one_sentence_in_the_pages_language(client: TestClient, lang: str) -> None:
+    view = client.post("/api/games", json={"game": "eagle-wing", "deal": 11}).json()
+    for mode in ("fair", "peek"):
+        hint = ask(client, view, mode, lang)
+        assert hint["move"] is not None
+        game = tableaux.new_game("eagle-wing", 11)
+        move = tableaux.Move(hint["move"]["source"], hint["move"]["count"], hint["move"]["target"])
+        with speaking(lang):
+            assert hint["sentence"] == move_sentence(game, move)
+        assert hint["move"]["text"] not in hint["sentence"]  # the notation is the message's, behind "Why?"
+
+
+def test_a_fair_hint_with_time_to_spare_never_says_the_time_ran_out(client: TestClient) -> None:
+    drawn = effort("fair-hint", "web").samples
+    for name, deal in (("king-albert", 11), ("eagle-wing", 11), ("king-albert", 3)):
+        view = client.post("/api/games", json={"game": name, "deal": deal}).json()
+        hint = ask(client, view, "fair")
+        counted = re.search(r"of (\d+) possible layouts", hint["message"])
+        assert counted and int(counted[1]) == drawn, hint["message"]
+        assert "time ran out" not in hint["message"]
