@@ -196,6 +196,18 @@ def client(make_app: Callable[..., FastAPI]) -> TestClient:
     return TestClient(make_app(hint_time_limit=0.05))
 
 
+@pytest.fixture
+def pooled_client(database: str) -> Iterator[TestClient]:
+    """The web API on a fresh database, once in each store, with a solver pool of its own (one worker) that its
+    lifespan starts: hints are searched there, given time to spare (a busy machine finishes them all the same)."""
+    from tableaux.web.pool import SolverPool
+
+    app = create_app(database, hint_time_limit=120.0, pool=SolverPool(workers=1, limit=4))
+    with TestClient(app) as client:
+        yield client
+    app.state.store.close()
+
+
 # ---- the stores: SQLite always, PostgreSQL where a throwaway cluster can be started
 @pytest.fixture(scope="session")
 def postgres_cluster() -> Iterator[Any]:

@@ -11,17 +11,11 @@ from typing import Any
 import pytest
 
 import tableaux
-from helpers.page import SCREENSHOTS, Browser, Page, Player, card, drag, expect, menu_click, pile, shrink_png
+from helpers.page import PHONE, Browser, Player, card, drag, expect, menu_click, pile, shot
 from tableaux import catalogue
 
 CLASSIC = "king-albert-classic"
-PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 
-
-def shot(page: Page, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
-    shrink_png(SCREENSHOTS / f"{name}.png")
 
 
 def test_the_game_menu_offers_classic_king_albert_with_every_card_face_up(player: Player) -> None:

@@ -10,35 +10,10 @@ from typing import Any
 import pytest
 
 import tableaux
-from helpers.page import SCREENSHOTS, Browser, Page, Player, axe_violations, expect, menu_click, shrink_png
+from helpers.page import PHONE, Browser, Page, Player, axe_violations, expect, menu_click, send_moves, shot
 
 KA17 = ("king-albert", 17)
-PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 
-
-def shot(page: Page, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
-    shrink_png(SCREENSHOTS / f"{name}.png")
-
-
-def send(page: Page, moves: list[tableaux.Move]) -> None:
-    """Play more moves on the page's current game through the API, as the page sends them."""
-    status = page.evaluate(
-        """async (moves) => {
-            let view = await (await fetch('/api/current')).json();
-            for (const move of moves) {
-                const r = await fetch(`/api/games/${view.id}/moves`, {
-                    method: 'POST', headers: {'Content-Type': 'application/json'},
-                    body: JSON.stringify({move, version: view.version})});
-                if (!r.ok) return r.status;
-                view = await r.json();
-            }
-            return 200;
-        }""",
-        [str(m) for m in moves],
-    )
-    assert status == 200
 
 
 def near_the_end(player: Player, page: Page | None = None) -> tuple[Page, list[tableaux.Move]]:
@@ -52,7 +27,7 @@ def near_the_end(player: Player, page: Page | None = None) -> tuple[Page, list[t
         if not any(e["card"] is None for pile in game.public_position()["piles"].values() for e in pile):
             break
         game.play(m)
-    send(page, line[:played])
+    send_moves(page, line[:played])
     page.reload()
     page.wait_for_selector("[data-pile]")
     expect(page.locator("#moves")).to_have_text(str(played))
@@ -62,7 +37,7 @@ def near_the_end(player: Player, page: Page | None = None) -> tuple[Page, list[t
 def to_the_finish(player: Player, page: Page, line: list[tableaux.Move]) -> list[dict[str, Any]]:
     """Play on along the line until the server offers Finish (every card is on view already); reload there."""
     while not player.view()["finish"]:
-        send(page, line[player.view()["moves"]:][:1])
+        send_moves(page, line[player.view()["moves"]:][:1])
     page.reload()
     page.wait_for_selector("[data-pile]")
     return player.view()["finish"]
@@ -93,7 +68,7 @@ def test_a_win_leaps_off_the_table_unless_reduced_motion_and_the_banner_sums_it_
     try:
         page, line = near_the_end(p)
         rest = line[int(page.locator("#moves").inner_text()):]
-        send(page, rest[:-1])
+        send_moves(page, rest[:-1])
         page.reload()
         page.wait_for_selector("[data-pile]")
         page.evaluate("""() => {
@@ -114,7 +89,7 @@ def test_a_win_leaps_off_the_table_unless_reduced_motion_and_the_banner_sums_it_
         leaps = page.evaluate("window.leaps")
         assert (leaps == 0) if motion == "reduce" else (leaps > 0), leaps
         if motion == "no-preference":
-            shot(page, "king-albert-won-desktop")
+            shot(page, "king-albert-won-leaping-desktop")
         else:
             pytest.importorskip("axe_playwright_python.sync_playwright", reason="the audit needs axe-playwright-python")
             pytest.importorskip("axe_playwright_python.sync_playwright", reason="the audit needs axe-playwright-python")

@@ -13,18 +13,12 @@ from typing import Any
 import pytest
 
 import tableaux
-from helpers.page import SCREENSHOTS, Browser, Page, Player, card, expect, menu_click, send_moves, shrink_png
+from helpers.page import PHONE, Browser, Page, Player, card, expect, menu_click, send_moves, shot
 from tableaux import catalogue
 
 # King Albert deal 1: the Ace of hearts is on reserve 5, free to go home.
 KA1 = "?game=king-albert&deal=1"
-PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 
-
-def shot(page: Page, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
-    shrink_png(SCREENSHOTS / f"{name}.png")
 
 
 def one_move_in(player: Player, query: str = KA1) -> Page:
@@ -311,6 +305,18 @@ def test_the_clock_stops_a_minute_after_the_last_input_and_goes_on_at_the_next(p
     assert 72 <= shown_seconds(page) <= 80
 
 
+def away_from(page: Page, how: str, gone: bool) -> None:
+    """The page hidden (another tab in front) or the window unfocused, as the browser tells the page; and back."""
+    if how == "hidden":
+        page.evaluate("""(gone) => {
+            const state = gone ? 'hidden' : 'visible';
+            Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });
+            document.dispatchEvent(new Event('visibilitychange'));
+        }""", gone)
+    else:
+        page.evaluate("(gone) => window.dispatchEvent(new Event(gone ? 'blur' : 'focus'))", gone)
+
+
 @pytest.mark.parametrize("away", ["hidden", "blurred"])
 def test_the_clock_stops_while_the_page_is_hidden_or_the_window_unfocused(player: Player, away: str) -> None:
     page = clock_page(player)
@@ -318,24 +324,12 @@ def test_the_clock_stops_while_the_page_is_hidden_or_the_window_unfocused(player
     page.clock.fast_forward(10_000)
     page.clock.run_for(1_500)
     before = shown_seconds(page)
-    if away == "hidden":
-        page.evaluate("""() => {
-            Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
-            document.dispatchEvent(new Event('visibilitychange'));
-        }""")
-    else:
-        page.evaluate("window.dispatchEvent(new Event('blur'))")
+    away_from(page, away, True)
     page.keyboard.press("Shift")  # input while away does not start it
     page.clock.fast_forward(40_000)
     page.clock.run_for(1_500)
     assert shown_seconds(page) <= before + 2
-    if away == "hidden":
-        page.evaluate("""() => {
-            Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'visible' });
-            document.dispatchEvent(new Event('visibilitychange'));
-        }""")
-    else:
-        page.evaluate("window.dispatchEvent(new Event('focus'))")
+    away_from(page, away, False)
     page.clock.fast_forward(5_000)
     page.clock.run_for(1_500)
     assert before + 5 <= shown_seconds(page) <= before + 9

@@ -10,11 +10,10 @@ from typing import Any
 import pytest
 
 import tableaux
-from helpers.page import Browser, Page, Player, axe_violations, expect, menu_click
+from helpers.page import PHONE, Browser, Page, Player, axe_violations, expect, menu_click
 from tableaux.advice.hints import move_sentence
 
 SLOW = 60_000  # ms: the solver on a busy machine
-PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 
 
 def ask_for_a_hint(page: Page) -> dict[str, Any]:

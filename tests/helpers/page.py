@@ -154,6 +154,17 @@ def shrink_png(path: Path) -> None:
     small.save(path, optimize=True)
 
 
+PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+"""A phone held upright, as Player's options: Player(browser, url, **PHONE)."""
+
+
+def shot(page: Page, name: str) -> None:
+    """A screenshot of the page as it is, SCREENSHOTS/name.png, kept small."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+    shrink_png(SCREENSHOTS / f"{name}.png")
+
+
 def card(page: Page, code: str, pile: str | None = None) -> Any:
     scope = f'[data-pile="{pile}"] ' if pile else ""
     return page.locator(f'{scope}[data-card="{code}"]')
@@ -192,10 +203,11 @@ def touch_drag(page: Page, source: Any, target: Any) -> None:
 
 
 def send_moves(page: Page, moves: list[Any]) -> None:
-    """Play moves on the page's current game through the API, as the page itself sends them."""
+    """Play moves on the page's current game, from where it is, through the API, as the page itself sends them."""
     sent = page.evaluate(
         """async (moves) => {
             let view = await (await fetch('/api/current')).json();
+            const before = view.moves;
             for (const move of moves) {
                 const r = await fetch(`/api/games/${view.id}/moves`, {
                     method: 'POST', headers: {'Content-Type': 'application/json'},
@@ -203,7 +215,7 @@ def send_moves(page: Page, moves: list[Any]) -> None:
                 if (!r.ok) return [r.status, await r.text()];
                 view = await r.json();
             }
-            return [200, view.moves];
+            return [200, view.moves - before];
         }""",
         [str(m) for m in moves],
     )

@@ -7,7 +7,6 @@ Expected answers come from the engine and the solver's safe moves, never from nu
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,23 +15,15 @@ from fastapi.testclient import TestClient
 import tableaux
 from helpers.browser import hidden_card_problems
 from tableaux.solver.strategy import safe_moves
-from tableaux.web.app import create_app
-from tableaux.web.pool import SolverPool
 
 # A winnable deal of each game, and the solver's line for it.
 DEALS = {"king-albert": 17, "eagle-wing": 17, "king-albert-classic": 2595}
 
 
 @pytest.fixture
-def db(database: str) -> str:
-    return database
-
-
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    app = create_app(db, hint_time_limit=5.0, pool=SolverPool(workers=1, limit=4))
-    with TestClient(app) as client:  # the lifespan starts the solver pool (hints run in it)
-        yield client
+def client(pooled_client: TestClient) -> TestClient:
+    """On SQLite and PostgreSQL, with a solver pool of its own (tests/conftest.py)."""
+    return pooled_client
 
 
 def answer(r: Any, status: int = 200) -> Any:

@@ -5,7 +5,6 @@ only when it did."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,20 +15,12 @@ from helpers.browser import hidden_card_problems
 from tableaux.advice.effort import effort
 from tableaux.advice.hints import move_sentence
 from tableaux.i18n import speaking
-from tableaux.web.app import create_app
-from tableaux.web.pool import SolverPool
 
 
 @pytest.fixture
-def db(database: str) -> str:
-    return database
-
-
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    app = create_app(db, hint_time_limit=120.0, pool=SolverPool(workers=1, limit=4))
-    with TestClient(app) as client:
-        yield client
+def client(pooled_client: TestClient) -> TestClient:
+    """On SQLite and PostgreSQL, with a solver pool of its own (tests/conftest.py)."""
+    return pooled_client
 
 
 def ask(client: TestClient, view: dict[str, Any], mode: str, lang: str = "en") -> dict[str, Any]:
