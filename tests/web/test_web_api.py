@@ -59,21 +59,27 @@ def test_game_info_lists_the_browser_games_as_the_engine_describes_them(client: 
 
 def test_game_info_places_every_pile_once_on_its_own_cell_of_each_grid(client: TestClient) -> None:
     """The page draws the table from the layout alone: a pile left out could not be played, two on one cell
-    would cover each other."""
+    would cover each other. A group of piles (King Albert's reserve) takes one place, a row of its own on the
+    wide grid; a spot may span rows on the side grid."""
     for entry in client.get("/api/games/info").json()["games"]:
         layout = entry["layout"]
         assert sorted(spot["pile"] for spot in layout["spots"]) == sorted(entry["piles"]), entry["name"]
-        for shape in ("wide", "tall"):
+        for shape in ("wide", "tall", "side"):
             grid = layout[shape]
             if grid is None:
                 continue
-            cells = []
+            cells: list[tuple[int, int]] = []
+            groups: set[str] = set()
             for spot in layout["spots"]:
+                if spot["group"] is not None and (shape == "wide" or spot["group"] in groups):
+                    continue  # drawn in a row of its own, or in its group's place already counted
                 if spot["group"] is not None:
-                    continue  # drawn in a row of its own
-                col, row = spot["tall"] if shape == "tall" else (spot["col"], spot["row"])
+                    groups.add(spot["group"])
+                place = spot[shape] if shape != "wide" else (spot["col"], spot["row"])
+                assert place is not None, (entry["name"], shape, spot)
+                col, row, rows = (*place, 1)[:3]
                 assert 1 <= col <= grid["cols"], (entry["name"], shape, spot)
-                cells.append((col, row))
+                cells += [(col, r) for r in range(row, row + rows)]
             assert len(cells) == len(set(cells)), (entry["name"], shape, cells)
 
 

@@ -59,7 +59,7 @@ LAYOUT = Layout(
     # Eagle Wing's wide rows: a card, then a wing of three cards on large-print faces (1.4 + 1.4 x 1.68 card
     # widths), and a little room.
     wide=Shape(cols=9, depth=3.9, steps=3),
-    tall=Shape(cols=4, depth=7.4, stacked=True),
+    tall=Shape(cols=4, depth=7.4, stacked=True, rows=4),
 )
 """Wide: the wings spread either side of the trunk like an eagle's, each one a step lower than the one nearer
 the trunk (``drop`` steps of the height the window has to spare). Upright, on four columns, so the cards are as

@@ -25,16 +25,19 @@ as in AisleRiot, only its top shows)."""
 
 
 class Spot(NamedTuple):
-    """Where one pile sits: column and row of the game's grid, how it shows its cards, and (``tall``) its column
-    and row on the narrower grid of a portrait screen, when the game has one. ``drop``: steps the pile stands
-    lower than its row on a wide screen (the eagle's wings). ``group``: piles drawn together in one row of
-    their own, spread evenly (King Albert's reserve), instead of on the grid."""
+    """Where one pile sits: column and row of the game's grid, how it shows its cards, and its place on the
+    game's other grids, when it has them: ``tall`` (column, row) on the narrower grid of a portrait screen,
+    ``side`` (column, row, rows it spans) on the wider one of a short window, where the top row of piles
+    stands at the sides of the fans. ``drop``: steps the pile stands lower than its row on a wide screen (the
+    eagle's wings). ``group``: piles drawn together, in a row of their own on a wide table, spread evenly (King
+    Albert's reserve), or in a column at the first one's place on the side grid."""
 
     pile: str
     kind: PileKind
     row: int
     col: int | None = None
     tall: tuple[int, int] | None = None
+    side: tuple[int, int, int] | None = None
     drop: int = 0
     group: str | None = None
 
@@ -43,21 +46,27 @@ class Shape(NamedTuple):
     """A grid of the table: its columns, and the height its rows need in card widths (the first row plus the
     room the fans below it usually take; longer fans are squeezed to fit). ``stacked``: a row of piles lies
     below fans, which therefore may not open up into spare height. ``steps``: piles step down by up to this
-    many steps into the height the window has to spare; their fans never open up."""
+    many steps into the height the window has to spare; their fans never open up. ``rows``: the rows of piles,
+    and ``beside``: the columns of overlapping piles (the pile labels, when shown, take a line above each row
+    and a narrow column beside each of those)."""
 
     cols: int
     depth: float
     stacked: bool = False
     steps: int = 0
+    rows: int = 2
+    beside: int = 0
 
 
 class Layout(NamedTuple):
     """The table of one game: every pile's spot, in reading order (the order the keyboard's Left and Right
-    walk), its grid on a wide screen and, for a game that stands upright on a phone, on a tall one."""
+    walk), its grid on a wide screen and, where the game has them, on a tall one (a phone held upright) and on
+    a side one (a short window: a phone held sideways). The page chooses among them for its window."""
 
     spots: tuple[Spot, ...]
     wide: Shape
     tall: Shape | None = None
+    side: Shape | None = None
 
 
 class Paragraph(TypedDict):

@@ -32,14 +32,17 @@ RESERVE = tuple(range(13, 20))
 
 LAYOUT = Layout(
     spots=(
-        *(Spot(name, "stack", row=1, col=i) for i, name in enumerate(numbered("foundation", 4), 1)),
-        *(Spot(name, "stack", row=1, group="ka-reserve") for name in numbered("reserve", 7)),
-        *(Spot(name, "fan", row=2, col=i) for i, name in enumerate(numbered("tableau", 9), 1)),
+        *(Spot(name, "stack", row=1, col=i, side=(2 - i % 2, 2 if i > 2 else 1, 1))
+          for i, name in enumerate(numbered("foundation", 4), 1)),
+        *(Spot(name, "stack", row=1, group="ka-reserve", side=(12, 1, 2)) for name in numbered("reserve", 7)),
+        *(Spot(name, "fan", row=2, col=i, side=(i + 2, 1, 2)) for i, name in enumerate(numbered("tableau", 9), 1)),
     ),
     wide=Shape(cols=9, depth=4.6),
+    side=Shape(cols=12, depth=3.3, rows=1, beside=1),
 )
 """Four foundations at the top left and the reserve's seven cards in a row beside them; the nine columns
-below, across the whole width."""
+below, across the whole width. Held sideways on a phone: the foundations two by two left of the columns and the
+reserve in a column right of them, so that the columns have the whole height."""
 
 
 # ACCEPTS[top] = the cards a tableau pile with face-up ``top`` accepts.

@@ -300,19 +300,20 @@ class Resume(Answer):
     view: View | None
 
 
-GridPlace = Annotated[int, Field(ge=1, le=9)]
+GridPlace = Annotated[int, Field(ge=1, le=16)]
 Spot = derive(
     "Spot", LibrarySpot, Answer,
     "Where one pile sits on the table (``tableaux.rulebook.guide.Spot``): its column and row, how it shows its "
         "cards, its place on a portrait screen's grid (``tall``), how many steps lower it stands (``drop``), and "
         "the row of piles it is drawn in instead of the grid (``group``).",
-    pile=PileName, row=GridPlace, col=GridPlace | None, tall=tuple[GridPlace, GridPlace] | None, drop=NonNegative,
+    pile=PileName, row=GridPlace, col=GridPlace | None, tall=tuple[GridPlace, GridPlace] | None,
+    side=tuple[GridPlace, GridPlace, GridPlace] | None, drop=NonNegative,
 )
 Shape = derive(
     "Shape", LibraryShape, Answer,
     "A grid of the table (``tableaux.rulebook.guide.Shape``): its columns, the height its rows need in card "
         "widths, whether a row lies below its fans (``stacked``), and how many steps piles may step down.",
-    cols=GridPlace, depth=Annotated[float, Field(gt=0)], steps=NonNegative,
+    cols=GridPlace, depth=Annotated[float, Field(gt=0)], steps=NonNegative, rows=GridPlace, beside=NonNegative,
 )
 
 
@@ -323,6 +324,7 @@ class Layout(Answer):
     spots: list[Spot]  # type: ignore[valid-type]
     wide: Shape  # type: ignore[valid-type]
     tall: Shape | None  # type: ignore[valid-type]
+    side: Shape | None  # type: ignore[valid-type]
 
 
 Paragraph = derive("Paragraph", LibraryParagraph, Answer, "A paragraph of the rules: one or more sentences.")

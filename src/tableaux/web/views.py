@@ -138,7 +138,8 @@ def game_entry(rules: Rules) -> dict[str, Any]:
             "words": {name: rules.pile_words(name) for name in rules.pile_names},
             "has_stock": "stock" in rules.index,
             "layout": {"spots": [spot._asdict() for spot in layout.spots], "wide": layout.wide._asdict(),
-                       "tall": None if layout.tall is None else layout.tall._asdict()},
+                       **{shape: None if grid is None else grid._asdict()
+                          for shape, grid in (("tall", layout.tall), ("side", layout.side))}},
             "rules": {"title": _(rules.rules_title).format(game=_(rules.title)), "guide": rules.guide(),
                       "safe_cards": _(rules.safe_cards) if rules.safe_cards else ""}}
 
