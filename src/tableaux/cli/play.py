@@ -86,11 +86,14 @@ def run(args: argparse.Namespace) -> int:
 
         play_screen(game, unfinished, record, message, resumed)
         return 0
-    from rich.console import Console
-
     from ..terminal.line import InputFn, play_loop, scripted_input
+    from ..terminal.output import output, plain_console
 
-    console = Console(highlight=False)
+    out = plain_console()  # rich is loaded for a terminal only: see terminal/output.py
+    if out is None:
+        from rich.console import Console
+
+        out = output(Console(highlight=False))
     if sys.stdin.isatty():
         try:
             import readline  # noqa: F401 - line editing and history for input()
@@ -98,6 +101,6 @@ def run(args: argparse.Namespace) -> int:
             pass
         input_fn: InputFn = input
     else:
-        input_fn = scripted_input(sys.stdin, console)
-    play_loop(game, input_fn, console, unfinished, message, record=record, resumed=resumed)
+        input_fn = scripted_input(sys.stdin, out)
+    play_loop(game, input_fn, out, unfinished, message, record=record, resumed=resumed)
     return 0
