@@ -1,0 +1,37 @@
+"""The terminal keeps its games where ``platformdirs`` says, whatever the environment, though on Linux it works
+the place out without loading ``platformdirs``."""
+
+from __future__ import annotations
+
+import sys
+
+import platformdirs
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tableaux.terminal.unfinished import data_dir
+
+PATHS = st.one_of(st.none(), st.sampled_from(["", "/", "/home/ann", "/home/ann/", "relative/dir", "~/data", "//srv",
+                                               "/tmp/x y/é", "/a/../b", " /lead"]))
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the directory is worked out by hand on Linux only")
+@settings(max_examples=200, deadline=None)
+@given(home=PATHS, xdg=PATHS, android=st.booleans())
+def test_the_data_directory_is_the_one_platformdirs_gives(home: str | None, xdg: str | None, android: bool) -> None:
+    with pytest.MonkeyPatch.context() as env:
+        settings = {"HOME": home, "XDG_DATA_HOME": xdg, "ANDROID_DATA": "/data" if android else None,
+                    "ANDROID_ROOT": "/system" if android else None, "SHELL": "/bin/sh" if android else None}
+        for name, value in settings.items():
+            if value is None:
+                env.delenv(name, raising=False)
+            else:
+                env.setenv(name, value)
+        try:
+            expected = platformdirs.user_data_dir("tableaux")
+        except RuntimeError:  # no usable home: platformdirs refuses, and so must we
+            with pytest.raises(RuntimeError):
+                data_dir()
+            return
+        assert data_dir() == expected
