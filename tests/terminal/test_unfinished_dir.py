@@ -21,9 +21,9 @@ PATHS = st.one_of(st.none(), st.sampled_from(["", "/", "/home/ann", "/home/ann/"
 @given(home=PATHS, xdg=PATHS, android=st.booleans())
 def test_the_data_directory_is_the_one_platformdirs_gives(home: str | None, xdg: str | None, android: bool) -> None:
     with pytest.MonkeyPatch.context() as env:
-        settings = {"HOME": home, "XDG_DATA_HOME": xdg, "ANDROID_DATA": "/data" if android else None,
-                    "ANDROID_ROOT": "/system" if android else None, "SHELL": "/bin/sh" if android else None}
-        for name, value in settings.items():
+        environment = {"HOME": home, "XDG_DATA_HOME": xdg, "ANDROID_DATA": "/data" if android else None,
+                       "ANDROID_ROOT": "/system" if android else None, "SHELL": "/bin/sh" if android else None}
+        for name, value in environment.items():
             if value is None:
                 env.delenv(name, raising=False)
             else:

@@ -28,8 +28,8 @@ import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing is not loaded: every command starts here (benchmarks/cli.py)
 if TYPE_CHECKING:
     from pathlib import Path
 

@@ -15,12 +15,12 @@ span of the Text that :func:`render` makes, so a colour terminal gets exactly th
 from __future__ import annotations
 
 from collections import namedtuple
-from typing import TYPE_CHECKING
 
 from ..i18n import _
 from ..rulebook.cards import RANK_LABELS
 from ..rulebook.engine import short_name
 
+TYPE_CHECKING = False  # typing is not loaded: see tableaux.rulebook.engine
 if TYPE_CHECKING:
     from typing import Any
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
 
 from ..i18n import _
 from ..play.board import draw
@@ -26,7 +25,10 @@ from .said import LINE_NAMES, STYLES, Said
 from .sitting import PlayerError, Sitting
 from .unfinished import Unfinished
 
+TYPE_CHECKING = False  # typing is not loaded: see tableaux.rulebook.engine
 if TYPE_CHECKING:
+    from typing import Any
+
     from rich.console import Console
 
     from .advice import Budget

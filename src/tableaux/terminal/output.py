@@ -25,10 +25,10 @@ from __future__ import annotations
 import os
 import re
 import sys
-from typing import TYPE_CHECKING
 
 from ..play.board import ASCII, UNICODE, Glyphs, text_of
 
+TYPE_CHECKING = False  # typing is not loaded: see tableaux.rulebook.engine
 if TYPE_CHECKING:
     from typing import TextIO
 

@@ -9,14 +9,15 @@ games count alike (games the solver helped with are counted apart and left out o
 
 from __future__ import annotations
 
-import json
 import os
-from typing import TYPE_CHECKING, Any
 
 from ..i18n import _
 from ..play.game import Game
 
+TYPE_CHECKING = False  # typing is not loaded: see tableaux.rulebook.engine
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..web.player_stats import GameStats
     from .unfinished import StrPath
 
@@ -30,6 +31,7 @@ class Record:
         self.path = path
 
     def add(self, game: Game, result: str, seconds: float) -> None:
+        import json
         from datetime import UTC, datetime  # loaded when a game ends, not by every start
 
         if result not in RESULTS:
@@ -43,6 +45,8 @@ class Record:
 
     def entries(self) -> list[dict[str, Any]]:
         """Every readable line, oldest first."""
+        import json
+
         try:
             with open(self.path, encoding="utf-8", errors="replace") as f:
                 text = f.read()

@@ -9,8 +9,8 @@ to type (``'lost?'``), the board the key to press, so the sentence itself is wri
 from __future__ import annotations
 
 from collections import namedtuple
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing is not loaded: see tableaux.rulebook.engine
 if TYPE_CHECKING:
     from typing import Literal
 

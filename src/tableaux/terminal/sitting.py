@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
 
 from ..i18n import _
 from ..play.game import Game, SaveFileError, new_game
@@ -23,8 +22,10 @@ from ..rulebook.engine import Move, TableauxError, short_name
 from .said import LINE_NAMES, Names, Said
 from .unfinished import Saved, Unfinished
 
+TYPE_CHECKING = False  # typing is not loaded: see tableaux.rulebook.engine
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
     from .advice import Budget
     from .record import Record
