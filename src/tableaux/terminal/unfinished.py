@@ -16,9 +16,9 @@ it starts, and ``pathlib`` alone would cost it a tenth of a bare interpreter's s
 from __future__ import annotations
 
 import os
-import sys
 from collections import namedtuple
 
+from ..common.dirs import user_dir
 from ..i18n import _, ngettext
 from ..play.game import Game, write_save
 from ..play.saves import MAX_SAVE_BYTES, SaveFileError, loads
@@ -29,23 +29,9 @@ if TYPE_CHECKING:
 
 
 def data_dir() -> str:
-    """Where the terminal keeps its games: ``platformdirs.user_data_dir("tableaux")``.
-
-    On Linux, with ``HOME`` an absolute path and no sign of Android, that is ``$XDG_DATA_HOME/tableaux`` when
-    ``XDG_DATA_HOME`` is an absolute path, else ``$HOME/.local/share/tableaux``, and it is worked out here:
-    importing ``platformdirs`` (which loads ``pathlib``, ``tempfile`` and ``shutil``) took a quarter of the line
-    mode's start. Anywhere else ``platformdirs`` says. ``tests/terminal/test_unfinished_dir.py`` holds the two
-    equal.
-    """
-    home = os.environ.get("HOME", "")
-    android = hasattr(sys, "getandroidapilevel") or (
-        os.environ.get("ANDROID_DATA") == "/data" and os.environ.get("ANDROID_ROOT") == "/system")
-    if sys.platform == "linux" and not android and home.startswith("/"):
-        xdg = os.environ.get("XDG_DATA_HOME", "")
-        return os.path.join(xdg if xdg.startswith("/") else home.rstrip("/") + "/.local/share", "tableaux")
-    import platformdirs
-
-    return platformdirs.user_data_dir("tableaux")
+    """Where the terminal keeps its games: ``platformdirs.user_data_dir("tableaux")``, worked out without loading
+    ``platformdirs`` where that can be done (:mod:`tableaux.common.dirs`)."""
+    return user_dir("data")
 
 
 class Saved(namedtuple("Saved", "path game seconds", defaults=(0.0,))):
