@@ -4,7 +4,11 @@ line for line, whatever the text, the width and the game."""
 from __future__ import annotations
 
 import io
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -134,3 +138,22 @@ def test_plain_output_writes_no_escape_code_even_with_no_color_unset(monkeypatch
     out = io.StringIO()
     play_loop(tableaux.new_game("king-albert", 1), scripted(["R5>F1", "T1>T2"]), PlainConsole(out))
     assert not re.search("\x1b", out.getvalue())
+
+
+def test_when_the_reader_goes_away_the_line_mode_ends_quietly_as_with_rich(tmp_path: Path) -> None:
+    """``TTY_COMPATIBLE=1`` makes rich take a pipe for a terminal, so the same session goes through rich."""
+    ends = []
+    for through_rich in (False, True):
+        read_end, write_end = os.pipe()
+        os.close(read_end)
+        env = {**os.environ, "XDG_DATA_HOME": str(tmp_path), "PYTHONIOENCODING": "utf-8"}
+        if through_rich:
+            env["TTY_COMPATIBLE"] = "1"
+        try:
+            proc = subprocess.run([sys.executable, "-m", "tableaux", "play", "eagle-wing", "--deal", "3"],
+                                  stdout=write_end, stderr=subprocess.PIPE, input="moves\nquit\n", text=True,
+                                  env=env, timeout=120)
+        finally:
+            os.close(write_end)
+        ends.append((proc.returncode, proc.stderr))
+    assert ends[0] == ends[1] == (1, "")

@@ -1,16 +1,16 @@
 """Where the line mode (and ``tableaux deal``) print: through ``rich`` on a terminal, by :class:`PlainConsole`
 elsewhere, which prints the text ``rich`` would print there without loading ``rich``.
 
-Why :class:`PlainConsole` exists: importing ``rich.console`` (with ``rich.text`` and the styles, colours
-and themes it loads) took a sixth of the line mode's start-up, 60 of the 346 million instructions that
-``tableaux play GAME --deal N --line`` ran before it (callgrind), more than the rules and the deal of the
-game; a command is to start in at most 4 times a bare interpreter's start (``benchmarks/cli.py``). When
-``rich`` writes to something that is not a terminal it prints no colour and no style at all, only the text,
-word-wrapped to the console's width; so for that case (a script piping moves into ``tableaux play``, a
-transcript, a test) :class:`PlainConsole` prints the same characters itself.
+Why :class:`PlainConsole` exists: a command is to start in at most 4 times a bare interpreter's start
+(``benchmarks/cli.py``), and ``rich`` alone is more than that. Importing ``rich.console`` (with ``rich.text``,
+the styles, colours and themes, and the ``typing``, ``dataclasses`` and ``inspect`` they load) takes
+``tableaux play GAME --deal N --line`` from 129 to 289 million instructions (callgrind; a bare interpreter
+runs 39). When ``rich`` writes to something that is not a terminal it prints no colour and no style at all,
+only the text, word-wrapped to the console's width; so for that case (a script piping moves into ``tableaux
+play``, a transcript, a test) :class:`PlainConsole` prints the same characters itself.
 
-It is held to ``rich`` character for character (``tests/terminal/test_plain.py`` compares the two on
-generated text, whole sessions and every board): the same width (``COLUMNS``, else the size of the first
+It is held to ``rich`` character for character (``tests/terminal/test_plain_output.py`` compares the two
+on generated text, whole sessions and boards): the same width (``COLUMNS``, else the size of the first
 standard stream that is a terminal, else 80), the same word wrapping and folding of long words, the same
 encoding (so a console that cannot show the suits gets letters, as before) and the same end when the
 reader of a pipe goes away. It wraps by itself only text whose every character ``rich`` draws one cell wide
