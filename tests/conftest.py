@@ -93,12 +93,14 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 
 @pytest.fixture(autouse=True)
 def private_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every test, and every ``tableaux`` process it starts, gets its own user data directory.
+    """Every test, and every ``tableaux`` process it starts, gets its own user data and cache directories.
 
     ``tableaux play`` keeps unfinished games there (and ``serve`` its database), so without this a test
-    would write into the real user's directory and see games left by earlier tests.
+    would write into the real user's directory and see games left by earlier tests; the compiled
+    translations go to the cache.
     """
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg")))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
 
 
 @pytest.fixture(autouse=True)

@@ -23,7 +23,6 @@ names here are exactly the API listed in ``__all__``.
 """
 
 from importlib import import_module as _import_module
-from typing import TYPE_CHECKING as _TYPE_CHECKING
 
 __version__ = "0.1.0"
 
@@ -93,7 +92,8 @@ def __dir__() -> list[str]:
     return sorted({*__all__, *(n for n in globals() if not n.startswith("_") or n.startswith("__"))})
 
 
-if _TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported eagerly
+TYPE_CHECKING = False  # no typing at start-up (benchmarks/cli.py); type checkers take it as True
+if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported eagerly
     from .advice.hints import Hint, hint
     from .play.game import Game, SaveFileError, new_game
     from .play.saves import load, loads
@@ -104,3 +104,4 @@ if _TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported 
     from .rulebook.king_albert import KingAlbert, KingAlbertClassic
     from .rulebook.registry import GAMES, UnknownGameError, rules
     from .solver import SolverError, SolveResult, solve
+del TYPE_CHECKING  # not part of the package's face

@@ -46,6 +46,40 @@ def test_only_the_chosen_command_module_is_loaded() -> None:
     assert not {"tableaux.cli.survey", "tableaux.cli.serve", "tableaux.cli.play"} & loaded
 
 
+LINE_MODE_HEAVY = ("rich", "textual", "tableaux.terminal.screen", "typing", "dataclasses", "inspect", "pathlib",
+                   "platformdirs", "tempfile", "babel", "hashlib", "datetime", "threading", "tableaux.web",
+                   "tableaux.solver", "tableaux.advice", "tableaux.catalogue")
+"""What the line mode, printing to a pipe, starts without: each of these cost its start-up more than a tenth of a
+bare interpreter's start (``rich`` alone more than all the rules); they load when a command needs them."""
+
+
+def heavy_in(loaded: set[str], heavy: tuple[str, ...]) -> list[str]:
+    return sorted(m for m in loaded if any(m == h or m.startswith(h + ".") for h in heavy))
+
+
+@pytest.mark.parametrize("game", ["king-albert", "eagle-wing", "king-albert-classic"])
+def test_the_line_mode_printing_to_a_pipe_loads_no_heavy_module(game: str, tmp_path: Path) -> None:
+    loaded = modules_loaded_by("play", game, "--deal", "1", "--line", stdin="moves\nR1>F1\nboard\nquit\n",
+                               env={"XDG_DATA_HOME": str(tmp_path)})
+    assert "tableaux.terminal.output" in loaded
+    heavy = heavy_in(loaded, LINE_MODE_HEAVY)
+    assert not heavy, f"tableaux play {game} --line loads {heavy}"
+
+
+def test_deal_printing_to_a_pipe_loads_no_heavy_module() -> None:
+    loaded = modules_loaded_by("deal", "eagle-wing", "5")
+    assert not heavy_in(loaded, LINE_MODE_HEAVY), f"tableaux deal loads {heavy_in(loaded, LINE_MODE_HEAVY)}"
+
+
+def test_another_language_starts_from_its_compiled_catalogue_without_babel(tmp_path: Path) -> None:
+    """The first start in French compiles the catalogue with Babel and keeps it; the next ones read it back."""
+    env = {"XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CACHE_HOME": str(tmp_path / "cache"), "LANGUAGE": "fr"}
+    first = modules_loaded_by("play", "eagle-wing", "--deal", "2", "--line", env=env)
+    again = modules_loaded_by("play", "eagle-wing", "--deal", "2", "--line", env=env)
+    assert "babel" in first
+    assert not heavy_in(again, LINE_MODE_HEAVY), f"a start in French loads {heavy_in(again, LINE_MODE_HEAVY)}"
+
+
 def test_the_line_mode_does_not_load_the_full_screen_board(tmp_path: Path) -> None:
     """Textual is loaded for the full-screen board only: piped input plays in the line mode, without it."""
     loaded = modules_loaded_by("play", "king-albert", "--deal", "1", "--tui", stdin="R5>F1\nquit\n",

@@ -21,7 +21,7 @@ PACKAGE = SRC / "tableaux"
 
 FLOORS: list[tuple[str, list[str]]] = [
     ("ground", ["i18n", "i18n.*", "common", "common.*"]),
-    ("rules: cards and deals", ["rulebook", "rulebook.cards", "rulebook.deal", "rulebook.guide"]),
+    ("rules: cards and deals", ["rulebook", "rulebook.cards", "rulebook.deal", "rulebook.guide", "rulebook.shapes"]),
     ("rules: the engine", ["rulebook.engine"]),
     ("rules: the games", ["rulebook.king_albert", "rulebook.eagle_wing", "rulebook.registry"]),
     ("play", ["play", "play.*"]),

@@ -33,8 +33,8 @@ DEFAULT_COMMAND = "serve"
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The whole command line; with ``only``, the arguments of that command alone are built (the rest need not
-    be, and some of them load the solver to list its backends)."""
+    """The whole command line; with ``only``, that command alone is built (the rest need not be, and some of
+    them load the solver to list its backends)."""
     parser = argparse.ArgumentParser(
         prog="tableaux",
         description=_("King Albert and Eagle Wing solitaire, as GNOME AisleRiot plays them. "
@@ -42,10 +42,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"tableaux {__version__}")
     sub = parser.add_subparsers(dest="command", metavar=_("COMMAND"))
-    for name in COMMANDS:
-        if only is not None and only != name:
-            sub.add_parser(name)  # a name argparse knows, for its messages; the help is built only with the rest
-            continue
+    for name in COMMANDS if only is None else (only,):
+        # With ``only`` (the command line names its command first), argparse needs no other command: its
+        # messages then come from that command's parser, or name the commands as COMMAND.
         module = command(name)
         p = sub.add_parser(name, help=_(module.HELP))
         module.add_arguments(p)

@@ -24,12 +24,14 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(game.position(), indent=1))
         return 0
-    from rich.console import Console
+    from ..play.board import draw
+    from ..terminal.output import glyphs_for, output, plain_console
 
-    from ..play.board import render
-    from ..terminal.line import glyphs_for
+    out = plain_console()  # rich is loaded for a terminal only: see terminal/output.py
+    if out is None:
+        from rich.console import Console
 
-    console = Console(highlight=False)
-    for line in render(game.public_position(), glyphs_for(console)):
-        console.print(line)
+        out = output(Console(highlight=False))
+    for line in draw(game.public_position(), glyphs_for(out)):
+        out.board_line(line)
     return 0

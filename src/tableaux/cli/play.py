@@ -4,8 +4,8 @@ the line mode (:mod:`tableaux.terminal.line`)."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from pathlib import Path
 
 from ..i18n import N_, _
 from .args import deal_number, game_choices, usage_error
@@ -48,8 +48,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.load is not None and args.deal is not None:
         return usage_error("play", _("argument --deal: not allowed with argument --load"))
-    unfinished = Unfinished(data_dir() / "unfinished")
-    record = Record(data_dir() / "finished.jsonl")
+    unfinished = Unfinished(os.path.join(data_dir(), "unfinished"))
+    record = Record(os.path.join(data_dir(), "finished.jsonl"))
     message = ""
     resumed: Saved | None = None
     if getattr(args, "resume", False):
@@ -67,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
         resumed = kept[0]
         game, message = resumed.game, _("Resumed {game}.").format(game=resumed.describe())
     elif args.load is not None:
+        from pathlib import Path
+
         try:
             game = load(Path(args.load).expanduser())
         except SaveFileError as exc:
@@ -86,11 +88,14 @@ def run(args: argparse.Namespace) -> int:
 
         play_screen(game, unfinished, record, message, resumed)
         return 0
-    from rich.console import Console
-
     from ..terminal.line import InputFn, play_loop, scripted_input
+    from ..terminal.output import output, plain_console
 
-    console = Console(highlight=False)
+    out = plain_console()  # rich is loaded for a terminal only: see terminal/output.py
+    if out is None:
+        from rich.console import Console
+
+        out = output(Console(highlight=False))
     if sys.stdin.isatty():
         try:
             import readline  # noqa: F401 - line editing and history for input()
@@ -98,6 +103,6 @@ def run(args: argparse.Namespace) -> int:
             pass
         input_fn: InputFn = input
     else:
-        input_fn = scripted_input(sys.stdin, console)
-    play_loop(game, input_fn, console, unfinished, message, record=record, resumed=resumed)
+        input_fn = scripted_input(sys.stdin, out)
+    play_loop(game, input_fn, out, unfinished, message, record=record, resumed=resumed)
     return 0

@@ -5,8 +5,10 @@ pair per language: ``tableaux.po`` for what Python says (terminal, command
 line, hints, the engine's reasons) and ``web.po`` for the browser's page
 (served as JSON by ``GET /api/i18n/{lang}``). They are read and compiled in
 memory at first use, so ``pip install .`` needs no build step and an edited
-``.po`` file takes effect at once. ``python -m tableaux.i18n.update`` brings
-every catalogue up to date with the source (docs/translations.md).
+``.po`` file takes effect at once; the compiled catalogue is kept in the user's
+cache, keyed by the ``.po`` text, so a start does not compile it again
+(:func:`compiled`). ``python -m tableaux.i18n.update`` brings every catalogue
+up to date with the source (docs/translations.md).
 
 English is the source language and the fallback: a message missing from a
 catalogue, left empty, or marked fuzzy is shown in English, never blank.
@@ -15,7 +17,7 @@ Which language: the terminal and the command line follow the environment
 (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``, as gettext does); the web
 server follows each request's ``Accept-Language``. The choice is held in a
 context variable, so concurrent requests in different languages do not mix.
-This module depends on nothing else in tableaux: the engine may use it.
+This module depends on nothing else in tableaux but :mod:`tableaux.common`: the engine may use it.
 """
 
 from __future__ import annotations
@@ -25,11 +27,12 @@ import gettext
 import io
 import os
 import re
+import zlib
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing is not loaded: every command starts here (benchmarks/cli.py)
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -179,15 +182,18 @@ def read_catalogue(lang: str, domain: str):  # noqa: ANN201 - a babel Catalog; b
         return read_po(f, locale=lang, domain=domain)
 
 
-@functools.lru_cache(maxsize=32)
-def translations(lang: str, domain: str = "tableaux") -> gettext.NullTranslations:
-    """gettext translations for ``lang``; what they lack falls back to the English msgid."""
-    catalogue = read_catalogue(lang, domain)
-    if catalogue is None:
-        return gettext.NullTranslations()
+COMPILED_FORMAT = 1
+"""Bump when what goes into a compiled catalogue changes (:func:`compile_catalogue`): older copies are then
+left alone, and compiled afresh."""
+
+
+def compile_catalogue(lang: str, domain: str, source: bytes) -> bytes:
+    """The usable messages of a ``.po`` file (``source``), compiled by Babel into a gettext ``.mo`` file."""
     from babel.messages.catalog import Catalog
     from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
 
+    catalogue = read_po(io.BytesIO(source), locale=lang, domain=domain)
     kept = Catalog(locale=lang, domain=domain)
     kept.mime_headers = catalogue.mime_headers
     for message in catalogue:
@@ -195,8 +201,62 @@ def translations(lang: str, domain: str = "tableaux") -> gettext.NullTranslation
             kept[message.id] = message
     buffer = io.BytesIO()
     write_mo(buffer, kept)
-    buffer.seek(0)
-    return gettext.GNUTranslations(buffer)
+    return buffer.getvalue()
+
+
+def compiled_path(lang: str, domain: str, source: bytes) -> str:
+    """Where the compiled copy of this very ``.po`` text is kept: a name made of its checksum and length."""
+    from ..common.dirs import user_dir
+
+    return os.path.join(user_dir("cache"), "i18n", f"{domain}-{lang}-{zlib.crc32(source):08x}-{len(source)}"
+                        f"-{COMPILED_FORMAT}.mo")
+
+
+def compiled(lang: str, domain: str, source: bytes) -> gettext.GNUTranslations:
+    """The translations of a ``.po`` text, compiled, from the user's cache when they were compiled before.
+
+    Babel reads a ``.po`` file slowly: loading it, parsing a catalogue and compiling it took more than all
+    the rest of a command's start in another language than English (``benchmarks/cli.py``). So the
+    compiled catalogue (a gettext ``.mo`` file) is kept in the user's cache directory
+    (``platformdirs.user_cache_dir``), named after the ``.po`` text's CRC-32 and length: an edited ``.po``
+    file, or a newly installed version's, gets a copy of its own at its first use, and the copies of that
+    catalogue it replaces are removed then. A copy that cannot be read is compiled again; where the cache
+    cannot be written the catalogue is compiled in memory at every start, as it always was.
+    """
+    path = compiled_path(lang, domain, source)
+    try:
+        with open(path, "rb") as f:
+            return gettext.GNUTranslations(f)
+    except Exception:  # noqa: BLE001 - missing, unreadable or damaged: compile it again
+        pass
+    data = compile_catalogue(lang, domain, source)
+    folder, name = os.path.split(path)
+    mine = re.compile(re.escape(f"{domain}-{lang}-") + r"[0-9a-f]{8}-\d+-\d+\.mo")
+    try:
+        os.makedirs(folder, exist_ok=True)
+        temporary = f"{path}.{os.getpid()}.tmp"
+        with open(temporary, "wb") as f:
+            f.write(data)
+        os.replace(temporary, path)  # whole or not at all, whoever else compiles it at the same time
+        for other in os.listdir(folder):
+            if other != name and mine.fullmatch(other):
+                os.unlink(os.path.join(folder, other))
+    except OSError:
+        pass
+    return gettext.GNUTranslations(io.BytesIO(data))
+
+
+@functools.lru_cache(maxsize=32)
+def translations(lang: str, domain: str = "tableaux") -> gettext.NullTranslations:
+    """gettext translations for ``lang``; what they lack falls back to the English msgid."""
+    if lang == SOURCE_LANGUAGE:
+        return gettext.NullTranslations()
+    try:
+        with open(os.path.join(_LOCALE, lang, "LC_MESSAGES", f"{domain}.po"), "rb") as f:
+            source = f.read()
+    except OSError:  # no catalogue: English
+        return gettext.NullTranslations()
+    return compiled(lang, domain, source)
 
 
 def _(message: str) -> str:

@@ -9,10 +9,7 @@ the web game, the hints and the solver all agree.
 
 from __future__ import annotations
 
-import json
-import random
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from ..i18n import _
 from ..rulebook import registry
@@ -20,7 +17,6 @@ from ..rulebook.cards import DOWN, card_str
 from ..rulebook.deal import MAX_DEAL, check_deal
 from ..rulebook.engine import (
     NOTATION_HELP,
-    CardDict,
     IllegalMoveError,
     Move,
     NotationError,
@@ -30,8 +26,12 @@ from ..rulebook.engine import (
     parse_notation,
 )
 
+TYPE_CHECKING = False  # typing is not loaded: a game is played without it (benchmarks/cli.py)
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
+
+    from .shapes import Position
 
 SAVE_FORMAT = "tableaux-game"
 SAVE_VERSION = 1
@@ -67,29 +67,13 @@ def write_save(path: str | Path, text: str) -> None:
             file=repr(str(path)), error=exc.strerror or exc)) from None
 
 
-class Position(TypedDict):
-    """A position as JSON (:meth:`Game.position`): the one shape the library, the web API and the browser share.
+def __getattr__(name: str) -> object:
+    """``Position``, the JSON shape of a position, is kept in :mod:`.shapes` and handed out from here."""
+    if name == "Position":
+        from .shapes import Position
 
-    ``deal`` is ``None`` where no deal is known (a sampled layout). The last
-    five fields are those of games with a stock (Eagle Wing's :meth:`Rules.extra`).
-    """
-
-    game: str
-    title: str
-    deal: int | None
-    piles: dict[str, list[CardDict]]
-    score: int
-    won: bool
-    over: bool
-    moves_played: int
-    can_undo: bool
-    can_redo: bool
-    status: str
-    stock_left: NotRequired[int]
-    reserve_left: NotRequired[int]
-    base_rank: NotRequired[str]
-    base_card: NotRequired[str]
-    redeals_left: NotRequired[int]
+        return Position
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def position_dict(
@@ -424,6 +408,8 @@ class Game:
         }
 
     def dumps(self) -> str:
+        import json  # loaded by what saves, not by every command that plays
+
         return json.dumps(self.to_dict(), indent=1)
 
     def save(self, path: str | Path) -> None:
@@ -457,5 +443,7 @@ def new_game(name: str, deal: int | None = None) -> Game:
     """Start deal ``deal`` (0..4294967295) of game ``name``; a random deal when omitted."""
     game_rules = registry.rules(name)
     if deal is None:
+        import random
+
         deal = random.randint(0, MAX_DEAL)
     return Game(game_rules, deal)

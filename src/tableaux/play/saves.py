@@ -8,15 +8,17 @@ the rules could not reach.
 
 from __future__ import annotations
 
-import json
 import os
-from typing import Any
 
 from ..i18n import _
 from ..rulebook import registry
 from ..rulebook.deal import DealError
 from ..rulebook.engine import TableauxError
 from .game import SAVE_FORMAT, SAVE_VERSION, Game, SaveFileError
+
+TYPE_CHECKING = False  # typing is not loaded: see tableaux.rulebook.engine
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["MAX_SAVE_BYTES", "SaveFileError", "game_from_dict", "load", "loads"]
 
@@ -56,6 +58,8 @@ def game_from_dict(data: Any) -> Game:
 def loads(text: str) -> Game:
     """Load a game saved by :meth:`Game.dumps`; a corrupt or edited save raises :class:`SaveFileError`."""
     try:
+        import json  # loaded by what reads a save, not by every command that plays
+
         data: object = json.loads(text)
     except (ValueError, TypeError, RecursionError) as exc:
         # ValueError covers JSONDecodeError, UnicodeDecodeError and numbers too long to convert;

@@ -16,11 +16,17 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from typing import Any, NamedTuple, TypedDict
+from collections import namedtuple
 
 from ..i18n import N_, _
 from .cards import DOWN, card_str
 from .guide import Guide, Layout
+
+TYPE_CHECKING = False  # typing is not loaded: the rules start without it (benchmarks/cli.py)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from .shapes import CardDict, MoveDict
 
 Pile = tuple[int, ...]
 RawMove = tuple[int, int, int]
@@ -39,18 +45,19 @@ class NotationError(TableauxError, ValueError):
     """Text that is not a move in our notation."""
 
 
-class State(NamedTuple):
+class State(namedtuple("State", "piles redeals", defaults=(0,))):
     """One position: the piles (bottom to top) and the stock redeals used.
 
     Being a tuple of tuples of ints, it is immutable and hashable, and copying
     a position means sharing all the piles a move did not touch.
     """
 
+    __slots__ = ()
     piles: tuple[Pile, ...]
-    redeals: int = 0
+    redeals: int
 
 
-class Move(NamedTuple):
+class Move(namedtuple("Move", "source count target")):
     """A move as players and tools see it: ``count`` cards from ``source`` to ``target``.
 
     Notation (see ``docs/notation.md``): short pile names (``T3``, ``F1``,
@@ -67,6 +74,7 @@ class Move(NamedTuple):
     (``tableau-1 3 tableau-4``).
     """
 
+    __slots__ = ()
     source: str
     count: int
     target: str
@@ -86,20 +94,13 @@ class Move(NamedTuple):
         return {"source": self.source, "count": self.count, "target": self.target, "text": str(self)}
 
 
-class CardDict(TypedDict):
-    """One card of a pile as JSON: its code (``None`` when the player cannot see it) and how it lies."""
+def __getattr__(name: str) -> object:
+    """``CardDict`` and ``MoveDict``, the JSON shapes, are kept in :mod:`.shapes` and handed out from here."""
+    if name in ("CardDict", "MoveDict"):
+        from . import shapes
 
-    card: str | None
-    up: bool
-
-
-class MoveDict(TypedDict):
-    """A move as JSON (:meth:`Move.to_dict`)."""
-
-    source: str
-    count: int
-    target: str
-    text: str
+        return getattr(shapes, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 _SHORT = {"foundation": "F", "tableau": "T", "reserve": "R", "stock": "S", "waste": "W"}

@@ -5,29 +5,32 @@ only, so a face-down card cannot reach the screen by accident: the renderer
 never learns what it is.
 The play loop takes its input function and console as arguments, so tests
 (and scripts piping commands into ``tableaux play``) drive exactly the code a
-player uses.
+player uses. The console is a ``rich`` Console (a terminal, in colour) or, where
+the output is a pipe or a file, a :class:`~.output.PlainConsole`, which prints the
+same text without loading ``rich`` (see :mod:`.output` for why).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-from rich.console import Console
-from rich.text import Text
 
 from ..i18n import _
-from ..play.board import ASCII, UNICODE, Glyphs, render
+from ..play.board import draw
 from ..play.game import Game
 from ..rulebook.engine import IllegalMoveError, long_name, parse_notation, short_name
 from .help import help_text, pile_summary
+from .output import Output, glyphs_for, output
 from .said import LINE_NAMES, STYLES, Said
 from .sitting import PlayerError, Sitting
 from .unfinished import Unfinished
 
+TYPE_CHECKING = False  # typing is not loaded: see tableaux.rulebook.engine
 if TYPE_CHECKING:
+    from typing import Any
+
+    from rich.console import Console
+
     from .advice import Budget
     from .record import Record
 
@@ -40,16 +43,10 @@ InputFn = Callable[[str], str]
 PROMPT = "> "
 
 
-def glyphs_for(console: Console) -> Glyphs:
-    encoding = (console.encoding or "").lower().replace("-", "")
-    return UNICODE if encoding.startswith("utf") else ASCII
-
-
-def show_board(game: Game, console: Console) -> None:
-    glyphs = glyphs_for(console)
-    console.print()
-    for line in render(game.public_position(), glyphs):
-        console.print(line)
+def show_board(game: Game, out: Output) -> None:
+    out.blank()
+    for line in draw(game.public_position(), glyphs_for(out)):
+        out.board_line(line)
 
 
 # --- the play loop --------------------------------------------------------
@@ -58,11 +55,11 @@ PILE_WORD = re.compile(r"^(?:foundation|tableau|reserve|stock|waste|[FTRSW])-?\d
 class Session:
     """One sitting at the terminal in the line mode: a :class:`Sitting` read from typed lines and printed."""
 
-    def __init__(self, game: Game, console: Console, *, input_fn: InputFn | None = None,
+    def __init__(self, game: Game, console: Console | Output, *, input_fn: InputFn | None = None,
                  unfinished: Unfinished | None = None, record: Record | None = None,
                  budget: Budget | None = None) -> None:
         self.sitting = Sitting(game, LINE_NAMES, budget, unfinished, record)
-        self.console = console
+        self.out = output(console)
         self.input_fn = input_fn
         """Where the step-by-step solution and the give-up question read their answers; None asks nothing."""
         self.running = True
@@ -98,7 +95,7 @@ class Session:
 
     # --- output ------------------------------------------------------
     def say(self, message: str, style: str = "") -> None:
-        self.console.print(Text(message, style=style))
+        self.out.say(message, style)
 
     def tell(self, said: list[Said]) -> None:
         for item in said:
@@ -108,7 +105,7 @@ class Session:
                 self.say(item.text, STYLES[item.kind])
 
     def show_board(self) -> None:
-        show_board(self.game, self.console)
+        show_board(self.game, self.out)
 
     def moved(self, said: list[Said]) -> list[Said]:
         """After a command that changed the table: the board, what happened, then whether the game has ended."""
@@ -278,7 +275,7 @@ class Session:
         try:
             return self.input_fn(prompt)
         except (EOFError, KeyboardInterrupt):
-            self.console.print()
+            self.out.blank()
             self.say(stopped, "dim")
             return None
 
@@ -288,6 +285,8 @@ class Session:
             moves=" ".join(str(m) for m in moves) if moves else _("none")))]
 
     def cmd_save(self, arg: str) -> list[Said]:
+        from pathlib import Path
+
         path = Path(arg).expanduser() if arg else self.sitting.save_path
         if path is None:
             return [Said(_("Say where to save: save FILE (for example: save mygame.json)."), "warning")]
@@ -296,6 +295,8 @@ class Session:
     def cmd_load(self, arg: str) -> list[Said]:
         if not arg:
             return [Said(_("Say which file: load FILE."), "warning")]
+        from pathlib import Path
+
         return self.moved(self.sitting.load(Path(arg).expanduser()))
 
     def cmd_rules(self, _arg: str) -> list[Said]:
@@ -316,7 +317,7 @@ BOARD = "\0board"
 def play_loop(
     game: Game,
     input_fn: InputFn,
-    console: Console,
+    console: Console | Output,
     unfinished: Unfinished | None = None,
     message: str = "",
     budget: Budget | None = None,
@@ -338,10 +339,10 @@ def play_loop(
         try:
             line = input_fn(PROMPT)
         except EOFError:
-            console.print()
+            session.out.blank()
             break
         except KeyboardInterrupt:
-            console.print()
+            session.out.blank()
             session.say(_("(Ctrl-C) Type 'quit' or press Ctrl-D to leave."), "dim")
             continue
         try:
@@ -356,14 +357,15 @@ def play_loop(
     return session.game
 
 
-def scripted_input(stream: Any, console: Console) -> InputFn:
+def scripted_input(stream: Any, console: Console | Output) -> InputFn:
     """Input from a pipe: the prompt and the line are echoed, so a transcript reads like a session."""
+    out = output(console)
 
     def read(prompt: str) -> str:
         line = stream.readline()
         if not line:
             raise EOFError
-        console.print(Text(prompt + line.rstrip("\n")), highlight=False)
+        out.say(prompt + line.rstrip("\n"))
         return line
 
     return read

@@ -9,27 +9,29 @@ games count alike (games the solver helped with are counted apart and left out o
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+import os
 
 from ..i18n import _
 from ..play.game import Game
 
+TYPE_CHECKING = False  # typing is not loaded: see tableaux.rulebook.engine
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..web.player_stats import GameStats
+    from .unfinished import StrPath
 
 RESULTS = ("won", "given-up")
 
 
-@dataclass
 class Record:
-    """The file of finished games."""
+    """The file of finished games. (A plain class, as :class:`~.sitting.Sitting` is.)"""
 
-    path: Path
+    def __init__(self, path: StrPath) -> None:
+        self.path = path
 
     def add(self, game: Game, result: str, seconds: float) -> None:
+        import json
         from datetime import UTC, datetime  # loaded when a game ends, not by every start
 
         if result not in RESULTS:
@@ -37,14 +39,17 @@ class Record:
         line = {"game": game.name, "deal": game.deal, "result": result, "moves": len(game.moves_played),
                 "seconds": round(seconds, 1), "assisted": game.assisted,
                 "at": datetime.now(UTC).isoformat(timespec="seconds")}
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        os.makedirs(os.path.dirname(self.path) or ".", exist_ok=True)
         with open(self.path, "a", encoding="utf-8") as f:
             f.write(json.dumps(line) + "\n")
 
     def entries(self) -> list[dict[str, Any]]:
         """Every readable line, oldest first."""
+        import json
+
         try:
-            text = self.path.read_text(encoding="utf-8", errors="replace")
+            with open(self.path, encoding="utf-8", errors="replace") as f:
+                text = f.read()
         except OSError:
             return []
         found = []

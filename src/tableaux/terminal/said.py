@@ -8,21 +8,28 @@ to type (``'lost?'``), the board the key to press, so the sentence itself is wri
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from collections import namedtuple
 
-Kind = Literal["", "note", "warning", "advice", "peek", "good", "won", "over", "error"]
-"""``note``: on the way or by the way (dim); ``warning``: refused, nothing changed; ``advice``: a fair figure
-or hint; ``peek``: advice that looked at face-down cards; ``good``/``won``: the game is won; ``over``: no way on;
-``error``: a bug, the game kept."""
+TYPE_CHECKING = False  # typing is not loaded: see tableaux.rulebook.engine
+if TYPE_CHECKING:
+    from typing import Literal
+
+    Kind = Literal["", "note", "warning", "advice", "peek", "good", "won", "over", "error"]
+    """``note``: on the way or by the way (dim); ``warning``: refused, nothing changed; ``advice``: a fair figure
+    or hint; ``peek``: advice that looked at face-down cards; ``good``/``won``: the game is won; ``over``: no way
+    on; ``error``: a bug, the game kept."""
 
 
-@dataclass(frozen=True)
-class Said:
-    """One message for the player and what kind of news it is."""
+class Said(namedtuple("Said", "text kind", defaults=("",))):
+    """One message for the player and what kind of news it is (:data:`STYLES` lists the kinds).
 
+    Named tuples here rather than dataclasses: ``dataclasses`` would cost every start of the terminal more
+    than the messages it holds (``benchmarks/cli.py``).
+    """
+
+    __slots__ = ()
     text: str
-    kind: Kind = ""
+    kind: Kind
 
 
 STYLES: dict[str, str] = {"": "", "note": "dim", "warning": "yellow", "advice": "cyan", "peek": "magenta",
@@ -30,10 +37,10 @@ STYLES: dict[str, str] = {"": "", "note": "dim", "warning": "yellow", "advice": 
 """How each kind of message is coloured (a ``rich`` style), in either mode."""
 
 
-@dataclass(frozen=True)
-class Names:
+class Names(namedtuple("Names", "undo new lost giveup redo restart resume")):
     """How the player asks for each command in one mode, as its messages quote it."""
 
+    __slots__ = ()
     undo: str
     new: str
     lost: str

@@ -12,9 +12,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from ..i18n import _
 from ..play.game import Game, SaveFileError, new_game
@@ -25,41 +22,49 @@ from ..rulebook.engine import Move, TableauxError, short_name
 from .said import LINE_NAMES, Names, Said
 from .unfinished import Saved, Unfinished
 
+TYPE_CHECKING = False  # typing is not loaded: see tableaux.rulebook.engine
 if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
     from .advice import Budget
     from .record import Record
+    from .unfinished import StrPath
 
 PlayerError = (TableauxError, DealError, CardError)
 """Errors whose messages are written for players; anything else is a bug."""
 
-@dataclass
 class Sitting:
-    """The game being played, how it stands (given up, looked at), and where it is kept."""
+    """The game being played, how it stands (given up, looked at), and where it is kept.
 
-    game: Game
-    names: Names = LINE_NAMES
-    budget: Budget | None = None
-    """How hard chance, hints and 'where lost' work (see :mod:`tableaux.terminal.advice`); None: as usual
-    (:meth:`effort`)."""
-    unfinished: Unfinished | None = None
-    """Where games in progress are kept after every command; None keeps nothing (tests, scripts that ask)."""
-    record: Record | None = None
-    """Where finished games (won or given up) are written down for the statistics; None writes nothing."""
-    save_path: Path | None = None
-    gave_up: bool = False
-    looked: bool = False
-    """True once 'where lost' has answered for this game: it looked at every card."""
-    clock: Callable[[], float] = time.monotonic
-    kept_path: Path | None = None
-    """This game's file among the unfinished games (None until it has a move to keep)."""
-    recorded: bool = False
-    """True once this game is in the record (won or given up), so it is counted once."""
-    seconds_before: float = 0.0
-    """Time played on this game in earlier sittings (kept with it)."""
-    started: float = 0.0
+    A plain class rather than a dataclass: ``dataclasses`` (with ``inspect``, which it loads) costs a sitting's
+    start more than the sitting itself (``benchmarks/cli.py``).
+    """
 
-    def __post_init__(self) -> None:
-        self.started = self.clock()
+    def __init__(self, game: Game, names: Names = LINE_NAMES, budget: Budget | None = None,
+                 unfinished: Unfinished | None = None, record: Record | None = None, *,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.game = game
+        self.names = names
+        self.budget = budget
+        """How hard chance, hints and 'where lost' work (see :mod:`tableaux.terminal.advice`); None: as usual
+        (:meth:`effort`)."""
+        self.unfinished = unfinished
+        """Where games in progress are kept after every command; None keeps nothing (tests, scripts that ask)."""
+        self.record = record
+        """Where finished games (won or given up) are written down for the statistics; None writes nothing."""
+        self.clock = clock
+        self.save_path: Path | None = None
+        self.gave_up = False
+        self.looked = False
+        """True once 'where lost' has answered for this game: it looked at every card."""
+        self.kept_path: StrPath | None = None
+        """This game's file among the unfinished games (None until it has a move to keep)."""
+        self.recorded = False
+        """True once this game is in the record (won or given up), so it is counted once."""
+        self.seconds_before = 0.0
+        """Time played on this game in earlier sittings (kept with it)."""
+        self.started = clock()
 
     def effort(self) -> Budget:
         """How hard the fair commands work. Their module (and the solver's advice under it) is loaded when first

@@ -7,38 +7,40 @@ move until it is won or given up: those are finished (:mod:`.record` keeps how
 they ended). Starting a deal that is already kept opens a file of its own beside
 the kept one, so neither overwrites the other. The browser keeps its games in its
 own database; this is the terminal's equivalent, in the same directory
-(``platformdirs.user_data_dir("tableaux")``).
+(``platformdirs.user_data_dir("tableaux")``, :func:`data_dir`).
+
+Paths are strings handled with ``os`` (a ``pathlib.Path`` is taken too): the line mode lists these games as
+it starts, and ``pathlib`` alone would cost it a tenth of a bare interpreter's start (``benchmarks/cli.py``).
 """
 
 from __future__ import annotations
 
-import json
 import os
-from dataclasses import dataclass
-from pathlib import Path
+from collections import namedtuple
 
+from ..common.dirs import user_dir
 from ..i18n import _, ngettext
 from ..play.game import Game, write_save
 from ..play.saves import MAX_SAVE_BYTES, SaveFileError, loads
 
-
-def data_dir() -> Path:
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("tableaux"))
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    StrPath = str | os.PathLike[str]
 
 
-def default_dir() -> Path:
-    return data_dir() / "unfinished"
+def data_dir() -> str:
+    """Where the terminal keeps its games: ``platformdirs.user_data_dir("tableaux")``, worked out without loading
+    ``platformdirs`` where that can be done (:mod:`tableaux.common.dirs`)."""
+    return user_dir("data")
 
 
-@dataclass(frozen=True)
-class Saved:
+class Saved(namedtuple("Saved", "path game seconds", defaults=(0.0,))):
     """One unfinished game on disk, and how long it has been played."""
 
-    path: Path
+    __slots__ = ()
+    path: StrPath
     game: Game
-    seconds: float = 0.0
+    seconds: float
 
     def describe(self) -> str:
         moves = len(self.game.moves_played)
@@ -46,54 +48,63 @@ class Saved:
             game=_(self.game.rules.title), deal=self.game.deal, n=moves)
 
 
-@dataclass
 class Unfinished:
-    """The directory of unfinished games."""
+    """The directory of unfinished games. (A plain class, as :class:`~.sitting.Sitting` is.)"""
 
-    directory: Path
+    def __init__(self, directory: StrPath) -> None:
+        self.directory = directory
 
-    def keep(self, game: Game, path: Path | None = None, seconds: float = 0.0) -> Path:
+    def keep(self, game: Game, path: StrPath | None = None, seconds: float = 0.0) -> StrPath:
         """Write ``game`` to ``path`` (its file), or to a new file when it has none yet; returns the file.
         :class:`SaveFileError` when it cannot be written, OSError when the folder cannot be made.
 
         A new file never takes the name of one that exists: another game of the same deal may be kept there.
         """
+        import json
+
         if path is None:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            path = self.directory / f"{game.name}-{game.deal}.json"
+            os.makedirs(self.directory, exist_ok=True)
+            path = os.path.join(self.directory, f"{game.name}-{game.deal}.json")
             copy = 1
-            while path.exists():
+            while os.path.exists(path):
                 copy += 1
-                path = self.directory / f"{game.name}-{game.deal}-{copy}.json"
+                path = os.path.join(self.directory, f"{game.name}-{game.deal}-{copy}.json")
         data = {**game.to_dict(), "seconds": round(seconds, 1)}
         write_save(path, json.dumps(data, indent=1))
         return path
 
-    def forget(self, path: Path) -> None:
+    def forget(self, path: StrPath) -> None:
         """The game in ``path`` is finished (won or given up): it is no longer unfinished."""
-        path.unlink(missing_ok=True)
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
 
-    def read(self, path: Path) -> Saved:
+    def read(self, path: StrPath) -> Saved:
         """One kept game; :class:`SaveFileError` when it cannot be read."""
         try:
             with open(path, "rb") as f:
                 text = f.read(MAX_SAVE_BYTES + 1)
         except OSError as exc:
             raise SaveFileError(str(exc)) from None
+        import json
+
         game = loads(text.decode("utf-8", "replace"))
         seconds = json.loads(text).get("seconds", 0.0)
         return Saved(path, game, float(seconds) if isinstance(seconds, int | float) and seconds >= 0 else 0.0)
 
-    def games(self, exclude: Path | None = None) -> list[Saved]:
+    def games(self, exclude: StrPath | None = None) -> list[Saved]:
         """Every readable unfinished game, the most recently played first (``exclude``, a file, left out).
 
         A file that cannot be read is skipped, never deleted: it may come from
         a newer version of tableaux.
         """
         try:
-            paths = [p for p in self.directory.glob("*.json") if p != exclude]
+            paths = [os.path.join(self.directory, name) for name in os.listdir(self.directory)
+                     if name.endswith(".json")]
         except OSError:
             return []
+        paths = [p for p in paths if p != exclude]
         found = []
         for path in sorted(paths, key=_mtime, reverse=True):
             try:
@@ -103,7 +114,7 @@ class Unfinished:
         return found
 
 
-def _mtime(path: Path) -> float:
+def _mtime(path: StrPath) -> float:
     try:
         return os.stat(path).st_mtime
     except OSError:

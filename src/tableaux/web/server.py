@@ -30,9 +30,10 @@ class ServeError(Exception):
 
 
 def default_db() -> Path:
-    import platformdirs
+    """The browser game's database, in the user data directory the terminal keeps its games in."""
+    from ..common.dirs import user_dir
 
-    return Path(platformdirs.user_data_dir("tableaux")) / "tableaux.sqlite3"
+    return Path(user_dir("data")) / "tableaux.sqlite3"
 
 
 def database_of(arg: str | None) -> Database:

@@ -1,0 +1,27 @@
+"""The rulebook's JSON shapes as ``TypedDict``: a card of a pile and a move, as every answer writes them.
+
+They are for type checkers and for the web API, whose models are derived from them
+(:mod:`tableaux.web.fields`). They live apart from :mod:`.engine`, which hands them out by name
+(``engine.CardDict``), because ``typing`` is loaded for them alone: the rules, and a command that only
+plays or solves, start without it (``benchmarks/cli.py``).
+"""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+
+class CardDict(TypedDict):
+    """One card of a pile as JSON: its code (``None`` when the player cannot see it) and how it lies."""
+
+    card: str | None
+    up: bool
+
+
+class MoveDict(TypedDict):
+    """A move as JSON (:meth:`Move.to_dict`)."""
+
+    source: str
+    count: int
+    target: str
+    text: str
