@@ -24,6 +24,7 @@ from ..rulebook.engine import (
     IllegalMoveError,
     Move,
     NotationError,
+    RawMove,
     Rules,
     State,
     TableauxError,
@@ -135,7 +136,7 @@ class Game:
         self._states: list[State] = [self._start]
         self._played: list[Move] = []
         self._redo: list[Move] = []  # next move to redo is last
-        self._legal: list[Move] | None = None
+        self._legal: tuple[list[RawMove], list[Move]] | None = None
         self._seen: set[int] = set()
         """Every card the player has had on view in this game, undone lines included (see :meth:`observation`)."""
         self._look()
@@ -208,10 +209,15 @@ class Game:
         return not self.is_won() and not self.legal_moves()
 
     def legal_moves(self) -> list[Move]:
+        return list(self._legal_moves()[1])
+
+    def _legal_moves(self) -> tuple[list[RawMove], list[Move]]:
+        """The legal moves, raw and named, worked out once per position."""
         if self._legal is None:
             to_move = self.rules.to_move
-            self._legal = [to_move(m) for m in self.rules.moves(self.state)]
-        return list(self._legal)
+            raw = self.rules.moves(self.state)
+            self._legal = (raw, [to_move(m) for m in raw])
+        return self._legal
 
     def is_legal(self, move: Move | str | tuple[str, int, str]) -> bool:
         """Whether :meth:`play` would play ``move``: it reads moves exactly as ``play`` does."""
@@ -402,6 +408,12 @@ class Game:
         self._check_piles(pile)
         raw = self.rules.home_move(self.state, self.rules.index[pile])
         return None if raw is None else self.rules.to_move(raw)
+
+    def home_moves(self) -> dict[str, Move]:
+        """:meth:`home_move` of every pile that has one, by pile name, from one look at the legal moves."""
+        rules = self.rules
+        raw = rules.home_moves(self._legal_moves()[0])
+        return {rules.pile_names[pile]: rules.to_move(move) for pile, move in sorted(raw.items())}
 
     # --- saving and loading ----------------------------------------------
     def digest(self) -> str:

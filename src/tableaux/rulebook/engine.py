@@ -183,11 +183,17 @@ class Rules(ABC):
         """
         if pile not in self.home_piles:
             return None
+        return self.home_moves(self.moves(state)).get(pile)
+
+    def home_moves(self, moves: list[RawMove]) -> dict[int, RawMove]:
+        """:meth:`home_move` of every pile at once, from the position's legal ``moves`` (one move generation
+        for the whole table rather than one per pile, as a page showing every pile's double-click needs)."""
+        found: dict[int, RawMove] = {}
         foundations = self.foundations
-        for move in self.moves(state):
-            if move[0] == pile and move[1] == 1 and move[2] in foundations:
-                return move
-        return None
+        for move in moves:
+            if move[1] == 1 and move[2] in foundations and move[0] in self.home_piles:
+                found.setdefault(move[0], move)
+        return found
 
     def score(self, state: State) -> int:
         """Both games score one point per card on the foundations."""

@@ -54,10 +54,7 @@ def make_view(record: GameRecord, game: Game) -> dict[str, Any]:
     home: dict[str, MoveDict] = {}
     safe: list[MoveDict] = []
     if not finished:
-        for pile in game.rules.pile_names:
-            move = game.home_move(pile)
-            if move is not None:
-                home[pile] = move.to_dict()
+        home = {pile: move.to_dict() for pile, move in game.home_moves().items()}
         sources: set[int] = set()
         for raw in safe_moves(game.rules, game.state):
             if raw[0] not in sources:  # one per pile: which empty foundation an Ace takes does not matter
