@@ -106,6 +106,22 @@ def test_undo_and_redo_are_exact(name: str, deal: int, picks: list[int], back: i
 
 @pytest.mark.parametrize("name", NAMES)
 @quick
+@given(deal=deals, picks=choices)
+def test_every_position_packs_into_bytes_that_unpack_to_it(name: str, deal: int, picks: list[int]) -> None:
+    """What the web store keeps beside each game, and every few hundred moves of it."""
+    for state in playout(tableaux.new_game(name, deal), picks):
+        assert State.unpacked(state.packed()) == state
+        assert len(state.packed()) == 2 + len(state.piles) + sum(len(p) for p in state.piles)
+
+
+@pytest.mark.parametrize("data", [b"", b"\x00", b"\x00\x01\x05\x01", b"\x00\x01\x01\x07\x08", b"\x00\x02\x00"])
+def test_bytes_no_position_packs_into_are_refused(data: bytes) -> None:
+    with pytest.raises(ValueError, match="packed position"):
+        State.unpacked(data)
+
+
+@pytest.mark.parametrize("name", NAMES)
+@quick
 @given(deal=deals, picks=choices, back=st.integers(min_value=0, max_value=30))
 def test_save_and_load_replay_to_the_identical_position(name: str, deal: int, picks: list[int], back: int) -> None:
     game = tableaux.new_game(name, deal)

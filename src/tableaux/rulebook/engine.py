@@ -48,6 +48,32 @@ class State(NamedTuple):
     piles: tuple[Pile, ...]
     redeals: int = 0
 
+    def packed(self) -> bytes:
+        """The position in a few bytes (about 75), for a store that keeps it beside a game: the redeals, the
+        number of piles, then each pile's length and cards (card ints fit a byte, face-down bit included)."""
+        out = bytearray((self.redeals, len(self.piles)))
+        for pile in self.piles:
+            out.append(len(pile))
+            out += bytes(pile)
+        return bytes(out)
+
+    @classmethod
+    def unpacked(cls, data: bytes) -> State:
+        """The position :meth:`packed` wrote; ``ValueError`` for bytes it cannot have written."""
+        data = bytes(data)
+        if len(data) < 2:
+            raise ValueError("a packed position has at least two bytes")
+        piles = []
+        at = 2
+        for _pile in range(data[1]):
+            if at >= len(data) or at + 1 + data[at] > len(data):
+                raise ValueError("a packed position ends inside a pile")
+            piles.append(tuple(data[at + 1:at + 1 + data[at]]))
+            at += 1 + data[at]
+        if at != len(data):
+            raise ValueError("a packed position has bytes after its last pile")
+        return cls(tuple(piles), data[0])
+
 
 class Move(NamedTuple):
     """A move as players and tools see it: ``count`` cards from ``source`` to ``target``.
