@@ -141,8 +141,7 @@ class Game:
     def __init__(self, rules: Rules, deal: int) -> None:
         self.rules = rules
         self.deal = check_deal(deal)
-        self._start = rules.deal(self.deal)
-        self._states: MutableSequence[State] = [self._start]
+        self._states: MutableSequence[State] = [rules.deal(self.deal)]
         self._line: MutableSequence[Move] = []
         """The moves played, then the redo line (the next move to redo first)."""
         self._cursor = 0
@@ -209,7 +208,6 @@ class Game:
         game = object.__new__(cls)
         game.rules = rules
         game.deal = check_deal(deal)
-        game._start = states[0]
         game._states = states
         game._line = line
         game._cursor = played

@@ -9,14 +9,13 @@ page never needs to know a rule and never learns a face-down card.
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from ..i18n import _
 from ..play.game import Game
 from ..rulebook.cards import RANK_LABELS
 from ..rulebook.deal import MAX_DEAL
-from ..rulebook.engine import Move, MoveDict, Rules, TableauxError, short_name
+from ..rulebook.engine import MoveDict, Rules, TableauxError, short_name
 from ..rulebook.registry import rules as rules_for
 from ..solver.strategy import safe_moves
 from .fields import WEB_RULES
@@ -24,22 +23,22 @@ from .player_stats import tenths
 from .store import GameRecord, StoreError
 
 
-def rebuild(record: GameRecord) -> Game:
-    """The game a record describes, replayed through the engine (exact move texts, counts included)."""
+def saved_game(game: Game) -> dict[str, Any]:
+    """Everything a solver worker needs of a stored game, in a form sent cheaply to another process: its name,
+    deal, line (every move, read from the store here) and the cards the player has seen."""
+    return {"game": game.name, "deal": game.deal, "moves": [str(m) for m in game.moves_played],
+            "redo": [str(m) for m in game.redo_moves], "seen": sorted(game.seen_cards)}
+
+
+def game_of_saved(saved: dict[str, Any]) -> Game:
+    """In a worker: the game :func:`saved_game` describes, its stored moves replayed as they are (the rules
+    checked each one when it was played)."""
     try:
-        return Game.replay(rules_for(record.game), record.deal, record.moves, record.redo)
+        return Game.trusted_replay(rules_for(saved["game"]), saved["deal"], saved["moves"], saved["redo"],
+                                   seen=saved["seen"])
     except TableauxError as exc:
-        raise StoreError(_("saved game {id} cannot be replayed: {error}").format(id=record.id, error=exc)) from None
-
-
-move_text = functools.lru_cache(maxsize=16384)(Move.__str__)
-
-
-def extend_texts(stored: list[str], played: list[Move]) -> list[str]:
-    """The stored move list after one change: history only ever changes at its end, so reuse the rest."""
-    if len(played) <= len(stored):
-        return stored[: len(played)]
-    return stored + [move_text(m) for m in played[len(stored):]]
+        raise StoreError(_("a saved {game} game cannot be replayed: {error}").format(
+            game=saved["game"], error=exc)) from None
 
 
 def make_view(record: GameRecord, game: Game) -> dict[str, Any]:
@@ -73,7 +72,7 @@ def make_view(record: GameRecord, game: Game) -> dict[str, Any]:
         # Cut to a tenth, never rounded up: clocks (formatTime in state.js, format_time in cli/stats.py)
         # show whole seconds gone by, and rounding up would make 1.96 s show as 0:02 here and 0:01 in stats.
         "elapsed_seconds": tenths(record.elapsed_now()),
-        "moves": len(record.moves),
+        "moves": game.played_count,
         "won": won,
         "over": bool(position["over"]) and not won,
         "given_up": record.given_up,
