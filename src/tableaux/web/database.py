@@ -484,9 +484,9 @@ class PostgresEngine:
                 self.health.failed(exc.reason)
             raise
         except PoolTimeout:
-            self.health.failed(_("no connection came free within {seconds} s").format(seconds=POOL_TIMEOUT))
-            raise StoreUnavailable(_("no database connection came free within {seconds} s").format(
-                seconds=POOL_TIMEOUT)) from None
+            reason = _("no database connection came free within {seconds} s").format(seconds=POOL_TIMEOUT)
+            self.health.failed(reason)
+            raise StoreUnavailable(reason) from None
         except Exception as exc:
             error = self.translate(exc)
             if error is None:

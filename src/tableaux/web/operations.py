@@ -303,9 +303,12 @@ class Games:
 
 def too_many(exc: QuotaExceeded) -> ApiError:
     """429 with Retry-After: which limit was reached, and when a new game can start."""
-    who = _("this player") if exc.bucket.startswith("player:") else _("this address")
-    return ApiError(429, _("too many new games: at most {limit} a minute for {who}; try again in {seconds} s").format(
-        limit=exc.limit, who=who, seconds=exc.retry_after), headers={"Retry-After": str(exc.retry_after)})
+    if exc.bucket.startswith("player:"):
+        message = _("too many new games: at most {limit} a minute for each player; try again in {seconds} s")
+    else:
+        message = _("too many new games: at most {limit} a minute from one address; try again in {seconds} s")
+    return ApiError(429, message.format(limit=exc.limit, seconds=exc.retry_after),
+                    headers={"Retry-After": str(exc.retry_after)})
 
 
 # --- a stale version ------------------------------------------------------------------------

@@ -34,7 +34,6 @@ FIRST_LOOK = 0.25
 """Seconds between the first failed look for the database and the next one; each wait then doubles, up to
 :data:`LONGEST_WAIT`."""
 LONGEST_WAIT = 1.0
-SAFE = "Your earlier moves are safe."
 
 
 class StoreError(Exception):
@@ -58,12 +57,12 @@ class StoreUnavailable(StoreError):
         self.outcome_unknown = outcome_unknown
         if outcome_unknown:
             message = _("The saved games database stopped answering while this change was being saved, so it "
-                        "may or may not have been stored ({reason}). {safe} Send the same request again, with "
-                        "the same request id, to find out: it is never applied twice.")
+                        "may or may not have been stored ({reason}). Your earlier moves are safe. Send the same "
+                        "request again, with the same request id, to find out: it is never applied twice.")
         else:
             message = _("The saved games database cannot be reached just now ({reason}), so nothing was changed. "
-                        "{safe} Try again in a moment.")
-        super().__init__(message.format(reason=reason, safe=_(SAFE)))
+                        "Your earlier moves are safe. Try again in a moment.")
+        super().__init__(message.format(reason=reason))
 
     @property
     def retry_after(self) -> int:
@@ -75,8 +74,8 @@ class StoreFull(StoreError):
 
     def __init__(self, reason: str) -> None:
         self.reason = reason
-        super().__init__(_("The saved games database's disk is full ({reason}), so nothing was changed. {safe} "
-                           "Try again later.").format(reason=reason, safe=_(SAFE)))
+        super().__init__(_("The saved games database's disk is full ({reason}), so nothing was changed. Your "
+                           "earlier moves are safe. Try again later.").format(reason=reason))
 
     @property
     def retry_after(self) -> int:
