@@ -8,6 +8,7 @@ on 127.0.0.1 only, with trust authentication for the one superuser it makes.
 
     cluster = Cluster.start()
     url = cluster.new_database()     # postgresql://tableaux@127.0.0.1:PORT/t1
+    cluster.halt(); cluster.resume() # an outage: the server stopped at once, then started again
     ...
     cluster.stop()
 """
@@ -67,6 +68,7 @@ class Cluster:
         self.folder = folder
         self.port = port
         self.bin_dir = bin_dir
+        self.fsync = False
         self._names = itertools.count(1)
 
     @property
@@ -88,6 +90,20 @@ class Cluster:
         if proc.returncode != 0:
             raise RuntimeError(f"{' '.join(command)} failed ({proc.returncode}): {proc.stdout}{proc.stderr}")
 
+    def _options(self) -> str:
+        return (f"-c listen_addresses=127.0.0.1 -p {self.port} -c unix_socket_directories={self.folder} "
+                f"-c max_connections=300 -c fsync={'on' if self.fsync else 'off'}")
+
+    def halt(self) -> None:
+        """Stop the server at once, as a crash would (``pg_ctl stop -m immediate``); the data stays, for
+        :meth:`resume`."""
+        self._run(str(self.bin_dir / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop")
+
+    def resume(self) -> None:
+        """Start the server again after :meth:`halt`, on the same port and data (it recovers from its log)."""
+        self._run(str(self.bin_dir / "pg_ctl"), "-D", str(self.data), "-l", str(self.folder / "server.log"),
+                  "-o", self._options(), "-w", "-t", "60", "start")
+
     @classmethod
     def start(cls, fsync: bool = False) -> Cluster:
         """A new cluster. ``fsync=False`` (tests) skips flushing to disk, which only matters if the machine
@@ -99,13 +115,11 @@ class Cluster:
             owner = pwd.getpwnam(OWNER)
             os.chown(folder, owner.pw_uid, owner.pw_gid)
         cluster = cls(folder, free_port(), bin_dir)
+        cluster.fsync = fsync
         try:
             cluster._run(str(bin_dir / "initdb"), "-D", str(cluster.data), "-A", "trust", "-U", SUPERUSER,
                          "-E", "UTF8", "--locale=C", "--no-sync")
-            options = (f"-c listen_addresses=127.0.0.1 -p {cluster.port} -c unix_socket_directories={folder} "
-                       f"-c max_connections=300 -c fsync={'on' if fsync else 'off'}")
-            cluster._run(str(bin_dir / "pg_ctl"), "-D", str(cluster.data), "-l", str(folder / "server.log"),
-                         "-o", options, "-w", "-t", "60", "start")
+            cluster.resume()
         except BaseException:
             shutil.rmtree(folder, ignore_errors=True)
             raise
@@ -129,7 +143,9 @@ class Cluster:
             conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
     def stop(self) -> None:
+        """Stop the server (if it runs) and remove the cluster."""
         try:
-            self._run(str(self.bin_dir / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop")
+            if (self.data / "postmaster.pid").exists():
+                self.halt()
         finally:
             shutil.rmtree(self.folder, ignore_errors=True)

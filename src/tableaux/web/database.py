@@ -186,6 +186,8 @@ class Connection:
         self.types = SQLITE_TYPES if self.is_sqlite else POSTGRES_TYPES
         self.row_order = "rowid" if self.is_sqlite else "seq"
         self._translate = translate
+        self.wrote = False
+        """Set when a write transaction on it commits (an SQLite store knows its disk has room again)."""
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
         """Run one statement; returns the cursor (``fetchone``, ``fetchall``, ``rowcount``, iteration)."""
@@ -224,6 +226,7 @@ class Connection:
             raise
         with self._committing():
             self.execute("COMMIT")
+        self.wrote = True
 
     @contextmanager
     def _committing(self) -> Iterator[None]:
@@ -332,19 +335,20 @@ class SqliteEngine:
             conn = self._local.conn = self._open()
             with self._lock:
                 self._connections.append(conn)
+        conn.wrote = False
         try:
             yield conn
         except StoreError as exc:
             if isinstance(exc, StoreUnavailable | StoreFull):
-                self.health.failed(exc.reason)
+                self.health.failed(exc.reason, isinstance(exc, StoreFull))
             raise
         except Exception as exc:
             error = self.translate(exc)
             if error is None:
                 raise
-            self.health.failed(error.reason)  # type: ignore[attr-defined]
+            self.health.failed(error.reason, isinstance(error, StoreFull))  # type: ignore[attr-defined]
             raise error from None
-        self.health.worked()
+        self.health.worked(conn.wrote)
 
     def reopened(self, action: Callable[[], None]) -> None:
         """Nothing to reopen for a file: see :meth:`PostgresEngine.reopened`."""

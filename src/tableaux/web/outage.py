@@ -100,6 +100,8 @@ class Health:
         self._lock = threading.Lock()
         self._down_since: float | None = None
         self._reason = ""
+        self._full = False
+        """Down because the disk is full: reads still work, so only a write that works shows it is over."""
         self._watching = False
 
     @property
@@ -111,10 +113,11 @@ class Health:
         if self._down_since is not None and self._look is not None:
             raise StoreUnavailable(self._reason)
 
-    def failed(self, reason: str) -> None:
-        """An operation failed the way a database that went away fails: look for it (or, unwatched, log it)."""
+    def failed(self, reason: str, full: bool = False) -> None:
+        """An operation failed the way a database that went away fails (``full``: its disk is full): look for it
+        (or, unwatched, log it)."""
         if self._look is None:
-            self._lost(reason)
+            self._lost(reason, full)
             return
         with self._lock:
             if self._watching:
@@ -122,17 +125,19 @@ class Health:
             self._watching = True
         threading.Thread(target=self._watch, name="tableaux-database-watch", daemon=True).start()
 
-    def worked(self) -> None:
-        """An operation succeeded (unwatched databases: that is how their return is noticed)."""
-        if self._down_since is not None and self._look is None:
+    def worked(self, wrote: bool) -> None:
+        """An operation succeeded, and ``wrote`` or not (unwatched databases: that is how their return is noticed;
+        after a full disk, only a write that works)."""
+        if self._down_since is not None and self._look is None and (wrote or not self._full):
             self._back()
 
-    def _lost(self, reason: str) -> None:
+    def _lost(self, reason: str, full: bool = False) -> None:
         with self._lock:
             if self._down_since is not None:
                 return
             self._down_since = time.monotonic()
             self._reason = reason
+            self._full = full
         log.warning(_("The saved games database {name} cannot be used: {reason}. Requests that need it are "
                       "refused, saying so, until it can.").format(name=self.name, reason=reason))
 

@@ -64,13 +64,15 @@ class Settings:
     max_connections: int = MAX_CONNECTIONS
 
 
-def configure_logging() -> None:
+def configure_logging(several: bool = False) -> None:
     """The server's own lines (the database going away and coming back, the connection cap) go to stderr, once
-    each; the connection pool's retries, which the store watches itself, are left out."""
+    each, naming the process when there are ``several``; the connection pool's retries, which the store watches
+    itself, are left out."""
     logger = logging.getLogger("tableaux")
     if not logger.handlers:
         handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("tableaux: %(message)s"))
+        handler.setFormatter(logging.Formatter("tableaux[%(process)d]: %(message)s" if several
+                                               else "tableaux: %(message)s"))
         logger.addHandler(handler)
         logger.setLevel(logging.INFO)
         logger.propagate = False
@@ -82,7 +84,6 @@ def build_app(settings: Settings) -> Any:
     from .app import create_app
     from .pool import SolverPool
 
-    configure_logging()
     return create_app(settings.database, allowed_hosts=settings.allowed_hosts, limits=settings.limits,
                       pool=SolverPool(workers=settings.solver_workers))
 
@@ -92,6 +93,7 @@ def worker_app(settings: Settings) -> Any:
     from ..common.watchdog import watch_parent
 
     watch_parent()
+    configure_logging(several=True)
     return build_app(settings)
 
 
