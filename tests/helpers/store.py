@@ -108,3 +108,28 @@ def stored_lines(db: str | Path) -> dict[str, tuple[list[str], list[str]]]:
         line = moves.get(gid, [])
         out[gid] = (line[:played], line[played:])
     return out
+
+
+def store_line(store: Store, player: str, name: str, deal: int, moves: list[str], redo: list[str] = ()  # type: ignore[assignment]
+               ) -> GameRecord:
+    """A new game with a whole line stored in one change, as the web store keeps one: the moves' rows, the position
+    after the moves played, and every hundredth position along the line (for a long game, made quickly)."""
+    import tableaux
+    from tableaux.web.history import KEEP_EVERY, mask_of
+
+    rules = tableaux.rules(name)
+    line = [*moves, *redo]
+    state = rules.deal(deal)
+    kept: list[tuple[int, bytes]] = []
+    current = state
+    for ply, text in enumerate(line, 1):
+        state = rules.apply(state, rules.to_raw(tableaux.Move.from_str(text)))
+        if ply % KEEP_EVERY == 0:
+            kept.append((ply, state.packed()))
+        if ply == len(moves):
+            current = state
+    seen = tableaux.Game.trusted_replay(rules, deal, moves, redo).seen_cards
+    record = store.create_game(player, name, deal)
+    change = GameChange(played=len(moves), line_length=len(line), position=current.packed(), seen=mask_of(seen),
+                        won=rules.won(current), cut=None, added=list(enumerate(line)), positions=kept)
+    return store.save_change(record, change)

@@ -12,7 +12,9 @@ lacks, passed to it as its ``http`` protocol class:
   byte, or of the connection's opening: otherwise the connection is answered 408 and closed;
 - at most ``limit_concurrency`` connections are open in one process (set below the process's file
   limit by :func:`connection_cap`): beyond that a new connection is closed at once, so the process keeps
-  answering the ones it has, and one line a minute says so in the log.
+  answering the ones it has, and one line a minute says so in the log. asyncio accepts up to the listen
+  backlog's worth of connections in one go before any can be closed, so the backlog is kept small
+  (:data:`~tableaux.web.limits.BACKLOG`, uvicorn's is 2048) and that many descriptors are kept free beyond the cap.
 
 The time the app takes to answer is not limited here: a request that has arrived is the server's to answer.
 """
@@ -28,14 +30,15 @@ import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from ..i18n import _
-from .limits import MAX_CONNECTIONS
+from .limits import BACKLOG, MAX_CONNECTIONS
 
 REQUEST_TIMEOUT = 10.0
 """Seconds a request may take to arrive whole (head and body), from its first byte or the connection's opening."""
 KEEP_ALIVE = 5
 """Seconds a keep-alive connection may stay idle between two requests (uvicorn's ``timeout_keep_alive``)."""
-RESERVED_FILES = 100
-"""File descriptors kept for everything else a process opens: database connections, the solver pool's pipes, logs."""
+RESERVED_FILES = BACKLOG + 64
+"""File descriptors kept for everything else: one accept round's new connections (before the cap closes them),
+database connections, the solver pool's pipes, logs."""
 TIMED_OUT = b"HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n"
 WAITING = (h11.IDLE, h11.SEND_BODY)
 """The client's states while its request is still arriving."""

@@ -19,6 +19,9 @@ from __future__ import annotations
 import ipaddress
 from dataclasses import dataclass
 
+BACKLOG = 64
+"""Connections the kernel queues for a server, and so the most asyncio accepts in one go (uvicorn's default is
+2048): :mod:`tableaux.web.connections` keeps that many file descriptors free beyond its connection cap."""
 MAX_CONNECTIONS = 1000
 """Connections one server process keeps open at most, unless its file limit is lower
 (:func:`tableaux.web.connections.connection_cap`)."""

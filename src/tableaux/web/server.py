@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from ..i18n import _
 from .database import Database, StoreError, parse_database
-from .limits import MAX_CONNECTIONS, Limits
+from .limits import BACKLOG, MAX_CONNECTIONS, Limits
 
 if TYPE_CHECKING:
     from .workers import Settings
@@ -61,7 +61,7 @@ def open_socket(host: str, port: int, attempts: int = PORT_ATTEMPTS) -> tuple[so
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # allows TIME_WAIT, never a live listener
         try:
             sock.bind(address)
-            sock.listen(128)
+            sock.listen(BACKLOG)
         except OSError as exc:
             sock.close()
             if exc.errno == errno.EADDRINUSE:

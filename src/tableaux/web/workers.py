@@ -43,7 +43,7 @@ from uvicorn.supervisors import Multiprocess
 from ..i18n import _
 from .connections import KEEP_ALIVE, GuardedProtocol, connection_cap
 from .database import Database
-from .limits import MAX_CONNECTIONS, Limits
+from .limits import BACKLOG, MAX_CONNECTIONS, Limits
 
 HEALTHCHECK = 30
 """Seconds a process may take to answer the supervisor's ping before it counts as hung and is replaced (long:
@@ -102,7 +102,7 @@ def server_config(app: Any, settings: Settings, workers: int = 1, factory: bool 
     the proxies whose forwarded address is believed. ``factory``: ``app`` is called in each process to make it."""
     return Config(
         app, log_level="warning", access_log=False, lifespan="on", http=GuardedProtocol,
-        timeout_keep_alive=KEEP_ALIVE, limit_concurrency=connection_cap(settings.max_connections),
+        timeout_keep_alive=KEEP_ALIVE, limit_concurrency=connection_cap(settings.max_connections), backlog=BACKLOG,
         proxy_headers=bool(settings.trusted_proxies), forwarded_allow_ips=list(settings.trusted_proxies) or None,
         workers=workers, factory=factory,
         timeout_worker_healthcheck=HEALTHCHECK, timeout_graceful_shutdown=STOP_TIMEOUT,
