@@ -1,8 +1,9 @@
 """The truth about a change whose answer was lost between PostgreSQL's commit and the server.
 
 A small proxy sits between the server and PostgreSQL (tests/helpers/tcp_proxy.py) and throws away the
-database's reply to one COMMIT, as a failed network would after the commit: the change is stored and the
-server cannot know it. Each change carries a request id stored in its own transaction, so:
+database's reply to the statement that commits a change (a move is one statement, its own transaction; a new
+game ends with COMMIT), as a failed network would after the commit: the change is stored and the server cannot
+know it. Each change carries a request id stored in its own transaction, so:
 
 - when the database still answers, the server asks it at once, finds the change stored, and answers with it;
 - when it does not, the answer is 503 saying the outcome is unknown; the same request sent again with the same
@@ -25,6 +26,8 @@ from helpers.tcp_proxy import Proxy
 from helpers.web import new_game
 from tableaux.web.app import create_app
 
+MOVE_WRITE = b"UPDATE games SET version"
+"""What the statement that stores a move begins with."""
 BOUND = 60.0
 """Seconds a wait for the database's return may take before it counts as a failure (it paces nothing)."""
 
@@ -66,7 +69,7 @@ def test_a_move_whose_commit_reply_is_lost_is_found_stored_and_answered_as_store
     view = new_game(client, "king-albert", 1)
     body = {"move": view["legal_moves"][0], "version": 0}
     headers = {"Idempotency-Key": key} if key else {}
-    proxy.lose_reply_to(b"COMMIT")
+    proxy.lose_reply_to(MOVE_WRITE)
     r = client.post(f"/api/games/{view['id']}/moves", json=body, headers=headers)
     assert proxy.lost == 1
     assert r.status_code == 200, r.text  # the server asked the database, by the change's id: it was stored
@@ -88,7 +91,7 @@ def test_a_move_whose_outcome_cannot_be_known_says_so_and_the_same_request_settl
     view = new_game(client, "king-albert", 1)
     body = {"move": view["legal_moves"][0], "version": 0}
     headers = {"Idempotency-Key": "move-unknown"}
-    proxy.lose_reply_to(b"COMMIT", then_refuse=True)
+    proxy.lose_reply_to(MOVE_WRITE, then_refuse=True)
     r = client.post(f"/api/games/{view['id']}/moves", json=body, headers=headers)
     assert r.status_code == 503 and r.headers["retry-after"].isdigit(), r.text
     answer = r.json()

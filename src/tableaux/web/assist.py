@@ -146,7 +146,7 @@ def rewind_check(keep: int) -> Callable[[GameRecord, Game], None]:
 
 
 # --- the routes ------------------------------------------------------------------------------
-def assist_of(request: Request) -> Assist:
+async def assist_of(request: Request) -> Assist:
     return request.app.state.assist  # type: ignore[no-any-return]
 
 

@@ -15,7 +15,7 @@ speak, against a :class:`Connection`. What differs is kept here and only here:
   and its ``INTEGER`` stops at 2**31, so times and deal numbers need wider ones;
 - insertion order: SQLite numbers rows itself (``rowid``), PostgreSQL gets a column;
 - how a writer takes the lock that orders it before others (``BEGIN IMMEDIATE``,
-  or an advisory lock for migrations);
+  or an advisory lock for migrations), and whether a change's writes can be one statement;
 - connections: one per thread for SQLite (opened on first use), a pool
   (psycopg_pool) for PostgreSQL;
 - which of each driver's errors mean the database is unavailable, or its disk full: they become the
@@ -188,6 +188,8 @@ class Connection:
         self._translate = translate
         self.wrote = False
         """Set when a write transaction on it commits (an SQLite store knows its disk has room again)."""
+        self.writes_at_once = not self.is_sqlite
+        """Whether several writes can be one statement (PostgreSQL's data-modifying WITH; SQLite has none)."""
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
         """Run one statement; returns the cursor (``fetchone``, ``fetchall``, ``rowcount``, iteration)."""

@@ -38,7 +38,8 @@ __all__ = ["GAME_ERRORS", "GameId", "Games", "GamesDep", "KeyDep", "asked", "che
 
 
 # --- the routes ------------------------------------------------------------------------------
-def games_of(request: Request) -> Games:
+async def games_of(request: Request) -> Games:
+    """The app's games (async: FastAPI runs a plain function dependency in its thread pool, a hop per request)."""
     return request.app.state.games  # type: ignore[no-any-return]
 
 

@@ -82,20 +82,67 @@ class GameChange:
     given_up: bool = False
 
 
+GAME_UPDATE = (
+    "UPDATE games SET version = ?, move_count = ?, line_length = ?, position = ?, seen = ?, finished_at = ?, "
+    "won = ?, elapsed = ?, last_move_at = ?, updated_at = ?, ever_moved = 1, assisted = ?, given_up = ? "
+    "WHERE id = ? AND player = ? AND version = ?"
+)
+"""A change's write of the game's own row, only if its version is still the one the change was made at."""
+
+
 def write_line(conn: Connection, game_id: str, change: GameChange) -> None:
-    """The rows of the game's line that ``change`` touched: those from its cut on go, the moves it added and
-    the hundredth positions it reached are written."""
+    """The rows of the game's line that ``change`` touched, one statement each: after a cut, the moves beyond the
+    new line's end and the positions after the cut go; the moves added and the hundredth positions reached are
+    written (over rows that were there)."""
     if change.cut is not None:
-        conn.execute("DELETE FROM game_moves WHERE game_id = ? AND ply >= ?", (game_id, change.cut))
-        conn.execute("DELETE FROM game_positions WHERE game_id = ? AND ply > ?", (game_id, change.cut))
+        conn.execute("DELETE FROM game_moves WHERE game_id = ? AND ply >= ?", (game_id, change.line_length))
+        reached = [ply for ply, _position in change.positions]
+        conn.execute("DELETE FROM game_positions WHERE game_id = ? AND ply > ?"
+                     + (f" AND ply NOT IN ({', '.join('?' * len(reached))})" if reached else ""),
+                     (game_id, change.cut, *reached))
     for start in range(0, len(change.added), ROWS_A_STATEMENT):
         part = change.added[start:start + ROWS_A_STATEMENT]
-        conn.execute("INSERT INTO game_moves (game_id, ply, move) VALUES " + ", ".join(["(?, ?, ?)"] * len(part)),
+        conn.execute("INSERT INTO game_moves (game_id, ply, move) VALUES " + ", ".join(["(?, ?, ?)"] * len(part))
+                     + " ON CONFLICT (game_id, ply) DO UPDATE SET move = excluded.move",
                      [value for ply, move in part for value in (game_id, ply, move)])
     for ply, position in change.positions:
         conn.execute("INSERT INTO game_positions (game_id, ply, position) VALUES (?, ?, ?) "
                      "ON CONFLICT (game_id, ply) DO UPDATE SET position = excluded.position",
                      (game_id, ply, position))
+
+
+def write_at_once(conn: Connection, game: Sequence[object], change: GameChange,
+                  remembered: Sequence[object] | None) -> int:
+    """The whole of a change in one statement, for PostgreSQL (its data-modifying WITH): the game's row
+    (:data:`GAME_UPDATE` with ``game``, its parameters), the line's rows as :func:`write_line` writes them and
+    the request id (``remembered``: player, request id, version, fingerprint, time), each only if the game's
+    row was updated. One statement is one round trip, and its own transaction. Returns the rows updated (0:
+    the version moved on, and nothing was written)."""
+    parts = [f"game AS ({GAME_UPDATE} RETURNING id)"]
+    params: list[object] = list(game)
+    if change.cut is not None:
+        reached = [ply for ply, _position in change.positions]
+        parts.append("cut_moves AS (DELETE FROM game_moves WHERE game_id IN (SELECT id FROM game) AND ply >= ?)")
+        parts.append("cut_positions AS (DELETE FROM game_positions WHERE game_id IN (SELECT id FROM game) AND "
+                     "ply > ?" + (f" AND ply NOT IN ({', '.join('?' * len(reached))})" if reached else "") + ")")
+        params += [change.line_length, change.cut, *reached]
+    if change.added:
+        rows = ", ".join(["(CAST(? AS INTEGER), CAST(? AS TEXT))"] * len(change.added))
+        parts.append(f"moves AS (INSERT INTO game_moves (game_id, ply, move) SELECT game.id, v.ply, v.move FROM game, "
+                     f"(VALUES {rows}) AS v(ply, move) ON CONFLICT (game_id, ply) DO UPDATE SET move = excluded.move)")
+        params += [value for pair in change.added for value in pair]
+    if change.positions:
+        rows = ", ".join(["(CAST(? AS INTEGER), CAST(? AS BYTEA))"] * len(change.positions))
+        parts.append(f"positions AS (INSERT INTO game_positions (game_id, ply, position) SELECT game.id, v.ply, "
+                     f"v.position FROM game, (VALUES {rows}) AS v(ply, position) "
+                     f"ON CONFLICT (game_id, ply) DO UPDATE SET position = excluded.position)")
+        params += [value for pair in change.positions for value in pair]
+    if remembered is not None:
+        player, request, version, fingerprint, now = remembered
+        parts.append("remembered AS (INSERT INTO changes (player, request, game_id, version, fingerprint, made_at) "
+                     "SELECT ?, ?, id, ?, ?, ? FROM game)")
+        params += [player, request, version, fingerprint, now]
+    return int(conn.execute(f"WITH {', '.join(parts)} SELECT COUNT(*) FROM game", params).fetchone()[0])
 
 
 def remember(conn: Connection, player: str, request: Request | None, game_id: str, version: int, now: float) -> None:

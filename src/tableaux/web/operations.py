@@ -18,6 +18,7 @@ change's own transaction, so whether a change was stored is always a question th
 from __future__ import annotations
 
 import hashlib
+import itertools
 import secrets
 import threading
 from collections import OrderedDict
@@ -49,9 +50,14 @@ def fingerprint(method: str, path: str, body: str) -> str:
     return hashlib.sha256(f"{method} {path} {body}".encode()).hexdigest()[:32]
 
 
+_SERVER_IDS = ("server-" + secrets.token_urlsafe(9) + "-{}").format
+"""Request ids this process makes: a random part of its own (no two processes share one) and a count."""
+_COUNT = itertools.count()
+
+
 def server_request() -> Request:
     """A request id for a change sent without one (a script): it still lets a lost commit be settled."""
-    return Request("server-" + secrets.token_urlsafe(12), "")
+    return Request(_SERVER_IDS(next(_COUNT)), "")
 
 
 class Games:

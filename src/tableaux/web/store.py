@@ -53,6 +53,7 @@ from ..i18n import _
 from .database import Connection, Database, StoreError, one_line, parse_database
 from .ledger import (
     CHANGES_KEPT,
+    GAME_UPDATE,
     GameChange,
     Made,
     QuotaExceeded,
@@ -61,6 +62,7 @@ from .ledger import (
     count_new_game,
     remember,
     tidy,
+    write_at_once,
     write_line,
 )
 from .migrations import current_version, migrate
@@ -371,8 +373,9 @@ class Store:
     def save_change(self, record: GameRecord, change: GameChange, request: Request | None = None) -> GameRecord:
         """Store one state change made against ``record.version``; :class:`StaleVersionError` if it moved on.
 
-        One transaction: the game's row (only if its version is still ``record.version``), the rows of its
-        line the change touched, and the request id. The clock advances by the gap since the previous
+        One transaction (on PostgreSQL one statement, one round trip: :func:`tableaux.web.ledger.write_at_once`):
+        the game's row (only if its version is still ``record.version``), the rows of its line the change
+        touched, and the request id. The clock advances by the gap since the previous
         change (capped at :data:`IDLE_CAP`); it starts at the first change. ``assisted`` can only be set,
         never cleared (None keeps it); ``given_up`` ends the game as lost.
         """
@@ -383,20 +386,22 @@ class Store:
             finished_at=now if change.won or change.given_up else None, last_move_at=now, updated_at=now,
             ever_moved=True, assisted=record.assisted or bool(change.assisted), given_up=change.given_up,
         )
-        with self._remembering(record.player, request):
-            with self._write() as conn:
-                cur = conn.execute(
-                    "UPDATE games SET version = ?, move_count = ?, line_length = ?, position = ?, seen = ?, "
-                    "finished_at = ?, won = ?, elapsed = ?, last_move_at = ?, updated_at = ?, ever_moved = 1, "
-                    "assisted = ?, given_up = ? WHERE id = ? AND player = ? AND version = ?",
-                    (new.version, new.played, new.line_length, new.position, new.seen, new.finished_at,
-                     int(new.won), new.elapsed, now, now, int(new.assisted), int(new.given_up), record.id,
-                     record.player, record.version),
-                )
-                if cur.rowcount != 1:
-                    raise StaleVersionError(record.id)
-                write_line(conn, record.id, change)
-                remember(conn, record.player, request, record.id, new.version, now)
+        game = (new.version, new.played, new.line_length, new.position, new.seen, new.finished_at, int(new.won),
+                new.elapsed, now, now, int(new.assisted), int(new.given_up), record.id, record.player, record.version)
+        with self._remembering(record.player, request), self._connect() as conn:
+            if conn.writes_at_once:
+                remembered = None if request is None else (
+                    record.player, request.id, new.version, request.fingerprint, now)
+                with conn.transaction(one_statement=True):
+                    updated = write_at_once(conn, game, change, remembered)
+            else:
+                with conn.transaction():
+                    updated = conn.execute(GAME_UPDATE, game).rowcount
+                    if updated == 1:
+                        write_line(conn, record.id, change)
+                        remember(conn, record.player, request, record.id, new.version, now)
+            if updated != 1:
+                raise StaleVersionError(record.id)
         return new
 
     def find_change(self, player: str, request_id: str) -> Made | None:
