@@ -194,13 +194,16 @@ async def run(url: str, players: int, tabs: int, seconds: float) -> Results:
 MOVE_P99_TARGET_MS = 50.0
 
 
-async def steady_player(urls: list[str], seed: int, stop_at: float, latencies: list[float],
-                        errors: dict[str, int]) -> int:
-    """A person playing: one move a second (a new deal when done). With several ``urls`` (servers on one
-    database) the requests go to each in turn, with the one cookie the first server gave."""
+async def steady_player(urls: list[str], seed: int, seconds: float, latencies: list[float],
+                        errors: dict[str, int], gate: asyncio.Barrier) -> int:
+    """A person playing: one move a second (a new deal when done), for ``seconds``. With several ``urls``
+    (servers on one database) the requests go to each in turn, with the one cookie the first server gave.
+
+    Every player first makes its clients and its first game; the measured time starts once all have
+    (``gate``): the benchmark measures players playing, not a crowd arriving in the same second (which
+    costs the client process seconds of its own CPU, making its connections, and shows as slow moves)."""
     rng = random.Random(seed)
     moves = 0
-    await asyncio.sleep(rng.random())  # players do not start, nor move, in step
     async with AsyncExitStack() as stack:
         first = await stack.enter_async_context(httpx.AsyncClient(base_url=urls[0], timeout=30))
         clients = [first]
@@ -213,6 +216,10 @@ async def steady_player(urls: list[str], seed: int, stop_at: float, latencies: l
         for url in urls[1:]:
             clients.append(await stack.enter_async_context(
                 httpx.AsyncClient(base_url=url, timeout=30, cookies=first.cookies)))
+            await clients[-1].get("api/games/info")  # its connection made before the clock starts
+        await gate.wait()
+        await asyncio.sleep(rng.random())  # players do not start, nor move, in step
+        stop_at = time.monotonic() + seconds
         next_at = time.monotonic()
         while time.monotonic() < stop_at:
             next_at += 1.0
@@ -261,8 +268,9 @@ def hint_flood(url: str, players: int, askers: int, seconds: float) -> int:
 
     async def run_all() -> None:
         stop_at = time.monotonic() + seconds
+        gate = asyncio.Barrier(players)
         await asyncio.gather(
-            *(steady_player([url], i, stop_at, moves, errors) for i in range(players)),
+            *(steady_player([url], i, seconds, moves, errors, gate) for i in range(players)),
             *(hint_asker(url, 1000 + i, stop_at, hints, sources, errors) for i in range(askers)),
         )
 
@@ -355,8 +363,9 @@ def steady_step(urls: list[str], players: int, seconds: float, seed: int) -> tup
     errors: dict[str, int] = {}
 
     async def run_all() -> None:
-        stop_at = time.monotonic() + seconds
-        await asyncio.gather(*(steady_player(urls, seed + i, stop_at, latencies, errors) for i in range(players)))
+        gate = asyncio.Barrier(players)
+        await asyncio.gather(*(steady_player(urls, seed + i, seconds, latencies, errors, gate)
+                               for i in range(players)))
 
     asyncio.run(run_all())
     return latencies, errors
