@@ -3,9 +3,10 @@
 //
 // Each change (a POST other than a hint) carries an Idempotency-Key made for it. When the server cannot be
 // reached, or answers that its database is away (503 with cause "database" or "disk"), the page shows a
-// banner and sends the same request again, with the same key, after the Retry-After the server asked for:
+// banner and sends the same change again, with the same key, after the Retry-After the server asked for:
 // a change whose first try was stored is answered with what it did, never applied twice, so nothing the
 // player did is lost or made twice, and nothing else is sent meanwhile (the page's actions wait in line).
+// A read that fails so is not sent again here: the page's start shows its offline screen then (pwa.js).
 
 import { lang, t } from "./i18n.js";
 
@@ -85,7 +86,7 @@ export async function call(method, url, body, { change = method === "POST" } = {
       outage("");
       return data;
     }
-    if (!passing(status, data)) {
+    if (!change || !passing(status, data)) {
       outage("");
       throw new ApiError(status, data);
     }
