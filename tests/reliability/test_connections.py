@@ -15,8 +15,9 @@ import time
 from pathlib import Path
 
 import httpx2
-from test_serve import free_port, server, wait_until_answering
 
+from helpers.net import free_port
+from helpers.server import server, wait_until_answering
 from tableaux.web.connections import KEEP_ALIVE, REQUEST_TIMEOUT
 
 BOUND = 90.0

@@ -29,10 +29,11 @@ from typing import Any
 
 import httpx2
 import pytest
-from test_serve import children, free_port, server, wait_for_children, wait_until_answering
 
 import helpers.pg_cluster as pg_cluster
 import tableaux
+from helpers.net import free_port
+from helpers.server import children, server, wait_for_children, wait_until_answering
 from helpers.store import check_integrity
 
 BOUND = 10.0
@@ -87,6 +88,7 @@ def assert_unavailable(r: httpx2.Response, seconds: float) -> None:
     assert "nothing was changed" in answer["error"] and "earlier moves are safe" in answer["error"], answer
 
 
+@pytest.mark.postgres
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the server processes in /proc (Linux)")
 def test_an_outage_with_a_process_killed_during_it_keeps_the_port_open_and_loses_nothing(cluster: Any) -> None:
     db = cluster.new_database()

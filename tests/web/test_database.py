@@ -76,6 +76,8 @@ def test_the_command_line_refuses_a_bad_db_with_one_line_and_creates_nothing(
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.server
+@pytest.mark.slow
 def test_an_unreachable_postgresql_server_at_start_is_one_line_and_the_server_waits_for_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -83,7 +85,8 @@ def test_an_unreachable_postgresql_server_at_start_is_one_line_and_the_server_wa
     is answered 503 with Retry-After, saying that nothing changed, until the database answers. No folder named
     'postgresql:' with SQLite inside, as `serve --db postgresql://...` once made."""
     pytest.importorskip("psycopg", reason="PostgreSQL URLs are read by psycopg (pip install '.[postgres]')")
-    from test_serve import free_port, server, wait_until_answering
+    from helpers.net import free_port
+    from helpers.server import server, wait_until_answering
 
     monkeypatch.chdir(tmp_path)
     args = ["serve", "--port", str(free_port()), "--no-browser", "--db", "postgresql://nobody@127.0.0.1:1/games"]

@@ -22,6 +22,7 @@ from tableaux.rulebook.king_albert import KingAlbert
 from tableaux.web.history import KEEP_EVERY
 
 LENGTH = 20_000
+pytestmark = pytest.mark.slow  # a 20,000-move game is written, and replayed whole to check it
 
 
 class Costs:
