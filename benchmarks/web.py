@@ -399,6 +399,13 @@ def start_servers(stack: ExitStack, config: str, folder: Path,
         proc, url = start_server(folder / f"{config}.sqlite3", workers=2 if config == "sqlite-workers" else 1)
         stack.callback(stop_server, proc)
         return [url], [proc]
+    _url, urls, procs = two_servers(stack, pg_url)
+    return urls, procs
+
+
+def two_servers(stack: ExitStack, pg_url: str | None) -> tuple[str, list[str], list[subprocess.Popen[str]]]:
+    """Two server processes on one PostgreSQL database (:func:`postgres`), stopped when ``stack`` closes: the
+    database's URL, and the servers' URLs and processes."""
     pg_url, _cluster = postgres(stack, pg_url)
     urls, procs = [], []
     for _ in range(2):
@@ -406,7 +413,7 @@ def start_servers(stack: ExitStack, config: str, folder: Path,
         stack.callback(stop_server, proc)
         urls.append(url)
         procs.append(proc)
-    return urls, procs
+    return pg_url, urls, procs
 
 
 def server_cpu(procs: list[subprocess.Popen[str]]) -> float:
@@ -477,13 +484,7 @@ def long_game(moves: int, pg_url: str | None) -> int:
     print(f"tableaux web benchmark, long game: {moves} moves each way on King Albert deal 1, sent to two server "
           f"processes on one PostgreSQL in turn ({os.cpu_count()} CPUs{load_average()})")
     with ExitStack() as stack:
-        url, _cluster = postgres(stack, pg_url)
-        urls, procs = [], []
-        for _ in range(2):
-            proc, served = start_server(url)
-            stack.callback(stop_server, proc)
-            urls.append(served)
-            procs.append(proc)
+        url, urls, procs = two_servers(stack, pg_url)
         clients = [stack.enter_context(httpx.Client(base_url=u, timeout=60)) for u in urls]
         clients[0].post("api/games", json={"game": "eagle-wing", "deal": 1})
         clients[1].cookies = clients[0].cookies

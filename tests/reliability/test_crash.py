@@ -344,9 +344,9 @@ def crash_run(db: str, rounds: int, players: int, seed: int = 5, most: int = 150
         # `tableaux stats` (every player together) adds up the same stored games.
         from helpers.cli import run_tableaux, stats_table
 
-        shown = run_tableaux("stats", "--db", h.db).stdout
+        shown = run_tableaux("stats", "--all", "--db", h.db).stdout
         each = [h.expected_stats(hash_token(p.cookie)) for p in h.players]
-        for label, key in (("Played", "played"), ("Won", "won")):
+        for label, key in (("Games played", "played"), ("Games won", "won")):
             assert stats_table(shown, label) == [str(sum(e[name][key] for e in each))
                                                  for name in ("king-albert", "eagle-wing")], label
         acknowledged = h.acknowledged()

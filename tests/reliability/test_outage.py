@@ -47,11 +47,7 @@ BACK = re.compile(r"tableaux\[(\d+)\]: The saved games database .* answers again
 @pytest.fixture
 def cluster() -> Iterator[Any]:
     """A PostgreSQL cluster of this test's own: it is stopped and started again."""
-    reason = pg_cluster.missing()
-    if reason is not None:
-        if os.environ.get("TABLEAUX_REQUIRE_POSTGRES"):
-            pytest.fail(f"TABLEAUX_REQUIRE_POSTGRES is set but {reason}")
-        pytest.skip(f"PostgreSQL is not available here: {reason}")
+    pg_cluster.required()
     started = pg_cluster.Cluster.start()
     yield started
     started.stop()
