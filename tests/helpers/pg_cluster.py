@@ -61,6 +61,21 @@ def missing() -> str | None:
 
 
 
+SKIP = "PostgreSQL is not available here"
+
+
+def required() -> None:
+    """Skip the calling test where no cluster can be started, saying why; fail instead when
+    TABLEAUX_REQUIRE_POSTGRES is set (CI installs PostgreSQL, so there a missing server is a failure)."""
+    import pytest
+
+    reason = missing()
+    if reason is not None:
+        if os.environ.get("TABLEAUX_REQUIRE_POSTGRES"):
+            pytest.fail(f"TABLEAUX_REQUIRE_POSTGRES is set but {reason}")
+        pytest.skip(f"{SKIP}: {reason}")
+
+
 class Cluster:
     """One running server; :meth:`new_database` gives each test a database of its own."""
 
