@@ -63,12 +63,16 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+UNLIMITED = ["--games-per-minute", "1000000", "--games-per-minute-per-address", "1000000"]
+"""Every simulated player comes from 127.0.0.1: the benchmarks measure the server, not its quota of new games."""
+
+
 def start_server(db: Path | str, workers: int = 1,
                  env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], str]:
     port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "tableaux", "serve", "--port", str(port), "--no-browser", "--db", str(db),
-         "--workers", str(workers)],
+         "--workers", str(workers), *UNLIMITED],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, **(env or {})},
     )
     assert proc.stdout is not None
@@ -190,13 +194,16 @@ async def run(url: str, players: int, tabs: int, seconds: float) -> Results:
 MOVE_P99_TARGET_MS = 50.0
 
 
-async def steady_player(urls: list[str], seed: int, stop_at: float, latencies: list[float],
-                        errors: dict[str, int]) -> int:
-    """A person playing: one move a second (a new deal when done). With several ``urls`` (servers on one
-    database) the requests go to each in turn, with the one cookie the first server gave."""
+async def steady_player(urls: list[str], seed: int, seconds: float, latencies: list[float],
+                        errors: dict[str, int], gate: asyncio.Barrier) -> int:
+    """A person playing: one move a second (a new deal when done), for ``seconds``. With several ``urls``
+    (servers on one database) the requests go to each in turn, with the one cookie the first server gave.
+
+    Every player first makes its clients and its first game; the measured time starts once all have
+    (``gate``): the benchmark measures players playing, not a crowd arriving in the same second (which
+    costs the client process seconds of its own CPU, making its connections, and shows as slow moves)."""
     rng = random.Random(seed)
     moves = 0
-    await asyncio.sleep(rng.random())  # players do not start, nor move, in step
     async with AsyncExitStack() as stack:
         first = await stack.enter_async_context(httpx.AsyncClient(base_url=urls[0], timeout=30))
         clients = [first]
@@ -209,6 +216,10 @@ async def steady_player(urls: list[str], seed: int, stop_at: float, latencies: l
         for url in urls[1:]:
             clients.append(await stack.enter_async_context(
                 httpx.AsyncClient(base_url=url, timeout=30, cookies=first.cookies)))
+            await clients[-1].get("api/games/info")  # its connection made before the clock starts
+        await gate.wait()
+        await asyncio.sleep(rng.random())  # players do not start, nor move, in step
+        stop_at = time.monotonic() + seconds
         next_at = time.monotonic()
         while time.monotonic() < stop_at:
             next_at += 1.0
@@ -257,8 +268,9 @@ def hint_flood(url: str, players: int, askers: int, seconds: float) -> int:
 
     async def run_all() -> None:
         stop_at = time.monotonic() + seconds
+        gate = asyncio.Barrier(players)
         await asyncio.gather(
-            *(steady_player([url], i, stop_at, moves, errors) for i in range(players)),
+            *(steady_player([url], i, seconds, moves, errors, gate) for i in range(players)),
             *(hint_asker(url, 1000 + i, stop_at, hints, sources, errors) for i in range(askers)),
         )
 
@@ -289,7 +301,7 @@ def contract_cost(players: int, seconds: float, rounds: int) -> int:
     requests = {False: 0, True: 0}
     with tempfile.TemporaryDirectory() as tmp:
         servers = {checked: start_server(Path(tmp) / f"checked-{checked}.sqlite3",
-                                         {CHECK_ANSWERS: "1" if checked else "0"}) for checked in (False, True)}
+                                         env={CHECK_ANSWERS: "1" if checked else "0"}) for checked in (False, True)}
         try:
             for turn in range(rounds):
                 for checked in (False, True) if turn % 2 == 0 else (True, False):  # ABBA: drift hits both
@@ -351,40 +363,69 @@ def steady_step(urls: list[str], players: int, seconds: float, seed: int) -> tup
     errors: dict[str, int] = {}
 
     async def run_all() -> None:
-        stop_at = time.monotonic() + seconds
-        await asyncio.gather(*(steady_player(urls, seed + i, stop_at, latencies, errors) for i in range(players)))
+        gate = asyncio.Barrier(players)
+        await asyncio.gather(*(steady_player(urls, seed + i, seconds, latencies, errors, gate)
+                               for i in range(players)))
 
     asyncio.run(run_all())
     return latencies, errors
 
 
-def start_servers(stack: ExitStack, config: str, folder: Path, pg_url: str | None) -> list[str]:
-    """The servers of one configuration, stopped when ``stack`` closes; their URLs."""
+def stop_server(proc: subprocess.Popen[str]) -> None:
+    proc.terminate()
+    proc.wait(timeout=60)
 
-    def stop(proc: subprocess.Popen[str]) -> None:
-        proc.terminate()
-        proc.wait(timeout=60)
 
+def postgres(stack: ExitStack, pg_url: str | None) -> tuple[str, Any]:
+    """A PostgreSQL database for a benchmark: ``pg_url``, or a throwaway cluster's (fsync on, unless
+    TABLEAUX_BENCH_PG_FSYNC=off), stopped when ``stack`` closes; and the cluster (None for ``pg_url``)."""
+    if pg_url is not None:
+        return pg_url, None
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from helpers.pg_cluster import Cluster, missing
+
+    reason = missing()
+    if reason is not None:
+        raise SystemExit(f"no PostgreSQL for the benchmark: {reason}; or give --pg-url")
+    cluster = Cluster.start(fsync=os.environ.get("TABLEAUX_BENCH_PG_FSYNC", "on") != "off")
+    stack.callback(cluster.stop)
+    return cluster.new_database(), cluster
+
+
+def start_servers(stack: ExitStack, config: str, folder: Path,
+                  pg_url: str | None) -> tuple[list[str], list[subprocess.Popen[str]]]:
+    """The servers of one configuration, stopped when ``stack`` closes; their URLs and processes."""
     if config in ("sqlite", "sqlite-workers"):
         proc, url = start_server(folder / f"{config}.sqlite3", workers=2 if config == "sqlite-workers" else 1)
-        stack.callback(stop, proc)
-        return [url]
-    if pg_url is None:
-        sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-        from pg_cluster import Cluster, missing
+        stack.callback(stop_server, proc)
+        return [url], [proc]
+    _url, urls, procs = two_servers(stack, pg_url)
+    return urls, procs
 
-        reason = missing()
-        if reason is not None:
-            raise SystemExit(f"no PostgreSQL for the benchmark: {reason}; or give --pg-url")
-        cluster = Cluster.start(fsync=os.environ.get("TABLEAUX_BENCH_PG_FSYNC", "on") != "off")
-        stack.callback(cluster.stop)
-        pg_url = cluster.new_database()
-    urls = []
+
+def two_servers(stack: ExitStack, pg_url: str | None) -> tuple[str, list[str], list[subprocess.Popen[str]]]:
+    """Two server processes on one PostgreSQL database (:func:`postgres`), stopped when ``stack`` closes: the
+    database's URL, and the servers' URLs and processes."""
+    pg_url, _cluster = postgres(stack, pg_url)
+    urls, procs = [], []
     for _ in range(2):
         proc, url = start_server(pg_url)
-        stack.callback(stop, proc)
+        stack.callback(stop_server, proc)
         urls.append(url)
-    return urls
+        procs.append(proc)
+    return pg_url, urls, procs
+
+
+def server_cpu(procs: list[subprocess.Popen[str]]) -> float:
+    """CPU seconds used so far by the server processes and the ones they started (``--workers``), Linux only."""
+    pids = {p.pid for p in procs}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) in pids:
+                pids.add(int(stat.parent.name))
+        except (OSError, IndexError, ValueError):
+            continue
+    return sum(cpu_seconds(pid) or 0.0 for pid in pids)
 
 
 def load_average() -> str:
@@ -405,15 +446,17 @@ def capacity(configs: list[str], steps: list[int], seconds: float, pg_url: str |
             print(f"  {CONFIG_TITLES[config]}:")
             held[config] = 0
             with ExitStack() as stack:
-                urls = start_servers(stack, config, Path(tmp), pg_url)
+                urls, procs = start_servers(stack, config, Path(tmp), pg_url)
                 steady_step(urls, 5, 5.0, seed=1)  # warm up (imports, caches, the solver pools' start), unmeasured
                 for players in steps:
+                    before = server_cpu(procs)
                     moves, errors = steady_step(urls, players, seconds, seed=players * 1000)
+                    cpu = (server_cpu(procs) - before) / max(1, len(moves)) * 1000
                     p50, p99 = (percentile(moves, p) * 1000 for p in (50, 99))
                     ok = p99 <= MOVE_P99_TARGET_MS and not errors
                     print(f"    {players:4d} players  moves n={len(moves):6d}  p50 {p50:6.1f} ms  p99 {p99:6.1f} ms"
-                          f"  {'held' if ok else 'NOT held'}{'  errors: ' + str(errors) if errors else ''}",
-                          flush=True)
+                          f"  server CPU {cpu:5.2f} ms a move  {'held' if ok else 'NOT held'}"
+                          f"{'  errors: ' + str(errors) if errors else ''}{load_average()}", flush=True)
                     if not ok:
                         break
                     held[config] = players
@@ -426,16 +469,101 @@ def capacity(configs: list[str], steps: list[int], seconds: float, pg_url: str |
     return 0 if all(held.values()) else 1
 
 
+# --- a game of 20,000 moves, served by two processes that each take it up anew ------------------------------
+LONG_GAME = 20_000
+
+
+def long_game(moves: int, pg_url: str | None) -> int:
+    """Server CPU and latency per move on a game of :data:`LONG_GAME` moves and on a fresh one, with each move sent
+    to the other of two server processes on one PostgreSQL (so no process has the game in memory)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from helpers.store import store_line
+    from tableaux.web.store import Store
+
+    shuttle = ["R5>F1"] + ["F1>F2" if i % 2 == 0 else "F2>F1" for i in range(LONG_GAME - 1)]
+    print(f"tableaux web benchmark, long game: {moves} moves each way on King Albert deal 1, sent to two server "
+          f"processes on one PostgreSQL in turn ({os.cpu_count()} CPUs{load_average()})")
+    with ExitStack() as stack:
+        url, urls, procs = two_servers(stack, pg_url)
+        clients = [stack.enter_context(httpx.Client(base_url=u, timeout=60)) for u in urls]
+        clients[0].post("api/games", json={"game": "eagle-wing", "deal": 1})
+        clients[1].cookies = clients[0].cookies
+        store = Store(url)
+        player = store.player_for(clients[0].cookies["tableaux_player"])
+        long_record = store_line(store, player, "king-albert", 1, shuttle)
+        short_record = store_line(store, player, "king-albert", 1, shuttle[:20])
+        store.close()
+        figures = {}
+        for name, record in (("20 moves", short_record), (f"{LONG_GAME:,} moves", long_record)):
+            view = clients[0].get(f"api/games/{record.id}").json()
+            latencies = []
+            before = server_cpu(procs)
+            for i in range(moves):
+                text = next(m["text"] for m in view["legal_moves"] if m["text"] in ("F1>F2", "F2>F1"))
+                started = time.perf_counter()
+                r = clients[i % 2].post(f"api/games/{record.id}/moves", json={"move": text, "version": view["version"]})
+                latencies.append(time.perf_counter() - started)
+                if r.status_code != 200:
+                    raise SystemExit(f"a move was answered {r.status_code}: {r.text}")
+                view = r.json()
+            cpu = (server_cpu(procs) - before) / moves * 1000
+            figures[name] = cpu
+            print(f"  history {name:>13}: server CPU {cpu:5.2f} ms a move, latency p50 "
+                  f"{percentile(latencies, 50) * 1000:5.1f} ms, p99 {percentile(latencies, 99) * 1000:5.1f} ms")
+        long_cpu, short_cpu = figures[f"{LONG_GAME:,} moves"], figures["20 moves"]
+        print(f"  ratio (long / short): {long_cpu / short_cpu:.2f}; target: at most 2 ms of server CPU a move at "
+              f"{LONG_GAME:,} moves: {'met' if long_cpu <= 2.0 else 'MISSED'}{load_average()}")
+    return 0 if long_cpu <= 2.0 else 1
+
+
+# --- an outage of the database under two server processes ------------------------------------------------
+def outage(seconds: float) -> int:
+    """PostgreSQL stopped at once under ``--workers 2`` for ``seconds``, then started again: how long each answer
+    took during the outage (the aim: within 3 s), and how soon after PostgreSQL's return the server answered
+    again (the aim: within 5 s)."""
+    print(f"tableaux web benchmark, outage: PostgreSQL stopped at once (pg_ctl stop -m immediate) for {seconds:.0f} s "
+          f"under tableaux serve --workers 2 ({os.cpu_count()} CPUs{load_average()})")
+    with ExitStack() as stack:
+        url, cluster = postgres(stack, None)
+        proc, served = start_server(url, workers=2)
+        stack.callback(stop_server, proc)
+        client = stack.enter_context(httpx.Client(base_url=served, timeout=60))
+        view = client.post("api/games", json={"game": "king-albert", "deal": 1}).json()
+        cluster.halt()
+        ended = time.monotonic() + seconds
+        answers: dict[int, int] = {}
+        slowest = 0.0
+        while time.monotonic() < ended:
+            started = time.perf_counter()
+            status = client.get(f"api/games/{view['id']}").status_code
+            slowest = max(slowest, time.perf_counter() - started)
+            answers[status] = answers.get(status, 0) + 1
+            time.sleep(0.05)
+        cluster.resume()
+        back_at = time.monotonic()
+        while client.get(f"api/games/{view['id']}").status_code != 200:
+            time.sleep(0.02)
+        back = time.monotonic() - back_at
+    met = slowest <= 3.0 and back <= 5.0 and set(answers) == {503}
+    print(f"  during the outage: {sum(answers.values())} requests, answers {answers}, the slowest in "
+          f"{slowest * 1000:.0f} ms (aim: within 3 s)")
+    print(f"  answering again {back:.2f} s after PostgreSQL was started again (aim: within 5 s): "
+          f"{'met' if met else 'MISSED'}{load_average()}")
+    return 0 if met else 1
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=8, help="simulated players (default 8)")
     parser.add_argument("--tabs", type=int, default=1,
                         help="tabs per player on the same game (default 1; more tabs make stale-version 409s)")
     parser.add_argument("--seconds", type=float, default=None, help="how long to play (default 10; hint flood 30)")
-    parser.add_argument("--scenario", choices=("play", "hint-flood", "capacity", "contract"), default="play",
+    parser.add_argument("--scenario", choices=("play", "hint-flood", "capacity", "contract", "long-game", "outage"),
+                        default="play",
                         help="play: players moving as fast as they can (default); hint-flood: the speed target; "
                              "capacity: players held at the target, in one process and in several; "
-                             "contract: the answer check's cost")
+                             "contract: the answer check's cost; long-game: server CPU a move at 20,000 moves; "
+                             "outage: answers while PostgreSQL is stopped, and how soon it is served again")
     parser.add_argument("--rounds", type=int, default=6, help="contract: turns on each server (default 6)")
     parser.add_argument("--configs", default=",".join(CONFIGS),
                         help=f"capacity: which ways of serving, comma-separated (default {','.join(CONFIGS)})")
@@ -444,6 +572,7 @@ def main() -> int:
     parser.add_argument("--pg-url", default=None,
                         help="capacity: a PostgreSQL database to use instead of a throwaway cluster")
     parser.add_argument("--askers", type=int, default=2, help="hint flood: clients asking for hints (default 2)")
+    parser.add_argument("--moves", type=int, default=400, help="long game: moves on each game (default 400)")
     args = parser.parse_args()
     if args.seconds is None:
         args.seconds = {"hint-flood": 30.0, "capacity": 15.0}.get(args.scenario, 10.0)
@@ -452,6 +581,10 @@ def main() -> int:
 
     if args.scenario == "contract":
         return contract_cost(args.players, args.seconds, args.rounds)
+    if args.scenario == "long-game":
+        return long_game(args.moves, args.pg_url)
+    if args.scenario == "outage":
+        return outage(args.seconds if "--seconds" in sys.argv else 20.0)
     if args.scenario == "capacity":
         configs = [c for c in args.configs.split(",") if c]
         if not set(configs) <= set(CONFIGS) or not configs:

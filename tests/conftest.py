@@ -65,7 +65,7 @@ every server it starts (they inherit the environment), whatever the developer's 
 that breaks the API's contract fails the test that received it (tests/web/test_web_contract.py shows that it does)."""
 
 BROWSER_TESTS = "test_browser.py"
-POSTGRES_SKIP = "PostgreSQL is not available here"
+POSTGRES_SKIP = "PostgreSQL is not available here"  # tests/helpers/pg_cluster.py's SKIP, which says it
 POSTGRES_HINT = "install Debian's postgresql (apt-get install postgresql) and pip install '.[postgres]' to run them"
 
 
@@ -217,11 +217,7 @@ def postgres_cluster() -> Iterator[Any]:
     TABLEAUX_REQUIRE_POSTGRES is set (CI installs it, so there a missing server is a failure)."""
     import helpers.pg_cluster as pg_cluster
 
-    reason = pg_cluster.missing()
-    if reason is not None:
-        if os.environ.get("TABLEAUX_REQUIRE_POSTGRES"):
-            pytest.fail(f"TABLEAUX_REQUIRE_POSTGRES is set but {reason}")
-        pytest.skip(f"{POSTGRES_SKIP}: {reason}")
+    pg_cluster.required()
     cluster = pg_cluster.Cluster.start()
     yield cluster
     cluster.stop()

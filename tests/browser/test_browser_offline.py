@@ -110,8 +110,9 @@ def test_when_the_server_is_gone_the_page_says_so_and_comes_back_by_itself(
 def test_a_server_that_is_unavailable_for_a_while_gets_the_same_screen_after_its_retry_after(
     browser: Browser, server: LiveServer
 ) -> None:
-    """503 with Retry-After, as a server answers while its database is away: the page waits as long as it asks,
-    then loads the game once the server answers."""
+    """503 with Retry-After, as a server answers while its database is away (what needs the saved games, as
+    /api/resume does; /api/games/info needs none and answers): the page waits as long as it asks, then loads the
+    game once the server answers."""
     p = Player(browser, server.url, service_workers="block", extra_http_headers={"Accept-Language": "fr"})
     try:
         page = p.page
@@ -122,14 +123,14 @@ def test_a_server_that_is_unavailable_for_a_while_gets_the_same_screen_after_its
             route.fulfill(status=503, headers={"Retry-After": "90"}, content_type="application/json",
                           body=json.dumps({"error": "the saved games database is unavailable"}))
 
-        page.route("**/api/games/info", unavailable)
+        page.route("**/api/resume*", unavailable)
         page.goto(server.url + "/" + KA3)
         expect(page.locator("#offline-dialog")).to_be_visible()
         expect(page.locator("#offline-title")).to_have_text("Le jeu est indisponible un instant")
         # The server's 90 s, counted down: longer than the page would wait of its own accord (30 s at most).
         expect(page.locator("#offline-wait")).to_have_text(re.compile(r"^Nouvel essai dans (9\d|8\d|7\d|6\d) s\.$"))
         assert axe_violations(page) == []
-        page.unroute("**/api/games/info")
+        page.unroute("**/api/resume*")
         page.click("#offline-retry")
         expect(page.locator("#deal-number")).to_have_text("3", timeout=60_000)
         expect(page.locator("#offline-dialog")).to_be_hidden()

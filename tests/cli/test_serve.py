@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 import tableaux
 from helpers.cli import stats_table
 from helpers.net import free_port
-from helpers.server import URL, server, wait_until_answering
+from helpers.server import URL, children, server, wait_for_children, wait_until_answering
 from helpers.store import is_postgres
 from tableaux import Move
 from tableaux.cli import main
@@ -193,30 +193,6 @@ def test_url_for_shows_a_reachable_address() -> None:
 
 
 # --- several processes on one port -------------------------------------------------------
-def children(pid: int) -> list[int]:
-    """The server processes ``--workers`` started (spawned children, not multiprocessing's resource tracker)."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
-            command = (stat.parent / "cmdline").read_bytes()
-        except (OSError, IndexError, ValueError):
-            continue  # gone meanwhile
-        if parent == pid and b"spawn_main" in command and b"resource_tracker" not in command:
-            found.append(int(stat.parent.name))
-    return sorted(found)
-
-
-def wait_for_children(pid: int, count: int) -> list[int]:
-    deadline = time.monotonic() + 60
-    while True:
-        found = children(pid)
-        if len(found) == count:
-            return found
-        assert time.monotonic() < deadline, f"server processes: {found}, expected {count}"
-        time.sleep(0.1)
-
-
 @pytest.mark.server
 @pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the server processes in /proc (Linux)")

@@ -173,6 +173,34 @@ def test_replay_rebuilds_the_game_its_moves_and_redo_list_describe(
     assert tableaux.loads(game.dumps()).dumps() == game.dumps()
 
 
+@quick
+@given(name=st.sampled_from(NAMES), deal=st.integers(0, 2**32 - 1), choices=picks, back=st.integers(0, 10),
+       then=st.lists(st.sampled_from(("undo", "redo", "restart", "play")), max_size=8))
+def test_a_trusted_replay_is_the_game_a_checked_one_is_and_plays_on_alike(
+    name: str, deal: int, choices: list[int], back: int, then: list[str]
+) -> None:
+    """What the web store rebuilds a long game with: the same game, position, history and seen cards as the
+    checked replay of the same line, and the two stay alike through undo, redo, restart and new moves."""
+    game = tableaux.new_game(name, deal)
+    play_randomly(game, choices)
+    game.back_to(max(0, game.played_count - back))
+    trusted = Game.trusted_replay(game.rules, deal, game.moves_played, game.redo_moves, seen=game.seen_cards)
+    for step in [*then, "check"]:
+        assert trusted == game and trusted.positions == game.positions
+        assert trusted.seen_cards == game.seen_cards and trusted.observation() == game.observation()
+        assert (trusted.played_count, trusted.redo_count) == (len(game.moves_played), len(game.redo_moves))
+        if step == "undo" and game.played_count:
+            assert trusted.undo() == game.undo()
+        elif step == "redo" and game.redo_count:
+            assert trusted.redo() == game.redo()
+        elif step == "restart":
+            trusted.restart()
+            game.restart()
+        elif step == "play" and game.legal_moves():
+            move = game.legal_moves()[-1]
+            assert trusted.play(move) == game.play(move)
+
+
 def test_replay_reads_move_text_exactly_and_says_which_move_failed() -> None:
     rules = tableaux.rules("king-albert")
     game = Game.replay(rules, 1, ["T3>T6"])

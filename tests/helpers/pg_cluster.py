@@ -8,6 +8,7 @@ on 127.0.0.1 only, with trust authentication for the one superuser it makes.
 
     cluster = Cluster.start()
     url = cluster.new_database()     # postgresql://tableaux@127.0.0.1:PORT/t1
+    cluster.halt(); cluster.resume() # an outage: the server stopped at once, then started again
     ...
     cluster.stop()
 """
@@ -60,6 +61,21 @@ def missing() -> str | None:
 
 
 
+SKIP = "PostgreSQL is not available here"
+
+
+def required() -> None:
+    """Skip the calling test where no cluster can be started, saying why; fail instead when
+    TABLEAUX_REQUIRE_POSTGRES is set (CI installs PostgreSQL, so there a missing server is a failure)."""
+    import pytest
+
+    reason = missing()
+    if reason is not None:
+        if os.environ.get("TABLEAUX_REQUIRE_POSTGRES"):
+            pytest.fail(f"TABLEAUX_REQUIRE_POSTGRES is set but {reason}")
+        pytest.skip(f"{SKIP}: {reason}")
+
+
 class Cluster:
     """One running server; :meth:`new_database` gives each test a database of its own."""
 
@@ -67,6 +83,7 @@ class Cluster:
         self.folder = folder
         self.port = port
         self.bin_dir = bin_dir
+        self.fsync = False
         self._names = itertools.count(1)
 
     @property
@@ -88,6 +105,20 @@ class Cluster:
         if proc.returncode != 0:
             raise RuntimeError(f"{' '.join(command)} failed ({proc.returncode}): {proc.stdout}{proc.stderr}")
 
+    def _options(self) -> str:
+        return (f"-c listen_addresses=127.0.0.1 -p {self.port} -c unix_socket_directories={self.folder} "
+                f"-c max_connections=300 -c fsync={'on' if self.fsync else 'off'}")
+
+    def halt(self) -> None:
+        """Stop the server at once, as a crash would (``pg_ctl stop -m immediate``); the data stays, for
+        :meth:`resume`."""
+        self._run(str(self.bin_dir / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop")
+
+    def resume(self) -> None:
+        """Start the server again after :meth:`halt`, on the same port and data (it recovers from its log)."""
+        self._run(str(self.bin_dir / "pg_ctl"), "-D", str(self.data), "-l", str(self.folder / "server.log"),
+                  "-o", self._options(), "-w", "-t", "60", "start")
+
     @classmethod
     def start(cls, fsync: bool = False) -> Cluster:
         """A new cluster. ``fsync=False`` (tests) skips flushing to disk, which only matters if the machine
@@ -99,13 +130,11 @@ class Cluster:
             owner = pwd.getpwnam(OWNER)
             os.chown(folder, owner.pw_uid, owner.pw_gid)
         cluster = cls(folder, free_port(), bin_dir)
+        cluster.fsync = fsync
         try:
             cluster._run(str(bin_dir / "initdb"), "-D", str(cluster.data), "-A", "trust", "-U", SUPERUSER,
                          "-E", "UTF8", "--locale=C", "--no-sync")
-            options = (f"-c listen_addresses=127.0.0.1 -p {cluster.port} -c unix_socket_directories={folder} "
-                       f"-c max_connections=300 -c fsync={'on' if fsync else 'off'}")
-            cluster._run(str(bin_dir / "pg_ctl"), "-D", str(cluster.data), "-l", str(folder / "server.log"),
-                         "-o", options, "-w", "-t", "60", "start")
+            cluster.resume()
         except BaseException:
             shutil.rmtree(folder, ignore_errors=True)
             raise
@@ -129,7 +158,9 @@ class Cluster:
             conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
     def stop(self) -> None:
+        """Stop the server (if it runs) and remove the cluster."""
         try:
-            self._run(str(self.bin_dir / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop")
+            if (self.data / "postmaster.pid").exists():
+                self.halt()
         finally:
             shutil.rmtree(self.folder, ignore_errors=True)

@@ -10,6 +10,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import httpx2
 
@@ -90,3 +91,28 @@ def wait_until_answering(url: str, timeout: float = 120.0) -> httpx2.Response:
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.1)
+
+
+# --- several processes on one port -------------------------------------------------------
+def children(pid: int) -> list[int]:
+    """The server processes ``--workers`` started (spawned children, not multiprocessing's resource tracker)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            command = (stat.parent / "cmdline").read_bytes()
+        except (OSError, IndexError, ValueError):
+            continue  # gone meanwhile
+        if parent == pid and b"spawn_main" in command and b"resource_tracker" not in command:
+            found.append(int(stat.parent.name))
+    return sorted(found)
+
+
+def wait_for_children(pid: int, count: int) -> list[int]:
+    deadline = time.monotonic() + 60
+    while True:
+        found = children(pid)
+        if len(found) == count:
+            return found
+        assert time.monotonic() < deadline, f"server processes: {found}, expected {count}"
+        time.sleep(0.1)

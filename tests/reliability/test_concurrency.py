@@ -21,10 +21,8 @@ and ``TABLEAUX_TABS_EXAMPLES`` make a long run (benchmarks/reliability.py does).
 
 from __future__ import annotations
 
-import json
 import os
 import random
-import sqlite3
 import sys
 import tempfile
 import threading
@@ -46,7 +44,7 @@ import tableaux
 from helpers.net import free_port
 from helpers.report import report
 from helpers.server import server, wait_until_answering
-from helpers.store import check_integrity, query
+from helpers.store import check_integrity, query, stored_lines
 from tableaux import Move
 from tableaux.web.app import COOKIE, create_app
 
@@ -204,11 +202,11 @@ def concurrency_run(db: str, players: int, tabs: int, seconds: float, servers: i
             with httpx2.Client(base_url=url, cookies={COOKIE: g.cookie}) as c:
                 finals[g.game_id] = c.get(f"api/games/{g.game_id}").json()
     check_integrity(db)
-    rows = {gid: (json.loads(m), json.loads(r), v)
-            for gid, m, r, v in query(db, "SELECT id, moves, redo, version FROM games")}
+    lines = stored_lines(db)
+    versions = dict(query(db, "SELECT id, version FROM games"))
     for g in games:
         mirror = replay_acks(g)
-        moves, redo, version = rows[g.game_id]
+        (moves, redo), version = lines[g.game_id], versions[g.game_id]
         assert version == len(g.acks) == finals[g.game_id]["version"], g.game_id
         assert moves == [str(m) for m in mirror.moves_played] and redo == [str(m) for m in mirror.redo_moves]
         assert finals[g.game_id]["position"] == mirror.public_position()
@@ -417,12 +415,10 @@ class TabsOnOneGame(RuleBasedStateMachine):
     def stored_game_is_the_model(self) -> None:
         if not hasattr(self, "db"):
             return
-        with sqlite3.connect(self.db) as conn:
-            moves, redo, version = conn.execute("SELECT moves, redo, version FROM games WHERE id = ?",
-                                                (self.game_id,)).fetchone()
-        assert version == self.version
-        assert json.loads(moves) == [str(m) for m in self.model.moves_played]
-        assert json.loads(redo) == [str(m) for m in self.model.redo_moves]
+        moves, redo = stored_lines(self.db)[self.game_id]
+        assert query(self.db, "SELECT version FROM games WHERE id = ?", (self.game_id,)) == [(self.version,)]
+        assert moves == [str(m) for m in self.model.moves_played]
+        assert redo == [str(m) for m in self.model.redo_moves]
 
 
 TabsOnOneGame.TestCase.settings = settings(

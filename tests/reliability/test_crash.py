@@ -44,7 +44,7 @@ import tableaux
 from helpers.net import free_port
 from helpers.report import report
 from helpers.server import Server, wait_until_answering
-from helpers.store import check_integrity, columns, query, row_order
+from helpers.store import check_integrity, columns, query, row_order, stored_lines
 from helpers.web import find_win
 from tableaux import Move
 from tableaux.web.app import COOKIE, WEB_GAMES
@@ -218,16 +218,20 @@ class Harness:
 
     # --- checks ----------------------------------------------------------------------------
     def rows(self) -> list[tuple[Any, ...]]:
-        return query(
-            self.db,
-            "SELECT id, player, game, deal, moves, redo, version, won, move_count, finished_at, elapsed, "
-            f"started_at, counted FROM games ORDER BY started_at, {row_order(self.db)}",
-        )
+        """Every game's row, its line (moves played, redo line) in the place the JSON lists once had."""
+        lines = stored_lines(self.db)
+        return [
+            (gid, player, name, deal, *lines[gid], *rest)
+            for gid, player, name, deal, *rest in query(
+                self.db,
+                "SELECT id, player, game, deal, version, won, move_count, finished_at, elapsed, "
+                f"started_at, counted FROM games ORDER BY started_at, {row_order(self.db)}",
+            )
+        ]
 
     def check_database(self) -> None:
         check_integrity(self.db)
         for gid, _, name, deal, moves, redo, version, won, count, finished, *_ in self.rows():
-            moves, redo = json.loads(moves), json.loads(redo)
             game = tableaux.new_game(name, deal)
             for text in moves + redo:
                 game.play(Move.from_str(text))
@@ -238,7 +242,7 @@ class Harness:
 
     def check_players(self) -> None:
         """Each game holds what was acknowledged, plus at most the one request in flight."""
-        stored = {row[0]: (json.loads(row[4]), json.loads(row[5]), row[6]) for row in self.rows()}
+        stored = {row[0]: (row[4], row[5], row[6]) for row in self.rows()}
         for p in self.players:
             moves, redo, version = stored[p.game_id]
             if (moves, redo) == p.expected() and version == p.version:
@@ -266,7 +270,6 @@ class Harness:
             times: list[float] = []
             fewest: int | None = None
             for i, (_, _, _, deal, moves, _redo, version, _won, _count, _finished, elapsed, *_) in enumerate(games):
-                moves = json.loads(moves)
                 game = tableaux.new_game(name, deal)
                 for text in moves:
                     game.play(Move.from_str(text))
@@ -341,9 +344,9 @@ def crash_run(db: str, rounds: int, players: int, seed: int = 5, most: int = 150
         # `tableaux stats` (every player together) adds up the same stored games.
         from helpers.cli import run_tableaux, stats_table
 
-        shown = run_tableaux("stats", "--db", h.db).stdout
+        shown = run_tableaux("stats", "--all", "--db", h.db).stdout
         each = [h.expected_stats(hash_token(p.cookie)) for p in h.players]
-        for label, key in (("Played", "played"), ("Won", "won")):
+        for label, key in (("Games played", "played"), ("Games won", "won")):
             assert stats_table(shown, label) == [str(sum(e[name][key] for e in each))
                                                  for name in WEB_GAMES], label
         acknowledged = h.acknowledged()
@@ -380,7 +383,9 @@ def old_database(db: str, games: int) -> list[tuple[str, str]]:
     conn = parse_database(db).engine().first()
     migrate(conn, target=1)
     conn.execute("INSERT INTO players (id, created_at) VALUES ('p1', 1.0)")
-    rows = [(f"g{i:06d}", json.dumps(["T1>T2"] * (i % 7))) for i in range(games)]
+    game = tableaux.new_game("king-albert", 1)
+    line = [str(game.play(game.legal_moves()[0])) for _ in range(6)]
+    rows = [(f"g{i:06d}", json.dumps(line[:i % 7])) for i in range(games)]
     with conn.transaction():
         for chunk in range(0, games, 500):  # many rows a statement: the same SQL for both stores, and quick
             part = rows[chunk:chunk + 500]
@@ -458,11 +463,19 @@ def test_a_migration_killed_midway_leaves_a_consistent_database_that_finishes_la
             version = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0]
             columns = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
             assert ("move_count" in columns) == (version >= 2) and ("counted" in columns) == (version >= 3)
-            assert conn.execute("SELECT id, moves FROM games ORDER BY id").fetchall() == rows
+        assert stored_moves(str(path), version) == rows
         seen_versions.add(version)
     assert len(seen_versions - {SCHEMA_VERSION}) >= 2, f"the kills left only versions {seen_versions}"
     db = str(path)
     assert_a_later_opening_finishes(db, rows)
+
+
+def stored_moves(db: str, version: int) -> list[tuple[str, str]]:
+    """Every game's id and moves played (as JSON), wherever the schema at ``version`` keeps them: in the games
+    row's JSON list before version 6, in rows of their own from then on."""
+    if version < 6:
+        return sorted(query(db, "SELECT id, moves FROM games"))
+    return sorted((gid, json.dumps(moves)) for gid, (moves, _redo) in stored_lines(db).items())
 
 
 def assert_a_later_opening_finishes(db: str, rows: list) -> None:
@@ -473,9 +486,11 @@ def assert_a_later_opening_finishes(db: str, rows: list) -> None:
     store = Store(db)  # finishes whatever is left
     assert store.schema_version() == SCHEMA_VERSION
     store.close()
-    stored = sorted(query(db, "SELECT id, moves, move_count, ever_moved FROM games"))
-    assert [(gid, moves) for gid, moves, _, _ in stored] == rows
-    assert all(count == len(json.loads(moves)) and ever == (count > 0) for _, moves, count, ever in stored)
+    assert stored_moves(db, SCHEMA_VERSION) == rows
+    check_integrity(db)  # every line replays; the old JSON lists are emptied
+    counts = query(db, "SELECT move_count, line_length, ever_moved, moves, redo FROM games")
+    assert all(count == length and ever == (count > 0) and (moves, redo) == ("[]", "[]")
+               for count, length, ever, moves, redo in counts)
 
 
 @pytest.mark.parametrize("new_database", ["postgresql"], indirect=True)
@@ -512,7 +527,7 @@ def test_a_migration_killed_midway_on_postgresql_leaves_a_consistent_database_th
         version = query(db, "SELECT MAX(version) FROM schema_version")[0][0]
         names = columns(db, "games")
         assert ("move_count" in names) == (version >= 2) and ("counted" in names) == (version >= 3)
-        assert sorted(query(db, "SELECT id, moves FROM games")) == rows
+        assert stored_moves(db, version) == rows
         seen_versions.add(version)
         if version == SCHEMA_VERSION:
             # The migration finished before the kill (a loaded machine starts Python slowly or quickly):

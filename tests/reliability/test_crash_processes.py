@@ -20,7 +20,6 @@ Then the dead server is started again and the other one is killed next.
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import threading
@@ -34,7 +33,7 @@ import tableaux
 from helpers.net import free_port
 from helpers.report import report
 from helpers.server import Server, wait_until_answering
-from helpers.store import is_postgres, query
+from helpers.store import check_integrity, is_postgres, query, stored_lines
 from tableaux import Move
 from tableaux.web.app import COOKIE
 
@@ -182,8 +181,9 @@ class Pair:
 
     def check(self, living: int) -> int:
         """Every game, read from the living server and from the database, is what its player saw."""
-        rows = {gid: (json.loads(moves), json.loads(redo), version)
-                for gid, moves, redo, version in query(self.db, "SELECT id, moves, redo, version FROM games")}
+        check_integrity(self.db)
+        lines = stored_lines(self.db)
+        rows = {gid: (*lines[gid], version) for gid, version in query(self.db, "SELECT id, version FROM games")}
         for p in self.players:
             r = httpx2.get(f"{self.urls[living]}api/games/{p.game_id}", cookies={COOKIE: p.cookie}, timeout=30.0)
             assert r.status_code == 200 and "set-cookie" not in r.headers, r.text

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import socket
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,34 +20,42 @@ import pytest
 from fastapi.testclient import TestClient
 
 import tableaux
+from helpers.store import query
 from tableaux import MAX_DEAL
 from tableaux.web.app import COOKIE, MAX_BODY, create_app
 
 
 # --- helpers shared with the crash and concurrency tests ------------------------------
-def db_snapshot(db: Path) -> dict[str, list[tuple[Any, ...]]]:
-    """Everything a player can lose or see change: every game row and the statistics inputs, exactly."""
-    with sqlite3.connect(db) as conn:
-        games = conn.execute(
-            "SELECT id, player, game, deal, moves, redo, version, started_at, finished_at, won, elapsed, "
-            "last_move_at, updated_at, move_count, ever_moved, counted FROM games ORDER BY id"
-        ).fetchall()
-        players = conn.execute("SELECT id FROM players ORDER BY id").fetchall()
-    return {"games": games, "players": players}
+def db_snapshot(db: Path | str) -> dict[str, list[tuple[Any, ...]]]:
+    """Everything a player can lose or see change: every game row, its line and the positions kept along it, and
+    the statistics inputs, exactly (on SQLite or PostgreSQL)."""
+    return {
+        "games": query(db, "SELECT * FROM games ORDER BY id"),
+        "lines": query(db, "SELECT game_id, ply, move FROM game_moves ORDER BY game_id, ply"),
+        "positions": query(db, "SELECT game_id, ply, position FROM game_positions ORDER BY game_id, ply"),
+        "players": query(db, "SELECT id FROM players ORDER BY id"),
+    }
 
 
 
 
 
 # --- the web API ---------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One database for the module: every test below asserts that it refused without changing it."""
-    return tmp_path_factory.mktemp("hostile") / "games.sqlite3"
+@pytest.fixture(scope="module", params=("sqlite", "postgresql"))
+def db(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path | str]:
+    """One database for the module, in each store: every test below asserts that it refused without changing it,
+    and that PostgreSQL refuses what SQLite refuses, the same way (a NUL in a game id included)."""
+    if request.param == "sqlite":
+        yield tmp_path_factory.mktemp("hostile") / "games.sqlite3"
+        return
+    cluster = request.getfixturevalue("postgres_cluster")
+    url = cluster.new_database()
+    yield url
+    cluster.drop_database(url)
 
 
 @pytest.fixture(scope="module")
-def two_players(db: Path) -> tuple[TestClient, TestClient, dict[str, Any], dict[str, Any]]:
+def two_players(db: Path | str) -> tuple[TestClient, TestClient, dict[str, Any], dict[str, Any]]:
     """Alice and Bob, each with a game in progress (a few moves played, one undone)."""
     app = create_app(db, hint_time_limit=0.02)
     alice, bob = TestClient(app), TestClient(app)

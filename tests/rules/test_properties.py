@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 
 import tableaux
 from helpers.games import play_randomly
-from tableaux import Game
+from tableaux import Game, State
 from tableaux.rulebook.cards import DOWN, RANK, SUIT
 
 NAMES = ["king-albert", "eagle-wing", "king-albert-classic"]
@@ -102,6 +102,22 @@ def test_undo_and_redo_are_exact(name: str, deal: int, picks: list[int], back: i
         game.redo()
         assert game.state == states[len(states) - back + i]
     assert game.state == states[-1]
+
+
+@pytest.mark.parametrize("name", NAMES)
+@quick
+@given(deal=deals, picks=choices)
+def test_every_position_packs_into_bytes_that_unpack_to_it(name: str, deal: int, picks: list[int]) -> None:
+    """What the web store keeps beside each game, and every few hundred moves of it."""
+    for state in play_randomly(tableaux.new_game(name, deal), picks):
+        assert State.unpacked(state.packed()) == state
+        assert len(state.packed()) == 2 + len(state.piles) + sum(len(p) for p in state.piles)
+
+
+@pytest.mark.parametrize("data", [b"", b"\x00", b"\x00\x01\x05\x01", b"\x00\x01\x01\x07\x08", b"\x00\x02\x00"])
+def test_bytes_no_position_packs_into_are_refused(data: bytes) -> None:
+    with pytest.raises(ValueError, match="packed position"):
+        State.unpacked(data)
 
 
 @pytest.mark.parametrize("name", NAMES)

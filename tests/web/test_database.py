@@ -9,8 +9,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import httpx2
 import pytest
 
+from helpers.store import line_of, rewrite
 from tableaux.cli import main
 from tableaux.web.database import Database, parse_database
 from tableaux.web.store import Store, StoreError
@@ -74,15 +76,29 @@ def test_the_command_line_refuses_a_bad_db_with_one_line_and_creates_nothing(
     assert list(tmp_path.iterdir()) == []
 
 
-def test_an_unreachable_postgresql_server_is_one_line_and_no_folder(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.server
+@pytest.mark.slow
+def test_an_unreachable_postgresql_server_at_start_is_one_line_and_the_server_waits_for_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """What `serve --db postgresql://...` once did: make a folder named 'postgresql:' with SQLite inside."""
+    """A server started before its database (or during an outage) says so in one line and serves: every request
+    is answered 503 with Retry-After, saying that nothing changed, until the database answers. No folder named
+    'postgresql:' with SQLite inside, as `serve --db postgresql://...` once made."""
     pytest.importorskip("psycopg", reason="PostgreSQL URLs are read by psycopg (pip install '.[postgres]')")
+    from helpers.net import free_port
+    from helpers.server import server, wait_until_answering
+
     monkeypatch.chdir(tmp_path)
-    assert main(["serve", "--no-browser", "--db", "postgresql://nobody@127.0.0.1:1/games"]) == 1
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "cannot connect to the PostgreSQL database" in err
+    args = ["serve", "--port", str(free_port()), "--no-browser", "--db", "postgresql://nobody@127.0.0.1:1/games"]
+    with server(args) as s:
+        url = s.url()
+        s.wait_for("cannot be reached yet .*Connection refused.* answered 503")
+        wait_until_answering(url)
+        r = httpx2.post(url + "api/games", json={"game": "king-albert", "deal": 1}, timeout=30)
+        assert r.status_code == 503 and r.headers["retry-after"].isdigit(), r.text
+        answer = r.json()
+        assert answer["cause"] == "database" and answer["outcome"] == "unchanged"
+        assert "nothing was changed" in answer["error"] and "earlier moves are safe" in answer["error"]
     assert list(tmp_path.iterdir()) == []
 
 
@@ -154,8 +170,8 @@ def test_a_restarted_postgresql_server_costs_no_more_than_the_requests_during_th
         with psycopg.connect(postgres_cluster.url(), autocommit=True) as conn:  # what a restart does to them
             conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                          "WHERE datname = %s AND pid <> pg_backend_pid()", (url.rsplit("/", 1)[1],))
-        assert store.save_change(record, ["T1>T2"], [], False).version == 1
-        assert store.get_game(record.id, player).moves == ["T1>T2"]  # type: ignore[union-attr]
+        assert store.save_change(record, rewrite(["T1>T2"])).version == 1
+        assert line_of(store, store.get_game(record.id, player)) == (["T1>T2"], [])
         store.close()
     finally:
         postgres_cluster.drop_database(url)

@@ -18,7 +18,6 @@ runs a long one.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sqlite3
@@ -77,17 +76,20 @@ class World:
                 self.games[who].append(view["id"])
         self.cookies = {"alice": self.alice.cookies[COOKIE], "bob": self.bob.cookies[COOKIE]}
 
-    def snapshot(self) -> list[tuple[Any, ...]]:
+    def snapshot(self) -> list[Any]:
         with sqlite3.connect(self.db) as conn:
-            return conn.execute("SELECT * FROM games ORDER BY id").fetchall()
+            return [conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
+                    for table in ("games", "game_moves", "game_positions")]
 
     def row(self, game_id: str) -> tuple[str, int, list[str], list[str], int] | None:
         with sqlite3.connect(self.db) as conn:
-            row = conn.execute("SELECT game, deal, moves, redo, version FROM games WHERE id = ?",
+            row = conn.execute("SELECT game, deal, move_count, version FROM games WHERE id = ?",
                                (game_id,)).fetchone()
+            line = [m for (m,) in conn.execute("SELECT move FROM game_moves WHERE game_id = ? ORDER BY ply",
+                                               (game_id,))]
         if row is None:
             return None
-        return row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4]
+        return row[0], row[1], line[:row[2]], line[row[2]:], row[3]
 
     def version(self, game_id: str) -> int:
         row = self.row(game_id)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import tableaux
-from helpers.store import is_postgres, query
+from helpers.store import is_postgres, line_of, query, rewrite
 from tableaux.web import store as store_module
 from tableaux.web.clock import IDLE_CAP
 from tableaux.web.database import parse_database
@@ -75,7 +75,7 @@ def test_migrating_a_version_1_database_keeps_its_data(database: str) -> None:
     assert store.schema_version() == SCHEMA_VERSION
     record = store.get_game("g-open", "p1")
     assert record is not None
-    assert record.moves == moves[:2] and record.redo == moves[2:] and record.version == 4
+    assert line_of(store, record) == (moves[:2], moves[2:]) and record.version == 4
     assert record.deal == 17 and record.elapsed == 30.0 and record.won is False
     assert record.ever_moved is True and record.updated_at == 2000.0
     assert store.get_game("g-fresh", "p1").ever_moved is False  # type: ignore[union-attr]
@@ -86,8 +86,8 @@ def test_migrating_a_version_1_database_keeps_its_data(database: str) -> None:
     assert stats["king-albert"].played == 1  # the untouched game does not count
     # The old games are now playable through the current code.
     assert store.current_game("p1", "king-albert").id == "g-fresh"  # type: ignore[union-attr]
-    new = store.save_change(record, moves, [], False)
-    assert new.version == 5 and store.get_game("g-open", "p1").moves == moves  # type: ignore[union-attr]
+    new = store.save_change(record, rewrite(moves))
+    assert new.version == 5 and line_of(store, store.get_game("g-open", "p1")) == (moves, [])
     store.close()
 
 
@@ -188,11 +188,11 @@ def test_players_are_stored_by_hash_of_their_token(store: Store, database: str) 
 def test_save_change_is_a_compare_and_swap(store: Store) -> None:
     _, player = store.new_player()
     record = store.create_game(player, "king-albert", 1)
-    first = store.save_change(record, ["T1>T2"], [], False)
+    first = store.save_change(record, rewrite(["T1>T2"]))
     assert first.version == 1
     with pytest.raises(StaleVersionError):
-        store.save_change(record, ["T3>T4"], [], False)  # made against version 0
-    assert store.get_game(record.id, player).moves == ["T1>T2"]  # type: ignore[union-attr]
+        store.save_change(record, rewrite(["T3>T4"]))  # made against version 0
+    assert line_of(store, store.get_game(record.id, player)) == (["T1>T2"], [])
 
 
 def test_concurrent_saves_against_one_version_store_exactly_one(store: Store) -> None:
@@ -204,7 +204,7 @@ def test_concurrent_saves_against_one_version_store_exactly_one(store: Store) ->
     def save(i: int) -> None:
         barrier.wait()
         try:
-            store.save_change(record, [f"move-{i}"], [], False)
+            store.save_change(record, rewrite([f"move-{i}"]))
             results.append(f"move-{i}")
         except StaleVersionError:
             results.append("stale")
@@ -217,7 +217,7 @@ def test_concurrent_saves_against_one_version_store_exactly_one(store: Store) ->
     winners = [r for r in results if r != "stale"]
     assert len(winners) == 1 and results.count("stale") == 7
     stored = store.get_game(record.id, player)
-    assert stored is not None and stored.moves == winners and stored.version == 1
+    assert stored is not None and line_of(store, stored)[0] == winners and stored.version == 1
 
 
 def test_other_players_games_are_invisible(store: Store) -> None:
@@ -227,7 +227,7 @@ def test_other_players_games_are_invisible(store: Store) -> None:
     assert store.get_game(record.id, bob) is None
     assert store.current_game(bob) is None
     with pytest.raises(StaleVersionError):  # a save naming the wrong player changes nothing
-        store.save_change(record.__class__(**{**record.__dict__, "player": bob}), ["x"], [], False)
+        store.save_change(record.__class__(**{**record.__dict__, "player": bob}), rewrite(["x"]))
 
 
 class Clock:
@@ -247,15 +247,15 @@ def test_the_clock_starts_at_the_first_move_and_ignores_long_absences(
     record = store.create_game(player, "king-albert", 4)
     clock.now = 1500.0  # time before the first move is not play time
     assert record.elapsed_now() == 0.0
-    record = store.save_change(record, ["a"], [], False)
+    record = store.save_change(record, rewrite(["a"]))
     assert record.elapsed == 0.0
     clock.now = 1530.0
     assert record.elapsed_now() == 30.0
-    record = store.save_change(record, ["a", "b"], [], False)
+    record = store.save_change(record, rewrite(["a", "b"]))
     assert record.elapsed == 30.0
     clock.now = 1530.0 + 5 * IDLE_CAP  # walked away: at most IDLE_CAP counts
     assert record.elapsed_now() == 30.0 + IDLE_CAP
-    record = store.save_change(record, ["a", "b", "c"], [], True)
+    record = store.save_change(record, rewrite(["a", "b", "c"], won=True))
     assert record.won and record.elapsed == 30.0 + IDLE_CAP
     clock.now += 1000.0
     assert record.elapsed_now() == 30.0 + IDLE_CAP  # a won game's clock is stopped
@@ -316,19 +316,19 @@ def test_a_game_left_for_a_new_deal_is_lost_unless_the_player_goes_back_to_it(
 
     first = store.create_game(player, "eagle-wing", 1)
     tick()
-    store.save_change(first, ["m"], [], True)
+    store.save_change(first, rewrite(["m"], won=True))
     tick()
     unfinished = store.create_game(player, "eagle-wing", 2)
     tick()
-    unfinished = store.save_change(unfinished, ["m"], [], False)
+    unfinished = store.save_change(unfinished, rewrite(["m"]))
     tick()
     second = store.create_game(player, "eagle-wing", 3)
     tick()
-    store.save_change(second, ["m"], [], True)
+    store.save_change(second, rewrite(["m"], won=True))
     # Won, unfinished (left for another deal), won: the unfinished game broke the streak.
     assert store.stats(["eagle-wing"], player)["eagle-wing"].current_streak == 1
     tick()
-    store.save_change(unfinished, ["m", "n"], [], False)  # ... but the player went back to it
+    store.save_change(unfinished, rewrite(["m", "n"]))  # ... but the player went back to it
     assert store.current_game(player).id == unfinished.id  # type: ignore[union-attr]
     s = store.stats(["eagle-wing"], player)["eagle-wing"]
     assert s.current_streak == 2 and s.played == 3 and s.won == 2  # still open: it may yet be won
@@ -348,7 +348,7 @@ def test_reset_leaves_old_games_out_but_keeps_them(store: Store, database: str) 
     for player in (alice, bob):
         for name in ("king-albert", "eagle-wing"):
             record = store.create_game(player, name, 9)
-            store.save_change(record, ["x"], [], True)
+            store.save_change(record, rewrite(["x"], won=True))
     names = ("king-albert", "eagle-wing")
     assert store.reset_stats("king-albert", alice) == 1
     assert store.stats(names, alice)["king-albert"].played == 0

@@ -385,16 +385,19 @@ def test_the_page_itself_sets_the_player_cookie(make_app: MakeApp) -> None:
     assert client.get("/api/current").json()["id"] == game["id"]
 
 
-def test_a_write_lost_to_another_server_process_is_a_409(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_write_lost_to_another_server_process_is_a_409(
+    client: TestClient, make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Between reading a game and storing the move, another process may store one first: 409, nothing kept."""
     view = new_game(client, "eagle-wing", 12)
+    other = TestClient(make_app(), cookies=client.cookies)  # another server process on the same database
     store = client.app.state.store  # type: ignore[attr-defined]
     real_save = store.save_change
 
-    def other_process_wins(record, moves, redo, won, **flags):  # type: ignore[no-untyped-def]
+    def other_process_wins(*args, **kwargs):  # type: ignore[no-untyped-def]
         monkeypatch.setattr(store, "save_change", real_save)
-        real_save(record, [view["legal_moves"][0]["text"]], [], False)  # the other process's move
-        return real_save(record, moves, redo, won, **flags)  # ours, against the old version: refused
+        play(other, view, view["legal_moves"][0])  # the other process's move
+        return real_save(*args, **kwargs)  # ours, against the old version: refused
 
     monkeypatch.setattr(store, "save_change", other_process_wins)
     r = client.post(f"/api/games/{view['id']}/moves", json={"move": view["legal_moves"][-1], "version": 0})

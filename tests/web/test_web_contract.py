@@ -29,6 +29,7 @@ from tableaux.play import game as library_game
 from tableaux.rulebook import engine
 from tableaux.web import games as web_games
 from tableaux.web import models as api
+from tableaux.web import operations
 from tableaux.web import player_stats as stats
 from tableaux.web.app import create_app
 from tableaux.web.errors import ApiError
@@ -146,7 +147,7 @@ def leaky_view(record: Any, game: tableaux.Game) -> dict[str, Any]:
 
 def test_an_answer_that_leaks_a_face_down_card_fails_the_request(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     client = TestClient(create_app(db))  # as every app the suite builds: conftest.py turns the check on
-    monkeypatch.setattr(web_games, "make_view", leaky_view)
+    monkeypatch.setattr(operations, "make_view", leaky_view)
     with pytest.raises(ContractBroken, match="breaks its model View"):
         client.post("/api/games", json={"game": "king-albert", "deal": 17})
 
@@ -155,7 +156,7 @@ def test_a_server_sends_a_clear_500_instead_of_an_answer_that_breaks_its_model(
     db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """What a player of a checking server with such a bug gets: no card, and an error that says what happened."""
-    monkeypatch.setattr(web_games, "make_view", leaky_view)
+    monkeypatch.setattr(operations, "make_view", leaky_view)
     client = TestClient(create_app(db), raise_server_exceptions=False)
     r = client.post("/api/games", json={"game": "king-albert", "deal": 17})
     assert r.status_code == 500
@@ -164,7 +165,7 @@ def test_a_server_sends_a_clear_500_instead_of_an_answer_that_breaks_its_model(
 
 def test_the_check_is_what_stops_a_leak(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """With the check off (production's fast path), the routes send their JSON as it was made."""
-    monkeypatch.setattr(web_games, "make_view", leaky_view)
+    monkeypatch.setattr(operations, "make_view", leaky_view)
     r = TestClient(create_app(db, check_answers=False)).post("/api/games", json={"game": "king-albert", "deal": 17})
     assert r.status_code == 201
     assert r.json()["position"]["piles"]["tableau-1"][0]["card"] is not None  # the leak went out

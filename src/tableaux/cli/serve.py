@@ -19,6 +19,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workers", type=positive_int, default=1,
                    help=_("server processes answering on the port (default 1); they share the database"))
     p.add_argument("--no-browser", action="store_true", help=_("do not open a web browser"))
+    p.add_argument("--trusted-proxy", action="append", metavar="ADDRESS",
+                   help=_("a reverse proxy in front of the server, by address (repeat for several; * for any): "
+                          "the client address it puts in X-Forwarded-For is the one counted for new games"))
+    p.add_argument("--games-per-minute", type=positive_int, default=None, metavar="N",
+                   help=_("new games each player may start in a minute (default 30); beyond it, 429"))
+    p.add_argument("--games-per-minute-per-address", type=positive_int, default=None, metavar="N",
+                   help=_("new games one client address may start in a minute (default 120); beyond it, 429"))
+    p.add_argument("--max-connections", type=positive_int, default=None, metavar="N",
+                   help=_("connections each server process keeps open at most (default 1000, and fewer than "
+                          "its file limit allows); beyond it, new ones are closed"))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -20,6 +20,7 @@ from ..rulebook.engine import (
     IllegalMoveError,
     Move,
     NotationError,
+    RawMove,
     Rules,
     State,
     TableauxError,
@@ -28,6 +29,7 @@ from ..rulebook.engine import (
 
 TYPE_CHECKING = False  # typing is not loaded: a game is played without it (benchmarks/cli.py)
 if TYPE_CHECKING:
+    from collections.abc import MutableSequence
     from pathlib import Path
     from typing import Any
 
@@ -110,16 +112,26 @@ def position_dict(
 
 
 class Game:
-    """A deal being played. Mutable; the positions it moves between are not."""
+    """A deal being played. Mutable; the positions it moves between are not.
+
+    The history is one line of moves and a cursor: the first ``cursor`` moves
+    are played, the rest are the redo line. Undo and redo move the cursor; a
+    move other than the next one on the line cuts the line there. Beside it,
+    ``_states[i]`` is the position after ``i`` moves, for every ``i`` up to the
+    cursor. Both are only read by index, cut short and appended to, so a store
+    that keeps long games in rows can hand in sequences of its own that read
+    rows on demand (:meth:`kept`).
+    """
 
     def __init__(self, rules: Rules, deal: int) -> None:
         self.rules = rules
         self.deal = check_deal(deal)
-        self._start = rules.deal(self.deal)
-        self._states: list[State] = [self._start]
-        self._played: list[Move] = []
-        self._redo: list[Move] = []  # next move to redo is last
-        self._legal: list[Move] | None = None
+        self._states: MutableSequence[State] = [rules.deal(self.deal)]
+        self._line: MutableSequence[Move] = []
+        """The moves played, then the redo line (the next move to redo first)."""
+        self._cursor = 0
+        """How many moves of the line are played."""
+        self._legal: tuple[list[RawMove], list[Move]] | None = None
         self._seen: set[int] = set()
         """Every card the player has had on view in this game, undone lines included (see :meth:`observation`)."""
         self._look()
@@ -152,9 +164,57 @@ class Game:
                     game.play(Move.from_str(move) if isinstance(move, str) else move)
                 except TableauxError as exc:
                     raise type(exc)(f"{label} {number} ({str(move)!r}) cannot be played: {exc}") from None
-        for _move in redo:
-            game.undo()
+        game.back_to(game.played_count - len(redo))
         return game
+
+    @classmethod
+    def kept(
+        cls,
+        rules: Rules,
+        deal: int,
+        *,
+        line: MutableSequence[Move],
+        states: MutableSequence[State],
+        played: int,
+        seen: Iterable[int] = (),
+        assisted: bool = False,
+    ) -> Game:
+        """A game whose history is kept elsewhere: the web store's rows, read as they are needed.
+
+        ``line`` holds the moves played and then the redo line; ``states[i]`` is
+        the position after ``i`` of them, for ``i`` up to ``played`` (a store
+        keeps a few and works out the others from the nearest one). ``seen`` are
+        the cards the player has had on view so far (:meth:`seen_cards`). The
+        store checked every move as it was played, so nothing here is replayed:
+        a game of any length is taken up in the time one position takes.
+        """
+        if len(states) != played + 1 or not 0 <= played <= len(line):
+            raise ValueError(f"a kept game needs the position after each of its {played} moves played")
+        game = object.__new__(cls)
+        game.rules = rules
+        game.deal = check_deal(deal)
+        game._states = states
+        game._line = line
+        game._cursor = played
+        game._legal = None
+        game._seen = set(seen)
+        game._look()
+        game.assisted = assisted
+        return game
+
+    @classmethod
+    def trusted_replay(cls, rules: Rules, deal: int, moves: Iterable[Move | str], redo: Iterable[Move | str] = (),
+                       seen: Iterable[int] = ()) -> Game:
+        """The game reached by playing ``moves`` as they are, with ``redo`` left to redo: for moves this program
+        checked when they were played and kept since (the web store's), so each costs one :meth:`Rules.apply`
+        instead of the legal-move search :meth:`replay` makes (a 20,000-move game in a fraction of a second)."""
+        line = [Move.from_str(m) if isinstance(m, str) else m for m in moves]
+        played = len(line)
+        line += [Move.from_str(m) if isinstance(m, str) else m for m in redo]
+        states = [rules.deal(check_deal(deal))]
+        for move in line[:played]:
+            states.append(rules.apply(states[-1], rules.to_raw(move)))
+        return cls.kept(rules, deal, line=line, states=states, played=played, seen=seen)
 
     # --- reading the position --------------------------------------------
     @property
@@ -173,12 +233,27 @@ class Game:
 
     @property
     def moves_played(self) -> list[Move]:
-        return list(self._played)
+        return list(self._line[:self._cursor])
 
     @property
     def redo_moves(self) -> list[Move]:
         """Moves that :meth:`redo` would replay, next one first."""
-        return self._redo[::-1]
+        return list(self._line[self._cursor:])
+
+    @property
+    def played_count(self) -> int:
+        """``len(moves_played)``, without listing them."""
+        return self._cursor
+
+    @property
+    def redo_count(self) -> int:
+        """``len(redo_moves)``, without listing them."""
+        return len(self._line) - self._cursor
+
+    @property
+    def seen_cards(self) -> frozenset[int]:
+        """Every card (face-down bit cleared) the player has had on view in this game (see :meth:`observation`)."""
+        return frozenset(self._seen)
 
     @property
     def score(self) -> int:
@@ -192,10 +267,15 @@ class Game:
         return not self.is_won() and not self.legal_moves()
 
     def legal_moves(self) -> list[Move]:
+        return list(self._legal_moves()[1])
+
+    def _legal_moves(self) -> tuple[list[RawMove], list[Move]]:
+        """The legal moves, raw and named, worked out once per position."""
         if self._legal is None:
             to_move = self.rules.to_move
-            self._legal = [to_move(m) for m in self.rules.moves(self.state)]
-        return list(self._legal)
+            raw = self.rules.moves(self.state)
+            self._legal = (raw, [to_move(m) for m in raw])
+        return self._legal
 
     def is_legal(self, move: Move | str | tuple[str, int, str]) -> bool:
         """Whether :meth:`play` would play ``move``: it reads moves exactly as ``play`` does."""
@@ -208,8 +288,8 @@ class Game:
     def position(self, *, hide: bool = False) -> Position:
         """The whole position as JSON-ready data, every card shown (for tools)."""
         return position_dict(
-            self.rules, self.state, deal=self.deal, moves_played=len(self._played), can_undo=bool(self._played),
-            can_redo=bool(self._redo), hide=hide, has_moves=bool(self.legal_moves()))
+            self.rules, self.state, deal=self.deal, moves_played=self._cursor, can_undo=self._cursor > 0,
+            can_redo=self.redo_count > 0, hide=hide, has_moves=bool(self._legal_moves()[0]))
 
     def public_position(self) -> Position:
         """:meth:`position` with the identity of every card the player cannot see removed.
@@ -265,7 +345,7 @@ class Game:
             "piles": piles,
             "unseen": 52 - len(self._seen),
             "redeals": state.redeals,
-            "moves": [str(m) for m in self._played],
+            "moves": [str(m) for m in self.moves_played],
         }
 
     # --- moving ----------------------------------------------------------
@@ -328,8 +408,9 @@ class Game:
         return move
 
     def _push(self, move: Move) -> None:
+        """Play ``move``, the line's next move (:meth:`play` has put it there)."""
         self._states.append(self.rules.apply(self.state, self.rules.to_raw(move)))
-        self._played.append(move)
+        self._cursor += 1
         self._legal = None
         self._look()
 
@@ -341,33 +422,38 @@ class Game:
     def play(self, move: Move | str | tuple[str, int, str]) -> Move:
         """Play a legal move (a :class:`Move` or its text). Illegal moves raise and change nothing."""
         move = self._coerce(move)
+        line = self._line
+        if not (self._cursor < len(line) and line[self._cursor] == move):  # replaying the redo line keeps it
+            del line[self._cursor:]
+            line.append(move)
         self._push(move)
-        if self._redo and self._redo[-1] == move:
-            self._redo.pop()  # replaying the redo line keeps the rest of it
-        else:
-            self._redo.clear()
         return move
 
     def undo(self) -> Move:
-        if not self._played:
+        if not self._cursor:
             raise IllegalMoveError(_("nothing to undo: no move has been played"))
-        self._states.pop()
-        move = self._played.pop()
-        self._redo.append(move)
-        self._legal = None
-        return move
+        self.back_to(self._cursor - 1)
+        return self._line[self._cursor]
 
     def redo(self) -> Move:
-        if not self._redo:
+        if self._cursor == len(self._line):
             raise IllegalMoveError(_("nothing to redo"))
-        move = self._redo.pop()
+        move = self._line[self._cursor]
         self._push(move)
         return move
 
     def restart(self) -> None:
         """Back to the deal. The moves stay on the redo list, so nothing is lost."""
-        while self._played:
-            self.undo()
+        self.back_to(0)
+
+    def back_to(self, played: int) -> None:
+        """Undo until ``played`` moves are left played (the others go to the redo line, as :meth:`undo` puts
+        them), in one step."""
+        if not 0 <= played <= self._cursor:
+            raise ValueError(f"cannot go back to {played} moves played from {self._cursor}")
+        del self._states[played + 1:]
+        self._cursor = played
+        self._legal = None
 
     def copy(self) -> Game:
         """An independent game with the same position and history, for trying moves out (undo and redo too).
@@ -377,8 +463,8 @@ class Game:
         other = object.__new__(Game)
         other.__dict__.update(self.__dict__)
         other._states = list(self._states)
-        other._played = list(self._played)
-        other._redo = list(self._redo)
+        other._line = list(self._line)
+        other._seen = set(self._seen)
         return other
 
     def home_move(self, pile: str) -> Move | None:
@@ -386,6 +472,12 @@ class Game:
         self._check_piles(pile)
         raw = self.rules.home_move(self.state, self.rules.index[pile])
         return None if raw is None else self.rules.to_move(raw)
+
+    def home_moves(self) -> dict[str, Move]:
+        """:meth:`home_move` of every pile that has one, by pile name, from one look at the legal moves."""
+        rules = self.rules
+        raw = rules.home_moves(self._legal_moves()[0])
+        return {rules.pile_names[pile]: rules.to_move(move) for pile, move in sorted(raw.items())}
 
     # --- saving and loading ----------------------------------------------
     def digest(self) -> str:
@@ -401,7 +493,7 @@ class Game:
             "version": SAVE_VERSION,
             "game": self.name,
             "deal": self.deal,
-            "moves": [str(m) for m in self._played],
+            "moves": [str(m) for m in self.moves_played],
             "redo": [str(m) for m in self.redo_moves],
             "digest": self.digest(),
             **({"assisted": True} if self.assisted else {}),  # left out when False, so older versions read it
@@ -423,7 +515,7 @@ class Game:
         return board_text(self.public_position())
 
     def __repr__(self) -> str:
-        return f"<Game {self.name} deal={self.deal} moves={len(self._played)} score={self.score}>"
+        return f"<Game {self.name} deal={self.deal} moves={self._cursor} score={self.score}>"
 
     def __eq__(self, other: object) -> bool:
         """Same game, deal, moves played, moves to redo and assisted flag: what a save keeps.
@@ -433,8 +525,8 @@ class Game:
         """
         if not isinstance(other, Game):
             return NotImplemented
-        return (self.rules.name, self.deal, self._played, self._redo, self.assisted) == (
-            other.rules.name, other.deal, other._played, other._redo, other.assisted)
+        return (self.rules.name, self.deal, self.moves_played, self.redo_moves, self.assisted) == (
+            other.rules.name, other.deal, other.moves_played, other.redo_moves, other.assisted)
 
     __hash__ = None  # type: ignore[assignment]  # a game changes as it is played
 

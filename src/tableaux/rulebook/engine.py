@@ -56,6 +56,32 @@ class State(namedtuple("State", "piles redeals", defaults=(0,))):
     piles: tuple[Pile, ...]
     redeals: int
 
+    def packed(self) -> bytes:
+        """The position in a few bytes (about 75), for a store that keeps it beside a game: the redeals, the
+        number of piles, then each pile's length and cards (card ints fit a byte, face-down bit included)."""
+        out = bytearray((self.redeals, len(self.piles)))
+        for pile in self.piles:
+            out.append(len(pile))
+            out += bytes(pile)
+        return bytes(out)
+
+    @classmethod
+    def unpacked(cls, data: bytes) -> State:
+        """The position :meth:`packed` wrote; ``ValueError`` for bytes it cannot have written."""
+        data = bytes(data)
+        if len(data) < 2:
+            raise ValueError("a packed position has at least two bytes")
+        piles = []
+        at = 2
+        for _pile in range(data[1]):
+            if at >= len(data) or at + 1 + data[at] > len(data):
+                raise ValueError("a packed position ends inside a pile")
+            piles.append(tuple(data[at + 1:at + 1 + data[at]]))
+            at += 1 + data[at]
+        if at != len(data):
+            raise ValueError("a packed position has bytes after its last pile")
+        return cls(tuple(piles), data[0])
+
 
 class Move(namedtuple("Move", "source count target")):
     """A move as players and tools see it: ``count`` cards from ``source`` to ``target``.
@@ -185,11 +211,17 @@ class Rules(ABC):
         """
         if pile not in self.home_piles:
             return None
+        return self.home_moves(self.moves(state)).get(pile)
+
+    def home_moves(self, moves: list[RawMove]) -> dict[int, RawMove]:
+        """:meth:`home_move` of every pile at once, from the position's legal ``moves`` (one move generation
+        for the whole table rather than one per pile, as a page showing every pile's double-click needs)."""
+        found: dict[int, RawMove] = {}
         foundations = self.foundations
-        for move in self.moves(state):
-            if move[0] == pile and move[1] == 1 and move[2] in foundations:
-                return move
-        return None
+        for move in moves:
+            if move[1] == 1 and move[2] in foundations and move[0] in self.home_piles:
+                found.setdefault(move[0], move)
+        return found
 
     def score(self, state: State) -> int:
         """Both games score one point per card on the foundations."""

@@ -11,6 +11,8 @@ is accepted.
 from __future__ import annotations
 
 import os
+import threading
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -30,6 +32,7 @@ from .errors import ApiError
 from .fields import CONTRACT_ERROR, WEB_GAMES
 from .games import Games, router
 from .identity import COOKIE, Player
+from .limits import Limits
 from .middleware import (
     CHECK_ANSWERS,
     CSP,
@@ -41,10 +44,10 @@ from .middleware import (
     SecurityHeaders,
 )
 from .pool import SolverPool
-from .store import Store, StoreError
+from .store import Store, StoreError, StoreFull, StoreUnavailable
 from .translations import router as translations_router
 
-__all__ = ["COOKIE", "CSP", "MAX_BODY", "WEB_GAMES", "create_app"]
+__all__ = ["COOKIE", "CSP", "MAX_BODY", "WEB_GAMES", "create_app", "unavailable"]
 
 STATIC_DIR = Path(__file__).parent / "static"
 
@@ -105,6 +108,42 @@ def web_effort(hint_seconds: float | None, chance_seconds: float | None,
     return spend
 
 
+def unavailable(exc: StoreUnavailable | StoreFull) -> JSONResponse:
+    """503 (the database is away) or 507 (its disk is full), with Retry-After, saying whether anything changed."""
+    full = isinstance(exc, StoreFull)
+    outcome = "unknown" if getattr(exc, "outcome_unknown", False) else "unchanged"
+    return JSONResponse(
+        {"error": str(exc), "cause": "disk" if full else "database", "outcome": outcome,
+         "retry_after": exc.retry_after},
+        status_code=507 if full else 503, headers={"Retry-After": str(exc.retry_after)},
+    )
+
+
+class Tidying:
+    """The app's round of forgetting (:meth:`Store.tidy`) every ``limits.tidy_every`` seconds, in a thread of its
+    own; every server process on a database runs one (the deletes do not mind each other)."""
+
+    def __init__(self, store: Store, limits: Limits) -> None:
+        self.store = store
+        self.limits = limits
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="tableaux-tidy", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=10)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.limits.tidy_every):
+            try:
+                self.store.tidy(time.time(), self.limits.unmoved_after)
+            except StoreError:
+                pass  # the database is away or full: the next round will do it
+
+
 def create_app(
     db_path: str | Path | Database,
     *,
@@ -114,6 +153,7 @@ def create_app(
     allowed_hosts: tuple[str, ...] | None = None,
     pool: SolverPool | None = None,
     check_answers: bool | None = None,
+    limits: Limits | None = None,
 ) -> FastAPI:
     """The web game on database ``db_path`` (a file, or what ``--db`` accepts).
 
@@ -129,21 +169,30 @@ def create_app(
     ``check_answers`` validates every answer against its route's model before it goes out
     (:class:`~tableaux.web.middleware.AnswerCheck`); by default it is on when the environment variable
     ``TABLEAUX_CHECK_ANSWERS`` is 1, as the test suite sets it for every app and server it starts.
+
+    ``limits``: new games a minute per player and per address, and how long games never moved are kept
+    (:mod:`tableaux.web.limits`). A database that cannot be reached is waited for (every request is
+    answered 503 until it answers); one that is refused (a wrong --db, a newer schema) raises here.
     """
-    store = Store(db_path)
+    store = Store(db_path, wait=True)
     solver_pool = pool or SolverPool()
+    limits = limits or Limits()
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         solver_pool.start()
+        tidying = Tidying(store, limits)
+        tidying.start()
         try:
             yield
         finally:
+            tidying.stop()
             solver_pool.shutdown()
             store.close()
 
     app = FastAPI(title="tableaux", docs_url=None, redoc_url=None, openapi_url="/openapi.json", lifespan=lifespan)
     app.state.store = store
+    app.state.limits = limits
     app.state.games = Games(store, web_effort(hint_time_limit, chance_time_limit, solve_time_limit), solver_pool)
     app.state.pool = solver_pool
     app.state.assist = assist.Assist(app.state.games)
@@ -161,7 +210,7 @@ def create_app(
 
     @app.exception_handler(ApiError)
     async def api_error(_: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse({"error": exc.message, **exc.extra}, status_code=exc.status)
+        return JSONResponse({"error": exc.message, **exc.extra}, status_code=exc.status, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -178,6 +227,8 @@ def create_app(
 
     @app.exception_handler(StoreError)
     async def store_error(_: Request, exc: StoreError) -> JSONResponse:
+        if isinstance(exc, StoreUnavailable | StoreFull):
+            return unavailable(exc)
         return JSONResponse({"error": f"the saved games database failed: {exc}"}, status_code=500)
 
     @app.exception_handler(Exception)

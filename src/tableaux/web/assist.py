@@ -16,6 +16,7 @@ next move. Answers are kept per game version, so asking twice costs one search.
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -28,10 +29,21 @@ from fastapi.responses import JSONResponse
 from ..play.game import Game
 from . import models as api
 from .errors import ApiError
-from .games import GAME_ERRORS, GameId, Games, check_version, games_of, ok
+from .games import GAME_ERRORS, GameId, Games, KeyDep, asked, check_version, games_of, ok
 from .identity import Player
 from .pool import chance_job, lost_job, solution_job
 from .store import GameRecord
+from .store import Request as Asked
+from .views import saved_game
+
+BUSY_RETRY = 1
+"""Seconds the answer to a busy solver asks the page to wait (it asks again after the next move anyway)."""
+
+
+def solver_busy(message: str) -> ApiError:
+    """503 when the solver's workers have no room: nothing was changed, ask again shortly."""
+    return ApiError(503, message, cause="solver", outcome="unchanged", retry_after=BUSY_RETRY,
+                    headers={"Retry-After": str(BUSY_RETRY)})
 
 ANSWERS_KEPT = 256
 
@@ -60,10 +72,10 @@ class Assist:
     async def _in_pool(self, fn: Callable[..., Any], *args: Any) -> Any:
         pool = self.games.pool
         if not pool.reserve():
-            raise ApiError(503, "the solver's workers are all busy; ask again in a moment")
+            raise solver_busy("the solver's workers are all busy; ask again in a moment")
         answer = await pool.run(fn, *args)
         if answer is None:
-            raise ApiError(503, "a solver worker stopped; ask again in a moment")
+            raise solver_busy("a solver worker stopped; ask again in a moment")
         return answer
 
     async def chance(self, game_id: str, player: str) -> dict[str, Any]:
@@ -92,18 +104,19 @@ class Assist:
             self._keep(key, answer)
         return answer
 
-    async def solution(self, game_id: str, player: str, version: int) -> dict[str, Any]:
-        def current(record: GameRecord, game: Game) -> GameRecord:
+    async def solution(self, game_id: str, player: str, version: int, request: Asked | None = None
+                       ) -> dict[str, Any]:
+        def current(record: GameRecord, game: Game) -> dict[str, Any]:
             check_version(record, game, version)
             if record.finished:
                 raise ApiError(422, "this game is finished; there is nothing left to solve")
-            return record
+            return saved_game(game)
 
-        record = await run_in_threadpool(self.games.inspect, game_id, player, current)
-        found = await self._in_pool(solution_job, record, self.games.spend["solution"])
+        saved = await run_in_threadpool(self.games.inspect, game_id, player, current)
+        found = await self._in_pool(solution_job, saved, self.games.spend["solution"])
         if found["verdict"] == "winnable":  # the way to win is shown: the game is assisted from now on
-            view = await run_in_threadpool(self.games.change, game_id, player, version, lambda game: None,
-                                           assisted=True)
+            view = await run_in_threadpool(functools.partial(
+                self.games.change, game_id, player, version, lambda game: None, assisted=True, request=request))
         else:
             view = await run_in_threadpool(self.games.view, game_id, player)
         return {**found, "peeks": True, "view": view}
@@ -115,8 +128,7 @@ def give_up_action(game: Game) -> None:
 
 def rewind_action(keep: int) -> Callable[[Game], None]:
     def act(game: Game) -> None:
-        while len(game.moves_played) > keep:
-            game.undo()
+        game.back_to(keep)
 
     return act
 
@@ -126,7 +138,7 @@ def rewind_check(keep: int) -> Callable[[GameRecord, Game], None]:
         if not (record.given_up or game.is_over()):
             raise ApiError(422, "going back to where the game was lost is for a game that is over (no move "
                                 "left, or given up); use undo during play")
-        played = len(game.moves_played)
+        played = game.played_count
         if keep > played:
             raise ApiError(422, f"keep must be at most the {played} moves played, not {keep}")
 
@@ -134,7 +146,7 @@ def rewind_check(keep: int) -> Callable[[GameRecord, Game], None]:
 
 
 # --- the routes ------------------------------------------------------------------------------
-def assist_of(request: Request) -> Assist:
+async def assist_of(request: Request) -> Assist:
     return request.app.state.assist  # type: ignore[no-any-return]
 
 
@@ -154,9 +166,11 @@ async def chance(game_id: GameId, player: Player, assist: AssistDep) -> JSONResp
 
 
 @router.post("/games/{game_id}/give-up", operation_id="giveUp", **api.route(200, api.View, GAME_ERRORS, links=""))
-def give_up(game_id: GameId, body: api.ChangeRequest, player: Player, games: GamesDep) -> JSONResponse:
+def give_up(game_id: GameId, body: api.ChangeRequest, player: Player, games: GamesDep, request: Request,
+            key: KeyDep = None) -> JSONResponse:
     """End the game as lost (it counts as a loss); then /lost says where it could still have been won."""
-    return ok(games.change(game_id, player, body.version, give_up_action, give_up=True, played=body.played))
+    return ok(games.change(game_id, player, body.version, give_up_action, give_up=True,
+                           request=asked(request, key, body), played=body.played))
 
 
 @router.get("/games/{game_id}/lost", operation_id="lost", **api.route(200, api.Lost, (404, 422, 503)))
@@ -166,19 +180,22 @@ async def lost(game_id: GameId, player: Player, assist: AssistDep) -> JSONRespon
 
 
 @router.post("/games/{game_id}/rewind", operation_id="rewind", **api.route(200, api.View, GAME_ERRORS, links=""))
-def rewind(game_id: GameId, body: api.RewindRequest, player: Player, games: GamesDep) -> JSONResponse:
+def rewind(game_id: GameId, body: api.RewindRequest, player: Player, games: GamesDep, request: Request,
+           key: KeyDep = None) -> JSONResponse:
     """Take a lost or given-up game back to the position after its first ``keep`` moves, to play on.
 
     The game is marked assisted (the solver said where it could still be won); the moves taken back stay
     on the redo list.
     """
     return ok(games.change(game_id, player, body.version, rewind_action(body.keep), assisted=True,
-                           after_loss=True, check=rewind_check(body.keep), played=body.played))
+                           after_loss=True, check=rewind_check(body.keep), request=asked(request, key, body),
+                           played=body.played))
 
 
 @router.post("/games/{game_id}/solution", operation_id="solution",
              **api.route(200, api.Solution, (*GAME_ERRORS, 503), links="/view"))
-async def solution(game_id: GameId, body: api.VersionRequest, player: Player, assist: AssistDep) -> JSONResponse:
+async def solution(game_id: GameId, body: api.VersionRequest, player: Player, assist: AssistDep, request: Request,
+                   key: KeyDep = None) -> JSONResponse:
     """The solver's winning line from the current position. It looks at the face-down cards (``peeks``), and
     when it shows a line the game is marked assisted in the statistics."""
-    return ok(await assist.solution(game_id, player, body.version))
+    return ok(await assist.solution(game_id, player, body.version, asked(request, key, body)))

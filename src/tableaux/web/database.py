@@ -15,9 +15,12 @@ speak, against a :class:`Connection`. What differs is kept here and only here:
   and its ``INTEGER`` stops at 2**31, so times and deal numbers need wider ones;
 - insertion order: SQLite numbers rows itself (``rowid``), PostgreSQL gets a column;
 - how a writer takes the lock that orders it before others (``BEGIN IMMEDIATE``,
-  or an advisory lock for migrations);
+  or an advisory lock for migrations), and whether a change's writes can be one statement;
 - connections: one per thread for SQLite (opened on first use), a pool
-  (psycopg_pool) for PostgreSQL.
+  (psycopg_pool) for PostgreSQL;
+- which of each driver's errors mean the database is unavailable, or its disk full: they become the
+  store's own errors (:mod:`tableaux.web.outage`), and a PostgreSQL server that went away is watched for
+  until it is back.
 
 psycopg is an optional extra (``pip install '.[postgres]'``), imported
 only when a PostgreSQL URL is used.
@@ -30,7 +33,7 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
@@ -38,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from ..i18n import _
+from .outage import Health, StoreError, StoreFull, StoreUnavailable, describe
 
 ACCEPTED = "a file path, sqlite:///PATH or postgresql://USER@HOST/DATABASE"
 """What ``--db`` accepts, as the refusals say it."""
@@ -46,22 +50,22 @@ MIGRATION_LOCK = 7_405_318_201
 """PostgreSQL advisory lock key that orders schema migrations between processes (any constant will do)."""
 POOL_SIZE = 8
 """Connections each server process may hold to PostgreSQL (the thread pool queues for them)."""
-POOL_TIMEOUT = 10.0
-"""Seconds a request waits for a PostgreSQL connection before it fails."""
-BUSY_TIMEOUT = 15.0
-"""Seconds an SQLite connection waits for another one's write before it fails."""
+POOL_TIMEOUT = 2.5
+"""Seconds a request waits for a PostgreSQL connection before it is answered 503: with the connection
+timeout below, every request is answered within 3 s while the database is away."""
+CONNECT_TIMEOUT = 2
+"""Seconds to open a PostgreSQL connection (libpq's shortest that it honours)."""
+TCP_USER_TIMEOUT_MS = 2500
+"""Milliseconds sent data may stay unacknowledged before the connection is given up (a server that vanished
+from the network, rather than one that closed its connections)."""
+BUSY_TIMEOUT = 2.5
+"""Seconds an SQLite connection waits for another one's write before the request is answered 503."""
+WAL_TIMEOUT = 15.0
+"""Seconds opening a new SQLite database keeps trying to switch it to WAL while another process migrates it."""
 CHECK_AFTER_IDLE = 1.0
 """Seconds a pooled PostgreSQL connection may sit unused before it is checked again as it is lent."""
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]+):")
 _PASSWORD = re.compile(r"(//[^/@:]*:)[^/@]*@")
-
-
-class StoreError(Exception):
-    """The database cannot be used (refused --db, newer schema, unreadable file, unreachable server).
-
-    Defined here, at the bottom of the store's modules, because parsing,
-    connecting and migrating raise it too; :mod:`tableaux.web.store` is where callers import it from.
-    """
 
 
 def shown(text: str) -> str:
@@ -164,6 +168,11 @@ def _pyformat(sql: str) -> str:
     return sql.replace("%", "%%").replace("?", "%s")
 
 
+Translate = Callable[[BaseException, bool], StoreError | None]
+"""An engine's reading of a driver error: the store's error it means (the flag: it came as a transaction was
+being committed), or None for an error that says nothing about the database's availability."""
+
+
 class Connection:
     """One connection, speaking the store's SQL (``?`` placeholders) to either database.
 
@@ -171,11 +180,16 @@ class Connection:
     mode, as the store opens them: a transaction is always explicit).
     """
 
-    def __init__(self, raw: Any) -> None:
+    def __init__(self, raw: Any, translate: Translate | None = None) -> None:
         self.raw = raw
         self.is_sqlite = isinstance(raw, sqlite3.Connection)
         self.types = SQLITE_TYPES if self.is_sqlite else POSTGRES_TYPES
         self.row_order = "rowid" if self.is_sqlite else "seq"
+        self._translate = translate
+        self.wrote = False
+        """Set when a write transaction on it commits (an SQLite store knows its disk has room again)."""
+        self.writes_at_once = not self.is_sqlite
+        """Whether several writes can be one statement (PostgreSQL's data-modifying WITH; SQLite has none)."""
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
         """Run one statement; returns the cursor (``fetchone``, ``fetchall``, ``rowcount``, iteration)."""
@@ -198,7 +212,8 @@ class Connection:
         takes an advisory lock that orders it behind any other process's.
         """
         if one_statement and not self.is_sqlite:
-            yield self
+            with self._committing():
+                yield self
             return
         self.execute("BEGIN IMMEDIATE" if self.is_sqlite else "BEGIN")
         try:
@@ -206,9 +221,27 @@ class Connection:
                 self.execute("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))
             yield self
         except BaseException:
-            self.execute("ROLLBACK")
+            try:
+                self.execute("ROLLBACK")
+            except Exception:  # noqa: S110 - a dead connection: the error that killed it is the one to report
+                pass
             raise
-        self.execute("COMMIT")
+        with self._committing():
+            self.execute("COMMIT")
+        self.wrote = True
+
+    @contextmanager
+    def _committing(self) -> Iterator[None]:
+        """A commit on its way: a connection lost now leaves its outcome unknown, and the error says so."""
+        try:
+            yield
+        except StoreError:
+            raise
+        except Exception as exc:
+            error = self._translate(exc, True) if self._translate is not None else None
+            if error is None:
+                raise
+            raise error from None
 
 
 def connection_of(conn: Connection | Any) -> Connection:
@@ -222,22 +255,44 @@ def wait_a_moment() -> None:
     time.sleep(0.01)
 
 
+SQLITE_UNAVAILABLE = ("locked", "busy", "disk i/o error", "unable to open", "readonly")
+"""SQLite error messages that mean the file cannot be used just now (the request is answered 503)."""
+
+
 class SqliteEngine:
     """One connection per thread, opened on first use: safe under uvicorn's thread pool, and the file is not
     reopened (nor the WAL checkpointed) on every request. WAL lets readers run beside the one writer,
-    in this process and in others on the same machine."""
+    in this process and in others on the same machine.
+
+    A full disk (SQLite's "database or disk is full") is :class:`StoreFull`; a file that is locked for too
+    long or cannot be read or written is :class:`StoreUnavailable`. A file has nothing to wait for, so
+    its :class:`~tableaux.web.outage.Health` only logs when it fails and when it works again.
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.database_errors: tuple[type[BaseException], ...] = (sqlite3.DatabaseError,)
+        self.integrity_errors: tuple[type[BaseException], ...] = (sqlite3.IntegrityError,)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(_("cannot create the folder for the database {file}: {error}").format(
                 file=repr(str(self.path)), error=exc.strerror)) from None
+        self.health = Health(str(path))
         self._local = threading.local()
         self._connections: list[Connection] = []
         self._lock = threading.Lock()
+
+    def translate(self, exc: BaseException, committing: bool = False) -> StoreError | None:
+        """The store's error an SQLite error means; a failed commit was rolled back, so its outcome is known."""
+        if not isinstance(exc, sqlite3.OperationalError):
+            return None
+        text = str(exc).lower()
+        if "full" in text:
+            return StoreFull(str(exc))
+        if any(word in text for word in SQLITE_UNAVAILABLE):
+            return StoreUnavailable(str(exc))
+        return None
 
     def _open(self) -> Connection:
         try:
@@ -247,7 +302,7 @@ class SqliteEngine:
         except sqlite3.Error as exc:
             raise StoreError(_("cannot open the database {file}: {error}").format(
                 file=repr(str(self.path)), error=exc)) from None
-        return Connection(raw)
+        return Connection(raw, self.translate)
 
     def first(self) -> Connection:
         """A connection of its own, for opening (migrating, reading the token key); the caller closes it."""
@@ -264,7 +319,7 @@ class SqliteEngine:
         """Switch the file to WAL. The switch needs the file to itself, and SQLite refuses it at once (no
         busy wait) while another connection writes, as another process opening a new database at the same
         moment does while it migrates: so it is tried again until that write is over."""
-        deadline = time.monotonic() + BUSY_TIMEOUT
+        deadline = time.monotonic() + WAL_TIMEOUT
         while True:
             try:
                 conn.execute("PRAGMA journal_mode=WAL")
@@ -282,7 +337,23 @@ class SqliteEngine:
             conn = self._local.conn = self._open()
             with self._lock:
                 self._connections.append(conn)
-        yield conn
+        conn.wrote = False
+        try:
+            yield conn
+        except StoreError as exc:
+            if isinstance(exc, StoreUnavailable | StoreFull):
+                self.health.failed(exc.reason, isinstance(exc, StoreFull))
+            raise
+        except Exception as exc:
+            error = self.translate(exc)
+            if error is None:
+                raise
+            self.health.failed(error.reason, isinstance(error, StoreFull))  # type: ignore[attr-defined]
+            raise error from None
+        self.health.worked(conn.wrote)
+
+    def reopened(self, action: Callable[[], None]) -> None:
+        """Nothing to reopen for a file: see :meth:`PostgresEngine.reopened`."""
 
     def close(self) -> None:
         with self._lock:
@@ -290,6 +361,11 @@ class SqliteEngine:
                 conn.close()
             self._connections.clear()
         self._local = threading.local()
+
+
+POSTGRES_STILL_COMING = ("starting up", "shutting down", "in recovery", "too many clients", "not yet accepting",
+                         "terminating connection")
+"""What a PostgreSQL server that refuses a connection says when it will take one again soon."""
 
 
 class PostgresEngine:
@@ -300,6 +376,10 @@ class PostgresEngine:
     under load, connections come back within that time and no request pays the
     extra round trip. Connections commit synchronously: a server configured with
     ``synchronous_commit = off`` would acknowledge moves it could still lose.
+
+    While the server is away (:attr:`health`), requests are refused at once and the pool is closed, so
+    that its own reconnection, whose waits double, does not decide when the server is back: once a fresh
+    connection works, a new pool is made.
     """
 
     def __init__(self, url: str) -> None:
@@ -307,30 +387,73 @@ class PostgresEngine:
 
         self.url = url
         self.database_errors: tuple[type[BaseException], ...] = (psycopg.Error,)
+        self.integrity_errors: tuple[type[BaseException], ...] = (psycopg.IntegrityError,)
         self._pool: Any = None
         self._lock = threading.Lock()
         self._returned: dict[int, float] = {}
         """When each connection (by id) last came back to the pool."""
+        self._when_back: list[Callable[[], None]] = []
+        self.health = Health(shown(url), look=self._look, on_return=self._came_back)
 
     def _connect_kwargs(self) -> dict[str, Any]:
         # Named after the process, so an operator (or a test) can tell whose connections are whose.
-        return {"autocommit": True, "connect_timeout": int(POOL_TIMEOUT), "application_name": f"tableaux {os.getpid()}"}
+        return {"autocommit": True, "connect_timeout": CONNECT_TIMEOUT, "tcp_user_timeout": TCP_USER_TIMEOUT_MS,
+                "application_name": f"tableaux {os.getpid()}"}
 
     @staticmethod
     def _configure(raw: Any) -> None:
         if raw.execute("SHOW synchronous_commit").fetchone()[0] == "off":
             raw.execute("SET synchronous_commit = on")
 
+    def translate(self, exc: BaseException, committing: bool = False) -> StoreError | None:
+        """The store's error a psycopg error means. A connection lost while a commit was on its way leaves the
+        change's outcome unknown; one lost before that changed nothing."""
+        import psycopg
+        from psycopg import errors
+
+        if isinstance(exc, errors.DiskFull):
+            return StoreFull(describe(exc))
+        if not isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError):
+            return None
+        return StoreUnavailable(shown(describe(exc)), outcome_unknown=committing and self._connection_lost(exc))
+
+    @staticmethod
+    def _connection_lost(exc: BaseException) -> bool:
+        """Whether ``exc`` is the connection itself failing (rather than the server refusing a statement)."""
+        import psycopg
+
+        state = getattr(exc, "sqlstate", None)
+        return isinstance(exc, psycopg.InterfaceError) or state is None or state.startswith(("08", "57P"))
+
     def first(self) -> Connection:
+        """A connection of its own, for opening the store. A server that answered and refused (no such database
+        or role, a password refused) is a :class:`StoreError`: the configuration is wrong. One that cannot be
+        reached, or says it will take connections soon, is :class:`StoreUnavailable`."""
         import psycopg
 
         try:
             raw = psycopg.connect(self.url, **self._connect_kwargs())
             self._configure(raw)
         except psycopg.Error as exc:
-            raise StoreError(_("cannot connect to the PostgreSQL database {url}: {error}").format(
-                url=shown(self.url), error=shown(one_line(exc)))) from None
-        return Connection(raw)
+            text = one_line(exc)
+            if "FATAL" in text and not any(words in text for words in POSTGRES_STILL_COMING):
+                raise StoreError(_("cannot connect to the PostgreSQL database {url}: {error}").format(
+                    url=shown(self.url), error=shown(text))) from None
+            raise StoreUnavailable(shown(describe(exc))) from None
+        return Connection(raw, self.translate)
+
+    def _look(self) -> None:
+        """One fresh connection, to see whether the server answers (raises if it does not)."""
+        self.first().close()
+
+    def reopened(self, action: Callable[[], None]) -> None:
+        """Run ``action`` whenever the server answers again after being away (before requests go to it)."""
+        self._when_back.append(action)
+
+    def _came_back(self) -> None:
+        self._drop_pool()
+        for action in self._when_back:
+            action()
 
     def _check(self, raw: Any) -> None:
         if time.monotonic() - self._returned.get(id(raw), 0.0) > CHECK_AFTER_IDLE:
@@ -355,11 +478,35 @@ class PostgresEngine:
 
     @contextmanager
     def connection(self) -> Iterator[Connection]:
-        with self._get_pool().connection() as raw:
-            yield Connection(raw)
+        """A pooled connection for one operation; :class:`StoreUnavailable` at once while the server is away."""
+        from psycopg_pool import PoolTimeout
 
-    def close(self) -> None:
+        self.health.check()
+        try:
+            with self._get_pool().connection() as raw:
+                yield Connection(raw, self.translate)
+        except StoreError as exc:
+            if isinstance(exc, StoreUnavailable):
+                self.health.failed(exc.reason)
+            raise
+        except PoolTimeout:
+            reason = _("no database connection came free within {seconds} s").format(seconds=POOL_TIMEOUT)
+            self.health.failed(reason)
+            raise StoreUnavailable(reason) from None
+        except Exception as exc:
+            error = self.translate(exc)
+            if error is None:
+                raise
+            if isinstance(error, StoreUnavailable) and self._connection_lost(exc):
+                self.health.failed(error.reason)
+            raise error from None
+
+    def _drop_pool(self) -> None:
+        """Close the pool (its connections may all be dead); the next operation makes a new one."""
         with self._lock:
             pool, self._pool = self._pool, None
         if pool is not None:
-            pool.close()
+            pool.close(timeout=1.0)
+
+    def close(self) -> None:
+        self._drop_pool()

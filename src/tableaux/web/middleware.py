@@ -12,7 +12,7 @@ from pydantic import TypeAdapter, ValidationError
 from ..i18n import negotiate, speaking
 from .errors import error_body
 from .identity import COOKIE, COOKIE_MAX_AGE, ISSUED
-from .models import TOKEN_HEADER, Conflict, Error
+from .models import TOKEN_HEADER, Conflict, Error, Unavailable
 
 MAX_BODY = 16 * 1024
 CSP = (
@@ -214,10 +214,11 @@ def adapter(model: Any) -> TypeAdapter[Any]:
 
 
 def answer_model(route: Any, status: int) -> Any:
-    """The model an answer with ``status`` must match: the route's declared one (errors: :class:`Error`, or
-    :class:`Conflict` for a 409); None when the route declares no such success."""
+    """The model an answer with ``status`` must match: the route's declared one (errors: :class:`Error`,
+    :class:`Conflict` for a 409, :class:`Unavailable` for a 503 or 507); None when the route declares no such
+    success."""
     if status >= 400:
-        return Conflict if status == 409 else Error
+        return Conflict if status == 409 else Unavailable if status in (503, 507) else Error
     if route is None:
         return None
     if status == route.status_code:

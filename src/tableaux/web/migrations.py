@@ -93,7 +93,56 @@ def _v5(db: Connection) -> None:
     db.execute("CREATE INDEX IF NOT EXISTS games_daily ON games (player, game, daily)")
 
 
-MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1, _v2, _v3, _v4, _v5)
+def _v6(db: Connection) -> None:
+    """Games of any length, the truth about each change, and limits on what one client may cost.
+
+    - The line of moves (played, then the redo line) moves from the JSON lists of the games row into rows
+      of its own (``game_moves``, one per move), so a move writes one row rather than the whole history
+      again; the position after the moves played is kept with the game (``position``, packed bytes;
+      NULL is the deal, or for a game stored before this step, worked out from its line when it is first
+      read), and every hundredth position of the line in ``game_positions``, so undo replays at most a
+      hundred moves. ``seen`` holds one bit per card the player has had on view. The JSON columns stay
+      (steps only add) and are emptied.
+    - ``changes`` remembers each change by its request id (the page's ``Idempotency-Key``, or one the
+      server made), so that any server process answers a request sent again with what the first one did.
+    - ``quotas`` counts new games per player and per client address, a minute at a time, across processes.
+    - ``games_unmoved`` finds the games never moved, which expire.
+    """
+    t = db.types
+    db.execute(f"ALTER TABLE games ADD COLUMN position {t.blob}")
+    db.execute("ALTER TABLE games ADD COLUMN line_length INTEGER NOT NULL DEFAULT 0")
+    db.execute(f"ALTER TABLE games ADD COLUMN seen {t.int64} NOT NULL DEFAULT 0")
+    db.execute("CREATE TABLE IF NOT EXISTS game_moves (game_id TEXT NOT NULL REFERENCES games(id), "
+               "ply INTEGER NOT NULL, move TEXT NOT NULL, PRIMARY KEY (game_id, ply))")
+    db.execute(f"CREATE TABLE IF NOT EXISTS game_positions (game_id TEXT NOT NULL REFERENCES games(id), "
+               f"ply INTEGER NOT NULL, position {t.blob} NOT NULL, PRIMARY KEY (game_id, ply))")
+    db.execute(f"CREATE TABLE IF NOT EXISTS changes (player TEXT NOT NULL, request TEXT NOT NULL, "
+               f"game_id TEXT NOT NULL, version INTEGER NOT NULL, fingerprint TEXT NOT NULL, "
+               f"made_at {t.real} NOT NULL, PRIMARY KEY (player, request))")
+    db.execute("CREATE INDEX IF NOT EXISTS changes_by_age ON changes (made_at)")
+    db.execute(f"CREATE TABLE IF NOT EXISTS quotas (bucket TEXT NOT NULL, minute {t.int64} NOT NULL, "
+               f"used INTEGER NOT NULL, PRIMARY KEY (bucket, minute))")
+    db.execute("CREATE INDEX IF NOT EXISTS games_unmoved ON games (started_at) WHERE ever_moved = 0")
+    rows: list[tuple[str, int, str]] = []
+    lengths: dict[int, list[str]] = {}
+    for gid, moves, redo in db.execute(
+        "SELECT id, moves, redo FROM games WHERE moves <> '[]' OR redo <> '[]'"
+    ).fetchall():
+        line = json.loads(moves) + json.loads(redo)
+        rows += [(gid, ply, move) for ply, move in enumerate(line)]
+        lengths.setdefault(len(line), []).append(gid)
+    for start in range(0, len(rows), 500):
+        part = rows[start:start + 500]
+        db.execute("INSERT INTO game_moves (game_id, ply, move) VALUES " + ", ".join(["(?, ?, ?)"] * len(part)),
+                   [value for row in part for value in row])
+    for length, ids in lengths.items():
+        for start in range(0, len(ids), 500):
+            part = ids[start:start + 500]
+            db.execute(f"UPDATE games SET line_length = ?, moves = '[]', redo = '[]' "
+                       f"WHERE id IN ({', '.join('?' * len(part))})", (length, *part))
+
+
+MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1, _v2, _v3, _v4, _v5, _v6)
 """Migration step ``i`` brings the schema from version ``i`` to ``i + 1``. Append only."""
 
 SCHEMA_VERSION = len(MIGRATIONS)

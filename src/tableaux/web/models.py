@@ -414,6 +414,19 @@ class Conflict(Answer):
     view: View
 
 
+class Unavailable(Answer):
+    """Nothing could be done just now: the saved games database is away (503), its disk is full (507), or the
+    solver's workers are all busy (503). The Retry-After header says when to try again, as ``retry_after`` does."""
+
+    error: Annotated[str, Field(min_length=1, description="what happened, and that earlier moves are safe")]
+    cause: Literal["database", "disk", "solver"]
+    outcome: Literal["unchanged", "unknown"] = Field(description=(
+        "unchanged: this request changed nothing. unknown: a change was on its way to the database when it "
+        "stopped answering, so it may have been stored; send the same request again with the same "
+        "Idempotency-Key to find out (it is never applied twice)"))
+    retry_after: Annotated[int, Field(ge=1, description="seconds to wait before trying again")]
+
+
 # --- what the routes declare ------------------------------------------------------------
 ERRORS = {
     400: "the body is not valid JSON, or Content-Length is not a number",
@@ -423,10 +436,18 @@ ERRORS = {
     413: "the body is over 16 KiB",
     415: "a body not sent as application/json",
     422: "the request is well-formed JSON but not acceptable; the error says why",
-    503: "the solver's workers are all busy: try again shortly",
+    429: "too many new games this minute, for this player or this client address: try again after Retry-After",
+    503: "the saved games database cannot be reached (or, for the solver's answers, its workers are all busy): "
+         "try again after Retry-After; the answer says whether this request changed anything",
+    507: "the saved games database's disk is full: nothing was changed",
 }
 BODY_ERRORS = (400, 413, 415, 422)
+UNAVAILABLE = (503, 507)
+"""What every route that reads or writes the database may answer."""
 TOKEN_HEADER = "X-Player-Token"
+KEY_HEADER = "Idempotency-Key"
+KEY_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
+RETRY_ANSWER = {"Retry-After": {"description": "seconds to wait before trying again", "schema": {"type": "integer"}}}
 TOKEN_ANSWER = {
     TOKEN_HEADER: {
         "description": "the player's token, when the request sent it as X-Player-Token or the server made a new "
@@ -466,8 +487,10 @@ def answers(success: int, errors: tuple[int, ...], links: str | None = None,
     out: dict[int | str, Any] = {success: done}
     for status, description in (also or {}).items():
         out[status] = {**done, "description": description}
-    for code in sorted({*errors, 401}):
-        out[code] = {"model": Conflict if code == 409 else Error, "description": ERRORS[code], "headers": TOKEN_ANSWER}
+    for code in sorted({*errors, 401, *UNAVAILABLE}):
+        model = Conflict if code == 409 else Unavailable if code in UNAVAILABLE else Error
+        headers = {**TOKEN_ANSWER, **RETRY_ANSWER} if code in (429, *UNAVAILABLE) else TOKEN_ANSWER
+        out[code] = {"model": model, "description": ERRORS[code], "headers": headers}
         if code == 409:  # the current view comes with a conflict: play on from it
             out[code]["links"] = game_links("/view")
     return out

@@ -27,8 +27,6 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
 
-from .store import GameRecord
-
 if TYPE_CHECKING:
     from ..advice.effort import Effort
 
@@ -53,18 +51,19 @@ def _ready() -> int:
     return os.getpid()
 
 
-def hint_job(record: GameRecord, spend: Effort, mode: str = "fair", lang: str = "en") -> dict[str, Any]:
-    """In a worker: a stored game's hint, as :func:`tableaux.advice.hints.hint` gives it (the solver's, or the rule of
-    thumb's), worded in ``lang``, the language of the request that asked for it.
+def hint_job(saved: dict[str, Any], spend: Effort, mode: str = "fair", lang: str = "en") -> dict[str, Any]:
+    """In a worker: a stored game's hint (``saved``: :func:`tableaux.web.views.saved_game`), as
+    :func:`tableaux.advice.hints.hint` gives it (the solver's, or the rule of thumb's), worded in ``lang``, the
+    language of the request that asked for it.
 
     A fair hint reads only the game's observation (``hints.hint`` sees to that); a peeking one says so.
     """
     from ..advice.hints import hint
     from ..i18n import speaking
-    from .views import rebuild
+    from .views import game_of_saved
 
     with speaking(lang):
-        return dict(hint(rebuild(record), mode=mode, spend=spend).to_dict())
+        return dict(hint(game_of_saved(saved), mode=mode, spend=spend).to_dict())
 
 
 def chance_job(observation: dict[str, Any], spend: Effort) -> dict[str, Any]:
@@ -107,12 +106,12 @@ def moved_cards(saved: dict[str, Any], index: int) -> list[str]:
     return [entry["card"] for entry in before["piles"][move.source][-move.count:] if entry["card"] is not None]
 
 
-def solution_job(record: GameRecord, spend: Effort) -> dict[str, Any]:
+def solution_job(saved: dict[str, Any], spend: Effort) -> dict[str, Any]:
     """In a worker: the solver's winning line from the game's current position (it sees the face-down cards)."""
     from ..solver import solve
-    from .views import rebuild
+    from .views import game_of_saved
 
-    result = solve(rebuild(record), max_nodes=spend.positions, time_limit=spend.seconds)
+    result = solve(game_of_saved(saved), max_nodes=spend.positions, time_limit=spend.seconds)
     return {"verdict": result.verdict, "moves": [str(m) for m in result.moves] if result.winnable else []}
 
 

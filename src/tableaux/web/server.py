@@ -17,9 +17,14 @@ import time
 import webbrowser
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..i18n import _
 from .database import Database, StoreError, parse_database
+from .limits import BACKLOG, MAX_CONNECTIONS, Limits
+
+if TYPE_CHECKING:
+    from .workers import Settings
 
 PORT_ATTEMPTS = 20
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1", "[::1]")
@@ -57,7 +62,7 @@ def open_socket(host: str, port: int, attempts: int = PORT_ATTEMPTS) -> tuple[so
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # allows TIME_WAIT, never a live listener
         try:
             sock.bind(address)
-            sock.listen(128)
+            sock.listen(BACKLOG)
         except OSError as exc:
             sock.close()
             if exc.errno == errno.EADDRINUSE:
@@ -106,17 +111,45 @@ def open_browser_when_ready(ready: Callable[[], bool], url: str) -> None:
     threading.Thread(target=wait_and_open, name="open-browser", daemon=True).start()
 
 
+def check_database(database: Database) -> str | None:
+    """Open the database once before serving: a refused one (a wrong --db, a newer schema, a file that is not a
+    database) raises :class:`StoreError`; one that cannot be reached now gives the reason, and the server
+    starts anyway, answering 503 until it can be (a server started before its database, or during an outage)."""
+    from .store import Store, StoreUnavailable
+
+    try:
+        Store(database).close()
+    except StoreUnavailable as exc:
+        return exc.reason
+    return None
+
+
+def settings_of(args: argparse.Namespace, database: Database, allowed_hosts: tuple[str, ...] | None) -> Settings:
+    from .pool import default_workers
+    from .workers import Settings
+
+    workers = getattr(args, "workers", 1)
+    limits = Limits(
+        games_per_player=getattr(args, "games_per_minute", None) or Limits.games_per_player,
+        games_per_address=getattr(args, "games_per_minute_per_address", None) or Limits.games_per_address,
+    )
+    return Settings(
+        database, allowed_hosts, solver_workers=max(1, default_workers() // workers) if workers > 1 else None,
+        limits=limits, trusted_proxies=tuple(getattr(args, "trusted_proxy", None) or ()),
+        max_connections=getattr(args, "max_connections", None) or MAX_CONNECTIONS,
+    )
+
+
 def run_serve(args: argparse.Namespace) -> int:
     """One server process, or (``--workers N``) N of them on one port, over one database.
 
-    The database is checked (opened, migrated) before the port is taken, so a
-    refused ``--db`` or an unusable database stops here with one line and
-    nothing created; with several processes each then opens it again.
+    The database is checked (opened, migrated) before the port is taken, so a refused ``--db`` or an
+    unusable database stops here with one line and nothing created. One that cannot be reached does not:
+    the server says so in one line and serves, answering 503 until it answers (:func:`check_database`).
     """
     import uvicorn
 
-    from .app import create_app
-    from .pool import default_workers
+    from .workers import build_app, configure_logging, run, server_config
 
     host = args.host
     workers = getattr(args, "workers", 1)
@@ -126,13 +159,9 @@ def run_serve(args: argparse.Namespace) -> int:
     except StoreError as exc:
         print(f"tableaux: {exc}", file=sys.stderr)
         return 2
+    settings = settings_of(args, database, allowed_hosts)
     try:
-        if workers == 1:
-            app = create_app(database, allowed_hosts=allowed_hosts)
-        else:
-            from .store import Store
-
-            Store(database).close()
+        away = check_database(database)
         sock, port = open_socket(host, args.port)
     except (ServeError, StoreError, OSError) as exc:
         print(f"tableaux: {exc}", file=sys.stderr)
@@ -142,6 +171,9 @@ def run_serve(args: argparse.Namespace) -> int:
     url = url_for(host, port)
     print(_("tableaux: King Albert and Eagle Wing at {url}").format(url=url), flush=True)
     print(_("Saved games and statistics: {path}").format(path=database), flush=True)
+    if away is not None:
+        print(_("The saved games database cannot be reached yet ({reason}); until it can, requests are answered "
+                "503 and the server keeps looking for it.").format(reason=away), flush=True)
     if workers > 1:
         print(_("{count} server processes answer on this port.").format(count=workers), flush=True)
     if host not in LOOPBACK_NAMES:
@@ -150,7 +182,8 @@ def run_serve(args: argparse.Namespace) -> int:
     print(_("Press Ctrl+C to stop."), flush=True)
     server = None
     if workers == 1:
-        server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on"))
+        configure_logging()
+        server = uvicorn.Server(server_config(build_app(settings), settings))
     if not args.no_browser:
         if browser_available():
             # Several processes: the socket already listens, so the browser's request waits for the first of them.
@@ -161,9 +194,6 @@ def run_serve(args: argparse.Namespace) -> int:
         if server is not None:
             server.run(sockets=[sock])
             return 0
-        from .workers import Settings, run
-
-        solver_workers = max(1, default_workers() // workers)
-        return run(sock, Settings(database, allowed_hosts, solver_workers), workers)
+        return run(sock, settings, workers)
     finally:
         sock.close()

@@ -2,8 +2,17 @@
 
 The database is the truth: every state change of a game is committed before
 the server answers, so a crash or a restart loses nothing. A game is stored as
-its deal plus the list of moves played and the redo list (move texts); the
-engine rebuilds the position from them, so no rule lives here.
+its deal, its line of moves (the moves played, then the redo line: one row a
+move, in ``game_moves``), how many of them are played, and the position they
+lead to, packed (``position``); every hundredth position along the line is
+kept too (``game_positions``). So a game of any length is read in one row,
+and a change writes what it changed: the game's row, and the moves added to
+its line. The engine made every position (the store never applies a rule).
+
+Each change is remembered by its request id (``changes``): the id the page
+sends with it (``Idempotency-Key``), or one the server makes. It is written in
+the change's own transaction, so a request sent again after its answer was
+lost is known, in any server process, to have been stored already.
 
 One store, two databases: :class:`Store` is written once, in SQL both speak;
 :mod:`tableaux.web.database` holds what differs (placeholders, a few types,
@@ -30,20 +39,45 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import json
+import re
 import secrets
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from ..i18n import _
 from .clock import allowed_time, played_time
 from .database import Connection, Database, StoreError, one_line, parse_database
+from .ledger import (
+    CHANGES_KEPT,
+    GAME_UPDATE,
+    GameChange,
+    Made,
+    QuotaExceeded,
+    Request,
+    RequestSeen,
+    count_new_game,
+    remember,
+    tidy,
+    write_at_once,
+    write_line,
+)
 from .migrations import current_version, migrate
+from .outage import Health, StoreFull, StoreUnavailable
 from .player_stats import GameStats, combine, player_stats
+
+__all__ = ["CHANGES_KEPT", "GameChange", "GameRecord", "Made", "QuotaExceeded", "Request", "RequestSeen",
+           "StaleVersionError", "Store", "StoreError", "StoreFull", "StoreUnavailable"]
+
+
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""What a game id can look like (this store makes them with ``secrets.token_urlsafe(16)``); any other text names no
+game, and is not sent to the database: PostgreSQL refuses some characters, such as NUL, that SQLite would take,
+so a hostile id gets the same 404 on both."""
 
 
 class StaleVersionError(Exception):
@@ -53,14 +87,12 @@ class StaleVersionError(Exception):
 # --- records ----------------------------------------------------------------
 @dataclass
 class GameRecord:
-    """One saved game as stored; the position itself comes from the engine."""
+    """One saved game as stored: its row. The moves of its line are read apart, when needed."""
 
     id: str
     player: str
     game: str
     deal: int
-    moves: list[str]
-    redo: list[str]
     version: int
     started_at: float
     finished_at: float | None
@@ -68,6 +100,15 @@ class GameRecord:
     elapsed: float
     last_move_at: float | None
     updated_at: float
+    played: int = 0
+    """Moves played: the first ``played`` moves of the line."""
+    line_length: int = 0
+    """Moves played and moves to redo."""
+    position: bytes | None = None
+    """The position after the moves played (``State.packed``); None for the deal itself, or for a game stored
+    before positions were (its line is then replayed when it is read)."""
+    seen: int = 0
+    """One bit per card (``1 << card``) the player has had on view."""
     ever_moved: bool = False
     assisted: bool = False
     """The solver showed the way (a solution, or going back to where the game was lost): kept apart in statistics."""
@@ -91,19 +132,19 @@ class GameRecord:
 
 
 _COLUMNS = (
-    "id, player, game, deal, moves, redo, version, started_at, finished_at, won, elapsed, "
-    "last_move_at, updated_at, ever_moved, assisted, given_up, daily, grade"
+    "id, player, game, deal, version, started_at, finished_at, won, elapsed, last_move_at, updated_at, "
+    "move_count, line_length, position, seen, ever_moved, assisted, given_up, daily, grade"
 )
 
 
 def _record(row: Sequence[Any]) -> GameRecord:
-    (gid, player, game, deal, moves, redo, version, started, finished, won, elapsed, last, updated, ever,
-     assisted, given_up, daily, grade) = row
+    (gid, player, game, deal, version, started, finished, won, elapsed, last, updated, played, length, position,
+     seen, ever, assisted, given_up, daily, grade) = row
     return GameRecord(
-        id=gid, player=player, game=game, deal=deal, moves=json.loads(moves), redo=json.loads(redo),
-        version=version, started_at=started, finished_at=finished, won=bool(won), elapsed=elapsed,
-        last_move_at=last, updated_at=updated if updated is not None else started, ever_moved=bool(ever),
-        assisted=bool(assisted), given_up=bool(given_up), daily=daily, grade=grade,
+        id=gid, player=player, game=game, deal=deal, version=version, started_at=started, finished_at=finished,
+        won=bool(won), elapsed=elapsed, last_move_at=last, updated_at=updated if updated is not None else started,
+        played=played, line_length=length, position=None if position is None else bytes(position), seen=seen,
+        ever_moved=bool(ever), assisted=bool(assisted), given_up=bool(given_up), daily=daily, grade=grade,
     )
 
 
@@ -119,25 +160,61 @@ TOKEN_MAC = 16
 
 
 class Store:
-    """All database access: opens (and migrates) the database named by ``db``, a path or a ``--db`` text."""
+    """All database access: opens (and migrates) the database named by ``db``, a path or a ``--db`` text.
 
-    def __init__(self, db: str | Path | Database) -> None:
+    ``wait``: a database that cannot be reached now is not an error (a server process starting while
+    PostgreSQL is away): the store opens itself once it answers, and until then every request is answered
+    503. Without it (the command line, tools), the opening fails at once.
+    """
+
+    def __init__(self, db: str | Path | Database, *, wait: bool = False) -> None:
         self.database = db if isinstance(db, Database) else parse_database(db)
         self.path = self.database.path
         """The SQLite file, or None for PostgreSQL."""
         self._known_players: set[str] = set()
         self._engine = self.database.engine()
+        self._token_key: bytes | None = None
+        self._opening = threading.Lock()
+        self._engine.reopened(self._open_if_needed)
         try:
-            conn = self._engine.first()
-            try:
-                migrate(conn)
-                row = conn.execute("SELECT value FROM secrets WHERE name = 'player-token'").fetchone()
-                self._token_key = bytes(row[0])
-            finally:
-                conn.close()
+            self._open()
+        except StoreUnavailable as exc:
+            if not wait:
+                raise
+            self._engine.health.failed(exc.reason)  # watched for: opened by _open_if_needed once it answers
+
+    @property
+    def health(self) -> Health:
+        return self._engine.health
+
+    def _open(self) -> None:
+        """Migrate and read the key that signs player tokens, on a connection of its own."""
+        conn = self._engine.first()
+        try:
+            migrate(conn)
+            row = conn.execute("SELECT value FROM secrets WHERE name = 'player-token'").fetchone()
+            self._token_key = bytes(row[0])
         except self._engine.database_errors as exc:
+            error = self._engine.translate(exc)
+            if isinstance(error, StoreUnavailable):
+                raise error from None
             raise StoreError(_("cannot use {file} as the saved games database: {error}").format(
                 file=repr(str(self.database)), error=one_line(exc))) from None
+        finally:
+            conn.close()
+
+    def _open_if_needed(self) -> None:
+        with self._opening:
+            if self._token_key is None:
+                self._open()
+
+    def _token(self) -> bytes:
+        """The key that signs player tokens: read when the store opened, or now if the database was away then."""
+        if self._token_key is None:
+            self._engine.health.check()
+            self._open_if_needed()
+        assert self._token_key is not None
+        return self._token_key
 
     @contextmanager
     def _connect(self) -> Iterator[Connection]:
@@ -201,7 +278,7 @@ class Store:
         return player
 
     def _mac(self, random_part: bytes) -> bytes:
-        return hmac.new(self._token_key, random_part, hashlib.sha256).digest()[:TOKEN_MAC]
+        return hmac.new(self._token(), random_part, hashlib.sha256).digest()[:TOKEN_MAC]
 
     @staticmethod
     def _add_player(conn: Connection, player: str) -> None:
@@ -210,21 +287,31 @@ class Store:
 
     # --- games -----------------------------------------------------------------
     def create_game(
-        self, player: str, game: str, deal: int, *, daily: str | None = None, grade: str | None = None
+        self, player: str, game: str, deal: int, *, daily: str | None = None, grade: str | None = None,
+        request: Request | None = None, quotas: Sequence[tuple[str, int]] = (),
     ) -> GameRecord:
+        """A new game, stored with its player's row (written with the first thing a player stores).
+
+        ``quotas``: ``(bucket, limit)`` pairs each counted once here, for this minute, across every server
+        process on the database; over a limit, :class:`QuotaExceeded` and nothing stored. ``request``: the
+        id it is remembered by (:class:`RequestSeen` when that id made something already).
+        """
         now = time.time()
         record = GameRecord(
-            id=secrets.token_urlsafe(16), player=player, game=game, deal=deal, moves=[], redo=[], version=0,
+            id=secrets.token_urlsafe(16), player=player, game=game, deal=deal, version=0,
             started_at=now, finished_at=None, won=False, elapsed=0.0, last_move_at=None, updated_at=now,
             daily=daily, grade=grade,
         )
-        with self._write() as conn:
-            self._add_player(conn, player)  # a player's row is written with the first thing it stores
-            conn.execute(
-                "INSERT INTO games (id, player, game, deal, moves, redo, version, started_at, updated_at, daily, "
-                "grade) VALUES (?, ?, ?, ?, '[]', '[]', 0, ?, ?, ?, ?)",
-                (record.id, player, game, deal, now, now, daily, grade),
-            )
+        with self._remembering(player, request):
+            with self._write() as conn:
+                count_new_game(conn, quotas, now)
+                self._add_player(conn, player)
+                conn.execute(
+                    "INSERT INTO games (id, player, game, deal, version, started_at, updated_at, daily, grade) "
+                    "VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?)",
+                    (record.id, player, game, deal, now, now, daily, grade),
+                )
+                remember(conn, player, request, record.id, 0, now)
         return record
 
     def daily_game(self, player: str, game: str, date: str) -> GameRecord | None:
@@ -238,6 +325,8 @@ class Store:
 
     def get_game(self, game_id: str, player: str) -> GameRecord | None:
         """The game, or ``None`` when it does not exist or belongs to someone else."""
+        if not GAME_ID.fullmatch(game_id):
+            return None
         with self._connect() as conn:
             row = conn.execute(
                 f"SELECT {_COLUMNS} FROM games WHERE id = ? AND player = ?", (game_id, player)
@@ -256,39 +345,87 @@ class Store:
             row = conn.execute(sql, params).fetchone()
         return None if row is None else _record(row)
 
-    def save_change(
-        self, record: GameRecord, moves: list[str], redo: list[str], won: bool, *,
-        assisted: bool | None = None, given_up: bool = False, played: float | None = None,
-    ) -> GameRecord:
+    def line(self, game_id: str, start: int, stop: int) -> list[str]:
+        """Moves ``start`` to ``stop - 1`` of a game's line, as stored (move texts)."""
+        if stop <= start:
+            return []
+        with self._connect() as conn:
+            rows = conn.execute("SELECT ply, move FROM game_moves WHERE game_id = ? AND ply >= ? AND ply < ? "
+                                "ORDER BY ply", (game_id, start, stop)).fetchall()
+        if [ply for ply, _move in rows] != list(range(start, stop)):
+            raise StoreError(_("saved game {id} is missing moves {first} to {last} of its line").format(
+                id=game_id, first=start + 1, last=stop))
+        return [move for _ply, move in rows]
+
+    def nearest_position(self, game_id: str, ply: int) -> tuple[int, bytes] | None:
+        """The kept position of a game's line nearest before or at ``ply`` (``(ply, packed)``), if any."""
+        with self._connect() as conn:
+            row = conn.execute("SELECT ply, position FROM game_positions WHERE game_id = ? AND ply <= ? "
+                               "ORDER BY ply DESC LIMIT 1", (game_id, ply)).fetchone()
+        return None if row is None else (int(row[0]), bytes(row[1]))
+
+    def save_change(self, record: GameRecord, change: GameChange, request: Request | None = None, *,
+                    time_played: float | None = None) -> GameRecord:
         """Store one state change made against ``record.version``; :class:`StaleVersionError` if it moved on.
 
-        The clock (``elapsed``) becomes the time ``played`` the page reports, within what the server allows
-        (:func:`tableaux.web.clock.played_time`: at most the gap since the previous change, capped at
-        :data:`IDLE_CAP`); it starts at the first change. ``assisted`` can only be set, never cleared (None keeps
-        it); ``given_up`` ends the game as lost.
+        One transaction (on PostgreSQL one statement, one round trip: :func:`tableaux.web.ledger.write_at_once`):
+        the game's row (only if its version is still ``record.version``), the rows of its line the change
+        touched, and the request id. The clock (``elapsed``) becomes the ``time_played`` the page reports,
+        within what the server allows (:func:`tableaux.web.clock.played_time`: at most the gap since the
+        previous change, capped at :data:`tableaux.web.clock.IDLE_CAP`); it starts at the first change.
+        ``assisted`` can only be set, never cleared (None keeps it); ``given_up`` ends the game as lost.
         """
         now = time.time()
-        elapsed = played_time(record.elapsed, record.last_move_at, now, played)
-        assisted = record.assisted or bool(assisted)
-        new = GameRecord(
-            id=record.id, player=record.player, game=record.game, deal=record.deal, moves=moves, redo=redo,
-            version=record.version + 1, started_at=record.started_at,
-            finished_at=now if won or given_up else None, won=won, elapsed=elapsed, last_move_at=now, updated_at=now,
-            ever_moved=True, assisted=assisted, given_up=given_up, daily=record.daily, grade=record.grade,
+        elapsed = played_time(record.elapsed, record.last_move_at, now, time_played)
+        new = replace(
+            record, version=record.version + 1, played=change.played, line_length=change.line_length,
+            position=change.position, seen=change.seen, won=change.won, elapsed=elapsed,
+            finished_at=now if change.won or change.given_up else None, last_move_at=now, updated_at=now,
+            ever_moved=True, assisted=record.assisted or bool(change.assisted), given_up=change.given_up,
         )
-        with self._write(one_statement=True) as conn:
-            cur = conn.execute(
-                "UPDATE games SET moves = ?, redo = ?, version = ?, finished_at = ?, won = ?, elapsed = ?, "
-                "last_move_at = ?, updated_at = ?, move_count = ?, ever_moved = 1, assisted = ?, given_up = ? "
-                "WHERE id = ? AND player = ? AND version = ?",
-                (
-                    json.dumps(moves), json.dumps(redo), new.version, new.finished_at, int(won), elapsed,
-                    now, now, len(moves), int(assisted), int(given_up), record.id, record.player, record.version,
-                ),
-            )
-            if cur.rowcount != 1:
+        game = (new.version, new.played, new.line_length, new.position, new.seen, new.finished_at, int(new.won),
+                new.elapsed, now, now, int(new.assisted), int(new.given_up), record.id, record.player, record.version)
+        with self._remembering(record.player, request), self._connect() as conn:
+            if conn.writes_at_once:
+                remembered = None if request is None else (
+                    record.player, request.id, new.version, request.fingerprint, now)
+                with conn.transaction(one_statement=True):
+                    updated = write_at_once(conn, game, change, remembered)
+            else:
+                with conn.transaction():
+                    updated = conn.execute(GAME_UPDATE, game).rowcount
+                    if updated == 1:
+                        write_line(conn, record.id, change)
+                        remember(conn, record.player, request, record.id, new.version, now)
+            if updated != 1:
                 raise StaleVersionError(record.id)
         return new
+
+    def find_change(self, player: str, request_id: str) -> Made | None:
+        """What the player's request with this id did, if it was stored."""
+        with self._connect() as conn:
+            row = conn.execute("SELECT game_id, version, fingerprint FROM changes WHERE player = ? AND request = ?",
+                               (player, request_id)).fetchone()
+        return None if row is None else Made(row[0], int(row[1]), row[2])
+
+    @contextmanager
+    def _remembering(self, player: str, request: Request | None) -> Iterator[None]:
+        """Turn the unique-key refusal of a request id already used into :class:`RequestSeen`."""
+        try:
+            yield
+        except self._engine.integrity_errors:
+            made = None if request is None else self.find_change(player, request.id)
+            if made is None:
+                raise
+            raise RequestSeen(made) from None
+
+    def tidy(self, now: float, unmoved_after: float) -> dict[str, int]:
+        """Forget what is no longer needed: request ids older than :data:`CHANGES_KEPT`, quota counts of past
+        minutes, and games never moved that started more than ``unmoved_after`` seconds ago (with the rows of
+        players left with no game). A player who has moved a game keeps their newest game, moved or not.
+        Returns how many rows of each went."""
+        with self._write() as conn:
+            return tidy(conn, now, unmoved_after)
 
     # --- statistics ------------------------------------------------------------
     def stats(

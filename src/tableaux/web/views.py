@@ -16,7 +16,7 @@ from ..i18n import _
 from ..play.game import Game, Position
 from ..rulebook.cards import RANK_LABELS
 from ..rulebook.deal import MAX_DEAL
-from ..rulebook.engine import Move, MoveDict, RawMove, Rules, State, TableauxError, short_name
+from ..rulebook.engine import MoveDict, RawMove, Rules, State, TableauxError, short_name
 from ..rulebook.registry import rules as rules_for
 from ..solver.strategy import safe_moves
 from .fields import WEB_RULES
@@ -24,22 +24,22 @@ from .player_stats import tenths
 from .store import GameRecord, StoreError
 
 
-def rebuild(record: GameRecord) -> Game:
-    """The game a record describes, replayed through the engine (exact move texts, counts included)."""
+def saved_game(game: Game) -> dict[str, Any]:
+    """Everything a solver worker needs of a stored game, in a form sent cheaply to another process: its name,
+    deal, line (every move, read from the store here) and the cards the player has seen."""
+    return {"game": game.name, "deal": game.deal, "moves": [str(m) for m in game.moves_played],
+            "redo": [str(m) for m in game.redo_moves], "seen": sorted(game.seen_cards)}
+
+
+def game_of_saved(saved: dict[str, Any]) -> Game:
+    """In a worker: the game :func:`saved_game` describes, its stored moves replayed as they are (the rules
+    checked each one when it was played)."""
     try:
-        return Game.replay(rules_for(record.game), record.deal, record.moves, record.redo)
+        return Game.trusted_replay(rules_for(saved["game"]), saved["deal"], saved["moves"], saved["redo"],
+                                   seen=saved["seen"])
     except TableauxError as exc:
-        raise StoreError(_("saved game {id} cannot be replayed: {error}").format(id=record.id, error=exc)) from None
-
-
-move_text = functools.lru_cache(maxsize=16384)(Move.__str__)
-
-
-def extend_texts(stored: list[str], played: list[Move]) -> list[str]:
-    """The stored move list after one change: history only ever changes at its end, so reuse the rest."""
-    if len(played) <= len(stored):
-        return stored[: len(played)]
-    return stored + [move_text(m) for m in played[len(stored):]]
+        raise StoreError(_("a saved {game} game cannot be replayed: {error}").format(
+            game=saved["game"], error=exc)) from None
 
 
 def make_view(record: GameRecord, game: Game) -> dict[str, Any]:
@@ -55,10 +55,7 @@ def make_view(record: GameRecord, game: Game) -> dict[str, Any]:
     safe: list[MoveDict] = []
     proven: list[RawMove] = []
     if not finished:
-        for pile in game.rules.pile_names:
-            move = game.home_move(pile)
-            if move is not None:
-                home[pile] = move.to_dict()
+        home = {pile: move.to_dict() for pile, move in game.home_moves().items()}
         sources: set[int] = set()
         proven = safe_moves(game.rules, game.state)
         for raw in proven:
@@ -81,7 +78,7 @@ def make_view(record: GameRecord, game: Game) -> dict[str, Any]:
         # cli/stats.py) show whole seconds gone by, and rounding up would make 1.96 s show as 0:02 here and 0:01
         # in stats.
         "elapsed_seconds": tenths(record.elapsed),
-        "moves": len(record.moves),
+        "moves": game.played_count,
         "won": won,
         "over": bool(position["over"]) and not won,
         "given_up": record.given_up,

@@ -1,5 +1,12 @@
 // Talking to the server. Every answer is JSON; errors carry {"error": "..."} (and a view on 409).
 // Each request says which language the page speaks, so what the server writes (hints, refusals) matches.
+//
+// Each change (a POST other than a hint) carries an Idempotency-Key made for it. When the server cannot be
+// reached, or answers that its database is away (503 with cause "database" or "disk"), the page shows a
+// banner and sends the same change again, with the same key, after the Retry-After the server asked for:
+// a change whose first try was stored is answered with what it did, never applied twice, so nothing the
+// player did is lost or made twice, and nothing else is sent meanwhile (the page's actions wait in line).
+// A read that fails so is not sent again here: the page's start shows its offline screen then (pwa.js).
 
 import { lang, t } from "./i18n.js";
 
@@ -11,17 +18,48 @@ export class ApiError extends Error {
   }
 }
 
-export async function call(method, url, body) {
-  const options = { method, credentials: "same-origin", headers: { Accept: "application/json", "Accept-Language": lang() } };
-  if (body !== undefined) {
-    options.headers["Content-Type"] = "application/json";
-    options.body = JSON.stringify(body);
+const FIRST_WAIT = 1; // seconds before the first retry when the server gave no Retry-After
+const LONGEST_WAIT = 10; // seconds between retries, at most
+const PROXY_DOWN = new Set([502, 504]); // a proxy in front of the server that could not reach it
+
+/** A fresh request id (crypto.getRandomValues works on plain http too, unlike crypto.randomUUID). */
+export function requestId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+let banner = null;
+function outage(text) {
+  if (!text) {
+    if (banner) banner.hidden = true;
+    return;
   }
+  if (!banner) {
+    banner = document.createElement("div");
+    banner.className = "outage";
+    banner.setAttribute("role", "status");
+    document.body.prepend(banner);
+  }
+  banner.textContent = text;
+  banner.hidden = false;
+}
+
+/** Whether an answer (or its absence: status 0) means "try the same request again later". */
+function passing(status, data) {
+  if (status === 0 || PROXY_DOWN.has(status)) return true;
+  return (status === 503 || status === 507) && data && (data.cause === "database" || data.cause === "disk");
+}
+
+function waitFor(seconds) {
+  return new Promise((resolve) => window.setTimeout(resolve, seconds * 1000));
+}
+
+async function once(method, url, options) {
   let response;
   try {
-    response = await fetch(url, options);
+    response = await fetch(url, { ...options, method });
   } catch (err) {
-    throw new ApiError(0, { error: t("cannot reach the game server ({error}); is it still running?", { error: err.message }) });
+    return { status: 0, data: { error: t("cannot reach the game server ({error}); is it still running?", { error: err.message }) } };
   }
   let data = null;
   try {
@@ -29,8 +67,36 @@ export async function call(method, url, body) {
   } catch {
     data = null;
   }
-  if (!response.ok) throw new ApiError(response.status, data);
-  return data;
+  const after = Number(response.headers.get("retry-after"));
+  return { status: response.status, data, ok: response.ok, retryAfter: Number.isFinite(after) && after > 0 ? after : 0 };
+}
+
+export async function call(method, url, body, { change = method === "POST" } = {}) {
+  const headers = { Accept: "application/json", "Accept-Language": lang() };
+  const options = { credentials: "same-origin", headers };
+  if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  if (change) headers["Idempotency-Key"] = requestId(); // the same key on every retry of this change
+  let wait = FIRST_WAIT;
+  for (;;) {
+    const { status, data, ok, retryAfter } = await once(method, url, options);
+    if (ok) {
+      outage("");
+      return data;
+    }
+    if (!change || !passing(status, data)) {
+      outage("");
+      throw new ApiError(status, data);
+    }
+    const text = status === 0 || PROXY_DOWN.has(status)
+      ? t("The game server cannot be reached just now. Your earlier moves are safe; trying again…")
+      : t("The game server cannot reach its saved games just now. Your earlier moves are safe; trying again…");
+    outage(text);
+    await waitFor(retryAfter || wait);
+    wait = Math.min(wait * 2, LONGEST_WAIT);
+  }
 }
 
 export const api = {
@@ -44,12 +110,12 @@ export const api = {
   // `played`: the game's time played as the page counts it (clock.js), sent with every change of the game.
   move: (id, move, version, played) => call("POST", `/api/games/${id}/moves`, { move, version, played }),
   action: (id, what, version, played) => call("POST", `/api/games/${id}/${what}`, { version, played }),
-  hint: (id, mode = "fair", played = undefined) => call("POST", `/api/games/${id}/hint`, { mode, played }),
+  hint: (id, mode = "fair", played = undefined) => call("POST", `/api/games/${id}/hint`, { mode, played }, { change: false }),
   chance: (id) => call("GET", `/api/games/${id}/chance`),
   giveUp: (id, version, played) => call("POST", `/api/games/${id}/give-up`, { version, played }),
   lost: (id) => call("GET", `/api/games/${id}/lost`),
   rewind: (id, version, keep, played) => call("POST", `/api/games/${id}/rewind`, { version, keep, played }),
   solution: (id, version) => call("POST", `/api/games/${id}/solution`, { version }),
   stats: () => call("GET", "/api/stats"),
-  resetStats: (game) => call("POST", "/api/stats/reset", { game: game ?? null, confirm: true }),
+  resetStats: (game) => call("POST", "/api/stats/reset", { game: game ?? null, confirm: true }, { change: false }),
 };

@@ -75,7 +75,8 @@ function showOffline(status) {
     wait.textContent = t("Trying again…");
     let answer = null;
     try {
-      answer = await fetch("/api/games/info", { cache: "no-store", headers: { Accept: "application/json" } });
+      // An answer that needs the saved games: /api/games/info answers while the database is away.
+      answer = await fetch("/api/resume", { cache: "no-store", headers: { Accept: "application/json" } });
     } catch {
       answer = null; // still unreachable
     }

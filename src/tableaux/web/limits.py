@@ -1,0 +1,59 @@
+"""What one client may cost everyone else: new games a minute, games never moved, connections and slow sends.
+
+The figures are the server's settings (``tableaux serve`` options, see docs/deploy.md); every server
+process on one database enforces the same ones.
+
+- New games are counted per player and per client address, a minute at a time, in the database
+  (:func:`tableaux.web.ledger.count_new_game`), so the count holds across every process and machine
+  on it; beyond either limit a new game is answered 429 with Retry-After. The address is the socket's,
+  or behind a proxy named as trusted (``--trusted-proxy``) the one its X-Forwarded-For header gives
+  (uvicorn reads it); an IPv6 address counts by its /64 network, which one machine usually has whole.
+- A game never moved costs nothing lasting: after :attr:`Limits.unmoved_after` it is forgotten, and a
+  player with no game left with it (a flood of anonymous new games leaves nothing behind). A player
+  who has moved a game keeps their newest one.
+- Connections: see :mod:`tableaux.web.connections`.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import dataclass
+
+BACKLOG = 64
+"""Connections the kernel queues for a server, and so the most asyncio accepts in one go (uvicorn's default is
+2048): :mod:`tableaux.web.connections` keeps that many file descriptors free beyond its connection cap."""
+MAX_CONNECTIONS = 1000
+"""Connections one server process keeps open at most, unless its file limit is lower
+(:func:`tableaux.web.connections.connection_cap`)."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    games_per_player: int = 30
+    """New games one player may start in a minute (a person starts a few; pressing "New game" fast, a dozen)."""
+    games_per_address: int = 120
+    """New games one client address may start in a minute: several players behind one address share it."""
+    unmoved_after: float = 3600.0
+    """Seconds a game never moved is kept (a player who has moved a game keeps their newest one anyway)."""
+    tidy_every: float = 60.0
+    """Seconds between two rounds of forgetting (old request ids, past minutes' counts, games never moved)."""
+
+    def quotas(self, player: str, address: str | None) -> list[tuple[str, int]]:
+        """The counters a new game of ``player`` from ``address`` is counted in, with their limits."""
+        out = [(f"player:{player}", self.games_per_player)]
+        if address:
+            out.append((f"address:{address_bucket(address)}", self.games_per_address))
+        return out
+
+
+def address_bucket(address: str) -> str:
+    """The address a client is counted by: an IPv4 address as it is, an IPv6 one by its /64 network."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address  # not an IP address (a test client, a Unix socket): counted by what it is
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
+    return str(ip)

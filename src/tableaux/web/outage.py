@@ -1,0 +1,176 @@
+"""What the server does when its database fails: the store's own errors, and the watch kept over an outage.
+
+Every failure of the database reaches the routes as one of the store's errors, which the app answers
+cleanly (the connection stays usable for the next request): :class:`StoreUnavailable` with 503 and a
+Retry-After header, :class:`StoreFull` with 507, and :class:`StoreError` for the rest. Each says what
+happened, whether the request changed anything, and that the player's earlier moves are safe.
+
+:class:`Health` keeps the watch over one database for one server process. The first failure that looks
+like the database going away (a dropped connection, a refused one, no connection free in time) makes it
+look for itself, at once, with a fresh connection. If that fails too the database is *down*: one line
+goes to the log, every request is answered 503 at once (without waiting on a connection that cannot
+come), and a thread keeps trying to connect, a quarter of a second after the first try and at most a
+second apart after that, so the server is back within about a second of the database's return; then
+one more line goes to the log. A fixed, short interval is what keeps recovery quick: the connection
+pool's own retries double their wait, so after a long outage it took about as long again to come back.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+
+from ..i18n import _
+
+log = logging.getLogger("tableaux.web")
+
+RETRY_AFTER = 2
+"""Seconds a client is asked to wait (Retry-After) before trying again while the database is unavailable."""
+RETRY_AFTER_FULL = 30
+"""Seconds to wait before trying again when the disk is full (freeing space takes someone's action)."""
+FIRST_LOOK = 0.25
+"""Seconds between the first failed look for the database and the next one; each wait then doubles, up to
+:data:`LONGEST_WAIT`."""
+LONGEST_WAIT = 1.0
+
+
+class StoreError(Exception):
+    """The database cannot be used (refused --db, newer schema, unreadable file, unreachable server).
+
+    Defined at the bottom of the store's modules, because parsing, connecting and migrating raise it
+    too; :mod:`tableaux.web.store` is where callers import it from.
+    """
+
+
+class StoreUnavailable(StoreError):
+    """The database does not answer just now: answered 503 with Retry-After; trying again later may work.
+
+    ``outcome_unknown``: a change was on its way to the database when the connection failed, so it may
+    have been stored or not; the message says so, and sending the same request again with the same
+    request id (``Idempotency-Key``) settles it.
+    """
+
+    def __init__(self, reason: str, *, outcome_unknown: bool = False) -> None:
+        self.reason = reason
+        self.outcome_unknown = outcome_unknown
+        if outcome_unknown:
+            message = _("The saved games database stopped answering while this change was being saved, so it "
+                        "may or may not have been stored ({reason}). Your earlier moves are safe. Send the same "
+                        "request again, with the same request id, to find out: it is never applied twice.")
+        else:
+            message = _("The saved games database cannot be reached just now ({reason}), so nothing was changed. "
+                        "Your earlier moves are safe. Try again in a moment.")
+        super().__init__(message.format(reason=reason))
+
+    @property
+    def retry_after(self) -> int:
+        return RETRY_AFTER
+
+
+class StoreFull(StoreError):
+    """The database's disk is full: answered 507 (Insufficient Storage); nothing was changed."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(_("The saved games database's disk is full ({reason}), so nothing was changed. Your "
+                           "earlier moves are safe. Try again later.").format(reason=reason))
+
+    @property
+    def retry_after(self) -> int:
+        return RETRY_AFTER_FULL
+
+
+class Health:
+    """Whether one server process finds its database answering, and the watch kept while it does not.
+
+    ``name`` is the database as the log names it; ``look`` tries a fresh connection (raising if it
+    cannot); ``on_return`` runs once the database answers again, before requests are let through
+    (a store reopens its connection pool there, and opens itself if it never could). With ``watch``
+    off (SQLite: a file on this machine, with nothing to wait for) there is no thread: each operation is
+    its own look, and only the log lines are kept.
+    """
+
+    def __init__(self, name: str, look: Callable[[], None] | None = None,
+                 on_return: Callable[[], None] | None = None) -> None:
+        self.name = name
+        self._look = look
+        self._on_return = on_return
+        self._lock = threading.Lock()
+        self._down_since: float | None = None
+        self._reason = ""
+        self._full = False
+        """Down because the disk is full: reads still work, so only a write that works shows it is over."""
+        self._watching = False
+
+    @property
+    def down(self) -> bool:
+        return self._down_since is not None
+
+    def check(self) -> None:
+        """Raise :class:`StoreUnavailable` at once while the database is known to be down (watched databases)."""
+        if self._down_since is not None and self._look is not None:
+            raise StoreUnavailable(self._reason)
+
+    def failed(self, reason: str, full: bool = False) -> None:
+        """An operation failed the way a database that went away fails (``full``: its disk is full): look for it
+        (or, unwatched, log it)."""
+        if self._look is None:
+            self._lost(reason, full)
+            return
+        with self._lock:
+            if self._watching:
+                return
+            self._watching = True
+        threading.Thread(target=self._watch, name="tableaux-database-watch", daemon=True).start()
+
+    def worked(self, wrote: bool) -> None:
+        """An operation succeeded, and ``wrote`` or not (unwatched databases: that is how their return is noticed;
+        after a full disk, only a write that works)."""
+        if self._down_since is not None and self._look is None and (wrote or not self._full):
+            self._back()
+
+    def _lost(self, reason: str, full: bool = False) -> None:
+        with self._lock:
+            if self._down_since is not None:
+                return
+            self._down_since = time.monotonic()
+            self._reason = reason
+            self._full = full
+        log.warning(_("The saved games database {name} cannot be used: {reason}. Requests that need it are "
+                      "refused, saying so, until it can.").format(name=self.name, reason=reason))
+
+    def _back(self) -> None:
+        with self._lock:
+            since, self._down_since = self._down_since, None
+        if since is not None:
+            log.warning(_("The saved games database {name} answers again, after {seconds:.1f} s.").format(
+                name=self.name, seconds=time.monotonic() - since))
+
+    def _watch(self) -> None:
+        """Look for the database until it answers: at once, then every quarter second, doubling up to a second."""
+        assert self._look is not None
+        wait = FIRST_LOOK
+        try:
+            while True:
+                try:
+                    self._look()
+                    if self._on_return is not None:
+                        self._on_return()
+                except Exception as exc:  # whatever the driver raises: the database still does not answer
+                    self._lost(getattr(exc, "reason", None) or describe(exc))
+                    time.sleep(wait)
+                    wait = min(2 * wait, LONGEST_WAIT)
+                    continue
+                self._back()
+                return
+        finally:
+            with self._lock:
+                self._watching = False
+
+
+def describe(exc: BaseException) -> str:
+    """A driver's error as a short reason: its first line, without libpq's advice lines."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return text.removeprefix("connection failed: ").strip()
