@@ -15,7 +15,7 @@ from typing import Any
 from ..rulebook.deal import DealError, parse_deals
 from ..rulebook.engine import Rules
 from ..rulebook.registry import GAMES, rules
-from ..solver import DEFAULT_MEMORY_MB, default_backend, solve
+from ..solver import DEFAULT_MEMORY_MB, SolveOptions, default_backend, solve
 from .files import FORMAT, VERSION, Catalogue, load, parse_catalogue, shipped_path, write
 from .grades import COLUMNS, GRADES, Entry, grade_of
 
@@ -35,8 +35,8 @@ def grade_deal(rules: Rules, deal: int, backend: str | None = None) -> Entry:
     :data:`CHILD_BUDGET`; a position left undecided counts as not safe.
     """
     start = rules.deal(deal)
-    options: dict[str, Any] = {"memory_mb": DEFAULT_MEMORY_MB, "backend": backend}
-    result = solve((rules, start), max_nodes=DEAL_BUDGET, **options)
+    options = SolveOptions(memory_mb=DEFAULT_MEMORY_MB, backend=backend)
+    result = solve((rules, start), options=options, max_nodes=DEAL_BUDGET)
     if not result.winnable:
         return Entry(rules.name, deal, result.verdict, nodes=result.nodes)
     first = rules.to_raw(result.moves[0])
@@ -45,7 +45,7 @@ def grade_deal(rules: Rules, deal: int, backend: str | None = None) -> Entry:
     for move in moves:
         if move == first:
             safe += 1
-        elif solve((rules, rules.apply(start, move)), max_nodes=CHILD_BUDGET, **options).winnable:
+        elif solve((rules, rules.apply(start, move)), options=options, max_nodes=CHILD_BUDGET).winnable:
             safe += 1
     grade = grade_of(rules.name, len(moves), safe, result.nodes)
     return Entry(rules.name, deal, "winnable", len(moves), safe, len(result.moves), result.nodes, grade)

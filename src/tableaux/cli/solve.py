@@ -7,7 +7,7 @@ import json
 import sys
 
 from ..i18n import N_, _
-from .args import add_solver_arguments, deal_number, game_choices, positive_float, positive_int
+from .args import add_solver_arguments, deal_number, game_choices, positive_float, positive_int, solver_options
 
 HELP = N_("decide whether a deal can be won and print the winning line")
 
@@ -28,23 +28,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Exit status 0 when winnable, 1 when proved unwinnable, 3 when undecided within the budget."""
     from ..rulebook.registry import rules
-    from ..solver import LAYERED_GAME, solve
+    from ..solver import SolverError, solve
 
     title = rules(args.game).title
-    if args.layered and args.game != LAYERED_GAME:
-        print(_("tableaux solve: error: --layered plays {game} only, not {other}").format(
-            game=LAYERED_GAME, other=args.game), file=sys.stderr)
+    try:
+        options = solver_options(args, max_nodes=args.max_nodes, time_limit=args.time_limit, threads=args.threads)
+    except SolverError as exc:
+        print(_("tableaux solve: error: {error}").format(error=exc), file=sys.stderr)
         return 2
-    if args.relaxed is not None and args.game != LAYERED_GAME:
-        print(_("tableaux solve: error: --relaxed plays {game} only, not {other}").format(
-            game=LAYERED_GAME, other=args.game), file=sys.stderr)
-        return 2
-    if args.disk and not args.layered:
-        print(_("tableaux solve: error: --disk goes with --layered"), file=sys.stderr)
-        return 2
-    result = solve(args.game, args.number, max_nodes=args.max_nodes, time_limit=args.time_limit, memory_mb=args.memory,
-                   backend=args.backend, threads=args.threads, first_pass=args.first_pass, layered=args.layered,
-                   disk_mb=args.disk, relaxed=args.relaxed)
+    result = solve(args.game, args.number, options=options)
     if args.json:
         print(json.dumps(result.to_dict()))
     else:
