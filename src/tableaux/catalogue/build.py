@@ -35,7 +35,8 @@ def grade_deal(rules: Rules, deal: int, backend: str | None = None) -> Entry:
     :data:`CHILD_BUDGET`; a position left undecided counts as not safe.
     """
     start = rules.deal(deal)
-    options = SolveOptions(memory_mb=DEFAULT_MEMORY_MB, backend=backend)
+    # The search's own line, as the grades were defined on it; the first moves only need verdicts.
+    options = SolveOptions(memory_mb=DEFAULT_MEMORY_MB, backend=backend, line="found")
     result = solve((rules, start), options=options, max_nodes=DEAL_BUDGET)
     if not result.winnable:
         return Entry(rules.name, deal, result.verdict, nodes=result.nodes)
@@ -45,7 +46,7 @@ def grade_deal(rules: Rules, deal: int, backend: str | None = None) -> Entry:
     for move in moves:
         if move == first:
             safe += 1
-        elif solve((rules, rules.apply(start, move)), options=options, max_nodes=CHILD_BUDGET).winnable:
+        elif solve((rules, rules.apply(start, move)), options=options, max_nodes=CHILD_BUDGET, line="none").winnable:
             safe += 1
     grade = grade_of(rules.name, len(moves), safe, result.nodes)
     return Entry(rules.name, deal, "winnable", len(moves), safe, len(result.moves), result.nodes, grade)

@@ -22,6 +22,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--threads", type=int, choices=(1, 2), default=1,
                    help=_("with 2, the compiled search also runs its complete search on a second core from the "
                           "start: the same verdicts, and more decided within a time limit"))
+    p.add_argument("--shortest", action="store_true",
+                   help=_("search on, within the budget, for the winning line with the fewest moves, and print a "
+                          "proved lower bound on them"))
     add_solver_arguments(p)
 
 
@@ -32,7 +35,8 @@ def run(args: argparse.Namespace) -> int:
 
     title = rules(args.game).title
     try:
-        options = solver_options(args, max_nodes=args.max_nodes, time_limit=args.time_limit, threads=args.threads)
+        options = solver_options(args, max_nodes=args.max_nodes, time_limit=args.time_limit, threads=args.threads,
+                                 shortest=args.shortest)
     except SolverError as exc:
         print(_("tableaux solve: error: {error}").format(error=exc), file=sys.stderr)
         return 2
@@ -47,6 +51,10 @@ def run(args: argparse.Namespace) -> int:
         if result.verdict == "winnable":
             print(_("winning line, {n} moves:").format(n=len(result.moves)))
             print(" ".join(str(m) for m in result.moves))
+            if result.optimal:
+                print(_("no winning line has fewer moves (proved)"))
+            else:
+                print(_("no winning line has fewer than {bound} moves (proved)").format(bound=result.lower_bound))
         elif result.relaxed is not None:
             print(_("proved: every position of the game relaxed above rank {rank}, which has every win the deal "
                     "has, was searched and none is won").format(rank=result.relaxed))

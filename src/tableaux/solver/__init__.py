@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..rulebook import registry
@@ -64,7 +65,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BACKENDS", "DEFAULT_MEMORY_MB", "DEFAULT_TABLE_SIZE", "LAYERED_GAME", "SolveOptions", "SolveResult", "SolverError",
-    "check_budget", "default_backend", "solve",
+    "check_budget", "default_backend", "shorten", "solve",
 ]
 
 Verdict = Literal["winnable", "unwinnable", "unknown"]
@@ -80,20 +81,24 @@ _VERDICTS: tuple[Verdict, ...] = ("winnable", "unwinnable", "unknown")
 
 
 class SolveResult:
-    """What :func:`solve` found. ``moves`` is the complete winning line when ``verdict == "winnable"``.
+    """What :func:`solve` found. ``moves`` is the complete winning line when ``verdict == "winnable"``, shortened
+    (:mod:`tableaux.solver.shorten`), unless the options asked for no line (``line="none"``).
 
     ``backend`` says which search ran: ``"c"`` (the compiled core) or ``"python"``. ``out_of_memory``:
     ``unknown`` because the memory allowance (``memory_mb``, or the Python table's ``table_size``) ran out
     first, not the positions or the time: more memory, not more budget, is what could decide it.
+    ``lower_bound`` (winnable only): no winning line from the position has fewer moves (proved: see
+    :mod:`tableaux.solver.strategy.bounds`); ``optimal`` when the line meets it.
 
     A plain class rather than a dataclass: :mod:`dataclasses` costs a command's start-up more than all
     of the solver's own modules.
     """
 
-    __slots__ = ("verdict", "moves", "nodes", "seconds", "backend", "out_of_memory", "relaxed")
+    __slots__ = ("verdict", "moves", "nodes", "seconds", "backend", "out_of_memory", "relaxed", "lower_bound")
 
     def __init__(self, verdict: Verdict, moves: list[Move] | None = None, nodes: int = 0, seconds: float = 0.0,
-                 backend: str = "python", out_of_memory: bool = False, relaxed: int | None = None) -> None:
+                 backend: str = "python", out_of_memory: bool = False, relaxed: int | None = None,
+                 lower_bound: int | None = None) -> None:
         self.verdict = verdict
         self.moves: list[Move] = [] if moves is None else moves
         self.nodes = nodes
@@ -102,6 +107,7 @@ class SolveResult:
         self.out_of_memory = out_of_memory
         self.relaxed = relaxed
         """The rank kept apart when the game relaxed above it proved the deal lost (``solve(..., relaxed=...)``)."""
+        self.lower_bound = lower_bound
 
     def _fields(self) -> tuple[object, ...]:
         return tuple(getattr(self, name) for name in self.__slots__)
@@ -118,6 +124,11 @@ class SolveResult:
     def winnable(self) -> bool:
         return self.verdict == "winnable"
 
+    @property
+    def optimal(self) -> bool:
+        """The line has the fewest moves there are: its length is the proved lower bound."""
+        return self.winnable and bool(self.moves) and len(self.moves) == self.lower_bound
+
     def to_dict(self) -> dict[str, object]:
         return {
             "verdict": self.verdict,
@@ -126,6 +137,8 @@ class SolveResult:
             "seconds": round(self.seconds, 6),
             "backend": self.backend,
             "out_of_memory": self.out_of_memory,
+            "lower_bound": self.lower_bound,
+            "optimal": self.optimal,
         } | ({} if self.relaxed is None else {"relaxed": self.relaxed})
 
 
@@ -212,11 +225,46 @@ def solve(
     if core_game is None:
         backend = "python"
     start = time.perf_counter()
+    verdict, line, nodes, out_of_memory, relaxed = _decide(rules, state, options, backend, core_game, start)
+    if verdict != "winnable" or line is None:
+        return SolveResult(verdict, [], nodes, time.perf_counter() - start, backend, out_of_memory, relaxed)
+    from .lines import best_line  # loaded only once there is a line
+
+    line, bound, more = best_line(rules, state, line, options, _core if backend == "c" else None, core_game, start,
+                                  nodes)
+    moves = [rules.to_move(m) for m in line] if options.line != "none" else []
+    return SolveResult(verdict, moves, nodes + more, time.perf_counter() - start, backend, False, None, bound)
+
+
+def shorten(game_or_position: Game | tuple[Rules, State], moves: Sequence[Move], /,
+            time_limit: float | None = None) -> list[Move]:
+    """A winning line from the position no longer than ``moves``, which must win from there: the shortening
+    every line :func:`solve` returns gets (for lines a caller found with ``line="found"``). ``time_limit``:
+    seconds to spend at most; the line given comes back when nothing shorter was found in time. Raises
+    :class:`SolverError` when ``moves`` does not win."""
+    from .lines import shortened
+    from .shorten import LineError
+
+    rules, state = _position(game_or_position, None)
+    core_game = _CORE_GAMES.get(type(rules))
+    core = _core if default_backend() == "c" and core_game is not None else None
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    try:
+        line = shortened(rules, state, [rules.to_raw(m) for m in moves], core, core_game, deadline)
+    except LineError as exc:
+        raise SolverError(f"that line does not win from the position: {exc}") from None
+    return [rules.to_move(m) for m in line]
+
+
+def _decide(rules: Rules, state: State, options: SolveOptions, backend: str, core_game: int | None,
+            start: float) -> tuple[Verdict, list[tuple[int, int, int]] | None, int, bool, int | None]:
+    """The searches that decide: the verdict, the line they found (raw moves), the positions they made, whether
+    an unknown verdict came from the memory, and the relaxed rank when the relaxed game proved the deal lost."""
     spent = 0
     if options.relaxed is not None:
         lost, spent = _relaxed_lost(rules, state, backend, options)
         if lost:
-            return SolveResult("unwinnable", [], spent, time.perf_counter() - start, backend, relaxed=options.relaxed)
+            return "unwinnable", None, spent, False, options.relaxed
         left: dict[str, Any] = {}
         if options.max_nodes is not None:
             left["max_nodes"] = max(options.max_nodes - spent, 1)
@@ -224,19 +272,15 @@ def solve(
             left["time_limit"] = max(options.time_limit - (time.perf_counter() - start), 0.001)
         options = options.replace(**left)
     if backend == "c":
-        code, raw, nodes, out_of_memory, _clears = _core.solve(
+        code, line, nodes, out_of_memory, _clears = _core.solve(
             core_game, state.piles, state.redeals, **options.core_arguments())
-        verdict, line = _VERDICTS[code], raw
-        out_of_memory = bool(out_of_memory) and verdict == "unknown"
-    else:
-        from .search import python_search  # the reference search is loaded only when it runs
+        verdict = _VERDICTS[code]
+        return verdict, line, spent + nodes, bool(out_of_memory) and verdict == "unknown", None
+    from .search import python_search  # the reference search is loaded only when it runs
 
-        verdict, line, nodes, out_of_memory = python_search(
-            rules, state, options.max_nodes, options.time_limit, options.table_size, options.first_pass,
-            options.layered)
-    seconds = time.perf_counter() - start
-    moves = [rules.to_move(m) for m in line] if line is not None else []
-    return SolveResult(verdict, moves, spent + nodes, seconds, backend, out_of_memory)
+    verdict, line, nodes, out_of_memory = python_search(
+        rules, state, options.max_nodes, options.time_limit, options.table_size, options.first_pass, options.layered)
+    return verdict, line, spent + nodes, out_of_memory, None  # type: ignore[return-value]
 
 
 def _relaxed_lost(rules: Rules, state: State, backend: str, options: SolveOptions) -> tuple[bool, int]:

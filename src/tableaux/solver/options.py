@@ -32,6 +32,9 @@ LAYERED_GAME = KingAlbertClassic.name
 """The game the layered search and the relaxed game play (``layered=True``, ``relaxed=RANK``): their proofs need
 the classic rules."""
 
+LINES = ("short", "none", "found")
+"""What a winnable result carries: the shortened line, no line, or the search's own line."""
+
 MAX_DISK_MB = 1 << 30
 MAX_MEMORY_MB = 1 << 20
 
@@ -79,6 +82,8 @@ _DEFAULTS: dict[str, Any] = {
     "layered": False,
     "disk_mb": 0,
     "relaxed": None,
+    "line": "short",
+    "shortest": False,
 }
 """Every option and its default, in the order they are shown."""
 
@@ -98,6 +103,11 @@ class SolveOptions:
       ``layered`` only) lets it put classes of positions on disk.
     * ``relaxed`` (classic King Albert): the rank above which the relaxed game, whose loss proves the deal
       lost, is searched first.
+    * ``line``: ``"short"`` (the winning line, shortened: :mod:`tableaux.solver.shorten`), ``"none"`` (the
+      verdict alone, for callers that only count wins) or ``"found"`` (the line as the search found it, on
+      which measures such as the catalogue's grades were defined).
+    * ``shortest``: search on for the line with the fewest moves (:mod:`tableaux.solver.shortest`) within the
+      budget, reporting a proved lower bound; ``optimal`` when the line meets it.
     """
 
     __slots__ = tuple(_DEFAULTS)
@@ -112,6 +122,8 @@ class SolveOptions:
     layered: bool
     disk_mb: int
     relaxed: int | None
+    line: str
+    shortest: bool
 
     def __init__(self, **settings: Any) -> None:
         unknown = sorted(set(settings) - set(_DEFAULTS))
@@ -185,7 +197,7 @@ def _check(v: dict[str, Any]) -> None:
         raise SolverError(f"threads must be 1 or 2, not {v['threads']!r}")
     if not _whole(v["disk_mb"], 0, MAX_DISK_MB):
         raise SolverError(f"disk_mb must be a whole number of MiB from 0 to {MAX_DISK_MB}, not {v['disk_mb']!r}")
-    for flag in ("layered", "first_pass"):
+    for flag in ("layered", "first_pass", "shortest"):
         if not isinstance(v[flag], bool):
             raise SolverError(f"{flag} must be True or False, not {v[flag]!r}")
     if v["disk_mb"] and not v["layered"]:
@@ -194,5 +206,9 @@ def _check(v: dict[str, Any]) -> None:
     if v["relaxed"] is not None and not _whole(v["relaxed"], 1, 13):
         raise SolverError(f"the rank kept apart must be a whole number from 1 to 13 (1 keeps the Aces apart, 13 "
                           f"is the real game), not {v['relaxed']!r}")
+    if v["line"] not in LINES:
+        raise SolverError(f"line must be one of {', '.join(map(repr, LINES))}, not {v['line']!r}")
+    if v["shortest"] and v["line"] != "short":
+        raise SolverError(f"shortest=True searches for a short line: it goes with line='short', not {v['line']!r}")
     if v["backend"] not in (None, "c", "python"):
         raise SolverError(f"backend must be 'c' or 'python', not {v['backend']!r}")

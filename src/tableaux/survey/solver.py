@@ -34,7 +34,7 @@ def solve_deal(game: str, deal: int, options: SolveOptions, lines: bool = True) 
     records the rank it kept apart (``"relaxed"``), whatever the verdict. An unknown row whose search ran out of
     memory (or disk) says so (``"out_of_memory": true``): that, not the positions or the time, is what a retry
     must give more of."""
-    result = solve(new_game(game, deal), options=options)
+    result = solve(new_game(game, deal), options=options if lines else options.replace(line="none"))
     row: dict[str, Any] = {
         "game": game,
         "deal": deal,
