@@ -90,9 +90,12 @@ def summary(catalogue: Catalogue) -> str:
     entries = catalogue.entries
     counts = {v: sum(e.verdict == v for e in entries) for v in ("winnable", "unwinnable", "unknown")}
     grades = {g: sum(e.grade == g for e in entries) for g in GRADES}
+    pars = [e for e in entries if e.par is not None]
+    optimal = sum(e.par == e.par_bound for e in pars)
     return (f"{catalogue.game}: {len(entries)} deals, "
             + ", ".join(f"{n} {v}" for v, n in counts.items())
-            + "; graded " + ", ".join(f"{n} {g}" for g, n in grades.items()))
+            + "; graded " + ", ".join(f"{n} {g}" for g, n in grades.items())
+            + f"; par for {len(pars)} ({optimal} proved the fewest)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -107,10 +110,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     p.add_argument("--out", type=Path, default=None, help="directory (default: the package's data/catalogue)")
     p = sub.add_parser("summary", help="count the verdicts and grades of the shipped catalogues")
+    p = sub.add_parser("par", help="work out each winnable deal's par, resumably (tableaux/catalogue/par.py)")
+    p.add_argument("--games", nargs="+", choices=tuple(GAMES), default=list(GAMES))
+    p.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    p.add_argument("--limit", type=int, default=None, help="deals to do at most in this run (default: all)")
+    p.add_argument("--results", type=Path, default=None, help="where the rows are kept (default: results/)")
     args = parser.parse_args(argv)
     if args.command == "summary":
         for game in GAMES:
             print(summary(load(game)))
+        return 0
+    if args.command == "par":
+        from .par import RESULTS
+        from .par import build as build_par
+
+        counts = build_par(args.games, args.results or RESULTS, workers=max(1, args.workers), limit=args.limit)
+        for game, n in counts.items():
+            print(f"{game}: {n} of {len(load(game).winnable)} winnable deals have a par", flush=True)
         return 0
     try:
         deals = parse_deals(args.deals)

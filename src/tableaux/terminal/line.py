@@ -24,7 +24,7 @@ from ..play.game import Game
 from ..rulebook.engine import IllegalMoveError, long_name, parse_notation, short_name
 from .help import help_text, pile_summary
 from .said import LINE_NAMES, STYLES, Said
-from .sitting import PlayerError, Sitting
+from .sitting import PlayerError, Sitting, par_of
 from .unfinished import Unfinished
 
 if TYPE_CHECKING:
@@ -47,8 +47,13 @@ def glyphs_for(console: Console) -> Glyphs:
 
 def show_board(game: Game, console: Console) -> None:
     glyphs = glyphs_for(console)
+    position = game.public_position()
+    par = par_of(game)
+    if par is not None:  # the status line says it, beside the game's own status
+        status = _("Par {par}").format(par=par)
+        position["status"] = f"{position['status']}   {status}" if position.get("status") else status
     console.print()
-    for line in render(game.public_position(), glyphs):
+    for line in render(position, glyphs):
         console.print(line)
 
 
