@@ -1,8 +1,9 @@
 """Replay solver lines in AisleRiot's own rules code (the oracle in ../shared/tools), for developers.
 
-    python tools/oracle_replay.py king-albert 1-20 [--oracle PATH]
+    python tools/oracle_replay.py king-albert 1-20 [--oracle PATH] [--shortest N]
 
-Solves each deal with ``tableaux.solve``; every winning line is replayed move by
+Solves each deal with ``tableaux.solve`` (the shortened line it returns; with ``--shortest N`` the
+fewest-moves search's, N positions a deal); every winning line is replayed move by
 move in the oracle, which must accept each move and end with a won game. The
 project's tests do not need the oracle (they carry recorded positions); this is
 the check to run after changing the rules engine or the solver.
@@ -51,10 +52,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("deals", type=parse_deals)
     parser.add_argument("--oracle", type=Path, default=DEFAULT_ORACLE)
     parser.add_argument("--max-nodes", type=int, default=5_000_000)
+    parser.add_argument("--shortest", type=int, default=None, metavar="N",
+                        help="replay the fewest-moves search's lines, N positions a deal")
     args = parser.parse_args(argv)
     replayed = failed = 0
     for deal in args.deals:
-        result = tableaux.solve(tableaux.new_game(args.game, deal), max_nodes=args.max_nodes)
+        game = tableaux.new_game(args.game, deal)
+        if args.shortest:
+            result = tableaux.solve(game, max_nodes=args.shortest, shortest=True)
+        else:
+            result = tableaux.solve(game, max_nodes=args.max_nodes)
         if result.verdict != "winnable":
             continue
         won, detail = replay(args.oracle, args.game, deal, result.moves)

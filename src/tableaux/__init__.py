@@ -36,7 +36,7 @@ _HOMES = {
     "GAMES": "rulebook.registry", "UnknownGameError": "rulebook.registry", "rules": "rulebook.registry",
     "Game": "play.game", "new_game": "play.game",
     "SaveFileError": "play.game", "load": "play.saves", "loads": "play.saves",
-    "solve": "solver", "SolveResult": "solver", "SolverError": "solver",
+    "solve": "solver", "SolveOptions": "solver", "SolveResult": "solver", "SolverError": "solver",
     "hint": "advice.hints", "Hint": "advice.hints",
 }
 """Each public name and the module (of this package) that defines it."""
@@ -56,6 +56,7 @@ __all__ = [
     "NotationError",
     "Rules",
     "SaveFileError",
+    "SolveOptions",
     "SolveResult",
     "SolverError",
     "State",
@@ -103,5 +104,5 @@ if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported e
     from .rulebook.engine import IllegalMoveError, Move, NotationError, Rules, State, TableauxError
     from .rulebook.king_albert import KingAlbert, KingAlbertClassic
     from .rulebook.registry import GAMES, UnknownGameError, rules
-    from .solver import SolverError, SolveResult, solve
+    from .solver import SolveOptions, SolverError, SolveResult, solve
 del TYPE_CHECKING  # not part of the package's face

@@ -13,6 +13,7 @@ import json
 import os
 import random
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -67,10 +68,10 @@ def test_every_game_ships_a_catalogue_that_follows_the_grade_definition(name: st
 
 
 def test_a_damaged_catalogue_is_refused() -> None:
-    data = {"format": "tableaux-catalogue", "version": 1, "game": "king-albert", "columns": list(COLUMNS),
-            "rows": [[17, "winnable", 10, 10, 100, 100, "easy"]]}
+    data = {"format": "tableaux-catalogue", "version": 2, "game": "king-albert", "columns": list(COLUMNS),
+            "rows": [[17, "winnable", 10, 10, 100, 100, "easy", None, None]]}
     parse_catalogue("king-albert", data)
-    data["rows"][0][-1] = "hard"  # a grade that does not follow from the measures
+    data["rows"][0][-3] = "hard"  # a grade that does not follow from the measures
     with pytest.raises(CatalogueError, match="grade definition"):
         parse_catalogue("king-albert", data)
     with pytest.raises(CatalogueError):
@@ -160,7 +161,7 @@ def test_cli_pick_json_shape() -> None:
     out = run_tableaux("pick", "eagle-wing", "--winnable", "--difficulty", "medium", "--json")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
-    assert set(data) == {"game", "deal", "verdict", "grade"}
+    assert set(data) == {"game", "deal", "verdict", "grade", "par", "par_lower_bound"}
     assert data["game"] == "eagle-wing" and data["verdict"] == "winnable" and data["grade"] == "medium"
     assert catalogue.lookup("eagle-wing", data["deal"]).grade == "medium"
 
@@ -179,7 +180,8 @@ def test_cli_daily_json_shape_and_determinism() -> None:
     assert first.returncode == 0, first.stderr
     data = json.loads(first.stdout)
     entry = daily("king-albert-classic", "2025-07-04")
-    assert data == {"game": "king-albert-classic", "date": "2025-07-04", "deal": entry.deal, "grade": entry.grade}
+    assert data == {"game": "king-albert-classic", "date": "2025-07-04", "deal": entry.deal, "grade": entry.grade,
+                    "par": entry.par, "par_lower_bound": entry.par_bound}
     assert data["grade"] in GRADES  # a daily deal is winnable, so it always has a grade
     assert run_tableaux("daily", "king-albert-classic", "--date", "2025-07-04", "--json").stdout == first.stdout
     before = utc_date()
@@ -204,3 +206,73 @@ def test_cli_daily_bad_date_exits_2_and_says_what_is_accepted(bad: str) -> None:
     assert out.returncode == 2
     assert "YYYY-MM-DD" in out.stderr and "Traceback" not in out.stderr
     assert out.stdout == ""
+
+
+# --- par --------------------------------------------------------------------------
+def test_a_par_that_breaks_its_rules_is_refused() -> None:
+    data = json.loads(gzip.decompress(tableaux.catalogue.shipped_path("king-albert").read_bytes()))
+    row = next(r for r in data["rows"] if r[1] == "winnable")
+    line = row[COLUMNS.index("line")]
+    for par, bound in ((line + 1, line), (50, 51), (None, 40), (40, None), (0, 0), (True, 1)):
+        bad = {**data, "rows": [[*row[:-2], par, bound]]}
+        with pytest.raises(CatalogueError, match="grade definition"):
+            parse_catalogue("king-albert", bad)
+    lost = next(r for r in data["rows"] if r[1] != "winnable")
+    with pytest.raises(CatalogueError):
+        parse_catalogue("king-albert", {**data, "rows": [[*lost[:-2], 60, 50]]})
+    assert parse_catalogue("king-albert", {**data, "rows": [[*row[:-2], line, line - 3]]}).entries[0].par == line
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_shipped_pars_are_winning_lines_no_shorter_than_their_bound(name: str) -> None:
+    # Where the par build has reached a deal, its row in results/ holds the line: it wins in par moves.
+    from tableaux.catalogue.par import progress_path
+    from tableaux.survey.files import read_results
+
+    rows = read_results(progress_path(name), name, field="par")
+    with_par = [e for e in load(name).winnable if e.par is not None]
+    for entry in random.Random(f"par {name}").sample(with_par, min(3, len(with_par))):
+        row = rows[entry.deal]
+        assert (row["par"], row["bound"]) == (entry.par, entry.par_bound) and entry.par_bound <= entry.par
+        game = tableaux.new_game(name, entry.deal)
+        for text in row["line"].split():
+            game.play(text)
+        assert game.is_won() and len(game.moves_played) <= entry.line
+        assert len(game.moves_played) == entry.par or entry.par == entry.line
+
+
+def test_the_par_build_keeps_each_deal_once_resumes_and_leaves_the_grades_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tableaux.catalogue import par
+
+    made: list[tuple[str, int]] = []
+    real = par.par_row
+
+    def counted(game: str, deal: int, line_cap: int | None = None) -> dict:
+        made.append((game, deal))
+        return real(game, deal, line_cap)
+
+    monkeypatch.setattr(par, "par_row", counted)
+    out = tmp_path / "catalogue"
+    out.mkdir()
+    counts = par.build(["eagle-wing"], tmp_path, catalogue_dir=out, limit=2, say=lambda text: None)
+    assert len(made) == 2 and counts["eagle-wing"] >= 2
+    again = par.build(["eagle-wing"], tmp_path, catalogue_dir=out, limit=1, say=lambda text: None)
+    assert len(made) == 3 and len(set(made)) == 3 and again["eagle-wing"] == counts["eagle-wing"] + 1
+    written = parse_catalogue("eagle-wing", json.loads(gzip.decompress((out / "eagle-wing.json.gz").read_bytes())))
+    shipped = load("eagle-wing")
+    assert [e.row()[:-2] for e in written.entries] == [e.row()[:-2] for e in shipped.entries]  # grades as they were
+    for _game, deal in made:
+        entry = written.by_deal[deal]
+        assert entry.par is not None and entry.par_bound is not None and entry.par_bound <= entry.par <= entry.line
+
+
+def test_cli_pick_and_daily_say_the_par_when_the_deal_has_one() -> None:
+    out = run_tableaux("pick", "king-albert", "--winnable", "--json")
+    data = json.loads(out.stdout)
+    entry = catalogue.lookup("king-albert", data["deal"])
+    assert (data["par"], data["par_lower_bound"]) == (entry.par, entry.par_bound)
+    day = json.loads(run_tableaux("daily", "eagle-wing", "--date", "2025-07-04", "--json").stdout)
+    entry = daily("eagle-wing", "2025-07-04")
+    assert (day["par"], day["par_lower_bound"]) == (entry.par, entry.par_bound)

@@ -180,3 +180,70 @@ def _small_ew(rng: random.Random) -> State:
     res = tuple([reserve[0]] + [c | DOWN for c in reserve[1:]]) if reserve else ()
     piles = [tuple(stock), tuple(waste), *found, *map(tuple, tab[:4]), res, *map(tuple, tab[4:])]
     return _check_deck(State(tuple(piles), rng.choice((0, 1, 2, 2))))
+
+
+def fewest_moves(rules: Rules, state: State, most: int = 40, cap: int = 3_000_000) -> int | None:
+    """The fewest moves to a won game, by exhaustive search (iterative deepening over every legal move, nothing
+    left out) with only an obvious bound (:func:`obvious_bound`) to cut lines that cannot end in time; positions
+    that differ only in the order of the piles of one kind count as one. None when no line of at most ``most``
+    moves wins, or after ``cap`` positions."""
+    canon = _canon(rules, state)
+    made = 0
+
+    def reach(s: State, g: int, depth: int, best: dict[tuple, int], over: list[int]) -> bool:
+        """Whether a line of at most ``depth`` moves wins from ``s``, reached in ``g``; ``over`` gets the
+        smallest bound beyond ``depth`` met on the way."""
+        nonlocal made
+        f = g + obvious_bound(rules, s)
+        if f > depth:
+            over[0] = min(over[0], f)
+            return False
+        if rules.won(s):
+            return True
+        k = canon(s)
+        if best.get(k, depth + 1) <= g:
+            return False
+        best[k] = g
+        for m in rules.moves(s):
+            made += 1
+            if made > cap:
+                raise OverflowError
+            if reach(rules.apply(s, m), g + 1, depth, best, over):
+                return True
+        return False
+
+    depth = obvious_bound(rules, state)
+    while depth <= most:
+        over = [most + 1]
+        try:
+            if reach(state, 0, depth, {}, over):
+                return depth
+        except OverflowError:
+            return None
+        depth = over[0]
+    return None
+
+
+def obvious_bound(rules: Rules, state: State) -> int:
+    """A bound too plain to be wrong, for :func:`fewest_moves`: King Albert sends one card home a move, so each
+    card not home is a move; Eagle Wing deals each stock card (a move each), plays each stock and waste card off
+    the waste (a move each, one card), and sends tableau and reserve cards home three at most a move."""
+    piles = state.piles
+    out = 52 - sum(len(piles[f]) for f in rules.foundations)
+    if rules is not EW:
+        return out
+    stock, waste = len(piles[rules.stock]), len(piles[rules.waste])
+    return 2 * stock + waste + (out - stock - waste + 2) // 3
+
+
+def _canon(rules: Rules, state: State):  # noqa: ANN202 - a closure over the game's piles
+    groups = [rules.foundations, rules.tableau, getattr(rules, "reserve", ())]
+    if rules is EW:
+        groups = [rules.foundations, rules.tableau]
+    grouped = {i for g in groups for i in g}
+    rest = [i for i in range(len(state.piles)) if i not in grouped]
+
+    def canon(s: State) -> tuple:
+        return (s.redeals, tuple(s.piles[i] for i in rest), *(tuple(sorted(s.piles[i] for i in g)) for g in groups))
+
+    return canon

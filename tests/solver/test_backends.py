@@ -405,7 +405,7 @@ def test_a_very_deep_line_takes_room_from_the_table_instead_of_ending_the_search
     table then forgets its short searches and halves its slots to make room, so the search goes on and
     wins; before, such a line ended the search 'unknown'."""
     game = new_game("king-albert-classic", 100)
-    result = solve(game, backend="c", memory_mb=16, max_nodes=3_000_000, first_pass=False)
+    result = solve(game, backend="c", memory_mb=16, max_nodes=3_000_000, first_pass=False, line="found")
     assert result.verdict == "winnable" and len(result.moves) * 200 > 2 * (16 << 20) // 8
     for move in result.moves:
         game.play(move)

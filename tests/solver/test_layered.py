@@ -37,7 +37,7 @@ def late_positions(deals: range, backs: tuple[int, ...]) -> list[State]:
     out = []
     for deal in deals:
         start = KAC.deal(deal)
-        result = solve((KAC, start), max_nodes=300_000)
+        result = solve((KAC, start), max_nodes=300_000, line="found")  # the search's own line, as long as it came
         if result.verdict != "winnable":
             continue
         line = [KAC.to_raw(m) for m in result.moves]

@@ -256,7 +256,9 @@ def test_cli_solve_json_line_plays_to_a_win(backend: str) -> None:
 def test_cli_solve_text_and_budget() -> None:
     proc = run_tableaux("solve", "eagle-wing", "1")
     assert proc.returncode == 0 and "winnable" in proc.stdout
-    line = proc.stdout.strip().splitlines()[-1].split()
+    said = proc.stdout.strip().splitlines()
+    line = said[2].split()  # under the verdict and "winning line, N moves:"
+    assert said[1] == f"winning line, {len(line)} moves:" and "(proved)" in said[3]
     game = new_game("eagle-wing", 1)
     for text in line:
         game.play(text)

@@ -18,6 +18,7 @@ from helpers.cli import run_tableaux
 from helpers.net import free_port
 from tableaux.common.intervals import percentile, wilson
 from tableaux.rulebook.deal import DealError, parse_deals
+from tableaux.solver import SolveOptions
 from tableaux.survey.files import SurveyError
 from tableaux.survey.solver import read_results, summarise, survey
 
@@ -74,9 +75,9 @@ def test_resume_after_interruption_recomputes_nothing(tmp_path: Path, monkeypatc
     solved: list[int] = []
     original = survey_module.solve_deal
 
-    def counting(game: str, deal: int, time_limit: float, max_nodes: int | None = None, **options: object) -> dict:
+    def counting(game: str, deal: int, options: SolveOptions, lines: bool = True) -> dict:
         solved.append(deal)
-        return original(game, deal, time_limit, max_nodes, **options)
+        return original(game, deal, options, lines)
 
     monkeypatch.setattr(survey_module, "solve_deal", counting)
     resumed = survey("king-albert", deals, out=out, **BUDGET)
@@ -192,8 +193,7 @@ def test_cli_survey_in_parallel_with_plot(tmp_path: Path) -> None:
     assert len(out.read_text().splitlines()) == 6
 
 
-def dying_solve(game: str, deal: int, time_limit: float, max_nodes: int | None = None,
-                **options: object) -> dict[str, object]:
+def dying_solve(game: str, deal: int, options: SolveOptions, lines: bool = True) -> dict[str, object]:
     """A worker task that kills its own process the first time it meets deal 5 (a crash, an OOM kill)."""
     import os
 
@@ -204,8 +204,7 @@ def dying_solve(game: str, deal: int, time_limit: float, max_nodes: int | None =
     return {"game": game, "deal": deal, "verdict": "winnable", "nodes": 1, "seconds": 0.0}
 
 
-def always_dying_solve(game: str, deal: int, time_limit: float, max_nodes: int | None = None,
-                       **options: object) -> dict[str, object]:
+def always_dying_solve(game: str, deal: int, options: SolveOptions, lines: bool = True) -> dict[str, object]:
     import os
 
     os._exit(1)
@@ -324,9 +323,9 @@ def test_deals_solved_again_go_one_to_a_batch_so_a_stopped_survey_loses_little(
     out, sizes = tmp_path / "r.jsonl", []
     real = survey_module.solve_batch
 
-    def counting(game: str, deals: list[int], options: dict) -> list[dict]:
+    def counting(game: str, deals: list[int], options: SolveOptions, lines: bool = True) -> list[dict]:
         sizes.append(len(deals))
-        return real(game, deals, options)
+        return real(game, deals, options, lines)
 
     monkeypatch.setattr(survey_module, "solve_batch", counting)
     survey("king-albert-classic", range(1, 41), out=out, time_limit=60.0, max_nodes=50)

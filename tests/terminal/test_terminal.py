@@ -303,8 +303,25 @@ def test_winning_shows_the_win_message() -> None:
     assert not final.is_won() and "You won" not in out
     final, out = play(final, line[-1])
     assert final.is_won()
-    assert f"Played {line[-1]}.\nYou won Eagle Wing deal {deal} in {len(line)} moves!" in out
+    entry = tableaux.catalogue.lookup("eagle-wing", deal)
+    par = "" if entry is None or entry.par is None else f" (par {entry.par})"
+    assert f"Played {line[-1]}.\nYou won Eagle Wing deal {deal} in {len(line)} moves{par}!" in out
     assert "Score 52" in out
+
+
+def test_a_catalogued_deal_shows_its_par_on_the_status_line_and_beside_the_win(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tableaux.catalogue import Entry
+
+    deal, line = first_line("king-albert", lambda r, s: r.won(s), range(1, 40), heuristic_moves)
+    par = Entry("king-albert", deal, "winnable", 9, 9, 200, 1000, "easy", par=len(line) - 7, par_bound=len(line) - 9)
+    monkeypatch.setattr(tableaux.catalogue, "lookup",
+                        lambda game, number: par if (game, number) == ("king-albert", deal) else None)
+    game = tableaux.new_game("king-albert", deal)
+    final, out = play(game, *line)
+    assert final.is_won() and f"Par {len(line) - 7}" in out.splitlines()[2]  # the status line, under the title
+    assert f"You won King Albert deal {deal} in {len(line)} moves (par {len(line) - 7})!" in out
+    _, other = play(tableaux.new_game("king-albert", deal + 1), "board")
+    assert "Par " not in other and "(par" not in other  # a deal without a par says nothing of one
 
 
 def test_a_dead_end_shows_the_over_message() -> None:

@@ -15,7 +15,7 @@ from typing import Any
 from ..rulebook.deal import DealError, parse_deals
 from ..rulebook.engine import Rules
 from ..rulebook.registry import GAMES, rules
-from ..solver import DEFAULT_MEMORY_MB, default_backend, solve
+from ..solver import DEFAULT_MEMORY_MB, SolveOptions, default_backend, solve
 from .files import FORMAT, VERSION, Catalogue, load, parse_catalogue, shipped_path, write
 from .grades import COLUMNS, GRADES, Entry, grade_of
 
@@ -35,8 +35,9 @@ def grade_deal(rules: Rules, deal: int, backend: str | None = None) -> Entry:
     :data:`CHILD_BUDGET`; a position left undecided counts as not safe.
     """
     start = rules.deal(deal)
-    options: dict[str, Any] = {"memory_mb": DEFAULT_MEMORY_MB, "backend": backend}
-    result = solve((rules, start), max_nodes=DEAL_BUDGET, **options)
+    # The search's own line, as the grades were defined on it; the first moves only need verdicts.
+    options = SolveOptions(memory_mb=DEFAULT_MEMORY_MB, backend=backend, line="found")
+    result = solve((rules, start), options=options, max_nodes=DEAL_BUDGET)
     if not result.winnable:
         return Entry(rules.name, deal, result.verdict, nodes=result.nodes)
     first = rules.to_raw(result.moves[0])
@@ -45,7 +46,7 @@ def grade_deal(rules: Rules, deal: int, backend: str | None = None) -> Entry:
     for move in moves:
         if move == first:
             safe += 1
-        elif solve((rules, rules.apply(start, move)), max_nodes=CHILD_BUDGET, **options).winnable:
+        elif solve((rules, rules.apply(start, move)), options=options, max_nodes=CHILD_BUDGET, line="none").winnable:
             safe += 1
     grade = grade_of(rules.name, len(moves), safe, result.nodes)
     return Entry(rules.name, deal, "winnable", len(moves), safe, len(result.moves), result.nodes, grade)
@@ -89,9 +90,12 @@ def summary(catalogue: Catalogue) -> str:
     entries = catalogue.entries
     counts = {v: sum(e.verdict == v for e in entries) for v in ("winnable", "unwinnable", "unknown")}
     grades = {g: sum(e.grade == g for e in entries) for g in GRADES}
+    pars = [e for e in entries if e.par is not None]
+    optimal = sum(e.par == e.par_bound for e in pars)
     return (f"{catalogue.game}: {len(entries)} deals, "
             + ", ".join(f"{n} {v}" for v, n in counts.items())
-            + "; graded " + ", ".join(f"{n} {g}" for g, n in grades.items()))
+            + "; graded " + ", ".join(f"{n} {g}" for g, n in grades.items())
+            + f"; par for {len(pars)} ({optimal} proved the fewest)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -106,10 +110,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     p.add_argument("--out", type=Path, default=None, help="directory (default: the package's data/catalogue)")
     p = sub.add_parser("summary", help="count the verdicts and grades of the shipped catalogues")
+    p = sub.add_parser("par", help="work out each winnable deal's par, resumably (tableaux/catalogue/par.py)")
+    p.add_argument("--games", nargs="+", choices=tuple(GAMES), default=list(GAMES))
+    p.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    p.add_argument("--limit", type=int, default=None, help="deals to do at most in this run (default: all)")
+    p.add_argument("--results", type=Path, default=None, help="where the rows are kept (default: results/)")
     args = parser.parse_args(argv)
     if args.command == "summary":
         for game in GAMES:
             print(summary(load(game)))
+        return 0
+    if args.command == "par":
+        from .par import RESULTS
+        from .par import build as build_par
+
+        counts = build_par(args.games, args.results or RESULTS, workers=max(1, args.workers), limit=args.limit)
+        for game, n in counts.items():
+            print(f"{game}: {n} of {len(load(game).winnable)} winnable deals have a par", flush=True)
         return 0
     try:
         deals = parse_deals(args.deals)

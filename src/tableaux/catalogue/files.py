@@ -22,7 +22,8 @@ from ..rulebook.registry import rules
 from .grades import COLUMNS, GRADES, CatalogueError, Entry, Grade, grade_of, grade_word
 
 FORMAT = "tableaux-catalogue"
-VERSION = 1
+VERSION = 2
+"""Version 2 added each deal's par (``par``, ``par_bound``) beside the grade."""
 
 
 @dataclass(frozen=True)
@@ -61,15 +62,25 @@ def parse_catalogue(game: str, data: Any) -> Catalogue:
         if entry.verdict == "winnable":
             ok = all(isinstance(m, int) and m >= 1 for m in measures) and entry.grade == grade_of(
                 game, entry.first_moves, entry.safe_first_moves, entry.nodes  # type: ignore[arg-type]
-            )
+            ) and _par_ok(entry)
         else:
-            ok = entry.verdict in ("unwinnable", "unknown") and entry.grade is None and entry.line is None
+            ok = (entry.verdict in ("unwinnable", "unknown") and entry.grade is None and entry.line is None
+                  and entry.par is None and entry.par_bound is None)
         if not ok or not isinstance(entry.deal, int):
             raise CatalogueError(_(
                 "the {game} catalogue is damaged: row {row} does not follow the grade definition").format(
                 game=game, row=repr(row)))
         entries.append(entry)
     return Catalogue(game, tuple(entries), {k: v for k, v in data.items() if k != "rows"})
+
+
+def _par_ok(entry: Entry) -> bool:
+    """A par not worked out yet, or a line no longer than the search's first one and no shorter than its bound."""
+    par, bound = entry.par, entry.par_bound
+    if par is None or bound is None:
+        return par is None and bound is None
+    return (all(isinstance(x, int) and not isinstance(x, bool) for x in (par, bound))
+            and 1 <= bound <= par <= entry.line)  # type: ignore[operator]
 
 
 @functools.cache

@@ -19,8 +19,9 @@ from ..rulebook.registry import GRADE_CUTS
 Grade = Literal["easy", "medium", "hard"]
 GRADES: tuple[Grade, ...] = ("easy", "medium", "hard")
 
-COLUMNS = ("deal", "verdict", "first_moves", "safe_first_moves", "line", "nodes", "grade")
-"""One row per deal; the measures are None for a deal that is not (shown to be) winnable."""
+COLUMNS = ("deal", "verdict", "first_moves", "safe_first_moves", "line", "nodes", "grade", "par", "par_bound")
+"""One row per deal; the measures are None for a deal that is not (shown to be) winnable, and the par until the
+par build (:mod:`tableaux.catalogue.par`) has reached the deal."""
 
 TRAP_WEIGHT = 3.0
 """How much the share of first moves that lose (or are not shown to keep the win) adds to the score."""
@@ -43,10 +44,15 @@ class Entry:
     """How many of them lead to a position the solver shows winnable (within
     :data:`tableaux.catalogue.build.CHILD_BUDGET`)."""
     line: int | None = None
-    """Moves in the winning line the solver found."""
+    """Moves in the winning line the solver's search found (before any shortening: the grade's own measure)."""
     nodes: int | None = None
     """Positions the solver searched to decide the deal (within :data:`tableaux.catalogue.build.DEAL_BUDGET`)."""
     grade: Grade | None = None
+    par: int | None = None
+    """The fewest moves of a winning line found (:data:`tableaux.catalogue.par.PAR_NODES` positions of
+    ``solve(..., shortest=True)``): a player who wins in as few has played as well as the solver."""
+    par_bound: int | None = None
+    """Proved: no winning line of the deal has fewer moves (``par == par_bound``: the par is the fewest there is)."""
 
     @property
     def winnable(self) -> bool:

@@ -5,9 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ..i18n import N_, _
 from ..rulebook.deal import MAX_DEAL, DealError, parse_deals
+
+if TYPE_CHECKING:
+    from ..solver import SolveOptions
 
 
 def bounded(convert: Callable[[str], float], what: str, low: float, high: float) -> Callable[[str], float]:
@@ -115,3 +119,27 @@ def add_solver_arguments(p: argparse.ArgumentParser) -> None:
                    help=_("classic King Albert: a complete search that holds one class of positions at a time "
                    "instead of all of them, for deals whose spaces no memory holds; it finds wins late, "
                    "after the first pass"))
+
+
+def solver_options(args: argparse.Namespace, **more: Any) -> SolveOptions:
+    """The solver's options on the command line (:func:`add_solver_arguments`, plus ``more``), checked for
+    ``args.game`` in the one place options are checked (:class:`~tableaux.solver.SolveOptions`).
+
+    A refusal is a SolverError worded with the command line's flags, in the player's language.
+    """
+    from ..rulebook.registry import rules
+    from ..solver import LAYERED_GAME, SolveOptions, SolverError
+
+    try:
+        options = SolveOptions(memory_mb=args.memory, backend=args.backend, first_pass=args.first_pass,
+                               layered=args.layered, disk_mb=args.disk, relaxed=args.relaxed, **more)
+        options.check_game(rules(args.game))
+    except SolverError as exc:
+        flags = {"layered-game": _("--layered plays {game} only, not {other}"),
+                 "relaxed-game": _("--relaxed plays {game} only, not {other}"),
+                 "disk-needs-layered": _("--disk goes with --layered")}
+        text = flags.get(exc.reason or "")
+        if text is None:
+            raise
+        raise SolverError(text.format(game=LAYERED_GAME, other=exc.game), exc.reason, exc.game) from None
+    return options

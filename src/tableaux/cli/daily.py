@@ -26,19 +26,24 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", choices=game_choices())
     p.add_argument("--date", type=date_argument, default=None, metavar="YYYY-MM-DD",
                    help=_("another day's deal (default: today in UTC)"))
-    p.add_argument("--json", action="store_true", help=_('print {"game", "date", "deal", "grade"}'))
+    p.add_argument("--json", action="store_true",
+                   help=_('print {"game", "date", "deal", "grade", "par", "par_lower_bound"}'))
 
 
 def run(args: argparse.Namespace) -> int:
     from ..catalogue import daily, today
     from ..rulebook.registry import rules
+    from .pick import entry_json, par_words
 
     day = args.date or today()
     entry = daily(args.game, day)
     if args.json:
-        print(json.dumps({"game": entry.game, "date": day.isoformat(), "deal": entry.deal, "grade": entry.grade}))
+        fields = entry_json(entry)
+        print(json.dumps({"game": entry.game, "date": day.isoformat(), "deal": entry.deal, "grade": entry.grade,
+                          "par": fields["par"], "par_lower_bound": fields["par_lower_bound"]}))
     else:
-        print(_("{game} daily deal for {date}: deal {deal}").format(
-            game=_(rules(args.game).title), date=day.isoformat(), deal=entry.deal))
+        text = _("{game} daily deal for {date}: deal {deal}").format(
+            game=_(rules(args.game).title), date=day.isoformat(), deal=entry.deal)
+        print(f"{text}; {par_words(entry)}" if entry.par is not None else text)
         print(_("play it: tableaux play {game} --deal {deal}").format(game=entry.game, deal=entry.deal))
     return 0

@@ -7,7 +7,7 @@ import json
 import sys
 
 from ..i18n import N_, _
-from .args import add_solver_arguments, deal_number, game_choices, positive_float, positive_int
+from .args import add_solver_arguments, deal_number, game_choices, positive_float, positive_int, solver_options
 
 HELP = N_("decide whether a deal can be won and print the winning line")
 
@@ -22,29 +22,25 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--threads", type=int, choices=(1, 2), default=1,
                    help=_("with 2, the compiled search also runs its complete search on a second core from the "
                           "start: the same verdicts, and more decided within a time limit"))
+    p.add_argument("--shortest", action="store_true",
+                   help=_("search on, within the budget, for the winning line with the fewest moves, and print a "
+                          "proved lower bound on them"))
     add_solver_arguments(p)
 
 
 def run(args: argparse.Namespace) -> int:
     """Exit status 0 when winnable, 1 when proved unwinnable, 3 when undecided within the budget."""
     from ..rulebook.registry import rules
-    from ..solver import LAYERED_GAME, solve
+    from ..solver import SolverError, solve
 
     title = rules(args.game).title
-    if args.layered and args.game != LAYERED_GAME:
-        print(_("tableaux solve: error: --layered plays {game} only, not {other}").format(
-            game=LAYERED_GAME, other=args.game), file=sys.stderr)
+    try:
+        options = solver_options(args, max_nodes=args.max_nodes, time_limit=args.time_limit, threads=args.threads,
+                                 shortest=args.shortest)
+    except SolverError as exc:
+        print(_("tableaux solve: error: {error}").format(error=exc), file=sys.stderr)
         return 2
-    if args.relaxed is not None and args.game != LAYERED_GAME:
-        print(_("tableaux solve: error: --relaxed plays {game} only, not {other}").format(
-            game=LAYERED_GAME, other=args.game), file=sys.stderr)
-        return 2
-    if args.disk and not args.layered:
-        print(_("tableaux solve: error: --disk goes with --layered"), file=sys.stderr)
-        return 2
-    result = solve(args.game, args.number, max_nodes=args.max_nodes, time_limit=args.time_limit, memory_mb=args.memory,
-                   backend=args.backend, threads=args.threads, first_pass=args.first_pass, layered=args.layered,
-                   disk_mb=args.disk, relaxed=args.relaxed)
+    result = solve(args.game, args.number, options=options)
     if args.json:
         print(json.dumps(result.to_dict()))
     else:
@@ -55,6 +51,10 @@ def run(args: argparse.Namespace) -> int:
         if result.verdict == "winnable":
             print(_("winning line, {n} moves:").format(n=len(result.moves)))
             print(" ".join(str(m) for m in result.moves))
+            if result.optimal:
+                print(_("no winning line has fewer moves (proved)"))
+            else:
+                print(_("no winning line has fewer than {bound} moves (proved)").format(bound=result.lower_bound))
         elif result.relaxed is not None:
             print(_("proved: every position of the game relaxed above rank {rank}, which has every win the deal "
                     "has, was searched and none is won").format(rank=result.relaxed))

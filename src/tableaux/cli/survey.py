@@ -11,7 +11,7 @@ from typing import Any
 
 from ..i18n import N_, _, ngettext
 from ..rulebook.deal import DealError, parse_deals
-from .args import add_solver_arguments, bounded, deal_range, game_choices, positive_float, positive_int
+from .args import add_solver_arguments, bounded, deal_range, game_choices, positive_float, positive_int, solver_options
 
 HELP = N_("solve a range of deals and report the winnable share")
 
@@ -60,7 +60,7 @@ def missing_extra(args: argparse.Namespace) -> str | None:
 def run(args: argparse.Namespace) -> int:
     if args.player in ("fair", "hindsight"):
         return run_fair(args)
-    from ..solver import LAYERED_GAME
+    from ..solver import SolverError
     from ..survey.files import SurveyError, check_out
     from ..survey.solver import read_results, survey, worth_retrying
 
@@ -68,25 +68,18 @@ def run(args: argparse.Namespace) -> int:
         if (missing := missing_extra(args)) is not None:
             raise SurveyError(missing)
         deals = parse_deals(args.deals)
-        if args.layered and args.game != LAYERED_GAME:
-            raise SurveyError(_("--layered plays {game} only, not {other}").format(game=LAYERED_GAME, other=args.game))
-        if args.relaxed is not None and args.game != LAYERED_GAME:
-            raise SurveyError(_("--relaxed plays {game} only, not {other}").format(game=LAYERED_GAME, other=args.game))
-        if args.disk and not args.layered:
-            raise SurveyError(_("--disk goes with --layered"))
+        options = solver_options(args, max_nodes=args.max_nodes, time_limit=args.time_limit)
         if args.scheduler is not None and not args.scheduler.startswith(("tcp://", "tls://", "inproc://")):
             raise SurveyError(_("--scheduler must look like tcp://HOST:PORT, not {value}").format(
                 value=repr(args.scheduler)))
         workers = args.workers or os.cpu_count() or 1
         check_out(args.out)
         already = read_results(args.out, args.game)
-    except (SurveyError, DealError) as exc:
+    except (SurveyError, DealError, SolverError) as exc:
         print(_("tableaux survey: error: {error}").format(error=exc), file=sys.stderr)
         return 2
     present = [already[d] for d in deals if d in already]
-    again = sum(1 for row in present
-                if worth_retrying(row, args.time_limit, args.max_nodes, args.memory, args.first_pass, args.layered,
-                                  args.disk, args.relaxed))
+    again = sum(1 for row in present if worth_retrying(row, options))
     skipped = len(present) - again
     where = args.scheduler or ngettext("{n} local worker", "{n} local workers", workers).format(n=workers)
     seconds = f"{args.time_limit:g}"
@@ -101,12 +94,12 @@ def run(args: argparse.Namespace) -> int:
     if again:
         text += ngettext("; {n} unknown there, solved again with this bigger budget",
                          "; {n} unknown there, solved again with this bigger budget", again).format(n=again)
-    if not args.first_pass:
+    if not options.first_pass:
         text += _("; no first pass: the whole budget goes to the complete search")
-    if args.layered:
+    if options.layered:
         text += _("; the layered complete search")
-    if args.relaxed is not None:
-        text += _("; the game relaxed above rank {rank} first").format(rank=args.relaxed)
+    if options.relaxed is not None:
+        text += _("; the game relaxed above rank {rank} first").format(rank=options.relaxed)
     print(text, file=sys.stderr)
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -131,10 +124,8 @@ def run(args: argparse.Namespace) -> int:
             bar.update(task, completed=done, counts=tally())
 
         try:
-            summary = survey(args.game, deals, time_limit=args.time_limit, workers=workers, out=args.out,
-                             scheduler=args.scheduler, max_nodes=args.max_nodes, memory_mb=args.memory,
-                             backend=args.backend, first_pass=args.first_pass, layered=args.layered,
-                             disk_mb=args.disk, relaxed=args.relaxed, lines=not args.no_lines, progress=progress,
+            summary = survey(args.game, deals, options=options, workers=workers, out=args.out,
+                             scheduler=args.scheduler, lines=not args.no_lines, progress=progress,
                              on_result=on_result)
         except SurveyError as exc:
             print(_("tableaux survey: error: {error}").format(error=exc), file=sys.stderr)

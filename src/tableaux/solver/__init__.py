@@ -45,13 +45,15 @@ from __future__ import annotations
 
 import os
 import time
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..rulebook import registry
 from ..rulebook.deal import check_deal
 from ..rulebook.eagle_wing import EagleWing
-from ..rulebook.engine import Move, Rules, State, TableauxError
+from ..rulebook.engine import Move, Rules, State
 from ..rulebook.king_albert import KingAlbert, KingAlbertClassic
+from .options import DEFAULT_MEMORY_MB, DEFAULT_TABLE_SIZE, LAYERED_GAME, SolveOptions, SolverError, check_budget
 
 try:
     from . import _core  # type: ignore[attr-defined]
@@ -61,49 +63,42 @@ except ImportError:  # built without a C compiler: the pure-Python search does e
 if TYPE_CHECKING:
     from ..play.game import Game
 
+__all__ = [
+    "BACKENDS", "DEFAULT_MEMORY_MB", "DEFAULT_TABLE_SIZE", "LAYERED_GAME", "SolveOptions", "SolveResult", "SolverError",
+    "check_budget", "default_backend", "shorten", "solve",
+]
+
 Verdict = Literal["winnable", "unwinnable", "unknown"]
 Backend = Literal["c", "python"]
 
 BACKENDS: tuple[str, ...] = ("c", "python") if _core is not None else ("python",)
 """The backends this installation has, fastest first."""
 
-DEFAULT_MEMORY_MB = 1024
-"""What one search may hold in memory (table and stacks), in MiB, by default. The C core only takes what
-it uses, so a quick search stays small."""
-
-DEFAULT_TABLE_SIZE = 2_000_000
-"""The Python search's cap on keys kept before its table forgets its short searches (roughly 150 bytes each); its
-first pass's best-first run keeps at most a quarter as many positions."""
-
 _CORE_GAMES: dict[type[Rules], int] = {KingAlbert: 0, KingAlbertClassic: 1, EagleWing: 2}
 """The games the C core plays, by exact class: a subclass may change a rule, so it gets the Python search."""
 
 _VERDICTS: tuple[Verdict, ...] = ("winnable", "unwinnable", "unknown")
 
-LAYERED_GAME = KingAlbertClassic.name
-"""The game the layered search and the relaxed game play (``solve(..., layered=True)``, ``relaxed=RANK``): their
-proofs need the classic rules."""
-
-
-class SolverError(TableauxError, ValueError):
-    """Bad arguments to :func:`solve`."""
-
 
 class SolveResult:
-    """What :func:`solve` found. ``moves`` is the complete winning line when ``verdict == "winnable"``.
+    """What :func:`solve` found. ``moves`` is the complete winning line when ``verdict == "winnable"``, shortened
+    (:mod:`tableaux.solver.shorten`), unless the options asked for no line (``line="none"``).
 
     ``backend`` says which search ran: ``"c"`` (the compiled core) or ``"python"``. ``out_of_memory``:
     ``unknown`` because the memory allowance (``memory_mb``, or the Python table's ``table_size``) ran out
     first, not the positions or the time: more memory, not more budget, is what could decide it.
+    ``lower_bound`` (winnable only): no winning line from the position has fewer moves (proved: see
+    :mod:`tableaux.solver.strategy.bounds`); ``optimal`` when the line meets it.
 
     A plain class rather than a dataclass: :mod:`dataclasses` costs a command's start-up more than all
     of the solver's own modules.
     """
 
-    __slots__ = ("verdict", "moves", "nodes", "seconds", "backend", "out_of_memory", "relaxed")
+    __slots__ = ("verdict", "moves", "nodes", "seconds", "backend", "out_of_memory", "relaxed", "lower_bound")
 
     def __init__(self, verdict: Verdict, moves: list[Move] | None = None, nodes: int = 0, seconds: float = 0.0,
-                 backend: str = "python", out_of_memory: bool = False, relaxed: int | None = None) -> None:
+                 backend: str = "python", out_of_memory: bool = False, relaxed: int | None = None,
+                 lower_bound: int | None = None) -> None:
         self.verdict = verdict
         self.moves: list[Move] = [] if moves is None else moves
         self.nodes = nodes
@@ -112,6 +107,7 @@ class SolveResult:
         self.out_of_memory = out_of_memory
         self.relaxed = relaxed
         """The rank kept apart when the game relaxed above it proved the deal lost (``solve(..., relaxed=...)``)."""
+        self.lower_bound = lower_bound
 
     def _fields(self) -> tuple[object, ...]:
         return tuple(getattr(self, name) for name in self.__slots__)
@@ -128,6 +124,11 @@ class SolveResult:
     def winnable(self) -> bool:
         return self.verdict == "winnable"
 
+    @property
+    def optimal(self) -> bool:
+        """The line has the fewest moves there are: its length is the proved lower bound."""
+        return self.winnable and bool(self.moves) and len(self.moves) == self.lower_bound
+
     def to_dict(self) -> dict[str, object]:
         return {
             "verdict": self.verdict,
@@ -136,6 +137,8 @@ class SolveResult:
             "seconds": round(self.seconds, 6),
             "backend": self.backend,
             "out_of_memory": self.out_of_memory,
+            "lower_bound": self.lower_bound,
+            "optimal": self.optimal,
         } | ({} if self.relaxed is None else {"relaxed": self.relaxed})
 
 
@@ -163,20 +166,6 @@ def _position(game_or_position: object, deal: object) -> tuple[Rules, State]:
     )
 
 
-def check_budget(max_nodes: object, time_limit: object, error: type[Exception] = SolverError) -> None:
-    """Refuse a node budget or time limit the solver cannot work with, saying what is accepted.
-
-    Everything that passes a budget on to :func:`solve` checks it here first, with its own error class,
-    so the refusal comes before any work and reads the same everywhere.
-    """
-    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1):
-        raise error(f"max_nodes must be a positive whole number or None, not {max_nodes!r}")
-    if time_limit is not None and (
-        isinstance(time_limit, bool) or not isinstance(time_limit, int | float) or not time_limit > 0
-    ):
-        raise error(f"time_limit must be a positive number of seconds or None, not {time_limit!r}")
-
-
 def default_backend() -> str:
     """``c`` when it is built, unless ``TABLEAUX_SOLVER=python`` asks for the reference."""
     wanted = os.environ.get("TABLEAUX_SOLVER", "").strip().lower()
@@ -189,22 +178,16 @@ def solve(
     game_or_position: Game | tuple[Rules, State] | str,
     deal: int | None = None,
     /,
-    *,
-    max_nodes: int | None = None,
-    time_limit: float | None = None,
-    memory_mb: int = DEFAULT_MEMORY_MB,
-    table_size: int = DEFAULT_TABLE_SIZE,
-    first_pass: bool = True,
-    backend: str | None = None,
-    threads: int = 1,
-    layered: bool = False,
-    disk_mb: int = 0,
-    relaxed: int | None = None,
+    options: SolveOptions | None = None,
+    **settings: Any,
 ) -> SolveResult:
     """Decide a deal or a position: ``winnable`` with the whole winning line, ``unwinnable`` (proved) or ``unknown``.
 
     ``solve("king-albert", 17)`` decides a deal by game name and number,
     ``solve(game)`` a game's current position, ``solve((rules, state))`` any position.
+
+    How to solve is a :class:`SolveOptions` (``options=``), or its fields as keywords
+    (``solve(game, max_nodes=100_000, time_limit=5)``), or both, the keywords changing the value:
 
     ``max_nodes`` bounds the positions searched and ``time_limit`` the
     seconds; when either runs out the verdict is ``unknown``, never a guess.
@@ -228,80 +211,96 @@ def solve(
     otherwise the solve goes on as without it, with what is left of the budget.
     """
     rules, state = _position(game_or_position, deal)
-    check_budget(max_nodes, time_limit)
-    if not isinstance(table_size, int) or table_size < 1000:
-        raise SolverError(f"table_size must be a whole number of at least 1000, not {table_size!r}")
-    if isinstance(memory_mb, bool) or not isinstance(memory_mb, int) or not 16 <= memory_mb <= 1 << 20:
-        raise SolverError(f"memory_mb must be a whole number of MiB from 16 to 1048576, not {memory_mb!r}")
-    if isinstance(threads, bool) or threads not in (1, 2):
-        raise SolverError(f"threads must be 1 or 2, not {threads!r}")
-    if isinstance(disk_mb, bool) or not isinstance(disk_mb, int) or not 0 <= disk_mb <= 1 << 30:
-        raise SolverError(f"disk_mb must be a whole number of MiB from 0 to 1073741824, not {disk_mb!r}")
-    if not isinstance(layered, bool):
-        raise SolverError(f"layered must be True or False, not {layered!r}")
-    if layered and type(rules) is not KingAlbertClassic:
-        raise SolverError(
-            f"the layered search plays classic King Albert only ({KingAlbertClassic.name}), not {rules.name}"
-        )
-    if relaxed is not None:
+    if options is None:
+        options = SolveOptions(**settings)
+    elif not isinstance(options, SolveOptions):
+        raise SolverError(f"options must be a SolveOptions, not {type(options).__name__}")
+    elif settings:
+        options = options.replace(**settings)
+    options.check_game(rules)
+    if options.relaxed is not None:
         from .relaxed import check_relaxable
 
         try:
-            check_relaxable(rules, relaxed, state)
+            check_relaxable(rules, options.relaxed, state)
         except ValueError as exc:
             raise SolverError(str(exc)) from None
-    if backend is None:
-        backend = default_backend()
-    if backend not in ("c", "python"):
-        raise SolverError(f"backend must be 'c' or 'python', not {backend!r}")
+    backend = options.backend or default_backend()
     if backend == "c" and _core is None:
         raise SolverError("the C core is not built here (no C compiler at install time); use backend='python'")
     core_game = _CORE_GAMES.get(type(rules))
     if core_game is None:
         backend = "python"
     start = time.perf_counter()
+    verdict, line, nodes, out_of_memory, relaxed = _decide(rules, state, options, backend, core_game, start)
+    if verdict != "winnable" or line is None:
+        return SolveResult(verdict, [], nodes, time.perf_counter() - start, backend, out_of_memory, relaxed)
+    from .lines import best_line  # loaded only once there is a line
+
+    line, bound, more = best_line(rules, state, line, options, _core if backend == "c" else None, core_game, start,
+                                  nodes)
+    moves = [rules.to_move(m) for m in line] if options.line != "none" else []
+    return SolveResult(verdict, moves, nodes + more, time.perf_counter() - start, backend, False, None, bound)
+
+
+def shorten(game_or_position: Game | tuple[Rules, State], moves: Sequence[Move], /,
+            time_limit: float | None = None) -> list[Move]:
+    """A winning line from the position no longer than ``moves``, which must win from there: the shortening
+    every line :func:`solve` returns gets (for lines a caller found with ``line="found"``). ``time_limit``:
+    seconds to spend at most; the line given comes back when nothing shorter was found in time. Raises
+    :class:`SolverError` when ``moves`` does not win."""
+    from .lines import shortened
+    from .shorten import LineError
+
+    rules, state = _position(game_or_position, None)
+    core_game = _CORE_GAMES.get(type(rules))
+    core = _core if default_backend() == "c" and core_game is not None else None
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    try:
+        line = shortened(rules, state, [rules.to_raw(m) for m in moves], core, core_game, deadline)
+    except LineError as exc:
+        raise SolverError(f"that line does not win from the position: {exc}") from None
+    return [rules.to_move(m) for m in line]
+
+
+def _decide(rules: Rules, state: State, options: SolveOptions, backend: str, core_game: int | None,
+            start: float) -> tuple[Verdict, list[tuple[int, int, int]] | None, int, bool, int | None]:
+    """The searches that decide: the verdict, the line they found (raw moves), the positions they made, whether
+    an unknown verdict came from the memory, and the relaxed rank when the relaxed game proved the deal lost."""
     spent = 0
-    if relaxed is not None:
-        lost, spent = _relaxed_lost(rules, state, relaxed, backend, max_nodes, time_limit, memory_mb, table_size)
+    if options.relaxed is not None:
+        lost, spent = _relaxed_lost(rules, state, backend, options)
         if lost:
-            return SolveResult("unwinnable", [], spent, time.perf_counter() - start, backend, relaxed=relaxed)
-        if max_nodes is not None:
-            max_nodes = max(max_nodes - spent, 1)
-        if time_limit is not None:
-            time_limit = max(time_limit - (time.perf_counter() - start), 0.001)
+            return "unwinnable", None, spent, False, options.relaxed
+        left: dict[str, Any] = {}
+        if options.max_nodes is not None:
+            left["max_nodes"] = max(options.max_nodes - spent, 1)
+        if options.time_limit is not None:
+            left["time_limit"] = max(options.time_limit - (time.perf_counter() - start), 0.001)
+        options = options.replace(**left)
     if backend == "c":
-        code, raw, nodes, out_of_memory, _clears = _core.solve(
-            core_game, state.piles, state.redeals,
-            max_nodes=-1 if max_nodes is None else max_nodes,
-            time_limit=0.0 if time_limit is None else float(time_limit),
-            memory=memory_mb << 20,
-            first_pass=first_pass,
-            threads=threads,
-            layered=layered,
-            disk=disk_mb << 20,
-        )
-        verdict, line = _VERDICTS[code], raw
-        out_of_memory = bool(out_of_memory) and verdict == "unknown"
-    else:
-        from .search import python_search  # the reference search is loaded only when it runs
+        code, line, nodes, out_of_memory, _clears = _core.solve(
+            core_game, state.piles, state.redeals, **options.core_arguments())
+        verdict = _VERDICTS[code]
+        return verdict, line, spent + nodes, bool(out_of_memory) and verdict == "unknown", None
+    from .search import python_search  # the reference search is loaded only when it runs
 
-        verdict, line, nodes, out_of_memory = python_search(
-            rules, state, max_nodes, time_limit, table_size, first_pass, layered)
-    seconds = time.perf_counter() - start
-    moves = [rules.to_move(m) for m in line] if line is not None else []
-    return SolveResult(verdict, moves, spent + nodes, seconds, backend, out_of_memory)
+    verdict, line, nodes, out_of_memory = python_search(
+        rules, state, options.max_nodes, options.time_limit, options.table_size, options.first_pass, options.layered)
+    return verdict, line, spent + nodes, out_of_memory, None  # type: ignore[return-value]
 
 
-def _relaxed_lost(rules: Rules, state: State, rank: int, backend: str, max_nodes: int | None,
-                  time_limit: float | None, memory_mb: int, table_size: int) -> tuple[bool, int]:
-    """Whether the game relaxed above ``rank`` is lost (so the deal is), and the positions it kept."""
+def _relaxed_lost(rules: Rules, state: State, backend: str, options: SolveOptions) -> tuple[bool, int]:
+    """Whether the game relaxed above ``options.relaxed`` is lost (so the deal is), and the positions it kept."""
+    rank, max_nodes, time_limit = options.relaxed, options.max_nodes, options.time_limit
+    assert rank is not None
     if backend == "c":
         code, positions, _oom = _core.relaxed(
             state.piles, rank, max_positions=-1 if max_nodes is None else max_nodes,
-            time_limit=0.0 if time_limit is None else float(time_limit), memory=memory_mb << 20)
+            time_limit=0.0 if time_limit is None else float(time_limit), memory=options.memory_mb << 20)
         return code == 1, positions
     from .relaxed import relaxed_search
 
-    cap = table_size if max_nodes is None else min(max_nodes, table_size)
+    cap = options.table_size if max_nodes is None else min(max_nodes, options.table_size)
     result = relaxed_search(rules, state, rank, max_positions=cap, time_limit=time_limit)
     return result.verdict == "lost", result.positions

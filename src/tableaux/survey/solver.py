@@ -18,55 +18,42 @@ from typing import Any
 from ..common.intervals import percentile, wilson
 from ..i18n import _
 from ..play.game import new_game
-from ..solver import DEFAULT_MEMORY_MB, solve
+from ..rulebook.registry import rules
+from ..solver import DEFAULT_MEMORY_MB, SolveOptions, solve
 from .files import append_results, check_out, drop_torn_tail, read_results
 from .parallel import batches, run_batches, run_on_dask
 
 
-def solve_deal(
-    game: str,
-    deal: int,
-    time_limit: float | None,
-    max_nodes: int | None = None,
-    *,
-    memory_mb: int | None = None,
-    backend: str | None = None,
-    first_pass: bool = True,
-    layered: bool = False,
-    disk_mb: int = 0,
-    relaxed: int | None = None,
-    lines: bool = True,
-) -> dict[str, Any]:
+def solve_deal(game: str, deal: int, options: SolveOptions, lines: bool = True) -> dict[str, Any]:
     """One deal of a survey; runs in a worker process, so it imports and returns plain data.
 
-    A row made without the first pass says so (``"first_pass": false``); rows without the field had it.
-    A row made by the layered complete search says so too (``"layered": true``), and records the disk it
-    could use (``"disk_mb"``) when it could. A row whose solve searched the relaxed game first records the rank
-it kept apart (``"relaxed"``), whatever the verdict. An unknown row whose search ran out of memory (or disk) says so
-    (``"out_of_memory": true``): that, not the positions or the time, is what a retry must give more of."""
-    memory_mb = memory_mb or DEFAULT_MEMORY_MB
-    result = solve(new_game(game, deal), time_limit=time_limit, max_nodes=max_nodes, memory_mb=memory_mb,
-                   backend=backend, first_pass=first_pass, layered=layered, disk_mb=disk_mb,
-                   relaxed=relaxed)
+    A row records the options it was solved with, so that a later run knows what a retry must give more of
+    (:func:`worth_retrying`). A row made without the first pass says so (``"first_pass": false``); rows without
+    the field had it. A row made by the layered complete search says so too (``"layered": true``), and records
+    the disk it could use (``"disk_mb"``) when it could. A row whose solve searched the relaxed game first
+    records the rank it kept apart (``"relaxed"``), whatever the verdict. An unknown row whose search ran out of
+    memory (or disk) says so (``"out_of_memory": true``): that, not the positions or the time, is what a retry
+    must give more of."""
+    result = solve(new_game(game, deal), options=options if lines else options.replace(line="none"))
     row: dict[str, Any] = {
         "game": game,
         "deal": deal,
         "verdict": result.verdict,
         "nodes": result.nodes,
         "seconds": round(result.seconds, 4),
-        "time_limit": time_limit,
-        "max_nodes": max_nodes,
-        "memory_mb": memory_mb,
+        "time_limit": options.time_limit,
+        "max_nodes": options.max_nodes,
+        "memory_mb": options.memory_mb,
         "backend": result.backend,
     }
-    if not first_pass:
+    if not options.first_pass:
         row["first_pass"] = False
-    if layered:
+    if options.layered:
         row["layered"] = True
-    if disk_mb:
-        row["disk_mb"] = disk_mb
-    if relaxed is not None:
-        row["relaxed"] = relaxed
+    if options.disk_mb:
+        row["disk_mb"] = options.disk_mb
+    if options.relaxed is not None:
+        row["relaxed"] = options.relaxed
     if result.out_of_memory:
         row["out_of_memory"] = True
     if lines:
@@ -74,9 +61,9 @@ it kept apart (``"relaxed"``), whatever the verdict. An unknown row whose search
     return row
 
 
-def solve_batch(game: str, deals: list[int], options: dict[str, Any]) -> list[dict[str, Any]]:
+def solve_batch(game: str, deals: list[int], options: SolveOptions, lines: bool = True) -> list[dict[str, Any]]:
     """Several deals in one task: most deals take a millisecond, far less than sending a task to a worker."""
-    return [solve_deal(game, deal, **options) for deal in deals]
+    return [solve_deal(game, deal, options, lines) for deal in deals]
 
 
 @dataclass
@@ -141,13 +128,14 @@ def summarise(rows: Iterable[dict[str, Any]]) -> Summary:
 def run_tasks(
     game: str,
     deals: list[int],
-    options: dict[str, Any],
+    options: SolveOptions,
     workers: int,
     scheduler: str | None,
     one_by_one: bool = False,
+    lines: bool = True,
 ) -> Iterator[list[dict[str, Any]]]:
     """Solve ``deals`` in parallel, yielding the results of each batch as it arrives (any order)."""
-    task = partial(solve_batch, game, options=options)
+    task = partial(solve_batch, game, options=options, lines=lines)
     if scheduler is not None:
         yield from run_on_dask(task, batches(deals, 64, one_by_one), scheduler)
         return
@@ -158,9 +146,7 @@ def run_tasks(
     yield from run_batches(task, batches(deals, workers, one_by_one), workers)
 
 
-def worth_retrying(row: dict[str, Any], time_limit: float | None, max_nodes: int | None,
-                   memory_mb: int | None = None, first_pass: bool = True, layered: bool = False,
-                   disk_mb: int = 0, relaxed: int | None = None) -> bool:
+def worth_retrying(row: dict[str, Any], options: SolveOptions) -> bool:
     """An unknown deal is solved again when this run's budget is bigger: that is how a survey's
     last open deals get a second, larger budget. The new row comes later in the file and wins.
 
@@ -180,12 +166,14 @@ def worth_retrying(row: dict[str, Any], time_limit: float | None, max_nodes: int
     at a rank the row's run did not keep apart."""
     if row["verdict"] != "unknown":
         return False
+    time_limit, max_nodes, first_pass = options.time_limit, options.max_nodes, options.first_pass
+    layered, disk_mb, relaxed = options.layered, options.disk_mb, options.relaxed
 
     def more(new: float | None, old: float | None) -> bool:
         return (new is None and old is not None) or (new is not None and old is not None and new > old)
 
     old_nodes, old_time = row.get("max_nodes"), row.get("time_limit")
-    memory, old_memory = memory_mb or DEFAULT_MEMORY_MB, row.get("memory_mb") or DEFAULT_MEMORY_MB
+    memory, old_memory = options.memory_mb, row.get("memory_mb") or DEFAULT_MEMORY_MB
     if (max_nodes is not None and old_nodes is not None and max_nodes < old_nodes) or memory < old_memory:
         return False
     if layered and (not row.get("layered", False) or disk_mb > row.get("disk_mb", 0)):
@@ -202,38 +190,32 @@ def survey(
     game: str,
     deals: range,
     *,
-    time_limit: float | None,
+    options: SolveOptions | None = None,
     workers: int = 1,
     out: str | Path | None = None,
     scheduler: str | None = None,
-    max_nodes: int | None = None,
-    memory_mb: int | None = None,
-    backend: str | None = None,
-    first_pass: bool = True,
-    layered: bool = False,
-    disk_mb: int = 0,
-    relaxed: int | None = None,
     lines: bool = True,
     progress: Callable[[int, int], None] | None = None,
     on_result: Callable[[dict[str, Any]], None] | None = None,
+    **settings: Any,
 ) -> Summary:
-    """Solve every deal of ``deals`` not already in ``out``; return the summary over the whole range."""
+    """Solve every deal of ``deals`` not already in ``out``; return the summary over the whole range.
+
+    How each deal is solved is ``options`` (a :class:`SolveOptions`), or its fields as keywords
+    (``time_limit=10, max_nodes=1_000_000``), or both, the keywords changing the value."""
+    options = (options or SolveOptions()).replace(**settings) if settings else options or SolveOptions()
+    options.check_game(rules(game))
     check_out(out)
     done = read_results(out, game)
     drop_torn_tail(out)
     wanted = set(deals)
-    todo = [d for d in deals
-            if d not in done or worth_retrying(done[d], time_limit, max_nodes, memory_mb, first_pass, layered, disk_mb,
-                                                   relaxed)]
+    todo = [d for d in deals if d not in done or worth_retrying(done[d], options)]
     results = {d: r for d, r in done.items() if d in wanted}
     if progress:
         progress(len(results), len(deals))
-    options = {"time_limit": time_limit, "max_nodes": max_nodes, "memory_mb": memory_mb, "backend": backend,
-               "first_pass": first_pass, "layered": layered, "disk_mb": disk_mb, "relaxed": relaxed,
-               "lines": lines}
     # Deals solved again with a bigger budget are the ones that took the whole smaller one: minutes each.
     one_by_one = all(d in done for d in todo)
-    for rows in run_tasks(game, todo, options, workers, scheduler, one_by_one):
+    for rows in run_tasks(game, todo, options, workers, scheduler, one_by_one, lines):
         append_results(out, rows)
         for row in rows:
             results[row["deal"]] = row
@@ -242,5 +224,3 @@ def survey(
         if progress:
             progress(len(results), len(deals))
     return summarise(results[d] for d in deals if d in results)
-
-

@@ -22,7 +22,7 @@ from ..rulebook.engine import IllegalMoveError, long_name, parse_notation, short
 from .help import help_text, pile_summary
 from .output import Output, glyphs_for, output
 from .said import LINE_NAMES, STYLES, Said
-from .sitting import PlayerError, Sitting
+from .sitting import PlayerError, Sitting, par_of
 from .unfinished import Unfinished
 
 TYPE_CHECKING = False  # typing is not loaded: see tableaux.rulebook.engine
@@ -44,8 +44,13 @@ PROMPT = "> "
 
 
 def show_board(game: Game, out: Output) -> None:
+    position = game.public_position()
+    par = par_of(game)
+    if par is not None:  # the status line says it, beside the game's own status
+        status = _("Par {par}").format(par=par)
+        position["status"] = f"{position['status']}   {status}" if position.get("status") else status
     out.blank()
-    for line in draw(game.public_position(), glyphs_for(out)):
+    for line in draw(position, glyphs_for(out)):
         out.board_line(line)
 
 

@@ -34,6 +34,19 @@ if TYPE_CHECKING:
 PlayerError = (TableauxError, DealError, CardError)
 """Errors whose messages are written for players; anything else is a bug."""
 
+
+def par_of(game: Game) -> int | None:
+    """The deal's par when it is one of the catalogue's graded deals (and so maybe a daily deal), else None. The
+    catalogue is loaded when first asked, so a sitting starts without it."""
+    from ..catalogue import CatalogueError, lookup
+
+    try:
+        entry = lookup(game.name, game.deal)
+    except CatalogueError:  # a catalogue that cannot be read only costs the par
+        return None
+    return None if entry is None else entry.par
+
+
 class Sitting:
     """The game being played, how it stands (given up, looked at), and where it is kept.
 
@@ -87,9 +100,13 @@ class Sitting:
         """Whether the game has ended, said after whatever happened (so it comes last)."""
         game, names = self.game, self.names
         if game.is_won():
-            return Said(_("You won {game} deal {deal} in {moves} moves! {new} deals another game, {undo} steps "
-                          "back.").format(game=_(game.rules.title), deal=game.deal, moves=len(game.moves_played),
-                                          new=names.new, undo=names.undo), "won")
+            par = par_of(game)
+            text = (_("You won {game} deal {deal} in {moves} moves! {new} deals another game, {undo} steps back.")
+                    if par is None else
+                    _("You won {game} deal {deal} in {moves} moves (par {par})! {new} deals another game, {undo} "
+                      "steps back."))
+            return Said(text.format(game=_(game.rules.title), deal=game.deal, moves=len(game.moves_played), par=par,
+                                    new=names.new, undo=names.undo), "won")
         if game.is_over():
             return Said(_("No legal move is left: this game is over. {undo} steps back, {restart} tries the deal "
                           "again, {lost} shows where it could no longer be won, {new} deals another game.").format(

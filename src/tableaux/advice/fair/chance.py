@@ -15,7 +15,7 @@ from typing import Any
 
 from ...common.intervals import wilson
 from ...rulebook.engine import Move, Rules, State
-from ...solver import SolveResult, check_budget, solve
+from ...solver import SolveResult, check_budget, shorten, solve
 from ..effort import SAMPLE_NODES, SAMPLES
 from ..heuristic import heuristic_moves
 from .observation import FairError, check_count, read, sample_states
@@ -51,11 +51,18 @@ class _Solver:
         if known is not None:
             return known
         limit = None if self.deadline is None else max(1e-3, self.deadline - time.perf_counter())
-        result = solve((self.rules, state), max_nodes=self.max_nodes, time_limit=limit)
+        # The search's own line: votes and plans are cut from it, and a line shown to the player is shortened
+        # on its own (:meth:`short_line`); shortening every sampled layout's line would spend the time on lines.
+        result = solve((self.rules, state), max_nodes=self.max_nodes, time_limit=limit, line="found")
         self.nodes += result.nodes
         if result.verdict != "unknown" or self.deadline is None:
             self.cache[state] = result  # an unknown found in a hurry is not the budget's last word
         return result
+
+    def short_line(self, state: State, moves: list[Move]) -> list[Move]:
+        """A winning line found here, shortened as a solve's line is before a player sees it."""
+        limit = None if self.deadline is None else max(1e-3, self.deadline - time.perf_counter())
+        return shorten((self.rules, state), moves, time_limit=limit)
 
 
 @dataclass(frozen=True)
@@ -217,8 +224,9 @@ def hindsight_vote(
     best = min(wins, key=lambda t: (-len(wins[t]), order.index(t)), default=None)
     line = None
     if knowledge.unseen[1:] == () and best is not None:  # nothing left to guess: the layout is the position
-        result = solver(rules.apply(states[0], rules.to_raw(move_of[best])))
-        line = [move_of[best], *result.moves] if result.winnable else None
+        after = rules.apply(states[0], rules.to_raw(move_of[best]))
+        result = solver(after)
+        line = [move_of[best], *solver.short_line(after, result.moves)] if result.winnable else None
     return Vote(
         move=None if best is None else move_of[best],
         wins=len(wins[best]) if best is not None else 0,

@@ -13,7 +13,7 @@ from typing import Any
 
 from ...play.saves import game_from_dict
 from ...rulebook.engine import State
-from ...solver import SolveResult, check_budget, solve
+from ...solver import SolveResult, check_budget, shorten, solve
 from ..effort import LOST_NODES
 from .observation import FairError
 
@@ -64,7 +64,7 @@ def where_lost(
 
     def verdict(i: int) -> str:
         if i not in verdicts:
-            verdicts[i] = solve((rules, states[i]), max_nodes=max_nodes, time_limit=time_limit)
+            verdicts[i] = solve((rules, states[i]), max_nodes=max_nodes, time_limit=time_limit, line="found")
         return verdicts[i].verdict
 
     n = len(moves)
@@ -107,7 +107,7 @@ def where_lost(
     return {
         "move_index": lo,
         "move": str(moves[lo]),
-        "line": [str(m) for m in verdicts[lo].moves],
+        "line": [str(m) for m in shorten((rules, states[lo]), verdicts[lo].moves, time_limit=time_limit)],
         "certain": hi == lo + 1,
         "last_possible": hi - 1,
         "undecided": undecided,

@@ -6,15 +6,18 @@ Nothing here decides legality: safe moves are picked from the list that
 How a safe move is proved safe
 ------------------------------
 Write d(P) for the length of the shortest winning line from a position P. A
-move P -> P' is *safe* when P' is winnable whenever P is, and d(P') < d(P).
+move P -> P' is *safe* when P' is winnable whenever P is, and d(P') <= d(P).
 The search makes safe moves at once and only branches on the others; the
 second condition is what keeps that complete: take the winnable position Q
 with the smallest d among those the search reaches; its best move leads to
 some Q1 with d(Q1) = d(Q) - 1, and the search reaches Q1's closure under safe
-moves, which has an even smaller d, so Q must be won already.
+moves, whose d is no larger, so smaller than Q's: Q must be won already.
 
 Each proof below shows, for any winning line L from P, a winning line L' from
-P' that is shorter. In King Albert a position in which more tableau cards lie
+P' that is no longer, and for most safe moves shorter: then d(P') = d(P) - 1,
+the safe move starts a shortest line, and the fewest-moves search
+(:mod:`tableaux.solver.shortest`) may make it at once too
+(:meth:`Strategy.keeps_shortest` says which). In King Albert a position in which more tableau cards lie
 face up is at least as good as the same position with fewer: every move
 legal with fewer is legal with more, and they lead to positions that again
 differ only in that way. The proofs use this freely.

@@ -15,6 +15,12 @@ class Strategy:
     """The game-specific half of the solver; the proofs its methods rely on are in the package docstring."""
 
     has_restricted_pass = False
+    polish_nodes = 0
+    """Positions the best-first polish of a shortened line may make (:mod:`tableaux.solver.lines`): where the
+    line shortening alone leaves lines long, a search for shorter ones is worth its time."""
+    one_card_home = True
+    """Whether a move to a foundation takes exactly one card (King Albert): then only that card's own moves
+    can ever take it home."""
 
     def key(self, state: State) -> bytes:
         raise NotImplementedError
@@ -30,6 +36,11 @@ class Strategy:
 
     def safe_move(self, state: State, moves: Sequence[RawMove]) -> RawMove | None:
         return None
+
+    def keeps_shortest(self, state: State, move: RawMove) -> bool:
+        """Whether the safe ``move`` starts a shortest line: its proof gives, for every winning line, a strictly
+        shorter one after it (package docstring). The fewest-moves search makes only these at once."""
+        return True
 
     def maybe_safe(self, state: State) -> bool:
         """A cheap look: False when :meth:`safe_move` would surely find nothing."""
@@ -83,6 +94,21 @@ class Strategy:
     def promise(self, state: State) -> int:
         """For the first pass's best-first run: lower is more promising (no proof needed, it only guides)."""
         return 0
+
+    def lower_bound(self, state: State) -> int:
+        """A number of moves no winning line from ``state`` can do without: the fewest-moves search's bound.
+
+        Each game proves its own (the docstrings of its strategy's ``lower_bound``). It must never exceed the
+        length of the shortest winning line (admissible), and one move may lower it by at most one (consistent:
+        ``lower_bound(P) <= 1 + lower_bound(P')`` for every move from P to P'), so that the best-first search
+        of :mod:`tableaux.solver.shortest` never has to look at a position twice.
+        """
+        return 0
+
+    def strong_lower_bound(self, state: State) -> int:
+        """A bound as strong as :meth:`lower_bound` at least, too slow to work out at every position: for the start
+        of a fewest-moves search and the bound it reports."""
+        return self.lower_bound(state)
 
     def first_pass_nodes(self, max_nodes: int | None, time_limit: float | None) -> int | None:
         """Nodes the first pass may use before the complete search takes over: half a node budget.

@@ -12,6 +12,7 @@ from ...rulebook.eagle_wing import TABLEAU as EW_TABLEAU
 from ...rulebook.eagle_wing import WASTE as EW_WASTE
 from ...rulebook.engine import RawMove, State
 from .base import Strategy, first_two, sorted_join, suit_heights
+from .bounds import ew_lower_bound
 
 assert EW_FOUNDATIONS == tuple(range(EW_FOUNDATIONS[0], EW_FOUNDATIONS[-1] + 1))  # one run, so a slice
 EW_FOUNDATION_PILES = slice(EW_FOUNDATIONS[0], EW_FOUNDATIONS[-1] + 1)
@@ -19,6 +20,8 @@ EW_FOUNDATION_PILES = slice(EW_FOUNDATIONS[0], EW_FOUNDATIONS[-1] + 1)
 
 class EagleWingStrategy(Strategy):
     """Eagle Wing under AisleRiot's rules: foundations from a base rank, a trunk, two redeals."""
+
+    one_card_home = False  # a tableau pile's top two or three cards go home in one move
 
     def key(self, state: State) -> bytes:
         # Tableau piles are interchangeable, so sorted. A foundation holds one
@@ -45,6 +48,10 @@ class EagleWingStrategy(Strategy):
         from the position with more redeals used also wins, move for move, from this one."""
         return state.redeals
 
+    def lower_bound(self, state: State) -> int:
+        """Deals, waste cards played and the tableau's moves home (proof: :mod:`.bounds`)."""
+        return ew_lower_bound(state)
+
     def maybe_safe(self, state: State) -> bool:
         return True
 
@@ -59,8 +66,11 @@ class EagleWingStrategy(Strategy):
         no pile holds more cards than in L, a pile that holds only c in L is
         empty in L' (an empty pile takes anything), the waste under c is
         reachable earlier, and a redeal of a waste that held only c is skipped
-        (fewer redeals used is never worse). L' is at least one move shorter,
-        since L had to send c home.
+        (fewer redeals used is never worse). A move of L that takes c home with
+        the cards under it (two or three of a pile at once) stays in L' as the
+        same move without c, legal as c is home already. So L' is no longer
+        than L, and shorter when c's first move in L is a move of c alone:
+        always when nothing lies under c (:meth:`keeps_shortest`).
 
         If c leaves a tableau pile alone while the reserve has cards, the refill
         brings reserve card r out one move early. Then L' keeps, in the pile
@@ -82,6 +92,13 @@ class EagleWingStrategy(Strategy):
             if count == 1 and dst in EW_FOUNDATIONS and RANK[piles[src][-1]] != base:
                 return move
         return None
+
+    def keeps_shortest(self, state: State, move: RawMove) -> bool:
+        """A safe move of a card with nothing under it (on the waste, the reserve's last card, alone in a pile):
+        every winning line moves it alone at first, a move its safe move's proof saves (:meth:`safe_move`). A card
+        on top of others of its suit may go home with them in one move, and then the proof saves nothing."""
+        src = move[0]
+        return src in (EW_WASTE, EW_RESERVE) or len(state.piles[src]) == 1
 
     def order(self, state: State, moves: list[RawMove], restricted: bool) -> list[RawMove]:
         piles = state.piles

@@ -20,6 +20,7 @@ from ...rulebook.king_albert import FOUNDATIONS as KA_FOUNDATIONS
 from ...rulebook.king_albert import RESERVE as KA_RESERVE
 from ...rulebook.king_albert import TABLEAU as KA_TABLEAU
 from .base import Strategy, first_two, sorted_join, suit_heights
+from .bounds import ka_lower_bound, ka_strong_bound
 
 # King Albert's piles lie in three runs, foundations then tableau then reserve,
 # so the hot loops below test a pile's kind by comparing its index with a bound.
@@ -50,6 +51,8 @@ class KingAlbertStrategy(Strategy):
 
     def __init__(self, single_cards_only: bool = False) -> None:
         self.single_cards_only = single_cards_only
+        # The classic rules' lines keep long detours that only a search finds: measured in benchmarks/lines.py.
+        self.polish_nodes = 8000 if single_cards_only else 0
 
     def key(self, state: State) -> bytes:
         # Foundations, tableau piles and reserve cells are each interchangeable:
@@ -114,6 +117,13 @@ class KingAlbertStrategy(Strategy):
             if dst < KA_FIRST_TABLEAU <= src and ka_home_is_safe(height, piles[src][-1]):
                 return move
         return None
+
+    def lower_bound(self, state: State) -> int:
+        """Cards not home, and the moves of cards above a lower card of their suit (proof: :mod:`.bounds`)."""
+        return ka_lower_bound(state, self.single_cards_only)
+
+    def strong_lower_bound(self, state: State) -> int:
+        return ka_strong_bound(state, self.single_cards_only)
 
     def maybe_greedy(self, state: State) -> bool:
         return True

@@ -1,0 +1,125 @@
+"""The line a solve returns: shortened, or the fewest moves the budget can find, with its lower bound.
+
+:func:`best_line` runs once the searches have decided a deal winnable:
+
+1. the line shortening (:mod:`.shorten`) drops the line's cycles and detours;
+2. when the line is still more than :data:`LONG` times the lower bound and the compiled core is at hand, the
+   core's streamlined runs (docs/solver.md) look for other wins, :data:`OTHER_NODES` positions each; their
+   lines are shortened too, and the shortest line kept;
+3. the polish (:func:`.shortest.polish`), a greedy best-first search of the game's ``polish_nodes`` positions
+   (:attr:`Strategy.polish_nodes`), looks for a shorter line still, which is shortened in turn;
+4. with ``shortest=True``, the fewest-moves search (:func:`.shortest.fewest_moves`) takes the rest of the
+   budget (after a longer polish) to find the line with the fewest moves and prove a lower bound.
+
+Each step keeps the win it is given and returns only lines replayed through the engine. The lower bound is
+the game's bound at the start (:mod:`.strategy.bounds`), or the fewest-moves search's when it ran.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ..rulebook.engine import RawMove, Rules, State
+from .options import SolveOptions
+from .positions import CorePositions, EnginePositions
+from .shorten import LineError, Shortener, replay
+from .shortest import fewest_moves, polish
+
+BYTES_PER_HELD = 1000
+"""What a best-first search holds per position (its position, key and place in the queue), for ``memory_mb``."""
+
+SHORTEST_POLISH = 50_000
+"""The polish's positions with ``shortest=True`` and no node budget (with one, half of what the search left)."""
+
+LONG = 2
+"""A shortened line more than this many times its lower bound is worth looking for other wins."""
+
+OTHER_NODES = 300_000
+"""Positions of each of the core's streamlined runs when a line is long."""
+
+OTHER_RUNS = (3, 6, 1)
+"""The streamlined runs tried (``_core.solve``'s ``stream_alone``): cards home at once and suits merged, suits
+merged with cards taken back, cards home at once: each wins some deals in lines the others do not find."""
+
+
+def positions_for(rules: Rules, core: Any, core_game: int | None) -> EnginePositions:
+    """The compiled core's moves when the solve used it, else the engine's (the same moves)."""
+    if core is not None and core_game is not None:
+        return CorePositions(rules, core, core_game)
+    return EnginePositions(rules)
+
+
+def start_bound(positions: EnginePositions, state: State) -> int:
+    """The strong lower bound at ``state``, after the safe moves that a shortest line may make first."""
+    made = 0
+    while (move := positions.shortest_safe_move(state)) is not None:
+        state = positions.apply(state, move)
+        made += 1
+    strategy = positions.strategy
+    return made + max(strategy.lower_bound(state), strategy.strong_lower_bound(state))
+
+
+def best_line(rules: Rules, state: State, line: list[RawMove], options: SolveOptions, core: Any,
+              core_game: int | None, started: float, nodes: int) -> tuple[list[RawMove], int, int]:
+    """The line to return for a winnable ``state`` whose searches found ``line`` in ``nodes`` positions, its proved
+    lower bound, and the positions the fewest-moves search made (``shortest=True``: counted in the budget)."""
+    positions = positions_for(rules, core, core_game)
+    bound = start_bound(positions, state)
+    if options.line != "short":
+        return line, min(len(line), bound), 0
+    deadline = None if options.time_limit is None else started + options.time_limit
+    held = (options.memory_mb << 20) // BYTES_PER_HELD
+    left = None if options.max_nodes is None else max(options.max_nodes - nodes, 0)
+    if not options.shortest:
+        line = _shorten(positions, state, line, positions.strategy.polish_nodes, deadline, held, bound, core)[0]
+        return line, min(bound, len(line)), 0
+    budget = max(positions.strategy.polish_nodes, SHORTEST_POLISH if left is None else left // 2)
+    line, made = _shorten(positions, state, line, budget, deadline, held, bound, core)
+    if len(line) <= bound:
+        return line, len(line), made
+    if left is not None:
+        left = max(left - made, 1)
+    fewest = fewest_moves(positions, state, line, max_nodes=left, deadline=deadline, max_held=held)
+    if len(fewest.line) < len(line) and rules.won(replay(rules, state, fewest.line)):
+        line = fewest.line
+    return line, max(bound, min(fewest.bound, len(line))), made + fewest.nodes
+
+
+def shortened(rules: Rules, state: State, line: list[RawMove], core: Any, core_game: int | None,
+              deadline: float | None) -> list[RawMove]:
+    """``line`` shortened as every solve's line is (:func:`tableaux.solver.shorten`)."""
+    positions = positions_for(rules, core, core_game)
+    return _shorten(positions, state, line, positions.strategy.polish_nodes, deadline, 1 << 20,
+                    start_bound(positions, state), core)[0]
+
+
+def _shorten(positions: EnginePositions, state: State, line: list[RawMove], polish_nodes: int,
+             deadline: float | None, held: int, bound: int, core: Any) -> tuple[list[RawMove], int]:
+    """Steps 1 to 3 of the module docstring: the line, and the positions the polish made."""
+    rules = positions.rules
+    shortener = Shortener(positions)
+    line = shortener.shorten(state, line, deadline=deadline)
+    if len(line) > LONG * bound and isinstance(positions, CorePositions) and positions.strategy.has_restricted_pass:
+        for other in _other_lines(core, positions, state):
+            try:
+                other = shortener.shorten(state, other, deadline=deadline)
+            except LineError:  # pragma: no cover - the core replays its streamlined lines before it returns them
+                continue
+            if len(other) < len(line):
+                line = other
+    if len(line) <= bound or not polish_nodes:
+        return line, 0
+    polished, made = polish(positions, state, line, polish_nodes, deadline, held)
+    if len(polished) < len(line) and rules.won(replay(rules, state, polished)):
+        line = shortener.shorten(state, polished, deadline=deadline)
+    return line, made
+
+
+def _other_lines(core: Any, positions: CorePositions, state: State) -> Iterator[list[RawMove]]:
+    """The wins the core's streamlined runs find from ``state`` (King Albert's games: Eagle Wing has none)."""
+    for kind in OTHER_RUNS:
+        code, line, *_ = core.solve(positions.game, state.piles, state.redeals, max_nodes=OTHER_NODES,
+                                    stream_alone=kind)
+        if code == 0:
+            yield [tuple(m) for m in line]
