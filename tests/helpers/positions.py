@@ -21,15 +21,7 @@ def brute_force(rules: Rules, state: State, cap: int = 30_000) -> bool | None:
     as one (written here independently of the solver's keys). None when the
     space holds more than ``cap`` positions (the caller skips those).
     """
-    groups = [rules.foundations, rules.tableau, getattr(rules, "reserve", ())]
-    if rules is EW:
-        groups = [rules.foundations, rules.tableau]
-    grouped = {i for g in groups for i in g}
-    rest = [i for i in range(len(state.piles)) if i not in grouped]
-
-    def canon(s: State) -> tuple:
-        return (s.redeals, tuple(s.piles[i] for i in rest), *(tuple(sorted(s.piles[i] for i in g)) for g in groups))
-
+    canon = _canon(rules, state)
     seen = {canon(state)}
     stack = [state]
     while stack:
@@ -237,6 +229,7 @@ def obvious_bound(rules: Rules, state: State) -> int:
 
 
 def _canon(rules: Rules, state: State):  # noqa: ANN202 - a closure over the game's piles
+    """A position's form in which piles of one kind are sorted (written independently of the solver's keys)."""
     groups = [rules.foundations, rules.tableau, getattr(rules, "reserve", ())]
     if rules is EW:
         groups = [rules.foundations, rules.tableau]

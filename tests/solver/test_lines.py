@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers.positions import EW, KA, KAC, played
+from helpers.games import random_position
+from helpers.positions import EW, KA, KAC
 from tableaux.rulebook.engine import Rules, State
 from tableaux.solver import _CORE_GAMES, BACKENDS, _core, solve
 from tableaux.solver.positions import CorePositions, EnginePositions
@@ -135,7 +136,7 @@ def test_a_step_plays_its_move_again_where_the_piles_are_swapped(rules: Rules, d
     # resolves to the same move up to that order, and leads to the same position up to it.
     from tableaux.solver.strategy import strategy_for
 
-    state = played(rules, deal, seed, plies)
+    state = random_position(rules, deal, seed, plies)
     key = strategy_for(rules).key
     order = list(rules.tableau)
     random.Random(seed).shuffle(order)

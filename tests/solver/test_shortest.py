@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers.positions import EW, KA, KAC, fewest_moves, played, small_positions
+from helpers.games import random_position
+from helpers.positions import EW, KA, KAC, fewest_moves, small_positions
 from tableaux.rulebook.engine import Rules, State
 from tableaux.solver import BACKENDS, solve
 from tableaux.solver.strategy import strategy_for
@@ -92,7 +93,7 @@ def test_on_small_positions_the_search_meets_the_fewest_moves_and_the_bounds_sta
 def test_one_move_lowers_the_bound_by_at_most_one(rules: Rules, deal: int, seed: int, plies: int) -> None:
     # Consistency: what lets the fewest-moves search look at each position once.
     strategy = strategy_for(rules)
-    state = played(rules, deal, seed, plies)
+    state = random_position(rules, deal, seed, plies)
     bound = strategy.lower_bound(state)
     for move in rules.moves(state):
         assert bound <= 1 + strategy.lower_bound(rules.apply(state, move)), (rules.name, state, move)
@@ -102,7 +103,7 @@ def test_one_move_lowers_the_bound_by_at_most_one(rules: Rules, deal: int, seed:
 @given(st.sampled_from(GAMES), st.integers(1, 5000), st.integers(0, 2**32), st.integers(0, 60))
 def test_no_winning_line_the_solver_finds_is_shorter_than_the_bound(rules: Rules, deal: int, seed: int,
                                                                     plies: int) -> None:
-    state = played(rules, deal, seed, plies)
+    state = random_position(rules, deal, seed, plies)
     result = solve((rules, state), max_nodes=200_000)
     if result.winnable:
         strategy = strategy_for(rules)

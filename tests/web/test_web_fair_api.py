@@ -227,6 +227,18 @@ def test_winnable_only_deals_come_from_the_catalogue_with_their_grade(client: Te
     assert view["grade"] == entry.grade and (difficulty is None or entry.grade == difficulty)
 
 
+def test_a_view_carries_the_deals_par_when_the_catalogue_holds_it_and_only_then(client: TestClient) -> None:
+    pars = [e for e in catalogue.load("eagle-wing").winnable if e.par is not None]
+    assert pars, "the shipped catalogue has no par yet: run python -m tableaux.catalogue par"
+    entry = random.Random("par view").choice(pars)
+    view = checked(client.post("/api/games", json={"game": "eagle-wing", "deal": entry.deal}), 201)
+    assert view["par"] == entry.par
+    lost = next(e for e in catalogue.load("eagle-wing").entries if not e.winnable)
+    assert checked(client.post("/api/games", json={"game": "eagle-wing", "deal": lost.deal}), 201)["par"] is None
+    outside = max(e.deal for e in catalogue.load("eagle-wing").entries) + 1
+    assert checked(client.post("/api/games", json={"game": "eagle-wing", "deal": outside}), 201)["par"] is None
+
+
 def test_a_deal_number_and_winnable_only_cannot_be_asked_together(client: TestClient) -> None:
     r = client.post("/api/games", json={"game": "king-albert", "deal": 5, "winnable": True})
     assert r.status_code == 422 and "not both" in r.json()["error"]

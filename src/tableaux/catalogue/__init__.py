@@ -9,7 +9,7 @@ never the reverse.
 """
 
 from .daily import daily, parse_date, today
-from .files import Catalogue, load, lookup, pick, shipped_path
+from .files import Catalogue, load, lookup, par_of, pick, shipped_path
 from .grades import GRADES, CatalogueError, Entry, Grade, difficulty_score, grade_of
 
 __all__ = [
@@ -23,6 +23,7 @@ __all__ = [
     "grade_of",
     "load",
     "lookup",
+    "par_of",
     "parse_date",
     "pick",
     "shipped_path",

@@ -115,6 +115,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     p.add_argument("--limit", type=int, default=None, help="deals to do at most in this run (default: all)")
     p.add_argument("--results", type=Path, default=None, help="where the rows are kept (default: results/)")
+    p.add_argument("--merge", action="store_true",
+                   help="only write the pars of the rows kept so far into the catalogues, and rewrite the rows as "
+                   "one gzip stream each (not while a build runs on them)")
     args = parser.parse_args(argv)
     if args.command == "summary":
         for game in GAMES:
@@ -124,7 +127,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .par import RESULTS
         from .par import build as build_par
 
-        counts = build_par(args.games, args.results or RESULTS, workers=max(1, args.workers), limit=args.limit)
+        limit = 0 if args.merge else args.limit
+        counts = build_par(args.games, args.results or RESULTS, workers=max(1, args.workers), limit=limit)
         for game, n in counts.items():
             print(f"{game}: {n} of {len(load(game).winnable)} winnable deals have a par", flush=True)
         return 0

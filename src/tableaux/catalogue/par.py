@@ -15,6 +15,8 @@ coming days' daily deals go first, then the others in deal order, taking the gam
 from __future__ import annotations
 
 import datetime as dt
+import gzip
+import json
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -136,7 +138,22 @@ def build(games: Sequence[str], folder: Path = RESULTS, workers: int = 1, catalo
             _merge_all(games, done, catalogue_dir)
             since = 0
     _merge_all(games, done, catalogue_dir)
+    compact(games, folder)
     return {game: len(rows) for game, rows in done.items()}
+
+
+def compact(games: Sequence[str], folder: Path = RESULTS) -> None:
+    """Rewrite each game's rows as one gzip stream, in deal order: the build appends a stream per row, which
+    costs a header each. Not while a build appends to the same files."""
+    for game in games:
+        path = progress_path(game, folder)
+        rows = read_results(path, game, field="par")
+        if not rows:
+            continue
+        text = "".join(json.dumps(rows[deal]) + "\n" for deal in sorted(rows)).encode()
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_bytes(gzip.compress(text, mtime=0))
+        tmp.replace(path)
 
 
 def _rows(todo: list[tuple[str, int, int | None]], workers: int) -> Iterator[dict[str, Any]]:

@@ -39,6 +39,11 @@ space, up to symmetry, was searched):
   of a colour as one), and believes their wins only once their lines replay
   to a won game. That pass proves nothing: when it fails, the complete
   search decides.
+
+Once a deal is decided winnable, the line returned is shortened (:mod:`.lines`: cycles and detours cut,
+then a short best-first polish), and with ``shortest=True`` a best-first search with an admissible bound
+looks for the fewest moves and proves a lower bound (:mod:`.shortest`, :mod:`.strategy.bounds`). None of
+that changes the verdict, and every line is replayed through the engine before it is returned.
 """
 
 from __future__ import annotations

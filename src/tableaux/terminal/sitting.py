@@ -38,13 +38,10 @@ PlayerError = (TableauxError, DealError, CardError)
 def par_of(game: Game) -> int | None:
     """The deal's par when it is one of the catalogue's graded deals (and so maybe a daily deal), else None. The
     catalogue is loaded when first asked, so a sitting starts without it."""
-    from ..catalogue import CatalogueError, lookup
+    from ..catalogue import par_of as catalogue_par
 
-    try:
-        entry = lookup(game.name, game.deal)
-    except CatalogueError:  # a catalogue that cannot be read only costs the par
-        return None
-    return None if entry is None else entry.par
+    return catalogue_par(game.name, game.deal)
+
 
 
 class Sitting:

@@ -247,6 +247,9 @@ class View(Answer):
     assisted: bool = Field(description="the solver showed the way: the statistics count this game apart")
     daily: Annotated[str, Field(pattern=DATE)] | None = Field(description="the UTC date of this daily deal, or null")
     grade: GradeName | None = Field(description="the grade, when the deal was picked as winnable (or is a daily)")
+    par: Annotated[int, Field(ge=1)] | None = Field(
+        None, description="the deal's par, when the graded catalogue holds the deal (every graded and daily deal): "
+        "the fewest moves of a winning line the solver found")
 
 
 class HintAnswer(Answer):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from ..catalogue import par_of
 from ..i18n import _
 from ..play.game import Game, Position
 from ..rulebook.cards import RANK_LABELS
@@ -85,6 +86,7 @@ def make_view(record: GameRecord, game: Game) -> dict[str, Any]:
         "assisted": record.assisted,
         "daily": record.daily,
         "grade": record.grade,
+        "par": par_of(record.game, record.deal),  # every graded and daily deal has one
     }
 
 

@@ -68,6 +68,7 @@ function renderDaily(view) {
   const parts = [];
   if (view.daily) parts.push(t("Daily deal {date}", { date: view.daily }));
   if (view.grade) parts.push(t("Winnable · {grade}", { grade: gradeWord(view.grade) }));
+  if (view.par) parts.push(t("Par {par}", { par: view.par }));
   $("grade").textContent = parts.join(" · ");
   stat.hidden = !parts.length;
   // Beside "Can still be won" (below 100% at the start of a deal with hidden cards), "Winnable" needs its line.

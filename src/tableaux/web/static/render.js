@@ -187,9 +187,12 @@ export function renderMessage() {
   box.className = "message";
   if (v.won) {
     box.classList.add("won");
-    const won = tn("You won deal {deal} of {game} in {n} move and {time}!",
-      "You won deal {deal} of {game} in {n} moves and {time}!", v.moves,
-      { deal: v.deal, game: v.title, time: formatTime(v.elapsed_seconds) });
+    const facts = { deal: v.deal, game: v.title, time: formatTime(v.elapsed_seconds), par: v.par };
+    const won = v.par
+      ? tn("You won deal {deal} of {game} in {n} move (par {par}) and {time}!",
+        "You won deal {deal} of {game} in {n} moves (par {par}) and {time}!", v.moves, facts)
+      : tn("You won deal {deal} of {game} in {n} move and {time}!",
+        "You won deal {deal} of {game} in {n} moves and {time}!", v.moves, facts);
     box.append(`${won} `);
     box.append(button("message-new", t("Play another deal")));
   } else if (v.given_up) {
