@@ -48,9 +48,11 @@ def test_only_the_chosen_command_module_is_loaded() -> None:
 
 LINE_MODE_HEAVY = ("rich", "textual", "tableaux.terminal.screen", "typing", "dataclasses", "inspect", "pathlib",
                    "platformdirs", "tempfile", "babel", "hashlib", "datetime", "threading", "tableaux.web",
-                   "tableaux.solver", "tableaux.advice", "tableaux.catalogue")
+                   "tableaux.solver", "tableaux.advice", "tableaux.catalogue.files", "tableaux.catalogue.day",
+                   "tableaux.catalogue.grades")
 """What the line mode, printing to a pipe, starts without: each of these cost its start-up more than a tenth of a
-bare interpreter's start (``rich`` alone more than all the rules); they load when a command needs them."""
+bare interpreter's start (``rich`` alone more than all the rules); they load when a command needs them. The
+board's par comes from ``tableaux.catalogue.pars``, which needs none of them."""
 
 
 def heavy_in(loaded: set[str], heavy: tuple[str, ...]) -> list[str]:

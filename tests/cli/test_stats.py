@@ -18,6 +18,12 @@ from tableaux.cli import main
 from tableaux.web.app import create_app
 from tableaux.web.store import Store
 
+
+@pytest.fixture(autouse=True)
+def wide_console(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tables as wide as their words need: one browser game's column each, its row names unwrapped."""
+    monkeypatch.setenv("COLUMNS", "160")
+
 STATIC = Path(__file__).resolve().parents[2] / "src" / "tableaux" / "web" / "static"
 
 
@@ -67,7 +73,7 @@ def test_stats_shows_the_player_who_played_last_and_says_so(
     assert main(["stats", "--db", str(db)]) == 0
     out = capsys.readouterr().out
     assert f"Statistics of player {loser[:8]}" in out
-    assert row(out, "Games played") == ["1", "0"] and row(out, "Games won") == ["0", "0"]
+    assert row(out, "Games played") == ["1", "0", "0"] and row(out, "Games won") == ["0", "0", "0"]
     assert re.search(rf"Player {loser[:8]} last played \d{{4}}-\d\d-\d\d \d\d:\d\d UTC\.", out)
     assert f"1 other player: {winner[:8]} (" in " ".join(out.split())
     assert "--player ID" in out and "--all" in out
@@ -80,7 +86,7 @@ def test_stats_player_shows_that_player_alone(
     assert main(["stats", "--db", str(db), "--player", winner[:5]]) == 0
     out = capsys.readouterr().out
     assert f"Statistics of player {winner[:8]}" in out
-    assert row(out, "Games played") == ["1", "0"] and row(out, "Games won") == ["1", "0"]
+    assert row(out, "Games played") == ["1", "0", "0"] and row(out, "Games won") == ["1", "0", "0"]
     assert f"1 other player: {loser[:8]} (" in " ".join(out.split())
 
 
@@ -89,8 +95,8 @@ def test_stats_all_adds_every_player_up(two_players: tuple[Path, str, str], caps
     assert main(["stats", "--db", str(db), "--all"]) == 0
     out = capsys.readouterr().out
     assert "Statistics of every player together" in " ".join(out.split())
-    assert row(out, "Games played") == ["2", "0"] and row(out, "Games won") == ["1", "0"]
-    assert row(out, "Best winning streak") == ["1", "0"]  # each player's own streak: the longest
+    assert row(out, "Games played") == ["2", "0", "0"] and row(out, "Games won") == ["1", "0", "0"]
+    assert row(out, "Best winning streak") == ["1", "0", "0"]  # each player's own streak: the longest
     assert winner[:8] in out and loser[:8] in out
 
 
@@ -120,12 +126,12 @@ def test_stats_reset_resets_the_shown_player_only(
     assert main(["stats", "--db", str(db), "--reset", "--player", loser[:8]]) == 0
     out = capsys.readouterr().out
     assert f"for player {loser[:8]}? Saved games are kept. [y/N]" in " ".join(out.split())
-    assert row(out, "Games played") == ["0", "0"]
+    assert row(out, "Games played") == ["0", "0", "0"]
     assert main(["stats", "--db", str(db), "--player", winner[:8]]) == 0
-    assert row(capsys.readouterr().out, "Games won") == ["1", "0"]  # the other player's figures stand
+    assert row(capsys.readouterr().out, "Games won") == ["1", "0", "0"]  # the other player's figures stand
     assert main(["stats", "--db", str(db), "--reset", "--yes", "--all"]) == 0
     assert main(["stats", "--db", str(db), "--all"]) == 0
-    assert row(capsys.readouterr().out, "Games played") == ["0", "0"]
+    assert row(capsys.readouterr().out, "Games played") == ["0", "0", "0"]
 
 
 def test_stats_with_no_game_recorded_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

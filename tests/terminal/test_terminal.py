@@ -310,12 +310,10 @@ def test_winning_shows_the_win_message() -> None:
 
 
 def test_a_catalogued_deal_shows_its_par_on_the_status_line_and_beside_the_win(monkeypatch: pytest.MonkeyPatch) -> None:
-    from tableaux.catalogue import Entry
+    from tableaux.catalogue import pars
 
     deal, line = first_line("king-albert", lambda r, s: r.won(s), range(1, 40), heuristic_moves)
-    par = Entry("king-albert", deal, "winnable", 9, 9, 200, 1000, "easy", par=len(line) - 7, par_bound=len(line) - 9)
-    monkeypatch.setattr(tableaux.catalogue, "lookup",
-                        lambda game, number: par if (game, number) == ("king-albert", deal) else None)
+    monkeypatch.setitem(pars._PARS, "king-albert", {deal: len(line) - 7})
     game = tableaux.new_game("king-albert", deal)
     final, out = play(game, *line)
     assert final.is_won() and f"Par {len(line) - 7}" in out.splitlines()[2]  # the status line, under the title

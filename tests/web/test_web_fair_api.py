@@ -252,7 +252,7 @@ def one_day(monkeypatch: pytest.MonkeyPatch) -> None:
     day's deal (rightly) halfway through. The server runs in this process (TestClient), so it sees it too."""
     day = catalogue.today()
     monkeypatch.setattr(catalogue, "today", lambda: day)
-    monkeypatch.setattr(sys.modules["tableaux.catalogue.daily"], "today", lambda: day)
+    monkeypatch.setattr(sys.modules["tableaux.catalogue.day"], "today", lambda: day)
 
 
 @pytest.mark.slow

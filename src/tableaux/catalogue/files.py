@@ -104,16 +104,6 @@ def lookup(game: str, deal: int) -> Entry | None:
     return load(game).by_deal.get(deal)
 
 
-def par_of(game: str, deal: int) -> int | None:
-    """The deal's par when the catalogue holds it, and None otherwise: also when the catalogue cannot be read,
-    since a par is never worth an error where a game is played."""
-    try:
-        entry = lookup(game, deal)
-    except CatalogueError:
-        return None
-    return None if entry is None else entry.par
-
-
 def check_grade(difficulty: str | None) -> Grade | None:
     if difficulty is None or difficulty in GRADES:
         return difficulty  # type: ignore[return-value]

@@ -25,7 +25,7 @@ from typing import Any
 from ..rulebook.registry import rules
 from ..solver import solve
 from ..survey.files import append_results, drop_torn_tail, read_results
-from .daily import daily
+from .day import daily
 from .files import Catalogue, load, parse_catalogue, shipped_path, write
 
 PAR_NODES = 200_000

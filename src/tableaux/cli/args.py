@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
 
 from ..i18n import N_, _
 from ..rulebook.deal import MAX_DEAL, DealError, parse_deals
 
+TYPE_CHECKING = False  # typing is not loaded: see tableaux.rulebook.engine
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..solver import SolveOptions
 
 

@@ -32,11 +32,13 @@ from ..i18n import N_, _
 from .cards import DOWN, RANK, RANKS, card_name, card_str, rank_name
 from .deal import shuffled_deck
 from .engine import RawMove, Rules, State, short_name
-from .guide import Guide, Layout, Shape, Spot, items, paragraph
+from .guide import Layout, Shape, Spot, items, paragraph
 
 TYPE_CHECKING = False  # typing is not loaded: see .engine
 if TYPE_CHECKING:
     from typing import Any
+
+    from .shapes import Guide
 
 STOCK, WASTE, RESERVE = 0, 1, 10
 FOUNDATIONS = (2, 3, 4, 5)

@@ -20,13 +20,13 @@ from collections import namedtuple
 
 from ..i18n import N_, _
 from .cards import DOWN, card_str
-from .guide import Guide, Layout
+from .guide import Layout
 
 TYPE_CHECKING = False  # typing is not loaded: the rules start without it (benchmarks/cli.py)
 if TYPE_CHECKING:
     from typing import Any
 
-    from .shapes import CardDict, MoveDict
+    from .shapes import CardDict, Guide, MoveDict
 
 Pile = tuple[int, ...]
 RawMove = tuple[int, int, int]

@@ -24,7 +24,11 @@ from ..i18n import N_, _, ngettext
 from .cards import DOWN, RANK, RED, card_name
 from .deal import shuffled_deck
 from .engine import Pile, RawMove, Rules, State, short_name
-from .guide import Guide, Layout, Shape, Spot, items, numbered, paragraph
+from .guide import Layout, Shape, Spot, items, numbered, paragraph
+
+TYPE_CHECKING = False  # typing is not loaded: see .engine
+if TYPE_CHECKING:
+    from .shapes import Guide
 
 FOUNDATIONS = (0, 1, 2, 3)
 TABLEAU = tuple(range(4, 13))

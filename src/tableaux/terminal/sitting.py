@@ -36,9 +36,9 @@ PlayerError = (TableauxError, DealError, CardError)
 
 
 def par_of(game: Game) -> int | None:
-    """The deal's par when it is one of the catalogue's graded deals (and so maybe a daily deal), else None. The
-    catalogue is loaded when first asked, so a sitting starts without it."""
-    from ..catalogue import par_of as catalogue_par
+    """The deal's par when it is one of the catalogue's graded deals (and so maybe a daily deal), else None. Read
+    by :mod:`tableaux.catalogue.pars`, which loads nothing a sitting's start would notice."""
+    from ..catalogue.pars import par_of as catalogue_par
 
     return catalogue_par(game.name, game.deal)
 

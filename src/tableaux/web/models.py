@@ -32,10 +32,11 @@ from ..catalogue import GRADES
 from ..play.game import Position as PositionDict
 from ..rulebook.deal import MAX_DEAL
 from ..rulebook.engine import CardDict, MoveDict
-from ..rulebook.guide import Items as LibraryItems
-from ..rulebook.guide import Paragraph as LibraryParagraph
 from ..rulebook.guide import Shape as LibraryShape
 from ..rulebook.guide import Spot as LibrarySpot
+from ..rulebook.shapes import Items as LibraryItems
+from ..rulebook.shapes import Paragraph as LibraryParagraph
+from ..rulebook.shapes import PileKind
 from .fields import (
     CARD_CODE,
     DATE,
@@ -309,7 +310,7 @@ Spot = derive(
     "Where one pile sits on the table (``tableaux.rulebook.guide.Spot``): its column and row, how it shows its "
         "cards, its place on a portrait screen's grid (``tall``), how many steps lower it stands (``drop``), and "
         "the row of piles it is drawn in instead of the grid (``group``).",
-    pile=PileName, row=GridPlace, col=GridPlace | None, tall=tuple[GridPlace, GridPlace] | None,
+    pile=PileName, kind=PileKind, row=GridPlace, col=GridPlace | None, tall=tuple[GridPlace, GridPlace] | None,
     side=tuple[GridPlace, GridPlace, GridPlace] | None, drop=NonNegative,
 )
 Shape = derive(
