@@ -1,14 +1,17 @@
 /* The transposition table: exact keys, bounded memory. */
-#include "core.h"
+#include "table.h"
 
-/* The slots and the keys may take three quarters of the cap: table_gc needs the last quarter for a
+#include <stdlib.h>
+#include <string.h>
+
+/* The slots and the keys may take three quarters of the cap: tx_table_gc needs the last quarter for a
  * while, to copy what it keeps (at most a third of them). */
 static size_t held(const Table *t) { return (t->mask + 1) * sizeof(Slot) + t->arena_cap; }
 static size_t room(const Table *t) { return t->cap / 4 * 3; }
 
 /* The table starts small and doubles up to its cap, so a quick search costs little memory and no
  * time spent clearing memory it never used. */
-int table_init(Table *t, size_t cap) {
+int tx_table_init(Table *t, size_t cap) {
     memset(t, 0, sizeof *t);
     t->cap = cap;
     size_t nslots = 4096;
@@ -28,10 +31,10 @@ int table_init(Table *t, size_t cap) {
 }
 
 
-/* What the table holds, with table_gc's room for its copy (held from one collection to the next). */
-size_t table_bytes(const Table *t) { return held(t) + (t->spare_cap > held(t) / 3 ? t->spare_cap : held(t) / 3); }
+/* What the table holds, with tx_table_gc's room for its copy (held from one collection to the next). */
+size_t tx_table_bytes(const Table *t) { return held(t) + (t->spare_cap > held(t) / 3 ? t->spare_cap : held(t) / 3); }
 
-void table_free(Table *t) {
+void tx_table_free(Table *t) {
     free(t->slots);
     free(t->arena);
     free(t->spare);
@@ -41,7 +44,7 @@ void table_free(Table *t) {
     t->spare_cap = 0;
 }
 
-void table_clear(Table *t) {
+void tx_table_clear(Table *t) {
     memset(t->slots, 0, (t->mask + 1) * sizeof(Slot));
     t->used = 0;
     t->arena_used = 0;
@@ -105,7 +108,7 @@ static int table_grow_arena(Table *t) {
 }
 
 /* Room for one more key: grow if the cap allows, else report full (1). */
-int table_full(Table *t) {
+int tx_table_full(Table *t) {
     if (t->used >= t->max_used && table_grow_slots(t)) return 1;
     if (t->arena_used + KEY_MAX > t->arena_cap && table_grow_arena(t)) return 1;
     return 0;
@@ -113,7 +116,7 @@ int table_full(Table *t) {
 
 /* 1: a position with this key and a rank at least as good was searched (skip it);
  * 0: new, or better than before (now recorded). The caller makes room first. */
-int table_visit(Table *t, uint64_t hash, const uint8_t *key, int len, int rank) {
+int tx_table_visit(Table *t, uint64_t hash, const uint8_t *key, int len, int rank) {
     hash = slot_hash(hash);
     Slot *s = probe(t, hash, key, len);
     if (s->hash) { /* searched before */
@@ -129,14 +132,14 @@ int table_visit(Table *t, uint64_t hash, const uint8_t *key, int len, int rank) 
 }
 
 
-/* 1 when table_visit would skip this key, without recording it. */
-int table_seen(const Table *t, uint64_t hash, const uint8_t *key, int len, int rank) {
+/* 1 when tx_table_visit would skip this key, without recording it. */
+int tx_table_seen(const Table *t, uint64_t hash, const uint8_t *key, int len, int rank) {
     const Slot *s = probe(t, slot_hash(hash), key, len);
     return s->hash && s->rank <= rank;
 }
 
 /* Note how many positions the search of a position took, once it is done (if it is still there). */
-void table_done(Table *t, uint64_t hash, const uint8_t *key, int len, long long positions) {
+void tx_table_done(Table *t, uint64_t hash, const uint8_t *key, int len, long long positions) {
     int size = 1;
     while (size < 63 && (1LL << size) <= positions) size++;
     Slot *s = probe(t, slot_hash(hash), key, len);
@@ -152,7 +155,7 @@ void table_done(Table *t, uint64_t hash, const uint8_t *key, int len, long long 
  * memory): then the caller empties the table. With `shrink` it also halves the slots, to give memory
  * back to the search's stacks (-1: it could not).
  */
-int table_gc(Table *t, int shrink) {
+int tx_table_gc(Table *t, int shrink) {
     size_t count[64] = {0}, bytes_of[64] = {0}, n = t->mask + 1, keep = 0, bytes = 0;
     for (size_t i = 0; i < n; i++)
         if (t->slots[i].hash) {
@@ -196,7 +199,7 @@ int table_gc(Table *t, int shrink) {
         if (!arena) return -1; /* nothing changed yet */
         free(t->arena);
         t->arena = arena;
-        t->arena_cap = bytes + KEY_MAX; /* it grows again as keys come (table_full) */
+        t->arena_cap = bytes + KEY_MAX; /* it grows again as keys come (tx_table_full) */
         half = calloc(n / 2, sizeof(Slot));
     }
     if (half) {
