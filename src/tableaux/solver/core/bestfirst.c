@@ -18,11 +18,12 @@
  */
 #include "bestfirst.h"
 
+#include "hashset.h"
+
 /* The run's nodes, kept between its turns. */
 struct Best {
     Pos root;
-    uint64_t *seen;   /* the hashes of the positions it has made (open addressing, 0: empty) */
-    size_t mask, marked;
+    HashSet seen;     /* the hashes of the positions it has made (HASHES) */
     uint8_t *recs;    /* the kept positions: the pile lengths, then the cards pile by pile */
     uint32_t *rec;    /* each node's kept position in recs, UINT32_MAX for one made again from its parent's */
     uint32_t *parent; /* the node it was made from (UINT32_MAX: the root) */
@@ -83,35 +84,29 @@ static int score(const Pos *p) {
     return 5 * (52 - h[0] - h[1] - h[2] - h[3]) + out + 2 * dig + 12 * played - 3 * empty + 64;
 }
 
+/* The set of positions seen holds their hashes, 0 for an empty slot. */
+static uint64_t hash_itself(const void *slot) { return *(const uint64_t *)slot; }
+static int no_hash(const void *slot) { return !*(const uint64_t *)slot; }
+static int same_hash(const void *slot, const void *x) { return *(const uint64_t *)slot == *(const uint64_t *)x; }
+static const HashKind HASHES = {sizeof(uint64_t), hash_itself, no_hash};
+
 /* The positions made so far, by their hash alone (which ignores the order of interchangeable piles): a
  * collision could only hide a position from this run, which proves nothing, and it takes 8 bytes a
  * position instead of a whole key. 0 when x was there already, 1 when added, -1 when full. */
 static int mark(Best *b, uint64_t x) {
     if (!x) x = 1;
-    if (4 * (b->marked + 1) > 3 * (b->mask + 1)) { /* keep it at most three quarters full */
-        size_t n = 2 * (b->mask + 1);
+    if (4 * (b->seen.used + 1) > 3 * (b->seen.mask + 1)) { /* keep it at most three quarters full */
+        size_t n = 2 * (b->seen.mask + 1);
         if (n * sizeof(uint64_t) > b->limit / 4) return -1;
-        uint64_t *t = calloc(n, sizeof *t);
+        uint8_t *t = calloc(n, sizeof(uint64_t));
         if (!t) return -1;
-        for (size_t i = 0; i <= b->mask; i++)
-            if (b->seen[i])
-                for (size_t j = b->seen[i] & (n - 1);; j = (j + 1) & (n - 1))
-                    if (!t[j]) {
-                        t[j] = b->seen[i];
-                        break;
-                    }
-        free(b->seen);
-        b->seen = t;
-        b->mask = n - 1;
+        free(hs_move(&b->seen, &HASHES, t, n));
     }
-    for (size_t i = x & b->mask;; i = (i + 1) & b->mask) {
-        if (b->seen[i] == x) return 0;
-        if (!b->seen[i]) {
-            b->seen[i] = x;
-            b->marked++;
-            return 1;
-        }
-    }
+    uint64_t *slot = hs_find(&b->seen, &HASHES, x, same_hash, &x);
+    if (*slot) return 0;
+    *slot = x;
+    b->seen.used++;
+    return 1;
 }
 
 /* The bytes the nodes and their kept positions may take. */
@@ -259,9 +254,9 @@ Best *tx_bestfirst_start(Search *s, size_t limit, int back) {
     b->root = s->pos;
     b->limit = limit;
     b->back = back;
-    b->mask = 4095;
-    b->seen = calloc(b->mask + 1, sizeof *b->seen);
-    if (!b->seen || room(b) || keep(b, 0, &s->pos)) {
+    b->seen.mask = 4095;
+    b->seen.slots = calloc(b->seen.mask + 1, sizeof(uint64_t));
+    if (!b->seen.slots || room(b) || keep(b, 0, &s->pos)) {
         tx_bestfirst_free(b);
         return NULL;
     }
@@ -334,7 +329,7 @@ stopped:
 
 void tx_bestfirst_free(Best *b) {
     if (!b) return;
-    free(b->seen);
+    free(b->seen.slots);
     free(b->recs);
     free(b->rec);
     free(b->parent);

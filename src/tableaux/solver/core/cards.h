@@ -5,6 +5,7 @@
  *   cards         card tables, Zobrist words, positions, moves (this file)
  *   king_albert   King Albert's rules and search strategy (both rule sets); eagle_wing: Eagle Wing's
  *   game          one game or the other (header only)
+ *   hashset       the one hash set every table of the searches is made of (header only)
  *   table         the depth-first search's transposition table (exact keys, bounded memory)
  *   budget        what a search may spend: positions, a deadline, memory
  *   search        one depth-first run

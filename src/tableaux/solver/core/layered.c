@@ -7,42 +7,47 @@
 
 #include "layered_line.h"
 
+/* The classes met so far, while a level's seeds are grouped: slots of a class's mask + 1 (0: empty) and its
+ * number. */
+typedef struct {
+    uint64_t mask1, id;
+} ClassSlot;
+
+static uint64_t class_home(const void *slot) { return mix(((const ClassSlot *)slot)->mask1); }
+static int no_class(const void *slot) { return !((const ClassSlot *)slot)->mask1; }
+static int class_holds(const void *slot, const void *mask1) {
+    return ((const ClassSlot *)slot)->mask1 == *(const uint64_t *)mask1;
+}
+static const HashKind CLASSES = {sizeof(ClassSlot), class_home, no_class};
+
 /* Put a level's seeds in order of their classes (first met first), in place: 4 bytes a seed beside them. 0, or
  * -1 when memory runs out. */
 static int group(Layered *L, Level *v) {
-    size_t n = v->n, map_cap = 1024, ncls = 0, cls_cap = 0;
+    size_t n = v->n, ncls = 0, cls_cap = 0;
     uint32_t *ids = lmalloc(L, n * sizeof(uint32_t), 0);
-    uint64_t *map = lmalloc(L, map_cap * 2 * sizeof(uint64_t), 1); /* mask + 1, class id */
+    HashSet map = {lmalloc(L, 1024 * sizeof(ClassSlot), 1), 1023, 0};
     Class *cls = NULL;
-    if (!ids || !map) goto fail;
+    if (!ids || !map.slots) goto fail;
     for (size_t i = 0; i < n; i++) {
         LKey sk = seed_key(&v->seeds[i]);
-        uint64_t m = tx_lay_mask(&L->fix, &sk);
-        if ((ncls + 1) * 2 > map_cap) { /* keep the map at most half full */
-            uint64_t *nm = lmalloc(L, map_cap * 4 * sizeof(uint64_t), 1);
+        uint64_t m1 = tx_lay_mask(&L->fix, &sk) + 1;
+        if ((ncls + 1) * 2 > map.mask + 1) { /* keep the map at most half full */
+            size_t slots = (map.mask + 1) * 2;
+            uint8_t *nm = lmalloc(L, slots * sizeof(ClassSlot), 1);
             if (!nm) goto fail;
-            for (size_t j = 0; j < map_cap; j++) {
-                if (!map[2 * j]) continue;
-                size_t x = mix(map[2 * j]) & (map_cap * 2 - 1);
-                while (nm[2 * x]) x = (x + 1) & (map_cap * 2 - 1);
-                nm[2 * x] = map[2 * j], nm[2 * x + 1] = map[2 * j + 1];
-            }
-            lfree(L, map, map_cap * 2 * sizeof(uint64_t));
-            map = nm;
-            map_cap *= 2;
+            lfree(L, hs_move(&map, &CLASSES, nm, slots), slots / 2 * sizeof(ClassSlot));
         }
-        size_t x = mix(m + 1) & (map_cap - 1);
-        while (map[2 * x] && map[2 * x] != m + 1) x = (x + 1) & (map_cap - 1);
-        if (!map[2 * x]) {
+        ClassSlot *x = hs_find(&map, &CLASSES, mix(m1), class_holds, &m1);
+        if (!x->mask1) {
             if (lgrow(L, (void **)&cls, &cls_cap, ncls + 1, sizeof(Class))) goto fail;
-            cls[ncls] = (Class){m, 0, 0, 0};
-            map[2 * x] = m + 1, map[2 * x + 1] = ncls++;
+            cls[ncls] = (Class){m1 - 1, 0, 0, 0};
+            *x = (ClassSlot){m1, ncls++};
         }
-        ids[i] = (uint32_t)map[2 * x + 1];
+        ids[i] = (uint32_t)x->id;
         cls[ids[i]].end++;
     }
-    lfree(L, map, map_cap * 2 * sizeof(uint64_t));
-    map = NULL;
+    lfree(L, map.slots, (map.mask + 1) * sizeof(ClassSlot));
+    map.slots = NULL;
     size_t at = 0;
     for (size_t c = 0; c < ncls; c++) {
         size_t count = cls[c].end;
@@ -75,7 +80,7 @@ static int group(Layered *L, Level *v) {
     return 0;
 fail:
     lfree(L, ids, n * sizeof(uint32_t));
-    lfree(L, map, map_cap * 2 * sizeof(uint64_t));
+    lfree(L, map.slots, (map.mask + 1) * sizeof(ClassSlot));
     if (cls) lfree(L, cls, cls_cap * sizeof(Class));
     return -1;
 }
@@ -171,7 +176,7 @@ static void lay_release(Layered *L) {
         lfree(L, L->lev[lv].seeds, L->lev[lv].cap * sizeof(Seed));
         lfree(L, L->lev[lv].classes, L->lev[lv].classes_cap * sizeof(Class));
     }
-    if (L->set) lfree(L, L->set, (L->set_mask + 1) * sizeof(LKey));
+    if (L->set.slots) lfree(L, L->set.slots, (L->set.mask + 1) * sizeof(LKey));
     lfree(L, L->ids, L->ids_cap * sizeof(ClassId));
     free(L);
 }

@@ -7,84 +7,50 @@
 static int set_init(Layered *L, size_t want) {
     size_t n = 1024;
     while (n < want) n *= 2;
-    L->set = lmalloc(L, n * sizeof(LKey), 1);
-    if (!L->set) return -1;
-    L->set_mask = n - 1;
-    L->set_n = 0;
+    L->set.slots = lmalloc(L, n * sizeof(LKey), 1);
+    if (!L->set.slots) return -1;
+    L->set.mask = n - 1;
+    L->set.used = 0;
     return 0;
 }
 
 static void set_free(Layered *L) {
-    lfree(L, L->set, (L->set_mask + 1) * sizeof(LKey));
-    L->set = NULL;
+    lfree(L, L->set.slots, (L->set.mask + 1) * sizeof(LKey));
+    L->set.slots = NULL;
 }
 
-static void set_put(LKey *set, size_t mask, LKey k) { /* k may carry its mark */
-    LKey bare = {k.a, k.b & ~MARK};
-    size_t i = key_hash(&bare) & mask;
-    while (set[i].a | set[i].b) i = (i + 1) & mask;
-    set[i] = k;
+/* Room for one more key: four fifths full at most. 0, or -1 when memory ran out. */
+static int room_for(Layered *L, HashSet *s, size_t width, size_t *moves) {
+    if ((s->used + 1) * 5 <= (s->mask + 1) * 4) return 0;
+    size_t n = (s->mask + 1) * 2;
+    uint8_t *slots = lmalloc(L, n * width, 1);
+    if (!slots) return -1;
+    lfree(L, lkey_move(s, width, slots, n), n / 2 * width);
+    ++*moves;
+    return 0;
 }
 
-/* 1 when k is new (and now in the table), 0 when it was there, -1 when memory ran out. No key is zero: every
- * position has a pile's bottom card (code 1) or a card home (height), so zero marks an empty slot. */
+/* 1 when k is new (and now in the table), 0 when it was there, -1 when memory ran out. */
 static int set_add(Layered *L, LKey k) {
-    if ((L->set_n + 1) * 5 > (L->set_mask + 1) * 4) { /* four fifths full at most: a class is what it holds */
-        size_t n = (L->set_mask + 1) * 2;
-        LKey *ns = lmalloc(L, n * sizeof(LKey), 1);
-        if (!ns) return -1;
-        for (size_t i = 0; i <= L->set_mask; i++)
-            if (L->set[i].a | L->set[i].b) set_put(ns, n - 1, L->set[i]);
-        lfree(L, L->set, (L->set_mask + 1) * sizeof(LKey));
-        L->set = ns;
-        L->set_mask = n - 1;
-        L->set_moves++;
-    }
-    size_t i = key_hash(&k) & L->set_mask;
-    for (;;) {
-        LKey *e = &L->set[i];
-        if (!(e->a | e->b)) {
-            *e = k;
-            L->set_n++;
-            return 1;
-        }
-        if (e->a == k.a && (e->b & ~MARK) == k.b) return 0;
-        i = (i + 1) & L->set_mask;
-    }
+    if (room_for(L, &L->set, sizeof(LKey), &L->set_moves)) return -1;
+    LKey *e = lkey_find(&L->set, sizeof(LKey), k);
+    if (!lkey_empty(e)) return 0;
+    *e = k;
+    L->set.used++;
+    return 1;
 }
 
 /* ---- a trace's table (layered_line.c) */
 
 /* 1 when k is new to the trace (and now in it), 0 when it was there, -1 when memory ran out. */
 int tx_lay_trace_add(Layered *L, Trace *T, LKey k, LKey from) {
-    if ((T->n + 1) * 5 > (T->mask + 1) * 4) {
-        size_t n = (T->mask + 1) * 2;
-        Traced *nt = lmalloc(L, n * sizeof(Traced), 1);
-        if (!nt) return -1;
-        for (size_t i = 0; i <= T->mask; i++) {
-            if (!(T->t[i].k.a | T->t[i].k.b)) continue;
-            LKey bare = {T->t[i].k.a, T->t[i].k.b & ~MARK};
-            size_t x = key_hash(&bare) & (n - 1);
-            while (nt[x].k.a | nt[x].k.b) x = (x + 1) & (n - 1);
-            nt[x] = T->t[i];
-        }
-        lfree(L, T->t, (T->mask + 1) * sizeof(Traced));
-        T->t = nt;
-        T->mask = n - 1;
-        T->moves++;
-    }
-    size_t i = key_hash(&k) & T->mask;
-    for (;;) {
-        Traced *e = &T->t[i];
-        if (!(e->k.a | e->k.b)) {
-            e->k = k;
-            e->from = from;
-            T->n++;
-            return 1;
-        }
-        if (e->k.a == k.a && (e->k.b & ~MARK) == k.b) return 0;
-        i = (i + 1) & T->mask;
-    }
+    if (room_for(L, &T->t, sizeof(Traced), &T->moves)) return -1;
+    Traced *e = lkey_find(&T->t, sizeof(Traced), k);
+    if (!lkey_empty(e)) return 0;
+    e->k = k;
+    e->from = from;
+    T->t.used++;
+    return 1;
 }
 
 /* ---- the search */
@@ -96,7 +62,7 @@ static int disk_child(Layered *L, LKey k) { return tx_disk_add(L->disk, k) ? dis
 static int put_pending(Layered *L) {
     if (!L->has_pending) return 0;
     L->has_pending = 0;
-    if (set_add(L, L->pending) < 0 || (L->disk_cap && L->spill_at > 0 && L->set_n > (size_t)L->spill_at)) {
+    if (set_add(L, L->pending) < 0 || (L->disk_cap && L->spill_at > 0 && L->set.used > (size_t)L->spill_at)) {
         L->spill = L->disk_cap > 0; /* tx_lay_search_class searches the class again, on disk */
         return -1;
     }
@@ -141,7 +107,7 @@ static int emit(Layered *L, Pos *p, LKey k, uint64_t m, const LKey *from) {
         if (L->on_disk) {
             r = disk_child(L, k);
         } else { /* its slot is fetched now and looked at with the next child's (or at the end of tx_lay_expand) */
-            __builtin_prefetch(&L->set[key_hash(&k) & L->set_mask]);
+            __builtin_prefetch(L->set.slots + (key_hash(&k) & L->set.mask) * sizeof(LKey));
             r = put_pending(L);
             L->pending = k;
             L->has_pending = 1;
@@ -300,10 +266,11 @@ int tx_lay_search_class(Layered *L, Level *v, Class *c) {
      * when the table grows every slot moves, so the scan starts again. */
     for (int again = 1; again && !r;) {
         again = 0;
-        for (size_t i = 0; i <= L->set_mask && !r; i++) {
-            LKey k = L->set[i];
+        LKey *set = (LKey *)L->set.slots;
+        for (size_t i = 0; i <= L->set.mask && !r; i++) {
+            LKey k = set[i];
             if (!(k.a | k.b) || (k.b & MARK)) continue;
-            L->set[i].b |= MARK;
+            set[i].b |= MARK;
             again = 1;
             size_t moves = L->set_moves;
             r = tx_lay_expand(L, &k);

@@ -16,8 +16,8 @@ typedef struct {
 } Traced;
 
 typedef struct Trace {
-    Traced *t;
-    size_t mask, n, moves; /* moves: times it grew */
+    HashSet t;    /* of Traced */
+    size_t moves; /* times it grew */
     LKey target;           /* a position of another class, or the won one */
     int found;
     LKey found_from; /* the position that made it */
@@ -31,8 +31,8 @@ typedef struct {
     long long spill_at; /* a class whose table passes this many positions goes on disk (-1: only when the memory is
                            full; 0: every class, which tests use) */
     /* the class being searched */
-    LKey *set; /* open addressing; a slot's MARK bit: its position has been expanded */
-    size_t set_mask, set_n, set_moves; /* set_moves: times it grew, which moves every slot */
+    HashSet set;      /* of LKeys; a slot's MARK bit: its position has been expanded */
+    size_t set_moves; /* times it grew, which moves every slot */
     uint64_t mask;
     int level;    /* the bits in its mask */
     uint32_t id;  /* its number, in the order classes are searched */

@@ -23,6 +23,7 @@
 #ifndef TABLEAUX_LAYERED_KEYS_H
 #define TABLEAUX_LAYERED_KEYS_H
 
+#include "hashset.h"
 #include "king_albert.h"
 
 typedef struct {
@@ -67,6 +68,38 @@ static inline int in_tableau(const LayFix *F, const LKey *k, int c) {
 static inline uint64_t key_hash(const LKey *k) { return mix(k->a * 0x9E3779B97F4A7C15ULL ^ mix(k->b)); }
 
 static inline int same_key(LKey x, LKey y) { return x.a == y.a && x.b == y.b; }
+
+/* Tables of positions (hashset.h) whose slots start with a key that may carry its MARK: the class's table, and
+ * a trace's. An all-zero key marks an empty slot: no key is zero, since every position has a pile's bottom card
+ * (code 1) or a card home (height). */
+static inline uint64_t lkey_home(const void *slot) {
+    LKey k;
+    memcpy(&k, slot, sizeof k);
+    k.b &= ~MARK;
+    return key_hash(&k);
+}
+
+static inline int lkey_empty(const void *slot) {
+    const LKey *k = slot;
+    return !(k->a | k->b);
+}
+
+static inline int lkey_holds(const void *slot, const void *key) {
+    const LKey *e = slot, *k = key;
+    return e->a == k->a && (e->b & ~MARK) == k->b;
+}
+
+/* The slot holding k (without its mark) in a table of `width`-byte slots, or the empty one where it would go. */
+static inline void *lkey_find(const HashSet *s, size_t width, LKey k) {
+    const HashKind kind = {width, lkey_home, lkey_empty};
+    return hs_find(s, &kind, key_hash(&k), lkey_holds, &k);
+}
+
+/* Every slot into `slots` (n of them, zeroed); the old array, for the caller to free. */
+static inline uint8_t *lkey_move(HashSet *s, size_t width, uint8_t *slots, size_t n) {
+    const HashKind kind = {width, lkey_home, lkey_empty};
+    return hs_move(s, &kind, slots, n);
+}
 
 int tx_lay_fix(LayFix *F, const Pos *start);
 /* The mask: bit 52 + i for reserve cell i still full, bit c for card c still on its fixed card. */

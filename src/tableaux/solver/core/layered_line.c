@@ -4,13 +4,8 @@
 #include "layered_line.h"
 
 static const Traced *trace_get(const Trace *T, LKey k) {
-    size_t i = key_hash(&k) & T->mask;
-    for (;;) {
-        const Traced *e = &T->t[i];
-        if (!(e->k.a | e->k.b)) return NULL;
-        if (e->k.a == k.a && (e->k.b & ~MARK) == k.b) return e;
-        i = (i + 1) & T->mask;
-    }
+    const Traced *e = lkey_find(&T->t, sizeof(Traced), k);
+    return lkey_empty(e) ? NULL : e;
 }
 
 /* As trace_class for a class on disk: its layers again, kept, up to the target; then back from
@@ -77,9 +72,9 @@ static int trace_class(Layered *L, uint32_t id, LKey target, LKey **path, size_t
     Trace T = {0};
     T.target = target;
     if (c->on_disk) return disk_trace(L, v, c, &T, path, np, cap, origin);
-    T.t = lmalloc(L, 1024 * sizeof(Traced), 1);
-    if (!T.t) return -1;
-    T.mask = 1023;
+    T.t.slots = lmalloc(L, 1024 * sizeof(Traced), 1);
+    if (!T.t.slots) return -1;
+    T.t.mask = 1023;
     L->mask = c->mask;
     L->trace = &T;
     const LKey zero = {0, 0};
@@ -91,10 +86,11 @@ static int trace_class(Layered *L, uint32_t id, LKey target, LKey **path, size_t
     tx_drop_seeds(&L->s->budget, c, held);
     for (int again = 1; again && r >= 0 && !T.found;) { /* as tx_lay_search_class's scan */
         again = 0;
-        for (size_t i = 0; i <= T.mask && !T.found; i++) {
-            Traced e = T.t[i];
+        Traced *t = (Traced *)T.t.slots;
+        for (size_t i = 0; i <= T.t.mask && !T.found; i++) {
+            Traced e = t[i];
             if (!(e.k.a | e.k.b) || (e.k.b & MARK)) continue;
-            T.t[i].k.b |= MARK;
+            t[i].k.b |= MARK;
             again = 1;
             size_t moves = T.moves;
             tx_lay_expand(L, &e.k);
@@ -107,7 +103,7 @@ static int trace_class(Layered *L, uint32_t id, LKey target, LKey **path, size_t
     }
     L->trace = NULL;
     if (!T.found && L->oom && L->disk_cap) { /* the trace, twice the table's size, did not fit: on disk */
-        lfree(L, T.t, (T.mask + 1) * sizeof(Traced));
+        lfree(L, T.t.slots, (T.t.mask + 1) * sizeof(Traced));
         L->oom = 0;
         T = (Trace){0};
         T.target = target;
@@ -133,7 +129,7 @@ static int trace_class(Layered *L, uint32_t id, LKey target, LKey **path, size_t
         if (*origin == NO_CLASS - 1) r = -1;
         e = NULL;
     }
-    lfree(L, T.t, (T.mask + 1) * sizeof(Traced));
+    lfree(L, T.t.slots, (T.t.mask + 1) * sizeof(Traced));
     return r < 0 ? -1 : 0;
 }
 

@@ -28,7 +28,7 @@ static int grow(Search *s, void **buf, int *cap, int need, size_t item) {
     size_t stacks = stack_bytes(s) + (size_t)(ncap - *cap) * item + s->budget.lent;
     while (stacks + tx_table_bytes(&s->table) > s->budget.memory) {
         s->table.cap = s->budget.memory > stacks ? s->budget.memory - stacks : 0; /* so that it does not grow back */
-        if (!s->table.slots || tx_table_gc(&s->table, 1)) return -1;
+        if (!s->table.set.slots || tx_table_gc(&s->table, 1)) return -1;
         refill(s);
     }
     void *nb = realloc(*buf, (size_t)ncap * item);

@@ -2,8 +2,7 @@
 #ifndef TABLEAUX_TABLE_H
 #define TABLEAUX_TABLE_H
 
-#include <stddef.h>
-#include <stdint.h>
+#include "hashset.h"
 
 #define SLOT_BITS ((1ULL << 58) - 1) /* the hash bits that choose a slot: room for 2^32 slots and more */
 typedef struct {
@@ -14,8 +13,8 @@ typedef struct {
 } Slot;
 
 typedef struct {
-    Slot *slots;
-    size_t mask, used, max_used;
+    HashSet set; /* of Slots */
+    size_t max_used;
     uint8_t *arena;
     size_t arena_cap, arena_used;
     uint8_t *spare; /* tx_table_gc's copy of what it keeps, held from one collection to the next */
