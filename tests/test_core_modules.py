@@ -22,7 +22,7 @@ CORE = SOLVER / "core"
 
 LAYERS = [
     "cards", "king_albert", "eagle_wing", "game", "hashset", "table", "budget", "search", "bestfirst", "relaxed",
-    "layered_keys", "layered_disk", "layered_class", "layered_line", "layered", "pass", "solve", "_core",
+    "layered_keys", "layered_disk", "layered_class", "layered_line", "layered", "complete", "pass", "solve", "_core",
 ]
 """The modules from the bottom up: a module may include and call only those before it."""
 

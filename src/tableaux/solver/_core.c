@@ -257,17 +257,18 @@ static int read_streams(PyObject *obj, int game, PassPlan *sched) {
 static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"game",       "piles",  "redeals",    "max_nodes", "time_limit", "memory",
                             "first_pass", "oblige", "best_first", "threads",   "chained",    "restarts",
-                            "layered",    "disk",   "disk_class", "stream_alone", "streams", NULL};
+                            "layered",    "disk",   "disk_class", "stream_alone", "streams", "turns", "after", NULL};
     PyObject *g, *piles, *streams = NULL;
     long redeals;
     long long max_nodes = -1;
     double time_limit = 0;
     unsigned long long memory = 1ULL << 30, disk = 0;
     int first_pass = 1, oblige = 1, best_first = 1, threads = 1, chained = 1, layered = 0, game, stream_alone = -1;
-    long long restarts = -1, disk_class = -1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOl|LdKpppipLpKLiO", names, &g, &piles, &redeals, &max_nodes, &time_limit,
+    int after = 0;
+    long long restarts = -1, disk_class = -1, turns = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOl|LdKpppipLpKLiOLp", names, &g, &piles, &redeals, &max_nodes, &time_limit,
                                      &memory, &first_pass, &oblige, &best_first, &threads, &chained, &restarts,
-                                     &layered, &disk, &disk_class, &stream_alone, &streams) ||
+                                     &layered, &disk, &disk_class, &stream_alone, &streams, &turns, &after) ||
         read_game(g, &game))
         return NULL;
     if (threads < 1 || threads > 2) return PyErr_Format(PyExc_ValueError, "threads must be 1 or 2");
@@ -279,12 +280,14 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
     if (layered && game != GAME_KA_CLASSIC)
         return PyErr_Format(PyExc_ValueError, "the layered search is for classic King Albert only");
     Schedule sched = {.pass = {.oblige = oblige, .best_first = best_first, .chain_runs = chained},
-                      .layered = layered, .disk = {(size_t)disk, disk_class}, .stream_alone = stream_alone};
+                      .complete = {.oblige = oblige, .layered = layered, .disk = {(size_t)disk, disk_class},
+                                   .turns = turns},
+                      .stream_alone = stream_alone, .after = after};
     if (read_streams(streams, game, &sched.pass)) return NULL;
     /* the complete search restarts in classic King Albert beside the first pass, unless told otherwise; a
      * number above 1 is the first run's size (tests use small ones, to make many restarts on small spaces) */
     if (restarts < 0) restarts = first_pass;
-    sched.restarts = game != GAME_KA_CLASSIC || !restarts ? 0 : restarts > 1 ? restarts : RESTART_FROM;
+    sched.complete.restarts = game != GAME_KA_CLASSIC || !restarts ? 0 : restarts > 1 ? restarts : RESTART_FROM;
     Search *s = calloc(1, sizeof *s);
     if (!s) return PyErr_NoMemory();
     if (read_pos(game, piles, redeals, &s->pos)) {
@@ -355,7 +358,7 @@ static PyMethodDef core_methods[] = {
     {"solve", (PyCFunction)(void (*)(void))core_solve, METH_VARARGS | METH_KEYWORDS,
      "solve(game, piles, redeals, max_nodes=-1, time_limit=0, memory=2**30, first_pass=True, oblige=True,\n"
      "      best_first=True, threads=1, chained=True, restarts=first_pass (or the first run's size), layered=False,\n"
-     "      disk=0, disk_class=-1, stream_alone=-1, streams=None)\n"
+     "      disk=0, disk_class=-1, stream_alone=-1, streams=None, turns=0, after=False)\n"
      "-> (verdict 0 winnable / 1 unwinnable / 2 unknown, winning line, nodes, ran out of memory,\n"
      "    times the table was full and emptied)\n"
      "layered (classic King Albert): the complete search is the layered one; disk: bytes of files it may write\n"
@@ -364,7 +367,10 @@ static PyMethodDef core_methods[] = {
      "streams (King Albert): the first pass's streamlined runs, in turn, each a sum of 1 (every card that can go\n"
      "home goes at once), 2 (keys that do not tell a colour's suits apart) and 4 (cards may be taken back); None:\n"
      "the game's own, (): none. stream_alone: one streamlined run of that set and nothing else, which can only win\n"
-     "(a line replayed before it counts) or say unknown"},
+     "(a line replayed before it counts) or say unknown\n"
+     "turns: the complete search, alone, is made in turns of this many positions, each going on where the last\n"
+     "stopped, as beside the first pass (tests: that changes nothing); 0: in one go\n"
+     "after: the complete search comes after the first pass instead of taking turns with it from the start"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -21,9 +21,7 @@ void tx_budget_init(Budget *b, long long max_nodes, double time_limit, size_t me
     b->memory = memory;
 }
 
-/* Count one position about to be made. 1 when the budget, the turn's share or its time is spent, or another
- * thread has the answer: then out_of_budget says the whole budget is, capped and timeout that the turn is. */
-int tx_budget_tick(Budget *b) {
+static inline int count(Budget *b, int turn) {
 #ifdef TABLEAUX_THREADS
     if (b->stop && atomic_load_explicit(b->stop, memory_order_relaxed)) {
         b->capped = b->timeout = 1; /* the other thread has the answer */
@@ -42,17 +40,25 @@ int tx_budget_tick(Budget *b) {
             b->out_of_budget = 1;
             return 1;
         }
-        if (b->turn_deadline > 0 && t >= b->turn_deadline) {
+        if (turn && b->turn_deadline > 0 && t >= b->turn_deadline) {
             b->capped = b->timeout = 1;
             return 1;
         }
     }
-    if (b->cap >= 0 && b->nodes > b->cap) {
+    if (turn && b->cap >= 0 && b->nodes > b->cap) {
         b->capped = 1;
         return 1;
     }
     return 0;
 }
+
+/* Count one position about to be made. 1 when the budget, the turn's share or its time is spent, or another
+ * thread has the answer: then out_of_budget says the whole budget is, capped and timeout that the turn is. */
+int tx_budget_tick(Budget *b) { return count(b, 1); }
+
+/* As tx_budget_tick, but the turn's cap and time do not stop it: a resumable run makes the safe moves of a
+ * position it expands even past the end of its turn, so that it can pause only between the children of one. */
+int tx_budget_count(Budget *b) { return count(b, 0); }
 
 /* The next turn may make `size` more positions, and no more than `share` in all (-1: no share). */
 void tx_budget_turn(Budget *b, long long size, long long share) {

@@ -37,6 +37,7 @@ typedef struct Budget {
 double tx_now(void);
 void tx_budget_init(Budget *b, long long max_nodes, double time_limit, size_t memory);
 int tx_budget_tick(Budget *b);
+int tx_budget_count(Budget *b);
 void tx_budget_turn(Budget *b, long long size, long long share);
 
 int tx_budget_reserve(Budget *b, size_t bytes);

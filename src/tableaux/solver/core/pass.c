@@ -5,22 +5,33 @@
 
 #include "bestfirst.h"
 
+/* The complete search's share while it takes turns with the pass on one thread: COMPLETE_NUM positions for every
+ * COMPLETE_DEN of the pass's (complete_turn). On 300 fresh classic deals at 30 million positions (from
+ * 3,000,000,000 on, drawn with seed 12), with the streamlined runs from the first round, half as many as the
+ * pass's took 37.2 million positions in all, as many 30.3 million, twice as many 23.7 million, four times 21.0
+ * million; on 300 fresh King Albert deals the three shares made 1.46, 1.46 and 1.38 million. Twice as many: a
+ * lost deal then costs one and a half times the complete search's positions, and a win that only the pass
+ * finds late, three times the pass's. */
+#define COMPLETE_NUM 2
+#define COMPLETE_DEN 1
+
 /* The first restart after which the classic first pass makes chained runs too. Sooner, they take the share
  * of the early runs, which decide most deals: on classic deals 1-1000 at 200,000 positions, chained runs
  * from the start decided 6 fewer. From the third run on they cost nothing there, and at 5 million positions
  * they leave 24 of deals 1-2000 unknown instead of 31 (from the first run: 25, fourth: 27, fifth: 28). */
 #define CHAIN_FROM 2
 
-/* The streamlined runs' turns, in rounds of the first pass: the first kind's turn is STREAM_FIRST times as long
- * as the other runs' first turn, each other kind's STREAM_NEXT times, and each doubles from round to round. In
- * King Albert they start in the first round: on deals 1-2000 at a million positions they leave 1 deal unknown
- * instead of 5, in 0.63 times the positions, and none is decided later. In classic King Albert they start in
- * round STREAM_FROM_CLASSIC, once the other runs have had 0.9 million positions: from the first round, they won
- * 46 more of deals 1-2000 at a million positions but left 6 unknown that the other runs win there (classic deal
- * 212: 32,000 positions without them, 606,000 for the streamlined run). */
+/* The streamlined runs' turns, in rounds of the first pass, from the first round on: the first kind's turn is
+ * STREAM_FIRST times as long as the other runs' first turn, each other kind's STREAM_NEXT times, and each doubles
+ * from round to round. In King Albert, on deals 1-2000 at a million positions they leave 1 deal unknown instead
+ * of 5, in 0.63 times the positions, and none is decided later. In classic King Albert they used to wait for the
+ * fifth round (the other runs' first 0.9 million positions): on 300 fresh classic deals (above) that took 30.3
+ * million positions instead of 23.7 (both with the complete search's turns), and on the deals where Solvitaire
+ * won first, whose wins its own streamlined search finds at once, the first round's streamlined run wins too
+ * (classic 3572116488: 38,000 positions instead of 227,000). Turns a sixteenth or a quarter as long in classic
+ * took 37.2 and 33.2 million. */
 #define STREAM_FIRST 64
 #define STREAM_NEXT 16
-#define STREAM_FROM_CLASSIC 4
 
 /* A streamlined kind's last turn is its first of STREAM_MOST positions (the fourth round's for the first kind,
  * the sixth's for the second). Its runs are the same search each time, only longer, and none that wins does so
@@ -30,7 +41,7 @@
  * of either game (benchmarks/solver.py's --hard-tail and --big-rows) changes its positions. */
 #define STREAM_MOST 10240000LL
 
-/* The turn of the first pass's i-th streamlined kind in its k-th round of streamlined runs. */
+/* The turn of the first pass's i-th streamlined kind in its k-th round. */
 static long long stream_turn(int k, int i) {
     return (20000LL << (k < 30 ? k : 30)) * (i ? STREAM_NEXT : STREAM_FIRST);
 }
@@ -62,7 +73,6 @@ typedef struct {
     const PassPlan *plan;
     Pos root;        /* where the pass started: a streamlined run's win is replayed from here */
     long long share; /* the pass's nodes (-1: none, it ends at its deadline) */
-    int from;        /* the round of the streamlined runs' first turn */
     int best, back;  /* the best-first runs still in play: without and with cards taken back */
     Best *best_run, *back_run; /* the runs themselves, between their turns */
     int found;       /* a win: the undo stack holds it */
@@ -70,17 +80,49 @@ typedef struct {
     int greedy_done; /* the depth-first runs with the rule of thumb exhausted their space */
     int chain_done;  /* bit k: the chained runs of kind k exhausted their space */
     int stream_done; /* bit i: the streamlined runs of kind streams[i] exhausted their space */
+    Complete *complete; /* the complete search, taking turns with the pass on this thread (else NULL) */
+    long long budget;   /* the solve's node budget, the pass's and the complete search's together (-1: none) */
+    int lost;           /* the complete search searched its whole space: the deal is lost */
 } Pass;
 
 /* What a turn leaves the round: go on to its next turn, go to the next round, or end the pass (a turn that wins
  * ends it). */
 enum { TURN_ON, NEXT_ROUND, PASS_ENDS };
 
+/* The complete search's turn, when it takes turns with the pass on this thread: it catches up with its share of
+ * the positions, COMPLETE_NUM for every COMPLETE_DEN the pass has made, within what is left of the solve's node
+ * budget and the pass's time. Its win becomes the pass's (its line moves to the pass's undo stack), and its
+ * exhausted space ends the pass with the deal lost. A lost deal, which only the complete search can decide, so
+ * costs (COMPLETE_NUM + COMPLETE_DEN) / COMPLETE_NUM times the complete search's positions, not the pass's whole
+ * share first. */
+static int complete_turn(Pass *p) {
+    Complete *c = p->complete;
+    Search *s = p->s;
+    if (!c || p->found) return TURN_ON;
+    Budget *cb = &c->s->budget;
+    long long want = s->budget.nodes / COMPLETE_DEN * COMPLETE_NUM - cb->nodes;
+    if (want <= 0) return TURN_ON;
+    cb->max_nodes = p->budget >= 0 ? p->budget - s->budget.nodes : -1;
+    cb->turn_deadline = s->budget.turn_deadline;
+    int r = tx_complete_turn(c, want);
+    cb->turn_deadline = 0;
+    if (p->budget >= 0) s->budget.max_nodes = p->budget - cb->nodes;
+    s->budget.out_of_budget |= cb->out_of_budget;
+    s->budget.timeout |= cb->timeout;
+    if (r == 1) { /* its line is the answer */
+        tx_search_take_line(s, c->s);
+        p->found = 1;
+    }
+    if (r == 0) p->lost = 1;
+    if (cb->out_of_memory) p->complete = NULL; /* it cannot go on: the pass can still win */
+    return r >= 0 || pass_over(s, p->share) ? PASS_ENDS : TURN_ON;
+}
+
 /* Round `restart`'s streamlined runs, each kind in turn that has not exhausted its space or reached STREAM_MOST. */
 static int stream_turns(Pass *p, int restart) {
     Search *s = p->s;
-    for (int i = 0; i < p->plan->nstreams && restart >= p->from && !p->found; i++) {
-        long long turn = stream_turn(restart - p->from, i);
+    for (int i = 0; i < p->plan->nstreams && !p->found; i++) {
+        long long turn = stream_turn(restart, i);
         if (p->stream_done >> i & 1 || turn > STREAM_MOST) continue;
         int r = tx_streamlined_run(s, p->plan, &p->root, p->plan->streams[i], turn, p->share);
         if (r == 1) p->found = 1;
@@ -146,9 +188,10 @@ static int best_first_turns(Pass *p, long long size) {
     return p->found || pass_over(s, p->share) ? PASS_ENDS : NEXT_ROUND;
 }
 
-/* The pass's last turns, when its rounds found no win and the restricted space has none: the runs that
- * may take cards back, since a win must take one back. */
-static void last_turns(Pass *p, int restart) {
+/* The pass's last turn, when its rounds found no win and the restricted space has none: the best-first run that
+ * may take cards back, since a win must take one back. (The streamlined runs that take cards back had their turn
+ * in the round: the same turn again would make the same positions.) */
+static void last_turns(Pass *p) {
     Search *s = p->s;
     if (p->found || !p->exhausted) return;
     /* The second best-first run gets a last turn, half as long as the pass so far (deal 161's restricted
@@ -158,20 +201,14 @@ static void last_turns(Pass *p, int restart) {
         tx_budget_turn(&s->budget, s->budget.nodes / 2, p->share); /* the pass is the first thing a solve does */
         p->found = tx_bestfirst_run(s, p->back_run) == 1;
     }
-    /* Still no win: the streamlined runs that take cards back get the turn the round would have given them,
-     * even before round `from`. Classic deal 20838's restricted space is exhausted after a few hundred
-     * positions, long before round STREAM_FROM_CLASSIC, and its streamlined run with cards back wins in
-     * 154,000 positions, where the complete search needs 140 million. On classic deals 1-2000 at a million
-     * positions the turn changes no verdict and costs the lost deals 5% more positions. */
-    int round = restart > p->from ? restart - p->from : 0;
-    for (int i = 0; i < p->plan->nstreams && !p->found && !pass_over(s, p->share); i++)
-        if ((p->plan->streams[i] & STREAM_BACK) && !(p->stream_done >> i & 1))
-            p->found = tx_streamlined_run(s, p->plan, &p->root, p->plan->streams[i], stream_turn(round, i), p->share) == 1;
 }
 
 /* The first pass (King Albert) on its share, from a solve that started at `start` with `time_limit` seconds (0:
- * none), `beside` a complete search on another thread or not: 1 when it found a win (the undo stack holds it). */
-int tx_first_pass(Search *s, const PassPlan *plan, double start, double time_limit, int beside) {
+ * none), `beside` a complete search on another thread or not, and taking turns with `complete` on this thread
+ * (NULL: none): 1 when it found a win (the undo stack holds it), 0 when the complete search proved the deal lost,
+ * -1 when neither. */
+int tx_first_pass(Search *s, const PassPlan *plan, Complete *complete, double start, double time_limit,
+                  int beside) {
     /* The first pass gets half of what is given: half the nodes and half the time. With a node budget B
      * it stops at B/2, so a bigger budget gives it more, never less, and the complete search after it
      * gets B minus what the pass used, which also only grows. Within its share it runs again and again
@@ -179,9 +216,11 @@ int tx_first_pass(Search *s, const PassPlan *plan, double start, double time_lim
      * turn early can spend millions of positions below it, and a fresh start is the cure. The runs'
      * sizes do not depend on the budget (only the last is cut short), so the first k runs are the same
      * whatever the budget. With no node budget the share is 64 million. Beside a complete search of its
-     * own (solve.c's two threads) it gets all of the time instead of half. */
+     * own (solve.c's two threads) it gets all of the time instead of half. On one thread the complete search
+     * takes turns with it (complete_turn), within the same share of the time; its positions count against the
+     * node budget, not against the pass's share. */
     long long max_nodes = s->budget.max_nodes;
-    Pass p = {.s = s, .plan = plan, .from = s->pos.game == GAME_KA_CLASSIC ? STREAM_FROM_CLASSIC : 0};
+    Pass p = {.s = s, .plan = plan, .complete = complete, .budget = max_nodes};
     p.share = max_nodes >= 0 ? max_nodes / 2 : (time_limit > 0 ? -1 : 64000000LL);
     s->budget.turn_deadline = time_limit > 0 ? start + (beside ? time_limit : time_limit / 2) : 0;
     /* In classic King Albert a chained run follows each depth-first run, as long: a streamliner that
@@ -197,8 +236,8 @@ int tx_first_pass(Search *s, const PassPlan *plan, double start, double time_lim
      * search needs 153 million). */
     p.best = plan->best_first;
     p.back = p.best && s->pos.game == GAME_KA_CLASSIC;
-    if (p.best) {
-        s->budget.lent = s->budget.memory / 8 * 3;
+    if (p.best) { /* three eighths of the solve's memory, the complete search's on this thread included */
+        s->budget.lent = (s->budget.memory + (complete ? complete->s->budget.memory : 0)) / 8 * 3;
         tx_search_share_memory(s);
         size_t half = p.back ? s->budget.lent / 2 : 0;
         p.best = (p.best_run = tx_bestfirst_start(s, s->budget.lent - half, 0)) != NULL;
@@ -208,18 +247,20 @@ int tx_first_pass(Search *s, const PassPlan *plan, double start, double time_lim
     int restart = 0;
     for (;; restart++) {
         long long size = 20000LL << (restart < 30 ? restart : 30);
-        if (stream_turns(&p, restart) == PASS_ENDS) break;
+        if (stream_turns(&p, restart) == PASS_ENDS || complete_turn(&p) == PASS_ENDS) break;
         int turn = depth_first_turn(&p, restart, size);
-        if (turn == PASS_ENDS) break;
+        if (turn == PASS_ENDS || complete_turn(&p) == PASS_ENDS) break;
         if (turn == NEXT_ROUND) continue;
-        if (chained_turn(&p, restart, size) == PASS_ENDS || best_first_turns(&p, size) == PASS_ENDS) break;
+        if (chained_turn(&p, restart, size) == PASS_ENDS || complete_turn(&p) == PASS_ENDS ||
+            best_first_turns(&p, size) == PASS_ENDS || complete_turn(&p) == PASS_ENDS)
+            break;
     }
-    last_turns(&p, restart);
+    if (!p.lost) last_turns(&p);
     tx_bestfirst_free(p.best_run);
     tx_bestfirst_free(p.back_run);
     s->budget.lent = 0;
     tx_search_share_memory(s);
     s->budget.turn_deadline = 0;
-    return p.found;
+    return p.found ? 1 : p.lost ? 0 : -1;
 }
 

@@ -2,7 +2,7 @@
 #ifndef TABLEAUX_PASS_H
 #define TABLEAUX_PASS_H
 
-#include "search.h"
+#include "complete.h"
 
 /* Which runs the first pass makes, as the caller chose them (_core.c). */
 typedef struct {
@@ -12,7 +12,8 @@ typedef struct {
     int streams[4], nstreams; /* its streamlined runs' kinds (STREAM_*), in turn */
 } PassPlan;
 
-int tx_first_pass(Search *s, const PassPlan *plan, double start, double time_limit, int beside);
+int tx_first_pass(Search *s, const PassPlan *plan, Complete *complete, double start, double time_limit,
+                  int beside);
 int tx_streamlined_run(Search *s, const PassPlan *plan, const Pos *start, int kinds, long long size,
                        long long share);
 

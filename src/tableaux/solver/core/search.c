@@ -142,33 +142,55 @@ static uint64_t node_key(const Search *s, const RunSpec *how, uint8_t *key, int 
     return h;
 }
 
+/* A paused run (RunSpec.resume) given up: the position back to where it started, its line gone. */
+void tx_search_abandon(Search *s) {
+    if (s->line.paused)
+        while (s->line.nundo > s->line.frames[0].ubase) undo_move(&s->pos, &s->line.undo[--s->line.nundo]);
+    s->line.nframes = s->line.nmoves = s->line.nkeys = 0;
+    s->line.paused = 0;
+}
+
 /*
  * Depth-first search from the current position, as `how` says. 1 when won (the undo stack then holds the line),
  * 0 when the space is exhausted, -1 when stopped (the budget, the turn's cap or time, or memory: the budget's
  * flags say which).
+ *
+ * A resumable run (how.resume) pauses at the end of its turn instead: only between two children of a position,
+ * the child it was about to make neither made nor counted, so that going on makes every position it would have
+ * made without the pause, in the same order, and counts each once (its safe moves are made past the turn's end,
+ * tx_budget_count). Then s->line.paused is set, and the next resumable run goes on from there.
  */
 int tx_search_run(Search *s, RunSpec how) {
     int restricted = how.restricted;
     Pos *p = &s->pos;
     uint8_t key[KEY_MAX];
     Move buf[512];
-    s->line.nframes = s->line.nmoves = s->line.nkeys = 0;
+    int klen, expand;
+    uint64_t kh;
     s->budget.capped = 0;
-    int depth0 = s->line.nundo;
+    if (how.resume && s->line.paused) { /* its top frame is expanded: the next child comes next */
+        s->line.paused = 0;
+        expand = 0;
+        kh = 0;
+        klen = 0;
+        goto resumed;
+    }
+    tx_search_abandon(s);
     if (!how.keep) tx_table_clear(&s->table);
 
     /* key, klen and kh always hold the key and hash of the newest node: made when the node is, they
      * are still right when it is expanded (at once), unless safe moves change the position there. */
-    int klen;
-    uint64_t kh = node_key(s, &how, key, &klen);
+    kh = node_key(s, &how, key, &klen);
     tx_table_visit(&s->table, kh, key, klen, pos_rank(p));
-    int expand = 1; /* the top frame still needs its moves */
+    expand = 1; /* the top frame still needs its moves */
     if (GROW(s, frames, frames_cap, 1)) goto oom;
-    s->line.frames[0].ubase = depth0;
+    s->line.frames[0].ubase = s->line.nundo;
     s->line.frames[0].start = s->budget.nodes;
     s->line.frames[0].klen = -1;
     s->line.frames[0].oblig = -1;
     s->line.nframes = 1;
+resumed:;
+    int depth0 = s->line.frames[0].ubase;
 
     while (s->line.nframes) {
         Frame *fr = &s->line.frames[s->line.nframes - 1];
@@ -180,7 +202,7 @@ int tx_search_run(Search *s, RunSpec how) {
                 int greedy = how.stream & STREAM_HOME ? GREEDY_ALL : restricted && how.greedy;
                 int j = p->game == GAME_EW ? tx_ew_safe(p, buf, n) : tx_ka_safe(p, buf, n, greedy);
                 if (j < 0) break;
-                if (tx_budget_tick(&s->budget)) goto stopped;
+                if (how.resume ? tx_budget_count(&s->budget) : tx_budget_tick(&s->budget)) goto stopped;
                 if (tx_search_play(s, buf[j])) goto oom;
                 kh = node_key(s, &how, key, &klen);
                 if (make_room(s)) goto oom;
@@ -229,7 +251,14 @@ int tx_search_run(Search *s, RunSpec how) {
             undo_move(p, &s->line.undo[--s->line.nundo]);
             continue;
         }
-        if (tx_budget_tick(&s->budget)) goto stopped;
+        if (tx_budget_tick(&s->budget)) {
+            if (!how.resume || !s->budget.capped || s->budget.out_of_budget) goto stopped;
+            undo_move(p, &s->line.undo[--s->line.nundo]); /* pause: this child comes first when the run goes on */
+            fr->midx--;
+            s->budget.nodes--;
+            s->line.paused = 1;
+            return -1;
+        }
         uint64_t h = node_key(s, &how, key, &klen);
         if (make_room(s)) goto oom;
         /* a node with an obligation is skipped when its position was searched without one */
@@ -256,7 +285,15 @@ oom:
     s->budget.out_of_memory = 1;
 stopped:
     while (s->line.nundo > depth0) undo_move(p, &s->line.undo[--s->line.nundo]);
+    s->line.nframes = 0;
     return -1;
+}
+
+/* The winning line `from` holds becomes `to`'s: their undo stacks change places. */
+void tx_search_take_line(Search *to, Search *from) {
+    Stacks mine = to->line;
+    to->line.undo = from->line.undo, to->line.nundo = from->line.nundo, to->line.undo_cap = from->line.undo_cap;
+    from->line.undo = mine.undo, from->line.nundo = mine.nundo, from->line.undo_cap = mine.undo_cap;
 }
 
 void tx_search_free(Search *s) {

@@ -26,6 +26,7 @@ typedef struct {
     int nundo, undo_cap;
     uint8_t *keys;
     int nkeys, keys_cap;
+    int paused; /* a resumable run stopped at the end of its turn: its frames wait here for it to go on */
 } Stacks;
 
 /* A search's position, what it may spend, its table and its line: what every run from it works on (the
@@ -53,6 +54,9 @@ typedef struct {
     int oblige;     /* classic King Albert: a reserve card put on the tableau is covered at once (obliges) */
     int chained;    /* classic King Albert's first pass: a tableau card moved is used at once (obliges) */
     int stream;     /* a streamlined run (STREAM_*): restrictions that are no proof, so it only looks for wins */
+    int resume;     /* resumable: a run that reaches the end of its turn (its cap or time) pauses there, its line
+                       kept, and a paused run goes on from where it stopped, exactly as if it had not (see
+                       tx_search_run) */
 } RunSpec;
 
 /* The most items one of a search's stacks may hold (their indexes are ints). A line that needs more ends
@@ -64,7 +68,9 @@ typedef struct {
 
 int tx_search_run(Search *s, RunSpec how);
 int tx_search_play(Search *s, Move m);
+void tx_search_abandon(Search *s);
 void tx_search_share_memory(Search *s);
+void tx_search_take_line(Search *to, Search *from);
 void tx_search_free(Search *s);
 
 #endif

@@ -1,37 +1,11 @@
-/* The whole solve: the first pass (pass.c), then the complete search, which is the depth-first search
- * (search.c), restarted or not, or the layered one (layered.c); on one thread, or with the complete search on a
- * second thread from the start. */
+/* The whole solve: the first pass (pass.c) and the complete search (complete.c), on one thread taking turns, or
+ * with the complete search on a second thread from the start. */
 #include "solve.h"
 
 #ifdef TABLEAUX_THREADS
 #include <pthread.h>
 #include <time.h>
 #endif
-
-/*
- * The complete search. With restarts (classic King Albert beside the first pass) it runs again and again with a
- * shaken move order and twice the positions each time, like the first pass but over the whole space: a wrong
- * turn near the root can hold a depth-first search for most of its budget. Each run keeps what the runs before
- * it searched to the end, and loses only the positions of the line that was cut off, which the table's
- * collection drops since their searches never ended: a finished position may owe its end to a position on that
- * line, which was being searched then, and the next run searches those again from the start (docs/solver.md
- * has the whole argument). A run that searches its space to the end decides, as the plain search does.
- */
-static int complete(Search *s, const Schedule *o) {
-    if (o->layered) return tx_layered_run(s, o->disk);
-    if (!o->restarts) return tx_search_run(s, (RunSpec){.oblige = o->pass.oblige});
-    int r = -1;
-    long long size = o->restarts;
-    for (int k = 0;; size *= 2, k++) {
-        tx_budget_turn(&s->budget, size, -1);
-        /* a later run keeps what the collection below left */
-        r = tx_search_run(s, (RunSpec){.keep = k > 0, .restart = k, .oblige = o->pass.oblige});
-        if (r >= 0 || !s->budget.capped || s->budget.out_of_budget || s->budget.out_of_memory) break;
-        if (tx_table_gc(&s->table, 0)) tx_table_clear(&s->table);
-    }
-    s->budget.cap = -1;
-    return r;
-}
 
 #ifdef TABLEAUX_THREADS
 /* What the first pass and a complete search on a second thread share. */
@@ -48,7 +22,7 @@ typedef struct {
 /* The second thread: the complete search, from the start. */
 static void *complete_thread(void *arg) {
     Share *sh = arg;
-    sh->result = complete(sh->c, sh->o);
+    sh->result = tx_complete_run(sh->c, &sh->o->complete);
     if (sh->result >= 0) atomic_store(&sh->stop, 1); /* won or proved lost: the pass may stop */
     return NULL;
 }
@@ -105,9 +79,7 @@ static int join_complete(Search *s, Search *c, Share *sh, pthread_t thread, int 
     s->budget.out_of_memory |= c->budget.out_of_memory;
     if (!found && sh->result == 1) { /* the complete search's line is the answer */
         found = 1;
-        Stacks mine = s->line;
-        s->line.undo = c->line.undo, s->line.nundo = c->line.nundo, s->line.undo_cap = c->line.undo_cap;
-        c->line.undo = mine.undo, c->line.nundo = mine.nundo, c->line.undo_cap = mine.undo_cap;
+        tx_search_take_line(s, c);
     } else if (!found && sh->result == 0) {
         verdict = V_UNWINNABLE;
     }
@@ -117,16 +89,49 @@ static int join_complete(Search *s, Search *c, Share *sh, pthread_t thread, int 
 }
 #endif
 
+/* The complete search that takes turns with the first pass on this thread: a search of its own, with three eighths
+ * of the memory while the pass runs (complete.c); NULL when it could not start. */
+static Search *beside_pass(Search *s, Complete *comp, const CompletePlan *plan) {
+    Search *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    c->pos = s->pos;
+    tx_budget_init(&c->budget, s->budget.max_nodes, 0, s->budget.memory / 8 * 3);
+    c->budget.deadline = s->budget.deadline;
+    if (tx_table_init(&c->table, c->budget.memory - c->budget.memory / 8)) {
+        free(c);
+        return NULL;
+    }
+    s->budget.memory -= c->budget.memory;
+    tx_complete_start(comp, c, plan);
+    return c;
+}
+
+/* The pass is over and no decision: the complete search beside it goes on alone, with all the memory and the rest
+ * of the budget. Its positions and its line become s's. The verdict. */
+static int after_pass(Search *s, Search *c, Complete *comp) {
+    tx_table_free(&s->table); /* the pass's table: its room is the complete search's now */
+    c->budget.memory += s->budget.memory;
+    s->budget.memory = 0;
+    tx_search_share_memory(c);
+    c->budget.max_nodes = s->budget.max_nodes >= 0 ? s->budget.max_nodes - s->budget.nodes + c->budget.nodes : -1;
+    int r = s->budget.out_of_budget || s->budget.out_of_memory ? -1 : tx_complete_turn(comp, -1);
+    tx_search_abandon(c);
+    if (r == 1) tx_search_take_line(s, c);
+    return r;
+}
+
 /*
- * The whole solve from s->pos, as `o` says: the first pass (King Albert) on its share, then the complete search.
- * The caller sets s->pos and s->budget.memory (which bounds the tables and the stacks together). Returns V_*, and when winnable the undo stack holds the winning line. Needs no Python: it runs
- * without the GIL. With threads == 2 (King Albert, first pass on) the complete search runs on a second thread
- * from the start, with five eighths of the memory: the verdict is the one a single thread gives for a
- * node budget (the complete search waits for the pass before it passes B/2, and then gets B minus what
- * the pass used), and with a time limit both searches get all of it.
+ * The whole solve from s->pos, as `o` says: the first pass (King Albert) on its share with the complete search
+ * taking turns with it, then the complete search alone. The caller sets s->pos and s->budget.memory (which bounds
+ * the tables and the stacks together). Returns V_*, and when winnable the undo stack holds the winning line. Needs
+ * no Python: it runs without the GIL. With threads == 2 (King Albert, first pass on) the complete search runs on
+ * a second thread from the start instead, with five eighths of the memory: the verdict is the one the pass and
+ * the complete search after it give on one thread for a node budget (the complete search waits for the pass
+ * before it passes B/2, and then gets B minus what the pass used), and with a time limit both get all of it. The
+ * layered search has no turns: it comes after the pass, as the complete search does with o->after.
  */
 int tx_solve(Search *s, const Schedule *o, long long max_nodes, double time_limit, int first_pass, int threads) {
-    int verdict = V_UNKNOWN, found = 0;
+    int verdict = V_UNKNOWN, r = -1;
     tx_budget_init(&s->budget, max_nodes, time_limit, s->budget.memory);
     double start = time_limit > 0 ? s->budget.deadline - time_limit : 0; /* when the solve started */
     first_pass = first_pass && s->pos.game != GAME_EW;
@@ -135,8 +140,12 @@ int tx_solve(Search *s, const Schedule *o, long long max_nodes, double time_limi
     pthread_t thread;
     Search *c = threads > 1 && first_pass ? start_complete(s, o, &sh, &thread) : NULL;
 #else
+    Search *c = NULL;
     (void)threads;
 #endif
+    Complete comp;
+    Search *beside = first_pass && !c && !o->complete.layered && !o->after && o->stream_alone < 0
+                         ? beside_pass(s, &comp, &o->complete) : NULL;
     /* the table's room while the stacks are small (tx_search_share_memory) */
     if (tx_table_init(&s->table, s->budget.memory - s->budget.memory / 8)) {
         s->budget.out_of_memory = 1;
@@ -146,26 +155,29 @@ int tx_solve(Search *s, const Schedule *o, long long max_nodes, double time_limi
             join_complete(s, c, &sh, thread, 0);
         }
 #endif
+        if (beside) tx_search_free(beside);
         return V_UNKNOWN;
     }
     if (o->stream_alone >= 0) {
         Pos from = s->pos;
         s->budget.turn_deadline = s->budget.deadline;
         long long size = max_nodes >= 0 ? max_nodes : LLONG_MAX / 4;
-        found = tx_streamlined_run(s, &o->pass, &from, o->stream_alone, size, -1) == 1;
-        return found ? V_WINNABLE : V_UNKNOWN;
+        return tx_streamlined_run(s, &o->pass, &from, o->stream_alone, size, -1) == 1 ? V_WINNABLE : V_UNKNOWN;
     }
-    if (first_pass) found = tx_first_pass(s, &o->pass, start, time_limit, c != NULL);
+    if (first_pass) r = tx_first_pass(s, &o->pass, beside ? &comp : NULL, start, time_limit, c != NULL);
 #ifdef TABLEAUX_THREADS
-    if (c) return join_complete(s, c, &sh, thread, found);
+    if (c) return join_complete(s, c, &sh, thread, r == 1);
 #endif
-    if (!found && !s->budget.out_of_budget && !s->budget.out_of_memory) {
+    if (beside) {
+        if (r < 0) r = after_pass(s, beside, &comp);
+        s->budget.nodes += beside->budget.nodes;
+        s->budget.out_of_memory |= beside->budget.out_of_memory;
+        tx_search_free(beside);
+    } else if (r < 0 && !s->budget.out_of_budget && !s->budget.out_of_memory) {
         s->budget.cap = -1;
         s->budget.turn_deadline = 0;
-        int r = complete(s, o);
-        if (r == 1) found = 1;
-        else if (r == 0) verdict = V_UNWINNABLE;
+        r = tx_complete_run(s, &o->complete);
     }
-    return found ? V_WINNABLE : verdict;
+    if (r == 0) verdict = V_UNWINNABLE;
+    return r == 1 ? V_WINNABLE : verdict;
 }
-
