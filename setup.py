@@ -5,12 +5,14 @@ succeeds and the pure-Python solver runs instead (``tableaux.solver.BACKENDS``
 says which are present).
 """
 
+from pathlib import Path
+
 from setuptools import Extension, setup
 
 CORE_SOURCES = [
-    "_core", "core/cards", "core/king_albert", "core/eagle_wing", "core/table", "core/search", "core/solve",
-    "core/bestfirst", "core/layered", "core/layered_keys", "core/layered_line",
-    "core/layered_disk", "core/relaxed",
+    "_core", "core/cards", "core/king_albert", "core/eagle_wing", "core/table", "core/budget", "core/search",
+    "core/bestfirst", "core/relaxed", "core/layered_keys", "core/layered_disk", "core/layered_class",
+    "core/layered_line", "core/layered", "core/complete", "core/pass", "core/solve",
 ]
 """The C files of the solver's core (tests/solver/test_sanitizer.py builds the same list)."""
 
@@ -19,9 +21,9 @@ setup(
         Extension(
             "tableaux.solver._core",
             sources=[f"src/tableaux/solver/{name}.c" for name in CORE_SOURCES],
-            depends=["src/tableaux/solver/core/core.h", "src/tableaux/solver/core/king_albert.h",
-                     "src/tableaux/solver/core/layered.h"],
-            extra_compile_args=["-O2", "-pthread"],
+            depends=[str(header) for header in Path("src/tableaux/solver/core").glob("*.h")],
+            # Only PyInit__core is exported; every other symbol (all named tx_*) stays inside the module.
+            extra_compile_args=["-O2", "-pthread", "-fvisibility=hidden"],
             extra_link_args=["-pthread"],
             optional=True,
         )

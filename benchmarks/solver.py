@@ -28,14 +28,32 @@ The big rows (BIG_ROWS): every winnable deal whose row in results/ took a big bu
 30 million positions or more in King Albert and 100 million in classic King Albert,
 solved as a user does (``solve(game, deal, time_limit=...)``): how many are won within
 the time, and the CPU seconds of each.
+
+    python benchmarks/solver.py --fresh 1000                     # fresh deals, tableaux alone
+    SOLVITAIRE=/path/to/solvitaire python benchmarks/solver.py --fresh 300 --seed 7
+
+Fresh deals (--fresh N): N deals per game drawn at random from FRESH_DEALS, far above
+every survey, each solved once as a user does (``solve(game, deal, time_limit=...)``,
+wall-clock seconds). With a Solvitaire build named by SOLVITAIRE, each King Albert deal
+(both rule sets; it has no Eagle Wing) is solved by it too, one solver at a time, in its
+sound "smart-solvability" mode through its process (its time includes starting it): the
+total time of each and their ratio, every deal where tableaux is slower, and any deal the
+two decide differently. Solvitaire is GPL and on no package registry: build it yourself
+from its public repository (docs/hard-tail.md says how); nothing here contains it.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import random
 import resource
+import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 from tableaux import new_game
 from tableaux.common.intervals import percentile
@@ -60,6 +78,25 @@ HARD_TAIL: dict[str, tuple[int, ...]] = {
 
 BIG_ROWS = {"king-albert": 30_000_000, "king-albert-classic": 100_000_000}
 """The positions a winnable row must have taken for --big-rows to solve its deal again."""
+
+FRESH_DEALS = range(3_000_000_000, 2**32)
+"""Where --fresh draws its deals: far above every survey (deals 1-1,000,000, and 4,000,000,001-4,000,100,000 for
+the sample in results/fresh-GAME.jsonl.gz, a range too small to be drawn from more than by chance)."""
+
+SOLVITAIRE_RULES = {
+    "king-albert": {"tableau piles": {"count": 9, "build policy": "red-black", "diagonal deal": True,
+                                      "move built group": "yes", "face up cards": "top"},
+                    "foundations": {"removable": True}, "reserve": {"size": 7}},
+    "king-albert-classic": {"tableau piles": {"count": 9, "build policy": "red-black", "diagonal deal": True,
+                                              "move built group": "no", "face up cards": "all"},
+                            "foundations": {"removable": True}, "reserve": {"size": 7}},
+}
+"""Solvitaire's rules files for the two King Albert games (its JSON rules format)."""
+
+SLOWER_THAN = 1.5
+SLOWER_FROM = 0.020
+"""A deal counts against tableaux when Solvitaire is more than SLOWER_THAN times as fast and tableaux takes
+more than SLOWER_FROM seconds on it."""
 
 PYTHON_DEALS = {
     "king-albert": "1-60",
@@ -144,6 +181,87 @@ def big_rows(time_limit: float, memory_mb: int) -> None:
               f"{percentile(sorted(cpus), 50):.2f}, max {max(cpus):.2f}")
 
 
+def solvitaire_deal(piles: tuple[tuple[int, ...], ...]) -> dict[str, object]:
+    """A King Albert position in Solvitaire's deal format: tableau piles bottom first, then the reserve; a card
+    like "10H", its suit in lower case while it lies face down."""
+    from tableaux.cards import DOWN, RANK_LABELS, RANKS, SUITS
+
+    def card(c: int) -> str:
+        suit = SUITS[(c & 63) // 13]
+        return RANK_LABELS[RANKS[(c & 63) % 13]] + (suit.lower() if c & DOWN else suit)
+
+    return {"tableau piles": [[card(c) for c in pile] for pile in piles[4:13]],
+            "reserve": [card(pile[0]) for pile in piles[13:20] if pile]}
+
+
+def run_solvitaire(binary: str, game: str, deal: int, time_limit: float, folder: Path) -> tuple[str, float]:
+    """Solvitaire's verdict on a deal (winnable, unwinnable or unknown) and the wall-clock seconds its process took."""
+    rules_file, deal_file = folder / f"{game}.rules.json", folder / "deal.json"
+    if not rules_file.exists():
+        rules_file.write_text(json.dumps(SOLVITAIRE_RULES[game]))
+    deal_file.write_text(json.dumps(solvitaire_deal(new_game(game, deal).state.piles)))
+    command = [binary, "--custom-rules", str(rules_file), "--timeout", str(int(time_limit * 1000)),
+               "--streamliners", "smart-solvability", "--classify", str(deal_file)]
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, timeout=time_limit * 3 + 30)
+    seconds = time.perf_counter() - start
+    last = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else ""
+    outcome = last.rsplit(",", 1)[-1].strip()
+    return {"solved": "winnable", "unsolvable": "unwinnable"}.get(outcome, "unknown"), seconds
+
+
+def fresh(count: int, seed: int, time_limit: float, memory_mb: int, solvitaire: str | None,
+          out: Path | None) -> None:
+    """`count` fresh deals per game, each solved once by tableaux and, for King Albert, by Solvitaire if named."""
+    rng = random.Random(seed)
+    folder = Path(tempfile.mkdtemp(prefix="tableaux-fresh-"))
+    rows = []
+    header = (f"{'game':<21}{'deals':>6}{'won':>6}{'lost':>6}{'open':>5}{'total s':>9}{'median ms':>10}{'p99 s':>7}"
+              f"{'max s':>7}{'>1 s':>6}{'>10 s':>6}")
+    print(header + (f"{'Solvitaire s':>13}{'open':>5}{'ratio':>7}" if solvitaire else ""))
+    for game in ("king-albert", "king-albert-classic", "eagle-wing"):
+        deals = [rng.choice(FRESH_DEALS) for _ in range(count)]
+        mine, theirs = [], []
+        for deal in deals:
+            start = time.perf_counter()
+            result = solve(game, deal, time_limit=time_limit, memory_mb=memory_mb)
+            row = {"game": game, "deal": deal, "verdict": result.verdict, "seconds": time.perf_counter() - start,
+                   "nodes": result.nodes}
+            if solvitaire and game in SOLVITAIRE_RULES:
+                row["solvitaire"], row["solvitaire_seconds"] = run_solvitaire(solvitaire, game, deal, time_limit,
+                                                                              folder)
+                theirs.append(row["solvitaire_seconds"])
+            mine.append(row["seconds"])
+            rows.append(row)
+        verdicts = [r["verdict"] for r in rows if r["game"] == game]
+        times = sorted(mine)
+        line = (f"{game:<21}{count:>6}{verdicts.count('winnable'):>6}{verdicts.count('unwinnable'):>6}"
+                f"{verdicts.count('unknown'):>5}{sum(times):>9.2f}{percentile(times, 50) * 1000:>10.1f}"
+                f"{percentile(times, 99):>7.2f}{times[-1]:>7.2f}{sum(t > 1 for t in times):>6}"
+                f"{sum(t > 10 for t in times):>6}")
+        if theirs:
+            open_theirs = sum(r["solvitaire"] == "unknown" for r in rows if r["game"] == game)
+            line += f"{sum(theirs):>13.2f}{open_theirs:>5}{sum(mine) / sum(theirs):>7.3f}"
+        print(line, flush=True)
+    compared = [r for r in rows if "solvitaire" in r]
+    slower = [r for r in compared if r["seconds"] > r["solvitaire_seconds"]]
+    against = [r for r in slower if r["seconds"] > SLOWER_THAN * r["solvitaire_seconds"] and r["seconds"] > SLOWER_FROM]
+    contradictions = [r for r in compared if {r["verdict"], r["solvitaire"]} == {"winnable", "unwinnable"}]
+    if solvitaire:
+        print(f"deals where tableaux is slower: {len(slower)}; of those, Solvitaire more than {SLOWER_THAN:g} times "
+              f"as fast and tableaux over {SLOWER_FROM * 1000:g} ms: {len(against)}; contradictions: "
+              f"{len(contradictions)}")
+        for r in sorted(slower, key=lambda r: r["solvitaire_seconds"] - r["seconds"]):
+            print(f"  {r['game']:<21}{r['deal']:>11}  tableaux {r['verdict']:<10}{r['seconds']:>8.3f} s   Solvitaire "
+                  f"{r['solvitaire']:<10}{r['solvitaire_seconds']:>8.3f} s" + ("  *" if r in against else ""))
+        for r in contradictions:
+            print(f"  CONTRADICTION {r['game']} {r['deal']}: tableaux {r['verdict']}, Solvitaire {r['solvitaire']}")
+    if out:
+        with out.open("w") as f:
+            for r in rows:
+                f.write(json.dumps(r) + "\n")
+
+
 def ranges_from(items: list[str], defaults: dict[str, str], parser: argparse.ArgumentParser) -> dict[str, range]:
     if not items:
         return {game: parse_deals(text) for game, text in defaults.items()}
@@ -175,7 +293,23 @@ def main(argv: list[str] | None = None) -> int:
                         help="the hard deals (HARD_TAIL), as the C core is and without its streamlined runs")
     parser.add_argument("--big-rows", action="store_true",
                         help="every deal the surveys won only with a big budget (BIG_ROWS), solved once each")
+    parser.add_argument("--fresh", type=int, metavar="N",
+                        help="N fresh deals per game (FRESH_DEALS); against Solvitaire when SOLVITAIRE names a build")
+    parser.add_argument("--seed", type=int, default=None, help="--fresh's random seed (default: a new one, printed)")
+    parser.add_argument("--out", type=Path, default=None, help="--fresh writes each deal's row here (JSON lines)")
     args = parser.parse_args(argv)
+    if args.fresh is not None:
+        if args.fresh < 1:
+            parser.error("--fresh needs a positive number of deals per game")
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+        binary = os.environ.get("SOLVITAIRE") or None
+        if binary and not os.access(binary, os.X_OK):
+            parser.error(f"SOLVITAIRE={binary} is not an executable file")
+        print(f"{args.fresh} fresh deals per game from {FRESH_DEALS.start:,}-{FRESH_DEALS.stop - 1:,}, seed {seed}; "
+              f"{args.time_limit:g} s and {args.memory:,} MiB per deal, one solver at a time"
+              + (f"; Solvitaire: {binary}" if binary else ""))
+        fresh(args.fresh, seed, args.time_limit, args.memory, binary, args.out)
+        return 0
     if args.big_rows:
         print(f"{args.time_limit:g} s and {args.memory:,} MiB per deal, one thread")
         big_rows(args.time_limit, args.memory)

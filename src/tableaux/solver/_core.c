@@ -40,7 +40,8 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-#include "core/core.h"
+#include "core/relaxed.h"
+#include "core/solve.h"
 
 /* ---------------------------------------------------------------- Python glue */
 
@@ -109,7 +110,7 @@ static int read_pos(int game, PyObject *piles, long redeals, Pos *p) {
         PyErr_SetString(PyExc_ValueError, "Eagle Wing's first foundation must hold the base card");
         return -1;
     }
-    rehash(p);
+    tx_rehash(p);
     return 0;
 }
 
@@ -172,7 +173,7 @@ static PyObject *core_apply(PyObject *self, PyObject *args) {
     Undo u;
     apply_move(&p, m, &u);
     uint64_t incremental = p.hash;
-    rehash(&p);
+    tx_rehash(&p);
     if (incremental != p.hash) return PyErr_Format(PyExc_AssertionError, "incremental hash disagrees with a fresh one");
     Pos back = p;
     undo_move(&back, &u);
@@ -204,7 +205,7 @@ static PyObject *core_layered_key(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OO", &start_piles, &piles) || read_pos(GAME_KA_CLASSIC, start_piles, 0, &start) ||
         read_pos(GAME_KA_CLASSIC, piles, 0, &p))
         return NULL;
-    int r = layered_key(&start, &p, key, &mask);
+    int r = tx_layered_key(&start, &p, key, &mask);
     if (r == -2) return PyErr_Format(PyExc_AssertionError, "the key's mask is not the one the position gave");
     if (r) return PyErr_Format(PyExc_ValueError, "not a position the layered search from that start makes");
     return Py_BuildValue("(y#K)", (const char *)key, (Py_ssize_t)sizeof key, (unsigned long long)mask);
@@ -220,13 +221,13 @@ static PyObject *core_safe(PyObject *self, PyObject *args) {
         read_pos(game, piles, redeals, &p))
         return NULL;
     int n = gen_moves(&p, buf);
-    int j = game == GAME_EW ? ew_safe(&p, buf, n) : ka_safe(&p, buf, n, greedy);
+    int j = game == GAME_EW ? tx_ew_safe(&p, buf, n) : tx_ka_safe(&p, buf, n, greedy);
     if (j < 0) Py_RETURN_NONE;
     return move_to_python(buf[j]);
 }
 
-/* The first pass's streamlined runs (Schedule.streams): each a sum of STREAM_* bits; None gives the game's own. */
-static int read_streams(PyObject *obj, int game, Schedule *sched) {
+/* The first pass's streamlined runs (PassPlan.streams): each a sum of STREAM_* bits; None gives the game's own. */
+static int read_streams(PyObject *obj, int game, PassPlan *sched) {
     static const int DEFAULT[] = {STREAM_HOME | STREAM_SUITS, STREAM_SUITS | STREAM_BACK};
     sched->nstreams = 0;
     if (!obj || obj == Py_None) {
@@ -256,17 +257,18 @@ static int read_streams(PyObject *obj, int game, Schedule *sched) {
 static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"game",       "piles",  "redeals",    "max_nodes", "time_limit", "memory",
                             "first_pass", "oblige", "best_first", "threads",   "chained",    "restarts",
-                            "layered",    "disk",   "disk_class", "stream_alone", "streams", NULL};
+                            "layered",    "disk",   "disk_class", "stream_alone", "streams", "turns", "after", NULL};
     PyObject *g, *piles, *streams = NULL;
     long redeals;
     long long max_nodes = -1;
     double time_limit = 0;
     unsigned long long memory = 1ULL << 30, disk = 0;
     int first_pass = 1, oblige = 1, best_first = 1, threads = 1, chained = 1, layered = 0, game, stream_alone = -1;
-    long long restarts = -1, disk_class = -1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOl|LdKpppipLpKLiO", names, &g, &piles, &redeals, &max_nodes, &time_limit,
+    int after = 0;
+    long long restarts = -1, disk_class = -1, turns = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOl|LdKpppipLpKLiOLp", names, &g, &piles, &redeals, &max_nodes, &time_limit,
                                      &memory, &first_pass, &oblige, &best_first, &threads, &chained, &restarts,
-                                     &layered, &disk, &disk_class, &stream_alone, &streams) ||
+                                     &layered, &disk, &disk_class, &stream_alone, &streams, &turns, &after) ||
         read_game(g, &game))
         return NULL;
     if (threads < 1 || threads > 2) return PyErr_Format(PyExc_ValueError, "threads must be 1 or 2");
@@ -277,6 +279,15 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
         return PyErr_Format(PyExc_ValueError, "stream_alone is for King Albert's games, not Eagle Wing");
     if (layered && game != GAME_KA_CLASSIC)
         return PyErr_Format(PyExc_ValueError, "the layered search is for classic King Albert only");
+    Schedule sched = {.pass = {.oblige = oblige, .best_first = best_first, .chain_runs = chained},
+                      .complete = {.oblige = oblige, .layered = layered, .disk = {(size_t)disk, disk_class},
+                                   .turns = turns},
+                      .stream_alone = stream_alone, .after = after};
+    if (read_streams(streams, game, &sched.pass)) return NULL;
+    /* the complete search restarts in classic King Albert beside the first pass, unless told otherwise; a
+     * number above 1 is the first run's size (tests use small ones, to make many restarts on small spaces) */
+    if (restarts < 0) restarts = first_pass;
+    sched.complete.restarts = game != GAME_KA_CLASSIC || !restarts ? 0 : restarts > 1 ? restarts : RESTART_FROM;
     Search *s = calloc(1, sizeof *s);
     if (!s) return PyErr_NoMemory();
     if (read_pos(game, piles, redeals, &s->pos)) {
@@ -284,24 +295,9 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
         return NULL;
     }
     s->budget.memory = (size_t)memory;
-    s->sched.oblige = oblige;
-    s->sched.best_first = best_first;
-    s->sched.chain_runs = chained;
-    s->sched.layered = layered;
-    s->sched.stream_alone = stream_alone;
-    if (read_streams(streams, game, &s->sched)) {
-        free(s);
-        return NULL;
-    }
-    s->disk.bytes = (size_t)disk;
-    s->disk.spill_at = disk_class;
-    /* the complete search restarts in classic King Albert beside the first pass, unless told otherwise; a
-     * number above 1 is the first run's size (tests use small ones, to make many restarts on small spaces) */
-    if (restarts < 0) restarts = first_pass;
-    s->sched.restarts = game != GAME_KA_CLASSIC || !restarts ? 0 : restarts > 1 ? restarts : RESTART_FROM;
     int verdict;
     Py_BEGIN_ALLOW_THREADS;
-    verdict = search_solve(s, max_nodes, time_limit, first_pass, threads);
+    verdict = tx_solve(s, &sched, max_nodes, time_limit, first_pass, threads);
     Py_END_ALLOW_THREADS;
     PyObject *line = PyList_New(0);
     if (line && verdict == V_WINNABLE)
@@ -318,7 +314,7 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
     if (line)
         result = Py_BuildValue("(iNLin)", verdict, line, s->budget.nodes, s->budget.out_of_memory,
                                (Py_ssize_t)s->table.clears);
-    search_free(s);
+    tx_search_free(s);
     return result;
 }
 
@@ -326,7 +322,7 @@ static PyObject *core_relaxed(PyObject *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"piles", "rank_kept", "max_positions", "time_limit", "memory", NULL};
     PyObject *piles;
     int kept;
-    long long max_positions = -1, positions;
+    long long max_positions = -1;
     double time_limit = 0;
     unsigned long long memory = 1ULL << 30;
     Pos p;
@@ -335,11 +331,13 @@ static PyObject *core_relaxed(PyObject *self, PyObject *args, PyObject *kw) {
         return NULL;
     if (kept < 1 || kept > 13) return PyErr_Format(PyExc_ValueError, "rank_kept must be from 1 to 13, not %d", kept);
     if (memory < (1u << 20)) return PyErr_Format(PyExc_ValueError, "memory must be at least 1 MiB");
-    int verdict, out_of_memory;
+    int verdict;
+    Budget b;
+    tx_budget_init(&b, max_positions, time_limit, (size_t)memory);
     Py_BEGIN_ALLOW_THREADS;
-    verdict = relaxed_search(&p, kept, max_positions, time_limit, (size_t)memory, &positions, &out_of_memory);
+    verdict = tx_relaxed_search(&p, kept, &b);
     Py_END_ALLOW_THREADS;
-    return Py_BuildValue("(iLi)", verdict, positions, out_of_memory);
+    return Py_BuildValue("(iLi)", verdict, b.nodes, b.out_of_memory);
 }
 
 static PyMethodDef core_methods[] = {
@@ -360,7 +358,7 @@ static PyMethodDef core_methods[] = {
     {"solve", (PyCFunction)(void (*)(void))core_solve, METH_VARARGS | METH_KEYWORDS,
      "solve(game, piles, redeals, max_nodes=-1, time_limit=0, memory=2**30, first_pass=True, oblige=True,\n"
      "      best_first=True, threads=1, chained=True, restarts=first_pass (or the first run's size), layered=False,\n"
-     "      disk=0, disk_class=-1, stream_alone=-1, streams=None)\n"
+     "      disk=0, disk_class=-1, stream_alone=-1, streams=None, turns=0, after=False)\n"
      "-> (verdict 0 winnable / 1 unwinnable / 2 unknown, winning line, nodes, ran out of memory,\n"
      "    times the table was full and emptied)\n"
      "layered (classic King Albert): the complete search is the layered one; disk: bytes of files it may write\n"
@@ -369,7 +367,10 @@ static PyMethodDef core_methods[] = {
      "streams (King Albert): the first pass's streamlined runs, in turn, each a sum of 1 (every card that can go\n"
      "home goes at once), 2 (keys that do not tell a colour's suits apart) and 4 (cards may be taken back); None:\n"
      "the game's own, (): none. stream_alone: one streamlined run of that set and nothing else, which can only win\n"
-     "(a line replayed before it counts) or say unknown"},
+     "(a line replayed before it counts) or say unknown\n"
+     "turns: the complete search, alone, is made in turns of this many positions, each going on where the last\n"
+     "stopped, as beside the first pass (tests: that changes nothing); 0: in one go\n"
+     "after: the complete search comes after the first pass instead of taking turns with it from the start"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -378,6 +379,6 @@ static struct PyModuleDef core_module = {
 };
 
 PyMODINIT_FUNC PyInit__core(void) {
-    init_tables();
+    tx_init_tables();
     return PyModule_Create(&core_module);
 }

@@ -7,7 +7,7 @@
  * the depth-first runs it takes nothing back off the foundations, except in classic King Albert's second
  * run (`back`), whose space is the whole game's.
  *
- * Every node it has made is kept, so its memory is bounded on its own: it holds what solve.c lends it,
+ * Every node it has made is kept, so its memory is bounded on its own: it holds what pass.c lends it,
  * three quarters for its nodes and a quarter for its set of positions seen (8 to 16 bytes a position),
  * and stops for good when either is full. A node is its parent, its move and its score (22 bytes with
  * its place in the open list and in recs); only every CHECKPOINT-th generation keeps its whole
@@ -16,7 +16,26 @@
  * King Albert deal 25173 is won by this run after 5.8 million nodes, which with whole positions took
  * more than the 384 MiB that the default 1,024 MiB lends it.
  */
-#include "core.h"
+#include "bestfirst.h"
+
+#include "hashset.h"
+
+/* The run's nodes, kept between its turns. */
+struct Best {
+    Pos root;
+    HashSet seen;     /* the hashes of the positions it has made (HASHES) */
+    uint8_t *recs;    /* the kept positions: the pile lengths, then the cards pile by pile */
+    uint32_t *rec;    /* each node's kept position in recs, UINT32_MAX for one made again from its parent's */
+    uint32_t *parent; /* the node it was made from (UINT32_MAX: the root) */
+    uint8_t *settles; /* 1 when safe moves were made from it, once it has been expanded */
+    Move *move;       /* the move that made it, after its parent's safe moves */
+    int16_t *score;   /* its score (score below) */
+    uint64_t *heap;   /* open nodes: score << 32 | node, least first (ties: the older node) */
+    size_t n, cap, nheap, limit; /* limit: the bytes it may hold, nodes and seen together */
+    size_t nrecs, recs_cap;
+    int full;  /* its memory ran out: it stops for good */
+    int back;  /* cards may be taken back off the foundations (classic King Albert's second run) */
+};
 
 enum { REC = KA_NPILES + MAXCARDS }; /* a kept position: the pile lengths, then the cards pile by pile */
 enum { CHECKPOINT = 4 };              /* a node keeps its position when its depth is a multiple of this */
@@ -38,7 +57,7 @@ static void decode(Pos *p, const uint8_t *r) {
         memcpy(p->c[i], r + o, r[i]);
         o += r[i];
     }
-    rehash(p);
+    tx_rehash(p);
 }
 
 /* Lower is more promising: cards still to go home count most; then cards lying above a lower card of
@@ -55,7 +74,7 @@ static int score(const Pos *p) {
         int n = p->n[i], low[4] = {14, 14, 14, 14};
         if (!n) empty++;
         for (int j = 0; j < n; j++) {
-            int c = p->c[i][j] & 63, s = SUIT[c], r = RANK[c];
+            int c = p->c[i][j] & 63, s = tx_suit[c], r = tx_rank[c];
             if (low[s] < r) out++;
             else low[s] = r;
             if (r == h[s] + 1) dig += n - 1 - j;
@@ -65,35 +84,29 @@ static int score(const Pos *p) {
     return 5 * (52 - h[0] - h[1] - h[2] - h[3]) + out + 2 * dig + 12 * played - 3 * empty + 64;
 }
 
+/* The set of positions seen holds their hashes, 0 for an empty slot. */
+static uint64_t hash_itself(const void *slot) { return *(const uint64_t *)slot; }
+static int no_hash(const void *slot) { return !*(const uint64_t *)slot; }
+static int same_hash(const void *slot, const void *x) { return *(const uint64_t *)slot == *(const uint64_t *)x; }
+static const HashKind HASHES = {sizeof(uint64_t), hash_itself, no_hash};
+
 /* The positions made so far, by their hash alone (which ignores the order of interchangeable piles): a
  * collision could only hide a position from this run, which proves nothing, and it takes 8 bytes a
  * position instead of a whole key. 0 when x was there already, 1 when added, -1 when full. */
 static int mark(Best *b, uint64_t x) {
     if (!x) x = 1;
-    if (4 * (b->marked + 1) > 3 * (b->mask + 1)) { /* keep it at most three quarters full */
-        size_t n = 2 * (b->mask + 1);
+    if (4 * (b->seen.used + 1) > 3 * (b->seen.mask + 1)) { /* keep it at most three quarters full */
+        size_t n = 2 * (b->seen.mask + 1);
         if (n * sizeof(uint64_t) > b->limit / 4) return -1;
-        uint64_t *t = calloc(n, sizeof *t);
+        uint8_t *t = calloc(n, sizeof(uint64_t));
         if (!t) return -1;
-        for (size_t i = 0; i <= b->mask; i++)
-            if (b->seen[i])
-                for (size_t j = b->seen[i] & (n - 1);; j = (j + 1) & (n - 1))
-                    if (!t[j]) {
-                        t[j] = b->seen[i];
-                        break;
-                    }
-        free(b->seen);
-        b->seen = t;
-        b->mask = n - 1;
+        free(hs_move(&b->seen, &HASHES, t, n));
     }
-    for (size_t i = x & b->mask;; i = (i + 1) & b->mask) {
-        if (b->seen[i] == x) return 0;
-        if (!b->seen[i]) {
-            b->seen[i] = x;
-            b->marked++;
-            return 1;
-        }
-    }
+    uint64_t *slot = hs_find(&b->seen, &HASHES, x, same_hash, &x);
+    if (*slot) return 0;
+    *slot = x;
+    b->seen.used++;
+    return 1;
 }
 
 /* The bytes the nodes and their kept positions may take. */
@@ -147,7 +160,7 @@ static int keep(Best *b, uint32_t node, const Pos *p) {
 static void settle(Pos *p, Move *buf) {
     Undo u;
     for (int n = gen_moves(p, buf);; n = gen_moves(p, buf)) {
-        int j = ka_safe(p, buf, n, 0);
+        int j = tx_ka_safe(p, buf, n, 0);
         if (j < 0) return;
         apply_move(p, buf[j], &u);
     }
@@ -202,12 +215,12 @@ static int safe_moves(Search *s, Move *buf, int record) {
     Pos *p = &s->pos;
     Undo u;
     for (int n = gen_moves(p, buf), made = 0;; n = gen_moves(p, buf), made++) {
-        int j = ka_safe(p, buf, n, 0);
+        int j = tx_ka_safe(p, buf, n, 0);
         if (j < 0) return made;
         if (record) {
-            if (search_play(s, buf[j])) return -1;
+            if (tx_search_play(s, buf[j])) return -1;
         } else {
-            if (search_tick(s)) return -1;
+            if (tx_budget_tick(&s->budget)) return -1;
             apply_move(p, buf[j], &u);
         }
     }
@@ -226,38 +239,40 @@ static int replay(Search *s, Best *b, uint32_t x) {
     s->pos = b->root;
     int r = 0;
     for (k = 0; k < depth && !r; k++)
-        r = safe_moves(s, buf, 1) < 0 || search_play(s, b->move[path[k]]);
+        r = safe_moves(s, buf, 1) < 0 || tx_search_play(s, b->move[path[k]]);
     if (!r) r = safe_moves(s, buf, 1) < 0;
     free(path);
     return r ? -1 : 0;
 }
 
-/* Start a run from s->pos into *slot; -1 when memory runs out. Its nodes and its set of positions seen take
- * at most `limit` bytes, which the main table leaves free meanwhile (s->budget.lent, see search.c). With `back`,
+/* Start a run from s->pos; NULL when memory runs out. Its nodes and its set of positions seen take at most
+ * `limit` bytes, which the main table leaves free meanwhile (the budget's `lent`, see search.c). With `back`,
  * cards may be taken back off the foundations. */
-int bestfirst_start(Search *s, Best **slot, size_t limit, int back) {
+Best *tx_bestfirst_start(Search *s, size_t limit, int back) {
     Best *b = calloc(1, sizeof *b);
-    if (!b) return -1;
-    *slot = b;
+    if (!b) return NULL;
     b->root = s->pos;
     b->limit = limit;
     b->back = back;
-    b->mask = 4095;
-    b->seen = calloc(b->mask + 1, sizeof *b->seen);
-    if (!b->seen || room(b) || keep(b, 0, &s->pos)) return -1;
+    b->seen.mask = 4095;
+    b->seen.slots = calloc(b->seen.mask + 1, sizeof(uint64_t));
+    if (!b->seen.slots || room(b) || keep(b, 0, &s->pos)) {
+        tx_bestfirst_free(b);
+        return NULL;
+    }
     b->parent[0] = UINT32_MAX;
     b->n = 1;
     b->score[0] = (int16_t)score(&s->pos);
     push(b, 0);
     mark(b, s->pos.hash);
-    return 0;
+    return b;
 }
 
 /* Go on from where the run stopped, until the pass's cap. 1 when a win was found (the undo stack then
  * holds the line and s->pos is won), 0 when its space (the restricted one, or with `back` the whole game's)
  * has no win as far as it can tell (it knows positions by hash alone, so this proves nothing), -1 when
  * stopped (the cap, the clock, or its memory; s->pos is as before). */
-int bestfirst_run(Search *s, Best *b) {
+int tx_bestfirst_run(Search *s, Best *b) {
     Pos *p = &s->pos;
     Pos saved = *p;
     int nundo0 = s->line.nundo, result = -1;
@@ -276,11 +291,11 @@ int bestfirst_run(Search *s, Best *b) {
             if (replay(s, b, x)) goto stopped;
             return 1;
         }
-        int n = ka_order(p, buf, gen_moves(p, buf), !b->back, 0);
+        int n = tx_ka_order(p, buf, gen_moves(p, buf), !b->back, 0);
         for (int j = 0; j < n; j++) {
             Undo u;
             if (room(b)) b->full = 1;
-            if (b->full || search_tick(s)) {
+            if (b->full || tx_budget_tick(&s->budget)) {
                 /* the node goes back to be expanded again; its children made so far are known */
                 push(b, x);
                 goto stopped;
@@ -312,10 +327,9 @@ stopped:
     return result;
 }
 
-static void drop(Best **slot) {
-    Best *b = *slot;
+void tx_bestfirst_free(Best *b) {
     if (!b) return;
-    free(b->seen);
+    free(b->seen.slots);
     free(b->recs);
     free(b->rec);
     free(b->parent);
@@ -324,10 +338,4 @@ static void drop(Best **slot) {
     free(b->score);
     free(b->heap);
     free(b);
-    *slot = NULL;
-}
-
-void bestfirst_free(Search *s) {
-    drop(&s->sched.best);
-    drop(&s->sched.best_back);
 }

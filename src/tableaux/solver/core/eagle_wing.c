@@ -1,5 +1,7 @@
 /* Eagle Wing in the core: eagle_wing.py and solver/strategy/eagle_wing.py. */
-#include "core.h"
+#include "eagle_wing.h"
+
+const int tx_ew_tableau[8] = {6, 7, 8, 9, 11, 12, 13, 14};
 
 static inline int ew_is_tableau(int i) { return i >= 6 && i <= 14 && i != EW_RESERVE; }
 
@@ -13,7 +15,7 @@ typedef struct {
 /* The foundations that take card c: every empty one for the base rank, else the one it goes on next. */
 static int ew_homes(const EwPlaces *w, int c, int *targets) {
     int nt = 0;
-    if (RANK[c] == w->base) {
+    if (tx_rank[c] == w->base) {
         for (int j = 0; j < w->nef; j++) targets[nt++] = w->ef[j];
     } else if (c < 52 && w->home[c] >= 0) {
         targets[nt++] = w->home[c];
@@ -29,28 +31,28 @@ static void ew_single(const EwPlaces *w, Move *out, int *n, int src, int c) {
 }
 
 /* Every legal move, in eagle_wing.py's order. */
-int ew_moves(const Pos *p, Move *out) {
+int tx_ew_moves(const Pos *p, Move *out) {
     int n = 0;
     if (p->n[EW_STOCK]) add(out, &n, EW_STOCK, 1, EW_WASTE);
     else if (p->n[EW_WASTE] && p->redeals < EW_MAX_REDEALS) add(out, &n, EW_WASTE, p->n[EW_WASTE], EW_STOCK);
     EwPlaces w;
-    w.base = RANK[p->c[EW_F0][0]];
+    w.base = tx_rank[p->c[EW_F0][0]];
     w.nef = w.nopen = 0;
     memset(w.home, -1, sizeof w.home);
     for (int f = EW_F0; f < EW_F0 + 4; f++) {
         if (!p->n[f]) w.ef[w.nef++] = f;
-        else if (NEXT_UP[top(p, f)] >= 0) w.home[NEXT_UP[top(p, f)]] = (int8_t)f;
+        else if (tx_next_up[top(p, f)] >= 0) w.home[tx_next_up[top(p, f)]] = (int8_t)f;
     }
     for (int j = 0; j < 8; j++) {
-        int t = EW_TABLEAU[j];
+        int t = tx_ew_tableau[j];
         if (p->n[t] >= EW_LIMIT) continue;
-        w.takes[w.nopen] = p->n[t] ? NEXT_DOWN[top(p, t)] : -1;
+        w.takes[w.nopen] = p->n[t] ? tx_next_down[top(p, t)] : -1;
         w.open[w.nopen++] = t;
     }
     if (p->n[EW_WASTE]) ew_single(&w, out, &n, EW_WASTE, top(p, EW_WASTE));
     if (p->n[EW_RESERVE] == 1) ew_single(&w, out, &n, EW_RESERVE, p->c[EW_RESERVE][0]);
     for (int j = 0; j < 8; j++) {
-        int s = EW_TABLEAU[j], len = p->n[s];
+        int s = tx_ew_tableau[j], len = p->n[s];
         if (!len) continue;
         int t = top(p, s);
         ew_single(&w, out, &n, s, t);
@@ -65,14 +67,14 @@ int ew_moves(const Pos *p, Move *out) {
 static void ew_settle(Pos *p, const Undo *u, int s, int d) {
     int g = p->game;
     p->hash += pile_term(p, s) + pile_term(p, d);
-    p->hash -= mix(u->ph[0] ^ SALT[pile_class(g, s)]) + mix(u->ph[1] ^ SALT[pile_class(g, d)]);
+    p->hash -= mix(u->ph[0] ^ tx_salt[pile_class(g, s)]) + mix(u->ph[1] ^ tx_salt[pile_class(g, d)]);
     if (s != EW_RESERVE && d != EW_RESERVE) {
         p->hash += pile_term(p, EW_RESERVE);
-        p->hash -= mix(u->ph[2] ^ SALT[pile_class(g, EW_RESERVE)]);
+        p->hash -= mix(u->ph[2] ^ tx_salt[pile_class(g, EW_RESERVE)]);
     }
 }
 
-void ew_apply(Pos *p, Move m, Undo *u) {
+void tx_ew_apply(Pos *p, Move m, Undo *u) {
     int s = m.src, d = m.dst, k = m.cnt;
     u->m = m;
     u->flags = 0;
@@ -106,7 +108,7 @@ void ew_apply(Pos *p, Move m, Undo *u) {
     ew_settle(p, u, s, d);
 }
 
-void ew_undo(Pos *p, const Undo *u) {
+void tx_ew_undo(Pos *p, const Undo *u) {
     int s = u->m.src, d = u->m.dst, k = u->m.cnt;
     if (s == EW_STOCK) {
         p->n[EW_WASTE]--;
@@ -133,17 +135,17 @@ void ew_undo(Pos *p, const Undo *u) {
 }
 
 /* Eagle Wing's safe move (proof in strategy/eagle_wing.py): a card not of the base rank, alone, to its foundation. */
-int ew_safe(const Pos *p, const Move *mv, int n) {
-    int base = RANK[p->c[EW_F0][0]];
+int tx_ew_safe(const Pos *p, const Move *mv, int n) {
+    int base = tx_rank[p->c[EW_F0][0]];
     for (int j = 0; j < n; j++) {
         Move m = mv[j];
-        if (m.cnt == 1 && m.dst >= EW_F0 && m.dst < EW_F0 + 4 && RANK[top(p, m.src)] != base) return j;
+        if (m.cnt == 1 && m.dst >= EW_F0 && m.dst < EW_F0 + 4 && tx_rank[top(p, m.src)] != base) return j;
     }
     return -1;
 }
 
 /* strategy/eagle_wing.py: EagleWingStrategy.order. */
-int ew_order(const Pos *p, Move *mv, int n) {
+int tx_ew_order(const Pos *p, Move *mv, int n) {
     Scored sc[512];
     int ns = 0;
     uint8_t seen[EW_NPILES][4][2];
@@ -170,13 +172,13 @@ int ew_order(const Pos *p, Move *mv, int n) {
         }
         sc[ns++] = (Scored){a, b, m};
     }
-    return ordered(sc, ns, mv);
+    return tx_ordered(sc, ns, mv);
 }
 
 /* Lengths of stock, waste and reserve, foundation heights, sorted tableau piles. Within one search the
  * stock and waste hold the cards that are nowhere else, in an order no move changes, so their lengths
  * pin them down (strategy/eagle_wing.py: EagleWingStrategy.key has the argument). Redeals are the rank. */
-int ew_key(const Pos *p, uint8_t *out) {
+int tx_ew_key(const Pos *p, uint8_t *out) {
     int h[4], o = 0;
     out[o++] = p->n[EW_STOCK];
     out[o++] = p->n[EW_WASTE];
@@ -188,8 +190,8 @@ int ew_key(const Pos *p, uint8_t *out) {
     static const uint32_t MASK[4] = {0, 0xFF0000u, 0xFFFF00u, 0xFFFFFFu};
     uint32_t code[8];
     for (int j = 0; j < 8; j++) {
-        const uint8_t *c = p->c[EW_TABLEAU[j]];
-        int n = p->n[EW_TABLEAU[j]];
+        const uint8_t *c = p->c[tx_ew_tableau[j]];
+        int n = p->n[tx_ew_tableau[j]];
         code[j] = (uint32_t)n << 24 | (((uint32_t)c[0] << 16 | (uint32_t)c[1] << 8 | c[2]) & MASK[n]);
     }
     /* Sorted by a fixed network of 19 exchanges (Batcher's odd-even merge sort for 8). */

@@ -3,7 +3,7 @@
 
 
 /* Every legal move, in king_albert.py's order: from the foundations, the reserve, then the tableau. */
-int ka_moves(const Pos *p, Move *out) {
+int tx_ka_moves(const Pos *p, Move *out) {
     int n = 0, single = p->game == GAME_KA_CLASSIC;
     KaTargets t;
     ka_targets(p, &t);
@@ -16,7 +16,7 @@ int ka_moves(const Pos *p, Move *out) {
     return n;
 }
 
-void ka_apply(Pos *p, Move m, Undo *u) {
+void tx_ka_apply(Pos *p, Move m, Undo *u) {
     u->m = m;
     u->flags = 0;
     u->hash = p->hash;
@@ -30,10 +30,10 @@ void ka_apply(Pos *p, Move m, Undo *u) {
         u->flags |= UNDO_FLIP;
     }
     p->hash += pile_term(p, s) + pile_term(p, d);
-    p->hash -= mix(u->ph[0] ^ SALT[pile_class(p->game, s)]) + mix(u->ph[1] ^ SALT[pile_class(p->game, d)]);
+    p->hash -= mix(u->ph[0] ^ tx_salt[pile_class(p->game, s)]) + mix(u->ph[1] ^ tx_salt[pile_class(p->game, d)]);
 }
 
-void ka_undo(Pos *p, const Undo *u) {
+void tx_ka_undo(Pos *p, const Undo *u) {
     int s = u->m.src, d = u->m.dst, k = u->m.cnt;
     if (u->flags & UNDO_FLIP) p->c[s][p->n[s] - 1] |= DOWN;
     int nd = p->n[d] - k;
@@ -48,15 +48,15 @@ void ka_undo(Pos *p, const Undo *u) {
 
 /* The first pass's rule of thumb: home once both next-lower cards of the other colour are home. */
 static int ka_greedy_card(const int h[4], int c) {
-    int r = RANK[c];
-    int low = RED[c] ? (h[0] < h[3] ? h[0] : h[3]) : (h[1] < h[2] ? h[1] : h[2]);
+    int r = tx_rank[c];
+    int low = tx_red[c] ? (h[0] < h[3] ? h[0] : h[3]) : (h[1] < h[2] ? h[1] : h[2]);
     return r <= 2 || r <= low + 1;
 }
 
 /* The first safe move among mv[0..n) (KingAlbertStrategy.safe_move: a tableau or reserve card home, when
  * ka_home_is_safe), or with `greedy` one the rule of thumb sends home too (greedy_move), or with greedy ==
  * GREEDY_ALL any card that can go home (a streamlined run's auto-foundations); its index, or -1. */
-int ka_safe(const Pos *p, const Move *mv, int n, int greedy) {
+int tx_ka_safe(const Pos *p, const Move *mv, int n, int greedy) {
     int h[4];
     suit_heights(p, 0, h);
     for (int j = 0; j < n; j++) {
@@ -68,13 +68,13 @@ int ka_safe(const Pos *p, const Move *mv, int n, int greedy) {
 }
 
 
-/* 1 when, once card c lies on tableau pile x, a move that ka_order keeps could put a card on it (ka_covers),
+/* 1 when, once card c lies on tableau pile x, a move that tx_ka_order keeps could put a card on it (ka_covers),
  * asked before the move: search.c drops a classic reserve card put out where nothing could cover it. */
-int ka_can_cover(const Pos *p, int c, int x, int restricted) { return ka_covers(p, c, x, restricted, NULL); }
+int tx_ka_can_cover(const Pos *p, int c, int x, int restricted) { return ka_covers(p, c, x, restricted, NULL); }
 
 /* strategy/king_albert.py: KingAlbertStrategy.order: the moves ka_keeps keeps, best first. A restart (restart >
  * 0) shakes the order within each class of moves, more at each restart. */
-int ka_order(const Pos *p, Move *mv, int n, int restricted, int restart) {
+int tx_ka_order(const Pos *p, Move *mv, int n, int restricted, int restart) {
     int h[4], depth[KA_NPILES];
     suit_heights(p, 0, h);
     uint64_t needed = 0; /* the next card of each suit's foundation (card = suit * 13 + rank - 1) */
@@ -117,16 +117,16 @@ int ka_order(const Pos *p, Move *mv, int n, int restricted, int restart) {
         }
         if (restart) {
             uint64_t z = p->hash ^ ((uint64_t)restart << 40) ^ ((uint64_t)s << 16) ^ ((uint64_t)k << 8) ^ d;
-            b += (int)(splitmix(&z) % (uint64_t)(2 * restart + 1));
+            b += (int)(tx_splitmix(&z) % (uint64_t)(2 * restart + 1));
         }
         sc[ns++] = (Scored){a, b, m};
     }
-    return ordered(sc, ns, mv);
+    return tx_ordered(sc, ns, mv);
 }
 
 /* Sorted tableau piles, foundation heights, reserve cells left: equal for positions that differ only
  * in the order of interchangeable piles. */
-int ka_key(const Pos *p, uint8_t *out) {
+int tx_ka_key(const Pos *p, uint8_t *out) {
     int h[4], o = 0;
     suit_heights(p, 0, h);
     for (int s = 0; s < 4; s++) out[o++] = (uint8_t)h[s];
@@ -163,7 +163,7 @@ int ka_key(const Pos *p, uint8_t *out) {
 /* A streamlined run's key (search.c's node_key, with STREAM_SUITS): the position with the two suits of each
  * colour told apart nowhere, so that positions differing only in which of two cards of one rank and colour lies
  * where are one node. That is no symmetry of the game (a suit's foundation takes only its own cards), so a
- * run that uses it proves nothing: it only finds wins, whose lines are replayed (solve.c).
+ * run that uses it proves nothing: it only finds wins, whose lines are replayed (pass.c).
  *
  * The key is this 64-bit hash alone, not the bytes it is made from: the heights of each colour's suits as a
  * sorted pair, and a sum over the reserve's cards and over the tableau's piles, so that their order does not
@@ -171,7 +171,7 @@ int ka_key(const Pos *p, uint8_t *out) {
  * run that proves nothing loses nothing it could have proved. Exact keys would take three fifths of the
  * run's time to make, sort and compare; the hash makes the same positions in half the time (both streamlined
  * kinds alone on 46 hard King Albert deals: the same positions, 23 CPU seconds against 46). */
-uint64_t ka_hash_suits(const Pos *p) {
+uint64_t tx_ka_hash_suits(const Pos *p) {
     int h[4], hi[2], lo[2];
     suit_heights(p, 0, h);
     for (int k = 0; k < 2; k++) { /* black (0, 3), then red (1, 2) */
@@ -179,13 +179,13 @@ uint64_t ka_hash_suits(const Pos *p) {
         lo[k] = a < b ? a : b;
         hi[k] = a < b ? b : a;
     }
-    uint64_t sum = mix((uint64_t)(((lo[0] * 14 + hi[0]) * 14 + lo[1]) * 14 + hi[1]) ^ SALT[7]);
+    uint64_t sum = mix((uint64_t)(((lo[0] * 14 + hi[0]) * 14 + lo[1]) * 14 + hi[1]) ^ tx_salt[7]);
     for (int i = KA_R0; i < KA_NPILES; i++)
-        if (p->n[i]) sum += mix(ZOB[0][COLOUR[p->c[i][0]]] ^ SALT[6]);
+        if (p->n[i]) sum += mix(tx_zob[0][tx_colour[p->c[i][0]]] ^ tx_salt[6]);
     for (int i = KA_T0; i < KA_T1; i++) {
         uint64_t x = 0;
-        for (int j = 0; j < p->n[i]; j++) x ^= ZOB[j][COLOUR[p->c[i][j]]];
-        sum += mix(x ^ SALT[5]);
+        for (int j = 0; j < p->n[i]; j++) x ^= tx_zob[j][tx_colour[p->c[i][j]]];
+        sum += mix(x ^ tx_salt[5]);
     }
     return sum;
 }

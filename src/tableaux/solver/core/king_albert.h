@@ -1,7 +1,9 @@
 /*
- * King Albert's rules as both complete searches use them: king_albert.c (the depth-first search's moves, safe
- * moves and order) and layered_keys.c (the layered search's steps and safe moves) take them from here, so each
- * rule has one copy. Inline, since both call them for every position they make.
+ * King Albert (AisleRiot's rules and the classic ones) in the core: king_albert.py and strategy/king_albert.py.
+ * king_albert.c has the moves, safe moves, order and keys of the depth-first search, declared at the end. The
+ * rules that both complete searches use are inline here: king_albert.c and layered_keys.c (the layered search's
+ * steps and safe moves) take them from here, so each rule has one copy. Inline, since both call them for every
+ * position they make.
  *
  *  - the foundations (ka_home): each suit's height, where it lies, which foundations are empty;
  *  - the moves from one pile (ka_moves_from), in king_albert.py's order;
@@ -11,7 +13,7 @@
 #ifndef TABLEAUX_KING_ALBERT_H
 #define TABLEAUX_KING_ALBERT_H
 
-#include "core.h"
+#include "cards.h"
 
 /* The foundations: cards home per suit, the foundation holding each suit, and the empty ones in order. */
 typedef struct {
@@ -24,7 +26,7 @@ static inline void ka_home(const Pos *p, KaHome *f) {
     suit_heights(p, 0, f->h);
     f->nef = 0;
     for (int i = 0; i < 4; i++) {
-        if (p->n[i]) f->of[SUIT[p->c[i][0]]] = (int8_t)i;
+        if (p->n[i]) f->of[tx_suit[p->c[i][0]]] = (int8_t)i;
         else f->ef[f->nef++] = (uint8_t)i;
     }
 }
@@ -32,18 +34,18 @@ static inline void ka_home(const Pos *p, KaHome *f) {
 /* The foundation that card c (a card, not face down) goes home to, the first empty one for an Ace; -1 when
  * its suit is not up to the rank below it. */
 static inline int ka_home_dst(const KaHome *f, int c) {
-    if (RANK[c] != f->h[SUIT[c]] + 1) return -1;
-    return RANK[c] == 1 ? f->ef[0] : f->of[SUIT[c]];
+    if (tx_rank[c] != f->h[tx_suit[c]] + 1) return -1;
+    return tx_rank[c] == 1 ? f->ef[0] : f->of[tx_suit[c]];
 }
 
 /* KingAlbertStrategy.safe_move (ka_home_is_safe in strategy/king_albert.py): card c may go home for good, with
  * the suits home up to h, when its rank r <= 2, or when both suits of the other colour are home up to r - 2
  * and the other suit of its colour up to r - 3. Sent home, it is a safe move; on a foundation, never taken back. */
 static inline int ka_home_is_safe(const int h[4], int c) {
-    int r = RANK[c];
+    int r = tx_rank[c];
     if (r <= 2) return 1;
-    int o1 = RED[c] ? 0 : 1, o2 = RED[c] ? 3 : 2; /* the other colour's suits */
-    return h[o1] >= r - 2 && h[o2] >= r - 2 && h[SUIT[c] ^ 3] >= r - 3; /* C<->S, D<->H: one colour */
+    int o1 = tx_red[c] ? 0 : 1, o2 = tx_red[c] ? 3 : 2; /* the other colour's suits */
+    return h[o1] >= r - 2 && h[o2] >= r - 2 && h[tx_suit[c] ^ 3] >= r - 3; /* C<->S, D<->H: one colour */
 }
 
 /* 1 when the search may take foundation card c back onto the tableau: never in the first pass's restricted
@@ -63,9 +65,9 @@ typedef struct {
 /* The two cards that may go on tableau card t (rank 2 and up): one rank lower, the other colour, in
  * ascending card order, as ACCEPTS lists them. */
 static inline void ka_below(int t, int *lo, int *hi) {
-    int r = RANK[t] - 2;
-    *lo = (RED[t] ? 0 : 1) * 13 + r;
-    *hi = (RED[t] ? 3 : 2) * 13 + r;
+    int r = tx_rank[t] - 2;
+    *lo = (tx_red[t] ? 0 : 1) * 13 + r;
+    *hi = (tx_red[t] ? 3 : 2) * 13 + r;
 }
 
 static inline void ka_targets(const Pos *p, KaTargets *t) {
@@ -78,7 +80,7 @@ static inline void ka_targets(const Pos *p, KaTargets *t) {
             continue;
         }
         int c = top(p, i);
-        if (c >= 52 || RANK[c] < 2) continue;
+        if (c >= 52 || tx_rank[c] < 2) continue;
         int lo, hi;
         ka_below(c, &lo, &hi);
         t->wanted[lo][t->nw[lo]++] = (uint8_t)i;
@@ -88,11 +90,11 @@ static inline void ka_targets(const Pos *p, KaTargets *t) {
 
 /* Card c from pile src to a foundation: an Ace to each empty one, another card where its suit waits for it. */
 static inline int ka_to_foundation(const KaHome *f, int src, int c, Move *out, int n) {
-    if (RANK[c] == 1) {
+    if (tx_rank[c] == 1) {
         for (int j = 0; j < f->nef; j++)
             if (f->ef[j] != src) add(out, &n, src, 1, f->ef[j]);
-    } else if (c < 52 && RANK[c] == f->h[SUIT[c]] + 1) {
-        add(out, &n, src, 1, f->of[SUIT[c]]);
+    } else if (c < 52 && tx_rank[c] == f->h[tx_suit[c]] + 1) {
+        add(out, &n, src, 1, f->of[tx_suit[c]]);
     }
     return n;
 }
@@ -147,7 +149,7 @@ static inline int ka_keeps(const Pos *p, const int h[4], Move m, int restricted,
  * the first); how many. Classic rules: a reserve card put on the tableau must be covered by the next move
  * (KingAlbertStrategy.obligation), and where no move can, it is not put out at all. */
 static inline int ka_covers(const Pos *p, int c, int x, int restricted, Move *out) {
-    if (c >= 52 || RANK[c] < 2) return 0;
+    if (c >= 52 || tx_rank[c] < 2) return 0;
     int a, b, h[4], n = 0;
     ka_below(c, &a, &b);
     for (int i = 0; i < KA_NPILES; i++) {
@@ -163,5 +165,16 @@ static inline int ka_covers(const Pos *p, int c, int x, int restricted, Move *ou
     }
     return n;
 }
+
+/* ---- king_albert.c */
+int tx_ka_moves(const Pos *p, Move *out);
+void tx_ka_apply(Pos *p, Move m, Undo *u);
+void tx_ka_undo(Pos *p, const Undo *u);
+#define GREEDY_ALL 2 /* tx_ka_safe's greedy: every card that can go home goes (a streamlined run) */
+int tx_ka_safe(const Pos *p, const Move *mv, int n, int greedy);
+int tx_ka_order(const Pos *p, Move *mv, int n, int restricted, int restart);
+int tx_ka_can_cover(const Pos *p, int c, int x, int restricted);
+int tx_ka_key(const Pos *p, uint8_t *out);
+uint64_t tx_ka_hash_suits(const Pos *p);
 
 #endif

@@ -7,7 +7,9 @@
  * a zero. The search is depth first with every key kept in the solver's table (table.c), so it counts one
  * position per key kept, as the reference does, and a full table or stack ends it with "unknown".
  */
-#include "core.h"
+#include "relaxed.h"
+
+#include "table.h"
 
 typedef struct {
     uint8_t pile[9][MAXCARDS + 1], len[9], res[7], height[4];
@@ -18,7 +20,7 @@ typedef struct {
     uint8_t src, dst; /* src: pile 0-8, cell 9-15, foundation 16-19; dst: pile 0-8, foundation 16-19 */
 } RMove;
 
-static inline int is_red_suit(int suit) { return RED[suit * 13]; } /* the suit's Ace's colour */
+static inline int is_red_suit(int suit) { return tx_red[suit * 13]; } /* the suit's Ace's colour */
 static inline int kind_rank(int k) { return k >> 3; }
 static inline int kind_red(int k) { return (k & 7) >= 4 ? (k & 7) - 4 : is_red_suit(k & 7); }
 static inline int kind_of(const RPos *p, int rank, int suit) {
@@ -123,42 +125,41 @@ typedef struct {
     size_t begin, next, end; /* this position's moves in the move stack: the next one to try, and the end */
 } RFrame;
 
-int relaxed_search(const Pos *start, int kept, long long max_positions, double time_limit, size_t memory,
-                   long long *positions, int *out_of_memory) {
+/* The relaxed game from `start`, searched to its end within the budget (its positions, deadline and memory): 1
+ * lost (the real deal too), 0 won (says nothing), -1 unknown (out of positions, time or memory: the budget's
+ * flags say which). Its positions are the keys it kept, counted in b->nodes. */
+int tx_relaxed_search(const Pos *start, int kept, Budget *b) {
     RPos p;
     memset(&p, 0, sizeof p);
     p.kept = kept;
     for (int f = 0; f < 4; f++)
-        if (start->n[f]) p.height[SUIT[start->c[f][0] & 63]] = start->n[f];
+        if (start->n[f]) p.height[tx_suit[start->c[f][0] & 63]] = start->n[f];
     for (int i = 0; i < 9; i++) {
         for (int j = 0; j < start->n[KA_T0 + i]; j++) {
             int c = start->c[KA_T0 + i][j] & 63;
-            p.pile[i][j] = (uint8_t)kind_of(&p, RANK[c], SUIT[c]);
+            p.pile[i][j] = (uint8_t)kind_of(&p, tx_rank[c], tx_suit[c]);
         }
         p.len[i] = start->n[KA_T0 + i];
     }
     for (int i = 0; i < 7; i++) {
         int c = start->c[KA_R0 + i][0] & 63;
-        p.res[i] = start->n[KA_R0 + i] ? (uint8_t)kind_of(&p, RANK[c], SUIT[c]) : 0;
+        p.res[i] = start->n[KA_R0 + i] ? (uint8_t)kind_of(&p, tx_rank[c], tx_suit[c]) : 0;
     }
-    *positions = 0;
-    *out_of_memory = 0;
     Table t;
-    size_t stack_cap = memory / 4; /* the stacks' share; the table has the rest */
-    if (table_init(&t, memory - stack_cap)) {
-        *out_of_memory = 1;
+    size_t table_cap = b->memory - b->memory / 4; /* the table's part of the allowance; the stacks have the rest */
+    if (tx_budget_reserve(b, table_cap) || tx_table_init(&t, table_cap)) {
+        b->out_of_memory = 1;
         return -1;
     }
     size_t fcap = 1024, mcap = 1 << 14, depth = 0, top;
-    RFrame *fr = malloc(fcap * sizeof *fr);
-    RMove *mv = malloc(mcap * sizeof *mv);
+    RFrame *fr = tx_budget_alloc(b, fcap * sizeof *fr, 0);
+    RMove *mv = tx_budget_alloc(b, mcap * sizeof *mv, 0);
     uint8_t key[KEY_MAX];
     uint64_t hash;
     int result = -1, len = relaxed_key(&p, key, &hash);
-    double deadline = time_limit > 0 ? now() + time_limit : 0;
-    if (!fr || !mv || table_full(&t)) goto out_of_memory;
-    table_visit(&t, hash, key, len, 0);
-    *positions = 1;
+    if (!fr || !mv || tx_table_full(&t)) goto out_of_memory;
+    tx_table_visit(&t, hash, key, len, 0);
+    b->nodes = 1;
     top = (size_t)relaxed_moves(&p, mv);
     fr[0] = (RFrame){0, 0, top};
     for (;;) {
@@ -182,37 +183,27 @@ int relaxed_search(const Pos *start, int kept, long long max_positions, double t
         int k = take(&p, m.src);
         put(&p, m.dst, k);
         len = relaxed_key(&p, key, &hash);
-        if (table_full(&t)) goto out_of_memory;
-        if (table_visit(&t, hash, key, len, 0)) {
+        if (tx_table_full(&t)) goto out_of_memory;
+        if (tx_table_visit(&t, hash, key, len, 0)) {
             take(&p, m.dst);
             put(&p, m.src, k);
             continue;
         }
-        if (max_positions >= 0 && *positions >= max_positions) break;
-        ++*positions;
-        if ((*positions & 0xFFFF) == 0 && deadline > 0 && now() > deadline) break;
-        if (++depth == fcap || top + MOVES_MAX > mcap) {
-            size_t nf = depth == fcap ? fcap * 2 : fcap, nm = top + MOVES_MAX > mcap ? mcap * 2 : mcap;
-            if (nf * sizeof *fr + nm * sizeof *mv > stack_cap) goto out_of_memory;
-            RFrame *f2 = realloc(fr, nf * sizeof *fr);
-            if (f2) fr = f2;
-            RMove *m2 = f2 ? realloc(mv, nm * sizeof *mv) : NULL;
-            if (m2) mv = m2;
-            if (!f2 || !m2) goto out_of_memory;
-            fcap = nf;
-            mcap = nm;
-        }
+        if (tx_budget_tick(b)) break;
+        if (++depth == fcap && tx_budget_resize(b, (void **)&fr, &fcap, fcap * 2, sizeof *fr)) goto out_of_memory;
+        if (top + MOVES_MAX > mcap && tx_budget_resize(b, (void **)&mv, &mcap, mcap * 2, sizeof *mv)) goto out_of_memory;
         size_t n = (size_t)relaxed_moves(&p, mv + top);
         fr[depth] = (RFrame){top, top, top + n};
         top += n;
     }
     goto done;
 out_of_memory:
-    *out_of_memory = 1;
+    b->out_of_memory = 1;
     result = -1;
 done:
-    free(fr);
-    free(mv);
-    table_free(&t);
+    tx_budget_free(b, fr, fcap * sizeof *fr);
+    tx_budget_free(b, mv, mcap * sizeof *mv);
+    tx_table_free(&t);
+    b->held -= table_cap;
     return result;
 }

@@ -1,12 +1,5 @@
-/* The depth-first search: one run, its budgets, and the memory its table and stacks share. */
-#include "core.h"
-
-
-double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+/* The depth-first search: one run, and the memory its table and stacks share. */
+#include "search.h"
 
 static size_t stack_bytes(const Search *s) {
     return (size_t)s->line.frames_cap * sizeof(Frame) + (size_t)s->line.moves_cap * sizeof(Move) +
@@ -15,7 +8,7 @@ static size_t stack_bytes(const Search *s) {
 
 /* The table and the stacks share one allowance. The table may grow to 7/8 of it, or less when the
  * stacks take more than the rest: a deep line may use room the table has not taken. */
-void share_memory(Search *s) {
+void tx_search_share_memory(Search *s) {
     size_t stacks = stack_bytes(s), reserve = s->budget.memory / 8;
     if (stacks < reserve) stacks = reserve;
     stacks += s->budget.lent;
@@ -33,64 +26,23 @@ static int grow(Search *s, void **buf, int *cap, int need, size_t item) {
     while (want < need) want *= 2;
     int ncap = want > STACK_MAX ? STACK_MAX : (int)want;
     size_t stacks = stack_bytes(s) + (size_t)(ncap - *cap) * item + s->budget.lent;
-    while (stacks + table_bytes(&s->table) > s->budget.memory) {
+    while (stacks + tx_table_bytes(&s->table) > s->budget.memory) {
         s->table.cap = s->budget.memory > stacks ? s->budget.memory - stacks : 0; /* so that it does not grow back */
-        if (!s->table.slots || table_gc(&s->table, 1)) return -1;
+        if (!s->table.set.slots || tx_table_gc(&s->table, 1)) return -1;
         refill(s);
     }
     void *nb = realloc(*buf, (size_t)ncap * item);
     if (!nb) return -1;
     *buf = nb;
     *cap = ncap;
-    share_memory(s);
+    tx_search_share_memory(s);
     return 0;
 }
 
 #define GROW(s, field, cap, need) grow((s), (void **)&(s)->line.field, &(s)->line.cap, (need), sizeof(*(s)->line.field))
 
-/* Count one position about to be made. 1 when the budget (or the pass's share) is spent. */
-int search_tick(Search *s) {
-#ifdef TABLEAUX_THREADS
-    if (s->threads.share && atomic_load_explicit(&s->threads.share->stop, memory_order_relaxed)) {
-        s->run.capped = s->run.timeout = 1; /* the other thread has the answer */
-        s->budget.out_of_budget = 1;
-        return 1;
-    }
-    if (s->budget.max_nodes >= 0 && s->budget.nodes >= s->budget.max_nodes && !(s->threads.complete && await_pass(s))) {
-#else
-    if (s->budget.max_nodes >= 0 && s->budget.nodes >= s->budget.max_nodes) {
-#endif
-        s->budget.out_of_budget = 1;
-        return 1;
-    }
-    s->budget.nodes++;
-    if ((s->budget.nodes & 1023) == 0) {
-        double t = now();
-        if (s->budget.deadline > 0 && t >= s->budget.deadline) {
-            s->budget.out_of_budget = 1;
-            return 1;
-        }
-        if (s->run.deadline > 0 && t >= s->run.deadline) {
-            s->run.capped = s->run.timeout = 1;
-            return 1;
-        }
-    }
-    if (s->run.cap >= 0 && s->budget.nodes > s->run.cap) {
-        s->run.capped = 1;
-        return 1;
-    }
-    return 0;
-}
-
-/* The first pass's next run (depth-first or best-first) may make `size` more positions, within the share. */
-void cap_pass(Search *s, long long size, long long share) {
-    s->run.cap = s->budget.nodes + size;
-    if (share >= 0 && s->run.cap > share) s->run.cap = share;
-    s->run.capped = 0;
-}
-
 /* Make a move and keep it on the undo stack, as part of the line. 0, or -1 when memory runs out. */
-int search_play(Search *s, Move m) {
+int tx_search_play(Search *s, Move m) {
     if (GROW(s, undo, undo_cap, s->line.nundo + 1)) {
         s->budget.out_of_memory = 1;
         return -1;
@@ -104,20 +56,20 @@ int search_play(Search *s, Move m) {
 static int refill(Search *s) {
     Table *t = &s->table;
     int f = 0;
-    for (; f < s->line.nframes && !table_full(t); f++) {
+    for (; f < s->line.nframes && !tx_table_full(t); f++) {
         const Frame *fr = &s->line.frames[f];
-        if (fr->klen >= 0) table_visit(t, fr->hash, s->line.keys + fr->kstart, fr->klen, fr->rank);
+        if (fr->klen >= 0) tx_table_visit(t, fr->hash, s->line.keys + fr->kstart, fr->klen, fr->rank);
     }
-    return f == s->line.nframes && !table_full(t);
+    return f == s->line.nframes && !tx_table_full(t);
 }
 
-/* Make room in a full table (table_gc, else empty it) and put back the keys on the current line.
+/* Make room in a full table (tx_table_gc, else empty it) and put back the keys on the current line.
  * -1 when even an empty table cannot hold the line. */
 static int make_room(Search *s) {
     Table *t = &s->table;
-    if (!table_full(t)) return 0;
-    if (!table_gc(t, 0) && refill(s)) return 0;
-    table_clear(t); /* what the collection kept leaves no room for the line */
+    if (!tx_table_full(t)) return 0;
+    if (!tx_table_gc(t, 0) && refill(s)) return 0;
+    tx_table_clear(t); /* what the collection kept leaves no room for the line */
     t->clears++;
     return refill(s) ? 0 : -1;
 }
@@ -128,10 +80,10 @@ static int make_room(Search *s) {
  * tableau must be covered: the obligation is its pile (strategy/king_albert.py: KingAlbertStrategy.obligation has
  * the proof). In the first pass's chained runs, a tableau card moved must be used at once: the next move
  * puts a card on it, or moves or covers the card it left. That is no proof, only a streamliner. */
-static int obliges(const Search *s, Move m) {
+static int obliges(const Search *s, const RunSpec *how, Move m) {
     if (s->pos.game != GAME_KA_CLASSIC || m.dst < KA_T0) return -1;
-    if (s->sched.oblige && m.src >= KA_R0) return m.dst;
-    if (s->run.chained && m.src >= KA_T0 && m.src < KA_T1 && s->pos.n[m.src]) return CHAINED + (m.src << 8 | m.dst);
+    if (how->oblige && m.src >= KA_R0) return m.dst;
+    if (how->chained && m.src >= KA_T0 && m.src < KA_T1 && s->pos.n[m.src]) return CHAINED + (m.src << 8 | m.dst);
     return -1;
 }
 
@@ -145,23 +97,23 @@ static int keep_obliged(Move *mv, int n, int ob) {
 
 /* Dead ends: a node with an obligation that no move the search would make there meets has no child, so
  * it is dropped before it is made, counted or looked up. Most reserve cards put on the tableau have no
- * card that could cover them at once; uncoverable asks before the move (ka_can_cover), and unmet after a
+ * card that could cover them at once; uncoverable asks before the move (tx_ka_can_cover), and unmet after a
  * chained run's move. */
-static int uncoverable(const Search *s, Move m, int restricted) {
-    return s->pos.game == GAME_KA_CLASSIC && s->sched.oblige && m.src >= KA_R0 && m.dst >= KA_T0 &&
-           !ka_can_cover(&s->pos, top(&s->pos, m.src), m.dst, restricted);
+static int uncoverable(const Search *s, const RunSpec *how, Move m) {
+    return s->pos.game == GAME_KA_CLASSIC && how->oblige && m.src >= KA_R0 && m.dst >= KA_T0 &&
+           !tx_ka_can_cover(&s->pos, top(&s->pos, m.src), m.dst, how->restricted);
 }
 
 static int unmet(const Search *s, int ob, int restricted) {
     Move mv[512];
     int n = keep_obliged(mv, gen_moves(&s->pos, mv), ob);
-    return !n || !ka_order(&s->pos, mv, n, restricted, 0);
+    return !n || !tx_ka_order(&s->pos, mv, n, restricted, 0);
 }
 
 /* A node with an obligation is another node than its position: its key gets the cards the obligation
  * names (a key longer than any position's with the same cards home), its hash a mark. The mark only
  * changes the hash's top bits, which table.c's slot_index leaves out, so the node's slot is found next to
- * its position's, which the search has just looked up (table_seen): one trip to memory instead of two. */
+ * its position's, which the search has just looked up (tx_table_seen): one trip to memory instead of two. */
 static int oblige_key(const Pos *p, int ob, uint8_t *key, int klen, uint64_t *hash) {
     uint64_t base = *hash;
     int c = top(p, ob >= CHAINED ? (ob - CHAINED) & 255 : ob);
@@ -178,44 +130,67 @@ static int oblige_key(const Pos *p, int ob, uint8_t *key, int klen, uint64_t *ha
 
 /* The key of the position as the run knows it (written to key, its length to *klen), and its hash: the
  * canonical key and the position's own hash, or for a streamlined run that merges suits its hash alone
- * (ka_hash_suits), which is then its key too. */
-static uint64_t node_key(const Search *s, uint8_t *key, int *klen) {
-    if (!(s->run.stream & STREAM_SUITS)) {
+ * (tx_ka_hash_suits), which is then its key too. */
+static uint64_t node_key(const Search *s, const RunSpec *how, uint8_t *key, int *klen) {
+    if (!(how->stream & STREAM_SUITS)) {
         *klen = make_key(&s->pos, key);
         return s->pos.hash;
     }
-    uint64_t h = ka_hash_suits(&s->pos);
+    uint64_t h = tx_ka_hash_suits(&s->pos);
     memcpy(key, &h, sizeof h);
     *klen = (int)sizeof h;
     return h;
 }
 
+/* A paused run (RunSpec.resume) given up: the position back to where it started, its line gone. */
+void tx_search_abandon(Search *s) {
+    if (s->line.paused)
+        while (s->line.nundo > s->line.frames[0].ubase) undo_move(&s->pos, &s->line.undo[--s->line.nundo]);
+    s->line.nframes = s->line.nmoves = s->line.nkeys = 0;
+    s->line.paused = 0;
+}
+
 /*
- * Depth-first search from the current position. 1 when won (the undo stack then holds the line),
- * 0 when the space is exhausted, -1 when stopped (budget, the pass's share, or memory). The table starts
- * empty, unless `keep`: then it holds only positions whose searches ended (solve.c's complete).
+ * Depth-first search from the current position, as `how` says. 1 when won (the undo stack then holds the line),
+ * 0 when the space is exhausted, -1 when stopped (the budget, the turn's cap or time, or memory: the budget's
+ * flags say which).
+ *
+ * A resumable run (how.resume) pauses at the end of its turn instead: only between two children of a position,
+ * the child it was about to make neither made nor counted, so that going on makes every position it would have
+ * made without the pause, in the same order, and counts each once (its safe moves are made past the turn's end,
+ * tx_budget_count). Then s->line.paused is set, and the next resumable run goes on from there.
  */
-int run(Search *s, int restricted, int keep) {
+int tx_search_run(Search *s, RunSpec how) {
+    int restricted = how.restricted;
     Pos *p = &s->pos;
     uint8_t key[KEY_MAX];
     Move buf[512];
-    s->line.nframes = s->line.nmoves = s->line.nkeys = 0;
-    s->run.capped = 0;
-    int depth0 = s->line.nundo;
-    if (!keep) table_clear(&s->table);
+    int klen, expand;
+    uint64_t kh;
+    s->budget.capped = 0;
+    if (how.resume && s->line.paused) { /* its top frame is expanded: the next child comes next */
+        s->line.paused = 0;
+        expand = 0;
+        kh = 0;
+        klen = 0;
+        goto resumed;
+    }
+    tx_search_abandon(s);
+    if (!how.keep) tx_table_clear(&s->table);
 
     /* key, klen and kh always hold the key and hash of the newest node: made when the node is, they
      * are still right when it is expanded (at once), unless safe moves change the position there. */
-    int klen;
-    uint64_t kh = node_key(s, key, &klen);
-    table_visit(&s->table, kh, key, klen, pos_rank(p));
-    int expand = 1; /* the top frame still needs its moves */
+    kh = node_key(s, &how, key, &klen);
+    tx_table_visit(&s->table, kh, key, klen, pos_rank(p));
+    expand = 1; /* the top frame still needs its moves */
     if (GROW(s, frames, frames_cap, 1)) goto oom;
-    s->line.frames[0].ubase = depth0;
+    s->line.frames[0].ubase = s->line.nundo;
     s->line.frames[0].start = s->budget.nodes;
     s->line.frames[0].klen = -1;
     s->line.frames[0].oblig = -1;
     s->line.nframes = 1;
+resumed:;
+    int depth0 = s->line.frames[0].ubase;
 
     while (s->line.nframes) {
         Frame *fr = &s->line.frames[s->line.nframes - 1];
@@ -224,14 +199,14 @@ int run(Search *s, int restricted, int keep) {
             int n = gen_moves(p, buf), closed = 0, ob = fr->oblig;
             if (ob >= 0) n = keep_obliged(buf, n, ob);
             for (; ob < 0;) { /* no safe moves before an obligation is met */
-                int greedy = s->run.stream & STREAM_HOME ? GREEDY_ALL : restricted && s->run.greedy;
-                int j = p->game == GAME_EW ? ew_safe(p, buf, n) : ka_safe(p, buf, n, greedy);
+                int greedy = how.stream & STREAM_HOME ? GREEDY_ALL : restricted && how.greedy;
+                int j = p->game == GAME_EW ? tx_ew_safe(p, buf, n) : tx_ka_safe(p, buf, n, greedy);
                 if (j < 0) break;
-                if (search_tick(s)) goto stopped;
-                if (search_play(s, buf[j])) goto oom;
-                kh = node_key(s, key, &klen);
+                if (how.resume ? tx_budget_count(&s->budget) : tx_budget_tick(&s->budget)) goto stopped;
+                if (tx_search_play(s, buf[j])) goto oom;
+                kh = node_key(s, &how, key, &klen);
                 if (make_room(s)) goto oom;
-                if (table_visit(&s->table, kh, key, klen, pos_rank(p))) {
+                if (tx_table_visit(&s->table, kh, key, klen, pos_rank(p))) {
                     closed = 1;
                     break;
                 }
@@ -243,7 +218,7 @@ int run(Search *s, int restricted, int keep) {
                 continue;
             }
             if (is_won(p)) return 1;
-            n = p->game == GAME_EW ? ew_order(p, buf, n) : ka_order(p, buf, n, restricted, s->run.restart);
+            n = p->game == GAME_EW ? tx_ew_order(p, buf, n) : tx_ka_order(p, buf, n, restricted, how.restart);
             if (GROW(s, moves, moves_cap, s->line.nmoves + n) || GROW(s, keys, keys_cap, s->line.nkeys + klen))
                 goto oom;
             fr = &s->line.frames[s->line.nframes - 1];
@@ -260,7 +235,7 @@ int run(Search *s, int restricted, int keep) {
             s->line.nkeys += klen;
         }
         if (fr->midx == fr->mcount) {
-            table_done(&s->table, fr->hash, s->line.keys + fr->kstart, fr->klen, s->budget.nodes - fr->start);
+            tx_table_done(&s->table, fr->hash, s->line.keys + fr->kstart, fr->klen, s->budget.nodes - fr->start);
             while (s->line.nundo > fr->ubase) undo_move(p, &s->line.undo[--s->line.nundo]);
             s->line.nmoves = fr->mstart;
             s->line.nkeys = fr->kstart;
@@ -268,24 +243,31 @@ int run(Search *s, int restricted, int keep) {
             continue;
         }
         Move m = s->line.moves[fr->mstart + fr->midx++];
-        if (uncoverable(s, m, restricted)) continue;
+        if (uncoverable(s, &how, m)) continue;
         int ubase = s->line.nundo;
-        if (search_play(s, m)) goto oom;
-        int ob = obliges(s, m);
+        if (tx_search_play(s, m)) goto oom;
+        int ob = obliges(s, &how, m);
         if (ob >= CHAINED && unmet(s, ob, restricted)) {
             undo_move(p, &s->line.undo[--s->line.nundo]);
             continue;
         }
-        if (search_tick(s)) goto stopped;
-        uint64_t h = node_key(s, key, &klen);
+        if (tx_budget_tick(&s->budget)) {
+            if (!how.resume || !s->budget.capped || s->budget.out_of_budget) goto stopped;
+            undo_move(p, &s->line.undo[--s->line.nundo]); /* pause: this child comes first when the run goes on */
+            fr->midx--;
+            s->budget.nodes--;
+            s->line.paused = 1;
+            return -1;
+        }
+        uint64_t h = node_key(s, &how, key, &klen);
         if (make_room(s)) goto oom;
         /* a node with an obligation is skipped when its position was searched without one */
-        if (ob >= 0 && table_seen(&s->table, h, key, klen, pos_rank(p))) {
+        if (ob >= 0 && tx_table_seen(&s->table, h, key, klen, pos_rank(p))) {
             undo_move(p, &s->line.undo[--s->line.nundo]);
             continue;
         }
         if (ob >= 0) klen = oblige_key(p, ob, key, klen, &h);
-        if (table_visit(&s->table, h, key, klen, pos_rank(p))) {
+        if (tx_table_visit(&s->table, h, key, klen, pos_rank(p))) {
             undo_move(p, &s->line.undo[--s->line.nundo]);
             continue;
         }
@@ -303,5 +285,22 @@ oom:
     s->budget.out_of_memory = 1;
 stopped:
     while (s->line.nundo > depth0) undo_move(p, &s->line.undo[--s->line.nundo]);
+    s->line.nframes = 0;
     return -1;
+}
+
+/* The winning line `from` holds becomes `to`'s: their undo stacks change places. */
+void tx_search_take_line(Search *to, Search *from) {
+    Stacks mine = to->line;
+    to->line.undo = from->line.undo, to->line.nundo = from->line.nundo, to->line.undo_cap = from->line.undo_cap;
+    from->line.undo = mine.undo, from->line.nundo = mine.nundo, from->line.undo_cap = mine.undo_cap;
+}
+
+void tx_search_free(Search *s) {
+    tx_table_free(&s->table);
+    free(s->line.frames);
+    free(s->line.moves);
+    free(s->line.undo);
+    free(s->line.keys);
+    free(s);
 }

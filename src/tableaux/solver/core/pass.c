@@ -1,0 +1,266 @@
+/* The first pass: runs of the depth-first search (search.c) and the best-first one (bestfirst.c) over restricted
+ * spaces, in rounds of turns, on a share of the budget. Its runs only look for wins; what it cannot win, the
+ * complete search (solve.c) decides. */
+#include "pass.h"
+
+#include "bestfirst.h"
+
+/* The complete search's share while it takes turns with the pass on one thread: COMPLETE_NUM positions for every
+ * COMPLETE_DEN of the pass's (complete_turn). On 300 fresh classic deals at 30 million positions (from
+ * 3,000,000,000 on, drawn with seed 12), with the streamlined runs from the first round, half as many as the
+ * pass's took 37.2 million positions in all, as many 30.3 million, twice as many 23.7 million, four times 21.0
+ * million; on 300 fresh King Albert deals the three shares made 1.46, 1.46 and 1.38 million. Twice as many: a
+ * lost deal then costs one and a half times the complete search's positions, and a win that only the pass
+ * finds late, three times the pass's. */
+#define COMPLETE_NUM 2
+#define COMPLETE_DEN 1
+
+/* The first restart after which the classic first pass makes chained runs too. Sooner, they take the share
+ * of the early runs, which decide most deals: on classic deals 1-1000 at 200,000 positions, chained runs
+ * from the start decided 6 fewer. From the third run on they cost nothing there, and at 5 million positions
+ * they leave 24 of deals 1-2000 unknown instead of 31 (from the first run: 25, fourth: 27, fifth: 28). */
+#define CHAIN_FROM 2
+
+/* The streamlined runs' turns, in rounds of the first pass, from the first round on: the first kind's turn is
+ * STREAM_FIRST times as long as the other runs' first turn, each other kind's STREAM_NEXT times, and each doubles
+ * from round to round. In King Albert, on deals 1-2000 at a million positions they leave 1 deal unknown instead
+ * of 5, in 0.63 times the positions, and none is decided later. In classic King Albert they used to wait for the
+ * fifth round (the other runs' first 0.9 million positions): on 300 fresh classic deals (above) that took 30.3
+ * million positions instead of 23.7 (both with the complete search's turns), and on the deals where Solvitaire
+ * won first, whose wins its own streamlined search finds at once, the first round's streamlined run wins too
+ * (classic 3572116488: 38,000 positions instead of 227,000). Turns a sixteenth or a quarter as long in classic
+ * took 37.2 and 33.2 million. */
+#define STREAM_FIRST 64
+#define STREAM_NEXT 16
+
+/* A streamlined kind's last turn is its first of STREAM_MOST positions (the fourth round's for the first kind,
+ * the sixth's for the second). Its runs are the same search each time, only longer, and none that wins does so
+ * late: on 46 hard winnable King Albert deals each kind alone won within 10 million positions or not within 30
+ * million, and the better kind within 7.1 million. Past that the other runs get the pass: King Albert deal
+ * 25173, which no streamlined run wins, is won in 80 million positions instead of 92, and no other hard deal
+ * of either game (benchmarks/solver.py's --hard-tail and --big-rows) changes its positions. */
+#define STREAM_MOST 10240000LL
+
+/* The turn of the first pass's i-th streamlined kind in its k-th round. */
+static long long stream_turn(int k, int i) {
+    return (20000LL << (k < 30 ? k : 30)) * (i ? STREAM_NEXT : STREAM_FIRST);
+}
+
+/* The pass must end: out of budget, time or memory, or its share of the nodes used. */
+static int pass_over(const Search *s, long long share) {
+    const Budget *b = &s->budget;
+    return b->out_of_budget || b->out_of_memory || b->timeout || (share >= 0 && b->nodes >= share);
+}
+
+/* One streamlined depth-first run (RunSpec.stream: `kinds`) of at most `size` more positions, within `share`: 1
+ * when it won and its line, replayed from `start`, wins; 0 when its restricted space has no win (which proves
+ * nothing); -1 when stopped. */
+int tx_streamlined_run(Search *s, const PassPlan *plan, const Pos *start, int kinds, long long size,
+                       long long share) {
+    tx_budget_turn(&s->budget, size, share);
+    int r = tx_search_run(s, (RunSpec){.restricted = !(kinds & STREAM_BACK), .oblige = plan->oblige, .stream = kinds});
+    if (r == 1 && !line_wins(start, s->line.undo, s->line.nundo)) {
+        s->pos = *start; /* not a win after all: drop it */
+        s->line.nundo = 0;
+        r = -1;
+    }
+    return r;
+}
+
+/* The first pass's state between its turns: what it has found, and which runs have nothing left to give. */
+typedef struct {
+    Search *s;
+    const PassPlan *plan;
+    Pos root;        /* where the pass started: a streamlined run's win is replayed from here */
+    long long share; /* the pass's nodes (-1: none, it ends at its deadline) */
+    int best, back;  /* the best-first runs still in play: without and with cards taken back */
+    Best *best_run, *back_run; /* the runs themselves, between their turns */
+    int found;       /* a win: the undo stack holds it */
+    int exhausted;   /* the restricted space has no win */
+    int greedy_done; /* the depth-first runs with the rule of thumb exhausted their space */
+    int chain_done;  /* bit k: the chained runs of kind k exhausted their space */
+    int stream_done; /* bit i: the streamlined runs of kind streams[i] exhausted their space */
+    Complete *complete; /* the complete search, taking turns with the pass on this thread (else NULL) */
+    long long budget;   /* the solve's node budget, the pass's and the complete search's together (-1: none) */
+    int lost;           /* the complete search searched its whole space: the deal is lost */
+} Pass;
+
+/* What a turn leaves the round: go on to its next turn, go to the next round, or end the pass (a turn that wins
+ * ends it). */
+enum { TURN_ON, NEXT_ROUND, PASS_ENDS };
+
+/* The complete search's turn, when it takes turns with the pass on this thread: it catches up with its share of
+ * the positions, COMPLETE_NUM for every COMPLETE_DEN the pass has made, within what is left of the solve's node
+ * budget and the pass's time. Its win becomes the pass's (its line moves to the pass's undo stack), and its
+ * exhausted space ends the pass with the deal lost. A lost deal, which only the complete search can decide, so
+ * costs (COMPLETE_NUM + COMPLETE_DEN) / COMPLETE_NUM times the complete search's positions, not the pass's whole
+ * share first. */
+static int complete_turn(Pass *p) {
+    Complete *c = p->complete;
+    Search *s = p->s;
+    if (!c || p->found) return TURN_ON;
+    Budget *cb = &c->s->budget;
+    long long want = s->budget.nodes / COMPLETE_DEN * COMPLETE_NUM - cb->nodes;
+    if (want <= 0) return TURN_ON;
+    cb->max_nodes = p->budget >= 0 ? p->budget - s->budget.nodes : -1;
+    cb->turn_deadline = s->budget.turn_deadline;
+    int r = tx_complete_turn(c, want);
+    cb->turn_deadline = 0;
+    if (p->budget >= 0) s->budget.max_nodes = p->budget - cb->nodes;
+    s->budget.out_of_budget |= cb->out_of_budget;
+    s->budget.timeout |= cb->timeout;
+    if (r == 1) { /* its line is the answer */
+        tx_search_take_line(s, c->s);
+        p->found = 1;
+    }
+    if (r == 0) p->lost = 1;
+    if (cb->out_of_memory) p->complete = NULL; /* it cannot go on: the pass can still win */
+    return r >= 0 || pass_over(s, p->share) ? PASS_ENDS : TURN_ON;
+}
+
+/* Round `restart`'s streamlined runs, each kind in turn that has not exhausted its space or reached STREAM_MOST. */
+static int stream_turns(Pass *p, int restart) {
+    Search *s = p->s;
+    for (int i = 0; i < p->plan->nstreams && !p->found; i++) {
+        long long turn = stream_turn(restart, i);
+        if (p->stream_done >> i & 1 || turn > STREAM_MOST) continue;
+        int r = tx_streamlined_run(s, p->plan, &p->root, p->plan->streams[i], turn, p->share);
+        if (r == 1) p->found = 1;
+        if (r == 0) p->stream_done |= 1 << i;
+        if (pass_over(s, p->share)) break;
+    }
+    return p->found || pass_over(s, p->share) ? PASS_ENDS : TURN_ON;
+}
+
+/* The round's depth-first run over the restricted space, in a shaken move order. */
+static int depth_first_turn(Pass *p, int restart, long long size) {
+    Search *s = p->s;
+    tx_budget_turn(&s->budget, size, p->share);
+    /* Every other run leaves out the rule of thumb for sending cards home: some wins keep a card
+     * on the tableau that the rule would have sent home. */
+    int greedy = restart % 2 == 0 && !p->greedy_done;
+    int r = tx_search_run(s, (RunSpec){.restricted = 1, .restart = restart, .greedy = greedy, .oblige = p->plan->oblige});
+    if (r == 1) p->found = 1;
+    /* exhausted: no order finds a win there; out of budget, time or share: stop */
+    p->exhausted = r == 0 && !greedy;
+    if (p->found || p->exhausted || pass_over(s, p->share)) return PASS_ENDS;
+    /* The space with the rule of thumb is exhausted: no later run of it can win, and the space without
+     * it is likely small too, so the next run tries it at once (when it is exhausted too the pass ends;
+     * the complete search decides). Lost deals spent most of their pass on the turns in between. */
+    if (r == 0) {
+        p->greedy_done = 1;
+        return NEXT_ROUND;
+    }
+    return TURN_ON;
+}
+
+/* Classic King Albert: then a chained run (search.c's obliges), in the round's move order, of one of three kinds
+ * in turn: without cards taken back, with and without the rule of thumb, and with cards taken back. A kind whose
+ * space is exhausted has no win to give and is left out from then on. */
+static int chained_turn(Pass *p, int restart, long long size) {
+    Search *s = p->s;
+    int j = restart - CHAIN_FROM, kind = j % 4 < 3 ? j % 4 : 2; /* 0, 1: no card back, greedy = kind; 2: back */
+    if (j < 0 || !p->plan->chain_runs || s->pos.game != GAME_KA_CLASSIC || p->chain_done >> kind & 1) return TURN_ON;
+    tx_budget_turn(&s->budget, size, p->share);
+    int r = tx_search_run(s, (RunSpec){.restricted = kind < 2, .restart = restart, .greedy = kind == 1,
+                                       .oblige = p->plan->oblige, .chained = 1});
+    if (r == 1) p->found = 1;
+    if (r == 0) p->chain_done |= 1 << kind;
+    return p->found || pass_over(s, p->share) ? PASS_ENDS : TURN_ON;
+}
+
+/* The best-first runs' turns: as long as the depth-first run's, and a quarter of that for the one that takes
+ * cards back. */
+static int best_first_turns(Pass *p, long long size) {
+    Search *s = p->s;
+    if (!p->best) return NEXT_ROUND;
+    tx_budget_turn(&s->budget, size, p->share);
+    int r = tx_bestfirst_run(s, p->best_run);
+    if (r == 1) p->found = 1;
+    p->exhausted = r == 0;
+    /* exhausted: no win without worrying back */
+    if (p->found || p->exhausted || pass_over(s, p->share)) return PASS_ENDS;
+    if (!p->back) return NEXT_ROUND;
+    tx_budget_turn(&s->budget, size / 4, p->share);
+    r = tx_bestfirst_run(s, p->back_run);
+    if (r == 1) p->found = 1;
+    if (r == 0) p->back = 0;
+    return p->found || pass_over(s, p->share) ? PASS_ENDS : NEXT_ROUND;
+}
+
+/* The pass's last turn, when its rounds found no win and the restricted space has none: the best-first run that
+ * may take cards back, since a win must take one back. (The streamlined runs that take cards back had their turn
+ * in the round: the same turn again would make the same positions.) */
+static void last_turns(Pass *p) {
+    Search *s = p->s;
+    if (p->found || !p->exhausted) return;
+    /* The second best-first run gets a last turn, half as long as the pass so far (deal 161's restricted
+     * space is exhausted after 244,000 positions, and this turn wins it). With the quarter turns above, it
+     * cost the lost ones of classic deals 1-2000 at 5 million positions a fifth more positions in all. */
+    if (p->back) {
+        tx_budget_turn(&s->budget, s->budget.nodes / 2, p->share); /* the pass is the first thing a solve does */
+        p->found = tx_bestfirst_run(s, p->back_run) == 1;
+    }
+}
+
+/* The first pass (King Albert) on its share, from a solve that started at `start` with `time_limit` seconds (0:
+ * none), `beside` a complete search on another thread or not, and taking turns with `complete` on this thread
+ * (NULL: none): 1 when it found a win (the undo stack holds it), 0 when the complete search proved the deal lost,
+ * -1 when neither. */
+int tx_first_pass(Search *s, const PassPlan *plan, Complete *complete, double start, double time_limit,
+                  int beside) {
+    /* The first pass gets half of what is given: half the nodes and half the time. With a node budget B
+     * it stops at B/2, so a bigger budget gives it more, never less, and the complete search after it
+     * gets B minus what the pass used, which also only grows. Within its share it runs again and again
+     * with a shaken move order and twice the nodes each time: a depth-first search that took a wrong
+     * turn early can spend millions of positions below it, and a fresh start is the cure. The runs'
+     * sizes do not depend on the budget (only the last is cut short), so the first k runs are the same
+     * whatever the budget. With no node budget the share is 64 million. Beside a complete search of its
+     * own (solve.c's two threads) it gets all of the time instead of half. On one thread the complete search
+     * takes turns with it (complete_turn), within the same share of the time; its positions count against the
+     * node budget, not against the pass's share. */
+    long long max_nodes = s->budget.max_nodes;
+    Pass p = {.s = s, .plan = plan, .complete = complete, .budget = max_nodes};
+    p.share = max_nodes >= 0 ? max_nodes / 2 : (time_limit > 0 ? -1 : 64000000LL);
+    s->budget.turn_deadline = time_limit > 0 ? start + (beside ? time_limit : time_limit / 2) : 0;
+    /* In classic King Albert a chained run follows each depth-first run, as long: a streamliner that
+     * wins some deals at once (the solve wins deal 787 in 6.1M positions, where the plain complete search
+     * needs 42.8M) and others not at all.
+     * A best-first run takes turns with the depth-first runs, each turn as long as the run before it:
+     * some deals it wins at once, others only a depth-first run wins. It holds three eighths of the
+     * memory, which the table leaves free until the complete search. In classic King Albert a second
+     * best-first run, which may take cards back off the foundations, takes half of that memory and the
+     * next turn, a quarter as long (as long, it took the early runs' share: classic deals 1-1000 at
+     * 200,000 positions left 146 unknown instead of 126; a quarter, 128). Many classic wins need a card
+     * back, and no restricted run can find them (deal 161: won in 249,000 positions, where the complete
+     * search needs 153 million). */
+    p.best = plan->best_first;
+    p.back = p.best && s->pos.game == GAME_KA_CLASSIC;
+    if (p.best) { /* three eighths of the solve's memory, the complete search's on this thread included */
+        s->budget.lent = (s->budget.memory + (complete ? complete->s->budget.memory : 0)) / 8 * 3;
+        tx_search_share_memory(s);
+        size_t half = p.back ? s->budget.lent / 2 : 0;
+        p.best = (p.best_run = tx_bestfirst_start(s, s->budget.lent - half, 0)) != NULL;
+        if (p.back) p.back = (p.back_run = tx_bestfirst_start(s, half, 1)) != NULL;
+    }
+    p.root = s->pos;
+    int restart = 0;
+    for (;; restart++) {
+        long long size = 20000LL << (restart < 30 ? restart : 30);
+        if (stream_turns(&p, restart) == PASS_ENDS || complete_turn(&p) == PASS_ENDS) break;
+        int turn = depth_first_turn(&p, restart, size);
+        if (turn == PASS_ENDS || complete_turn(&p) == PASS_ENDS) break;
+        if (turn == NEXT_ROUND) continue;
+        if (chained_turn(&p, restart, size) == PASS_ENDS || complete_turn(&p) == PASS_ENDS ||
+            best_first_turns(&p, size) == PASS_ENDS || complete_turn(&p) == PASS_ENDS)
+            break;
+    }
+    if (!p.lost) last_turns(&p);
+    tx_bestfirst_free(p.best_run);
+    tx_bestfirst_free(p.back_run);
+    s->budget.lent = 0;
+    tx_search_share_memory(s);
+    s->budget.turn_deadline = 0;
+    return p.found ? 1 : p.lost ? 0 : -1;
+}
+
