@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-SOLVER = Path(__file__).resolve().parents[1] / "src" / "tableaux" / "solver"
+SOLVER = Path(__file__).resolve().parents[2] / "src" / "tableaux" / "solver"
 CORE = SOLVER / "core"
 
 LAYERS = [
