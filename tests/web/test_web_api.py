@@ -514,3 +514,37 @@ def test_the_page_scripts_apply_no_rule_and_name_no_game() -> None:
         assert "safeHomeMove" not in text and "base_rank" not in shown, script.name
     page = (static / "index.html").read_text()
     assert not any(name in page for name in GAMES)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_each_process_answers_from_the_stored_game_whatever_it_cached(
+    client: TestClient, make_app: MakeApp, seed: int
+) -> None:
+    """Two server processes on one database, each with its own cache of rebuilt games: every view either one
+    answers is the stored game (version, moves, position), however the other changed it meanwhile (moves,
+    undo, redo, restart). A cache that ignored the stored version would answer the game as it last saw it."""
+    import random
+
+    rng = random.Random(seed)
+    view = new_game(client, ("king-albert", "eagle-wing")[seed % 2], 40 + seed)
+    other = TestClient(make_app(hint_time_limit=0.05), cookies=client.cookies)  # another process, same player
+    mirror = tableaux.new_game(view["game"], view["deal"])
+    view_of(other, view)  # both processes have the game cached now
+    for step in range(40):
+        proc = (client, other)[rng.randrange(2)]
+        seen = view_of(proc, view)
+        assert (seen["version"], seen["moves"]) == (step, len(mirror.moves_played)), step
+        assert seen["position"] == mirror.public_position(), step
+        actions = ["move"] * 4 + ["undo"] * bool(mirror.moves_played) + ["redo"] * bool(mirror.redo_moves)
+        action = rng.choice(actions + ["restart"] * (step % 13 == 12 and bool(mirror.moves_played)))
+        if action == "move":
+            if not seen["legal_moves"]:
+                action = "undo"
+            else:
+                move = rng.choice(seen["legal_moves"])
+                play(proc, seen, move)
+                mirror.play(Move.from_str(move["text"]))
+                continue
+        r = proc.post(f"/api/games/{view['id']}/{action}", json={"version": seen["version"]})
+        assert r.status_code == 200, r.text
+        getattr(mirror, action)()
