@@ -217,3 +217,50 @@ def test_a_line_longer_than_the_stacks_may_hold_ends_unknown_not_in_a_hang(tmp_p
     the doubling of a stack's size overflowed an int past 2^30 items and looped for ever: classic searches
     in 8 GiB hung with no time limit to stop them. Built with a tiny limit, the core reaches it at once."""
     assert "deep lines: OK" in _sanitized_run(tmp_path, DEEP_LINES, "-DSTACK_MAX=4096").stdout
+
+
+BROKEN_STREAMS = textwrap.dedent(
+    """
+    import sys
+    sys.path.insert(0, sys.argv[1])
+    import _core  # built with TX_FAULT_STREAM_LINE: every streamlined run's win loses its last move
+    import tableaux
+
+
+    def plays_to_a_win(rules, start, line):
+        state = start
+        for m in line:
+            state = rules.apply(state, tuple(m))
+        return rules.won(state)
+
+
+    caught = 0
+    hard = ((0, "king-albert", 168366), (1, "king-albert-classic", 733), (1, "king-albert-classic", 99654))
+    for game, name, deal in hard:
+        rules = tableaux.GAMES[name]
+        start = rules.deal(deal)
+        for kinds in range(1, 8):
+            verdict, line, _, _, _ = _core.solve(game, start.piles, 0, max_nodes=100_000, memory=16 << 20,
+                                                  stream_alone=kinds)
+            assert verdict in (0, 2), (name, kinds, verdict)  # a broken line proves nothing either way
+            if verdict == 0:
+                assert plays_to_a_win(rules, start, line), (name, kinds)
+            else:
+                caught += 1
+        verdict, line, _, _, _ = _core.solve(game, start.piles, 0, max_nodes=2_000_000, memory=64 << 20)
+        assert verdict != 1, (name, deal)  # every one of them is winnable
+        if verdict == 0:
+            assert plays_to_a_win(rules, start, line), (name, deal)
+    print(f"broken streamlined lines caught: {caught}")
+    """
+)
+
+
+@pytest.mark.slow
+def test_a_streamlined_line_that_does_not_win_is_dropped_never_returned(tmp_path: Path) -> None:
+    """A streamlined run searches a space where suits merge and cards go home at once, so its win is replayed in
+    the real game before it counts. Built to break every such win (TX_FAULT_STREAM_LINE), the core must answer
+    with no line rather than that one: unknown, or a win found another way that replays."""
+    out = _sanitized_run(tmp_path, BROKEN_STREAMS, "-DTX_FAULT_STREAM_LINE").stdout
+    caught = int(out.rsplit(":", 1)[1])
+    assert caught > 0, "no streamlined run won: the guard was never put to the test"

@@ -59,6 +59,11 @@ int tx_streamlined_run(Search *s, const PassPlan *plan, const Pos *start, int ki
                        long long share) {
     tx_budget_turn(&s->budget, size, share);
     int r = tx_search_run(s, (RunSpec){.restricted = !(kinds & STREAM_BACK), .oblige = plan->oblige, .stream = kinds});
+#ifdef TX_FAULT_STREAM_LINE
+    /* Fault injection, for tests/solver/test_sanitizer.py only: the run's win loses its last move, as a bug in a
+     * merged-suit key could make it, and the replay below must catch it. */
+    if (r == 1 && s->line.nundo > 0) s->line.nundo--;
+#endif
     if (r == 1 && !line_wins(start, s->line.undo, s->line.nundo)) {
         s->pos = *start; /* not a win after all: drop it */
         s->line.nundo = 0;
