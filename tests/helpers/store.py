@@ -133,3 +133,22 @@ def store_line(store: Store, player: str, name: str, deal: int, moves: list[str]
     change = GameChange(played=len(moves), line_length=len(line), position=current.packed(), seen=mask_of(seen),
                         won=rules.won(current), cut=None, added=list(enumerate(line)), positions=kept)
     return store.save_change(record, change)
+
+
+class HeldClock:
+    """The store's time, held still and moved on by hand (``clock.now += 60``): see :func:`hold_store_clock`."""
+
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def hold_store_clock(monkeypatch: Any, now: float) -> HeldClock:
+    """Make the store read ``time.time()`` from a clock the test moves, starting at ``now``."""
+    from tableaux.web import store as store_module
+
+    held = HeldClock(now)
+    monkeypatch.setattr(store_module.time, "time", held)
+    return held

@@ -18,6 +18,17 @@ import pytest
 SOLVER = Path(__file__).resolve().parents[2] / "src" / "tableaux" / "solver"
 SOURCES = [SOLVER / "_core.c", *sorted((SOLVER / "core").glob("*.c"))]
 
+PLAYS_TO_A_WIN = textwrap.dedent(
+    """
+    def plays_to_a_win(rules, start, line):
+        state = start
+        for m in line:
+            state = rules.apply(state, tuple(m))
+        return rules.won(state)
+    """
+)
+"""Put before every script: whether a line the core returned wins, replayed in the Python rules."""
+
 CHECKS = textwrap.dedent(
     """
     import random, sys
@@ -26,12 +37,6 @@ CHECKS = textwrap.dedent(
     import tableaux
     from tableaux.solver.strategy import strategy_for
 
-
-    def plays_to_a_win(rules, start, line):
-        state = start
-        for m in line:
-            state = rules.apply(state, tuple(m))
-        return rules.won(state)
 
 
     for name, game in (("king-albert", 0), ("king-albert-classic", 1), ("eagle-wing", 2)):
@@ -179,8 +184,8 @@ def _sanitized_run(tmp_path: Path, script: str, *defines: str) -> subprocess.Com
         "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1",  # CPython itself keeps memory at exit
         "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1",
     }
-    run = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, env=env,
-                         timeout=900)
+    run = subprocess.run([sys.executable, "-c", PLAYS_TO_A_WIN + script, str(tmp_path)], capture_output=True,
+                         text=True, env=env, timeout=900)
     assert run.returncode == 0, run.stderr[-4000:]
     assert "runtime error" not in run.stderr
     return run
@@ -226,12 +231,6 @@ BROKEN_STREAMS = textwrap.dedent(
     import _core  # built with TX_FAULT_STREAM_LINE: every streamlined run's win loses its last move
     import tableaux
 
-
-    def plays_to_a_win(rules, start, line):
-        state = start
-        for m in line:
-            state = rules.apply(state, tuple(m))
-        return rules.won(state)
 
 
     caught = 0

@@ -10,17 +10,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from helpers.store import query
-from tableaux.web import store as store_module
+from helpers.store import HeldClock, hold_store_clock, query
 from tableaux.web.limits import Limits, address_bucket
-
-
-class Clock:
-    def __init__(self, now: float) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
@@ -30,11 +21,9 @@ def db(database: str) -> str:
 
 
 @pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+def clock(monkeypatch: pytest.MonkeyPatch) -> HeldClock:
     """The store's time, held still (a minute's count does not roll over in the middle of a test) and moved on."""
-    held = Clock(1_000_000 * 60.0 + 1.0)  # a second into a minute
-    monkeypatch.setattr(store_module.time, "time", held)
-    return held
+    return hold_store_clock(monkeypatch, 1_000_000 * 60.0 + 1.0)  # a second into a minute
 
 
 def anonymous_new_game(app: Any, deal: int) -> Any:
@@ -43,7 +32,7 @@ def anonymous_new_game(app: Any, deal: int) -> Any:
 
 
 def test_an_anonymous_flood_is_refused_beyond_the_address_quota_and_leaves_nothing_lasting(
-    make_app: Callable[..., Any], database: str, clock: Clock,
+    make_app: Callable[..., Any], database: str, clock: HeldClock,
 ) -> None:
     limits = Limits(games_per_player=30, games_per_address=50)
     app = make_app(limits=limits)
@@ -68,7 +57,7 @@ def test_an_anonymous_flood_is_refused_beyond_the_address_quota_and_leaves_nothi
 
 
 def test_one_player_s_new_games_are_counted_across_server_processes(
-    make_app: Callable[..., Any], clock: Clock,
+    make_app: Callable[..., Any], clock: HeldClock,
 ) -> None:
     limits = Limits(games_per_player=30, games_per_address=1000)
     first = TestClient(make_app(limits=limits))
@@ -85,7 +74,7 @@ def test_one_player_s_new_games_are_counted_across_server_processes(
 
 
 def test_a_new_game_sent_again_with_its_request_id_is_answered_and_not_counted_twice(
-    make_app: Callable[..., Any], database: str, clock: Clock,
+    make_app: Callable[..., Any], database: str, clock: HeldClock,
 ) -> None:
     client = TestClient(make_app(limits=Limits(games_per_player=2)))
     first = client.post("/api/games", json={"game": "king-albert", "deal": 3}, headers={"Idempotency-Key": "a"})
@@ -99,7 +88,7 @@ def test_a_new_game_sent_again_with_its_request_id_is_answered_and_not_counted_t
 
 
 def test_forgetting_games_never_moved_keeps_every_played_game_the_newest_game_and_the_statistics(
-    make_app: Callable[..., Any], database: str, clock: Clock,
+    make_app: Callable[..., Any], database: str, clock: HeldClock,
 ) -> None:
     limits = Limits()
     app = make_app(limits=limits)

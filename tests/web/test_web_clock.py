@@ -14,8 +14,8 @@ from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 
+from helpers.store import HeldClock, hold_store_clock
 from helpers.web import find_win, new_game, view_of
-from tableaux.web import store as store_module
 from tableaux.web.clock import IDLE_CAP, allowed_time, played_time
 
 seconds = st.floats(min_value=0, max_value=1e7, allow_nan=False)
@@ -41,14 +41,6 @@ def test_before_the_first_move_nothing_counts(played: float, now: float, reporte
     assert played_time(played, None, now, reported) == played
 
 
-class Clock:
-    def __init__(self, now: float) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def db(database: str) -> str:
     """Every test here runs once on SQLite and once on PostgreSQL."""
@@ -56,10 +48,8 @@ def db(database: str) -> str:
 
 
 @pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    held = Clock(1_000_000.0)
-    monkeypatch.setattr(store_module.time, "time", held)
-    return held
+def clock(monkeypatch: pytest.MonkeyPatch) -> HeldClock:
+    return hold_store_clock(monkeypatch, 1_000_000.0)
 
 
 def move(client: TestClient, view: dict[str, Any], played: float | None = None, text: str | None = None) -> Any:
@@ -70,7 +60,7 @@ def move(client: TestClient, view: dict[str, Any], played: float | None = None, 
 
 
 def test_the_page_reports_the_time_played_and_the_server_keeps_it_within_the_time_between_moves(
-    client: TestClient, clock: Clock
+    client: TestClient, clock: HeldClock
 ) -> None:
     view = new_game(client, "king-albert", 8)
     clock.now += 300  # looked at the deal for five minutes: the clock starts at the first move
@@ -93,7 +83,7 @@ def test_the_page_reports_the_time_played_and_the_server_keeps_it_within_the_tim
 
 
 @pytest.mark.parametrize("action", ["undo", "redo", "restart", "give-up"])
-def test_every_change_takes_the_time_the_page_reports(client: TestClient, clock: Clock, action: str) -> None:
+def test_every_change_takes_the_time_the_page_reports(client: TestClient, clock: HeldClock, action: str) -> None:
     view = new_game(client, "king-albert", 8)
     view = move(client, view, played=0).json()
     if action == "redo":
@@ -119,7 +109,7 @@ def test_a_time_played_that_is_no_time_is_refused_and_changes_nothing(
     assert view_of(client, view)["version"] == view["version"]
 
 
-def test_fastest_and_slowest_wins_use_the_time_played(client: TestClient, clock: Clock) -> None:
+def test_fastest_and_slowest_wins_use_the_time_played(client: TestClient, clock: HeldClock) -> None:
     line = find_win("king-albert", 17)
     assert line is not None
     times = []
