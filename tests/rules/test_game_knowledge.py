@@ -81,3 +81,25 @@ def test_terminal_deals_from_the_stock_of_a_renamed_game() -> None:
     king.handle("deal")
     assert king.game.moves_played == [] and "has no stock" in out.getvalue()
     assert "S>W" not in help_text(king.game)
+
+
+def test_a_layouts_every_field_keeps_the_value_it_is_given() -> None:
+    from tableaux.rulebook.guide import Layout, Shape, Spot
+
+    spot = Spot("tableau-1", "fan", 2, col=3, tall=(1, 4), side=(2, 1, 3), drop=1, group="row")
+    assert (spot.pile, spot.kind, spot.row, spot.col, spot.tall, spot.side, spot.drop, spot.group) == (
+        "tableau-1", "fan", 2, 3, (1, 4), (2, 1, 3), 1, "row")
+    wide, tall, side = Shape(9, 4.6), Shape(4, 7.4, stacked=True, rows=4), Shape(12, 3.3, steps=2, rows=1, beside=1)
+    assert (side.cols, side.depth, side.stacked, side.steps, side.rows, side.beside) == (12, 3.3, False, 2, 1, 1)
+    assert (tall.stacked, tall.rows) == (True, 4) and (wide.stacked, wide.steps, wide.rows, wide.beside) == (
+        False, 0, 2, 0)
+    layout = Layout((spot,), wide, tall=tall, side=side)
+    assert (layout.spots, layout.wide, layout.tall, layout.side) == ((spot,), wide, tall, side)
+
+
+def test_a_game_whose_piles_have_places_on_a_grid_declares_that_grid() -> None:
+    for rules in tableaux.GAMES.values():
+        layout = rules.layout
+        for grid in ("tall", "side"):
+            placed = [s.pile for s in layout.spots if getattr(s, grid) is not None]
+            assert bool(placed) == (getattr(layout, grid) is not None), (rules.name, grid)

@@ -3,7 +3,8 @@ each pile is called in a sentence, and the rules in words.
 
 Named tuples made with :func:`collections.namedtuple`, not dataclasses or ``typing.NamedTuple``, so that a quick
 command (which imports the games) loads nothing more (tests/cli/test_cli_startup.py); the annotations in their
-bodies are for type checkers and for the web API's models, which are derived from them. The JSON shapes of the
+bodies are for type checkers and for the web API's models, which are derived from them; they assign nothing, since
+a value there would hide the field (the defaults are in each ``namedtuple`` call). The JSON shapes of the
 rules in words (``Paragraph``, ``Items``) and the kinds of pile (``PileKind``) are kept in :mod:`.shapes`, with
 ``typing``, and handed out from here by name.
 
@@ -38,11 +39,11 @@ class Spot(namedtuple("Spot", "pile kind row col tall side drop group", defaults
     pile: str
     kind: str  # a :data:`tableaux.rulebook.shapes.PileKind`
     row: int
-    col: int | None = None
-    tall: tuple[int, int] | None = None
-    side: tuple[int, int, int] | None = None
-    drop: int = 0
-    group: str | None = None
+    col: int | None
+    tall: tuple[int, int] | None
+    side: tuple[int, int, int] | None
+    drop: int
+    group: str | None
 
 
 class Shape(namedtuple("Shape", "cols depth stacked steps rows beside", defaults=(False, 0, 2, 0))):
@@ -56,10 +57,10 @@ class Shape(namedtuple("Shape", "cols depth stacked steps rows beside", defaults
     __slots__ = ()
     cols: int
     depth: float
-    stacked: bool = False
-    steps: int = 0
-    rows: int = 2
-    beside: int = 0
+    stacked: bool
+    steps: int
+    rows: int
+    beside: int
 
 
 class Layout(namedtuple("Layout", "spots wide tall side", defaults=(None, None))):
@@ -70,8 +71,8 @@ class Layout(namedtuple("Layout", "spots wide tall side", defaults=(None, None))
     __slots__ = ()
     spots: tuple[Spot, ...]
     wide: Shape
-    tall: Shape | None = None
-    side: Shape | None = None
+    tall: Shape | None
+    side: Shape | None
 
 
 def __getattr__(name: str) -> object:
