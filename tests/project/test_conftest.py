@@ -65,10 +65,17 @@ def test_store(database):
 """
 
 
+HELPERS = Path(__file__).parents[1] / "helpers"
+
+
 def fake_pg_cluster(pytester: pytest.Pytester, source: str) -> None:
-    """Stands in for ``helpers/pg_cluster.py`` in the inner run, the module conftest.py asks about PostgreSQL."""
+    """Stands in for ``helpers/pg_cluster.py`` in the inner run, the module conftest.py asks about PostgreSQL:
+    the real module (and the helper it imports), with ``source`` (its own ``missing``) after it, so the real
+    ``required`` asks that one."""
     pytester.mkpydir("helpers")
-    (pytester.path / "helpers" / "pg_cluster.py").write_text(source)
+    (pytester.path / "helpers" / "net.py").write_text((HELPERS / "net.py").read_text())
+    real = (HELPERS / "pg_cluster.py").read_text()
+    (pytester.path / "helpers" / "pg_cluster.py").write_text(real + "\n\n" + source)
 
 
 @pytest.mark.slow
