@@ -19,6 +19,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workers", type=positive_int, default=1,
                    help=_("server processes answering on the port (default 1); they share the database"))
     p.add_argument("--no-browser", action="store_true", help=_("do not open a web browser"))
+    p.add_argument("--no-leaderboard", action="store_true",
+                   help=_("no daily race: no leaderboard of the daily deal and no display names (a private "
+                          "install)"))
     p.add_argument("--trusted-proxy", action="append", metavar="ADDRESS",
                    help=_("a reverse proxy in front of the server, by address (repeat for several; * for any): "
                           "the client address it puts in X-Forwarded-For is the one counted for new games"))

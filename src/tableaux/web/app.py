@@ -26,7 +26,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..advice.effort import EFFORT, Action, Effort
-from . import assist, models, pwa
+from . import assist, models, pwa, race
 from .database import Database
 from .errors import ApiError
 from .fields import CONTRACT_ERROR, WEB_GAMES
@@ -154,6 +154,7 @@ def create_app(
     pool: SolverPool | None = None,
     check_answers: bool | None = None,
     limits: Limits | None = None,
+    leaderboard: bool = True,
 ) -> FastAPI:
     """The web game on database ``db_path`` (a file, or what ``--db`` accepts).
 
@@ -173,6 +174,9 @@ def create_app(
     ``limits``: new games a minute per player and per address, and how long games never moved are kept
     (:mod:`tableaux.web.limits`). A database that cannot be reached is waited for (every request is
     answered 503 until it answers); one that is refused (a wrong --db, a newer schema) raises here.
+
+    ``leaderboard``: the daily race (:mod:`tableaux.web.race`); off, its routes answer 404 and the page offers
+    none of it (``tableaux serve --no-leaderboard``).
     """
     store = Store(db_path, wait=True)
     solver_pool = pool or SolverPool()
@@ -193,12 +197,14 @@ def create_app(
     app = FastAPI(title="tableaux", docs_url=None, redoc_url=None, openapi_url="/openapi.json", lifespan=lifespan)
     app.state.store = store
     app.state.limits = limits
+    app.state.leaderboard = leaderboard
     app.state.games = Games(store, web_effort(hint_time_limit, chance_time_limit, solve_time_limit), solver_pool)
     app.state.pool = solver_pool
     app.state.assist = assist.Assist(app.state.games)
     app.include_router(router)
     app.include_router(translations_router)
     app.include_router(assist.router)
+    app.include_router(race.router)
     app.include_router(pwa.router)
 
     def cached_description() -> dict[str, Any]:

@@ -20,12 +20,13 @@ from pydantic_core import PydanticCustomError
 
 from ..advice.hints import HINT_MODES
 from ..catalogue import GRADES
-from ..i18n import languages
+from ..i18n import _, languages
 from ..rulebook import deal
 from ..rulebook.cards import RANKS
 from ..rulebook.deal import MAX_DEAL
 from ..rulebook.engine import Rules
 from ..rulebook.registry import browser_games
+from . import names
 
 WEB_RULES: tuple[Rules, ...] = browser_games()
 """The games the browser offers, in the order of ``tableaux.GAMES``."""
@@ -171,7 +172,22 @@ def move_kind(value: object) -> str:
     return "text" if isinstance(value, str) else "object"
 
 
+def check_name(value: object) -> str | None:
+    """A display name as :func:`tableaux.web.names.read_name` reads it (null: no name)."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ContractError(_("name must be text, or null for no name, not {kind}; {accepted}").format(
+            kind=type(value).__name__, accepted=names.accepted()))
+    try:
+        return names.read_name(value)
+    except names.NameRefused as exc:
+        raise ContractError(str(exc)) from None
+
+
 Deal = Annotated[Annotated[int, Field(ge=0, le=MAX_DEAL)] | None, BeforeValidator(check_deal)]
+DisplayName = Annotated[str | None, BeforeValidator(check_name)]
+"""Text of any length in the schema: spaces at either end are trimmed before the length is counted."""
 Version = Annotated[
     int, Field(ge=0, description="the version of the view the request was made from"),
     BeforeValidator(check_version),

@@ -78,9 +78,10 @@ def stats_of(store: Store, player: str) -> dict[str, Any]:
 
 
 @router.get("/games/info", operation_id="gameInfo", **api.route(200, api.GameInfo, NO_BODY_ERRORS))
-def games_info() -> JSONResponse:
-    """The games the browser offers and the facts its page shows (deal numbers, how ranks read)."""
-    return ok(game_info())
+def games_info(request: Request) -> JSONResponse:
+    """The games the browser offers and the facts its page shows (deal numbers, how ranks read, whether this
+    server runs the daily race)."""
+    return ok({**game_info(), "leaderboard": request.app.state.leaderboard})
 
 
 def quotas_of(request: Request, player: str) -> list[tuple[str, int]]:

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .database import Connection
+from .standings import forget_name_changes, forget_players
 
 CHANGES_KEPT = 24 * 3600.0
 """Seconds a change's request id is remembered: long enough for any retry, short enough to stay small."""
@@ -84,10 +85,11 @@ class GameChange:
 
 GAME_UPDATE = (
     "UPDATE games SET version = ?, move_count = ?, line_length = ?, position = ?, seen = ?, finished_at = ?, "
-    "won = ?, elapsed = ?, last_move_at = ?, updated_at = ?, ever_moved = 1, assisted = ?, given_up = ? "
-    "WHERE id = ? AND player = ? AND version = ?"
+    "won = ?, elapsed = ?, last_move_at = ?, updated_at = ?, first_move_at = COALESCE(first_move_at, ?), "
+    "ever_moved = 1, assisted = ?, given_up = ? WHERE id = ? AND player = ? AND version = ?"
 )
-"""A change's write of the game's own row, only if its version is still the one the change was made at."""
+"""A change's write of the game's own row, only if its version is still the one the change was made at. The time
+of the game's first change is written once, by the first (the daily race times a win from there)."""
 
 
 def write_line(conn: Connection, game_id: str, change: GameChange) -> None:
@@ -168,7 +170,8 @@ def count_new_game(conn: Connection, quotas: Sequence[tuple[str, int]], now: flo
 
 def tidy(conn: Connection, now: float, unmoved_after: float) -> dict[str, int]:
     """Forget request ids older than :data:`CHANGES_KEPT`, counts of minutes past, and games never moved that
-    started over ``unmoved_after`` seconds ago, with the rows of players who are left with none.
+    started over ``unmoved_after`` seconds ago, with the rows of players who are left with none (and their display
+    names), and name changes older than the day they are counted in.
 
     A player who has moved a game keeps their newest game, moved or not: it is what they come back to,
     and what the statistics take as the deal started last. Every other game never moved counts in no
@@ -177,6 +180,7 @@ def tidy(conn: Connection, now: float, unmoved_after: float) -> dict[str, int]:
     gone = {
         "changes": conn.execute("DELETE FROM changes WHERE made_at < ?", (now - CHANGES_KEPT,)).rowcount,
         "quotas": conn.execute("DELETE FROM quotas WHERE minute < ?", (int(now // 60) - 1,)).rowcount,
+        "name_changes": forget_name_changes(conn, now),
     }
     deleted = conn.execute(
         "DELETE FROM games WHERE ever_moved = 0 AND started_at < ? AND NOT ("
@@ -190,6 +194,7 @@ def tidy(conn: Connection, now: float, unmoved_after: float) -> dict[str, int]:
     ordered = sorted(players)
     for start in range(0, len(ordered), ROWS_A_STATEMENT):
         part = ordered[start:start + ROWS_A_STATEMENT]
+        forget_players(conn, part)
         gone["players"] += conn.execute(
             f"DELETE FROM players WHERE id IN ({', '.join('?' * len(part))}) "
             "AND NOT EXISTS (SELECT 1 FROM games WHERE games.player = players.id)", part).rowcount

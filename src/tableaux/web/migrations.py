@@ -142,7 +142,27 @@ def _v6(db: Connection) -> None:
                        f"WHERE id IN ({', '.join('?' * len(part))})", (length, *part))
 
 
-MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1, _v2, _v3, _v4, _v5, _v6)
+def _v7(db: Connection) -> None:
+    """The daily race: when each game was first changed, players' display names, and their changes.
+
+    - ``first_move_at``: the server's time of a game's first change, so a win's time on the leaderboard is the
+      server's own (from its first change to its last), never the page's; NULL for a game never changed, or
+      changed before this step (the leaderboard then counts from the deal, ``started_at``).
+    - ``games_by_day``: a day's daily deals of one game, read for its leaderboard.
+    - ``names``: a player's display name as chosen, and ``folded``, the form two names that read alike share
+      (case-folded), unique across players.
+    - ``name_changes``: one row a change of name, so that changes can be limited to so many a day.
+    """
+    t = db.types
+    db.execute(f"ALTER TABLE games ADD COLUMN first_move_at {t.real}")
+    db.execute("CREATE INDEX IF NOT EXISTS games_by_day ON games (daily, game)")
+    db.execute(f"CREATE TABLE IF NOT EXISTS names (player TEXT PRIMARY KEY REFERENCES players(id), "
+               f"name TEXT NOT NULL, folded TEXT NOT NULL UNIQUE, changed_at {t.real} NOT NULL)")
+    db.execute(f"CREATE TABLE IF NOT EXISTS name_changes (player TEXT NOT NULL, made_at {t.real} NOT NULL)")
+    db.execute("CREATE INDEX IF NOT EXISTS name_changes_by_player ON name_changes (player, made_at)")
+
+
+MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1, _v2, _v3, _v4, _v5, _v6, _v7)
 """Migration step ``i`` brings the schema from version ``i`` to ``i + 1``. Append only."""
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -47,6 +47,7 @@ from .fields import (
     ContractError,
     Count,
     Deal,
+    DisplayName,
     Flag,
     Game,
     GameName,
@@ -66,7 +67,9 @@ from .fields import (
     derive,
     move_kind,
 )
+from .names import NAME_MAX, NAME_MIN, PUNCTUATION
 from .player_stats import GameStats as PlayerStats
+from .standings import NAME_CHANGES, TOP
 
 
 # --- requests ------------------------------------------------------------------------------
@@ -184,6 +187,15 @@ class ResetRequest(Strict):
         if isinstance(data, dict) and "confirm" in data and data["confirm"] is not True:
             raise ContractError(f'resetting statistics needs "confirm": true, not {data["confirm"]!r}')
         return data
+
+
+class NameRequest(Strict):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"name": "Ada L."}, {"name": None}]})
+
+    name: DisplayName = Field(description=f"the name the daily race's leaderboard shows for the player: "
+                              f"{NAME_MIN} to {NAME_MAX} letters, digits, spaces or {' '.join(PUNCTUATION)} "
+                              f"(trimmed), unique on the server whatever the case; null: no name (shown as "
+                              f"anonymous). At most {NAME_CHANGES} changes a day")
 
 
 # --- responses ---------------------------------------------------------------------------
@@ -367,6 +379,8 @@ class GameInfo(Answer):
     rank_labels: dict[RankLetter, str] = Field(
         description="how each rank letter of the card codes reads on a card face (T reads 10)"
     )
+    leaderboard: bool = Field(description="whether this server runs the daily race (its leaderboard and display "
+                              "names); false: tableaux serve --no-leaderboard")
 
 
 class WinRate(Answer):
@@ -405,6 +419,45 @@ class Translations(Answer):
     ranks: dict[str, str] = Field(description="each rank's letter (`A23456789TJQK`) to its name in this language")
     suits: dict[str, str] = Field(description="each suit's letter (`CDHS`) to its name in this language")
     card_name: str = Field(description="how a card is named: `{rank} of {suit}` in English, `{suit}-{rank}` in German")
+
+
+class RaceEntry(Answer):
+    """One place on the daily race's leaderboard: nothing in it but a name, moves, a time and a rank."""
+
+    rank: Annotated[int, Field(ge=1)] = Field(description="1 for the best; wins equal in moves and time share one")
+    name: Annotated[str, Field(min_length=NAME_MIN, max_length=NAME_MAX)] | None = Field(
+        description="the player's display name; null for a player without one (the page shows 'Anonymous')")
+    moves: Annotated[int, Field(ge=1)] = Field(description="moves of the winning game (fewer ranks higher)")
+    seconds: Annotated[float, Field(ge=0)] = Field(
+        description="the server's time from the game's first change to its win, cut to a tenth (less ranks higher "
+        "among equal moves): the server's own clock, not the time the page counts")
+    you: bool = Field(description="this is the asking player's entry")
+
+
+class Leaderboard(Answer):
+    """The daily race of one game for today (UTC): the unassisted wins of the daily deal, fewest moves first, then
+    the shortest time by the server's clock. Assisted, given-up and unfinished games are not ranked."""
+
+    game: GameName
+    date: Annotated[str, Field(pattern=DATE)] = Field(description="the UTC date of the daily deal")
+    top: list[RaceEntry] = Field(max_length=TOP, description=f"the first {TOP} places")
+    you: RaceEntry | None = Field(description="the asking player's place, wherever it is (null: not ranked)")
+    status: Literal["ranked", "not-played", "playing", "assisted", "given-up", "played-before"] = Field(
+        description="where the asking player's game of today's deal stands: ranked; not played yet; still being "
+        "played; won or played with the solver's help (not ranked); given up; or won after playing another "
+        "game of the same deal first (not ranked)")
+    ranked: Annotated[int, Field(ge=0)] = Field(description="how many players are ranked today")
+    name: Annotated[str, Field(min_length=NAME_MIN, max_length=NAME_MAX)] | None = Field(
+        description="the asking player's display name (null: none, shown as anonymous)")
+
+
+class NameAnswer(Answer):
+    """The player's display name on the daily race's leaderboard."""
+
+    name: Annotated[str, Field(min_length=NAME_MIN, max_length=NAME_MAX)] | None = Field(
+        description="null: none (the leaderboard shows the player as anonymous)")
+    changes_left: Annotated[int, Field(ge=0, le=NAME_CHANGES)] = Field(
+        description=f"changes of name left for now (at most {NAME_CHANGES} in 24 hours)")
 
 
 class Error(Answer):
@@ -480,10 +533,11 @@ def game_links(view: str) -> dict[str, Any]:
 
 
 def answers(success: int, errors: tuple[int, ...], links: str | None = None,
-            also: dict[int, str] | None = None) -> dict[int | str, Any]:
+            also: dict[int, str] | None = None, why: dict[int, str] | None = None) -> dict[int | str, Any]:
     """A route's ``responses`` beside its model: headers and links of its success, and each error it can give.
 
-    ``also``: other success statuses with the same model (and their descriptions).
+    ``also``: other success statuses with the same model (and their descriptions); ``why``: what an error means
+    on this route, where it is not what :data:`ERRORS` says.
     """
     done: dict[str, Any] = {"description": "done", "headers": TOKEN_ANSWER}
     if links is not None:
@@ -494,20 +548,20 @@ def answers(success: int, errors: tuple[int, ...], links: str | None = None,
     for code in sorted({*errors, 401, *UNAVAILABLE}):
         model = Conflict if code == 409 else Unavailable if code in UNAVAILABLE else Error
         headers = {**TOKEN_ANSWER, **RETRY_ANSWER} if code in (429, *UNAVAILABLE) else TOKEN_ANSWER
-        out[code] = {"model": model, "description": ERRORS[code], "headers": headers}
+        out[code] = {"model": model, "description": (why or {}).get(code, ERRORS[code]), "headers": headers}
         if code == 409:  # the current view comes with a conflict: play on from it
             out[code]["links"] = game_links("/view")
     return out
 
 
 def route(success: int, model: Any, errors: tuple[int, ...], links: str | None = None,
-          also: dict[int, str] | None = None) -> dict[str, Any]:
+          also: dict[int, str] | None = None, why: dict[int, str] | None = None) -> dict[str, Any]:
     """What a route declares: its success status and model, and every other answer (see :func:`answers`).
 
     The model is the contract: ``/openapi.json`` describes it, and with answer checking on (the test suite
     turns it on) every answer is validated against it (:class:`tableaux.web.middleware.AnswerCheck`).
     """
-    responses = answers(success, errors, links, also)
+    responses = answers(success, errors, links, also, why)
     for status in also or {}:
         responses[status]["model"] = model
     return {"status_code": success, "response_model": model, "responses": responses}

@@ -137,6 +137,7 @@ def settings_of(args: argparse.Namespace, database: Database, allowed_hosts: tup
         database, allowed_hosts, solver_workers=max(1, default_workers() // workers) if workers > 1 else None,
         limits=limits, trusted_proxies=tuple(getattr(args, "trusted_proxy", None) or ()),
         max_connections=getattr(args, "max_connections", None) or MAX_CONNECTIONS,
+        leaderboard=not getattr(args, "no_leaderboard", False),
     )
 
 

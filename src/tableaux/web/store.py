@@ -67,11 +67,14 @@ from .ledger import (
     write_line,
 )
 from .migrations import current_version, migrate
+from .names import folded
 from .outage import Health, StoreFull, StoreUnavailable
 from .player_stats import GameStats, combine, player_stats
+from .standings import NameChangesUsed, NameTaken, NoPlayer, Win, changes_left, daily_wins, name_of, set_name
 
-__all__ = ["CHANGES_KEPT", "GameChange", "GameRecord", "Made", "QuotaExceeded", "Request", "RequestSeen",
-           "StaleVersionError", "Store", "StoreError", "StoreFull", "StoreUnavailable"]
+__all__ = ["CHANGES_KEPT", "GameChange", "GameRecord", "Made", "NameChangesUsed", "NameTaken", "NoPlayer",
+           "QuotaExceeded", "Request", "RequestSeen", "StaleVersionError", "Store", "StoreError", "StoreFull",
+           "StoreUnavailable", "Win"]
 
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -384,7 +387,8 @@ class Store:
             ever_moved=True, assisted=record.assisted or bool(change.assisted), given_up=change.given_up,
         )
         game = (new.version, new.played, new.line_length, new.position, new.seen, new.finished_at, int(new.won),
-                new.elapsed, now, now, int(new.assisted), int(new.given_up), record.id, record.player, record.version)
+                new.elapsed, now, now, now, int(new.assisted), int(new.given_up), record.id, record.player,
+                record.version)  # last move, update and (when it is the first) first change: all now
         with self._remembering(record.player, request), self._connect() as conn:
             if conn.writes_at_once:
                 remembered = None if request is None else (
@@ -512,6 +516,27 @@ class Store:
             params += (player,)
         with self._write(one_statement=True) as conn:
             return conn.execute(sql, params).rowcount
+
+    # --- the daily race ------------------------------------------------------------------
+    def daily_wins(self, game: str, date: str) -> list[Win]:
+        """The day's wins of ``game``'s daily deal that the leaderboard ranks (:mod:`tableaux.web.standings`)."""
+        with self._connect() as conn:
+            return daily_wins(conn, game, date)
+
+    def name(self, player: str) -> tuple[str | None, int]:
+        """The player's display name (None: none) and how many changes of it are left for now."""
+        with self._connect() as conn:
+            return name_of(conn, player), changes_left(conn, player, time.time())
+
+    def set_name(self, player: str, name: str | None) -> int:
+        """Give the player display name ``name`` (None: none, the board shows them as anonymous), read by
+        :func:`tableaux.web.names.read_name` already. Returns the changes left; :class:`NameTaken`,
+        :class:`NameChangesUsed` or :class:`NoPlayer` and nothing changed when it cannot be."""
+        try:
+            with self._write() as conn:
+                return set_name(conn, player, name, None if name is None else folded(name), time.time())
+        except self._engine.integrity_errors:
+            raise NameTaken(name) from None
 
     def schema_version(self) -> int:
         with self._connect() as conn:

@@ -62,6 +62,7 @@ class Settings:
     limits: Limits = field(default_factory=Limits)
     trusted_proxies: tuple[str, ...] = ()
     max_connections: int = MAX_CONNECTIONS
+    leaderboard: bool = True
 
 
 def configure_logging(several: bool = False) -> None:
@@ -85,7 +86,7 @@ def build_app(settings: Settings) -> Any:
     from .pool import SolverPool
 
     return create_app(settings.database, allowed_hosts=settings.allowed_hosts, limits=settings.limits,
-                      pool=SolverPool(workers=settings.solver_workers))
+                      pool=SolverPool(workers=settings.solver_workers), leaderboard=settings.leaderboard)
 
 
 def worker_app(settings: Settings) -> Any:
