@@ -49,8 +49,10 @@ def missing_for_the_browser_tests(chromium: Path) -> list[str]:
 class LiveServer:
     """``python -m tableaux serve`` in a subprocess, as a player would start it."""
 
-    def __init__(self, db: Path, port: int | None = None) -> None:
+    def __init__(self, db: Path, port: int | None = None, options: tuple[str, ...] = ()) -> None:
         self.db = db
+        self.options = options
+        """More ``tableaux serve`` options (``--no-leaderboard``)."""
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -58,7 +60,7 @@ class LiveServer:
 
     def start(self, timeout: float = 120.0) -> None:
         cmd = [sys.executable, "-m", "tableaux", "serve", "--port", str(self.port), "--no-browser"]
-        cmd += ["--db", str(self.db)]
+        cmd += ["--db", str(self.db), *self.options]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, env=env)

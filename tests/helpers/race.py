@@ -21,9 +21,10 @@ def solved(name: str, deal: int) -> tuple[str, ...]:
     return tuple(str(m) for m in result.moves)
 
 
-def daily_line(name: str = "king-albert", detours: int = 0) -> list[str]:
-    """A winning line of today's daily deal of ``name``: the solver's, made ``2 * detours`` moves longer."""
-    deal = catalogue.daily(name).deal
+def daily_line(name: str = "king-albert", detours: int = 0, date: str | None = None) -> list[str]:
+    """A winning line of the daily deal of ``name`` (today's, or that of ``date``, YYYY-MM-DD): the solver's,
+    made ``2 * detours`` moves longer."""
+    deal = catalogue.daily(name, date).deal if date else catalogue.daily(name).deal
     return with_detours(name, deal, list(solved(name, deal)), detours)
 
 

@@ -301,7 +301,7 @@ def test_a_name_is_shown_on_the_board_and_anonymous_players_by_no_name_at_all(
     assert [e["name"] for e in seen["top"]] == ["Ada Lovelace", None] and seen["name"] is None
     token = other.cookies["tableaux_player"]
     assert token not in str(seen) and (app.state.store.player_for(token) or "?") not in str(seen)
-    assert named.get("/api/name").json() == {"name": "Ada Lovelace", "changes_left": NAME_CHANGES - 1}
+    assert (board(named)["name"], board(named)["changes_left"]) == ("Ada Lovelace", NAME_CHANGES - 1)
     assert set_name(named, None).json()["name"] is None and board(other)["top"][0]["name"] is None
 
 
@@ -317,7 +317,7 @@ def test_a_name_that_is_not_accepted_is_a_422_saying_what_is_and_changes_nothing
     r = set_name(named, name)
     assert r.status_code == 422 and says in r.json()["error"], r.text
     assert "letters, digits, spaces" in r.json()["error"] or "without a name" in r.json()["error"]
-    assert named.get("/api/name").json() == {"name": None, "changes_left": NAME_CHANGES}
+    assert (board(named)["name"], board(named)["changes_left"]) == (None, NAME_CHANGES)
 
 
 def test_names_are_unique_whatever_their_case_and_a_player_may_recase_their_own(app: Any, named: TestClient) -> None:
@@ -327,7 +327,7 @@ def test_names_are_unique_whatever_their_case_and_a_player_may_recase_their_own(
     for taken in ("straße 9", "STRASSE 9", "Strasse  9"):
         r = set_name(other, taken)
         assert r.status_code == 422 and "taken" in r.json()["error"], r.text
-    assert other.get("/api/name").json()["name"] is None
+    assert board(other)["name"] is None
     assert set_name(named, "STRASSE 9").json()["name"] == "STRASSE 9"
     assert set_name(other, "Strasse 10").status_code == 200
 
@@ -341,14 +341,16 @@ def test_name_changes_are_limited_to_a_few_a_day_and_the_error_says_the_limit(
     r = set_name(named, "One more")
     assert r.status_code == 429 and f"{NAME_CHANGES} times in 24 hours" in r.json()["error"]
     assert 0 < int(r.headers["retry-after"]) <= NAME_WINDOW
-    assert named.get("/api/name").json() == {"name": f"Name {NAME_CHANGES - 1}", "changes_left": 0}
+    assert (board(named)["name"], board(named)["changes_left"]) == (f"Name {NAME_CHANGES - 1}", 0)
     clock.now += NAME_WINDOW + 1
     assert set_name(named, "One more").json() == {"name": "One more", "changes_left": NAME_CHANGES - 1}
 
 
 def test_a_name_waits_for_the_players_first_game(app: Any) -> None:
-    r = set_name(TestClient(app), "Early Bird")
+    newcomer = TestClient(app)
+    r = set_name(newcomer, "Early Bird")
     assert r.status_code == 422 and "first game" in r.json()["error"]
+    assert set_name(newcomer, None).json() == {"name": None, "changes_left": NAME_CHANGES}  # nothing to undo
 
 
 def test_a_forgotten_player_takes_their_name_along(app: Any, clock: Clock) -> None:
@@ -380,8 +382,7 @@ def test_an_accepted_name_is_trimmed_printable_and_reads_the_same_again(text: st
 def test_without_the_leaderboard_its_routes_answer_404_saying_so_and_the_page_is_told(make_app: Any) -> None:
     client = TestClient(make_app(leaderboard=False))
     daily(client)
-    for r in (client.get("/api/daily/leaderboard", params={"game": GAME}), client.get("/api/name"),
-              set_name(client, "Ada")):
+    for r in (client.get("/api/daily/leaderboard", params={"game": GAME}), set_name(client, "Ada")):
         assert r.status_code == 404 and "--no-leaderboard" in r.json()["error"], r.text
     assert client.get("/api/games/info").json()["leaderboard"] is False
 

@@ -449,6 +449,8 @@ class Leaderboard(Answer):
     ranked: Annotated[int, Field(ge=0)] = Field(description="how many players are ranked today")
     name: Annotated[str, Field(min_length=NAME_MIN, max_length=NAME_MAX)] | None = Field(
         description="the asking player's display name (null: none, shown as anonymous)")
+    changes_left: Annotated[int, Field(ge=0, le=NAME_CHANGES)] = Field(
+        description=f"changes of that name left for now (at most {NAME_CHANGES} in 24 hours)")
 
 
 class NameAnswer(Answer):

@@ -61,19 +61,11 @@ def leaderboard(game: api.Game, player: Player, games: GamesDep, request: Reques
     date = catalogue.today().isoformat()
     places = rank(games.store.daily_wins(game, date))
     mine = next((p for p in places if p.win.player == player), None)
-    name, _left = games.store.name(player)
+    name, left = games.store.name(player)
     return ok({"game": game, "date": date, "top": [entry(p, player) for p in places[:TOP]],
                "you": None if mine is None else entry(mine, player),
                "status": standing(games.store.daily_game(player, game, date), mine is not None),
-               "ranked": len(places), "name": name})
-
-
-@router.get("/name", operation_id="getName", **api.route(200, api.NameAnswer, (404,), why=OFF))
-def get_name(player: Player, games: GamesDep, request: Request) -> JSONResponse:
-    """The player's display name on the leaderboard, and the changes of it left for now."""
-    race_on(request)
-    name, left = games.store.name(player)
-    return ok({"name": name, "changes_left": left})
+               "ranked": len(places), "name": name, "changes_left": left})
 
 
 @router.put("/name", operation_id="setName",
@@ -81,7 +73,8 @@ def get_name(player: Player, games: GamesDep, request: Request) -> JSONResponse:
                 **OFF, 429: "every change of name allowed in 24 hours is used: try again after Retry-After"}))
 def set_name(body: api.NameRequest, player: Player, games: GamesDep, request: Request) -> JSONResponse:
     """Choose the name the leaderboard shows for the player (null: none, shown as anonymous). The same name
-    again changes nothing; another player's name, whatever its case, is refused."""
+    again changes nothing; another player's name, whatever its case, is refused. The leaderboard's answer
+    gives the name as it stands, and the changes of it left."""
     race_on(request)
     try:
         left = games.store.set_name(player, body.name)

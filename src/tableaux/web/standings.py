@@ -114,6 +114,8 @@ def set_name(conn: Connection, player: str, name: str | None, folded: str | None
     # Writing the player's row first makes two changes of one player wait for each other (a row lock in
     # PostgreSQL; SQLite's write lock does it anyway), so the count below is exact.
     if conn.execute("UPDATE players SET created_at = created_at WHERE id = ?", (player,)).rowcount != 1:
+        if name is None:
+            return NAME_CHANGES  # no name asked for, and none there: nothing to do
         raise NoPlayer(player)
     if name_of(conn, player) == name:
         return changes_left(conn, player, now)

@@ -117,5 +117,8 @@ export const api = {
   rewind: (id, version, keep, played) => call("POST", `/api/games/${id}/rewind`, { version, keep, played }),
   solution: (id, version) => call("POST", `/api/games/${id}/solution`, { version }),
   stats: () => call("GET", "/api/stats"),
+  // The daily race (race.js): today's leaderboard of `game`'s daily deal, and the player's display name.
+  leaderboard: (game) => call("GET", `/api/daily/leaderboard?game=${encodeURIComponent(game)}`),
+  setName: (name) => call("PUT", "/api/name", { name }, { change: true }),
   resetStats: (game) => call("POST", "/api/stats/reset", { game: game ?? null, confirm: true }, { change: false }),
 };

@@ -1,7 +1,8 @@
 // The browser game: wiring the page's controls to what they do, and nothing else. The page is split along its
 // own seams: store.js (the page's state and its setters), render.js (drawing a view), dom.js (the page's fixed
 // parts), actions.js (requests to the server), input.js (mouse, touch and keyboard), start.js (opening the
-// page), dialogs.js (rules, statistics); board.js and cards.js draw the table from the server's game info.
+// page), dialogs.js (rules, statistics), race.js (the daily race's leaderboard); board.js and cards.js draw the
+// table from the server's game info.
 
 import { act, resume, showHint, wireAutoHome } from "./actions.js";
 import { wireClock } from "./clock.js";
@@ -15,6 +16,7 @@ import { chooseLanguage } from "./i18n.js";
 import { focusedPlace, onKeyDown, onPointerDown, onPointerMove, onPointerUp, restoreFocus } from "./input.js";
 import { fitToolbar, initMenu, watchRoom } from "./layout.js";
 import { registerWorker, whenReachable } from "./pwa.js";
+import { openRace, wireRace } from "./race.js";
 import { fitTable, reportError, tickClock } from "./render.js";
 import { initSettings, onSettingChange } from "./settings.js";
 import { wireSolution } from "./solution.js";
@@ -60,6 +62,7 @@ function wire() {
     const id = event.target.closest("button")?.id;
     if (id === "message-new") enqueue(() => startNewGame(S.view.game, { ask: false }));
     else if (id === "message-undo") enqueue(() => act("undo"));
+    else if (id === "share-race") enqueue(openRace);
   });
   initMenu();
   wireAutoHome();
@@ -89,6 +92,7 @@ wireFair();
 wireFinish();
 wireSolution();
 wireDaily();
+wireRace();
 registerWorker();
 enqueue(() => whenReachable(async () => {
   await start();

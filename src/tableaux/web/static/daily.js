@@ -8,6 +8,7 @@ import { newGame } from "./actions.js";
 import { t, tn } from "./i18n.js";
 import { $, announce, button, notice } from "./dom.js";
 import { mayLeave } from "./confirm.js";
+import { raceOn } from "./games.js";
 import { adopt, formatTime } from "./render.js";
 import { enqueue, onView, S } from "./store.js";
 
@@ -93,6 +94,7 @@ function renderDaily(view) {
       notice(t("Copy the selected result text."));
     }
   }));
+  if (raceOn()) share.append(" ", button("share-race", t("Leaderboard"))); // app.js opens it (race.js)
   $("message").append(share);
 }
 

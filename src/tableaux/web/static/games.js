@@ -1,9 +1,9 @@
 // What the server says about the games it offers and the cards it deals (GET /api/games/info): each game's
 // name, title, piles, their notation labels and their names in words, where each pile sits on the table, its
-// rules page, and whether it has a stock; the highest deal number; how each rank reads on a card face. The
-// server's registry holds all of it (tableaux.rulebook), so the page names no game in its own code. A leaf
-// module that imports nothing: the settings, the cards, the board and the page state all read it, so no import
-// cycle runs through it, and none of them repeats what it holds.
+// rules page, and whether it has a stock; the highest deal number; how each rank reads on a card face; whether
+// the server runs the daily race. The server's registry holds all of it (tableaux.rulebook), so the page names no
+// game in its own code. A leaf module that imports nothing: the settings, the cards, the board and the page state
+// all read it, so no import cycle runs through it, and none of them repeats what it holds.
 
 let info = { games: [], max_deal: 0, rank_labels: {} };
 
@@ -61,6 +61,11 @@ export function rulesPage(game) {
 /** The highest deal number (deals run from 0). */
 export function maxDeal() {
   return info.max_deal;
+}
+
+/** Whether the server runs the daily race (its leaderboard and display names; not with --no-leaderboard). */
+export function raceOn() {
+  return info.leaderboard === true;
 }
 
 /** How a rank letter of a card code reads on a card face ("T" reads "10"). */

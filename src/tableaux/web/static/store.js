@@ -11,6 +11,7 @@ const state = {
   hint: null, // {source, count, target}: the move the last hint marks on the table
   focus: null, // {pile, index}: where the keyboard was on the table, to go back to after a redraw
   lastMove: null, // the player's last move (not auto-home ones), for the keyboard to follow
+  race: null, // the last leaderboard of the daily race from the server (race.js), kept as it came
 };
 
 export const S = new Proxy(state, {
@@ -63,6 +64,11 @@ export function setFocus(place) {
 
 export function setLastMove(move) {
   state.lastMove = move;
+}
+
+/** Keep the daily race's leaderboard as the server gave it. */
+export function setRace(board) {
+  state.race = board;
 }
 
 // ---------------------------------------------------------------- reading the view

@@ -1,0 +1,119 @@
+"""The daily race in real headless Chromium: several players, each in a browser of their own, win the daily deal
+and see each other on its leaderboard, choose the name it shows, and find none of it on a private install.
+
+The winning lines are the solver's (tests/helpers/race.py), made longer by detours the engine checks, so the
+players' places are known from their moves alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from helpers.browser import LiveServer
+from helpers.page import Browser, Page, Player, axe_violations, expect, send_moves, shot
+from helpers.race import daily_line
+
+GAME = "king-albert"
+
+
+def open_daily(player: Player) -> Page:
+    page = player.page
+    page.goto(player.base + f"/daily?game={GAME}")
+    page.wait_for_selector("[data-pile]")
+    expect(page.locator("#grade")).to_contain_text("Daily deal ")
+    return page
+
+
+def win(player: Player, detours: int) -> int:
+    """Win today's daily deal from the player's page with the solver's line and ``detours`` round trips."""
+    page = open_daily(player)
+    line = daily_line(GAME, detours, player.view(page)["daily"])
+    send_moves(page, line)
+    page.reload()
+    expect(page.locator("#message")).to_contain_text("You won")
+    return len(line)
+
+
+def leaderboard(page: Page) -> list[list[str]]:
+    """The leaderboard dialog's rows as the player reads them, after opening it from the status line."""
+    page.click("#race-button")
+    dialog = page.locator("#race-dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog.locator("#race-standing")).not_to_be_empty()
+    return [[cell.strip() for cell in row.split("\t")] for row in dialog.locator("tbody tr").all_inner_texts()]
+
+
+def name_myself(page: Page, name: str) -> None:
+    page.fill("#race-name", name)
+    page.click("#race-name-save")
+    expect(page.locator("#race-name-said")).to_contain_text(f"shows you as “{name}”")
+
+
+def test_players_in_their_own_browsers_win_the_daily_deal_and_see_each_other_ranked(
+    browser: Browser, server: Any
+) -> None:
+    ada, bea, cy = (Player(browser, server.url) for _ in range(3))
+    try:
+        moves = {"ada": win(ada, 0), "bea": win(bea, 1), "cy": win(cy, 2)}
+        assert moves["ada"] < moves["bea"] < moves["cy"]
+        page = ada.page
+        rows = leaderboard(page)
+        assert [row[:3] for row in rows] == [["1", "Anonymous (you)", str(moves["ada"])],
+                                             ["2", "Anonymous", str(moves["bea"])],
+                                             ["3", "Anonymous", str(moves["cy"])]]
+        assert all(re.fullmatch(r"\d+:\d\d\.\d", row[3]) for row in rows), rows  # minutes:seconds.tenth
+        name_myself(page, "Ada L.")
+        expect(page.locator("#race-board tbody tr").first).to_contain_text("Ada L. (you)")
+        expect(page.locator("#race-standing")).to_have_text("You are ranked 1 of 3 today.")
+        assert not axe_violations(page)
+        shot(page, "king-albert-daily-race-desktop")
+        page.keyboard.press("Escape")
+        # Bea opens it from the win banner, and sees Ada by name
+        bea.page.click("#share-race")
+        expect(bea.page.locator("#race-dialog")).to_be_visible()
+        rows = bea.page.locator("#race-board tbody tr")
+        expect(rows).to_have_count(3)
+        expect(rows.nth(0)).to_contain_text("Ada L.")
+        expect(rows.nth(1)).to_contain_text("Anonymous (you)")
+        expect(rows.nth(2)).to_contain_text("Anonymous")
+        name_myself(bea.page, "Bea")
+        # the same name, in other letters' case, is someone else's
+        cy_rows = leaderboard(cy.page)
+        assert [row[:3] for row in cy_rows] == [["1", "Ada L.", str(moves["ada"])], ["2", "Bea", str(moves["bea"])],
+                                                ["3", "Anonymous (you)", str(moves["cy"])]]
+        cy.page.fill("#race-name", "ada l.")
+        cy.page.click("#race-name-save")
+        expect(cy.page.locator("#race-name-said")).to_contain_text("is taken")
+        expect(cy.page.locator("#race-board tbody tr").nth(2)).to_contain_text("Anonymous (you)")
+    finally:
+        for player in (ada, bea, cy):
+            player.close()
+
+
+@pytest.fixture(scope="module")
+def private_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    live = LiveServer(Path(tmp_path_factory.mktemp("private")) / "games.db", options=("--no-leaderboard",))
+    live.start()
+    yield live
+    live.stop()
+
+
+def test_a_server_without_the_leaderboard_offers_none(browser: Browser, private_server: LiveServer) -> None:
+    player = Player(browser, private_server.url)
+    try:
+        page = open_daily(player)
+        expect(page.locator("#race-button")).to_be_hidden()
+        line = daily_line(GAME, 0, player.view(page)["daily"])
+        send_moves(page, line)
+        page.reload()
+        expect(page.locator("#share-text")).to_be_visible()
+        expect(page.locator("#share-race")).to_have_count(0)
+        answer = page.evaluate("fetch('/api/daily/leaderboard?game=king-albert').then(r => r.status)")
+        assert answer == 404
+    finally:
+        player.close()
