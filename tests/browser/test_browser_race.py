@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from helpers.browser import LiveServer
-from helpers.page import Browser, Page, Player, axe_violations, expect, send_moves, shot
+from helpers.page import Browser, Page, Player, axe_violations, expect, menu_click, send_moves, shot
 from helpers.race import daily_line
 
 GAME = "king-albert"
@@ -25,7 +25,7 @@ def open_daily(player: Player) -> Page:
     page = player.page
     page.goto(player.base + f"/daily?game={GAME}")
     page.wait_for_selector("[data-pile]")
-    expect(page.locator("#grade")).to_contain_text("Daily deal ")
+    expect(page.locator("#grade-stat")).to_be_visible()  # the daily deal's line, in any language
     return page
 
 
@@ -35,7 +35,7 @@ def win(player: Player, detours: int) -> int:
     line = daily_line(GAME, detours, player.view(page)["daily"])
     send_moves(page, line)
     page.reload()
-    expect(page.locator("#message")).to_contain_text("You won")
+    expect(page.locator("#share-text")).to_be_visible()  # the result of a daily deal that is over
     return len(line)
 
 
@@ -95,6 +95,27 @@ def test_players_in_their_own_browsers_win_the_daily_deal_and_see_each_other_ran
             player.close()
 
 
+def test_the_leaderboard_reads_well_on_a_phone_in_the_dark_in_french(browser: Browser, server: Any) -> None:
+    """axe finds nothing on the open leaderboard, with the player's own place below the others' and a name refused."""
+    phone = Player(browser, server.url, {"width": 390, "height": 844}, has_touch=True, is_mobile=True,
+                   color_scheme="dark", extra_http_headers={"Accept-Language": "fr"})
+    try:
+        win(phone, 3)
+        page = phone.page
+        expect(page.locator("#race-button")).to_be_hidden()  # the status line keeps to two rows on a phone
+        menu_click(page, "#race-menu-button")
+        expect(page.locator("#race-dialog")).to_be_visible()
+        expect(page.locator("#race-title")).to_have_text("Course du jour")
+        expect(page.locator("#race-board tr.you")).to_contain_text("(vous)")
+        page.fill("#race-name", "x")
+        page.click("#race-name-save")
+        expect(page.locator("#race-name-said")).to_contain_text("nom affiché")  # the server's refusal, in French
+        assert not axe_violations(page)
+        shot(page, "king-albert-daily-race-phone-dark-fr")
+    finally:
+        phone.close()
+
+
 @pytest.fixture(scope="module")
 def private_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     live = LiveServer(Path(tmp_path_factory.mktemp("private")) / "games.db", options=("--no-leaderboard",))
@@ -107,7 +128,8 @@ def test_a_server_without_the_leaderboard_offers_none(browser: Browser, private_
     player = Player(browser, private_server.url)
     try:
         page = open_daily(player)
-        expect(page.locator("#race-button")).to_be_hidden()
+        for offer in ("#race-button", "#race-menu-button"):  # hidden by the page, not only out of sight
+            expect(page.locator(offer)).to_have_attribute("hidden", "")
         line = daily_line(GAME, 0, player.view(page)["daily"])
         send_moves(page, line)
         page.reload()

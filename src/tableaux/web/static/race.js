@@ -127,11 +127,13 @@ async function saveName() {
 
 export function wireRace() {
   $("race-button").addEventListener("click", () => enqueue(openRace));
+  $("race-menu-button").addEventListener("click", () => enqueue(openRace));
   $("race-name-form").addEventListener("submit", (event) => {
     event.preventDefault();
     enqueue(saveName);
   });
   onView((view) => {
-    $("race-button").hidden = !(raceOn() && view.daily);
+    $("race-button").hidden = !(raceOn() && view.daily); // by the daily deal's line (not on a phone: style.css)
+    $("race-menu-button").hidden = !raceOn();
   });
 }
