@@ -7,8 +7,10 @@ page's forged time changes nothing and no test waits.
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import sys
+import threading
 import unicodedata
 from collections.abc import Iterator
 from typing import Any
@@ -23,12 +25,15 @@ from helpers.clock import Clock
 from helpers.race import daily_line
 from helpers.store import rewrite
 from tableaux import catalogue
+from tableaux.cli import main, serve
 from tableaux.web import names
 from tableaux.web import store as store_module
 from tableaux.web.app import create_app
+from tableaux.web.database import Database
+from tableaux.web.server import settings_of
 from tableaux.web.player_stats import tenths
 from tableaux.web.standings import NAME_CHANGES, NAME_WINDOW, TOP, Win, rank
-from tableaux.web.store import Store
+from tableaux.web.store import NameTaken, Store
 
 GAME = "king-albert"
 ENTRY_FIELDS = {"rank", "name", "moves", "seconds", "you"}
@@ -389,3 +394,37 @@ def test_without_the_leaderboard_its_routes_answer_404_saying_so_and_the_page_is
 
 def test_with_the_leaderboard_the_page_is_told_so(app: Any) -> None:
     assert TestClient(app).get("/api/games/info").json()["leaderboard"] is True
+
+
+def test_two_players_claiming_one_name_at_once_get_it_once(store: Store) -> None:
+    """The unique key decides, in either store: one player has the name, the other is told it is taken."""
+    players = [store.create_game(f"p{i}", GAME, 7).player for i in range(2)]
+    barrier = threading.Barrier(len(players))
+    outcomes: list[str] = []
+
+    def claim(player: str) -> None:
+        barrier.wait()
+        try:
+            store.set_name(player, "Same Name" if player == "p0" else "same name")
+            outcomes.append("named")
+        except NameTaken:
+            outcomes.append("taken")
+
+    threads = [threading.Thread(target=claim, args=(player,)) for player in players]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["named", "taken"]
+    assert sum(store.name(player)[0] is not None for player in players) == 1
+
+
+def test_serve_says_how_to_turn_the_race_off_and_does_so(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    assert "--no-leaderboard" in capsys.readouterr().out
+    parser = argparse.ArgumentParser()
+    serve.add_arguments(parser)
+    database = Database(path=None, url="postgresql://nobody@127.0.0.1/none")
+    assert settings_of(parser.parse_args([]), database, None).leaderboard is True
+    assert settings_of(parser.parse_args(["--no-leaderboard"]), database, None).leaderboard is False
