@@ -21,17 +21,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from helpers.browser import hidden_card_problems
-from helpers.clock import Clock
 from helpers.race import daily_line
-from helpers.store import rewrite
+from helpers.store import HeldClock, hold_store_clock, rewrite
 from tableaux import catalogue
 from tableaux.cli import main, serve
 from tableaux.web import names
-from tableaux.web import store as store_module
 from tableaux.web.app import create_app
 from tableaux.web.database import Database
-from tableaux.web.server import settings_of
 from tableaux.web.player_stats import tenths
+from tableaux.web.server import settings_of
 from tableaux.web.standings import NAME_CHANGES, NAME_WINDOW, TOP, Win, rank
 from tableaux.web.store import NameTaken, Store
 
@@ -53,14 +51,12 @@ def one_day(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    held = Clock(1_000_000.0)
-    monkeypatch.setattr(store_module.time, "time", held)
-    return held
+def clock(monkeypatch: pytest.MonkeyPatch) -> HeldClock:
+    return hold_store_clock(monkeypatch, 1_000_000.0)
 
 
 @pytest.fixture
-def app(make_app: Any, one_day: None, clock: Clock) -> Any:
+def app(make_app: Any, one_day: None, clock: HeldClock) -> Any:
     return make_app()
 
 
@@ -80,7 +76,7 @@ def daily(client: TestClient) -> dict[str, Any]:
     return r.json()
 
 
-def play(client: TestClient, view: dict[str, Any], line: list[str], clock: Clock, step: float,
+def play(client: TestClient, view: dict[str, Any], line: list[str], clock: HeldClock, step: float,
          played: float | None = None) -> dict[str, Any]:
     """Play ``line`` from ``view``, ``step`` seconds of the server's clock apart; ``played``: the time the page
     claims with every move (a forged one)."""
@@ -101,7 +97,7 @@ def set_name(client: TestClient, name: Any) -> Any:
 
 # --- the ranking ---------------------------------------------------------------------------------
 def test_wins_are_ranked_by_fewer_moves_then_less_server_time_whatever_the_page_claims(
-    app: Any, clock: Clock
+    app: Any, clock: HeldClock
 ) -> None:
     short, long = daily_line(), daily_line(detours=1)
     assert len(long) == len(short) + 2
@@ -130,7 +126,7 @@ def test_wins_are_ranked_by_fewer_moves_then_less_server_time_whatever_the_page_
     assert [e["you"] for e in mine["top"]] == [False, False, False, True]
 
 
-def test_assisted_given_up_and_unfinished_games_are_not_ranked(app: Any, clock: Clock) -> None:
+def test_assisted_given_up_and_unfinished_games_are_not_ranked(app: Any, clock: HeldClock) -> None:
     line = daily_line()
     winner, helped, quitter, playing, absent = (TestClient(app) for _ in range(5))
     play(winner, daily(winner), line, clock, 1.0)
@@ -153,7 +149,7 @@ def test_assisted_given_up_and_unfinished_games_are_not_ranked(app: Any, clock: 
         assert seen["top"] == [{**entries[0], "you": False}]
 
 
-def test_one_entry_per_player_per_day_their_first_game_of_the_deal(app: Any, clock: Clock) -> None:
+def test_one_entry_per_player_per_day_their_first_game_of_the_deal(app: Any, clock: HeldClock) -> None:
     """A race of two daily requests may make two games; only the first, the one /api/daily gives back, counts."""
     client = TestClient(app)
     first = daily(client)
@@ -168,7 +164,7 @@ def test_one_entry_per_player_per_day_their_first_game_of_the_deal(app: Any, clo
     assert seen["ranked"] == 1 and seen["you"]["moves"] == len(line) and seen["you"] == seen["top"][0]
 
 
-def test_a_win_after_playing_the_same_deal_in_another_game_is_not_ranked(app: Any, clock: Clock) -> None:
+def test_a_win_after_playing_the_same_deal_in_another_game_is_not_ranked(app: Any, clock: HeldClock) -> None:
     """Another game of the deal could show its cards or its solution: the daily win after it is not on the board."""
     client = TestClient(app)
     view = daily(client)
@@ -187,7 +183,7 @@ def test_a_win_after_playing_the_same_deal_in_another_game_is_not_ranked(app: An
 
 @pytest.mark.slow
 def test_a_peeking_hint_or_a_solution_shown_keeps_the_win_off_the_board(
-    database: str, one_day: None, clock: Clock
+    database: str, one_day: None, clock: HeldClock
 ) -> None:
     from tableaux.web.pool import SolverPool
 
@@ -210,7 +206,7 @@ def test_a_peeking_hint_or_a_solution_shown_keeps_the_win_off_the_board(
     application.state.store.close()
 
 
-def test_the_players_own_rank_comes_with_the_board_beyond_the_top_ten(app: Any, clock: Clock) -> None:
+def test_the_players_own_rank_comes_with_the_board_beyond_the_top_ten(app: Any, clock: HeldClock) -> None:
     store: Store = app.state.store
     date = catalogue.today().isoformat()
     deal = catalogue.daily(GAME).deal
@@ -266,7 +262,7 @@ def store(database: str) -> Iterator[Store]:
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(games)
 def test_the_stored_leaderboard_is_the_unassisted_wins_sorted_by_moves_then_server_time(
-    store: Store, clock: Clock, chosen: list[tuple[int, int, str]]
+    store: Store, clock: HeldClock, chosen: list[tuple[int, int, str]]
 ) -> None:
     date = f"{2000 + next(DAYS)}-01-01"  # a day of its own for each example, on the one database
     expected = []
@@ -294,7 +290,7 @@ def named(app: Any) -> TestClient:
 
 
 def test_a_name_is_shown_on_the_board_and_anonymous_players_by_no_name_at_all(
-    app: Any, named: TestClient, clock: Clock
+    app: Any, named: TestClient, clock: HeldClock
 ) -> None:
     r = set_name(named, "  Ada   Lovelace ")
     assert r.status_code == 200 and r.json() == {"name": "Ada Lovelace", "changes_left": NAME_CHANGES - 1}
@@ -338,7 +334,7 @@ def test_names_are_unique_whatever_their_case_and_a_player_may_recase_their_own(
 
 
 def test_name_changes_are_limited_to_a_few_a_day_and_the_error_says_the_limit(
-    named: TestClient, clock: Clock
+    named: TestClient, clock: HeldClock
 ) -> None:
     for i in range(NAME_CHANGES):
         assert set_name(named, f"Name {i}").json()["changes_left"] == NAME_CHANGES - 1 - i
@@ -358,7 +354,7 @@ def test_a_name_waits_for_the_players_first_game(app: Any) -> None:
     assert set_name(newcomer, None).json() == {"name": None, "changes_left": NAME_CHANGES}  # nothing to undo
 
 
-def test_a_forgotten_player_takes_their_name_along(app: Any, clock: Clock) -> None:
+def test_a_forgotten_player_takes_their_name_along(app: Any, clock: HeldClock) -> None:
     """A player whose only game was never moved is forgotten after a while, and their name is free again."""
     client = TestClient(app)
     daily(client)
