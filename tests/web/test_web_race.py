@@ -27,7 +27,8 @@ from tableaux import catalogue
 from tableaux.cli import main, serve
 from tableaux.web import names
 from tableaux.web.app import create_app
-from tableaux.web.database import Database
+from tableaux.web.database import Database, parse_database
+from tableaux.web.migrations import SCHEMA_VERSION, migrate
 from tableaux.web.player_stats import tenths
 from tableaux.web.server import settings_of
 from tableaux.web.standings import NAME_CHANGES, NAME_WINDOW, TOP, Win, rank
@@ -310,7 +311,8 @@ def test_a_name_is_shown_on_the_board_and_anonymous_players_by_no_name_at_all(
     ("A", "of 1 characters"), ("x" * 25, "of 25 characters"), ("   ", "of 0 characters"),
     ("Ada\nLovelace", "U+000A"), ("Ada\u202eecalevol", "U+202E"), ("Ada\u200b", "U+200B"), ("<script>", "'<'"),
     ("Ada@home", "'@'"), ("---", "at least one letter or digit"), (5, "must be text"), (["Ada"], "must be text"),
-    ("Anonymous", "without a name"), ("ANONYMOUS", "without a name"),
+    ("Anonymous", "without a name"), ("ANONYMOUS", "without a name"), ("anonyme", "without a name"),
+    ("Anónimo", "without a name"), ("Anoniem", "without a name"),
 ])
 def test_a_name_that_is_not_accepted_is_a_422_saying_what_is_and_changes_nothing(
     named: TestClient, name: Any, says: str
@@ -424,3 +426,24 @@ def test_serve_says_how_to_turn_the_race_off_and_does_so(capsys: pytest.CaptureF
     database = Database(path=None, url="postgresql://nobody@127.0.0.1/none")
     assert settings_of(parser.parse_args([]), database, None).leaderboard is True
     assert settings_of(parser.parse_args(["--no-leaderboard"]), database, None).leaderboard is False
+
+
+def test_a_daily_win_stored_before_the_race_is_timed_from_its_deal(database: str) -> None:
+    """A database of schema version 6 keeps its games; a win stored then has no first change on record, so the
+    leaderboard counts its time from the deal, still a time only the server stamped. Games changed after the
+    step are timed from their first change."""
+    conn = parse_database(database).engine().first()
+    assert migrate(conn, target=6) == 6
+    conn.execute("INSERT INTO players (id, created_at) VALUES ('p1', 1000.0)")
+    conn.execute("INSERT INTO games (id, player, game, deal, version, started_at, updated_at, finished_at, won, "
+                 "move_count, line_length, ever_moved, daily, elapsed) "
+                 "VALUES ('g-old', 'p1', ?, 7, 80, 1000.0, 1400.0, 1400.0, 1, 80, 80, 1, '2001-01-01', 12.5)",
+                 (GAME,))
+    conn.close()
+    store = Store(database)
+    try:
+        assert store.schema_version() == SCHEMA_VERSION
+        assert store.daily_wins(GAME, "2001-01-01") == [Win("p1", 80, 400.0, 1400.0)]
+        assert store.name("p1") == (None, NAME_CHANGES)
+    finally:
+        store.close()
