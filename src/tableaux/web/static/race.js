@@ -13,10 +13,11 @@ import { lang, t, tn } from "./i18n.js";
 import { formatTime } from "./render.js";
 import { enqueue, onView, S, setRace } from "./store.js";
 
-/** A race time to the tenth the server ranks by: "1:27.4" ("1:27,4" where a comma is the decimal mark). */
+/** A race time, cut to a tenth by the server: "1:27.4" ("1:27,4" where a comma is the decimal mark). */
 export function raceTime(seconds) {
   const mark = new Intl.NumberFormat(lang()).formatToParts(1.5).find((part) => part.type === "decimal")?.value;
-  return `${formatTime(seconds)}${mark || "."}${Math.floor((seconds * 10) % 10)}`;
+  const tenths = Math.round(seconds * 10); // exact: the server sends whole tenths
+  return `${formatTime(Math.floor(tenths / 10))}${mark || "."}${tenths % 10}`;
 }
 
 function standing(race) {
