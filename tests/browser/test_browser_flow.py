@@ -206,9 +206,11 @@ def graded(page: Page, player: Player, grade: str | None) -> dict[str, Any]:
     """Wait for the page's new graded game and check it is one of `grade` (any grade for None)."""
     words = {"easy": "Easy", "medium": "Medium", "hard": "Hard"}
     shown = words[grade] if grade else "(Easy|Medium|Hard)"
-    expect(page.locator("#grade")).to_have_text(re.compile(rf"^Winnable · {shown}$"))
+    expect(page.locator("#grade")).to_have_text(re.compile(rf"^Winnable · {shown}( · Par \d+)?$"))
     player.settle()
     view = player.view()
+    par = f" · Par {view['par']}" if view["par"] else ""  # a graded deal's par, once the par build has reached it
+    expect(page.locator("#grade")).to_have_text(re.compile(rf"^Winnable · {shown}{re.escape(par)}$"))
     entry = catalogue.lookup(view["game"], view["deal"])
     assert entry is not None and view["grade"] == entry.grade and (grade is None or entry.grade == grade)
     return view
