@@ -6,6 +6,7 @@ solved again and the winning line is replayed move by move in the engine.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import gzip
 import hashlib
@@ -85,7 +86,8 @@ def test_grades_recomputed_from_the_solver_match_the_catalogue(name: str) -> Non
     rng = random.Random(f"recompute {name}")
     for entry in rng.sample(cat.winnable, 2) + rng.sample(cat.entries, 1):
         fresh = grade_deal(tableaux.rules(name), entry.deal, backend=cat.header["backend"])
-        assert fresh == entry, f"{name} deal {entry.deal}: catalogue {entry}, recomputed {fresh}"
+        graded = dataclasses.replace(entry, par=None, par_bound=None)  # the par is the par build's, not the grade's
+        assert fresh == graded, f"{name} deal {entry.deal}: catalogue {entry}, recomputed {fresh}"
 
 
 # --- pick -------------------------------------------------------------------------
