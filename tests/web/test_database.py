@@ -175,3 +175,45 @@ def test_a_restarted_postgresql_server_costs_no_more_than_the_requests_during_th
         store.close()
     finally:
         postgres_cluster.drop_database(url)
+
+
+def test_an_operation_waiting_for_a_connection_when_the_pool_is_renewed_takes_one_from_the_new_pool(
+    postgres_cluster: Any,
+) -> None:
+    """When the database answers again after a lost connection the pool is closed and a new one made; a request
+    that was waiting for a connection of the old one (asking, say, whether a change whose reply was lost was
+    stored) is served by the new pool rather than told the database is away."""
+    import threading
+    import time
+
+    from tableaux.web import database
+
+    url = postgres_cluster.new_database()
+    store = Store(url)
+    try:
+        engine = store._engine
+        old = engine._get_pool()
+        held = [old.getconn() for _ in range(database.POOL_SIZE)]
+        outcome: list[object] = []
+        waiter = threading.Thread(target=lambda: outcome.append(_attempt(store.find_change, "nobody", "r-1")))
+        waiter.start()
+        deadline = time.monotonic() + 30
+        while old.get_stats().get("requests_waiting", 0) < 1:
+            assert time.monotonic() < deadline and waiter.is_alive(), outcome
+            time.sleep(0.01)
+        engine._came_back()  # what the watch does once the database answers again
+        waiter.join()
+        for conn in held:
+            old.putconn(conn)
+        assert outcome == [None]  # answered by the new pool: no such change
+        assert engine._get_pool() is not old
+    finally:
+        store.close()
+        postgres_cluster.drop_database(url)
+
+
+def _attempt(action: Any, *args: Any) -> object:
+    try:
+        return action(*args)
+    except Exception as exc:  # the test reports it
+        return exc

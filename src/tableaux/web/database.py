@@ -483,7 +483,7 @@ class PostgresEngine:
 
         self.health.check()
         try:
-            with self._get_pool().connection() as raw:
+            with self._pooled() as raw:
                 yield Connection(raw, self.translate)
         except StoreError as exc:
             if isinstance(exc, StoreUnavailable):
@@ -500,6 +500,28 @@ class PostgresEngine:
             if isinstance(error, StoreUnavailable) and self._connection_lost(exc):
                 self.health.failed(error.reason)
             raise error from None
+
+    @contextmanager
+    def _pooled(self) -> Iterator[Any]:
+        """A connection of the pool. The watch replaces the pool when the database answers again after a lost
+        connection, and may close it while an operation waits for a connection: that operation takes one
+        from the new pool, as it would have a moment later."""
+        from psycopg_pool import PoolClosed
+
+        for last in (False, True):
+            pool = self._get_pool()
+            try:
+                raw = pool.getconn()
+            except PoolClosed:
+                if last or self._pool is pool:
+                    raise
+                continue
+            break
+        try:
+            with raw:  # commit or roll back, as the pool's own connection() does; a pooled one stays open
+                yield raw
+        finally:
+            pool.putconn(raw)
 
     def _drop_pool(self) -> None:
         """Close the pool (its connections may all be dead); the next operation makes a new one."""
