@@ -244,6 +244,7 @@ def test_shipped_pars_are_winning_lines_no_shorter_than_their_bound(name: str) -
         assert len(game.moves_played) == entry.par or entry.par == entry.line
 
 
+@pytest.mark.slow
 def test_the_par_build_keeps_each_deal_once_resumes_and_leaves_the_grades_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

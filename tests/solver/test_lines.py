@@ -33,6 +33,7 @@ def wins(rules: Rules, start: State, line: list[tuple[int, int, int]]) -> bool:
     return rules.won(state)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(st.sampled_from(GAMES), st.integers(1, 10**6), st.sampled_from(BACKENDS))
 def test_a_returned_line_wins_and_is_never_longer_than_the_line_the_search_found(

@@ -111,6 +111,7 @@ def test_no_winning_line_the_solver_finds_is_shorter_than_the_bound(rules: Rules
         assert result.lower_bound is not None and result.lower_bound <= len(result.moves)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_the_shortest_search_keeps_the_win_and_never_lengthens_the_line(backend: str) -> None:
     for rules, deal in ((KA, 3), (EW, 4), (KAC, 6)):
@@ -126,6 +127,7 @@ def test_the_shortest_search_keeps_the_win_and_never_lengthens_the_line(backend:
         assert rules.won(state)
 
 
+@pytest.mark.slow
 def test_a_bound_reached_by_the_line_is_reported_optimal() -> None:
     result = solve("king-albert", 5, shortest=True, max_nodes=1_000_000)
     assert result.optimal == (len(result.moves) == result.lower_bound)

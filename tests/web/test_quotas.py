@@ -31,6 +31,7 @@ def anonymous_new_game(app: Any, deal: int) -> Any:
     return TestClient(app).post("/api/games", json={"game": "king-albert", "deal": deal})
 
 
+@pytest.mark.slow
 def test_an_anonymous_flood_is_refused_beyond_the_address_quota_and_leaves_nothing_lasting(
     make_app: Callable[..., Any], database: str, clock: HeldClock,
 ) -> None:

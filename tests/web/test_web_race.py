@@ -97,6 +97,7 @@ def set_name(client: TestClient, name: Any) -> Any:
 
 
 # --- the ranking ---------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_wins_are_ranked_by_fewer_moves_then_less_server_time_whatever_the_page_claims(
     app: Any, clock: HeldClock
 ) -> None:
@@ -127,6 +128,7 @@ def test_wins_are_ranked_by_fewer_moves_then_less_server_time_whatever_the_page_
     assert [e["you"] for e in mine["top"]] == [False, False, False, True]
 
 
+@pytest.mark.slow
 def test_assisted_given_up_and_unfinished_games_are_not_ranked(app: Any, clock: HeldClock) -> None:
     line = daily_line()
     winner, helped, quitter, playing, absent = (TestClient(app) for _ in range(5))
