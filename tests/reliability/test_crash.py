@@ -336,7 +336,7 @@ def crash_run(db: str, rounds: int, players: int, seed: int = 5, most: int = 150
         h.check_database()
         player_ids = {r[1] for r in h.rows()}
         for p in h.players:
-            from tableaux.web.store import hash_token
+            from tableaux.web.tokens import hash_token
 
             assert hash_token(cookies[p.name]) in player_ids
             stats = httpx2.get(h.url + "api/stats", cookies={COOKIE: p.cookie}).json()

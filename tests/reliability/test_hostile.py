@@ -283,7 +283,7 @@ def forged_cookies(real: str, player_id: str) -> list[str]:
 def test_missing_or_forged_cookies_get_nothing_of_anyones(two_players: Any, db: Path) -> None:
     alice, _, game, _ = two_players
     real = alice.cookies[COOKIE]
-    from tableaux.web.store import hash_token
+    from tableaux.web.tokens import hash_token
 
     app = alice.app
     before = db_snapshot(db)
