@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .database import Connection
+from .dialect import Connection
 
 Counted = tuple[list[tuple[bool, bool, float, int]], set[int], list[tuple[bool, bool, str | None]]]
 """One player's counted games: ``(won, moved, elapsed, moves)`` for each, oldest first; which of them are still in

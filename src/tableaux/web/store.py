@@ -15,7 +15,7 @@ the change's own transaction, so a request sent again after its answer was
 lost is known, in any server process, to have been stored already.
 
 One store, two databases: :class:`Store` is written once, in SQL both speak;
-:mod:`tableaux.web.database` holds what differs (placeholders, a few types,
+:mod:`tableaux.web.dialect` and the engines hold what differs (placeholders, a few types,
 connections). SQLite keeps a connection per thread (WAL mode, busy timeout),
 PostgreSQL a connection pool, so the store is safe from uvicorn's thread pool
 and from several server processes (on several machines, with PostgreSQL).
@@ -48,7 +48,8 @@ from typing import Any
 
 from ..i18n import _
 from .clock import played_time
-from .database import Connection, Database, StoreError, one_line, parse_database
+from .database import Database, StoreError, parse_database
+from .dialect import Connection
 from .ledger import (
     CHANGES_KEPT,
     GAME_UPDATE,
@@ -65,7 +66,7 @@ from .ledger import (
 )
 from .migrations import current_version, migrate
 from .names import folded
-from .outage import Health, StoreFull, StoreUnavailable
+from .outage import Health, StoreFull, StoreUnavailable, one_line
 from .player_stats import GameStats, combine, player_stats
 from .records import COLUMNS, GAME_ID, GameRecord, record_of
 from .standings import NameChangesUsed, NameTaken, NoPlayer, Win, changes_left, daily_wins, name_of, set_name
