@@ -11,18 +11,13 @@ from pathlib import Path
 from rich.console import Console
 from textual.pilot import Pilot
 
-from tableaux.advice.effort import EFFORT, Effort
+from helpers.terminal import SMALL
 from tableaux.play.game import Game
-from tableaux.terminal.advice import Budget
 from tableaux.terminal.record import Record
 from tableaux.terminal.screen.app import NAMES, TableauxApp
 from tableaux.terminal.screen.view import BoardView
 from tableaux.terminal.sitting import Sitting
 from tableaux.terminal.unfinished import Unfinished
-
-SMALL: Budget = {**EFFORT["terminal"], "chance": Effort(6, 4000, None), "fair-hint": Effort(6, 4000, None),
-                 "where-lost": Effort(None, 30_000, None)}
-"""Small and without a time limit, so answers are quick and the same on a busy machine."""
 
 
 def make_app(game: Game, keep: Path | None = None, auto_chance: bool = False, message: str = "") -> TableauxApp:

@@ -41,6 +41,8 @@ def play(game: Game, *lines: str) -> tuple[Game, str]:
 
 SMALL: Budget = {**EFFORT["terminal"], "chance": Effort(6, 4000, None), "fair-hint": Effort(6, 4000, None),
                  "where-lost": Effort(None, 30_000, None)}
+"""Small and without a time limit, so answers are quick and the same on a busy machine (the full-screen
+board's tests use it too: :mod:`helpers.screen`)."""
 
 
 def play_fair(game: Game, *lines: str) -> tuple[Game, str]:
