@@ -10,16 +10,7 @@ from pathlib import Path
 from textual.pilot import Pilot
 
 import tableaux
-from helpers.screen import (
-    drive,
-    make_app,
-    said,
-    screen_text,
-    settle,
-    top,
-    until,
-    walk_to,
-)
+from helpers.screen import drive, make_app, said, screen_text, settle, top, until, walk_to
 from tableaux.rulebook.engine import Move
 from tableaux.terminal.screen.dialogs import Ask, Choose, Confirm, Page
 from tableaux.terminal.unfinished import Unfinished

@@ -8,18 +8,7 @@ import pytest
 from textual.pilot import Pilot
 
 import tableaux
-from helpers.screen import (
-    GAMES,
-    click,
-    drive,
-    make_app,
-    played_until,
-    said,
-    screen_text,
-    tableau_move,
-    top,
-    walk_to,
-)
+from helpers.screen import GAMES, click, drive, make_app, played_until, said, screen_text, tableau_move, top, walk_to
 from tableaux.rulebook.engine import Move, short_name
 
 

@@ -15,16 +15,7 @@ from hypothesis import strategies as st
 from textual.pilot import Pilot
 
 import tableaux
-from helpers.screen import (
-    GAMES,
-    drive,
-    make_app,
-    played_until,
-    screen_text,
-    tableau_move,
-    top,
-    walk_to,
-)
+from helpers.screen import GAMES, drive, make_app, played_until, screen_text, tableau_move, top, walk_to
 from tableaux.play.board import card_label
 from tableaux.rulebook.cards import DOWN, card_str
 from tableaux.rulebook.engine import short_name
