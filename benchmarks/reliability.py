@@ -7,9 +7,9 @@ Runs, one after the other, each in its own pytest process:
 
 1. schemathesis fuzzing of every endpoint from /openapi.json (tests/web/test_fuzz_openapi.py),
 2. the hostile-input tests by hand (tests/reliability/test_hostile.py, tests/game/test_hostile_saves.py),
-3. SIGKILL of the real server during bursts of moves, restarted each time (tests/reliability/test_crash.py), of one
-   of two servers sharing a database (tests/reliability/test_crash_processes.py), and of a survey mid-run
-   (tests/survey/test_crash_survey.py),
+3. SIGKILL of the real server during bursts of moves, restarted each time (tests/reliability/test_crash_moves.py),
+   of a schema migration midway (tests/reliability/test_crash_migration.py), of one of two servers sharing a
+   database (tests/reliability/test_crash_processes.py), and of a survey mid-run (tests/survey/test_crash_survey.py),
 4. many players with several racing tabs each, over loopback, and moves during a flood of hint
    requests (tests/reliability/test_concurrency.py),
 5. the engine's state machine: long random play/undo/redo/restart/save/load (tests/game/test_stateful.py),
@@ -80,7 +80,8 @@ def main() -> int:
         ("fuzzing from the OpenAPI description", "tests/web/test_fuzz_openapi.py", "fuzz"),
         ("hostile input by hand", "tests/reliability/test_hostile.py tests/game/test_hostile_saves.py", "hostile"),
         ("SIGKILL during bursts of moves",
-         "tests/reliability/test_crash.py tests/reliability/test_crash_processes.py "
+         "tests/reliability/test_crash_moves.py tests/reliability/test_crash_migration.py "
+         "tests/reliability/test_crash_processes.py "
          "tests/survey/test_crash_survey.py", "crash"),
         ("many players, racing tabs", "tests/reliability/test_concurrency.py", "concurrency"),
         ("engine state machine", "tests/game/test_stateful.py", "stateful"),

@@ -35,6 +35,9 @@ it lengthens every latency). PostgreSQL is a throwaway cluster started with
 Debian's ``postgresql`` package (tests/helpers/pg_cluster.py, fsync on, or off with
 ``TABLEAUX_BENCH_PG_FSYNC=off``), or the server ``--pg-url`` names (a database
 the benchmark may fill).
+
+Each scenario is a function here; the simulated players are in ``web_players.py`` and the servers they load
+(started, stopped, their CPU time read) in ``web_servers.py``, beside this file.
 """
 
 from __future__ import annotations
@@ -42,107 +45,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import random
-import re
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from contextlib import AsyncExitStack, ExitStack
+from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
 
 import httpx2 as httpx
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-UNLIMITED = ["--games-per-minute", "1000000", "--games-per-minute-per-address", "1000000"]
-"""Every simulated player comes from 127.0.0.1: the benchmarks measure the server, not its quota of new games."""
-
-
-def start_server(db: Path | str, workers: int = 1,
-                 env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], str]:
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "tableaux", "serve", "--port", str(port), "--no-browser", "--db", str(db),
-         "--workers", str(workers), *UNLIMITED],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, **(env or {})},
-    )
-    assert proc.stdout is not None
-    for line in proc.stdout:
-        found = re.search(r"http://\S+/", line)
-        if found:
-            url = found.group(0)
-            break
-    else:
-        raise SystemExit(f"the server did not start (exit status {proc.wait()})")
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            httpx.get(url + "api/games/info", timeout=2)
-            return proc, url
-        except httpx.TransportError:
-            if time.monotonic() > deadline:
-                proc.kill()
-                raise SystemExit("the server did not answer within 60 s") from None
-            time.sleep(0.1)
-
-
-class Player:
-    def __init__(self, url: str, seed: int, stop_at: float, latencies: dict[str, list[float]],
-                 errors: dict[str, int]) -> None:
-        self.url = url
-        self.rng = random.Random(seed)
-        self.stop_at = stop_at
-        self.latencies = latencies
-        self.errors = errors
-
-    async def request(self, client: httpx.AsyncClient, kind: str, method: str, path: str,
-                      body: dict[str, object] | None = None) -> httpx.Response:
-        start = time.perf_counter()
-        response = await client.request(method, path, json=body)
-        self.latencies.setdefault(kind, []).append(time.perf_counter() - start)
-        if response.status_code >= 400:
-            key = f"{kind} {response.status_code}"
-            self.errors[key] = self.errors.get(key, 0) + 1
-        return response
-
-    async def new_game(self, client: httpx.AsyncClient) -> dict[str, object]:
-        game = self.rng.choice(("king-albert", "eagle-wing"))
-        body = {"game": game, "deal": self.rng.randrange(1_000_000)}
-        return (await self.request(client, "new game", "POST", "api/games", body)).json()
-
-    async def play(self, tabs: int) -> None:
-        async with httpx.AsyncClient(base_url=self.url, timeout=30) as client:
-            first = await self.new_game(client)
-            await asyncio.gather(*(self.tab(client, first) for _ in range(tabs)))
-
-    async def tab(self, client: httpx.AsyncClient, view: dict[str, object]) -> None:
-        """One browser tab: plays from the view it has; a 409 hands it the current one, as the page does."""
-        while time.monotonic() < self.stop_at:
-            legal = view["legal_moves"]
-            path = f"api/games/{view['id']}"
-            if view["won"] or not legal:
-                r = await self.request(client, "resume", "GET", "api/current")
-                view = r.json() if r.status_code == 200 else await self.new_game(client)
-                if view["won"] or not view["legal_moves"]:
-                    view = await self.new_game(client)
-                continue
-            if view["moves"] and self.rng.random() < 0.1:
-                r = await self.request(client, "undo", "POST", f"{path}/undo", {"version": view["version"]})
-            else:
-                move = self.rng.choice(legal)  # type: ignore[arg-type]
-                r = await self.request(client, "move", "POST", f"{path}/moves",
-                                       {"move": move, "version": view["version"]})
-            data = r.json()
-            view = data["view"] if r.status_code == 409 else data if r.status_code == 200 else view
+from web_players import hint_asker, percentile, run, steady_player, steady_step
+from web_servers import cpu_seconds, load_average, postgres, server_cpu, start_server, stop_server, two_servers
 
 
 def check_database(db: Path) -> tuple[int, int]:
@@ -165,99 +79,7 @@ def check_database(db: Path) -> tuple[int, int]:
     return len(ids), good
 
 
-def cpu_seconds(pid: int) -> float | None:
-    """CPU time used by a process so far (Linux /proc); None elsewhere."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return None
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
-
-
-Results = tuple[dict[str, list[float]], dict[str, int], float]
-
-
-async def run(url: str, players: int, tabs: int, seconds: float) -> Results:
-    latencies: dict[str, list[float]] = {}
-    errors: dict[str, int] = {}
-    start = time.monotonic()
-    stop_at = start + seconds
-    await asyncio.gather(*(Player(url, i, stop_at, latencies, errors).play(tabs) for i in range(players)))
-    return latencies, errors, time.monotonic() - start
-
-
 MOVE_P99_TARGET_MS = 50.0
-
-
-async def steady_player(urls: list[str], seed: int, seconds: float, latencies: list[float],
-                        errors: dict[str, int], gate: asyncio.Barrier) -> int:
-    """A person playing: one move a second (a new deal when done), for ``seconds``. With several ``urls``
-    (servers on one database) the requests go to each in turn, with the one cookie the first server gave.
-
-    Every player first makes its clients and its first game; the measured time starts once all have
-    (``gate``): the benchmark measures players playing, not a crowd arriving in the same second (which
-    costs the client process seconds of its own CPU, making its connections, and shows as slow moves)."""
-    rng = random.Random(seed)
-    moves = 0
-    async with AsyncExitStack() as stack:
-        first = await stack.enter_async_context(httpx.AsyncClient(base_url=urls[0], timeout=30))
-        clients = [first]
-
-        async def new_game() -> dict[str, Any]:
-            body = {"game": rng.choice(("king-albert", "eagle-wing")), "deal": rng.randrange(1_000_000)}
-            return (await first.post("api/games", json=body)).json()  # type: ignore[no-any-return]
-
-        view = await new_game()
-        for url in urls[1:]:
-            clients.append(await stack.enter_async_context(
-                httpx.AsyncClient(base_url=url, timeout=30, cookies=first.cookies)))
-            await clients[-1].get("api/games/info")  # its connection made before the clock starts
-        await gate.wait()
-        await asyncio.sleep(rng.random())  # players do not start, nor move, in step
-        stop_at = time.monotonic() + seconds
-        next_at = time.monotonic()
-        while time.monotonic() < stop_at:
-            next_at += 1.0
-            if view["won"] or not view["legal_moves"]:
-                view = await new_game()
-            else:
-                body = {"move": rng.choice(view["legal_moves"]), "version": view["version"]}
-                start = time.perf_counter()
-                r = await clients[moves % len(clients)].post(f"api/games/{view['id']}/moves", json=body)
-                latencies.append(time.perf_counter() - start)
-                moves += 1
-                if r.status_code == 200:
-                    view = r.json()
-                else:
-                    errors[f"move {r.status_code}"] = errors.get(f"move {r.status_code}", 0) + 1
-            await asyncio.sleep(max(0.0, next_at - time.monotonic()))
-    return moves
-
-
-async def hint_asker(url: str, seed: int, stop_at: float, latencies: list[float], sources: dict[str, int],
-                     errors: dict[str, int]) -> None:
-    """A client asking for hints back to back, on positions the solver has to work on."""
-    rng = random.Random(seed)
-    async with httpx.AsyncClient(base_url=url, timeout=60) as client:
-        while time.monotonic() < stop_at:
-            view = (await client.post("api/games", json={"game": "king-albert", "deal": rng.randrange(10**6)})).json()
-            for _ in range(5):
-                if time.monotonic() >= stop_at:
-                    break
-                start = time.perf_counter()
-                r = await client.post(f"api/games/{view['id']}/hint")
-                latencies.append(time.perf_counter() - start)
-                if r.status_code != 200:
-                    errors[f"hint {r.status_code}"] = errors.get(f"hint {r.status_code}", 0) + 1
-                    continue
-                hint = r.json()["hint"]
-                kind = "busy" if "busy" in hint["message"] else hint["source"]
-                sources[kind] = sources.get(kind, 0) + 1
 
 
 def hint_flood(url: str, players: int, askers: int, seconds: float) -> int:
@@ -357,41 +179,6 @@ CONFIG_TITLES = {"sqlite": "SQLite, one process", "sqlite-workers": "SQLite, --w
                  "postgresql": "PostgreSQL, two processes"}
 
 
-def steady_step(urls: list[str], players: int, seconds: float, seed: int) -> tuple[list[float], dict[str, int]]:
-    """``players`` players at a move a second for ``seconds``: the moves' latencies and the errors."""
-    latencies: list[float] = []
-    errors: dict[str, int] = {}
-
-    async def run_all() -> None:
-        gate = asyncio.Barrier(players)
-        await asyncio.gather(*(steady_player(urls, seed + i, seconds, latencies, errors, gate)
-                               for i in range(players)))
-
-    asyncio.run(run_all())
-    return latencies, errors
-
-
-def stop_server(proc: subprocess.Popen[str]) -> None:
-    proc.terminate()
-    proc.wait(timeout=60)
-
-
-def postgres(stack: ExitStack, pg_url: str | None) -> tuple[str, Any]:
-    """A PostgreSQL database for a benchmark: ``pg_url``, or a throwaway cluster's (fsync on, unless
-    TABLEAUX_BENCH_PG_FSYNC=off), stopped when ``stack`` closes; and the cluster (None for ``pg_url``)."""
-    if pg_url is not None:
-        return pg_url, None
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-    from helpers.pg_cluster import Cluster, missing
-
-    reason = missing()
-    if reason is not None:
-        raise SystemExit(f"no PostgreSQL for the benchmark: {reason}; or give --pg-url")
-    cluster = Cluster.start(fsync=os.environ.get("TABLEAUX_BENCH_PG_FSYNC", "on") != "off")
-    stack.callback(cluster.stop)
-    return cluster.new_database(), cluster
-
-
 def start_servers(stack: ExitStack, config: str, folder: Path,
                   pg_url: str | None) -> tuple[list[str], list[subprocess.Popen[str]]]:
     """The servers of one configuration, stopped when ``stack`` closes; their URLs and processes."""
@@ -401,39 +188,6 @@ def start_servers(stack: ExitStack, config: str, folder: Path,
         return [url], [proc]
     _url, urls, procs = two_servers(stack, pg_url)
     return urls, procs
-
-
-def two_servers(stack: ExitStack, pg_url: str | None) -> tuple[str, list[str], list[subprocess.Popen[str]]]:
-    """Two server processes on one PostgreSQL database (:func:`postgres`), stopped when ``stack`` closes: the
-    database's URL, and the servers' URLs and processes."""
-    pg_url, _cluster = postgres(stack, pg_url)
-    urls, procs = [], []
-    for _ in range(2):
-        proc, url = start_server(pg_url)
-        stack.callback(stop_server, proc)
-        urls.append(url)
-        procs.append(proc)
-    return pg_url, urls, procs
-
-
-def server_cpu(procs: list[subprocess.Popen[str]]) -> float:
-    """CPU seconds used so far by the server processes and the ones they started (``--workers``), Linux only."""
-    pids = {p.pid for p in procs}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) in pids:
-                pids.add(int(stat.parent.name))
-        except (OSError, IndexError, ValueError):
-            continue
-    return sum(cpu_seconds(pid) or 0.0 for pid in pids)
-
-
-def load_average() -> str:
-    """The machine's load (other work on it lengthens every latency), where the system tells it."""
-    try:
-        return ", load average " + " ".join(f"{x:.1f}" for x in os.getloadavg())
-    except OSError:
-        return ""
 
 
 def capacity(configs: list[str], steps: list[int], seconds: float, pg_url: str | None) -> int:

@@ -35,7 +35,7 @@ _HOMES = {
     "EagleWing": "rulebook.eagle_wing",
     "GAMES": "rulebook.registry", "UnknownGameError": "rulebook.registry", "rules": "rulebook.registry",
     "Game": "play.game", "new_game": "play.game",
-    "SaveFileError": "play.game", "load": "play.saves", "loads": "play.saves",
+    "SaveFileError": "play.save_file", "load": "play.saves", "loads": "play.saves",
     "solve": "solver", "SolveOptions": "solver", "SolveResult": "solver", "SolverError": "solver",
     "hint": "advice.hints", "Hint": "advice.hints",
 }
@@ -96,7 +96,8 @@ def __dir__() -> list[str]:
 TYPE_CHECKING = False  # no typing at start-up (benchmarks/cli.py); type checkers take it as True
 if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported eagerly
     from .advice.hints import Hint, hint
-    from .play.game import Game, SaveFileError, new_game
+    from .play.game import Game, new_game
+    from .play.save_file import SaveFileError
     from .play.saves import load, loads
     from .rulebook.cards import CardError, card_str, parse_card
     from .rulebook.deal import MAX_DEAL, DealError

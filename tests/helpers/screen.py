@@ -1,28 +1,27 @@
 """Driving the full-screen board in tests: an app on a sitting with small budgets and a stopped clock, the cursor
-walked by arrow keys, clicks aimed at a card's place, and the screen read back as text."""
+walked by arrow keys, clicks aimed at a card's place, and the screen read back as text; games played by the rule
+of thumb to the position a test wants."""
 
 from __future__ import annotations
 
 import asyncio
 import io
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from rich.console import Console
 from textual.pilot import Pilot
 
-from tableaux.advice.effort import EFFORT, Effort
+import tableaux
+from helpers.terminal import SMALL
+from tableaux.advice.heuristic import heuristic_moves
 from tableaux.play.game import Game
-from tableaux.terminal.advice import Budget
+from tableaux.rulebook.engine import Move
 from tableaux.terminal.record import Record
 from tableaux.terminal.screen.app import NAMES, TableauxApp
 from tableaux.terminal.screen.view import BoardView
 from tableaux.terminal.sitting import Sitting
 from tableaux.terminal.unfinished import Unfinished
-
-SMALL: Budget = {**EFFORT["terminal"], "chance": Effort(6, 4000, None), "fair-hint": Effort(6, 4000, None),
-                 "where-lost": Effort(None, 30_000, None)}
-"""Small and without a time limit, so answers are quick and the same on a busy machine."""
 
 
 def make_app(game: Game, keep: Path | None = None, auto_chance: bool = False, message: str = "") -> TableauxApp:
@@ -100,3 +99,47 @@ def screen_text(app: TableauxApp) -> str:
 
 def said(app: TableauxApp) -> str:
     return "\n".join(item.text for item in app.said)
+
+
+GAMES = ("king-albert", "eagle-wing", "king-albert-classic")
+"""The games the board plays, each test run on all of them where it says so."""
+
+
+def drive(app: TableauxApp, scenario: Callable[[Pilot], Awaitable[None]], size: tuple[int, int] = (80, 24)) -> None:
+    """Run ``scenario`` against ``app`` in Textual's own harness, on a terminal of ``size``."""
+
+    async def run() -> None:
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await scenario(pilot)
+
+    asyncio.run(run())
+
+
+def played_until(name: str, wanted: Callable[[Game], Move | None], deals: range = range(1, 40)) -> tuple[Game, Move]:
+    """A game played by the rule of thumb until ``wanted`` finds a move in it, and that move."""
+    for deal in deals:
+        game = tableaux.new_game(name, deal)
+        for _ in range(60):
+            move = wanted(game)
+            if move is not None:
+                return game, move
+            moves = heuristic_moves(game.rules, game.state)
+            if not moves:
+                break
+            game.play(game.rules.to_move(moves[0]))
+    raise AssertionError(f"no {name} game reached the position wanted")
+
+
+def tableau_move(count: int) -> Callable[[Game], Move | None]:
+    """For :func:`played_until`: a move of ``count`` cards from one tableau to another, if the game has one."""
+
+    def find(game: Game) -> Move | None:
+        return next((m for m in game.legal_moves() if m.count == count and m.source.startswith("tableau")
+                     and m.target.startswith("tableau")), None)
+    return find
+
+
+def top(game: Game, pile: str) -> int:
+    """The index of ``pile``'s top card."""
+    return len(game.state.piles[game.rules.index[pile]]) - 1

@@ -14,17 +14,17 @@ import sys
 
 def main(argv: list[str]) -> int:
     from tableaux.cli import main as tableaux_main
-    from tableaux.web import database
+    from tableaux.web import dialect, sqlite_engine
 
     pages, *args = argv
-    opened = database.SqliteEngine._open
+    opened = sqlite_engine.SqliteEngine._open
 
-    def small(self: database.SqliteEngine) -> database.Connection:
+    def small(self: sqlite_engine.SqliteEngine) -> dialect.Connection:
         conn = opened(self)
         conn.execute(f"PRAGMA max_page_count = {int(pages)}")
         return conn
 
-    database.SqliteEngine._open = small  # type: ignore[method-assign]
+    sqlite_engine.SqliteEngine._open = small  # type: ignore[method-assign]
     return tableaux_main(args)
 
 

@@ -184,7 +184,7 @@ def test_unknown_piles_and_absurd_counts_are_422_and_change_nothing(
 
 NON_JSON_NUMBERS = [b"NaN", b"Infinity", b"-Infinity", b"1e400", b"0x10", b"1_000", b"0.5", b"1.000001"]
 """Whole numbers written with a point (``1.0``, ``-0.0``) are whole numbers, as in JSON Schema's ``integer``:
-tests/web/test_web_api.py checks that they are accepted."""
+tests/web/test_web_api_play.py checks that they are accepted."""
 
 
 @pytest.mark.parametrize("token", NON_JSON_NUMBERS, ids=lambda t: t.decode())
@@ -283,7 +283,7 @@ def forged_cookies(real: str, player_id: str) -> list[str]:
 def test_missing_or_forged_cookies_get_nothing_of_anyones(two_players: Any, db: Path) -> None:
     alice, _, game, _ = two_players
     real = alice.cookies[COOKIE]
-    from tableaux.web.store import hash_token
+    from tableaux.web.tokens import hash_token
 
     app = alice.app
     before = db_snapshot(db)

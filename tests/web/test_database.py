@@ -159,9 +159,9 @@ def test_a_restarted_postgresql_server_costs_no_more_than_the_requests_during_th
     the test does not wait out the second a busy server's connections go unchecked.)"""
     import psycopg
 
-    from tableaux.web import database
+    from tableaux.web import postgres_engine
 
-    monkeypatch.setattr(database, "CHECK_AFTER_IDLE", 0.0)
+    monkeypatch.setattr(postgres_engine, "CHECK_AFTER_IDLE", 0.0)
     url = postgres_cluster.new_database()
     try:
         store = Store(url)
@@ -186,14 +186,14 @@ def test_an_operation_waiting_for_a_connection_when_the_pool_is_renewed_takes_on
     import threading
     import time
 
-    from tableaux.web import database
+    from tableaux.web import postgres_engine
 
     url = postgres_cluster.new_database()
     store = Store(url)
     try:
         engine = store._engine
         old = engine._get_pool()
-        held = [old.getconn() for _ in range(database.POOL_SIZE)]
+        held = [old.getconn() for _ in range(postgres_engine.POOL_SIZE)]
         outcome: list[object] = []
         waiter = threading.Thread(target=lambda: outcome.append(_attempt(store.find_change, "nobody", "r-1")))
         waiter.start()

@@ -128,7 +128,7 @@ def test_opening_a_new_sqlite_database_waits_for_another_process_writing_it(
 ) -> None:
     """Switching a new file to WAL needs it to itself, and SQLite refuses at once (no busy wait) while another
     connection writes, as a process opening the same new database a moment earlier does while it migrates."""
-    from tableaux.web import database
+    from tableaux.web import sqlite_engine
 
     path = tmp_path / "new.sqlite3"
     other = sqlite3.connect(path, isolation_level=None)
@@ -141,7 +141,7 @@ def test_opening_a_new_sqlite_database_waits_for_another_process_writing_it(
         if len(waits) == 1:
             other.execute("COMMIT")
 
-    monkeypatch.setattr(database, "wait_a_moment", the_other_write_ends)
+    monkeypatch.setattr(sqlite_engine, "wait_a_moment", the_other_write_ends)
     store = Store(path)
     assert waits and store.schema_version() == SCHEMA_VERSION
     store.close()

@@ -13,19 +13,12 @@ from collections.abc import Iterable
 
 from ..i18n import _
 from ..rulebook import registry
-from ..rulebook.cards import DOWN, card_str
+from ..rulebook.cards import DOWN
 from ..rulebook.deal import MAX_DEAL, check_deal
-from ..rulebook.engine import (
-    NOTATION_HELP,
-    IllegalMoveError,
-    Move,
-    NotationError,
-    RawMove,
-    Rules,
-    State,
-    TableauxError,
-    parse_notation,
-)
+from ..rulebook.engine import IllegalMoveError, Move, RawMove, Rules, State, TableauxError
+from . import reading
+from .position import observation_dict, position_dict
+from .save_file import SAVE_FORMAT, SAVE_VERSION, write_save
 
 TYPE_CHECKING = False  # typing is not loaded: a game is played without it (benchmarks/cli.py)
 if TYPE_CHECKING:
@@ -35,39 +28,6 @@ if TYPE_CHECKING:
 
     from .shapes import Position
 
-SAVE_FORMAT = "tableaux-game"
-SAVE_VERSION = 1
-OBSERVATION_FORMAT = "tableaux-observation"
-OBSERVATION_VERSION = 1
-
-
-class SaveFileError(TableauxError, ValueError):
-    """A game that cannot be saved or loaded: a save that is corrupt, edited or from an unknown game, or a
-    file that cannot be read or written (a folder, a missing folder, no permission, a full disk)."""
-
-
-def write_save(path: str | Path, text: str) -> None:
-    """Write a saved game's ``text`` to ``path``, atomically: a crash never leaves half a file. A write that fails
-    (a folder, a missing folder, no permission, a full disk) leaves the file as it was and no other file behind,
-    and raises :class:`SaveFileError` saying why: callers catch that one error."""
-    from pathlib import Path  # loaded by what saves, not by every command that plays
-
-    path = Path(path)
-    if path.is_dir():
-        raise SaveFileError(_("cannot save to {file}: it is a folder; give a file name, for example {example}")
-                            .format(file=repr(str(path)), example=repr(str(path / "game.json"))))
-    tmp = path.with_name(path.name + ".tmp")  # beside the file, so the rename below cannot cross disks
-    try:
-        tmp.write_text(text + "\n")
-        tmp.replace(path)
-    except OSError as exc:
-        try:
-            tmp.unlink(missing_ok=True)
-        except OSError:
-            pass  # a folder that refused the write may refuse this too; then there is no file to remove
-        raise SaveFileError(_("cannot save to {file}: {error}").format(
-            file=repr(str(path)), error=exc.strerror or exc)) from None
-
 
 def __getattr__(name: str) -> object:
     """``Position``, the JSON shape of a position, is kept in :mod:`.shapes` and handed out from here."""
@@ -76,39 +36,6 @@ def __getattr__(name: str) -> object:
 
         return Position
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def position_dict(
-    rules: Rules,
-    state: State,
-    *,
-    deal: int | None,
-    moves_played: int = 0,
-    can_undo: bool = False,
-    can_redo: bool = False,
-    hide: bool = False,
-    has_moves: bool | None = None,
-) -> Position:
-    """The one builder of :class:`Position`; ``hide`` leaves out every card the player cannot see.
-
-    ``has_moves`` saves working out the legal moves again when the caller knows them.
-    """
-    won = rules.won(state)
-    if has_moves is None:
-        has_moves = bool(rules.moves(state))
-    return {  # type: ignore[typeddict-item]  # the game's own fields come from Rules.extra
-        "game": rules.name,
-        "title": rules.title,
-        "deal": deal,
-        "piles": rules.pile_dicts(state, hide),
-        "score": rules.score(state),
-        "won": won,
-        "over": not won and not has_moves,
-        "moves_played": moves_played,
-        "can_undo": can_undo,
-        "can_redo": can_redo,
-        **rules.extra(state),
-    }
 
 
 class Game:
@@ -327,26 +254,7 @@ class Game:
         list, so after loading, cards seen only in discarded lines are no
         longer in the observation (it then knows less, never more).
         """
-        state = self.state
-        position = self.public_position()
-        del position["deal"]
-        piles = {
-            name: [
-                {"card": card_str(c) if c & ~DOWN in self._seen else None, "up": not c & DOWN}
-                for c in pile
-            ]
-            for name, pile in zip(self.rules.pile_names, state.piles, strict=True)
-        }
-        return {
-            "format": OBSERVATION_FORMAT,
-            "version": OBSERVATION_VERSION,
-            "game": self.name,
-            "position": position,
-            "piles": piles,
-            "unseen": 52 - len(self._seen),
-            "redeals": state.redeals,
-            "moves": [str(m) for m in self.moves_played],
-        }
+        return observation_dict(self.rules, self.state, self.public_position(), self._seen, self.moves_played)
 
     # --- moving ----------------------------------------------------------
     def parse_move(self, text: str) -> Move:
@@ -355,57 +263,10 @@ class Game:
         Raises :class:`NotationError` for text that is not a move and
         :class:`IllegalMoveError` when no legal move matches.
         """
-        try:
-            source, count, target = parse_notation(text)
-        except NotationError as exc:  # the help shows this game's own piles (no 'S>W' in King Albert)
-            raise NotationError(str(exc).replace(_(NOTATION_HELP), self.rules.notation_help())) from None
-        self._check_piles(source, target)
-        matches = [m for m in self.legal_moves() if m.source == source and m.target == target]
-        if count is not None or Move(source, 1, target) in matches:
-            # Without a count the notation means one card, which keeps str(move) round-tripping.
-            move = Move(source, count or 1, target)
-            if move not in matches:
-                raise IllegalMoveError(self._illegal_reason(move, matches))
-            return move
-        if len(matches) == 1:
-            return matches[0]
-        if not matches:
-            raise IllegalMoveError(self._illegal_reason(Move(source, 1, target), matches))
-        options = str(matches[0])
-        for other in matches[1:]:
-            options = _("{first} or {second}").format(first=options, second=other)
-        raise IllegalMoveError(_("{text} could move different numbers of cards; say which: {options}").format(
-            text=repr(text), options=options))
-
-    def _check_piles(self, *piles: str) -> None:
-        """Name an unknown pile in the error, rather than calling the move merely illegal."""
-        for pile in piles:
-            if pile not in self.rules.index:
-                raise IllegalMoveError(_("{game} has no pile {pile}; piles are {piles}").format(
-                    game=_(self.rules.title), pile=repr(pile), piles=", ".join(self.rules.pile_names)))
-
-    def _illegal_reason(self, move: Move, same_piles: list[Move]) -> str:
-        if same_piles:
-            counts = ", ".join(str(m.count) for m in same_piles)
-            return _("illegal move {move}: from {source} to {target} only {counts} card(s) can move").format(
-                move=move, source=move.source, target=move.target, counts=counts)
-        why = self.rules.why_illegal(self.state, self.rules.to_raw(move))
-        if why is None:
-            why = _("the rules do not allow {source} to {target} here").format(source=move.source, target=move.target)
-        return _("illegal move {move}: {why}").format(move=move, why=why)
+        return reading.parse_move(self.rules, self.state, self.legal_moves(), text)
 
     def _coerce(self, move: Move | str | tuple[str, int, str]) -> Move:
-        if isinstance(move, str):
-            return self.parse_move(move)
-        if isinstance(move, tuple) and len(move) == 3:
-            move = Move(*move)
-        if not isinstance(move, Move):
-            raise NotationError(f"not a move: {move!r}; {self.rules.notation_help()}")
-        if not move in self.legal_moves():  # noqa: E713 - reads like the rule
-            self._check_piles(move.source, move.target)
-            same = [m for m in self.legal_moves() if m.source == move.source and m.target == move.target]
-            raise IllegalMoveError(self._illegal_reason(move, same))
-        return move
+        return reading.check_move(self.rules, self.state, self.legal_moves(), move)
 
     def _push(self, move: Move) -> None:
         """Play ``move``, the line's next move (:meth:`play` has put it there)."""
@@ -469,7 +330,7 @@ class Game:
 
     def home_move(self, pile: str) -> Move | None:
         """The move a double-click on ``pile`` makes (its top card to a foundation), if any."""
-        self._check_piles(pile)
+        reading.check_piles(self.rules, pile)
         raw = self.rules.home_move(self.state, self.rules.index[pile])
         return None if raw is None else self.rules.to_move(raw)
 

@@ -14,7 +14,8 @@ from ..i18n import _
 from ..rulebook import registry
 from ..rulebook.deal import DealError
 from ..rulebook.engine import TableauxError
-from .game import SAVE_FORMAT, SAVE_VERSION, Game, SaveFileError
+from .game import Game
+from .save_file import SAVE_FORMAT, SAVE_VERSION, SaveFileError
 
 TYPE_CHECKING = False  # typing is not loaded: see tableaux.rulebook.engine
 if TYPE_CHECKING:

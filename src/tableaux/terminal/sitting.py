@@ -14,7 +14,8 @@ import time
 from collections.abc import Callable
 
 from ..i18n import _
-from ..play.game import Game, SaveFileError, new_game
+from ..play.game import Game, new_game
+from ..play.save_file import SaveFileError
 from ..play.saves import load
 from ..rulebook.cards import CardError
 from ..rulebook.deal import DealError

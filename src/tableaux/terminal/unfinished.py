@@ -20,7 +20,8 @@ from collections import namedtuple
 
 from ..common.dirs import user_dir
 from ..i18n import _, ngettext
-from ..play.game import Game, write_save
+from ..play.game import Game
+from ..play.save_file import write_save
 from ..play.saves import MAX_SAVE_BYTES, SaveFileError, loads
 
 TYPE_CHECKING = False

@@ -14,7 +14,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .database import Connection
+from .dialect import Connection
 from .standings import forget_name_changes, forget_players
 
 CHANGES_KEPT = 24 * 3600.0

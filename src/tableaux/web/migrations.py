@@ -8,7 +8,7 @@ middle, leave the database at one version or the next, never in between.
 
 SQLite and PostgreSQL share this one history: each step is written once, in
 SQL both speak, with the few column types that differ taken from the
-connection (:class:`~tableaux.web.database.Types`). Both run DDL inside a
+connection (:class:`~tableaux.web.dialect.Types`). Both run DDL inside a
 transaction, which is what makes a step all or nothing.
 """
 
@@ -20,7 +20,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..i18n import _
-from .database import Connection, StoreError, connection_of
+from .dialect import Connection, connection_of
+from .outage import StoreError
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "StoreError", "current_version", "migrate"]
 
@@ -178,7 +179,7 @@ def current_version(conn: Connection | Any) -> int:
 def migrate(conn: Connection | Any, target: int = SCHEMA_VERSION) -> int:
     """Apply the missing migration steps up to ``target``, each in its own transaction. Returns the version.
 
-    ``conn`` is a :class:`~tableaux.web.database.Connection`, or a raw sqlite3 or psycopg (autocommit) one.
+    ``conn`` is a :class:`~tableaux.web.dialect.Connection`, or a raw sqlite3 or psycopg (autocommit) one.
     """
     db = connection_of(conn)
     with db.transaction(migrating=True):

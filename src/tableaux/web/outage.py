@@ -13,11 +13,15 @@ come), and a thread keeps trying to connect, a quarter of a second after the fir
 second apart after that, so the server is back within about a second of the database's return; then
 one more line goes to the log. A fixed, short interval is what keeps recovery quick: the connection
 pool's own retries double their wait, so after a long outage it took about as long again to come back.
+
+:func:`describe`, :func:`one_line` and :func:`shown` word a driver's error and a database URL (its password
+hidden) for these errors' messages and the log.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -174,3 +178,16 @@ def describe(exc: BaseException) -> str:
     """A driver's error as a short reason: its first line, without libpq's advice lines."""
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     return text.removeprefix("connection failed: ").strip()
+
+
+_PASSWORD = re.compile(r"(//[^/@:]*:)[^/@]*@")
+
+
+def shown(text: str) -> str:
+    """A database URL with its password (if any) hidden, for messages and logs."""
+    return _PASSWORD.sub(r"\1***@", text)
+
+
+def one_line(exc: BaseException) -> str:
+    """An error message on one line (libpq's span several, with tabs)."""
+    return " ".join(str(exc).split())

@@ -20,7 +20,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .database import Connection
+from .dialect import Connection
 from .player_stats import tenths
 
 TOP = 10

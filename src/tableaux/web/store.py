@@ -15,7 +15,7 @@ the change's own transaction, so a request sent again after its answer was
 lost is known, in any server process, to have been stored already.
 
 One store, two databases: :class:`Store` is written once, in SQL both speak;
-:mod:`tableaux.web.database` holds what differs (placeholders, a few types,
+:mod:`tableaux.web.dialect` and the engines hold what differs (placeholders, a few types,
 connections). SQLite keeps a connection per thread (WAL mode, busy timeout),
 PostgreSQL a connection pool, so the store is safe from uvicorn's thread pool
 and from several server processes (on several machines, with PostgreSQL).
@@ -29,29 +29,27 @@ recognises its own tokens without a row per visitor: the player's row is
 written with the first thing that player stores (a new game), and a flood of
 anonymous requests writes nothing.
 
-The schema and its migration steps live in :mod:`tableaux.web.migrations`,
-the statistics figures in :mod:`tableaux.web.player_stats`; :class:`Store` is the one
+The schema and its migration steps live in :mod:`tableaux.web.migrations`, a game's row in
+:mod:`tableaux.web.records`, player tokens in :mod:`tableaux.web.tokens`, the rows the statistics read in
+:mod:`tableaux.web.stats_rows` and their figures in :mod:`tableaux.web.player_stats`; :class:`Store` is the one
 way in (it opens, migrates, reads and writes the database).
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
-import re
 import secrets
 import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from ..i18n import _
-from .clock import allowed_time, played_time
-from .database import Connection, Database, StoreError, one_line, parse_database
+from .clock import played_time
+from .database import Database, StoreError, parse_database
+from .dialect import Connection
 from .ledger import (
     CHANGES_KEPT,
     GAME_UPDATE,
@@ -68,98 +66,20 @@ from .ledger import (
 )
 from .migrations import current_version, migrate
 from .names import folded
-from .outage import Health, StoreFull, StoreUnavailable
+from .outage import Health, StoreFull, StoreUnavailable, one_line
 from .player_stats import GameStats, combine, player_stats
+from .records import COLUMNS, GAME_ID, GameRecord, record_of
 from .standings import NameChangesUsed, NameTaken, NoPlayer, Win, changes_left, daily_wins, name_of, set_name
+from .stats_rows import Counted, active_players, by_player, counted_rows, leave_out
+from .tokens import hash_token, new_token, signed_player
 
 __all__ = ["CHANGES_KEPT", "GameChange", "GameRecord", "Made", "NameChangesUsed", "NameTaken", "NoPlayer",
            "QuotaExceeded", "Request", "RequestSeen", "StaleVersionError", "Store", "StoreError", "StoreFull",
            "StoreUnavailable", "Win"]
 
 
-GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-"""What a game id can look like (this store makes them with ``secrets.token_urlsafe(16)``); any other text names no
-game, and is not sent to the database: PostgreSQL refuses some characters, such as NUL, that SQLite would take,
-so a hostile id gets the same 404 on both."""
-
-
 class StaleVersionError(Exception):
     """The game changed since the version the caller read."""
-
-
-# --- records ----------------------------------------------------------------
-@dataclass
-class GameRecord:
-    """One saved game as stored: its row. The moves of its line are read apart, when needed."""
-
-    id: str
-    player: str
-    game: str
-    deal: int
-    version: int
-    started_at: float
-    finished_at: float | None
-    won: bool
-    elapsed: float
-    last_move_at: float | None
-    updated_at: float
-    played: int = 0
-    """Moves played: the first ``played`` moves of the line."""
-    line_length: int = 0
-    """Moves played and moves to redo."""
-    position: bytes | None = None
-    """The position after the moves played (``State.packed``); None for the deal itself, or for a game stored
-    before positions were (its line is then replayed when it is read)."""
-    seen: int = 0
-    """One bit per card (``1 << card``) the player has had on view."""
-    ever_moved: bool = False
-    assisted: bool = False
-    """The solver showed the way (a solution, or going back to where the game was lost): kept apart in statistics."""
-    given_up: bool = False
-    """The player gave the game up: finished and lost."""
-    daily: str | None = None
-    """The UTC date (YYYY-MM-DD) whose daily deal this game is, or None."""
-    grade: str | None = None
-    """The catalogue's grade when the deal was picked as winnable (easy, medium or hard), or None."""
-
-    @property
-    def finished(self) -> bool:
-        return self.won or self.given_up
-
-    def elapsed_now(self, now: float | None = None) -> float:
-        """The most playing time so far (:func:`tableaux.web.clock.allowed_time`): frozen once finished; the clock
-        starts with the first move."""
-        if self.won or self.given_up:
-            return self.elapsed
-        return allowed_time(self.elapsed, self.last_move_at, time.time() if now is None else now)
-
-
-_COLUMNS = (
-    "id, player, game, deal, version, started_at, finished_at, won, elapsed, last_move_at, updated_at, "
-    "move_count, line_length, position, seen, ever_moved, assisted, given_up, daily, grade"
-)
-
-
-def _record(row: Sequence[Any]) -> GameRecord:
-    (gid, player, game, deal, version, started, finished, won, elapsed, last, updated, played, length, position,
-     seen, ever, assisted, given_up, daily, grade) = row
-    return GameRecord(
-        id=gid, player=player, game=game, deal=deal, version=version, started_at=started, finished_at=finished,
-        won=bool(won), elapsed=elapsed, last_move_at=last, updated_at=updated if updated is not None else started,
-        played=played, line_length=length, position=None if position is None else bytes(position), seen=seen,
-        ever_moved=bool(ever), assisted=bool(assisted), given_up=bool(given_up), daily=daily, grade=grade,
-    )
-
-
-def hash_token(token: str) -> str:
-    """Player ids are hashes of the cookie, so reading the database does not give anyone's cookie."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-# --- the store ----------------------------------------------------------------
-TOKEN_RANDOM = 16
-TOKEN_MAC = 16
-"""A token is 16 random bytes and 16 bytes of their MAC: 43 URL-safe characters, like the tokens before it."""
 
 
 class Store:
@@ -248,9 +168,7 @@ class Store:
 
     def issue_player(self) -> tuple[str, str]:
         """A fresh identity, ``(token, player id)``, written nowhere: its row comes with its first game."""
-        random_part = secrets.token_bytes(TOKEN_RANDOM)
-        token = base64.urlsafe_b64encode(random_part + self._mac(random_part)).rstrip(b"=").decode()
-        return token, hash_token(token)
+        return new_token(self._token())
 
     def new_player(self) -> tuple[str, str]:
         """A fresh identity with its row written at once (the statistics tools and tests use it)."""
@@ -261,17 +179,7 @@ class Store:
 
     def player_for_signed(self, token: str) -> str | None:
         """The player of a token this server signed, or None; answered without the database."""
-        try:
-            raw = base64.urlsafe_b64decode(token.encode("ascii") + b"=")
-        except (ValueError, UnicodeEncodeError):
-            return None
-        if (
-            len(raw) == TOKEN_RANDOM + TOKEN_MAC
-            and base64.urlsafe_b64encode(raw).rstrip(b"=").decode() == token  # the spare bits too, exactly
-            and hmac.compare_digest(raw[TOKEN_RANDOM:], self._mac(raw[:TOKEN_RANDOM]))
-        ):
-            return hash_token(token)
-        return None
+        return signed_player(self._token, token)
 
     def player_for(self, token: str) -> str | None:
         """The player a token stands for, or None for a token this server did not issue."""
@@ -279,9 +187,6 @@ class Store:
         if player is None and self.player_exists(hash_token(token)):
             player = hash_token(token)  # issued before tokens were signed: known by its row
         return player
-
-    def _mac(self, random_part: bytes) -> bytes:
-        return hmac.new(self._token(), random_part, hashlib.sha256).digest()[:TOKEN_MAC]
 
     @staticmethod
     def _add_player(conn: Connection, player: str) -> None:
@@ -321,10 +226,10 @@ class Store:
         """The player's game of that day's daily deal (the first one, if a race made two), or None."""
         with self._connect() as conn:
             row = conn.execute(
-                f"SELECT {_COLUMNS} FROM games WHERE player = ? AND game = ? AND daily = ? "
+                f"SELECT {COLUMNS} FROM games WHERE player = ? AND game = ? AND daily = ? "
                 f"ORDER BY started_at, {conn.row_order} LIMIT 1", (player, game, date)
             ).fetchone()
-        return None if row is None else _record(row)
+        return None if row is None else record_of(row)
 
     def get_game(self, game_id: str, player: str) -> GameRecord | None:
         """The game, or ``None`` when it does not exist or belongs to someone else."""
@@ -332,13 +237,13 @@ class Store:
             return None
         with self._connect() as conn:
             row = conn.execute(
-                f"SELECT {_COLUMNS} FROM games WHERE id = ? AND player = ?", (game_id, player)
+                f"SELECT {COLUMNS} FROM games WHERE id = ? AND player = ?", (game_id, player)
             ).fetchone()
-        return None if row is None else _record(row)
+        return None if row is None else record_of(row)
 
     def current_game(self, player: str, game: str | None = None) -> GameRecord | None:
         """The player's most recently changed unfinished game (of one game name, if given)."""
-        sql = f"SELECT {_COLUMNS} FROM games WHERE player = ? AND won = 0 AND given_up = 0"
+        sql = f"SELECT {COLUMNS} FROM games WHERE player = ? AND won = 0 AND given_up = 0"
         params: tuple[Any, ...] = (player,)
         if game is not None:
             sql += " AND game = ?"
@@ -346,7 +251,7 @@ class Store:
         sql += " ORDER BY updated_at DESC, started_at DESC LIMIT 1"
         with self._connect() as conn:
             row = conn.execute(sql, params).fetchone()
-        return None if row is None else _record(row)
+        return None if row is None else record_of(row)
 
     def line(self, game_id: str, start: int, stop: int) -> list[str]:
         """Moves ``start`` to ``stop - 1`` of a game's line, as stored (move texts)."""
@@ -453,69 +358,21 @@ class Store:
             out[name] = total
         return out
 
-    def _game_rows(
-        self, game: str, player: str | None
-    ) -> dict[str, tuple[list[tuple[bool, bool, float, int]], set[int], list[tuple[bool, bool, str | None]]]]:
-        """Per player: their counted games oldest first, which of them are still in progress, and for each
-        ``(assisted, given up, daily date)``.
-
-        An unfinished game is in progress unless a later deal was started
-        after its last change: leaving a game for a new deal loses it, as in
-        AisleRiot, while going back to it (another tab) keeps it open. A game
-        given up is finished.
-        """
-        sql = (
-            "SELECT player, won, ever_moved, elapsed, move_count, started_at, updated_at, assisted, given_up, daily "
-            "FROM games WHERE counted = 1 AND game = ?"
-        )
-        params: tuple[Any, ...] = (game,)
-        if player is not None:
-            sql += " AND player = ?"
-            params += (player,)
-        rows: dict[str, list[tuple[Any, ...]]] = {}
+    def _game_rows(self, game: str, player: str | None) -> dict[str, Counted]:
+        """Per player: their counted games, and which are in progress (:func:`tableaux.web.stats_rows.by_player`)."""
         with self._connect() as conn:
-            sql += f" ORDER BY started_at, {conn.row_order}"
-            for who, won, moved, elapsed, moves, started, updated, assisted, given_up, daily in conn.execute(
-                sql, params
-            ):
-                rows.setdefault(who, []).append(
-                    (bool(won), bool(moved) or bool(given_up), float(elapsed), int(moves), float(started),
-                     float(updated or started), bool(assisted), bool(given_up), daily)
-                )
-        out: dict[str, tuple[list[tuple[bool, bool, float, int]], set[int], list[tuple[bool, bool, str | None]]]] = {}
-        for who, games in rows.items():
-            newest_start = games[-1][4]  # rows are in order of starting
-            last = len(games) - 1
-            in_progress = {
-                i for i, g in enumerate(games)
-                if not g[0] and not g[7] and (i == last or g[5] >= newest_start)
-            }
-            out[who] = ([g[:4] for g in games], in_progress, [g[6:9] for g in games])
-        return out
+            rows = counted_rows(conn, game, player)
+        return by_player(rows)
 
     def players(self) -> list[tuple[str, float]]:
         """Players who have at least one game, most recently active first: ``(id, last activity)``."""
         with self._connect() as conn:
-            return [
-                (who, float(last))
-                for who, last in conn.execute(
-                    "SELECT player, MAX(COALESCE(updated_at, started_at)) AS last FROM games "
-                    "GROUP BY player ORDER BY last DESC"
-                )
-            ]
+            return active_players(conn)
 
     def reset_stats(self, game: str | None = None, player: str | None = None) -> int:
         """Leave every game so far out of the statistics (the games themselves are kept). Returns how many."""
-        sql = "UPDATE games SET counted = 0 WHERE counted = 1"
-        params: tuple[Any, ...] = ()
-        if game is not None:
-            sql += " AND game = ?"
-            params += (game,)
-        if player is not None:
-            sql += " AND player = ?"
-            params += (player,)
         with self._write(one_statement=True) as conn:
-            return conn.execute(sql, params).rowcount
+            return leave_out(conn, game, player)
 
     # --- the daily race ------------------------------------------------------------------
     def daily_wins(self, game: str, date: str) -> list[Win]:

@@ -13,7 +13,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from ...play.game import OBSERVATION_FORMAT, OBSERVATION_VERSION, Position, position_dict
+from ...play.position import OBSERVATION_FORMAT, OBSERVATION_VERSION, position_dict
+from ...play.shapes import Position
 from ...rulebook.cards import DOWN, CardError, card_str, parse_card
 from ...rulebook.engine import Rules, State, TableauxError
 from ...rulebook.registry import GAMES

@@ -1,0 +1,84 @@
+"""Reading a move a player typed or sent against a position, and saying why it cannot be played.
+
+The rules answer whether a move is legal; this turns text into one of the legal moves and, when none fits,
+into an error that names what was wrong (an unknown pile, a count that cannot move, the rule it breaks). It
+works from a position and its legal moves alone, so it stands apart from :class:`~.game.Game`'s history.
+"""
+
+from __future__ import annotations
+
+from ..i18n import _
+from ..rulebook.engine import (
+    NOTATION_HELP,
+    IllegalMoveError,
+    Move,
+    NotationError,
+    Rules,
+    State,
+    parse_notation,
+)
+
+
+def parse_move(rules: Rules, state: State, legal: list[Move], text: str) -> Move:
+    """Read move text against ``state``, whose legal moves are ``legal``; a missing count is filled in when only
+    one fits (:meth:`Game.parse_move`).
+
+    Raises :class:`NotationError` for text that is not a move and
+    :class:`IllegalMoveError` when no legal move matches.
+    """
+    try:
+        source, count, target = parse_notation(text)
+    except NotationError as exc:  # the help shows this game's own piles (no 'S>W' in King Albert)
+        raise NotationError(str(exc).replace(_(NOTATION_HELP), rules.notation_help())) from None
+    check_piles(rules, source, target)
+    matches = [m for m in legal if m.source == source and m.target == target]
+    if count is not None or Move(source, 1, target) in matches:
+        # Without a count the notation means one card, which keeps str(move) round-tripping.
+        move = Move(source, count or 1, target)
+        if move not in matches:
+            raise IllegalMoveError(illegal_reason(rules, state, move, matches))
+        return move
+    if len(matches) == 1:
+        return matches[0]
+    if not matches:
+        raise IllegalMoveError(illegal_reason(rules, state, Move(source, 1, target), matches))
+    options = str(matches[0])
+    for other in matches[1:]:
+        options = _("{first} or {second}").format(first=options, second=other)
+    raise IllegalMoveError(_("{text} could move different numbers of cards; say which: {options}").format(
+        text=repr(text), options=options))
+
+
+def check_move(rules: Rules, state: State, legal: list[Move], move: Move | str | tuple[str, int, str]) -> Move:
+    """``move`` (a :class:`Move`, its text or its fields) as one of ``legal``, or the error that says why not."""
+    if isinstance(move, str):
+        return parse_move(rules, state, legal, move)
+    if isinstance(move, tuple) and len(move) == 3:
+        move = Move(*move)
+    if not isinstance(move, Move):
+        raise NotationError(f"not a move: {move!r}; {rules.notation_help()}")
+    if not move in legal:  # noqa: E713 - reads like the rule
+        check_piles(rules, move.source, move.target)
+        same = [m for m in legal if m.source == move.source and m.target == move.target]
+        raise IllegalMoveError(illegal_reason(rules, state, move, same))
+    return move
+
+
+def check_piles(rules: Rules, *piles: str) -> None:
+    """Name an unknown pile in the error, rather than calling the move merely illegal."""
+    for pile in piles:
+        if pile not in rules.index:
+            raise IllegalMoveError(_("{game} has no pile {pile}; piles are {piles}").format(
+                game=_(rules.title), pile=repr(pile), piles=", ".join(rules.pile_names)))
+
+
+def illegal_reason(rules: Rules, state: State, move: Move, same_piles: list[Move]) -> str:
+    """Why ``move`` cannot be played; ``same_piles`` are the legal moves between its two piles."""
+    if same_piles:
+        counts = ", ".join(str(m.count) for m in same_piles)
+        return _("illegal move {move}: from {source} to {target} only {counts} card(s) can move").format(
+            move=move, source=move.source, target=move.target, counts=counts)
+    why = rules.why_illegal(state, rules.to_raw(move))
+    if why is None:
+        why = _("the rules do not allow {source} to {target} here").format(source=move.source, target=move.target)
+    return _("illegal move {move}: {why}").format(move=move, why=why)

@@ -1,0 +1,137 @@
+"""SQLite's connections: one per thread, opened on first use, the file in WAL mode.
+
+The engine :class:`~tableaux.web.database.Database` gives a store on an SQLite file: how its connections are
+opened, and which of sqlite3's errors mean the file cannot be used just now (503) or its disk is full (507).
+The SQL itself is the same on both databases (:mod:`tableaux.web.dialect`), so each engine stands apart.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from ..i18n import _
+from .dialect import Connection
+from .outage import Health, StoreError, StoreFull, StoreUnavailable
+
+BUSY_TIMEOUT = 2.5
+"""Seconds an SQLite connection waits for another one's write before the request is answered 503."""
+WAL_TIMEOUT = 15.0
+"""Seconds opening a new SQLite database keeps trying to switch it to WAL while another process migrates it."""
+
+
+def wait_a_moment() -> None:
+    """Between two tries of something another connection holds up."""
+    time.sleep(0.01)
+
+
+SQLITE_UNAVAILABLE = ("locked", "busy", "disk i/o error", "unable to open", "readonly")
+"""SQLite error messages that mean the file cannot be used just now (the request is answered 503)."""
+
+
+class SqliteEngine:
+    """One connection per thread, opened on first use: safe under uvicorn's thread pool, and the file is not
+    reopened (nor the WAL checkpointed) on every request. WAL lets readers run beside the one writer,
+    in this process and in others on the same machine.
+
+    A full disk (SQLite's "database or disk is full") is :class:`StoreFull`; a file that is locked for too
+    long or cannot be read or written is :class:`StoreUnavailable`. A file has nothing to wait for, so
+    its :class:`~tableaux.web.outage.Health` only logs when it fails and when it works again.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.database_errors: tuple[type[BaseException], ...] = (sqlite3.DatabaseError,)
+        self.integrity_errors: tuple[type[BaseException], ...] = (sqlite3.IntegrityError,)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(_("cannot create the folder for the database {file}: {error}").format(
+                file=repr(str(self.path)), error=exc.strerror)) from None
+        self.health = Health(str(path))
+        self._local = threading.local()
+        self._connections: list[Connection] = []
+        self._lock = threading.Lock()
+
+    def translate(self, exc: BaseException, committing: bool = False) -> StoreError | None:
+        """The store's error an SQLite error means; a failed commit was rolled back, so its outcome is known."""
+        if not isinstance(exc, sqlite3.OperationalError):
+            return None
+        text = str(exc).lower()
+        if "full" in text:
+            return StoreFull(str(exc))
+        if any(word in text for word in SQLITE_UNAVAILABLE):
+            return StoreUnavailable(str(exc))
+        return None
+
+    def _open(self) -> Connection:
+        try:
+            raw = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False)
+            raw.execute("PRAGMA foreign_keys=ON")
+            raw.execute("PRAGMA synchronous=FULL")  # a commit is on disk before the answer goes out
+        except sqlite3.Error as exc:
+            raise StoreError(_("cannot open the database {file}: {error}").format(
+                file=repr(str(self.path)), error=exc)) from None
+        return Connection(raw, self.translate)
+
+    def first(self) -> Connection:
+        """A connection of its own, for opening (migrating, reading the token key); the caller closes it."""
+        conn = self._open()
+        try:
+            self._use_wal(conn)
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    @staticmethod
+    def _use_wal(conn: Connection) -> None:
+        """Switch the file to WAL. The switch needs the file to itself, and SQLite refuses it at once (no
+        busy wait) while another connection writes, as another process opening a new database at the same
+        moment does while it migrates: so it is tried again until that write is over."""
+        deadline = time.monotonic() + WAL_TIMEOUT
+        while True:
+            try:
+                conn.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+            wait_a_moment()
+
+    @contextmanager
+    def connection(self) -> Iterator[Connection]:
+        """This thread's connection, for one operation."""
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._local.conn = self._open()
+            with self._lock:
+                self._connections.append(conn)
+        conn.wrote = False
+        try:
+            yield conn
+        except StoreError as exc:
+            if isinstance(exc, StoreUnavailable | StoreFull):
+                self.health.failed(exc.reason, isinstance(exc, StoreFull))
+            raise
+        except Exception as exc:
+            error = self.translate(exc)
+            if error is None:
+                raise
+            self.health.failed(error.reason, isinstance(error, StoreFull))  # type: ignore[attr-defined]
+            raise error from None
+        self.health.worked(conn.wrote)
+
+    def reopened(self, action: Callable[[], None]) -> None:
+        """Nothing to reopen for a file: see :meth:`PostgresEngine.reopened`."""
+
+    def close(self) -> None:
+        with self._lock:
+            for conn in self._connections:
+                conn.close()
+            self._connections.clear()
+        self._local = threading.local()

@@ -1,0 +1,69 @@
+"""A finger on a phone's table, in real headless Chromium: a drop anywhere below a column's cards lands there,
+a tap whose finger wobbles is still a tap, and a swipe on the table scrolls the page without moving a card.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from helpers.browser import LiveServer
+from helpers.layout import KA1, LANDSCAPE, phone
+from helpers.page import Browser, Page, card, expect, next_frames, pile, set_setting
+
+
+def test_a_drop_anywhere_in_a_column_below_its_cards_lands_there(browser: Browser, server: LiveServer) -> None:
+    p = phone(browser, server)
+    try:
+        page = p.open(KA1)
+        target = pile(page, "tableau-8").bounding_box()
+        x, y = target["x"] + target["width"] / 2, target["y"] + target["height"] + 150  # far below the jack
+        finger_drag(page, card(page, "TD", "tableau-9"), x, y)
+        expect(card(page, "TD", "tableau-8")).to_be_visible()
+        expect(page.locator("#moves")).to_have_text("1")
+    finally:
+        p.close()
+
+
+def finger_drag(page: Page, source: Any, x1: float, y1: float, steps: int = 8, y_in: float = 8) -> None:
+    """A finger pressed `y_in` px into `source`, moved to (x1, y1) in `steps` steps a frame apart, lifted."""
+    cdp = page.context.new_cdp_session(page)
+    a = source.bounding_box()
+    x0, y0 = a["x"] + a["width"] / 2, a["y"] + y_in
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+    for i in range(1, steps + 1):
+        x, y = x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+        next_frames(page, 1)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def test_a_wobbling_finger_taps_and_a_swipe_on_the_table_scrolls_without_moving_cards(
+    browser: Browser, server: LiveServer
+) -> None:
+    p = phone(browser, server, LANDSCAPE)
+    try:
+        page = p.open(KA1)
+        # Large cards make the table taller than the screen, so there is something to scroll.
+        set_setting(page, "cardSize", "large")
+        assert page.evaluate("document.documentElement.scrollHeight") > LANDSCAPE["height"] + 30
+        # A tap whose finger drifts a few pixels is still a tap: the ten is picked up, not dragged.
+        ten = card(page, "TH", "reserve-3")
+        box = ten.bounding_box()
+        finger_drag(page, ten, box["x"] + box["width"] / 2 + 7, box["y"] + 14, steps=3)
+        expect(card(page, "TH")).to_have_class(re.compile(r"\bselected\b"))
+        expect(pile(page, "tableau-8")).to_have_class(re.compile(r"\btarget\b"))
+        # A swipe up that starts on tableau 1's face-down cards scrolls the page. It is not a tap on
+        # tableau 1 either, which would drop the ten the player holds ("that cannot go there").
+        p.requests.clear()
+        column = pile(page, "tableau-1")
+        top = column.bounding_box()
+        finger_drag(page, column, top["x"] + top["width"] / 2, top["y"] - 150, steps=15, y_in=30)
+        page.wait_for_function("() => window.scrollY > 20")
+        p.settle()
+        assert not [r for r in p.requests if r.startswith("POST")], p.requests
+        expect(card(page, "TH", "reserve-3")).to_have_class(re.compile(r"\bselected\b"))
+        expect(page.locator("#moves")).to_have_text("0")
+    finally:
+        p.close()

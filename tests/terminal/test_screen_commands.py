@@ -1,0 +1,220 @@
+"""The full-screen board's commands, driven through Textual's own harness (``App.run_test`` and its Pilot):
+undo, redo and restart, hints, the chance, giving up and where the game was lost, the solution, a won game,
+saving, loading, new deals, the rules, statistics, resuming and quitting."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+import tableaux
+from helpers.screen import drive, make_app, said, screen_text, settle, top, until, walk_to
+from tableaux.rulebook.engine import Move
+from tableaux.terminal.screen.dialogs import Ask, Choose, Confirm, Page
+from tableaux.terminal.unfinished import Unfinished
+
+
+def test_undo_redo_restart_and_moves() -> None:
+    game = tableaux.new_game("king-albert", 1)
+    first, second = "R5>F1", None
+
+    async def scenario(pilot: Pilot) -> None:
+        nonlocal second
+        game.play(first)
+        second = game.legal_moves()[0]
+        game.play(second)
+        pilot.app.changed()
+        await pilot.press("u")
+        assert [str(m) for m in game.moves_played] == [first] and f"Undid {second}." in said(pilot.app)
+        await pilot.press("r")
+        assert game.moves_played[-1] == second
+        await pilot.press("x")
+        assert not game.moves_played and len(game.redo_moves) == 2
+        await pilot.press("m")
+        assert "Legal moves: " in said(pilot.app)
+        await pilot.press("u")  # nothing to undo: said, nothing changed
+        assert "nothing to undo" in said(pilot.app).splitlines()[-1]
+
+    drive(make_app(game), scenario)
+
+
+def test_hints_say_whether_they_peek_and_mark_the_move() -> None:
+    game = tableaux.new_game("eagle-wing", 1)
+
+    async def scenario(pilot: Pilot) -> None:
+        await pilot.press("h")
+        await settle(pilot)
+        fair = said(pilot.app).splitlines()[-1]
+        assert "possible layouts of the hidden cards" in fair and "Peeking" not in fair
+        assert pilot.app.hinted  # the hint's piles are marked on the board
+        await pilot.press("p")
+        await settle(pilot)
+        assert "Peeking: the solver looked at the face-down cards" in said(pilot.app).splitlines()[-1]
+
+    drive(make_app(game), scenario)
+    assert not game.moves_played
+
+
+def test_the_chance_is_on_the_status_line_and_explained_on_its_key() -> None:
+    game = tableaux.new_game("king-albert", 1)
+    expected = tableaux.fair.win_chance(game.observation(), 6, seed=0, max_nodes=4000)
+
+    async def scenario(pilot: Pilot) -> None:
+        await until(pilot, lambda: pilot.app.chance is not None)
+        await settle(pilot)
+        assert f"Can still be won: {round(100 * expected.share)}%" in screen_text(pilot.app).splitlines()[0]
+        await pilot.press("c")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, Page)
+        assert "not your chance of winning" in screen_text(pilot.app)
+        await pilot.press("escape")
+        assert not isinstance(pilot.app.screen, Page)
+
+    drive(make_app(game, auto_chance=True), scenario)
+
+
+def test_give_up_asks_first_and_where_lost_answers_only_then(tmp_path: Path) -> None:
+    game = tableaux.new_game("king-albert", 1)
+    game.play("R5>F1")
+
+    async def scenario(pilot: Pilot) -> None:
+        await pilot.press("w")
+        assert "answers only once the game is over" in said(pilot.app)
+        await pilot.press("g")
+        assert isinstance(pilot.app.screen, Confirm)
+        await pilot.press("n")
+        assert not pilot.app.sitting.gave_up and "Not given up" in said(pilot.app)
+        await pilot.press("g", "y")
+        assert pilot.app.sitting.gave_up and "Given up" in screen_text(pilot.app).splitlines()[0]
+        await pilot.press("w")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, Page) and pilot.app.sitting.looked
+        await pilot.press("escape")
+
+    drive(make_app(game, keep=tmp_path), scenario)
+    assert list((tmp_path / "unfinished").glob("*.json")) == []  # given up: finished, not unfinished
+    [entry] = [json.loads(line) for line in (tmp_path / "finished.jsonl").read_text().splitlines()]
+    assert entry["result"] == "given-up"
+
+
+def test_the_solution_plays_step_by_step_then_all_the_way_to_a_won_game(tmp_path: Path) -> None:
+    game = tableaux.new_game("eagle-wing", 4)
+    line = tableaux.solve(game).moves
+
+    async def scenario(pilot: Pilot) -> None:
+        game.play(line[0])
+        pilot.app.changed()
+        await pilot.pause()
+        await pilot.press("s")
+        await settle(pilot)
+        assert "A winning line of" in said(pilot.app) and game.assisted
+        await pilot.press("enter", "space")
+        assert game.moves_played == line[:3]
+        await pilot.press("escape")
+        await pilot.press("s")
+        await settle(pilot)
+        await pilot.press("a")
+        assert game.is_won()
+        assert "You won Eagle Wing deal 4" in said(pilot.app)
+        assert "Won!" in screen_text(pilot.app).splitlines()[0]
+
+    drive(make_app(game, keep=tmp_path), scenario)
+    assert list((tmp_path / "unfinished").glob("*.json")) == []
+    [entry] = [json.loads(line) for line in (tmp_path / "finished.jsonl").read_text().splitlines()]
+    assert entry["result"] == "won" and entry["assisted"] is True
+
+
+def test_a_game_won_by_hand_shows_the_win(tmp_path: Path) -> None:
+    game = tableaux.new_game("eagle-wing", 4)
+    line = tableaux.solve(game).moves
+    for move in line[:-1]:
+        game.play(move)
+
+    async def scenario(pilot: Pilot) -> None:
+        last = line[-1]
+        await walk_to(pilot, (last.source, top(game, last.source) - last.count + 1))
+        await pilot.press("enter")
+
+    app = make_app(game, keep=tmp_path)
+    drive(app, scenario)
+    assert game.is_won() and "You won Eagle Wing deal 4" in said(app)
+    [entry] = [json.loads(line) for line in (tmp_path / "finished.jsonl").read_text().splitlines()]
+    assert entry["result"] == "won" and entry["assisted"] is False
+
+
+def test_save_load_new_deal_and_rules(tmp_path: Path) -> None:
+    path = tmp_path / "saved.json"
+    game = tableaux.new_game("king-albert", 1)
+    game.play("R5>F1")
+    app = make_app(game)
+
+    async def scenario(pilot: Pilot) -> None:
+        await pilot.press("ctrl+s")
+        assert isinstance(pilot.app.screen, Ask)
+        await pilot.press(*["backspace"] * 40, *str(path), "enter")
+        assert f"Saved to {path}" in said(pilot.app)
+        await pilot.press("n")
+        await pilot.press(*"42", "enter")
+        assert pilot.app.game.deal == 42 and not pilot.app.game.moves_played
+        await pilot.press("n", *"x1", "enter")  # not a deal number: said, nothing changed
+        assert pilot.app.game.deal == 42 and "whole number" in said(pilot.app).splitlines()[-1]
+        await pilot.press("l", *str(path), "enter")
+        assert pilot.app.game.deal == 1 and [str(m) for m in pilot.app.game.moves_played] == ["R5>F1"]
+        await pilot.press("question_mark")
+        assert isinstance(pilot.app.screen, Page)
+        page = pilot.app.screen
+        assert isinstance(page, Page) and "the reserve never takes cards back" in " ".join(t.plain for t in page.body)
+        await pilot.press("escape", "t")
+        assert "Finished games are not recorded here." in said(pilot.app)  # this sitting records none
+
+    drive(app, scenario)
+    assert tableaux.load(path).moves_played == [Move("reserve-5", 1, "foundation-1")]
+
+
+def test_statistics_count_the_finished_games(tmp_path: Path) -> None:
+    game = tableaux.new_game("king-albert", 3)
+    game.play(game.legal_moves()[0])
+
+    async def scenario(pilot: Pilot) -> None:
+        await pilot.press("g", "y", "t")
+        assert isinstance(pilot.app.screen, Page)
+        text = screen_text(pilot.app)
+        assert "Statistics of King Albert" in text
+        assert [line.split()[-1] for line in text.splitlines() if "Played" in line] == ["1"]
+
+    drive(make_app(game, keep=tmp_path), scenario)
+
+
+def test_resume_brings_back_a_kept_game(tmp_path: Path) -> None:
+    kept = tableaux.new_game("king-albert", 5)
+    kept.play(kept.legal_moves()[0])
+    Unfinished(tmp_path / "unfinished").keep(kept)
+    game = tableaux.new_game("king-albert", 6)
+
+    async def scenario(pilot: Pilot) -> None:
+        assert "Unfinished games kept for you: 1." in said(pilot.app)
+        await pilot.press("o")
+        assert isinstance(pilot.app.screen, Choose)
+        await pilot.press("enter")
+        assert pilot.app.game.deal == 5 and pilot.app.game.moves_played == kept.moves_played
+        assert "Resumed King Albert deal 5, 1 move played." in said(pilot.app)
+
+    drive(make_app(game, keep=tmp_path), scenario)
+
+
+def test_quit_ends_the_app_and_keeps_the_game(tmp_path: Path) -> None:
+    game = tableaux.new_game("king-albert", 1)
+    app = make_app(game, keep=tmp_path)
+
+    async def scenario(pilot: Pilot) -> None:
+        await pilot.press("enter")  # the cursor's card: T1's top, whatever its best move is
+        game.play("R5>F1")
+        pilot.app.changed()
+        await pilot.press("u", "q")
+
+    drive(app, scenario)
+    assert app.return_code == 0
+    [kept] = Unfinished(tmp_path / "unfinished").games()
+    assert kept.game.deal == 1 and kept.game.redo_moves

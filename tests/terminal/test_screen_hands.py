@@ -1,0 +1,129 @@
+"""The full-screen board in a player's hands, driven through Textual's own harness (``App.run_test`` and its
+Pilot): the keys and the mouse pick up a card (with the cards above it), drop it, send it home, and refuse what
+the rules refuse, saying why."""
+
+from __future__ import annotations
+
+import pytest
+from textual.pilot import Pilot
+
+import tableaux
+from helpers.screen import GAMES, click, drive, make_app, played_until, said, screen_text, tableau_move, top, walk_to
+from tableaux.rulebook.engine import Move, short_name
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_keys_pick_up_a_card_and_drop_it_on_a_legal_pile(name: str) -> None:
+    game, move = played_until(name, tableau_move(1))
+    before = len(game.moves_played)
+
+    async def scenario(pilot: Pilot) -> None:
+        await walk_to(pilot, (move.source, top(game, move.source)))
+        await pilot.press("space")
+        assert pilot.app.picked == (move.source, 1)
+        assert move.target in pilot.app.targets  # the legal targets are marked...
+        assert f"»{short_name(move.target)}«" in screen_text(pilot.app)
+        await walk_to(pilot, (move.target, top(game, move.target)))
+        await pilot.press("space")
+
+    drive(make_app(game), scenario)
+    assert game.moves_played[before:] == [move]
+
+
+def test_a_covered_face_up_card_of_a_build_is_picked_up_with_the_cards_above_it() -> None:
+    game, move = played_until("king-albert", tableau_move(2))
+
+    async def scenario(pilot: Pilot) -> None:
+        await walk_to(pilot, (move.source, top(game, move.source) - 1))  # the covered card: up from the top
+        await pilot.press("space")
+        assert pilot.app.picked == (move.source, 2)
+        await walk_to(pilot, (move.target, top(game, move.target)))
+        await pilot.press("space")
+
+    drive(make_app(game), scenario)
+    assert game.moves_played[-1] == move
+
+
+def test_an_illegal_drop_says_why_and_changes_nothing() -> None:
+    game = tableaux.new_game("king-albert", 1)
+    source = "tableau-1"
+    target = next(t for t in ("tableau-2", "tableau-3", "tableau-4")
+                  if not game.is_legal(Move(source, 1, t)))
+    reason = game.rules.why_illegal(game.state, game.rules.to_raw(Move(source, 1, target)))
+    state = game.state
+
+    async def scenario(pilot: Pilot) -> None:
+        await walk_to(pilot, (source, top(game, source)))
+        await pilot.press("space")
+        await walk_to(pilot, (target, top(game, target)))
+        await pilot.press("space")
+        assert reason is not None and reason in said(pilot.app).splitlines()[-1]
+        assert pilot.app.picked is None  # the card went back
+
+    drive(make_app(game), scenario)
+    assert game.state == state and not game.moves_played
+
+
+def test_enter_plays_the_best_move_home_first_and_escape_puts_a_card_back() -> None:
+    game = tableaux.new_game("king-albert", 1)
+    pile = next(p for p in game.rules.pile_names if p.startswith("reserve") and game.home_move(p) is not None)
+    home = game.home_move(pile)
+
+    async def scenario(pilot: Pilot) -> None:
+        await walk_to(pilot, (pile, 0))
+        await pilot.press("space", "escape")
+        assert pilot.app.picked is None and "Put back." in said(pilot.app)
+        await pilot.press("enter")
+
+    drive(make_app(game), scenario)
+    assert game.moves_played == [home]
+
+
+def test_a_face_down_card_cannot_be_picked_up_and_the_cursor_never_rests_on_one() -> None:
+    game = tableaux.new_game("king-albert", 1)
+
+    async def scenario(pilot: Pilot) -> None:
+        await walk_to(pilot, ("tableau-1", top(game, "tableau-1")))
+        await pilot.press("up")  # every other card of T1 is face down: the cursor goes on to the row above
+        assert pilot.app.cursor[0].startswith(("foundation", "reserve"))
+        await click(pilot, "tableau-1", 0)
+        assert "face down" in said(pilot.app) and pilot.app.picked is None
+
+    drive(make_app(game), scenario)
+    assert not game.moves_played
+
+
+def test_a_click_picks_up_and_a_click_drops() -> None:
+    game, move = played_until("king-albert", tableau_move(1))
+    before = len(game.moves_played)
+
+    async def scenario(pilot: Pilot) -> None:
+        await click(pilot, move.source)
+        assert pilot.app.picked == (move.source, 1)
+        await click(pilot, move.target)
+
+    drive(make_app(game), scenario)
+    assert game.moves_played[before:] == [move]
+
+
+def test_a_double_click_sends_the_top_card_home() -> None:
+    game = tableaux.new_game("eagle-wing", 1)
+    pile = next(p for p in game.rules.pile_names if p.startswith("tableau") and game.home_move(p) is not None)
+    home = game.home_move(pile)
+
+    async def scenario(pilot: Pilot) -> None:
+        await click(pilot, pile, times=2)
+
+    drive(make_app(game), scenario)
+    assert game.moves_played == [home]
+
+
+def test_a_click_on_the_stock_deals_and_on_a_face_down_card_is_refused() -> None:
+    game = tableaux.new_game("eagle-wing", 1)
+
+    async def scenario(pilot: Pilot) -> None:
+        await click(pilot, "stock")
+        await pilot.press("d")
+
+    drive(make_app(game), scenario)
+    assert [str(m) for m in game.moves_played] == ["S>W", "S>W"]

@@ -1,0 +1,146 @@
+"""What the full-screen board puts on the screen: every pile and every card in view, never a face-down card,
+at 80x24 and larger, with and without colour (the 80x24 layouts are kept as snapshots in
+``__snapshots__/test_screen_view/``), and the screenshots in docs/screenshots, retaken when asked."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from textual.pilot import Pilot
+
+import tableaux
+from helpers.screen import GAMES, drive, make_app, played_until, screen_text, tableau_move, top, walk_to
+from tableaux.play.board import card_label
+from tableaux.rulebook.cards import DOWN, card_str
+from tableaux.rulebook.engine import short_name
+from tableaux.terminal.screen.layout import Marks, lay_out
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_screen_shows_every_pile_and_card_in_view_and_no_face_down_card(name: str) -> None:
+    game = tableaux.new_game(name, 17)
+    reserve = game.rules.index.get("reserve")
+    hidden = [card_str(c) for pile in game.state.piles for c in pile if c & DOWN]
+    covered_trunk = [card_str(c) for c in game.state.piles[reserve][:-1]] if reserve is not None and \
+        "stock" in game.rules.index else []
+    shown: list[str] = []
+
+    async def scenario(pilot: Pilot) -> None:
+        shown.append(screen_text(pilot.app))
+
+    drive(make_app(game), scenario)
+    board = "\n".join(shown[0].splitlines()[1:-5])
+    for code in {*hidden, *covered_trunk}:
+        assert card_label(code).strip() not in board
+    for pile in game.rules.pile_names:
+        assert f" {short_name(pile)} " in f" {board} ".replace("»", " ").replace("«", " ").replace("\n", " ")
+
+
+def test_the_board_fits_80x24_and_uses_more_room_when_there_is_more() -> None:
+    widths = {}
+
+    for size in ((80, 24), (140, 44)):
+        game = tableaux.new_game("king-albert", 1)
+        app = make_app(game)
+
+        async def scenario(pilot: Pilot, size: tuple[int, int] = size) -> None:
+            text = screen_text(pilot.app)
+            assert len(text.splitlines()) == size[1]
+            assert "T9" in text and "R7" in text and "F4" in text and "q quit" in text
+            board = pilot.app.query_one("BoardView").board
+            widths[size] = max(s.width for s in board.spots)
+            assert board.height <= size[1]
+
+        drive(app, scenario, size=size)
+    assert widths[(140, 44)] > widths[(80, 24)]
+
+
+def test_without_colour_every_mark_still_shows(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    game = tableaux.new_game("king-albert", 1)
+
+    async def scenario(pilot: Pilot) -> None:
+        assert pilot.app.no_color
+        text = screen_text(pilot.app)
+        assert "[" in text and "]" in text  # the cursor's brackets
+        move = next(m for m in game.legal_moves() if m.source.startswith("tableau"))
+        await walk_to(pilot, (move.source, top(game, move.source)))
+        await pilot.press("space")
+        assert "»" + short_name(move.target) + "«" in screen_text(pilot.app)
+
+    drive(make_app(game), scenario)
+
+
+def test_80x24_layout(snap_compare: Callable[..., bool]) -> None:
+    """The board as a player first sees it in an 80x24 terminal (an SVG snapshot, Textual's own)."""
+    game = tableaux.new_game("king-albert", 1)
+
+    async def ready(pilot: Pilot) -> None:
+        await pilot.pause()
+
+    assert snap_compare(make_app(game), terminal_size=(80, 24), run_before=ready)
+
+
+def test_80x24_layout_of_eagle_wing(snap_compare: Callable[..., bool]) -> None:
+    game = tableaux.new_game("eagle-wing", 1)
+    move = next(m for m in game.legal_moves() if m.source.startswith("tableau"))
+
+    async def ready(pilot: Pilot) -> None:
+        await walk_to(pilot, (move.source, 0))
+        await pilot.press("space")  # picked up: the piles it may go to are marked
+        await pilot.pause()
+
+    assert snap_compare(make_app(game), terminal_size=(80, 24), run_before=ready)
+
+
+@pytest.mark.skipif("TABLEAUX_SCREENSHOTS" not in os.environ, reason="retakes docs/screenshots when asked")
+@pytest.mark.parametrize("name", ["king-albert", "eagle-wing"])
+def test_screenshots(name: str) -> None:
+    """The README's pictures of the board: ``TABLEAUX_SCREENSHOTS=docs/screenshots python -m pytest
+    tests/terminal/test_screen_view.py -k screenshots`` (SVG, as Textual exports a screen)."""
+    game, move = played_until(name, tableau_move(1), deals=range(3, 40))
+    path = Path(__file__).resolve().parents[2] / os.environ["TABLEAUX_SCREENSHOTS"] / f"terminal-{name}.svg"
+
+    async def scenario(pilot: Pilot) -> None:
+        await walk_to(pilot, (move.source, top(game, move.source)))
+        await pilot.press("space")
+        await walk_to(pilot, (move.target, top(game, move.target)))
+        path.write_text(pilot.app.export_screenshot(title=f"tableaux play {name} --deal {game.deal}"))
+
+    drive(make_app(game), scenario, size=(80, 24))
+    assert path.read_text().startswith("<svg")
+
+
+@settings(max_examples=40, deadline=None)
+@given(name=st.sampled_from(GAMES), deal=st.integers(0, 10_000), picks=st.lists(st.integers(0, 1_000), max_size=40),
+       width=st.integers(60, 160), height=st.integers(20, 50))
+def test_the_board_paints_exactly_the_cards_in_view(name: str, deal: int, picks: list[int], width: int,
+                                                      height: int) -> None:
+    """Whatever the position and the room, every card on view is painted once and no other card is: a face-down
+    card never reaches the screen."""
+    game = tableaux.new_game(name, deal)
+    for pick in picks:
+        moves = game.legal_moves()
+        if not moves:
+            break
+        game.play(moves[pick % len(moves)])
+    board = lay_out(game.public_position(), width, height, Marks())
+    text = "\n".join(line.plain for line in board.texts())
+    in_view = []  # a tableau pile is fanned out; of any other pile, only its top card shows
+    for name_of, pile, shown in zip(game.rules.pile_names, game.state.piles, game.rules.visible(game.state),
+                                    strict=True):
+        cards = [card_label(card_str(c)).strip() for c, seen in zip(pile, shown, strict=True) if seen]
+        in_view += cards if name_of.startswith("tableau") else [card_label(card_str(pile[-1])).strip()] \
+            if pile and shown[-1] else []
+    in_view.sort()
+    painted = sorted(re.findall(r"(?:10|[2-9AJQK])[♣♦♥♠]", text))
+    base = game.public_position().get("base_card")
+    if base:  # Eagle Wing names its base card beside the foundations as well
+        painted.remove(card_label(base).strip())
+    assert painted == in_view

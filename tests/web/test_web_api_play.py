@@ -1,0 +1,188 @@
+"""The browser game's HTTP API, playing one game: a new deal, moves as text and as objects, undo, redo and
+restart, hints, the game to resume, whole numbers written with a point, and the clock.
+
+Each test runs on each store (SQLite and PostgreSQL), through FastAPI's TestClient. Positions are checked
+against the engine directly (a Game replaying the same moves), never against numbers typed into the test.
+"""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+import tableaux
+from helpers.web import engine_game, moves_of, new_game, play, view_of, without_clock
+from tableaux import Move
+from tableaux.web.app import WEB_GAMES
+
+
+@pytest.fixture
+def db(database: str) -> str:
+    """Every test here runs once on SQLite and once on PostgreSQL."""
+    return database
+
+
+@pytest.mark.parametrize("name", WEB_GAMES)
+def test_new_game_view_is_the_engines_public_position(client: TestClient, name: str) -> None:
+    view = new_game(client, name, 4242)
+    game = tableaux.new_game(name, 4242)
+    assert view["game"] == name and view["deal"] == 4242 and view["title"] == game.rules.title
+    assert view["version"] == 0 and view["moves"] == 0 and view["won"] is False
+    assert view["position"] == game.public_position()
+    assert view["legal_moves"] == moves_of(game)
+    expected_home = {}
+    for pile in game.rules.pile_names:
+        move = game.home_move(pile)
+        if move is not None:
+            expected_home[pile] = {**move.to_dict(), "text": str(move)}
+    assert view["home_moves"] == expected_home
+    assert len(view["id"]) >= 22  # token_urlsafe(16): 128 random bits
+
+
+def test_random_deal_when_deal_is_null_or_absent(client: TestClient) -> None:
+    a = new_game(client, "eagle-wing", None)
+    r = client.post("/api/games", json={"game": "eagle-wing"})
+    assert r.status_code == 201
+    b = r.json()
+    for view in (a, b):
+        assert 0 <= view["deal"] <= tableaux.MAX_DEAL
+        assert view["position"] == tableaux.new_game("eagle-wing", view["deal"]).public_position()
+
+
+def test_moves_as_text_and_as_objects(client: TestClient) -> None:
+    view = new_game(client, "king-albert", 17)
+    game = tableaux.new_game("king-albert", 17)
+    first, second = game.legal_moves()[0], None
+    view = play(client, view, str(first))
+    game.play(first)
+    assert view["version"] == 1 and view["moves"] == 1
+    assert view["position"] == game.public_position()
+    second = game.legal_moves()[-1]
+    view = play(client, view, second.to_dict())
+    game.play(second)
+    assert view["version"] == 2 and view["moves"] == 2
+    assert view["position"] == game.public_position() and view["legal_moves"] == moves_of(game)
+    # The legal_moves entries themselves (with "text") can be sent back as they are.
+    third = view["legal_moves"][0]
+    view = play(client, view, third)
+    game.play(Move(third["source"], third["count"], third["target"]))
+    assert view["position"] == game.public_position()
+
+
+def test_move_without_count_is_filled_in_when_only_one_fits(client: TestClient) -> None:
+    view = new_game(client, "king-albert", 17)
+    move = view["legal_moves"][0]
+    after = play(client, view, {"source": move["source"], "target": move["target"]})
+    assert after["version"] == 1
+
+
+def test_undo_redo_restart(client: TestClient) -> None:
+    view = new_game(client, "eagle-wing", 5)
+    start = view["position"]
+    texts = []
+    for _ in range(4):
+        move = view["legal_moves"][0]
+        texts.append(move["text"])
+        view = play(client, view, move["text"])
+    gid = view["id"]
+    r = client.post(f"/api/games/{gid}/undo", json={"version": view["version"]})
+    assert r.status_code == 200
+    view = r.json()
+    assert view["version"] == 5 and view["moves"] == 3
+    mirror = engine_game(view, texts)
+    mirror.undo()
+    assert view["position"] == mirror.public_position()
+    assert view["position"]["can_redo"] is True
+    r = client.post(f"/api/games/{gid}/redo", json={"version": view["version"]})
+    view = r.json()
+    assert view["version"] == 6 and view["position"] == engine_game(view, texts).public_position()
+    r = client.post(f"/api/games/{gid}/restart", json={"version": view["version"]})
+    view = r.json()
+    assert r.status_code == 200 and view["version"] == 7 and view["moves"] == 0
+    assert view["position"]["piles"] == start["piles"]
+    # Restart keeps the moves for redo.
+    r = client.post(f"/api/games/{gid}/redo", json={"version": view["version"]})
+    assert r.json()["position"]["piles"] == engine_game(view, texts[:1]).public_position()["piles"]
+    assert r.json()["position"]["can_redo"] is True
+
+
+@pytest.mark.parametrize(
+    ("action", "message"),
+    [("undo", "nothing to undo"), ("redo", "nothing to redo"), ("restart", "nothing to restart")],
+)
+def test_history_actions_with_nothing_to_do_are_422(client: TestClient, action: str, message: str) -> None:
+    view = new_game(client)
+    r = client.post(f"/api/games/{view['id']}/{action}", json={"version": 0})
+    assert r.status_code == 422
+    assert message in r.json()["error"]
+    assert without_clock(view_of(client, view)) == without_clock(view)
+
+
+@pytest.mark.slow
+def test_hint_suggests_a_legal_move_and_changes_nothing(client: TestClient) -> None:
+    view = new_game(client, "king-albert", 17)
+    r = client.post(f"/api/games/{view['id']}/hint")
+    assert r.status_code == 200
+    body = r.json()
+    hint = body["hint"]
+    assert hint["source"] in ("solver", "heuristic")
+    assert hint["move"] in view["legal_moves"]
+    assert without_clock(body["view"]) == without_clock(view)
+    # A JSON body (for example the view's version) is accepted and ignored.
+    r = client.post(f"/api/games/{view['id']}/hint", json={"version": 0})
+    assert r.status_code == 200
+
+
+def test_current_resumes_the_latest_unfinished_game(client: TestClient) -> None:
+    r = client.get("/api/current")
+    assert r.status_code == 404 and "no unfinished" in r.json()["error"]
+    ka = new_game(client, "king-albert", 3)
+    ew = new_game(client, "eagle-wing", 4)
+    assert client.get("/api/current").json()["id"] == ew["id"]
+    ka = play(client, ka, ka["legal_moves"][0])  # now the most recently played
+    assert client.get("/api/current").json()["id"] == ka["id"]
+    assert client.get("/api/current?game=eagle-wing").json()["id"] == ew["id"]
+    assert without_clock(client.get("/api/current?game=king-albert").json()) == without_clock(ka)
+
+
+def test_current_with_unknown_game_is_a_readable_422(client: TestClient) -> None:
+    r = client.get("/api/current?game=klondike")
+    assert r.status_code == 422
+    error = r.json()["error"]
+    assert "game" in error and "king-albert" in error and "eagle-wing" in error
+
+
+def test_elapsed_time_runs_from_the_first_move(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tableaux.web import store as store_module
+
+    now = [1_000_000.0]
+    monkeypatch.setattr(store_module.time, "time", lambda: now[0])
+    view = new_game(client, "king-albert", 8)
+    now[0] += 100
+    assert view_of(client, view)["elapsed_seconds"] == 0.0  # the clock starts with the first move
+    view = play(client, view, view["legal_moves"][0])
+    now[0] += 42.0
+    assert view_of(client, view)["elapsed_seconds"] == 0.0  # the time of the last change (the page counts on)
+    view = play(client, view, view["legal_moves"][0])
+    assert view["elapsed_seconds"] == 42.0  # a client that reports no time gets the time between its changes
+
+
+def test_whole_numbers_written_with_a_point_are_whole_numbers(client: TestClient) -> None:
+    """JSON Schema's integer includes 2.0, and so does the server: deal, version and count alike."""
+    r = client.post("/api/games", content=b'{"game": "king-albert", "deal": 17.0}',
+                    headers={"content-type": "application/json"})
+    assert r.status_code == 201 and r.json()["deal"] == 17
+    view = r.json()
+    move = view["legal_moves"][0]
+    body = b'{"move": {"source": "%s", "count": 1.0, "target": "%s"}, "version": -0.0}' % (
+        move["source"].encode(), move["target"].encode())
+    r = client.post(f"/api/games/{view['id']}/moves", content=body, headers={"content-type": "application/json"})
+    assert r.status_code == 200, r.text
+    assert r.json()["position"] == engine_game(view, [move["text"]]).public_position()
+    r = client.post(f"/api/games/{view['id']}/undo", content=b'{"version": 1.0}',
+                    headers={"content-type": "application/json"})
+    assert r.status_code == 200 and r.json()["version"] == 2
+    for bad in (b"1.5", b"NaN", b"1e400", b"true", b'"2"'):
+        r = client.post(f"/api/games/{view['id']}/undo", content=b'{"version": %s}' % bad,
+                        headers={"content-type": "application/json"})
+        assert r.status_code == 422 and "version must be a whole number" in r.json()["error"], bad
