@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 
 import tableaux
@@ -144,6 +145,7 @@ def test_a_game_won_by_hand_shows_the_win(tmp_path: Path) -> None:
     assert entry["result"] == "won" and entry["assisted"] is False
 
 
+@pytest.mark.slow
 def test_save_load_new_deal_and_rules(tmp_path: Path) -> None:
     path = tmp_path / "saved.json"
     game = tableaux.new_game("king-albert", 1)
