@@ -52,7 +52,7 @@ class KingAlbertStrategy(Strategy):
     def __init__(self, single_cards_only: bool = False) -> None:
         self.single_cards_only = single_cards_only
         # The classic rules' lines keep long detours that only a search finds: measured in benchmarks/lines.py.
-        self.polish_nodes = 8000 if single_cards_only else 0
+        self.polish_nodes = 64_000 if single_cards_only else 0
 
     def key(self, state: State) -> bytes:
         # Foundations, tableau piles and reserve cells are each interchangeable:
