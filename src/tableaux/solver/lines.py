@@ -12,10 +12,11 @@
    budget (after a longer polish) to find the line with the fewest moves and prove a lower bound.
 
 The shortening is part of the solve a user waits for, so steps 1 to 3 share one budget of positions in
-proportion to the positions the solve made (:func:`line_budget`: :data:`SHARE` of them, at least
-:data:`FLOOR` and :data:`PER_MOVE` a move of the line): each step takes what it makes from it (a polish position counts :data:`POLISH_COST`), and a
-step that the rest cannot pay for is not run. Positions, not seconds: the same solve returns the same line on
-any machine. With ``shortest=True`` the user asked for the effort, and the steps take their own budgets.
+proportion to the positions the solve made (:func:`line_budget`: :data:`SHARE` of them, at least :data:`FLOOR`
+and :data:`PER_MOVE` a move of the line): each step takes what it makes from it (a polish position counts
+:data:`POLISH_COST`), and a step that the rest cannot pay for is not run. Positions, not seconds: the same solve
+returns the same line on any machine. With ``shortest=True`` the user asked for the effort, and the steps take
+their own budgets.
 
 Each step keeps the win it is given and returns only lines replayed through the engine. The lower bound is
 the game's bound at the start (:mod:`.strategy.bounds`), or the fewest-moves search's when it ran.
@@ -102,11 +103,11 @@ def best_line(rules: Rules, state: State, line: list[RawMove], options: SolveOpt
     left = None if options.max_nodes is None else max(options.max_nodes - nodes, 0)
     polish_nodes = positions.strategy.polish_nodes
     if not options.shortest:
-        line = _shorten(positions, state, line, polish_nodes, deadline, held, bound, core,
+        line = shorten_within(positions, state, line, polish_nodes, deadline, held, bound, core,
                         line_budget(nodes, len(line)))[0]
         return line, min(bound, len(line)), 0
     budget = max(polish_nodes, SHORTEST_POLISH if left is None else left // 2)
-    line, made = _shorten(positions, state, line, budget, deadline, held, bound, core, None)
+    line, made, _ = shorten_within(positions, state, line, budget, deadline, held, bound, core, None)
     if len(line) <= bound:
         return line, len(line), made
     if left is not None:
@@ -122,21 +123,23 @@ def shortened(rules: Rules, state: State, line: list[RawMove], core: Any, core_g
     """``line`` shortened as every solve's line is (:func:`tableaux.solver.shorten`), with no solve to measure
     the budget by: each step takes its own (bounded by ``deadline``)."""
     positions = positions_for(rules, core, core_game)
-    return _shorten(positions, state, line, positions.strategy.polish_nodes, deadline, 1 << 20,
+    return shorten_within(positions, state, line, positions.strategy.polish_nodes, deadline, 1 << 20,
                     start_bound(positions, state), core, None)[0]
 
 
 class _Spend:
-    """What is left of the shortening's budget (None: no budget, each step takes its own)."""
+    """What is left of the shortening's budget (None: no budget, each step takes its own), and what was spent."""
 
     def __init__(self, budget: int | None) -> None:
         self.left = budget
+        self.spent = 0
 
     def share(self, wanted: int, cost: int = 1) -> int:
         """Positions a step that wants ``wanted`` (each costing ``cost``) may make."""
         return wanted if self.left is None else min(wanted, self.left // cost)
 
     def spend(self, made: int, cost: int = 1) -> None:
+        self.spent += made * cost
         if self.left is not None:
             self.left = max(self.left - made * cost, 0)
 
@@ -149,11 +152,12 @@ class _Spend:
         return out
 
 
-def _shorten(positions: EnginePositions, state: State, line: list[RawMove], polish_nodes: int,
+def shorten_within(positions: EnginePositions, state: State, line: list[RawMove], polish_nodes: int,
              deadline: float | None, held: int, bound: int, core: Any,
-             budget: int | None) -> tuple[list[RawMove], int]:
-    """Steps 1 to 3 of the module docstring within ``budget`` positions (None: each step's own): the line, and
-    the positions the polish made."""
+             budget: int | None) -> tuple[list[RawMove], int, int]:
+    """Steps 1 to 3 of the module docstring within ``budget`` positions (None: each step's own): the line, the
+    positions the polish made, and the budget spent (a step stops only between its checks: a detour, or a
+    polish position's children, may go past the end)."""
     rules = positions.rules
     shortener = Shortener(positions)
     spend = _Spend(budget)
@@ -170,12 +174,12 @@ def _shorten(positions: EnginePositions, state: State, line: list[RawMove], poli
                     line = other
     nodes = spend.share(polish_nodes, POLISH_COST)
     if len(line) <= bound or not nodes:
-        return line, 0
+        return line, 0, spend.spent
     polished, made = polish(positions, state, line, nodes, deadline, held)
     spend.spend(made, POLISH_COST)
     if len(polished) < len(line) and rules.won(replay(rules, state, polished)):
         line = spend.shorten(shortener, state, polished, deadline)
-    return line, made
+    return line, made, spend.spent
 
 
 def _other_lines(core: Any, positions: CorePositions, state: State, each: int,

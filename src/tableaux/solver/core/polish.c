@@ -225,7 +225,7 @@ static int add_node(Polish *s, const Pos *p, uint32_t parent, const Move *path, 
     pack(p, r, &len);
     long at = push_bytes(&s->packed, r, len);
     if (at < 0) return -1;
-    memcpy(s->moves + s->nm, path, (size_t)k * sizeof *path);
+    if (k) memcpy(s->moves + s->nm, path, (size_t)k * sizeof *path);
     s->parent[s->n] = parent;
     s->moves_at[s->n] = (uint32_t)s->nm;
     s->nmoves[s->n] = (uint16_t)k;
@@ -243,7 +243,7 @@ static int line_to(const Polish *s, uint32_t i, const Move *path, int k, Move *o
     int at = n;
     for (uint32_t j = i; j != UINT32_MAX; j = s->parent[j]) {
         at -= s->nmoves[j];
-        memcpy(out + at, s->moves + s->moves_at[j], s->nmoves[j] * sizeof *out);
+        if (s->nmoves[j]) memcpy(out + at, s->moves + s->moves_at[j], s->nmoves[j] * sizeof *out);
     }
     memcpy(out + n, path, (size_t)k * sizeof *out);
     return n + k;
