@@ -142,6 +142,30 @@ static inline void set_card(Pos *p, int i, int d, uint8_t card) {
 
 static inline int top(const Pos *p, int i) { return p->c[i][p->n[i] - 1]; }
 
+/* A King Albert position packed for keeping (the best-first runs, the polish): the pile lengths, then the cards
+ * pile by pile, KA_PACKED bytes at most; the bytes written. */
+enum { KA_PACKED = KA_NPILES + MAXCARDS };
+static inline size_t ka_pack(const Pos *p, uint8_t *r) {
+    size_t o = KA_NPILES;
+    for (int i = 0; i < KA_NPILES; i++) {
+        r[i] = p->n[i];
+        memcpy(r + o, p->c[i], p->n[i]);
+        o += p->n[i];
+    }
+    return o;
+}
+
+/* The piles of a packed position into `p` (its game set already), hashed afresh. */
+static inline void ka_unpack(Pos *p, const uint8_t *r) {
+    size_t o = KA_NPILES;
+    for (int i = 0; i < KA_NPILES; i++) {
+        p->n[i] = r[i];
+        memcpy(p->c[i], r + o, r[i]);
+        o += r[i];
+    }
+    tx_rehash(p);
+}
+
 static inline void add(Move *out, int *n, int s, int k, int d) {
     out[*n].src = (uint8_t)s;
     out[*n].cnt = (uint8_t)k;

@@ -6,7 +6,7 @@
  * moves; a win shorter than the best line becomes the best line. Positions made are counted as there (each
  * child, and each greedy move home), so the same budget stops it at the same place.
  *
- * A node keeps its position packed (pile lengths, then cards: at most 72 bytes), its parent and its moves;
+ * A node keeps its position packed (ka_pack: at most 72 bytes), its parent and its moves;
  * the best moves to each position seen are a hash set over the positions' canonical keys.
  */
 #include "polish.h"
@@ -16,7 +16,6 @@
 #include "table.h"
 
 enum { CHECK_EVERY = 256 }; /* positions between two looks at the clock (_CHECK_EVERY in Python) */
-enum { PACKED = KA_NPILES + MAXCARDS };
 
 int tx_ka_lower_bound(const Pos *p) {
     int home = 0, extra = 0, single = p->game == GAME_KA_CLASSIC;
@@ -92,26 +91,6 @@ static long push_bytes(Arena *a, const uint8_t *b, size_t len) {
     memcpy(a->bytes + a->n, b, len);
     a->n += len;
     return (long)(a->n - len);
-}
-
-static void pack(const Pos *p, uint8_t *r, size_t *len) {
-    size_t o = KA_NPILES;
-    for (int i = 0; i < KA_NPILES; i++) {
-        r[i] = p->n[i];
-        memcpy(r + o, p->c[i], p->n[i]);
-        o += p->n[i];
-    }
-    *len = o;
-}
-
-static void unpack(Pos *p, const uint8_t *r) {
-    size_t o = KA_NPILES;
-    for (int i = 0; i < KA_NPILES; i++) {
-        p->n[i] = r[i];
-        memcpy(p->c[i], r + o, r[i]);
-        o += r[i];
-    }
-    tx_rehash(p);
 }
 
 static int before(const Open *a, const Open *b) {
@@ -220,10 +199,8 @@ static int add_node(Polish *s, const Pos *p, uint32_t parent, const Move *path, 
     if (grow((void **)&s->nmoves, &cap, s->n + 1, sizeof *s->nmoves)) return -1;
     s->cap = cap;
     if (grow((void **)&s->moves, &s->mcap, s->nm + (size_t)k, sizeof *s->moves)) return -1;
-    uint8_t r[PACKED];
-    size_t len;
-    pack(p, r, &len);
-    long at = push_bytes(&s->packed, r, len);
+    uint8_t r[KA_PACKED];
+    long at = push_bytes(&s->packed, r, ka_pack(p, r));
     if (at < 0) return -1;
     if (k) memcpy(s->moves + s->nm, path, (size_t)k * sizeof *path);
     s->parent[s->n] = parent;
@@ -296,7 +273,7 @@ int tx_polish(const Pos *start, const Move *line, int n, int weight, long long m
         if (g + o.h >= upper || s.best_g[s.seen_at[o.node]] < g) continue;
         Pos p;
         p.game = start->game, p.npiles = start->npiles, p.redeals = start->redeals;
-        unpack(&p, s.packed.bytes + s.packed_at[o.node]);
+        ka_unpack(&p, s.packed.bytes + s.packed_at[o.node]);
         Move mv[512];
         int nm = tx_ka_order(&p, mv, gen_moves(&p, mv), 1, 0);
         for (int j = 0; j < nm; j++) {

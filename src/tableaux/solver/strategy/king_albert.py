@@ -51,10 +51,9 @@ class KingAlbertStrategy(Strategy):
 
     def __init__(self, single_cards_only: bool = False) -> None:
         self.single_cards_only = single_cards_only
-        # The classic rules' lines keep long detours that only a search finds, with many positions: the budget of
-        # the shortening (solver/lines.py) decides how many it gets; 64,000 is where it stops paying
-        # (docs/notes/short-lines.md).
-        self.polish_nodes = 64_000 if single_cards_only else 0
+        # The classic rules' lines keep long detours that only a search finds: measured in benchmarks/lines.py. A
+        # solve's budget for its shortening (solver/lines.py) mostly leaves the polish fewer than these.
+        self.polish_nodes = 8000 if single_cards_only else 0
 
     def key(self, state: State) -> bytes:
         # Foundations, tableau piles and reserve cells are each interchangeable:
