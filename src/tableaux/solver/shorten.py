@@ -22,10 +22,15 @@ position and go on from any position with the same canonical key (:meth:`Strateg
   of the old line again (same key, later) or ends won. Two moves of one card become one, a card moved
   away and back goes nowhere, a move whose use was undone vanishes.
 
-Passes go on until one changes nothing or the work budget (positions made, :data:`WORK_PER_MOVE` per move
-of the line at least) or the solve's time limit runs out: the best line so far is kept, which is at worst
-the line the search found. The final line is replayed through the engine (:meth:`Rules.why_illegal`,
+Passes go on until one changes nothing (first passes that give a detour up after :data:`WINDOWS` steps, then
+passes without that window) or the work budget (positions made, :data:`WORK_PER_MOVE` per move of the line at
+least, or what the caller gives) or the solve's time limit runs out: the best line so far is kept, which is at
+worst the line the search found. The final line is replayed through the engine (:meth:`Rules.why_illegal`,
 :meth:`Rules.apply`, :meth:`Rules.won`) before it is returned.
+
+With the compiled core's positions the passes run in the core (``_core.shorten``, ``core/shorten.c``): the same
+trials in the same order, the same positions counted, so the same line from the same line and budget; this
+module is its reference.
 """
 
 from __future__ import annotations

@@ -75,7 +75,7 @@ def polish(positions: EnginePositions, start: State, line: Sequence[RawMove], ma
     """A line no longer than ``line`` found by the greedy search (module docstring), and the positions it made.
 
     With the compiled core's positions in King Albert's games, the core makes the same search
-    (``_core.polish``: the same positions in the same order, ``tests/solver/test_lines.py``)."""
+    (``_core.polish``: the same positions in the same order, ``tests/solver/test_lines_core.py``)."""
     if isinstance(positions, CorePositions) and positions.strategy.has_restricted_pass:
         seconds = 0.0
         if deadline is not None:

@@ -1,6 +1,6 @@
 /*
  * The polish at native speed (polish.c): the greedy best-first search of tableaux/solver/shortest.py's `polish`
- * for King Albert's games, its reference, which tests/solver/test_lines.py holds it to (the same line from the
+ * for King Albert's games, its reference, which tests/solver/test_lines_core.py holds it to (the same line from the
  * same line and budget).
  */
 #ifndef TABLEAUX_POLISH_H

@@ -2,13 +2,14 @@
  * The line shortening's cycles and detours (shorten.h), the passes of tableaux/solver/shorten.py made on
  * compact positions in place of Python objects: the same steps (moves that name cards, resolved in whatever
  * position they are played from), the same order of trials, the same positions counted, so the same line comes
- * out of the same line and budget (tests/solver/test_lines.py). The module docstring of shorten.py says what
- * is cut and why nothing can lose the win; its reference also replays the line this returns through the
- * engine before it is believed.
+ * out of the same line and budget (tests/solver/test_lines_core.py). The module docstring of shorten.py says
+ * what is cut and why nothing can lose the win; its caller replays the line this returns through the engine
+ * before it is believed.
  *
- * A line of n moves holds n steps and the n + 1 positions between them with their canonical keys; which key
- * comes last where on the line is a small hash set rebuilt after every cut (a cut is rare next to the
- * positions tried). Lines only get shorter, so nothing grows past the line given.
+ * A line of n moves holds n steps and the n + 1 positions between them with their canonical keys; where each
+ * key comes last on the line after the step a pass is at is a small hash set, rebuilt for that part after every
+ * cut. A detour's positions are made in place and kept only when the detour is (made again then); a cut moves
+ * pointers to positions, not the positions. Lines only get shorter, so nothing grows past the line given.
  */
 #include "shorten.h"
 

@@ -1,6 +1,6 @@
 /*
  * The line shortening's cycles and detours at native speed (shorten.c): the same passes as
- * tableaux/solver/shorten.py, its reference, which tests/solver/test_lines.py holds it to (the same line
+ * tableaux/solver/shorten.py, its reference, which tests/solver/test_lines_core.py holds it to (the same line
  * from the same line and budget).
  */
 #ifndef TABLEAUX_SHORTEN_H
