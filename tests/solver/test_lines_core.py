@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import random
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -139,3 +140,15 @@ def test_the_same_solve_returns_the_same_line(rules: Rules) -> None:
     for deal, _ in found_lines(rules.name):
         first = solve(rules.name, deal, max_nodes=300_000)
         assert solve(rules.name, deal, max_nodes=300_000).moves == first.moves
+
+
+@pytest.mark.parametrize("rules", GAMES, ids=lambda r: r.name)
+def test_a_win_is_never_lost_to_the_core_s_shortening_when_its_time_is_gone(rules: Rules) -> None:
+    deal, found = found_lines(rules.name)[0]
+    start, line = rules.deal(deal), list(found)
+    native = Shortener(core_positions(rules))
+    assert native.shorten(start, line, deadline=time.perf_counter() - 60) == line
+    out = native.shorten(start, line, deadline=time.perf_counter() + 3600)
+    assert len(out) < len(line) and wins(rules, start, out)
+    if native.positions.strategy.has_restricted_pass:
+        assert polish(native.positions, start, out, 500, deadline=time.perf_counter() - 60) == (out, 0)
