@@ -14,6 +14,13 @@ Solvitaire, the C++ research solver, on King Albert deals 1-2000 at 10 s each on
 this kind of machine (shared/spec/solver-targets.md): 1999 decided, median 3 ms,
 p90 27 ms, p99 175 ms, max 1.1 s, about 775,000 positions a second.
 
+    python benchmarks/solver.py --lines --backend c              # what the shortened lines cost
+
+With --lines, each deal is solved twice in one process, one right after the other: as the search finds its
+line (``line="found"``, nothing shortened) and as ``solve`` returns it (shortened), and the CPU seconds of
+both are summed per game: the ratio is what the shortening adds to the solve a user waits for, over all the
+deals (lost and open ones cost nothing more), and over the winnable ones alone.
+
     python benchmarks/solver.py --hard-tail --time-limit 60      # the hard tail, against the earlier self
     python benchmarks/solver.py --big-rows --time-limit 60       # every deal the surveys won only with big budgets
 
@@ -106,15 +113,29 @@ PYTHON_DEALS = {
 
 
 def bench(
-    game: str, deals: range, time_limit: float, max_nodes: int | None, backend: str, memory_mb: int, threads: int
+    game: str, deals: range, time_limit: float, max_nodes: int | None, backend: str, memory_mb: int, threads: int,
+    lines: bool = False,
 ) -> dict[str, object]:
     verdicts = {"winnable": 0, "unwinnable": 0, "unknown": 0}
     times: list[float] = []
     nodes = 0
     open_deals = []
+    cpu = {"found": 0.0, "short": 0.0, "won found": 0.0, "won short": 0.0}
     for deal in deals:
-        result = solve(new_game(game, deal), time_limit=time_limit, max_nodes=max_nodes, backend=backend,
-                       memory_mb=memory_mb, threads=threads)
+        options = {"time_limit": time_limit, "max_nodes": max_nodes, "backend": backend, "memory_mb": memory_mb,
+                   "threads": threads}
+        if lines:
+            start = time.process_time()
+            found = solve(new_game(game, deal), line="found", **options)
+            middle = time.process_time()
+        result = solve(new_game(game, deal), **options)
+        if lines:
+            end = time.process_time()
+            cpu["found"] += middle - start
+            cpu["short"] += end - middle
+            if found.winnable:
+                cpu["won found"] += middle - start
+                cpu["won short"] += end - middle
         verdicts[result.verdict] += 1
         if result.verdict == "unknown":
             open_deals.append(deal)
@@ -131,6 +152,7 @@ def bench(
         "total": total,
         "nodes_per_second": nodes / total if total else float("nan"),
         "open": open_deals,
+        "cpu": cpu,
     }
 
 
@@ -289,6 +311,8 @@ def main(argv: list[str] | None = None) -> int:
                         "(positions/s then counts both)")
     parser.add_argument("--backend", choices=BACKENDS, action="append", default=None,
                         help="run only this backend (repeatable; default: every backend built)")
+    parser.add_argument("--lines", action="store_true",
+                        help="solve each deal also with line='found': the CPU cost of shortening the lines")
     parser.add_argument("--hard-tail", action="store_true",
                         help="the hard deals (HARD_TAIL), as the C core is and without its streamlined runs")
     parser.add_argument("--big-rows", action="store_true",
@@ -335,12 +359,18 @@ def main(argv: list[str] | None = None) -> int:
             deals = ranges[backend].get(game)
             if deals is None:
                 continue
-            r = bench(game, deals, args.time_limit, args.max_nodes, backend, args.memory, args.threads)
+            r = bench(game, deals, args.time_limit, args.max_nodes, backend, args.memory, args.threads, args.lines)
             label = f"{game} {deals.start}-{deals.stop - 1}"
             decided = f"{r['deals'] - r['unknown']}/{r['deals']}"
             print(f"{label:<28}{backend:>8}{decided:>10}{r['winnable']:>6}{r['unwinnable']:>6}{r['unknown']:>6}"
                   f"{r['nodes_per_second']:>12,.0f}{r['median']:>10.4f}{r['p99']:>9.3f}{r['max']:>9.3f}"
                   f"{r['total']:>9.1f}", flush=True)
+            if args.lines:
+                cpu = r["cpu"]
+                print(f"  shortened lines: {cpu['short'] / cpu['found']:.2f}x the CPU seconds of the search's lines "
+                      f"({cpu['short']:.2f} against {cpu['found']:.2f}); on the winnable deals alone "
+                      f"{cpu['won short'] / max(cpu['won found'], 1e-9):.2f}x ({cpu['won short']:.2f} against "
+                      f"{cpu['won found']:.2f})", flush=True)
             if r["open"]:
                 print(f"  open: {', '.join(map(str, r['open'][:30]))}" + (" ..." if len(r["open"]) > 30 else ""))
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

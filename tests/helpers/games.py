@@ -63,3 +63,24 @@ def random_game(name: str, deal: int, plies: int, seed: int | str = 0) -> Game:
 def random_position(rules: Rules, deal: int, seed: int | str, plies: int) -> State:
     """Where a random walk of ``plies`` moves from deal ``deal`` ends, by the engine alone."""
     return play_randomly((rules, rules.deal(deal)), random.Random(seed), plies)[-1]
+
+
+def with_detour(rules: Rules, start: State, line: list[tuple[int, int, int]], rng: random.Random,
+                tries: int = 200) -> list[tuple[int, int, int]] | None:
+    """``line`` with a detour put in somewhere: a card moved to another tableau pile (onto a card or to an empty
+    pile) and straight back, so the position after it is the one before; None when no place tried allows one."""
+    for _ in range(tries):
+        i = rng.randrange(len(line))
+        state = start
+        for move in line[:i]:
+            state = rules.apply(state, move)
+        there = [m for m in rules.moves(state) if m[2] in rules.tableau and m[0] in rules.tableau
+                 and len(state.piles[m[0]]) > m[1]]
+        if not there:
+            continue
+        out = rng.choice(there)
+        moved = rules.apply(state, out)
+        back = [m for m in rules.moves(moved) if m[0] == out[2] and m[1] == out[1] and m[2] == out[0]]
+        if back and rules.apply(moved, back[0]) == state:
+            return [*line[:i], out, back[0], *line[i:]]
+    return None

@@ -21,8 +21,9 @@ SOLVER = Path(__file__).resolve().parents[2] / "src" / "tableaux" / "solver"
 CORE = SOLVER / "core"
 
 LAYERS = [
-    "cards", "king_albert", "eagle_wing", "game", "hashset", "table", "budget", "search", "bestfirst", "relaxed",
-    "layered_keys", "layered_disk", "layered_class", "layered_line", "layered", "complete", "pass", "solve", "_core",
+    "cards", "king_albert", "eagle_wing", "game", "hashset", "table", "budget", "shorten", "polish", "search",
+    "bestfirst", "relaxed", "layered_keys", "layered_disk", "layered_class", "layered_line", "layered", "complete",
+    "pass", "solve", "_core",
 ]
 """The modules from the bottom up: a module may include and call only those before it."""
 

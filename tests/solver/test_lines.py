@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers.games import random_position
+from helpers.games import random_position, with_detour
 from helpers.positions import EW, KA, KAC
 from tableaux.rulebook.engine import Rules, State
 from tableaux.solver import _CORE_GAMES, BACKENDS, _core, solve
 from tableaux.solver.positions import CorePositions, EnginePositions
-from tableaux.solver.shorten import LineError, Shortener, replay, resolve, step_of
+from tableaux.solver.shorten import LineError, Shortener, resolve, step_of
 
 GAMES = [KA, KAC, EW]
 
@@ -102,22 +102,11 @@ def test_a_move_and_its_undoing_put_into_a_line_are_cut_out_again(rules: Rules) 
     short = shortener.shorten(start, line)
     assert short == line or len(short) < len(line)
     # A detour: somewhere on the line, a card moved to an empty pile or onto another card and straight back.
-    for _ in range(200):
-        i = rng.randrange(len(line))
-        state = replay(rules, start, line[:i])
-        there = [m for m in rules.moves(state) if m[2] in rules.tableau and m[0] in rules.tableau
-                 and len(state.piles[m[0]]) > m[1]]
-        if not there:
-            continue
-        out = rng.choice(there)
-        moved = rules.apply(state, out)
-        back = [m for m in rules.moves(moved) if m[0] == out[2] and m[1] == out[1] and m[2] == out[0]]
-        if back and rules.apply(moved, back[0]) == state:
-            detour = [*line[:i], out, back[0], *line[i:]]
-            assert wins(rules, start, detour)
-            assert len(shortener.shorten(start, detour)) <= len(short)
-            return
-    pytest.skip("no detour found to put in")
+    detour = with_detour(rules, start, line, rng)
+    if detour is None:
+        pytest.skip("no detour found to put in")
+    assert wins(rules, start, detour)
+    assert len(shortener.shorten(start, detour)) <= len(short)
 
 
 def test_a_line_that_does_not_win_is_refused() -> None:

@@ -63,6 +63,15 @@ CHECKS = textwrap.dedent(
                                                   memory=16 << 20)
             if verdict == 0:
                 assert plays_to_a_win(rules, start, line), (name, deal)
+                # The line shortening's passes and (King Albert) polish, on the search's own line.
+                line = [tuple(m) for m in line]
+                for budget in (0, 300, -1):
+                    short, _ = _core.shorten(game, start.piles, start.redeals, line, budget)
+                    assert len(short) <= len(line) and plays_to_a_win(rules, start, short), (name, deal)
+                if game != 2:
+                    for nodes in (1, 2000):
+                        short, _ = _core.polish(game, start.piles, start.redeals, line, 3, nodes)
+                        assert len(short) <= len(line) and plays_to_a_win(rules, start, short), (name, deal)
     # Proofs in 4 and 1 MiB: the full table keeps its longest searches (table_gc) many times over.
     for game, name, deal, mib in ((1, "king-albert-classic", 101, 4), (0, "king-albert", 89, 1)):
         start = tableaux.GAMES[name].deal(deal)

@@ -41,6 +41,8 @@
 #include <Python.h>
 
 #include "core/relaxed.h"
+#include "core/polish.h"
+#include "core/shorten.h"
 #include "core/solve.h"
 
 /* ---------------------------------------------------------------- Python glue */
@@ -340,6 +342,124 @@ static PyObject *core_relaxed(PyObject *self, PyObject *args, PyObject *kw) {
     return Py_BuildValue("(iLi)", verdict, b.nodes, b.out_of_memory);
 }
 
+
+/* A line of moves as Move records (malloc'd, the caller frees it), each naming piles of the position's game;
+ * NULL with an exception set otherwise. */
+static Move *read_line(const Pos *p, PyObject *obj, Py_ssize_t *n) {
+    PyObject *seq = PySequence_Fast(obj, "the line must be a sequence of moves");
+    if (!seq) return NULL;
+    *n = PySequence_Fast_GET_SIZE(seq);
+    Move *line = malloc(((size_t)*n + 1) * sizeof(Move));
+    if (!line) {
+        Py_DECREF(seq);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t j = 0; j < *n; j++) {
+        int s, k, d;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, j), "iii", &s, &k, &d)) {
+            free(line);
+            Py_DECREF(seq);
+            return NULL;
+        }
+        if (s < 0 || s >= p->npiles || d < 0 || d >= p->npiles || k < 1 || k > MAXCARDS) {
+            free(line);
+            Py_DECREF(seq);
+            PyErr_Format(PyExc_ValueError, "move %zd of the line, (%d, %d, %d), names no pile or count", j + 1, s, k, d);
+            return NULL;
+        }
+        line[j] = (Move){(uint8_t)s, (uint8_t)k, (uint8_t)d};
+    }
+    Py_DECREF(seq);
+    return line;
+}
+
+/* The moves as a Python list of (source, count, target), and `extra` (a count of positions), as a pair. */
+static PyObject *line_and_count(const Move *moves, int n, long long extra) {
+    PyObject *out = PyList_New(n);
+    if (!out) return NULL;
+    for (int j = 0; j < n; j++) {
+        PyObject *m = move_to_python(moves[j]);
+        if (!m) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, j, m);
+    }
+    return Py_BuildValue("(NL)", out, extra);
+}
+
+static PyObject *core_shorten(PyObject *self, PyObject *args, PyObject *kw) {
+    static char *names[] = {"game", "piles", "redeals", "line", "budget", "time_limit", NULL};
+    PyObject *g, *piles, *line_obj;
+    long redeals;
+    long long budget = -1;
+    double time_limit = 0;
+    int game;
+    Pos start;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOlO|Ld", names, &g, &piles, &redeals, &line_obj, &budget,
+                                     &time_limit) ||
+        read_game(g, &game) || read_pos(game, piles, redeals, &start))
+        return NULL;
+    Py_ssize_t n;
+    Move *line = read_line(&start, line_obj, &n), *out = NULL;
+    if (!line) return NULL;
+    int nout = 0, r;
+    long long work = 0;
+    double deadline = time_limit > 0 ? tx_now() + time_limit : 0;
+    Py_BEGIN_ALLOW_THREADS;
+    r = tx_shorten(&start, line, (int)n, budget, deadline, &out, &nout, &work);
+    Py_END_ALLOW_THREADS;
+    free(line);
+    if (r == -2) return PyErr_NoMemory();
+    if (r == -1) return PyErr_Format(PyExc_ValueError, "the line is not a win from the position");
+    PyObject *result = line_and_count(out, nout, work);
+    free(out);
+    return result;
+}
+
+static PyObject *core_polish(PyObject *self, PyObject *args, PyObject *kw) {
+    static char *names[] = {"game", "piles", "redeals", "line", "weight", "max_nodes", "max_held", "time_limit", NULL};
+    PyObject *g, *piles, *line_obj;
+    long redeals;
+    long long max_nodes = -1, max_held = 2000000;
+    double time_limit = 0;
+    int game, weight = 3;
+    Pos start;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOlO|iLLd", names, &g, &piles, &redeals, &line_obj, &weight,
+                                     &max_nodes, &max_held, &time_limit) ||
+        read_game(g, &game) || read_pos(game, piles, redeals, &start))
+        return NULL;
+    if (game == GAME_EW) return PyErr_Format(PyExc_ValueError, "the core's polish is for King Albert's games");
+    if (weight < 1 || weight > 16) return PyErr_Format(PyExc_ValueError, "weight must be from 1 to 16");
+    Py_ssize_t n;
+    Move *line = read_line(&start, line_obj, &n), *out = NULL;
+    if (!line) return NULL;
+    int nout = 0, r;
+    long long made = 0;
+    double deadline = time_limit > 0 ? tx_now() + time_limit : 0;
+    Py_BEGIN_ALLOW_THREADS;
+    r = tx_polish(&start, line, (int)n, weight, max_nodes, max_held, deadline, &out, &nout, &made);
+    Py_END_ALLOW_THREADS;
+    free(line);
+    if (r) return PyErr_NoMemory();
+    PyObject *result = line_and_count(out, nout, made);
+    free(out);
+    return result;
+}
+
+static PyObject *core_lower_bound(PyObject *self, PyObject *args) {
+    PyObject *g, *piles;
+    long redeals;
+    int game;
+    Pos p;
+    if (!PyArg_ParseTuple(args, "OOl", &g, &piles, &redeals) || read_game(g, &game) ||
+        read_pos(game, piles, redeals, &p))
+        return NULL;
+    if (game == GAME_EW) return PyErr_Format(PyExc_ValueError, "the core's lower bound is King Albert's");
+    return PyLong_FromLong(tx_ka_lower_bound(&p));
+}
+
 static PyMethodDef core_methods[] = {
     {"relaxed", (PyCFunction)(void (*)(void))core_relaxed, METH_VARARGS | METH_KEYWORDS,
      "relaxed(piles, rank_kept, max_positions=-1, time_limit=0, memory=2**30) -> (verdict, positions, out_of_memory):\n"
@@ -352,6 +472,16 @@ static PyMethodDef core_methods[] = {
     {"safe_move", core_safe, METH_VARARGS,
      "safe_move(game, piles, redeals, greedy=False) -> the first safe move, or None; greedy: King Albert's first\n"
      "pass, which also sends cards home by its rule of thumb"},
+    {"shorten", (PyCFunction)(void (*)(void))core_shorten, METH_VARARGS | METH_KEYWORDS,
+     "shorten(game, piles, redeals, line, budget=-1, time_limit=0) -> (line, positions made): the winning line's\n"
+     "cycles and detours cut (shorten.py's passes), within budget positions (-1: no limit) and time_limit seconds\n"
+     "(0: none); ValueError when the line is not a legal win from the position"},
+    {"polish", (PyCFunction)(void (*)(void))core_polish, METH_VARARGS | METH_KEYWORDS,
+     "polish(game, piles, redeals, line, weight=3, max_nodes=-1, max_held=2000000, time_limit=0)\n"
+     "-> (line, positions made): shortest.py's polish for King Albert's games, a line no longer than the winning\n"
+     "line given"},
+    {"lower_bound", core_lower_bound, METH_VARARGS,
+     "lower_bound(game, piles, redeals) -> King Albert's lower bound on the moves left (bounds.py)"},
     {"layered_key", core_layered_key, METH_VARARGS,
      "layered_key(start_piles, piles) -> (16-byte key, mask): classic King Albert's layered search from start_piles,\n"
      "its key for piles and the class (mask) it files them under"},

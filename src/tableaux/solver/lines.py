@@ -4,12 +4,19 @@
 
 1. the line shortening (:mod:`.shorten`) drops the line's cycles and detours;
 2. when the line is still more than :data:`LONG` times the lower bound and the compiled core is at hand, the
-   core's streamlined runs (docs/solver.md) look for other wins, :data:`OTHER_NODES` positions each; their
-   lines are shortened too, and the shortest line kept;
-3. the polish (:func:`.shortest.polish`), a greedy best-first search of the game's ``polish_nodes`` positions
-   (:attr:`Strategy.polish_nodes`), looks for a shorter line still, which is shortened in turn;
+   core's streamlined runs (docs/solver.md) look for other wins, up to :data:`OTHER_NODES` positions each;
+   their lines are shortened too, and the shortest line kept;
+3. the polish (:func:`.shortest.polish`), a greedy best-first search of up to the game's ``polish_nodes``
+   positions (:attr:`Strategy.polish_nodes`), looks for a shorter line still, which is shortened in turn;
 4. with ``shortest=True``, the fewest-moves search (:func:`.shortest.fewest_moves`) takes the rest of the
    budget (after a longer polish) to find the line with the fewest moves and prove a lower bound.
+
+The shortening is part of the solve a user waits for, so steps 1 to 3 share one budget of positions in
+proportion to the positions the solve made (:func:`line_budget`: :data:`SHARE` of them, at least :data:`FLOOR`
+and :data:`PER_MOVE` a move of the line): each step takes what it makes from it (a polish position counts
+:data:`POLISH_COST`), and a step that the rest cannot pay for is not run. Positions, not seconds: the same solve
+returns the same line on any machine. With ``shortest=True`` the user asked for the effort, and the steps take
+their own budgets.
 
 Each step keeps the win it is given and returns only lines replayed through the engine. The lower bound is
 the game's bound at the start (:mod:`.strategy.bounds`), or the fewest-moves search's when it ran.
@@ -36,7 +43,25 @@ LONG = 2
 """A shortened line more than this many times its lower bound is worth looking for other wins."""
 
 OTHER_NODES = 300_000
-"""Positions of each of the core's streamlined runs when a line is long."""
+"""Positions of each of the core's streamlined runs when a line is long, at most."""
+
+OTHER_FLOOR = 20_000
+"""The fewest positions a streamlined run is worth: with less of the budget left, the runs are not made."""
+
+SHARE = 0.5
+"""Positions the shortening may make for each position the solve made (the search's position and the
+shortening's cost about the same in the core: ``benchmarks/solver.py --lines`` measures the sum)."""
+
+FLOOR = 1000
+PER_MOVE = 5
+"""Positions the shortening may make however few the solve made: :data:`FLOOR`, or :data:`PER_MOVE` for each move
+of the line if that is more (a search makes a position at least for each move of its line). Most lines are won
+in a few hundred positions, and a thousand positions of detours take an Eagle Wing line from 300 moves to 130
+(``benchmarks/lines.py``); in the core, about half a millisecond."""
+
+POLISH_COST = 2
+"""What a polish position costs in the budget, in positions of the search: it makes a position's moves, orders
+them and makes each child with its moves home."""
 
 OTHER_RUNS = (3, 6, 1)
 """The streamlined runs tried (``_core.solve``'s ``stream_alone``): cards home at once and suits merged, suits
@@ -60,6 +85,11 @@ def start_bound(positions: EnginePositions, state: State) -> int:
     return made + max(strategy.lower_bound(state), strategy.strong_lower_bound(state))
 
 
+def line_budget(nodes: int, moves: int) -> int:
+    """The positions the shortening of a line of ``moves`` moves may make after a solve that made ``nodes``."""
+    return max(FLOOR, PER_MOVE * moves, int(SHARE * nodes))
+
+
 def best_line(rules: Rules, state: State, line: list[RawMove], options: SolveOptions, core: Any,
               core_game: int | None, started: float, nodes: int) -> tuple[list[RawMove], int, int]:
     """The line to return for a winnable ``state`` whose searches found ``line`` in ``nodes`` positions, its proved
@@ -71,11 +101,13 @@ def best_line(rules: Rules, state: State, line: list[RawMove], options: SolveOpt
     deadline = None if options.time_limit is None else started + options.time_limit
     held = (options.memory_mb << 20) // BYTES_PER_HELD
     left = None if options.max_nodes is None else max(options.max_nodes - nodes, 0)
+    polish_nodes = positions.strategy.polish_nodes
     if not options.shortest:
-        line = _shorten(positions, state, line, positions.strategy.polish_nodes, deadline, held, bound, core)[0]
+        line = shorten_within(positions, state, line, polish_nodes, deadline, held, bound, core,
+                        line_budget(nodes, len(line)))[0]
         return line, min(bound, len(line)), 0
-    budget = max(positions.strategy.polish_nodes, SHORTEST_POLISH if left is None else left // 2)
-    line, made = _shorten(positions, state, line, budget, deadline, held, bound, core)
+    budget = max(polish_nodes, SHORTEST_POLISH if left is None else left // 2)
+    line, made, _ = shorten_within(positions, state, line, budget, deadline, held, bound, core, None)
     if len(line) <= bound:
         return line, len(line), made
     if left is not None:
@@ -88,38 +120,75 @@ def best_line(rules: Rules, state: State, line: list[RawMove], options: SolveOpt
 
 def shortened(rules: Rules, state: State, line: list[RawMove], core: Any, core_game: int | None,
               deadline: float | None) -> list[RawMove]:
-    """``line`` shortened as every solve's line is (:func:`tableaux.solver.shorten`)."""
+    """``line`` shortened as every solve's line is (:func:`tableaux.solver.shorten`), with no solve to measure
+    the budget by: each step takes its own (bounded by ``deadline``)."""
     positions = positions_for(rules, core, core_game)
-    return _shorten(positions, state, line, positions.strategy.polish_nodes, deadline, 1 << 20,
-                    start_bound(positions, state), core)[0]
+    return shorten_within(positions, state, line, positions.strategy.polish_nodes, deadline, 1 << 20,
+                    start_bound(positions, state), core, None)[0]
 
 
-def _shorten(positions: EnginePositions, state: State, line: list[RawMove], polish_nodes: int,
-             deadline: float | None, held: int, bound: int, core: Any) -> tuple[list[RawMove], int]:
-    """Steps 1 to 3 of the module docstring: the line, and the positions the polish made."""
+class _Spend:
+    """What is left of the shortening's budget (None: no budget, each step takes its own), and what was spent."""
+
+    def __init__(self, budget: int | None) -> None:
+        self.left = budget
+        self.spent = 0
+
+    def share(self, wanted: int, cost: int = 1) -> int:
+        """Positions a step that wants ``wanted`` (each costing ``cost``) may make."""
+        return wanted if self.left is None else min(wanted, self.left // cost)
+
+    def spend(self, made: int, cost: int = 1) -> None:
+        self.spent += made * cost
+        if self.left is not None:
+            self.left = max(self.left - made * cost, 0)
+
+    def shorten(self, shortener: Shortener, state: State, line: list[RawMove], deadline: float | None) -> list[RawMove]:
+        """``line`` shortened with what is left (all of the shortener's own budget when there is no budget)."""
+        if self.left == 0:
+            return line
+        out = shortener.shorten(state, line, budget=self.left, deadline=deadline, check=False)
+        self.spend(shortener.work)
+        return out
+
+
+def shorten_within(positions: EnginePositions, state: State, line: list[RawMove], polish_nodes: int,
+             deadline: float | None, held: int, bound: int, core: Any,
+             budget: int | None) -> tuple[list[RawMove], int, int]:
+    """Steps 1 to 3 of the module docstring within ``budget`` positions (None: each step's own): the line, the
+    positions the polish made, and the budget spent (a step stops only between its checks: a detour, or a
+    polish position's children, may go past the end)."""
     rules = positions.rules
     shortener = Shortener(positions)
-    line = shortener.shorten(state, line, deadline=deadline)
+    spend = _Spend(budget)
+    line = spend.shorten(shortener, state, line, deadline)
     if len(line) > LONG * bound and isinstance(positions, CorePositions) and positions.strategy.has_restricted_pass:
-        for other in _other_lines(core, positions, state):
-            try:
-                other = shortener.shorten(state, other, deadline=deadline)
-            except LineError:  # pragma: no cover - the core replays its streamlined lines before it returns them
-                continue
-            if len(other) < len(line):
-                line = other
-    if len(line) <= bound or not polish_nodes:
-        return line, 0
-    polished, made = polish(positions, state, line, polish_nodes, deadline, held)
+        each = spend.share(OTHER_NODES * len(OTHER_RUNS)) // len(OTHER_RUNS)
+        if each >= OTHER_FLOOR:
+            for other in _other_lines(core, positions, state, each, spend):
+                try:
+                    other = spend.shorten(shortener, state, other, deadline)
+                except LineError:  # pragma: no cover - the core replays its streamlined lines before it returns them
+                    continue
+                if len(other) < len(line):
+                    line = other
+    nodes = spend.share(polish_nodes, POLISH_COST)
+    if len(line) <= bound or not nodes:
+        return line, 0, spend.spent
+    polished, made = polish(positions, state, line, nodes, deadline, held)
+    spend.spend(made, POLISH_COST)
     if len(polished) < len(line) and rules.won(replay(rules, state, polished)):
-        line = shortener.shorten(state, polished, deadline=deadline)
-    return line, made
+        line = spend.shorten(shortener, state, polished, deadline)
+    return line, made, spend.spent
 
 
-def _other_lines(core: Any, positions: CorePositions, state: State) -> Iterator[list[RawMove]]:
-    """The wins the core's streamlined runs find from ``state`` (King Albert's games: Eagle Wing has none)."""
+def _other_lines(core: Any, positions: CorePositions, state: State, each: int,
+                 spend: _Spend) -> Iterator[list[RawMove]]:
+    """The wins the core's streamlined runs find from ``state`` in ``each`` positions a run (King Albert's games:
+    Eagle Wing has none), their positions spent."""
     for kind in OTHER_RUNS:
-        code, line, *_ = core.solve(positions.game, state.piles, state.redeals, max_nodes=OTHER_NODES,
-                                    stream_alone=kind)
+        code, line, made, *_ = core.solve(positions.game, state.piles, state.redeals, max_nodes=each,
+                                          stream_alone=kind)
+        spend.spend(made)
         if code == 0:
             yield [tuple(m) for m in line]

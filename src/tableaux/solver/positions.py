@@ -72,27 +72,28 @@ class CorePositions(EnginePositions):
 
     def __init__(self, rules: Rules, core: Any, game: int) -> None:
         super().__init__(rules)
-        self._core = core
+        self.core = core
+        """The compiled core module."""
         self.game = game
         """The core's number for the game."""
 
     def moves(self, state: State) -> list[RawMove]:
-        return self._core.moves(self.game, state.piles, state.redeals)
+        return self.core.moves(self.game, state.piles, state.redeals)
 
     def apply(self, state: State, move: RawMove) -> State:
-        piles, redeals = self._core.apply(self.game, state.piles, state.redeals, move)
+        piles, redeals = self.core.apply(self.game, state.piles, state.redeals, move)
         return State(piles, redeals)
 
     def play(self, state: State, move: RawMove) -> State | None:
         try:
-            piles, redeals = self._core.apply(self.game, state.piles, state.redeals, move)
+            piles, redeals = self.core.apply(self.game, state.piles, state.redeals, move)
         except ValueError:  # not a legal move here
             return None
         return State(piles, redeals)
 
     def key(self, state: State) -> Hashable:
-        key, _hash, rank = self._core.key(self.game, state.piles, state.redeals)
+        key, _hash, rank = self.core.key(self.game, state.piles, state.redeals)
         return key, rank
 
     def safe_move(self, state: State, greedy: bool = False) -> RawMove | None:
-        return self._core.safe_move(self.game, state.piles, state.redeals, greedy)
+        return self.core.safe_move(self.game, state.piles, state.redeals, greedy)

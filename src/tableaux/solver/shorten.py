@@ -22,10 +22,15 @@ position and go on from any position with the same canonical key (:meth:`Strateg
   of the old line again (same key, later) or ends won. Two moves of one card become one, a card moved
   away and back goes nowhere, a move whose use was undone vanishes.
 
-Passes go on until one changes nothing or the work budget (positions made, :data:`WORK_PER_MOVE` per move
-of the line at least) or the solve's time limit runs out: the best line so far is kept, which is at worst
-the line the search found. The final line is replayed through the engine (:meth:`Rules.why_illegal`,
+Passes go on until one changes nothing (first passes that give a detour up after :data:`WINDOWS` steps, then
+passes without that window) or the work budget (positions made, :data:`WORK_PER_MOVE` per move of the line at
+least, or what the caller gives) or the solve's time limit runs out: the best line so far is kept, which is at
+worst the line the search found. The final line is replayed through the engine (:meth:`Rules.why_illegal`,
 :meth:`Rules.apply`, :meth:`Rules.won`) before it is returned.
+
+With the compiled core's positions the passes run in the core (``_core.shorten``, ``core/shorten.c``): the same
+trials in the same order, the same positions counted, so the same line from the same line and budget; this
+module is its reference.
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ from collections.abc import Hashable, Sequence
 
 from ..rulebook.cards import SUIT
 from ..rulebook.engine import RawMove, Rules, State
-from .positions import EnginePositions
+from .positions import CorePositions, EnginePositions
 
 Step = tuple[int, ...]
 """``(DEAL,)``, ``(REDEAL,)``, ``(HOME, card)``, ``(ONTO, card, card under it)`` or ``(EMPTY, card)``."""
@@ -43,6 +48,12 @@ DEAL, REDEAL, HOME, ONTO, EMPTY = range(5)
 
 MAX_DROPS = 2
 """Steps a detour's replay may leave out besides the one it cuts, when they no longer resolve."""
+
+WINDOWS = (4, None)
+"""The passes' windows, in turn: a detour is given up after this many steps that do not meet the line again (None:
+only when they stop resolving). Passes with a window of 4 go on until one cuts nothing, then passes without one:
+most detours are short, and a detour that is not is paid for only once the short ones are cut (a line in
+``benchmarks/lines.py`` reaches most of its final length in a fifth of the positions)."""
 
 WORK_PER_MOVE = 200
 """Positions the shortening may make per move of the line it is given, at least :data:`WORK_FLOOR`."""
@@ -143,32 +154,63 @@ class _Line:
 class Shortener:
     """Shortens lines of one game; ``positions`` gives the moves (the engine's or the core's)."""
 
-    def __init__(self, positions: EnginePositions) -> None:
+    def __init__(self, positions: EnginePositions, native: bool = True) -> None:
         self.positions = positions
         self.rules = positions.rules
+        self.native = native and isinstance(positions, CorePositions)
+        """The passes run in the compiled core (``_core.shorten``, the same passes on its own positions) rather
+        than here over the positions' Python functions."""
         self.work = 0
         """Positions made so far."""
 
     def shorten(self, start: State, line: Sequence[RawMove], budget: int | None = None,
-                deadline: float | None = None) -> list[RawMove]:
+                deadline: float | None = None, check: bool = True) -> list[RawMove]:
         """A line from ``start`` that wins in at most as many moves as ``line`` (which must win).
 
         ``budget``: positions to make at most (None: :data:`WORK_PER_MOVE` per move, at least
         :data:`WORK_FLOOR`); ``deadline``: a :func:`time.perf_counter` reading to stop at. Either way the
-        best line so far comes back. Raises :class:`LineError` when ``line`` does not win."""
+        best line so far comes back. Raises :class:`LineError` when ``line`` does not win; ``check=False``
+        skips that replay for a line a search has just found (a shorter line is still replayed through the
+        engine before it is returned, and the line given comes back otherwise)."""
         rules = self.rules
-        if not rules.won(replay(rules, start, line)):
+        if check and not rules.won(replay(rules, start, line)):
             raise LineError("the line does not end in a won game")
         if budget is None:
             budget = max(WORK_FLOOR, WORK_PER_MOVE * len(line))
         self.work = 0
-        limit = budget
-        current = _Line(self.positions, start, line)
-        while self.work < limit and (deadline is None or time.perf_counter() < deadline):
-            if not self._pass(current, limit, deadline):
-                break
-        moves = self._moves(start, current.steps)
+        if self.native:
+            moves = self._native(start, line, budget, deadline)
+        else:
+            current = _Line(self.positions, start, line)
+            for window in WINDOWS:
+                while self.work < budget and (deadline is None or time.perf_counter() < deadline):
+                    if not self._pass(current, budget, deadline, window):
+                        break
+            moves = self._moves(start, current.steps)
         return moves if moves is not None and len(moves) < len(line) else list(line)
+
+    def _native(self, start: State, line: Sequence[RawMove], budget: int,
+                deadline: float | None) -> list[RawMove] | None:
+        """The compiled core's passes; their line replayed through the engine, None unless it wins."""
+        positions = self.positions
+        assert isinstance(positions, CorePositions)
+        seconds = 0.0
+        if deadline is not None:
+            seconds = deadline - time.perf_counter()
+            if seconds <= 0:
+                return None
+        try:
+            out, self.work = positions.core.shorten(positions.game, start.piles, start.redeals, line, budget, seconds)
+        except ValueError as exc:
+            raise LineError(f"the line does not end in a won game: {exc}") from None
+        moves = [tuple(m) for m in out]
+        if len(moves) >= len(line):
+            return None
+        try:
+            won = self.rules.won(replay(self.rules, start, moves))
+        except LineError:  # pragma: no cover - the core makes the engine's moves (tests/solver/test_backends.py)
+            return None
+        return moves if won else None
 
     def _moves(self, start: State, steps: Sequence[Step]) -> list[RawMove] | None:
         """The steps as moves from ``start``, replayed through the engine; None unless they win."""
@@ -184,8 +226,9 @@ class Shortener:
             state = rules.apply(state, move)
         return moves if rules.won(state) else None
 
-    def _pass(self, line: _Line, limit: int, deadline: float | None) -> bool:
-        """One pass along ``line``, cutting cycles and detours in place; whether anything was cut."""
+    def _pass(self, line: _Line, limit: int, deadline: float | None, window: int | None) -> bool:
+        """One pass along ``line``, cutting cycles and detours in place, a detour given up after ``window`` steps
+        that do not meet the line again; whether anything was cut."""
         positions, rules = self.positions, self.rules
         play, key, won = positions.play, positions.key, rules.won
         steps, states, keys = line.steps, line.states, line.keys
@@ -203,6 +246,8 @@ class Shortener:
             if j > i:  # a cycle: the position before step i comes again before step j
                 del steps[i:j], states[i:j], keys[i:j]
                 where = line.where()
+                if one_home:
+                    last = _last_steps(steps)
                 changed = True
                 continue
             step = steps[i]
@@ -218,6 +263,8 @@ class Shortener:
             cut = False
             k = i + 1
             while k < n:
+                if len(new_steps) == window:
+                    break
                 move = resolve(rules, state, steps[k])
                 after = None if move is None else play(state, move)
                 self.work += 1
@@ -241,10 +288,10 @@ class Shortener:
                 new_states.append(state)
                 new_keys.append(at)
             else:
-                if won(state):
+                if won(state):  # the positions after the new steps are all in new_states already
                     steps[i:] = new_steps
-                    states[i + 1:] = [*new_states, state]
-                    keys[i + 1:] = [*new_keys, key(state)]
+                    states[i + 1:] = new_states
+                    keys[i + 1:] = new_keys
                     cut = True
             if cut:
                 changed = True

@@ -31,7 +31,7 @@ import time
 from collections.abc import Hashable, Sequence
 
 from ..rulebook.engine import RawMove, State
-from .positions import EnginePositions
+from .positions import CorePositions, EnginePositions
 
 _CHECK_EVERY = 256
 """Positions between two looks at the clock."""
@@ -72,7 +72,19 @@ def fewest_moves(positions: EnginePositions, start: State, line: Sequence[RawMov
 
 def polish(positions: EnginePositions, start: State, line: Sequence[RawMove], max_nodes: int,
            deadline: float | None = None, max_held: int = 2_000_000) -> tuple[list[RawMove], int]:
-    """A line no longer than ``line`` found by the greedy search (module docstring), and the positions it made."""
+    """A line no longer than ``line`` found by the greedy search (module docstring), and the positions it made.
+
+    With the compiled core's positions in King Albert's games, the core makes the same search
+    (``_core.polish``: the same positions in the same order, ``tests/solver/test_lines_core.py``)."""
+    if isinstance(positions, CorePositions) and positions.strategy.has_restricted_pass:
+        seconds = 0.0
+        if deadline is not None:
+            seconds = deadline - time.perf_counter()
+            if seconds <= 0:
+                return list(line), 0
+        out, made = positions.core.polish(positions.game, start.piles, start.redeals, line, POLISH_WEIGHT, max_nodes,
+                                          max_held, seconds)
+        return [tuple(m) for m in out], made
     best, _, made, _, _ = _search(positions, start, line, POLISH_WEIGHT, True, max_nodes, deadline, max_held)
     return best, made
 

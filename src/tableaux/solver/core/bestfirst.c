@@ -37,28 +37,9 @@ struct Best {
     int back;  /* cards may be taken back off the foundations (classic King Albert's second run) */
 };
 
-enum { REC = KA_NPILES + MAXCARDS }; /* a kept position: the pile lengths, then the cards pile by pile */
+enum { REC = KA_PACKED }; /* a kept position (ka_pack) */
 enum { CHECKPOINT = 4 };              /* a node keeps its position when its depth is a multiple of this */
 #define PER_NODE (sizeof(uint32_t) * 2 + 1 + sizeof(Move) + sizeof(int16_t) + sizeof(uint64_t))
-
-static void encode(const Pos *p, uint8_t *r) {
-    int o = KA_NPILES;
-    for (int i = 0; i < KA_NPILES; i++) {
-        r[i] = p->n[i];
-        memcpy(r + o, p->c[i], p->n[i]);
-        o += p->n[i];
-    }
-}
-
-static void decode(Pos *p, const uint8_t *r) {
-    int o = KA_NPILES;
-    for (int i = 0; i < KA_NPILES; i++) {
-        p->n[i] = r[i];
-        memcpy(p->c[i], r + o, r[i]);
-        o += r[i];
-    }
-    tx_rehash(p);
-}
 
 /* Lower is more promising: cards still to go home count most; then cards lying above a lower card of
  * their suit (each must move before that card can go home) and, twice, cards above the next card a
@@ -152,7 +133,7 @@ static int keep(Best *b, uint32_t node, const Pos *p) {
         b->recs_cap = cap;
     }
     b->rec[node] = (uint32_t)b->nrecs;
-    encode(p, b->recs + b->nrecs++ * REC);
+    ka_pack(p, b->recs + b->nrecs++ * REC);
     return 0;
 }
 
@@ -172,7 +153,7 @@ static int restore(const Best *b, uint32_t x, Pos *p, Move *buf) {
     uint32_t path[CHECKPOINT];
     int d = 0;
     for (; b->rec[x] == UINT32_MAX; x = b->parent[x]) path[d++] = x;
-    decode(p, b->recs + (size_t)b->rec[x] * REC);
+    ka_unpack(p, b->recs + (size_t)b->rec[x] * REC);
     for (int i = d - 1; i >= 0; i--) {
         Undo u;
         if (b->settles[b->parent[path[i]]]) settle(p, buf);

@@ -8,6 +8,8 @@
  *   hashset       the one hash set every table of the searches is made of (header only)
  *   table         the depth-first search's transposition table (exact keys, bounded memory)
  *   budget        what a search may spend: positions, a deadline, memory
+ *   shorten       a winning line's cycles and detours cut (shorten.py's passes)
+ *   polish        the greedy best-first search for a shorter line (shortest.py's polish), King Albert
  *   search        one depth-first run
  *   bestfirst     the first pass's best-first run
  *   relaxed       classic King Albert relaxed above a rank, searched to its end
@@ -139,6 +141,30 @@ static inline void set_card(Pos *p, int i, int d, uint8_t card) {
 }
 
 static inline int top(const Pos *p, int i) { return p->c[i][p->n[i] - 1]; }
+
+/* A King Albert position packed for keeping (the best-first runs, the polish): the pile lengths, then the cards
+ * pile by pile, KA_PACKED bytes at most; the bytes written. */
+enum { KA_PACKED = KA_NPILES + MAXCARDS };
+static inline size_t ka_pack(const Pos *p, uint8_t *r) {
+    size_t o = KA_NPILES;
+    for (int i = 0; i < KA_NPILES; i++) {
+        r[i] = p->n[i];
+        memcpy(r + o, p->c[i], p->n[i]);
+        o += p->n[i];
+    }
+    return o;
+}
+
+/* The piles of a packed position into `p` (its game set already), hashed afresh. */
+static inline void ka_unpack(Pos *p, const uint8_t *r) {
+    size_t o = KA_NPILES;
+    for (int i = 0; i < KA_NPILES; i++) {
+        p->n[i] = r[i];
+        memcpy(p->c[i], r + o, r[i]);
+        o += r[i];
+    }
+    tx_rehash(p);
+}
 
 static inline void add(Move *out, int *n, int s, int k, int d) {
     out[*n].src = (uint8_t)s;

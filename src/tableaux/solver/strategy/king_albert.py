@@ -51,7 +51,8 @@ class KingAlbertStrategy(Strategy):
 
     def __init__(self, single_cards_only: bool = False) -> None:
         self.single_cards_only = single_cards_only
-        # The classic rules' lines keep long detours that only a search finds: measured in benchmarks/lines.py.
+        # The classic rules' lines keep long detours that only a search finds: measured in benchmarks/lines.py. A
+        # solve's budget for its shortening (solver/lines.py) mostly leaves the polish fewer than these.
         self.polish_nodes = 8000 if single_cards_only else 0
 
     def key(self, state: State) -> bytes:

@@ -1,0 +1,154 @@
+"""The shortening in the compiled core makes the reference's lines: the detour passes (``_core.shorten``) and the
+polish (``_core.polish``) give the line the Python code gives from the same line and budget, counting the same
+positions; a shortened line always replays to a win and is never longer; and the shortening of a solve keeps to
+a budget counted in positions, so the same solve returns the same line."""
+
+from __future__ import annotations
+
+import functools
+import random
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from helpers.games import random_position, with_detour
+from helpers.positions import EW, KA, KAC
+from tableaux.rulebook.engine import RawMove, Rules, State
+from tableaux.solver import _CORE_GAMES, BACKENDS, _core, solve
+from tableaux.solver.lines import FLOOR, PER_MOVE, SHARE, line_budget, positions_for, shorten_within, start_bound
+from tableaux.solver.positions import CorePositions, EnginePositions
+from tableaux.solver.shorten import Shortener
+from tableaux.solver.shortest import polish
+from tableaux.solver.strategy import strategy_for
+
+pytestmark = pytest.mark.skipif("c" not in BACKENDS, reason="the C core is not built")
+
+GAMES = [KA, KAC, EW]
+
+
+def wins(rules: Rules, start: State, line: list[RawMove]) -> bool:
+    state = start
+    for move in line:
+        if move not in rules.moves(state):  # the engine's own move generator decides
+            return False
+        state = rules.apply(state, move)
+    return rules.won(state)
+
+
+@functools.cache
+def found_lines(name: str) -> tuple[tuple[int, tuple[RawMove, ...]], ...]:
+    """The search's own lines of the first three deals it wins (as found: long, with detours to cut)."""
+    rules = {r.name: r for r in GAMES}[name]
+    out = []
+    for deal in range(1, 60):
+        result = solve(name, deal, line="found", max_nodes=300_000)
+        if result.winnable:
+            out.append((deal, tuple(rules.to_raw(m) for m in result.moves)))
+            if len(out) == 3:
+                break
+    return tuple(out)
+
+
+def core_positions(rules: Rules) -> CorePositions:
+    return CorePositions(rules, _core, _CORE_GAMES[type(rules)])
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(GAMES), st.integers(0, 2), st.sampled_from([0, 1, 40, 300, 2000, None]), st.integers(0, 2**32))
+def test_the_core_cuts_the_detours_the_reference_cuts_from_the_same_line_and_budget(
+    rules: Rules, which: int, budget: int | None, seed: int
+) -> None:
+    deal, found = found_lines(rules.name)[which]
+    start = rules.deal(deal)
+    line = with_detour(rules, start, list(found), random.Random(seed), tries=50) or list(found)
+    reference = Shortener(EnginePositions(rules))
+    native = Shortener(core_positions(rules))
+    assert native.native and not reference.native
+    expected = reference.shorten(start, line, budget=budget)
+    assert native.shorten(start, line, budget=budget) == expected
+    assert native.work == reference.work  # the same positions made: the budget stops both at the same place
+
+
+@pytest.mark.parametrize("rules", [KA, KAC], ids=lambda r: r.name)
+def test_the_core_polish_makes_the_reference_polish_s_positions_in_its_order(rules: Rules) -> None:
+    improved = 0
+    for deal, found in found_lines(rules.name):
+        start = rules.deal(deal)
+        line = Shortener(EnginePositions(rules)).shorten(start, list(found))
+        for nodes in (50, 3000):
+            expected = polish(EnginePositions(rules), start, line, nodes)
+            got = polish(core_positions(rules), start, line, nodes)
+            assert got == expected
+            assert len(got[0]) <= len(line) and wins(rules, start, got[0])
+            improved += len(got[0]) < len(line)
+    assert improved  # the comparison covers a search that found a shorter line
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([KA, KAC]), st.integers(1, 5000), st.integers(0, 2**32), st.integers(0, 120))
+def test_the_core_lower_bound_is_the_strategy_s(rules: Rules, deal: int, seed: int, plies: int) -> None:
+    state = random_position(rules, deal, seed, plies)
+    bound = _core.lower_bound(_CORE_GAMES[type(rules)], state.piles, state.redeals)
+    assert bound == strategy_for(rules).lower_bound(state)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(GAMES), st.integers(0, 2), st.integers(0, 2**32), st.integers(0, 4), st.booleans())
+def test_a_shortened_line_replays_to_a_win_and_is_never_longer(rules: Rules, which: int, seed: int, detours: int,
+                                                               native: bool) -> None:
+    deal, found = found_lines(rules.name)[which]
+    start = rules.deal(deal)
+    rng = random.Random(seed)
+    line = list(found)
+    for _ in range(detours):
+        line = with_detour(rules, start, line, rng, tries=50) or line
+    positions = core_positions(rules) if native else EnginePositions(rules)
+    out = Shortener(positions).shorten(start, line, budget=rng.choice([10, 500, None]))
+    assert len(out) <= len(line) and wins(rules, start, out)
+    if positions.strategy.has_restricted_pass:
+        polished, _ = polish(positions, start, out, 500)
+        assert len(polished) <= len(out) and wins(rules, start, polished)
+
+
+@pytest.mark.parametrize("rules", GAMES, ids=lambda r: r.name)
+def test_the_shortening_keeps_to_its_budget_counted_in_positions(rules: Rules) -> None:
+    # Each step stops at its first check past the budget: a detour (at most the line's length) or a polish
+    # position's children (at most every move with the moves home after it) may go past it, never more.
+    positions = positions_for(rules, _core, _CORE_GAMES[type(rules)])
+    for deal, found in found_lines(rules.name):
+        start, line = rules.deal(deal), list(found)
+        bound = start_bound(positions, start)
+        for budget in (0, 200, 1500):
+            out, _, spent = shorten_within(positions, start, line, 64_000, None, 1 << 20, bound, _core, budget)
+            assert spent <= budget + 2 * len(line) + 2 * 60 * 53
+            assert len(out) <= len(line) and wins(rules, start, out)
+            again = shorten_within(positions, start, line, 64_000, None, 1 << 20, bound, _core, budget)
+            assert again == (out, _, spent)  # positions, not seconds: the same line every time
+
+
+def test_the_budget_grows_with_the_solve_and_the_line() -> None:
+    assert line_budget(0, 0) == FLOOR
+    assert line_budget(0, 1000) == PER_MOVE * 1000
+    assert line_budget(10_000_000, 100) == int(SHARE * 10_000_000)
+    assert line_budget(4000, 100) <= line_budget(8000, 100) <= line_budget(8000, 5000)
+
+
+@pytest.mark.parametrize("rules", GAMES, ids=lambda r: r.name)
+def test_the_same_solve_returns_the_same_line(rules: Rules) -> None:
+    for deal, _ in found_lines(rules.name):
+        first = solve(rules.name, deal, max_nodes=300_000)
+        assert solve(rules.name, deal, max_nodes=300_000).moves == first.moves
+
+
+@pytest.mark.parametrize("rules", GAMES, ids=lambda r: r.name)
+def test_a_win_is_never_lost_to_the_core_s_shortening_when_its_time_is_gone(rules: Rules) -> None:
+    deal, found = found_lines(rules.name)[0]
+    start, line = rules.deal(deal), list(found)
+    native = Shortener(core_positions(rules))
+    assert native.shorten(start, line, deadline=time.perf_counter() - 60) == line
+    out = native.shorten(start, line, deadline=time.perf_counter() + 3600)
+    assert len(out) < len(line) and wins(rules, start, out)
+    if native.positions.strategy.has_restricted_pass:
+        assert polish(native.positions, start, out, 500, deadline=time.perf_counter() - 60) == (out, 0)
