@@ -22,6 +22,23 @@ from tableaux.rulebook.engine import short_name
 from tableaux.terminal.screen.layout import Marks, lay_out
 
 
+def test_a_catalogued_deal_shows_its_par_on_the_status_line_and_another_deal_none(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tableaux.catalogue import pars
+
+    monkeypatch.setitem(pars._PARS, "king-albert", {5: 77})
+    lines: list[str] = []
+
+    async def scenario(pilot: Pilot) -> None:
+        lines.append(screen_text(pilot.app).splitlines()[0])
+
+    drive(make_app(tableaux.new_game("king-albert", 5)), scenario)
+    drive(make_app(tableaux.new_game("king-albert", 6)), scenario)
+    assert "Par 77" in lines[0] and "Moves 0" in lines[0]
+    assert "Par" not in lines[1]
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_the_screen_shows_every_pile_and_card_in_view_and_no_face_down_card(name: str) -> None:
     game = tableaux.new_game(name, 17)

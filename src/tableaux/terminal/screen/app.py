@@ -25,7 +25,7 @@ from ...play.game import Game
 from ...rulebook.engine import Move
 from ..record import clock
 from ..said import STYLES, Names, Said
-from ..sitting import Sitting
+from ..sitting import Sitting, par_of
 from ..unfinished import Saved
 from .commands import Commands
 from .hands import Hands
@@ -148,6 +148,9 @@ class TableauxApp(Commands, Hands, App[None]):
         text = _("{game}  deal {deal}   Score {score}   Moves {moves}   Time {time}").format(
             game=_(position["title"]), deal=position["deal"], score=position["score"],
             moves=position["moves_played"], time=clock(self.sitting.seconds()))
+        par = par_of(self.game)
+        if par is not None:  # a catalogued deal: the fewest moves found, to play against
+            text = f"{text}   {_('Par {par}').format(par=par)}"
         if self.solution is not None:
             chance = _("Solution: move {number} of {total}").format(number=self.solution_at + 1,
                                                                     total=len(self.solution))
