@@ -17,7 +17,7 @@ from helpers.games import random_position, with_detour
 from helpers.positions import EW, KA, KAC
 from tableaux.rulebook.engine import RawMove, Rules, State
 from tableaux.solver import _CORE_GAMES, BACKENDS, _core, solve
-from tableaux.solver.lines import FLOOR, PER_MOVE, SHARE, line_budget, positions_for, shorten_within, start_bound
+from tableaux.solver.lines import PER_MOVE, SHARE, line_budget, positions_for, shorten_within, start_bound
 from tableaux.solver.positions import CorePositions, EnginePositions
 from tableaux.solver.shorten import Shortener
 from tableaux.solver.shortest import polish
@@ -128,11 +128,13 @@ def test_the_shortening_keeps_to_its_budget_counted_in_positions(rules: Rules) -
             assert again == (out, _, spent)  # positions, not seconds: the same line every time
 
 
-def test_the_budget_grows_with_the_solve_and_the_line() -> None:
-    assert line_budget(0, 0) == FLOOR
-    assert line_budget(0, 1000) == PER_MOVE * 1000
-    assert line_budget(10_000_000, 100) == int(SHARE * 10_000_000)
-    assert line_budget(4000, 100) <= line_budget(8000, 100) <= line_budget(8000, 5000)
+@pytest.mark.parametrize("rules", GAMES, ids=lambda r: r.name)
+def test_the_budget_grows_with_the_solve_and_the_line_from_the_games_floor(rules: Rules) -> None:
+    floor = strategy_for(rules).shortening_floor
+    assert line_budget(0, 0, floor) == floor
+    assert line_budget(0, 10 * floor, floor) == PER_MOVE * 10 * floor
+    assert line_budget(10 * floor, 100, floor) == int(SHARE * 10 * floor)
+    assert line_budget(4000, 100, floor) <= line_budget(8000, 100, floor) <= line_budget(8000, 5000, floor)
 
 
 @pytest.mark.parametrize("rules", GAMES, ids=lambda r: r.name)

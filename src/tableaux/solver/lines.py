@@ -3,16 +3,17 @@
 :func:`best_line` runs once the searches have decided a deal winnable:
 
 1. the line shortening (:mod:`.shorten`) drops the line's cycles and detours;
-2. when the line is still more than :data:`LONG` times the lower bound and the compiled core is at hand, the
-   core's streamlined runs (docs/solver.md) look for other wins, up to :data:`OTHER_NODES` positions each;
-   their lines are shortened too, and the shortest line kept;
-3. the polish (:func:`.shortest.polish`), a greedy best-first search of up to the game's ``polish_nodes``
+2. the polish (:func:`.shortest.polish`), a greedy best-first search of up to the game's ``polish_nodes``
    positions (:attr:`Strategy.polish_nodes`), looks for a shorter line still, which is shortened in turn;
+3. when the line is still more than :data:`LONG` times the lower bound and the compiled core is at hand, the
+   core's streamlined runs (docs/solver.md) look for other wins with what the budget has left, up to
+   :data:`OTHER_NODES` positions each; their lines are shortened too, and the shortest line kept. They come
+   after the polish, which shortens more lines for its positions (``benchmarks/lines.py``);
 4. with ``shortest=True``, the fewest-moves search (:func:`.shortest.fewest_moves`) takes the rest of the
    budget (after a longer polish) to find the line with the fewest moves and prove a lower bound.
 
 The shortening is part of the solve a user waits for, so steps 1 to 3 share one budget of positions in
-proportion to the positions the solve made (:func:`line_budget`: :data:`SHARE` of them, at least :data:`FLOOR`
+proportion to the positions the solve made (:func:`line_budget`: :data:`SHARE` of them, at least the game's floor
 and :data:`PER_MOVE` a move of the line): each step takes what it makes from it (a polish position counts
 :data:`POLISH_COST`), and a step that the rest cannot pay for is not run. Positions, not seconds: the same solve
 returns the same line on any machine. With ``shortest=True`` the user asked for the effort, and the steps take
@@ -52,12 +53,10 @@ SHARE = 0.5
 """Positions the shortening may make for each position the solve made (the search's position and the
 shortening's cost about the same in the core: ``benchmarks/solver.py --lines`` measures the sum)."""
 
-FLOOR = 1000
 PER_MOVE = 5
-"""Positions the shortening may make however few the solve made: :data:`FLOOR`, or :data:`PER_MOVE` for each move
-of the line if that is more (a search makes a position at least for each move of its line). Most lines are won
-in a few hundred positions, and a thousand positions of detours take an Eagle Wing line from 300 moves to 130
-(``benchmarks/lines.py``); in the core, about half a millisecond."""
+"""Positions the shortening may make however few the solve made: the game's floor
+(:attr:`Strategy.shortening_floor`), or :data:`PER_MOVE` for each move of the line if that is more (a search makes
+a position at least for each move of its line)."""
 
 POLISH_COST = 2
 """What a polish position costs in the budget, in positions of the search: it makes a position's moves, orders
@@ -85,9 +84,10 @@ def start_bound(positions: EnginePositions, state: State) -> int:
     return made + max(strategy.lower_bound(state), strategy.strong_lower_bound(state))
 
 
-def line_budget(nodes: int, moves: int) -> int:
-    """The positions the shortening of a line of ``moves`` moves may make after a solve that made ``nodes``."""
-    return max(FLOOR, PER_MOVE * moves, int(SHARE * nodes))
+def line_budget(nodes: int, moves: int, floor: int) -> int:
+    """The positions the shortening of a line of ``moves`` moves may make after a solve that made ``nodes``, in a
+    game whose floor is ``floor``."""
+    return max(floor, PER_MOVE * moves, int(SHARE * nodes))
 
 
 def best_line(rules: Rules, state: State, line: list[RawMove], options: SolveOptions, core: Any,
@@ -104,7 +104,7 @@ def best_line(rules: Rules, state: State, line: list[RawMove], options: SolveOpt
     polish_nodes = positions.strategy.polish_nodes
     if not options.shortest:
         line = shorten_within(positions, state, line, polish_nodes, deadline, held, bound, core,
-                        line_budget(nodes, len(line)))[0]
+                        line_budget(nodes, len(line), positions.strategy.shortening_floor))[0]
         return line, min(bound, len(line)), 0
     budget = max(polish_nodes, SHORTEST_POLISH if left is None else left // 2)
     line, made, _ = shorten_within(positions, state, line, budget, deadline, held, bound, core, None)
@@ -162,6 +162,13 @@ def shorten_within(positions: EnginePositions, state: State, line: list[RawMove]
     shortener = Shortener(positions)
     spend = _Spend(budget)
     line = spend.shorten(shortener, state, line, deadline)
+    made = 0
+    nodes = spend.share(polish_nodes, POLISH_COST)
+    if len(line) > bound and nodes:
+        polished, made = polish(positions, state, line, nodes, deadline, held)
+        spend.spend(made, POLISH_COST)
+        if len(polished) < len(line) and rules.won(replay(rules, state, polished)):
+            line = spend.shorten(shortener, state, polished, deadline)
     if len(line) > LONG * bound and isinstance(positions, CorePositions) and positions.strategy.has_restricted_pass:
         each = spend.share(OTHER_NODES * len(OTHER_RUNS)) // len(OTHER_RUNS)
         if each >= OTHER_FLOOR:
@@ -172,13 +179,6 @@ def shorten_within(positions: EnginePositions, state: State, line: list[RawMove]
                     continue
                 if len(other) < len(line):
                     line = other
-    nodes = spend.share(polish_nodes, POLISH_COST)
-    if len(line) <= bound or not nodes:
-        return line, 0, spend.spent
-    polished, made = polish(positions, state, line, nodes, deadline, held)
-    spend.spend(made, POLISH_COST)
-    if len(polished) < len(line) and rules.won(replay(rules, state, polished)):
-        line = spend.shorten(shortener, state, polished, deadline)
     return line, made, spend.spent
 
 

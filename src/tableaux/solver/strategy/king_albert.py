@@ -44,6 +44,12 @@ def ka_home_is_safe(height: Sequence[int], card: int) -> bool:
     return all(height[s] >= r - 2 for s in others) and height[twin] >= r - 3
 
 
+POLISH_NODES = 40_000
+"""The classic rules' polish, at most (a polish position costs two of the shortening's: :data:`.lines.POLISH_COST`)."""
+CLASSIC_SHORTENING_FLOOR = 2 * POLISH_NODES + 5_000
+"""The classic rules' shortening floor: the whole polish and the detour passes around it."""
+
+
 class KingAlbertStrategy(Strategy):
     """King Albert under both rule sets (AisleRiot's and the classic one)."""
 
@@ -51,9 +57,12 @@ class KingAlbertStrategy(Strategy):
 
     def __init__(self, single_cards_only: bool = False) -> None:
         self.single_cards_only = single_cards_only
-        # The classic rules' lines keep long detours that only a search finds: measured in benchmarks/lines.py. A
-        # solve's budget for its shortening (solver/lines.py) mostly leaves the polish fewer than these.
-        self.polish_nodes = 8000 if single_cards_only else 0
+        # The classic rules' lines keep long detours that only the polish finds, and it needs tens of thousands of
+        # positions to find them (benchmarks/lines.py): a classic line's shortening may make that many however
+        # quick the solve, some tens of milliseconds in the core.
+        self.polish_nodes = POLISH_NODES if single_cards_only else 0
+        if single_cards_only:
+            self.shortening_floor = CLASSIC_SHORTENING_FLOOR
 
     def key(self, state: State) -> bytes:
         # Foundations, tableau piles and reserve cells are each interchangeable:
