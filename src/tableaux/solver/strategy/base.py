@@ -20,8 +20,9 @@ class Strategy:
     line shortening alone leaves lines long, a search for shorter ones is worth its time."""
     shortening_floor = 1000
     """Positions the shortening of a won line may make however few the solve made
-    (:func:`tableaux.solver.lines.line_budget`): most lines are won in a few hundred positions, and a thousand positions of detours take an Eagle Wing line
-    from 300 moves to 130 (``benchmarks/lines.py``); in the core, about half a millisecond."""
+    (:func:`tableaux.solver.lines.line_budget`): most lines are won in a few hundred positions, and a thousand
+    positions of detours take an Eagle Wing line from 300 moves to 130 (``benchmarks/lines.py``); in the core,
+    about half a millisecond."""
     one_card_home = True
     """Whether a move to a foundation takes exactly one card (King Albert): then only that card's own moves
     can ever take it home."""
