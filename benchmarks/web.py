@@ -60,9 +60,11 @@ from web_servers import cpu_seconds, load_average, postgres, server_cpu, start_s
 
 
 def check_database(db: Path) -> tuple[int, int]:
-    """Replay every stored game through the engine: ``(games, games that replay to their stored state)``."""
-    from tableaux.web.store import Store, StoreError
-    from tableaux.web.views import rebuild
+    """Replay every stored game's line through the engine: ``(games, games whose moves replay, each legal, to the
+    position and the result stored with them)``."""
+    import tableaux
+    from tableaux.rulebook.engine import State
+    from tableaux.web.store import Store
 
     store = Store(db)
     with store._connect() as conn:
@@ -70,11 +72,15 @@ def check_database(db: Path) -> tuple[int, int]:
     good = 0
     for gid, player in ids:
         record = store.get_game(gid, player)
+        assert record is not None
+        texts = store.line(gid, 0, record.line_length)
         try:
-            game = rebuild(record)  # type: ignore[arg-type]
-        except StoreError:
+            game = tableaux.Game.replay(tableaux.rules(record.game), record.deal, texts[:record.played],
+                                        texts[record.played:])
+        except tableaux.TableauxError:
             continue
-        good += game.is_won() == record.won and len(game.moves_played) == len(record.moves)  # type: ignore[union-attr]
+        position = State.unpacked(record.position) if record.position is not None else None
+        good += game.is_won() == record.won and (position is None or position == game.state)
     store.close()
     return len(ids), good
 
