@@ -206,7 +206,7 @@ def big_rows(time_limit: float, memory_mb: int) -> None:
 def solvitaire_deal(piles: tuple[tuple[int, ...], ...]) -> dict[str, object]:
     """A King Albert position in Solvitaire's deal format: tableau piles bottom first, then the reserve; a card
     like "10H", its suit in lower case while it lies face down."""
-    from tableaux.cards import DOWN, RANK_LABELS, RANKS, SUITS
+    from tableaux.rulebook.cards import DOWN, RANK_LABELS, RANKS, SUITS
 
     def card(c: int) -> str:
         suit = SUITS[(c & 63) // 13]
