@@ -40,13 +40,17 @@ the time, and the CPU seconds of each.
     SOLVITAIRE=/path/to/solvitaire python benchmarks/solver.py --fresh 300 --seed 7
 
 Fresh deals (--fresh N): N deals per game drawn at random from FRESH_DEALS, far above
-every survey, each solved once as a user does (``solve(game, deal, time_limit=...)``,
-wall-clock seconds). With a Solvitaire build named by SOLVITAIRE, each King Albert deal
-(both rule sets; it has no Eagle Wing) is solved by it too, one solver at a time, in its
-sound "smart-solvability" mode through its process (its time includes starting it): the
-total time of each and their ratio, every deal where tableaux is slower, and any deal the
-two decide differently. Solvitaire is GPL and on no package registry: build it yourself
-from its public repository (docs/hard-tail.md says how); nothing here contains it.
+every survey, each solved once as a user does, in two timed parts (wall-clock seconds): the
+decision, ``solve(game, deal, time_limit=..., line="found")`` (the verdict and, for a win,
+the search's own winning line), and then, for a win, the shortening every line a default
+solve returns gets (``tableaux.solver.shorten``, within what the time limit left); a default
+``solve`` takes about their sum. With a Solvitaire build named by SOLVITAIRE, each King
+Albert deal (both rule sets; it has no Eagle Wing) is solved by it too, one solver at a
+time, in its sound "smart-solvability" mode through its process (its time includes starting
+it; --classify prints the verdict, not a line): the total time of each and their ratio, the
+decision's and with the shortened line, every deal where tableaux decides more slowly, and
+any deal the two decide differently. Solvitaire is GPL and on no package registry: build it
+yourself from its public repository (docs/hard-tail.md says how); nothing here contains it.
 """
 
 from __future__ import annotations
@@ -235,44 +239,54 @@ def run_solvitaire(binary: str, game: str, deal: int, time_limit: float, folder:
 def fresh(count: int, seed: int, time_limit: float, memory_mb: int, solvitaire: str | None,
           out: Path | None) -> None:
     """`count` fresh deals per game, each solved once by tableaux and, for King Albert, by Solvitaire if named."""
+    from tableaux.solver import shorten
+
     rng = random.Random(seed)
     folder = Path(tempfile.mkdtemp(prefix="tableaux-fresh-"))
     rows = []
     header = (f"{'game':<21}{'deals':>6}{'won':>6}{'lost':>6}{'open':>5}{'total s':>9}{'median ms':>10}{'p99 s':>7}"
-              f"{'max s':>7}{'>1 s':>6}{'>10 s':>6}")
-    print(header + (f"{'Solvitaire s':>13}{'open':>5}{'ratio':>7}" if solvitaire else ""))
+              f"{'max s':>7}{'>1 s':>6}{'>10 s':>6}{'line s':>8}")
+    print(header + (f"{'Solvitaire s':>13}{'open':>5}{'ratio':>7}{'w/ line':>8}" if solvitaire else ""))
     for game in ("king-albert", "king-albert-classic", "eagle-wing"):
         deals = [rng.choice(FRESH_DEALS) for _ in range(count)]
-        mine, theirs = [], []
+        mine, lines, theirs = [], [], []
         for deal in deals:
             start = time.perf_counter()
-            result = solve(game, deal, time_limit=time_limit, memory_mb=memory_mb)
-            row = {"game": game, "deal": deal, "verdict": result.verdict, "seconds": time.perf_counter() - start,
-                   "nodes": result.nodes}
+            result = solve(game, deal, time_limit=time_limit, memory_mb=memory_mb, line="found")
+            decided = time.perf_counter() - start
+            row = {"game": game, "deal": deal, "verdict": result.verdict, "seconds": decided,
+                   "nodes": result.nodes, "line_seconds": 0.0}
+            if result.verdict == "winnable":
+                start = time.perf_counter()
+                short = shorten(new_game(game, deal), result.moves, time_limit=max(time_limit - decided, 0.001))
+                row["line_seconds"], row["found_moves"], row["moves"] = (time.perf_counter() - start,
+                                                                        len(result.moves), len(short))
             if solvitaire and game in SOLVITAIRE_RULES:
                 row["solvitaire"], row["solvitaire_seconds"] = run_solvitaire(solvitaire, game, deal, time_limit,
                                                                               folder)
                 theirs.append(row["solvitaire_seconds"])
             mine.append(row["seconds"])
+            lines.append(row["line_seconds"])
             rows.append(row)
         verdicts = [r["verdict"] for r in rows if r["game"] == game]
         times = sorted(mine)
         line = (f"{game:<21}{count:>6}{verdicts.count('winnable'):>6}{verdicts.count('unwinnable'):>6}"
                 f"{verdicts.count('unknown'):>5}{sum(times):>9.2f}{percentile(times, 50) * 1000:>10.1f}"
                 f"{percentile(times, 99):>7.2f}{times[-1]:>7.2f}{sum(t > 1 for t in times):>6}"
-                f"{sum(t > 10 for t in times):>6}")
+                f"{sum(t > 10 for t in times):>6}{sum(lines):>8.2f}")
         if theirs:
             open_theirs = sum(r["solvitaire"] == "unknown" for r in rows if r["game"] == game)
-            line += f"{sum(theirs):>13.2f}{open_theirs:>5}{sum(mine) / sum(theirs):>7.3f}"
+            line += (f"{sum(theirs):>13.2f}{open_theirs:>5}{sum(mine) / sum(theirs):>7.3f}"
+                     f"{(sum(mine) + sum(lines)) / sum(theirs):>8.3f}")
         print(line, flush=True)
     compared = [r for r in rows if "solvitaire" in r]
     slower = [r for r in compared if r["seconds"] > r["solvitaire_seconds"]]
     against = [r for r in slower if r["seconds"] > SLOWER_THAN * r["solvitaire_seconds"] and r["seconds"] > SLOWER_FROM]
     contradictions = [r for r in compared if {r["verdict"], r["solvitaire"]} == {"winnable", "unwinnable"}]
     if solvitaire:
-        print(f"deals where tableaux is slower: {len(slower)}; of those, Solvitaire more than {SLOWER_THAN:g} times "
-              f"as fast and tableaux over {SLOWER_FROM * 1000:g} ms: {len(against)}; contradictions: "
-              f"{len(contradictions)}")
+        print(f"deals where tableaux decides more slowly: {len(slower)}; of those, Solvitaire more than "
+              f"{SLOWER_THAN:g} times as fast and tableaux over {SLOWER_FROM * 1000:g} ms: {len(against)}; "
+              f"contradictions: {len(contradictions)}")
         for r in sorted(slower, key=lambda r: r["solvitaire_seconds"] - r["seconds"]):
             print(f"  {r['game']:<21}{r['deal']:>11}  tableaux {r['verdict']:<10}{r['seconds']:>8.3f} s   Solvitaire "
                   f"{r['solvitaire']:<10}{r['solvitaire_seconds']:>8.3f} s" + ("  *" if r in against else ""))
