@@ -23,7 +23,7 @@ from helpers.positions import KA, KAC, replay, small_positions
 from tableaux.rulebook.cards import RANK
 from tableaux.rulebook.engine import State
 from tableaux.rulebook.king_albert import RESERVE, TABLEAU
-from tableaux.solver import BACKENDS, SolverError, solve
+from tableaux.solver import BACKENDS, RELAXED_SHARE, SolverError, solve
 from tableaux.solver.relaxed import children, relaxed_search, relaxed_start, won
 from tableaux.survey.solver import survey
 
@@ -225,6 +225,38 @@ def test_a_spent_budget_leaves_the_deal_to_the_usual_search() -> None:
     won_deal = solve("king-albert-classic", 1, relaxed=4, max_nodes=300_000)
     assert won_deal.verdict == "winnable" and won_deal.relaxed is None
     assert KAC.won(replay(KAC, KAC.deal(1), [KAC.to_raw(m) for m in won_deal.moves]))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_relaxed_game_takes_at_most_a_tenth_of_the_budget(backend: str) -> None:
+    """The relaxed game gets a tenth of a node budget, the usual search the rest: whatever the usual search
+    decides with nine tenths of the budget, the solve with the relaxed game first decides the same way (a win
+    stays a win, never unknown), and the relaxed game never spends more than its tenth."""
+    budget = 200_000 if backend == "c" else 20_000
+    decided = 0
+    for deal in range(1, 16):
+        plain = solve("king-albert-classic", deal, max_nodes=budget - budget // RELAXED_SHARE, backend=backend,
+                      line="none")
+        first = solve("king-albert-classic", deal, max_nodes=budget, relaxed=8, backend=backend, line="none")
+        if first.relaxed is not None:
+            assert first.verdict == "unwinnable" and first.nodes <= budget // RELAXED_SHARE, deal
+        if plain.verdict != "unknown":
+            assert first.verdict == plain.verdict, deal
+            decided += 1
+    assert decided >= 8
+
+
+@needs_core
+def test_a_relaxed_game_too_big_for_its_share_leaves_a_quick_win_won() -> None:
+    """Classic 3482163473: the usual search wins it in about 254,000 positions, and its game relaxed above the
+    Eights has no end within 3 million. With two million positions the relaxed game gets 200,000 and the usual
+    search the rest, and wins."""
+    from tableaux.solver import _core
+
+    code, positions, _ = _core.relaxed(KAC.deal(3482163473).piles, 8, 200_000)
+    assert (code, positions) == (-1, 200_000)
+    result = solve("king-albert-classic", 3482163473, max_nodes=2_000_000, relaxed=8, line="none")
+    assert result.verdict == "winnable" and result.relaxed is None
 
 
 @pytest.mark.parametrize("bad", [0, 14, -1, True, 4.0, "4"])
