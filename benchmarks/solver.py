@@ -49,7 +49,9 @@ Albert deal (both rule sets; it has no Eagle Wing) is solved by it too, one solv
 time, in its sound "smart-solvability" mode through its process (its time includes starting
 it; --classify prints the verdict, not a line): the total time of each and their ratio, the
 decision's and with the shortened line, every deal where tableaux decides more slowly, and
-any deal the two decide differently. Solvitaire is GPL and on no package registry: build it
+any deal the two decide differently. The last two ratios are of CPU seconds (user and
+system; Solvitaire's from its process's usage), which a busy machine sways far less than
+wall-clock seconds. Solvitaire is GPL and on no package registry: build it
 yourself from its public repository (docs/hard-tail.md says how); nothing here contains it.
 """
 
@@ -220,20 +222,27 @@ def solvitaire_deal(piles: tuple[tuple[int, ...], ...]) -> dict[str, object]:
             "reserve": [card(pile[0]) for pile in piles[13:20] if pile]}
 
 
-def run_solvitaire(binary: str, game: str, deal: int, time_limit: float, folder: Path) -> tuple[str, float]:
-    """Solvitaire's verdict on a deal (winnable, unwinnable or unknown) and the wall-clock seconds its process took."""
+def run_solvitaire(binary: str, game: str, deal: int, time_limit: float, folder: Path) -> tuple[str, float, float]:
+    """Solvitaire's verdict on a deal (winnable, unwinnable or unknown), and the wall-clock and CPU seconds its
+    process took."""
     rules_file, deal_file = folder / f"{game}.rules.json", folder / "deal.json"
     if not rules_file.exists():
         rules_file.write_text(json.dumps(SOLVITAIRE_RULES[game]))
     deal_file.write_text(json.dumps(solvitaire_deal(new_game(game, deal).state.piles)))
     command = [binary, "--custom-rules", str(rules_file), "--timeout", str(int(time_limit * 1000)),
                "--streamliners", "smart-solvability", "--classify", str(deal_file)]
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), _children_cpu()
     done = subprocess.run(command, capture_output=True, text=True, timeout=time_limit * 3 + 30)
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, _children_cpu() - cpu
     last = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else ""
     outcome = last.rsplit(",", 1)[-1].strip()
-    return {"solved": "winnable", "unsolvable": "unwinnable"}.get(outcome, "unknown"), seconds
+    return {"solved": "winnable", "unsolvable": "unwinnable"}.get(outcome, "unknown"), seconds, cpu
+
+
+def _children_cpu() -> float:
+    """CPU seconds (user and system) of the child processes waited for so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def fresh(count: int, seed: int, time_limit: float, memory_mb: int, solvitaire: str | None,
@@ -246,25 +255,27 @@ def fresh(count: int, seed: int, time_limit: float, memory_mb: int, solvitaire: 
     rows = []
     header = (f"{'game':<21}{'deals':>6}{'won':>6}{'lost':>6}{'open':>5}{'total s':>9}{'median ms':>10}{'p99 s':>7}"
               f"{'max s':>7}{'>1 s':>6}{'>10 s':>6}{'line s':>8}")
-    print(header + (f"{'Solvitaire s':>13}{'open':>5}{'ratio':>7}{'w/ line':>8}" if solvitaire else ""))
+    print(header + (f"{'Solvitaire s':>13}{'open':>5}{'ratio':>7}{'w/ line':>8}{'CPU':>8}{'w/ line':>8}"
+                    if solvitaire else ""))
     for game in ("king-albert", "king-albert-classic", "eagle-wing"):
         deals = [rng.choice(FRESH_DEALS) for _ in range(count)]
-        mine, lines, theirs = [], [], []
+        mine, lines, theirs, cpus = [], [], [], []
         for deal in deals:
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             result = solve(game, deal, time_limit=time_limit, memory_mb=memory_mb, line="found")
             decided = time.perf_counter() - start
             row = {"game": game, "deal": deal, "verdict": result.verdict, "seconds": decided,
-                   "nodes": result.nodes, "line_seconds": 0.0}
+                   "cpu": time.process_time() - cpu, "nodes": result.nodes, "line_seconds": 0.0, "line_cpu": 0.0}
             if result.verdict == "winnable":
-                start = time.perf_counter()
+                start, cpu = time.perf_counter(), time.process_time()
                 short = shorten(new_game(game, deal), result.moves, time_limit=max(time_limit - decided, 0.001))
-                row["line_seconds"], row["found_moves"], row["moves"] = (time.perf_counter() - start,
-                                                                        len(result.moves), len(short))
+                row.update(line_seconds=time.perf_counter() - start, line_cpu=time.process_time() - cpu,
+                           found_moves=len(result.moves), moves=len(short))
             if solvitaire and game in SOLVITAIRE_RULES:
-                row["solvitaire"], row["solvitaire_seconds"] = run_solvitaire(solvitaire, game, deal, time_limit,
-                                                                              folder)
+                row["solvitaire"], row["solvitaire_seconds"], row["solvitaire_cpu"] = run_solvitaire(
+                    solvitaire, game, deal, time_limit, folder)
                 theirs.append(row["solvitaire_seconds"])
+                cpus.append((row["cpu"], row["line_cpu"], row["solvitaire_cpu"]))
             mine.append(row["seconds"])
             lines.append(row["line_seconds"])
             rows.append(row)
@@ -278,6 +289,8 @@ def fresh(count: int, seed: int, time_limit: float, memory_mb: int, solvitaire: 
             open_theirs = sum(r["solvitaire"] == "unknown" for r in rows if r["game"] == game)
             line += (f"{sum(theirs):>13.2f}{open_theirs:>5}{sum(mine) / sum(theirs):>7.3f}"
                      f"{(sum(mine) + sum(lines)) / sum(theirs):>8.3f}")
+            decide, shorten_cpu, their_cpu = (sum(c) for c in zip(*cpus, strict=True))
+            line += f"{decide / their_cpu:>8.3f}{(decide + shorten_cpu) / their_cpu:>8.3f}"
         print(line, flush=True)
     compared = [r for r in rows if "solvitaire" in r]
     slower = [r for r in compared if r["seconds"] > r["solvitaire_seconds"]]
@@ -288,8 +301,9 @@ def fresh(count: int, seed: int, time_limit: float, memory_mb: int, solvitaire: 
               f"{SLOWER_THAN:g} times as fast and tableaux over {SLOWER_FROM * 1000:g} ms: {len(against)}; "
               f"contradictions: {len(contradictions)}")
         for r in sorted(slower, key=lambda r: r["solvitaire_seconds"] - r["seconds"]):
-            print(f"  {r['game']:<21}{r['deal']:>11}  tableaux {r['verdict']:<10}{r['seconds']:>8.3f} s   Solvitaire "
-                  f"{r['solvitaire']:<10}{r['solvitaire_seconds']:>8.3f} s" + ("  *" if r in against else ""))
+            print(f"  {r['game']:<21}{r['deal']:>11}  tableaux {r['verdict']:<10}{r['seconds']:>8.3f} s "
+                  f"({r['cpu']:.3f} CPU)   Solvitaire {r['solvitaire']:<10}{r['solvitaire_seconds']:>8.3f} s "
+                  f"({r['solvitaire_cpu']:.3f} CPU)" + ("  *" if r in against else ""))
         for r in contradictions:
             print(f"  CONTRADICTION {r['game']} {r['deal']}: tableaux {r['verdict']}, Solvitaire {r['solvitaire']}")
     if out:
