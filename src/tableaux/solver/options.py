@@ -102,7 +102,7 @@ class SolveOptions:
     * ``layered`` (classic King Albert): the complete search is the layered one; ``disk_mb`` (with
       ``layered`` only) lets it put classes of positions on disk.
     * ``relaxed`` (classic King Albert): the rank above which the relaxed game, whose loss proves the deal
-      lost, is searched first.
+      lost, is searched first, within a tenth of the budget (``tableaux.solver.RELAXED_SHARE``).
     * ``line``: ``"short"`` (the winning line, shortened: :mod:`tableaux.solver.shorten`), ``"none"`` (the
       verdict alone, for callers that only count wins) or ``"found"`` (the line as the search found it, on
       which measures such as the catalogue's grades were defined).
