@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from textual.pilot import Pilot
 
 import tableaux
-from helpers.screen import GAMES, drive, make_app, played_until, screen_text, tableau_move, top, walk_to
+from helpers.screen import GAMES, drive, make_app, played_until, screen_text, tableau_move, top, until, walk_to
 from tableaux.play.board import card_label
 from tableaux.rulebook.cards import DOWN, card_str
 from tableaux.rulebook.engine import short_name
@@ -37,6 +37,27 @@ def test_a_catalogued_deal_shows_its_par_on_the_status_line_and_another_deal_non
     drive(make_app(tableaux.new_game("king-albert", 6)), scenario)
     assert "Par 77" in lines[0] and "Moves 0" in lines[0]
     assert "Par" not in lines[1]
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_the_status_line_keeps_the_chance_whole_and_shows_the_par_where_both_fit(
+    width: int, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tableaux.catalogue import pars
+
+    monkeypatch.setitem(pars._PARS, "king-albert", {5: 77})
+    lines: list[str] = []
+
+    async def scenario(pilot: Pilot) -> None:
+        await until(pilot, lambda: pilot.app.chance is not None)
+        await pilot.pause()
+        lines.append(screen_text(pilot.app).splitlines()[0].strip())
+
+    drive(make_app(tableaux.new_game("king-albert", 5), auto_chance=True), scenario, size=(width, 24))
+    assert re.search(r"Can still be won: \d+%$", lines[0]), lines[0]
+    assert len(lines[0]) <= width - 2
+    if width >= 100:
+        assert "Par 77" in lines[0]
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -48,6 +49,16 @@ KEYS = [
 CHANCE_DELAY = 0.3
 """Seconds after a move before the chance is worked out, so a burst of moves asks once, for the last position."""
 
+
+
+def fitted(text: str, par: str, chance: str, width: int) -> str:
+    """The status line within ``width`` cells (0: not laid out yet, anything fits): the figures three spaces
+    apart, then two, then without the par, so that the chance (or the solution's step) is never the part cut."""
+    candidates = []
+    for parts in ((text, par, chance), (text, chance)):
+        spaced = "   ".join(part for part in parts if part)
+        candidates += [spaced, spaced.replace("   ", "  ")]
+    return next((line for line in candidates if not width or cell_len(line) <= width), candidates[-1])
 
 class TableauxApp(Commands, Hands, App[None]):
     """One sitting on the full-screen board."""
@@ -148,14 +159,14 @@ class TableauxApp(Commands, Hands, App[None]):
         text = _("{game}  deal {deal}   Score {score}   Moves {moves}   Time {time}").format(
             game=_(position["title"]), deal=position["deal"], score=position["score"],
             moves=position["moves_played"], time=clock(self.sitting.seconds()))
-        par = par_of(self.game)
-        if par is not None:  # a catalogued deal: the fewest moves found, to play against
-            text = f"{text}   {_('Par {par}').format(par=par)}"
+        par = par_of(self.game)  # a catalogued deal: the fewest moves found, to play against
         if self.solution is not None:
             chance = _("Solution: move {number} of {total}").format(number=self.solution_at + 1,
                                                                     total=len(self.solution))
-        self.query_one("#status", Static).update(Text(f"{text}   {chance}".rstrip(), no_wrap=True,
-                                                      overflow="ellipsis"))
+        status = self.query_one("#status", Static)
+        line = fitted(text, "" if par is None else _("Par {par}").format(par=par), chance,
+                      status.content_size.width)
+        status.update(Text(line, no_wrap=True, overflow="ellipsis"))
 
     def redraw(self) -> None:
         marks = Marks(cursor=self.cursor, picked=self.picked, targets=self.targets, hinted=self.hinted)
