@@ -146,9 +146,15 @@ def test_an_outage_with_a_process_killed_during_it_keeps_the_port_open_and_loses
                 again = client.post(f"api/games/{view['id']}/moves", json=refused_move,
                                     headers={"Idempotency-Key": "during"})
                 assert again.status_code == 200 and again.json()["version"] == 6, again.text
-            for _ in range(10):  # every process serves again (new connections spread over both)
-                r = httpx2.get(f"{url}api/games/{view['id']}", cookies=cookies, headers={"connection": "close"},
-                               timeout=60)
+            for _ in range(10):  # every process serves again (new connections spread over both), each once its
+                came_back = time.monotonic()  # own watch has seen the database back (it looks every second)
+                while True:
+                    r = httpx2.get(f"{url}api/games/{view['id']}", cookies=cookies, headers={"connection": "close"},
+                                   timeout=60)
+                    if r.status_code != 503:
+                        break
+                    assert time.monotonic() - came_back < RETURN_BOUND, "a server process did not come back"
+                    time.sleep(0.05)
                 assert r.status_code == 200, r.text
         assert children(s.proc.pid) == replaced  # nothing else ended
         s.proc.terminate()
