@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import tableaux
+from helpers.games import play_randomly
 from tableaux.play.game import Game
 from tableaux.rulebook.cards import DOWN, card_name
 from tableaux.rulebook.engine import State
@@ -36,11 +37,7 @@ def unseen_cards(game: Game, state: State) -> set[int]:
 @given(deal=st.integers(0, 4294967295), picks=st.lists(st.integers(0, 2**16), min_size=0, max_size=80))
 def test_why_illegal_objects_to_exactly_the_moves_the_rules_refuse(name: str, deal: int, picks: list[int]) -> None:
     game = tableaux.new_game(name, deal)
-    for pick in picks:
-        moves = game.legal_moves()
-        if not moves:
-            break
-        game.play(moves[pick % len(moves)])
+    play_randomly(game, picks)
     rules, state = game.rules, game.state
     legal = set(rules.moves(state))
     unseen = {card_name(c) for c in unseen_cards(game, state)}

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from textual.pilot import Pilot
 
 import tableaux
+from helpers.games import play_randomly
 from helpers.screen import GAMES, drive, make_app, played_until, screen_text, tableau_move, top, until, walk_to
 from tableaux.play.board import card_label
 from tableaux.rulebook.cards import DOWN, card_str
@@ -163,11 +164,7 @@ def test_the_board_paints_exactly_the_cards_in_view(name: str, deal: int, picks:
     """Whatever the position and the room, every card on view is painted once and no other card is: a face-down
     card never reaches the screen."""
     game = tableaux.new_game(name, deal)
-    for pick in picks:
-        moves = game.legal_moves()
-        if not moves:
-            break
-        game.play(moves[pick % len(moves)])
+    play_randomly(game, picks)
     board = lay_out(game.public_position(), width, height, Marks())
     text = "\n".join(line.plain for line in board.texts())
     in_view = []  # a tableau pile is fanned out; of any other pile, only its top card shows
