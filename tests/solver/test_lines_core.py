@@ -17,7 +17,16 @@ from helpers.games import random_position, with_detour
 from helpers.positions import EW, KA, KAC
 from tableaux.rulebook.engine import RawMove, Rules, State
 from tableaux.solver import _CORE_GAMES, BACKENDS, _core, solve
-from tableaux.solver.lines import PER_MOVE, SHARE, line_budget, positions_for, shorten_within, start_bound
+from tableaux.solver.lines import (
+    LONG,
+    PER_MOVE,
+    SHARE,
+    line_budget,
+    polish_long,
+    positions_for,
+    shorten_within,
+    start_bound,
+)
 from tableaux.solver.positions import CorePositions, EnginePositions
 from tableaux.solver.shorten import Shortener
 from tableaux.solver.shortest import polish
@@ -154,3 +163,22 @@ def test_a_win_is_never_lost_to_the_core_s_shortening_when_its_time_is_gone(rule
     assert len(out) < len(line) and wins(rules, start, out)
     if native.positions.strategy.has_restricted_pass:
         assert polish(native.positions, start, out, 500, deadline=time.perf_counter() - 60) == (out, 0)
+
+
+def test_a_classic_line_still_long_after_the_budgeted_steps_gets_the_long_polish() -> None:
+    # 1992583342: a classic win in a few thousand positions whose line the budget's steps leave at more than
+    # twice its bound; a line within twice its bound is left as it is.
+    rules = KAC
+    start = rules.deal(1992583342)
+    found = solve((rules, start), backend="c", line="found")
+    positions = positions_for(rules, _core, _CORE_GAMES[type(rules)])
+    bound = start_bound(positions, start)
+    line = [rules.to_raw(m) for m in found.moves]
+    floor = positions.strategy.shortening_floor
+    budgeted = shorten_within(positions, start, line, positions.strategy.polish_nodes, None, 1 << 20, bound, _core,
+                              line_budget(found.nodes, len(line), floor))[0]
+    assert len(budgeted) > LONG * bound
+    returned = solve((rules, start), backend="c", time_limit=None)
+    short = [rules.to_raw(m) for m in returned.moves]
+    assert len(short) <= LONG * bound and returned.lower_bound == bound and wins(rules, start, short)
+    assert polish_long(positions, start, short, None, 1 << 20, bound) == short

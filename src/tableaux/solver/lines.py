@@ -9,7 +9,11 @@
    core's streamlined runs (docs/solver.md) look for other wins with what the budget has left, up to
    :data:`OTHER_NODES` positions each; their lines are shortened too, and the shortest line kept. They come
    after the polish, which shortens more lines for its positions (``benchmarks/lines.py``);
-4. with ``shortest=True``, the fewest-moves search (:func:`.shortest.fewest_moves`) takes the rest of the
+4. a line still more than :data:`LONG` times the lower bound after that gets the game's long polish
+   (:attr:`Strategy.long_polish_nodes`, classic King Albert's alone), outside the budget below: on fresh classic
+   deals one line in five is still that long, and only a polish of hundreds of thousands of positions brings
+   most of them down (docs/solver.md, "Short lines");
+5. with ``shortest=True``, the fewest-moves search (:func:`.shortest.fewest_moves`) takes the rest of the
    budget (after a longer polish) to find the line with the fewest moves and prove a lower bound.
 
 The shortening is part of the solve a user waits for, so steps 1 to 3 share one budget of positions in
@@ -105,6 +109,7 @@ def best_line(rules: Rules, state: State, line: list[RawMove], options: SolveOpt
     if not options.shortest:
         line = shorten_within(positions, state, line, polish_nodes, deadline, held, bound, core,
                         line_budget(nodes, len(line), positions.strategy.shortening_floor))[0]
+        line = polish_long(positions, state, line, deadline, held, bound)
         return line, min(bound, len(line)), 0
     budget = max(polish_nodes, SHORTEST_POLISH if left is None else left // 2)
     line, made, _ = shorten_within(positions, state, line, budget, deadline, held, bound, core, None)
@@ -123,8 +128,24 @@ def shortened(rules: Rules, state: State, line: list[RawMove], core: Any, core_g
     """``line`` shortened as every solve's line is (:func:`tableaux.solver.shorten`), with no solve to measure
     the budget by: each step takes its own (bounded by ``deadline``)."""
     positions = positions_for(rules, core, core_game)
-    return shorten_within(positions, state, line, positions.strategy.polish_nodes, deadline, 1 << 20,
-                    start_bound(positions, state), core, None)[0]
+    bound = start_bound(positions, state)
+    line = shorten_within(positions, state, line, positions.strategy.polish_nodes, deadline, 1 << 20, bound, core,
+                          None)[0]
+    return polish_long(positions, state, line, deadline, 1 << 20, bound)
+
+
+def polish_long(positions: EnginePositions, state: State, line: list[RawMove], deadline: float | None, held: int,
+                bound: int) -> list[RawMove]:
+    """Step 4 of the module docstring: ``line``, or a shorter one from the game's long polish when ``line`` is
+    still more than :data:`LONG` times its ``bound`` (the compiled core's polish only: in Python it would take
+    minutes)."""
+    nodes = positions.strategy.long_polish_nodes
+    if not nodes or len(line) <= LONG * bound or not isinstance(positions, CorePositions):
+        return line
+    polished, _ = polish(positions, state, line, nodes, deadline, held)
+    if len(polished) < len(line) and positions.rules.won(replay(positions.rules, state, polished)):
+        return Shortener(positions).shorten(state, polished, deadline=deadline, check=False)
+    return line
 
 
 class _Spend:
