@@ -347,6 +347,30 @@ def test_show_solution_plays_the_winning_line_to_the_won_banner_on_king_albert_1
     expect(page.locator("#stats-body tr", has_text=re.compile(r"^Games won"))).to_contain_text("0")
 
 
+def test_show_solution_waits_out_a_busy_solver_instead_of_asking_the_player_to_click_again(player: Player) -> None:
+    # The server refuses rather than queue when every worker is busy (another game's search); the first answer
+    # here is that refusal, the next the server's own.
+    page = player.page
+    refused: list[str] = []
+
+    def busy_once(route: Any) -> None:
+        if refused:
+            route.continue_()
+            return
+        refused.append(route.request.url)
+        route.fulfill(status=503, headers={"Retry-After": "1"},
+                      json={"error": "the solver's workers are all busy; ask again in a moment", "cause": "solver",
+                            "outcome": "unchanged", "retry_after": 1})
+
+    page.route("**/solution", busy_once)
+    player.open("?game=king-albert&deal=17")
+    menu_click(page, '[data-action="solution"]')
+    expect(page.locator("#notice")).to_contain_text("looked at the face-down cards", timeout=SLOW)
+    expect(page.locator("#solution-bar")).to_be_visible()
+    assert len(refused) == 1
+    expect(page.locator("#notice")).not_to_contain_text("busy")
+
+
 def test_a_position_that_cannot_be_won_says_so(player: Player) -> None:
     game = lost_game("eagle-wing", 5, seed=1)
     page = player.open("?game=eagle-wing&deal=5")

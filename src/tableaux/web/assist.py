@@ -10,8 +10,10 @@ the server's own process. What each one may look at:
 * the solution looks at every card too: it says so (``peeks``), and showing it marks the game as
   assisted, as does going back to where a lost game could still have been won.
 
-When every worker is busy these answer 503 at once rather than queue: the page asks again after the
-next move. Answers are kept per game version, so asking twice costs one search.
+When every worker is busy these answer 503 at once rather than queue, so that no client holds a worker in
+reserve: the page asks for the chance again after the next move, and for the solution or where a game was
+lost again shortly, for up to half a minute (``static/api.js``). Answers are kept per game version, so asking
+twice costs one search.
 """
 
 from __future__ import annotations

@@ -7,6 +7,11 @@
 // a change whose first try was stored is answered with what it did, never applied twice, so nothing the
 // player did is lost or made twice, and nothing else is sent meanwhile (the page's actions wait in line).
 // A read that fails so is not sent again here: the page's start shows its offline screen then (pwa.js).
+//
+// A question the player asked for by name (the solution, where a game was lost) is asked again while the
+// solver's workers are all busy (503 with cause "solver"), for up to `solverWait` seconds: the server refuses
+// rather than queue, so that no client can hold a worker in reserve, and the player who clicked once should
+// not have to click again because another game's search was running.
 
 import { lang, t } from "./i18n.js";
 
@@ -21,6 +26,7 @@ export class ApiError extends Error {
 const FIRST_WAIT = 1; // seconds before the first retry when the server gave no Retry-After
 const LONGEST_WAIT = 10; // seconds between retries, at most
 const PROXY_DOWN = new Set([502, 504]); // a proxy in front of the server that could not reach it
+const SOLVER_WAIT = 30; // seconds a question the player asked for waits for a free solver worker, at most
 
 /** A fresh request id (crypto.getRandomValues works on plain http too, unlike crypto.randomUUID). */
 export function requestId() {
@@ -71,7 +77,12 @@ async function once(method, url, options) {
   return { status: response.status, data, ok: response.ok, retryAfter: Number.isFinite(after) && after > 0 ? after : 0 };
 }
 
-export async function call(method, url, body, { change = method === "POST" } = {}) {
+/** Whether an answer says the solver's workers were all busy (nothing was changed: ask again shortly). */
+function solverBusy(status, data) {
+  return status === 503 && data && data.cause === "solver";
+}
+
+export async function call(method, url, body, { change = method === "POST", solverWait = 0 } = {}) {
   const headers = { Accept: "application/json", "Accept-Language": lang() };
   const options = { credentials: "same-origin", headers };
   if (body !== undefined) {
@@ -80,11 +91,18 @@ export async function call(method, url, body, { change = method === "POST" } = {
   }
   if (change) headers["Idempotency-Key"] = requestId(); // the same key on every retry of this change
   let wait = FIRST_WAIT;
+  let solverWaited = 0;
   for (;;) {
     const { status, data, ok, retryAfter } = await once(method, url, options);
     if (ok) {
       outage("");
       return data;
+    }
+    if (solverBusy(status, data) && solverWaited < solverWait) {
+      const pause = Math.min(retryAfter || FIRST_WAIT, solverWait - solverWaited);
+      solverWaited += pause;
+      await waitFor(pause);
+      continue;
     }
     if (!change || !passing(status, data)) {
       outage("");
@@ -113,9 +131,9 @@ export const api = {
   hint: (id, mode = "fair", played = undefined) => call("POST", `/api/games/${id}/hint`, { mode, played }, { change: false }),
   chance: (id) => call("GET", `/api/games/${id}/chance`),
   giveUp: (id, version, played) => call("POST", `/api/games/${id}/give-up`, { version, played }),
-  lost: (id) => call("GET", `/api/games/${id}/lost`),
+  lost: (id) => call("GET", `/api/games/${id}/lost`, undefined, { solverWait: SOLVER_WAIT }),
   rewind: (id, version, keep, played) => call("POST", `/api/games/${id}/rewind`, { version, keep, played }),
-  solution: (id, version) => call("POST", `/api/games/${id}/solution`, { version }),
+  solution: (id, version) => call("POST", `/api/games/${id}/solution`, { version }, { solverWait: SOLVER_WAIT }),
   stats: () => call("GET", "/api/stats"),
   // The daily race (race.js): today's leaderboard of `game`'s daily deal, and the player's display name.
   leaderboard: (game) => call("GET", `/api/daily/leaderboard?game=${encodeURIComponent(game)}`),
