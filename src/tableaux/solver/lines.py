@@ -138,13 +138,16 @@ def polish_long(positions: EnginePositions, state: State, line: list[RawMove], d
                 bound: int) -> list[RawMove]:
     """Step 4 of the module docstring: ``line``, or a shorter one from the game's long polish when ``line`` is
     still more than :data:`LONG` times its ``bound`` (the compiled core's polish only: in Python it would take
-    minutes)."""
+    minutes). The detour passes run to their end first: a line the budget left long may be one whose passes it
+cut short (a search's line of tens of thousands of moves)."""
     nodes = positions.strategy.long_polish_nodes
     if not nodes or len(line) <= LONG * bound or not isinstance(positions, CorePositions):
         return line
+    shortener = Shortener(positions)
+    line = shortener.shorten(state, line, deadline=deadline, check=False)  # the detour passes to their end
     polished, _ = polish(positions, state, line, nodes, deadline, held)
     if len(polished) < len(line) and positions.rules.won(replay(positions.rules, state, polished)):
-        return Shortener(positions).shorten(state, polished, deadline=deadline, check=False)
+        return shortener.shorten(state, polished, deadline=deadline, check=False)
     return line
 
 
