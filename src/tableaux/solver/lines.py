@@ -139,7 +139,7 @@ def polish_long(positions: EnginePositions, state: State, line: list[RawMove], d
     """Step 4 of the module docstring: ``line``, or a shorter one from the game's long polish when ``line`` is
     still more than :data:`LONG` times its ``bound`` (the compiled core's polish only: in Python it would take
     minutes). The detour passes run to their end first: a line the budget left long may be one whose passes it
-cut short (a search's line of tens of thousands of moves)."""
+    cut short (a search's line of tens of thousands of moves)."""
     nodes = positions.strategy.long_polish_nodes
     if not nodes or len(line) <= LONG * bound or not isinstance(positions, CorePositions):
         return line
