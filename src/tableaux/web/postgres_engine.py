@@ -126,11 +126,23 @@ class PostgresEngine:
         for action in self._when_back:
             action()
 
-    def _check(self, raw: Any) -> None:
-        if time.monotonic() - self._returned.get(id(raw), 0.0) > CHECK_AFTER_IDLE:
-            from psycopg_pool import ConnectionPool
+    def _lend(self, pool: Any) -> Any:
+        """A connection of ``pool``, checked when it sat idle (:data:`CHECK_AFTER_IDLE`). A dead one is handed back
+        (the pool drops it and makes another) and the pool checks every idle connection at once: a restarted
+        server kills them all together, and the pool's own check of each as it is lent waits a second, then
+        two, between one dead connection and the next, past the pool's timeout when three or more died."""
+        from psycopg_pool import ConnectionPool
 
+        raw = pool.getconn()
+        if time.monotonic() - self._returned.get(id(raw), 0.0) <= CHECK_AFTER_IDLE:
+            return raw
+        try:
             ConnectionPool.check_connection(raw)
+        except Exception:
+            pool.putconn(raw)
+            pool.check()
+            return pool.getconn()
+        return raw
 
     def _returning(self, raw: Any) -> None:
         self._returned[id(raw)] = time.monotonic()
@@ -142,7 +154,7 @@ class PostgresEngine:
 
                 self._pool = ConnectionPool(
                     self.url, kwargs=self._connect_kwargs(), min_size=1, max_size=POOL_SIZE, open=True,
-                    configure=self._configure, check=self._check, reset=self._returning, timeout=POOL_TIMEOUT,
+                    configure=self._configure, reset=self._returning, timeout=POOL_TIMEOUT,
                     name="tableaux", num_workers=2,
                 )
             return self._pool
@@ -182,7 +194,7 @@ class PostgresEngine:
         for last in (False, True):
             pool = self._get_pool()
             try:
-                raw = pool.getconn()
+                raw = self._lend(pool)
             except PoolClosed:
                 if last or self._pool is pool:
                     raise
