@@ -139,7 +139,10 @@ def build(games: Sequence[str], folder: Path = RESULTS, workers: int = 1, catalo
             since = 0
     _merge_all(games, done, catalogue_dir)
     compact(games, folder)
-    return {game: len(rows) for game, rows in done.items()}
+    # Rows are kept for the coming daily deals too, winnable or not, and for deals the build could not give a
+    # par: only a winnable deal's row with a par puts one in the catalogue.
+    return {game: sum(1 for deal, row in rows.items() if deal in lines[game] and row["par"] is not None)
+            for game, rows in done.items()}
 
 
 def compact(games: Sequence[str], folder: Path = RESULTS) -> None:
