@@ -88,6 +88,12 @@ def start_bound(positions: EnginePositions, state: State) -> int:
     return made + max(strategy.lower_bound(state), strategy.strong_lower_bound(state))
 
 
+def _shorter_win(rules: Rules, state: State, candidate: list[RawMove], line: list[RawMove]) -> bool:
+    """Whether ``candidate`` may replace ``line``: shorter, and replayed through the engine to a win. Every step
+    keeps the win it was given by taking only such a line."""
+    return len(candidate) < len(line) and rules.won(replay(rules, state, candidate))
+
+
 def line_budget(nodes: int, moves: int, floor: int) -> int:
     """The positions the shortening of a line of ``moves`` moves may make after a solve that made ``nodes``, in a
     game whose floor is ``floor``."""
@@ -118,7 +124,7 @@ def best_line(rules: Rules, state: State, line: list[RawMove], options: SolveOpt
     if left is not None:
         left = max(left - made, 1)
     fewest = fewest_moves(positions, state, line, max_nodes=left, deadline=deadline, max_held=held)
-    if len(fewest.line) < len(line) and rules.won(replay(rules, state, fewest.line)):
+    if _shorter_win(rules, state, fewest.line, line):
         line = fewest.line
     return line, max(bound, min(fewest.bound, len(line))), made + fewest.nodes
 
@@ -146,7 +152,7 @@ def polish_long(positions: EnginePositions, state: State, line: list[RawMove], d
     shortener = Shortener(positions)
     line = shortener.shorten(state, line, deadline=deadline, check=False)  # the detour passes to their end
     polished, _ = polish(positions, state, line, nodes, deadline, held)
-    if len(polished) < len(line) and positions.rules.won(replay(positions.rules, state, polished)):
+    if _shorter_win(positions.rules, state, polished, line):
         return shortener.shorten(state, polished, deadline=deadline, check=False)
     return line
 
@@ -191,7 +197,7 @@ def shorten_within(positions: EnginePositions, state: State, line: list[RawMove]
     if len(line) > bound and nodes:
         polished, made = polish(positions, state, line, nodes, deadline, held)
         spend.spend(made, POLISH_COST)
-        if len(polished) < len(line) and rules.won(replay(rules, state, polished)):
+        if _shorter_win(rules, state, polished, line):
             line = spend.shorten(shortener, state, polished, deadline)
     if len(line) > LONG * bound and isinstance(positions, CorePositions) and positions.strategy.has_restricted_pass:
         each = spend.share(OTHER_NODES * len(OTHER_RUNS)) // len(OTHER_RUNS)

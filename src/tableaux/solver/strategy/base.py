@@ -20,7 +20,7 @@ class Strategy:
     line shortening alone leaves lines long, a search for shorter ones is worth its time."""
     long_polish_nodes = 0
     """Positions of one more polish, with the compiled core, for a line still more than :data:`.lines.LONG` times
-    its lower bound after the budgeted steps (:func:`tableaux.solver.lines.shorten_within`): where a long line
+    its lower bound after the budgeted steps (:func:`tableaux.solver.lines.polish_long`): where a long line
     is common and only a long polish shortens it, a player watching it is worth the wait."""
     shortening_floor = 1000
     """Positions the shortening of a won line may make however few the solve made
