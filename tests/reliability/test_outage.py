@@ -23,7 +23,7 @@ import signal
 import socket
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +86,16 @@ def assert_unavailable(r: httpx2.Response, seconds: float) -> None:
 
 @pytest.mark.postgres
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the server processes in /proc (Linux)")
+def once_back(ask: Callable[[], httpx2.Response], failure: str) -> httpx2.Response:
+    """The first answer of ``ask`` that is not a 503 (the database is away), asked again until it comes, within
+    :data:`RETURN_BOUND`."""
+    came_back = time.monotonic()
+    while (r := ask()).status_code == 503:
+        assert time.monotonic() - came_back < RETURN_BOUND, failure
+        time.sleep(0.05)
+    return r
+
+
 def test_an_outage_with_a_process_killed_during_it_keeps_the_port_open_and_loses_nothing(cluster: Any) -> None:
     db = cluster.new_database()
     args = ["serve", "--port", str(free_port()), "--no-browser", "--db", db, "--workers", "2"]
@@ -133,28 +143,18 @@ def test_an_outage_with_a_process_killed_during_it_keeps_the_port_open_and_loses
             assert replacement in replaced and not set(workers) & set(replaced)
 
             cluster.resume()
-            came_back = time.monotonic()
-            while True:
-                r = client.get(f"api/games/{view['id']}")
-                if r.status_code == 200:
-                    break
-                assert r.status_code == 503, r.text
-                assert time.monotonic() - came_back < RETURN_BOUND, "the server did not come back"
-                time.sleep(0.05)
+            r = once_back(lambda: client.get(f"api/games/{view['id']}"), "the server did not come back")
+            assert r.status_code == 200, r.text
             assert r.json()["version"] == 5 and r.json()["position"] == mirror.public_position()  # nothing lost
             for _ in range(2):  # the move refused during the outage, sent again with its request id: made once
                 again = client.post(f"api/games/{view['id']}/moves", json=refused_move,
                                     headers={"Idempotency-Key": "during"})
                 assert again.status_code == 200 and again.json()["version"] == 6, again.text
             for _ in range(10):  # every process serves again (new connections spread over both), each once its
-                came_back = time.monotonic()  # own watch has seen the database back (it looks every second)
-                while True:
-                    r = httpx2.get(f"{url}api/games/{view['id']}", cookies=cookies, headers={"connection": "close"},
-                                   timeout=60)
-                    if r.status_code != 503:
-                        break
-                    assert time.monotonic() - came_back < RETURN_BOUND, "a server process did not come back"
-                    time.sleep(0.05)
+                r = once_back(  # own watch has seen the database back (it looks every second)
+                    lambda: httpx2.get(f"{url}api/games/{view['id']}", cookies=cookies,
+                                       headers={"connection": "close"}, timeout=60),
+                    "a server process did not come back")
                 assert r.status_code == 200, r.text
         assert children(s.proc.pid) == replaced  # nothing else ended
         s.proc.terminate()
