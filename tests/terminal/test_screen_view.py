@@ -179,3 +179,15 @@ def test_the_board_paints_exactly_the_cards_in_view(name: str, deal: int, picks:
     if base:  # Eagle Wing names its base card beside the foundations as well
         painted.remove(card_label(base).strip())
     assert painted == in_view
+
+
+def test_a_clock_tick_after_the_board_has_closed_does_no_harm() -> None:
+    """The status line's clock ticks on a timer; a tick that lands while the app is closing finds no status line
+    and must not fail the app on the player's way out."""
+    app = make_app(tableaux.new_game("king-albert", 5))
+
+    async def scenario(pilot: Pilot) -> None:
+        pass
+
+    drive(app, scenario)
+    app.show_status()

@@ -18,6 +18,7 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.css.query import NoMatches
 from textual.timer import Timer
 from textual.widgets import RichLog, Static
 
@@ -163,7 +164,10 @@ class TableauxApp(Commands, Hands, App[None]):
         if self.solution is not None:
             chance = _("Solution: move {number} of {total}").format(number=self.solution_at + 1,
                                                                     total=len(self.solution))
-        status = self.query_one("#status", Static)
+        try:
+            status = self.query_one("#status", Static)
+        except NoMatches:  # the clock ticked once more while the app was closing and its widgets were gone
+            return
         line = fitted(text, "" if par is None else _("Par {par}").format(par=par), chance,
                       status.content_size.width)
         status.update(Text(line, no_wrap=True, overflow="ellipsis"))
