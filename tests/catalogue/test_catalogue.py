@@ -272,6 +272,36 @@ def test_the_par_build_keeps_each_deal_once_resumes_and_leaves_the_grades_alone(
         assert entry.par is not None and entry.par_bound is not None and entry.par_bound <= entry.par <= entry.line
 
 
+@pytest.mark.slow
+def test_the_par_build_works_out_again_a_winnable_deal_whose_row_has_no_par_and_no_lost_deal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tableaux.catalogue import par
+    from tableaux.survey.files import append_results
+
+    shipped = load("eagle-wing")
+    won = shipped.winnable[0].deal
+    lost = next(e.deal for e in shipped.entries if e.verdict == "unwinnable")
+    append_results(par.progress_path("eagle-wing", tmp_path),
+                   [{"game": "eagle-wing", "deal": deal, "par": None, "bound": None, "error": "out of positions"}
+                    for deal in (won, lost)])
+    made: list[int] = []
+    real = par.par_row
+
+    def counted(game: str, deal: int, line_cap: int | None = None) -> dict:
+        made.append(deal)
+        return real(game, deal, line_cap)
+
+    monkeypatch.setattr(par, "par_row", counted)
+    monkeypatch.setattr(par, "order", lambda games, today: [("eagle-wing", won), ("eagle-wing", lost)])
+    out = tmp_path / "catalogue"
+    out.mkdir()
+    counts = par.build(["eagle-wing"], tmp_path, catalogue_dir=out, say=lambda text: None)
+    assert made == [won] and counts["eagle-wing"] == 1
+    written = parse_catalogue("eagle-wing", json.loads(gzip.decompress((out / "eagle-wing.json.gz").read_bytes())))
+    assert written.by_deal[won].par is not None and written.by_deal[lost].par is None
+
+
 def test_cli_pick_and_daily_say_the_par_when_the_deal_has_one() -> None:
     out = run_tableaux("pick", "king-albert", "--winnable", "--json")
     data = json.loads(out.stdout)

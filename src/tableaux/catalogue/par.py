@@ -7,7 +7,8 @@ in par moves has played as well as the solver; one who wins in par_bound moves, 
 
 The build takes minutes per hundred deals, so it keeps a row per deal in ``results/par-GAME.jsonl.gz`` (the
 line, its length, the bound, the positions and seconds) as each is done, and a rerun skips the deals that
-have a row: it can be stopped at any time and started again. Now and then, and at the end, it writes the pars
+have a row: it can be stopped at any time and started again. A winnable deal whose row has no par (its search
+ran out of positions) is worked out again, so a better solver fills it in. Now and then, and at the end, it writes the pars
 into the shipped catalogue (:func:`merge`), beside the grades, which it leaves as they are. The deals of the
 coming days' daily deals go first, then the others in deal order, taking the games in turn.
 """
@@ -111,7 +112,7 @@ def _padded(groups: list[list[tuple[str, int]]]) -> Iterator[list[tuple[str, int
 
 def build(games: Sequence[str], folder: Path = RESULTS, workers: int = 1, catalogue_dir: Path | None = None,
           limit: int | None = None, say: Callable[[str], None] = print) -> dict[str, int]:
-    """Work out the par of every winnable catalogued deal of ``games`` that has no row yet (at most ``limit``),
+    """Work out the par of every winnable catalogued deal of ``games`` that has no par yet (at most ``limit``),
     keeping rows in ``folder`` and pars in the catalogues (``catalogue_dir``, default: the package's). Returns
     each game's deals with a par."""
     for game in games:
@@ -120,7 +121,8 @@ def build(games: Sequence[str], folder: Path = RESULTS, workers: int = 1, catalo
     folder.mkdir(parents=True, exist_ok=True)
     done = {game: read_results(progress_path(game, folder), game, field="par") for game in games}
     lines = {game: {e.deal: e.line for e in load(game).winnable} for game in games}
-    todo = [(g, d, lines[g][d]) for g, d in order(games, dt.datetime.now(dt.UTC).date()) if d not in done[g]]
+    todo = [(g, d, lines[g][d]) for g, d in order(games, dt.datetime.now(dt.UTC).date())
+            if d not in done[g] or (done[g][d]["par"] is None and d in lines[g])]
     if limit is not None:
         todo = todo[:limit]
     say(f"par: {sum(map(len, done.values()))} deals done, {len(todo)} to go, {PAR_NODES:,} positions each")
