@@ -182,3 +182,15 @@ def test_a_classic_line_still_long_after_the_budgeted_steps_gets_the_long_polish
     short = [rules.to_raw(m) for m in returned.moves]
     assert len(short) <= LONG * bound and returned.lower_bound == bound and wins(rules, start, short)
     assert polish_long(positions, start, short, None, 1 << 20, bound) == short
+
+
+def test_the_fewest_moves_search_never_returns_a_longer_line_than_a_plain_solve() -> None:
+    # Classic deal 2: its fewest-moves search runs out of positions at 200,000, so the line it returns is the
+    # polished first win; that polish includes the long polish a plain solve's line gets.
+    rules = KAC
+    start = rules.deal(2)
+    plain = solve((rules, start), backend="c", time_limit=None)
+    fewest = solve((rules, start), backend="c", time_limit=None, shortest=True, max_nodes=200_000)
+    assert fewest.winnable and not fewest.optimal
+    assert len(fewest.moves) <= len(plain.moves) and fewest.lower_bound <= len(fewest.moves)
+    assert wins(rules, start, [rules.to_raw(m) for m in fewest.moves])

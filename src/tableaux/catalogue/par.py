@@ -8,9 +8,9 @@ in par moves has played as well as the solver; one who wins in par_bound moves, 
 The build takes minutes per hundred deals, so it keeps a row per deal in ``results/par-GAME.jsonl.gz`` (the
 line, its length, the bound, the positions and seconds) as each is done, and a rerun skips the deals that
 have a row: it can be stopped at any time and started again. A winnable deal whose row has no par (its search
-ran out of positions) is worked out again, so a better solver fills it in. Now and then, and at the end, it writes the pars
-into the shipped catalogue (:func:`merge`), beside the grades, which it leaves as they are. The deals of the
-coming days' daily deals go first, then the others in deal order, taking the games in turn.
+ran out of positions) is worked out again, so a better solver fills it in. Now and then, and at the end, it
+writes the pars into the shipped catalogue (:func:`merge`), beside the grades, which it leaves as they are.
+The deals of the coming days' daily deals go first, then the others in deal order, taking the games in turn.
 """
 
 from __future__ import annotations

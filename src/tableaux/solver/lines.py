@@ -14,7 +14,8 @@
    deals one line in five is still that long, and only a polish of hundreds of thousands of positions brings
    most of them down (docs/solver.md, "Short lines");
 5. with ``shortest=True``, the fewest-moves search (:func:`.shortest.fewest_moves`) takes the rest of the
-   budget (after a longer polish) to find the line with the fewest moves and prove a lower bound.
+   budget (after a longer polish, and the long polish of step 4) to find the line with the fewest moves and
+   prove a lower bound; its line is kept only when it is shorter, so the line is never longer than without.
 
 The shortening is part of the solve a user waits for, so steps 1 to 3 share one budget of positions in
 proportion to the positions the solve made (:func:`line_budget`: :data:`SHARE` of them, at least the game's floor
@@ -119,6 +120,7 @@ def best_line(rules: Rules, state: State, line: list[RawMove], options: SolveOpt
         return line, min(bound, len(line)), 0
     budget = max(polish_nodes, SHORTEST_POLISH if left is None else left // 2)
     line, made, _ = shorten_within(positions, state, line, budget, deadline, held, bound, core, None)
+    line = polish_long(positions, state, line, deadline, held, bound)
     if len(line) <= bound:
         return line, len(line), made
     if left is not None:
