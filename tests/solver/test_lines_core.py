@@ -80,15 +80,16 @@ def test_the_core_cuts_the_detours_the_reference_cuts_from_the_same_line_and_bud
     assert native.work == reference.work  # the same positions made: the budget stops both at the same place
 
 
+@pytest.mark.parametrize("restricted", [True, False], ids=["restricted", "every-move"])
 @pytest.mark.parametrize("rules", [KA, KAC], ids=lambda r: r.name)
-def test_the_core_polish_makes_the_reference_polish_s_positions_in_its_order(rules: Rules) -> None:
+def test_the_core_polish_makes_the_reference_polish_s_positions_in_its_order(rules: Rules, restricted: bool) -> None:
     improved = 0
     for deal, found in found_lines(rules.name):
         start = rules.deal(deal)
         line = Shortener(EnginePositions(rules)).shorten(start, list(found))
         for nodes in (50, 3000):
-            expected = polish(EnginePositions(rules), start, line, nodes)
-            got = polish(core_positions(rules), start, line, nodes)
+            expected = polish(EnginePositions(rules), start, line, nodes, restricted=restricted)
+            got = polish(core_positions(rules), start, line, nodes, restricted=restricted)
             assert got == expected
             assert len(got[0]) <= len(line) and wins(rules, start, got[0])
             improved += len(got[0]) < len(line)
@@ -194,3 +195,19 @@ def test_the_fewest_moves_search_never_returns_a_longer_line_than_a_plain_solve(
     assert fewest.winnable and not fewest.optimal
     assert len(fewest.moves) <= len(plain.moves) and fewest.lower_bound <= len(fewest.moves)
     assert wins(rules, start, [rules.to_raw(m) for m in fewest.moves])
+
+
+def test_a_classic_line_the_restricted_polish_cannot_shorten_gets_the_polish_over_every_move() -> None:
+    # 4292208344: the restricted polish runs out of moves (its searches never take a card back off a foundation)
+    # and leaves the line at more than twice its bound; the polish over every move brings it within.
+    rules = KAC
+    start = rules.deal(4292208344)
+    positions = positions_for(rules, _core, _CORE_GAMES[type(rules)])
+    bound = start_bound(positions, start)
+    found = solve((rules, start), backend="c", line="found")
+    full = Shortener(positions).shorten(start, [rules.to_raw(m) for m in found.moves])
+    restricted, _ = polish(positions, start, full, 1_000_000, restricted=True)
+    assert len(restricted) > LONG * bound
+    returned = solve((rules, start), backend="c", time_limit=None)
+    line = [rules.to_raw(m) for m in returned.moves]
+    assert len(line) <= LONG * bound and wins(rules, start, line)

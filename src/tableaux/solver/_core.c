@@ -419,15 +419,16 @@ static PyObject *core_shorten(PyObject *self, PyObject *args, PyObject *kw) {
 }
 
 static PyObject *core_polish(PyObject *self, PyObject *args, PyObject *kw) {
-    static char *names[] = {"game", "piles", "redeals", "line", "weight", "max_nodes", "max_held", "time_limit", NULL};
+    static char *names[] = {"game",     "piles",     "redeals",  "line",       "weight",
+                            "max_nodes", "max_held", "time_limit", "restricted", NULL};
     PyObject *g, *piles, *line_obj;
     long redeals;
     long long max_nodes = -1, max_held = 2000000;
     double time_limit = 0;
-    int game, weight = 3;
+    int game, weight = 3, restricted = 1;
     Pos start;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOlO|iLLd", names, &g, &piles, &redeals, &line_obj, &weight,
-                                     &max_nodes, &max_held, &time_limit) ||
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOlO|iLLdp", names, &g, &piles, &redeals, &line_obj, &weight,
+                                     &max_nodes, &max_held, &time_limit, &restricted) ||
         read_game(g, &game) || read_pos(game, piles, redeals, &start))
         return NULL;
     if (game == GAME_EW) return PyErr_Format(PyExc_ValueError, "the core's polish is for King Albert's games");
@@ -439,7 +440,7 @@ static PyObject *core_polish(PyObject *self, PyObject *args, PyObject *kw) {
     long long made = 0;
     double deadline = time_limit > 0 ? tx_now() + time_limit : 0;
     Py_BEGIN_ALLOW_THREADS;
-    r = tx_polish(&start, line, (int)n, weight, max_nodes, max_held, deadline, &out, &nout, &made);
+    r = tx_polish(&start, line, (int)n, weight, restricted, max_nodes, max_held, deadline, &out, &nout, &made);
     Py_END_ALLOW_THREADS;
     free(line);
     if (r) return PyErr_NoMemory();
@@ -477,7 +478,7 @@ static PyMethodDef core_methods[] = {
      "cycles and detours cut (shorten.py's passes), within budget positions (-1: no limit) and time_limit seconds\n"
      "(0: none); ValueError when the line is not a legal win from the position"},
     {"polish", (PyCFunction)(void (*)(void))core_polish, METH_VARARGS | METH_KEYWORDS,
-     "polish(game, piles, redeals, line, weight=3, max_nodes=-1, max_held=2000000, time_limit=0)\n"
+     "polish(game, piles, redeals, line, weight=3, max_nodes=-1, max_held=2000000, time_limit=0, restricted=True)\n"
      "-> (line, positions made): shortest.py's polish for King Albert's games, a line no longer than the winning\n"
      "line given"},
     {"lower_bound", core_lower_bound, METH_VARARGS,

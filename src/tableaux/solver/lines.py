@@ -9,9 +9,9 @@
    core's streamlined runs (docs/solver.md) look for other wins with what the budget has left, up to
    :data:`OTHER_NODES` positions each; their lines are shortened too, and the shortest line kept. They come
    after the polish, which shortens more lines for its positions (``benchmarks/lines.py``);
-4. a line still more than :data:`LONG` times the lower bound after that gets the game's long polish
-   (:attr:`Strategy.long_polish_nodes`, classic King Albert's alone), outside the budget below: on fresh classic
-   deals one line in five is still that long, and only a polish of hundreds of thousands of positions brings
+4. a line still more than :data:`LONG` times the lower bound after that gets the game's long polishes
+   (:attr:`Strategy.long_polish`, classic King Albert's alone), outside the budget below: on fresh classic
+   deals one line in five is still that long, and only polishes of hundreds of thousands of positions bring
    most of them down (docs/solver.md, "Short lines");
 5. with ``shortest=True``, the fewest-moves search (:func:`.shortest.fewest_moves`) takes the rest of the
    budget (after a longer polish, and the long polish of step 4) to find the line with the fewest moves and
@@ -144,18 +144,21 @@ def shortened(rules: Rules, state: State, line: list[RawMove], core: Any, core_g
 
 def polish_long(positions: EnginePositions, state: State, line: list[RawMove], deadline: float | None, held: int,
                 bound: int) -> list[RawMove]:
-    """Step 4 of the module docstring: ``line``, or a shorter one from the game's long polish when ``line`` is
-    still more than :data:`LONG` times its ``bound`` (the compiled core's polish only: in Python it would take
-    minutes). The detour passes run to their end first: a line the budget left long may be one whose passes it
-    cut short (a search's line of tens of thousands of moves)."""
-    nodes = positions.strategy.long_polish_nodes
-    if not nodes or len(line) <= LONG * bound or not isinstance(positions, CorePositions):
+    """Step 4 of the module docstring: ``line``, or a shorter one from the game's long polishes, made in turn
+    while the line is still more than :data:`LONG` times its ``bound`` (the compiled core's polish only: in
+    Python they would take minutes). The detour passes run to their end first: a line the budget left long may
+    be one whose passes it cut short (a search's line of tens of thousands of moves)."""
+    stages = positions.strategy.long_polish
+    if not stages or len(line) <= LONG * bound or not isinstance(positions, CorePositions):
         return line
     shortener = Shortener(positions)
     line = shortener.shorten(state, line, deadline=deadline, check=False)  # the detour passes to their end
-    polished, _ = polish(positions, state, line, nodes, deadline, held)
-    if _shorter_win(positions.rules, state, polished, line):
-        return shortener.shorten(state, polished, deadline=deadline, check=False)
+    for nodes, restricted in stages:
+        if len(line) <= LONG * bound:
+            break
+        polished, _ = polish(positions, state, line, nodes, deadline, held, restricted)
+        if _shorter_win(positions.rules, state, polished, line):
+            line = shortener.shorten(state, polished, deadline=deadline, check=False)
     return line
 
 

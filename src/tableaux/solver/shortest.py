@@ -20,8 +20,9 @@ the player's move counter counts them: safe moves included.
 
 **The polish** (:func:`polish`): the same search made greedy, to find shorter lines fast without proving
 anything: f = g + :data:`POLISH_WEIGHT` h, over the first pass's restricted moves (nothing back off a
-foundation) with its rule of thumb for cards home (:meth:`Strategy.greedy_move`). It still only keeps lines
-shorter than the one it was given, and its lines are replayed before they are believed.
+foundation) with its rule of thumb for cards home (:meth:`Strategy.greedy_move`), or, not restricted, over the
+fewest-moves search's moves (cards taken back off the foundations too) with its safe moves home. It still only
+keeps lines shorter than the one it was given, and its lines are replayed before they are believed.
 """
 
 from __future__ import annotations
@@ -71,8 +72,11 @@ def fewest_moves(positions: EnginePositions, start: State, line: Sequence[RawMov
 
 
 def polish(positions: EnginePositions, start: State, line: Sequence[RawMove], max_nodes: int,
-           deadline: float | None = None, max_held: int = 2_000_000) -> tuple[list[RawMove], int]:
+           deadline: float | None = None, max_held: int = 2_000_000,
+           restricted: bool = True) -> tuple[list[RawMove], int]:
     """A line no longer than ``line`` found by the greedy search (module docstring), and the positions it made.
+    ``restricted``: over the first pass's moves (nothing taken back off a foundation) with its greedy moves home;
+    without, over every move with the safe moves home, as the fewest-moves search moves.
 
     With the compiled core's positions in King Albert's games, the core makes the same search
     (``_core.polish``: the same positions in the same order, ``tests/solver/test_lines_core.py``)."""
@@ -83,9 +87,9 @@ def polish(positions: EnginePositions, start: State, line: Sequence[RawMove], ma
             if seconds <= 0:
                 return list(line), 0
         out, made = positions.core.polish(positions.game, start.piles, start.redeals, line, POLISH_WEIGHT, max_nodes,
-                                          max_held, seconds)
+                                          max_held, seconds, restricted)
         return [tuple(m) for m in out], made
-    best, _, made, _, _ = _search(positions, start, line, POLISH_WEIGHT, True, max_nodes, deadline, max_held)
+    best, _, made, _, _ = _search(positions, start, line, POLISH_WEIGHT, restricted, max_nodes, deadline, max_held)
     return best, made
 
 

@@ -51,6 +51,7 @@ typedef struct {
 
 typedef struct {
     Pos root;
+    int restricted; /* the first pass's moves and greedy moves home, or every move and the safe moves home */
     /* nodes */
     uint32_t *parent, *moves_at, *packed_at, *seen_at; /* seen_at: the node's position's number among those seen */
     uint16_t *nmoves;
@@ -172,11 +173,12 @@ static long see(Polish *s, Seen *slot, const uint8_t *key, int len, int g) {
     return (long)s->nseen - 1;
 }
 
-/* The greedy moves home from `p`, made in place and appended to `path` (`*k` moves so far). */
+/* The moves home made at once from `p` (greedy ones when the search is restricted, else the safe ones), made in
+ * place and appended to `path` (`*k` moves so far). */
 static void closure(Polish *s, Pos *p, Move *path, int *k) {
     Move buf[512];
     for (;;) {
-        int n = gen_moves(p, buf), j = tx_ka_safe(p, buf, n, 1);
+        int n = gen_moves(p, buf), j = tx_ka_safe(p, buf, n, s->restricted);
         if (j < 0) return;
         Undo u;
         apply_move(p, buf[j], &u);
@@ -242,9 +244,9 @@ static void release(Polish *s) {
     free(s->best_g);
 }
 
-int tx_polish(const Pos *start, const Move *line, int n, int weight, long long max_nodes, long long max_held,
-              double deadline, Move **out, int *nout, long long *made) {
-    Polish s = {.root = *start};
+int tx_polish(const Pos *start, const Move *line, int n, int weight, int restricted, long long max_nodes,
+              long long max_held, double deadline, Move **out, int *nout, long long *made) {
+    Polish s = {.root = *start, .restricted = restricted != 0};
     Move *best = malloc(((size_t)n + 1) * sizeof *best), path[MAXCARDS * 4 + 8];
     int upper = n, k = 0, result = -2;
     s.seen.slots = calloc(1024, sizeof(Seen));
@@ -275,7 +277,7 @@ int tx_polish(const Pos *start, const Move *line, int n, int weight, long long m
         p.game = start->game, p.npiles = start->npiles, p.redeals = start->redeals;
         ka_unpack(&p, s.packed.bytes + s.packed_at[o.node]);
         Move mv[512];
-        int nm = tx_ka_order(&p, mv, gen_moves(&p, mv), 1, 0);
+        int nm = tx_ka_order(&p, mv, gen_moves(&p, mv), s.restricted, 0);
         for (int j = 0; j < nm; j++) {
             Pos child = p;
             Undo u;

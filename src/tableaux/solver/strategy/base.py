@@ -18,10 +18,11 @@ class Strategy:
     polish_nodes = 0
     """Positions the best-first polish of a shortened line may make (:mod:`tableaux.solver.lines`): where the
     line shortening alone leaves lines long, a search for shorter ones is worth its time."""
-    long_polish_nodes = 0
-    """Positions of one more polish, with the compiled core, for a line still more than :data:`.lines.LONG` times
-    its lower bound after the budgeted steps (:func:`tableaux.solver.lines.polish_long`): where a long line
-    is common and only a long polish shortens it, a player watching it is worth the wait."""
+    long_polish: tuple[tuple[int, bool], ...] = ()
+    """More polishes, with the compiled core, for a line still more than :data:`.lines.LONG` times its lower bound
+    after the budgeted steps (:func:`tableaux.solver.lines.polish_long`): each its positions and whether it is
+    restricted, made in turn while the line stays long. Where a long line is common and only a long polish
+    shortens it, a player watching it is worth the wait."""
     shortening_floor = 1000
     """Positions the shortening of a won line may make however few the solve made
     (:func:`tableaux.solver.lines.line_budget`): most lines are won in a few hundred positions, and a thousand

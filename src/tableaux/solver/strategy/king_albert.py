@@ -48,10 +48,12 @@ POLISH_NODES = 40_000
 """The classic rules' polish, at most (a polish position costs two of the shortening's: :data:`.lines.POLISH_COST`)."""
 CLASSIC_SHORTENING_FLOOR = 2 * POLISH_NODES + 5_000
 """The classic rules' shortening floor: the whole polish and the detour passes around it."""
-LONG_POLISH_NODES = 1_000_000
-"""The classic rules' polish for a line still long after the budgeted steps: on fresh classic deals one line in
-five is still more than twice its bound after 40,000 positions, and most of them come down near it only after
-hundreds of thousands (docs/solver.md, "Short lines"); a million take some 0.7 s in the core."""
+LONG_POLISH = ((200_000, False), (1_000_000, True), (1_000_000, False))
+"""The classic rules' polishes for a line still long after the budgeted steps, in turn while it stays long:
+(positions, restricted). On fresh classic deals one line in five is still more than twice its bound after 40,000
+positions. The polish over every move (cards taken back off the foundations too) shortens some of them in a
+fraction of the positions; others only the restricted polish shortens, after hundreds of thousands of positions
+(docs/solver.md, "Short lines"). A million take some 0.7 s in the core."""
 
 
 class KingAlbertStrategy(Strategy):
@@ -67,7 +69,7 @@ class KingAlbertStrategy(Strategy):
         self.polish_nodes = POLISH_NODES if single_cards_only else 0
         if single_cards_only:
             self.shortening_floor = CLASSIC_SHORTENING_FLOOR
-            self.long_polish_nodes = LONG_POLISH_NODES
+            self.long_polish = LONG_POLISH
 
     def key(self, state: State) -> bytes:
         # Foundations, tableau piles and reserve cells are each interchangeable:
