@@ -92,6 +92,21 @@ def test_click_a_card_then_its_destination(player: Player) -> None:
     expect(page.locator("#moves")).to_have_text("1")
 
 
+def test_a_click_or_enter_on_an_empty_pile_with_nothing_picked_up_does_nothing(player: Player) -> None:
+    page = player.open(KA1)
+    pile(page, "foundation-4").click()  # empty at the start of every deal
+    pile(page, "foundation-3").focus()
+    page.keyboard.press("Enter")
+    card(page, "7C", "reserve-4").click()  # the seven of clubs leaves its reserve cell empty
+    pile(page, "tableau-7").click()
+    expect(card(page, "7C", "tableau-7")).to_be_visible()
+    pile(page, "reserve-4").click()
+    player.settle(page)
+    expect(page.locator("#notice")).not_to_contain_text("went wrong")
+    expect(page.locator("#moves")).to_have_text("1")
+    assert not page.locator(".selected").count()
+
+
 @pytest.mark.parametrize("motion", ["no-preference", "reduce"])
 def test_moves_slide_briefly_unless_reduced_motion_is_asked_for(
     browser: Browser, server: LiveServer, motion: str

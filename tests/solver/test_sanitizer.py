@@ -69,8 +69,9 @@ CHECKS = textwrap.dedent(
                     short, _ = _core.shorten(game, start.piles, start.redeals, line, budget)
                     assert len(short) <= len(line) and plays_to_a_win(rules, start, short), (name, deal)
                 if game != 2:
-                    for nodes in (1, 2000):
-                        short, _ = _core.polish(game, start.piles, start.redeals, line, 3, nodes)
+                    for nodes, restricted in ((1, True), (2000, True), (2000, False)):
+                        short, _ = _core.polish(game, start.piles, start.redeals, line, 3, nodes,
+                                                restricted=restricted)
                         assert len(short) <= len(line) and plays_to_a_win(rules, start, short), (name, deal)
     # Proofs in 4 and 1 MiB: the full table keeps its longest searches (table_gc) many times over.
     for game, name, deal, mib in ((1, "king-albert-classic", 101, 4), (0, "king-albert", 89, 1)):

@@ -93,7 +93,7 @@ export function stockMove() {
 /** How many cards a press on card `index` of `pile` picks up, or 0 when it cannot pick any. */
 export function grabCount(pile, index) {
   const cards = piles()[pile] || [];
-  if (index == null || index >= cards.length || pile === "stock") return 0;
+  if (index == null || index < 0 || index >= cards.length || pile === "stock") return 0;
   const count = cards.length - index;
   if (cards.slice(index).some((c) => !c.up)) return 0;
   if (count > 1 && !pile.startsWith("tableau-")) return 0;
