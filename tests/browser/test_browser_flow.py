@@ -122,6 +122,45 @@ def test_every_way_to_another_deal_asks_while_a_game_has_moves(player: Player, w
         expect(page.locator("#grade")).to_contain_text(re.compile(r"Winnable · (Easy|Medium)"))
 
 
+def test_a_link_or_the_back_button_to_another_deal_asks_while_a_game_has_moves(player: Player) -> None:
+    page = one_move_in(player)
+    first = player.view()["id"]
+    player.open("?game=king-albert&deal=4242")  # a shared link or a bookmark, in the same tab
+    expect(page.get_by_role("alertdialog")).to_have_accessible_name("Open deal 4242?")
+    expect(page.locator("#confirm-dialog")).to_contain_text("Deal 1 has 1 move played.")
+    page.click("#confirm-no")  # "Keep playing": the game in progress, and the address says so
+    expect(page.locator("#moves")).to_have_text("1")
+    expect(page).to_have_url(re.compile(r"\?game=king-albert&deal=1$"))
+    player.settle()
+    assert player.view()["id"] == first
+    player.open("?game=king-albert&deal=4242")
+    page.click("#confirm-yes")
+    expect(page.locator("#deal-number")).to_have_text("4242")
+    player.settle()
+    assert player.view()["id"] != first
+    player.open("?game=king-albert&deal=1")  # deal 4242 has no move: left without a question
+    expect(page.locator("#deal-number")).to_have_text("1")
+    card(page, "AH", "reserve-5").dblclick()
+    expect(page.locator("#moves")).to_have_text("1")
+    player.settle()
+    page.go_back()  # the deal-4242 address of the history: it asks too
+    expect(page.get_by_role("alertdialog")).to_have_accessible_name("Open deal 4242?")
+    page.click("#confirm-no")
+    expect(page.locator("#moves")).to_have_text("1")
+    expect(page.locator("#deal-number")).to_have_text("1")
+
+
+def test_a_link_to_a_game_there_is_none_of_keeps_the_game_in_progress(player: Player) -> None:
+    page = one_move_in(player)
+    first = player.view()["id"]
+    player.open("?game=spider&deal=3")
+    expect(page.locator("#notice")).to_contain_text('There is no game called "spider"')
+    expect(page.locator("#deal-number")).to_have_text("1")
+    expect(page.locator("#moves")).to_have_text("1")
+    player.settle()
+    assert player.view()["id"] == first
+
+
 def test_switching_the_game_keeps_the_game_in_progress_without_a_question(player: Player) -> None:
     """Each game keeps its own game in progress: switching to another game and back ends nothing."""
     page = one_move_in(player)

@@ -4,6 +4,7 @@
 
 import { newGame, resume } from "./actions.js";
 import { api } from "./api.js";
+import { mayLeave } from "./confirm.js";
 import { dailyRequested, openDaily, openDeal } from "./daily.js";
 import { $, notice } from "./dom.js";
 import { gameInfo, games, maxDeal, setGameInfo } from "./games.js";
@@ -36,6 +37,7 @@ export async function start() {
     const names = games().map((g) => g.name).join(", ");
     warning = t("There is no game called \"{game}\"; the games are {names}.", { game, names }) + " ";
     game = null;
+    deal = null; // a deal of no game: not the first game's deal of that number
   }
   if (deal === undefined) {
     warning += t("\"{text}\" is not a deal number; deals are whole numbers from 0 to {max}.",
@@ -47,16 +49,18 @@ export async function start() {
   if (warning) notice(warning.trim(), { sticky: true });
 }
 
-/** Open what a link asks for: that deal (resumed if it is the game in progress), else the current game. */
+/**
+ * Open what a link asks for: that deal (resumed if it is the game in progress), else the current game. A link to
+ * another deal of a game in progress (a shared link, a bookmark, the browser's Back button) shows that game and
+ * asks before leaving it, as the New game button does.
+ */
 async function open(game, deal) {
   if (deal != null && !game) game = games()[0].name; // a bare deal number means the first game
   if (game && deal != null) {
     const { view } = await api.resume(game);
-    if (view && view.deal === deal) {
-      adopt(view);
-      return;
-    }
-    await newGame(game, deal);
+    if (view) adopt(view);
+    if (view && view.deal === deal) return;
+    if (await mayLeave("deal", deal)) await newGame(game, deal);
     return;
   }
   await resume(game);
