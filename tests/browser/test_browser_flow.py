@@ -400,3 +400,41 @@ def test_each_change_sends_the_time_counted_and_the_server_keeps_it_within_its_w
     stored = player.view()["elapsed_seconds"]
     assert stored < played  # a page cannot claim more than the server's own time between the moves
     expect(page.locator("#time")).to_have_text(re.compile(r"^0:0\d$"))  # the page counts on from what was kept
+
+
+def test_a_hint_that_changes_nothing_leaves_the_clock_counting_on(player: Player) -> None:
+    page = clock_page(player)
+    first_move(page)
+    page.clock.fast_forward(20_000)
+    page.clock.run_for(1_500)
+    before = shown_seconds(page)
+    assert before >= 20
+    page.click("#hint")
+    expect(page.locator(".pile.hint-target")).to_have_count(1, timeout=60_000)  # the solver on a busy machine
+    page.clock.run_for(1_500)
+    assert shown_seconds(page) >= before
+
+
+def test_a_reload_keeps_the_time_counted_since_the_last_move(player: Player) -> None:
+    page = clock_page(player)
+    first_move(page)
+    page.clock.fast_forward(30_000)
+    page.clock.run_for(1_500)
+    before = shown_seconds(page)
+    assert before >= 30
+    page.reload()
+    page.wait_for_selector("[data-pile]")
+    expect(page.locator("#moves")).to_have_text("1")
+    page.clock.run_for(1_500)
+    assert shown_seconds(page) >= before
+
+
+def test_show_solution_sends_the_time_counted_not_the_idle_time(player: Player) -> None:
+    page = clock_page(player)
+    first_move(page)
+    page.clock.fast_forward(100_000)  # away for 100 s: the clock stopped a minute after the move
+    page.clock.run_for(1_500)
+    with page.expect_request(re.compile(r"/solution$")) as sent:
+        menu_click(page, '[data-action="solution"]')
+    played = sent.value.post_data_json["played"]
+    assert 57 <= played <= 63

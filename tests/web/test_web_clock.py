@@ -123,3 +123,16 @@ def test_fastest_and_slowest_wins_use_the_time_played(client: TestClient, clock:
     assert times == [50.0, 20.0]
     stats = client.get("/api/stats").json()["king-albert"]
     assert stats["best_time"] == 20.0 and stats["worst_time"] == 50.0
+
+
+def test_a_solution_shown_takes_the_time_the_page_reports_not_the_idle_time(
+    client: TestClient, clock: HeldClock
+) -> None:
+    view = new_game(client, "king-albert", 1)
+    view = move(client, view, played=0).json()
+    clock.now += 300  # five minutes of wall time, of which the page counted one (the player was away)
+    r = client.post(f"/api/games/{view['id']}/solution", json={"version": view["version"], "played": 60})
+    assert r.status_code == 200, r.text
+    answer = r.json()
+    assert answer["verdict"] == "winnable" and answer["view"]["assisted"]
+    assert answer["view"]["elapsed_seconds"] == 60

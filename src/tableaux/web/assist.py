@@ -106,8 +106,8 @@ class Assist:
             self._keep(key, answer)
         return answer
 
-    async def solution(self, game_id: str, player: str, version: int, request: Asked | None = None
-                       ) -> dict[str, Any]:
+    async def solution(self, game_id: str, player: str, version: int, request: Asked | None = None,
+                       played: float | None = None) -> dict[str, Any]:
         def current(record: GameRecord, game: Game) -> dict[str, Any]:
             check_version(record, game, version)
             if record.finished:
@@ -118,7 +118,8 @@ class Assist:
         found = await self._in_pool(solution_job, saved, self.games.spend["solution"])
         if found["verdict"] == "winnable":  # the way to win is shown: the game is assisted from now on
             view = await run_in_threadpool(functools.partial(
-                self.games.change, game_id, player, version, lambda game: None, assisted=True, request=request))
+                self.games.change, game_id, player, version, lambda game: None, assisted=True, request=request,
+                played=played))
         else:
             view = await run_in_threadpool(self.games.view, game_id, player)
         return {**found, "peeks": True, "view": view}
@@ -196,8 +197,9 @@ def rewind(game_id: GameId, body: api.RewindRequest, player: Player, games: Game
 
 @router.post("/games/{game_id}/solution", operation_id="solution",
              **api.route(200, api.Solution, (*GAME_ERRORS, 503), links="/view"))
-async def solution(game_id: GameId, body: api.VersionRequest, player: Player, assist: AssistDep, request: Request,
+async def solution(game_id: GameId, body: api.ChangeRequest, player: Player, assist: AssistDep, request: Request,
                    key: KeyDep = None) -> JSONResponse:
     """The solver's winning line from the current position. It looks at the face-down cards (``peeks``), and
-    when it shows a line the game is marked assisted in the statistics."""
-    return ok(await assist.solution(game_id, player, body.version, asked(request, key, body)))
+    when it shows a line the game is marked assisted in the statistics (``played``: the page's clock, stored with
+    the mark)."""
+    return ok(await assist.solution(game_id, player, body.version, asked(request, key, body), body.played))

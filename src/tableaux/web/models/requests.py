@@ -114,7 +114,8 @@ class VersionRequest(Strict):
 
 
 class ChangeRequest(VersionRequest):
-    """A change of the game that takes nothing but the version it was chosen in (undo, redo, restart, give up)."""
+    """A change of the game that takes nothing but the version it was chosen in (undo, redo, restart, give up, a
+    solution shown)."""
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"version": 4, "played": 61.5}]})
 

@@ -133,7 +133,8 @@ export const api = {
   giveUp: (id, version, played) => call("POST", `/api/games/${id}/give-up`, { version, played }),
   lost: (id) => call("GET", `/api/games/${id}/lost`, undefined, { solverWait: SOLVER_WAIT }),
   rewind: (id, version, keep, played) => call("POST", `/api/games/${id}/rewind`, { version, keep, played }),
-  solution: (id, version) => call("POST", `/api/games/${id}/solution`, { version }, { solverWait: SOLVER_WAIT }),
+  solution: (id, version, played) => call("POST", `/api/games/${id}/solution`, { version, played },
+    { solverWait: SOLVER_WAIT }),
   stats: () => call("GET", "/api/stats"),
   // The daily race (race.js): today's leaderboard of `game`'s daily deal, and the player's display name.
   leaderboard: (game) => call("GET", `/api/daily/leaderboard?game=${encodeURIComponent(game)}`),

@@ -3,7 +3,9 @@
 // last input; it goes on at the next action (a key, the mouse, a touch, coming back to the page) without counting
 // the gap. Each change the page asks of the server carries the total (`report`), and the server keeps it within
 // its own count of the time between changes (tableaux.web.clock), so the view's elapsed_seconds is the time
-// played up to the last change and this module counts on from there.
+// played up to the last change and this module counts on from there. A view that changed nothing (a hint, the
+// game looked at again) carries that older total, so the clock counts on as it was; and what was counted since
+// the last change survives a reload of the tab (sessionStorage), until the next change reports it.
 //
 // Its counters are its own working state, as a gesture in progress is input.js's: what it shows comes from the
 // view in store.js and from them, and only this module's functions change them.
@@ -13,6 +15,7 @@ import { onView, S } from "./store.js";
 export const IDLE_MS = 60_000; // after this long without input the clock stops
 
 let gameId = null; // the game the counters are for
+let version = null; // that game's version in the last view: a view of the same version changed nothing
 let counted = 0; // seconds counted up to `since` (all of them while stopped)
 let since = null; // performance.now() when counting last (re)started; null while stopped
 let lastInput = 0; // performance.now() of the last input: the clock stops IDLE_MS after it
@@ -72,18 +75,41 @@ function adopted(view) {
   const t = now();
   if (view.id !== gameId) {
     gameId = view.id;
-    counted = view.elapsed_seconds;
+    counted = Math.max(view.elapsed_seconds, kept(view));
     since = null;
     sent = null;
     lastInput = t;
-  } else {
+  } else if (view.version !== version) {
     const since_report = sent && sent.id === view.id ? Math.max(0, played() - sent.value) : 0;
     counted = view.elapsed_seconds + since_report;
     since = since === null ? null : t;
     sent = null;
   }
+  version = view.version;
   if (!timed(view)) since = null;
   else if (since === null && playing() && t <= lastInput + IDLE_MS) since = t;
+}
+
+const KEPT_KEY = "tableaux.clock";
+
+/** Before the tab unloads or hides: the time counted since the last change, for a reload of this tab. */
+function keep() {
+  if (gameId === null) return;
+  try {
+    sessionStorage.setItem(KEPT_KEY, JSON.stringify({ id: gameId, version, seconds: played() }));
+  } catch {
+    // no storage (a private window's quota): the reload counts from the last change, as the server has it
+  }
+}
+
+/** The time this tab counted for `view` before it was reloaded, if the game has not changed since; else 0. */
+function kept(view) {
+  try {
+    const k = JSON.parse(sessionStorage.getItem(KEPT_KEY) || "null");
+    return k && k.id === view.id && k.version === view.version && Number.isFinite(k.seconds) ? k.seconds : 0;
+  } catch {
+    return 0;
+  }
 }
 
 export function wireClock() {
@@ -101,6 +127,10 @@ export function wireClock() {
   });
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") stir();
-    else stop();
+    else {
+      stop();
+      keep();
+    }
   });
+  window.addEventListener("pagehide", keep);
 }

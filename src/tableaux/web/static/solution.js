@@ -89,7 +89,7 @@ export async function showSolution() {
   if (!v || v.won || v.given_up) return;
   stop("");
   say(t("The solver is looking for a winning line (it looks at the face-down cards)…"));
-  const answer = await api.solution(v.id, v.version);
+  const answer = await api.solution(v.id, v.version, report());
   adopt(answer.view);
   if (answer.verdict !== "winnable") {
     const text = answer.verdict === "unwinnable"
