@@ -175,6 +175,10 @@ def test_switching_the_game_keeps_the_game_in_progress_without_a_question(player
     player.settle()
     assert page.evaluate("fetch('/api/current?game=king-albert').then(r => r.json())")["id"] == first
     assert stats(page)["played"] == 1 and stats(page)["current_streak"] == 0
+    player.open()  # the site opened again, with no game in the address: the game last on the table
+    expect(page.locator("#game-select")).to_have_value("king-albert")
+    expect(page.locator("#deal-number")).to_have_text("1")
+    expect(page.locator("#moves")).to_have_text("1")
 
 
 def test_the_statistics_say_when_a_game_counts_and_how_a_game_left_counts(player: Player) -> None:

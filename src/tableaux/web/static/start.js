@@ -1,6 +1,6 @@
 // Opening the page: its language and the server's game info first, then what the address asks for (a game and
-// deal, the daily deal) or the player's game in progress. What a typed deal number may be comes from the
-// server's game info too (its highest deal).
+// deal, the daily deal) or the player's game in progress, of the game on the table when the page was last open.
+// What a typed deal number may be comes from the server's game info too (its highest deal).
 
 import { newGame, resume } from "./actions.js";
 import { api } from "./api.js";
@@ -11,7 +11,7 @@ import { gameInfo, games, maxDeal, setGameInfo } from "./games.js";
 import { lang, languages, loadLanguage, t } from "./i18n.js";
 import { fitToolbar } from "./layout.js";
 import { adopt } from "./render.js";
-import { enqueue } from "./store.js";
+import { enqueue, onView } from "./store.js";
 import { renderSettings } from "./settings.js";
 
 /** A deal number typed or in the address: null for none, undefined for text that is not a deal. */
@@ -44,6 +44,7 @@ export async function start() {
       { text: query.get("deal"), max: maxDeal() });
     deal = null;
   }
+  onView((view) => localStorage.setItem(GAME_KEY, view.game));
   if (dailyRequested()) await openDaily(game || games()[0].name, { ask: false });
   else await open(game, deal);
   if (warning) notice(warning.trim(), { sticky: true });
@@ -63,7 +64,15 @@ async function open(game, deal) {
     if (await mayLeave("deal", deal)) await newGame(game, deal);
     return;
   }
-  await resume(game);
+  await resume(game || lastGame());
+}
+
+const GAME_KEY = "tableaux.game";
+
+/** The game on the table when the page was last open (each game keeps its own game in progress), if any. */
+function lastGame() {
+  const name = localStorage.getItem(GAME_KEY);
+  return name && gameInfo(name) ? name : null;
 }
 
 /** The game menu lists the games the server offers, by their titles. */
