@@ -145,11 +145,11 @@ BAD_PILES = [
     ({"source": "tableau-1 ", "count": 1, "target": "tableau-2"}, "unknown pile 'tableau-1 '"),
     ({"source": "../tableau-1", "count": 1, "target": "tableau-2"}, "unknown pile '../tableau-1'"),
     ({"source": "tableau-\u0661", "count": 1, "target": "tableau-2"}, "unknown pile"),
-    ({"source": None, "count": 1, "target": "tableau-2"}, "unknown pile None"),
-    ({"source": ["tableau-1"], "count": 1, "target": "tableau-2"}, "unknown pile ['tableau-1']"),
-    ("T9>F1", "has no pile 'tableau-9'"),
-    ("R1>F1", "has no pile 'reserve-1'"),
-    ("F5>T1", "has no pile 'foundation-5'"),
+    ({"source": None, "count": 1, "target": "tableau-2"}, "unknown pile null"),  # as JSON spells what was sent
+    ({"source": ["tableau-1"], "count": 1, "target": "tableau-2"}, 'unknown pile ["tableau-1"]'),
+    ("T9>F1", "has no pile T9;"),
+    ("R1>F1", "has no pile R1;"),
+    ("F5>T1", "has no pile F5;"),
     ("T1>T2>T3", "not a move"),
     ("T1\x00>T2", "not a move"),
 ]

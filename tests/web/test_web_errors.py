@@ -27,7 +27,8 @@ BAD_NEW_GAME = [
     ({"game": "king-albert", "deal": 10**40}, "deal number must be from 0 to 4294967295"),
     ({"game": "king-albert", "deal": "17"}, "deal number must be a whole number"),
     ({"game": "king-albert", "deal": 1.5}, "deal number must be a whole number"),
-    ({"game": "king-albert", "deal": True}, "deal number must be a whole number"),
+    ({"game": "king-albert", "deal": True}, "or null for a random deal, not true"),  # JSON's spelling
+    ({"game": "king-albert", "winnable": None}, "winnable must be true or false, not null"),
     ({"game": "king-albert", "seed": 3}, "unexpected field 'seed'"),
 ]
 
@@ -117,8 +118,8 @@ def bad_moves(view: dict[str, Any]) -> list[tuple[Any, str]]:
         ({"source": "tableau-12", "count": 1, "target": "tableau-1"}, "unknown pile 'tableau-12'"),
         ({"source": "tableau-1", "count": 1, "target": "stock"}, "unknown pile 'stock'"),
         ({"source": 3, "count": 1, "target": "tableau-1"}, "unknown pile 3"),
-        ("T12>T1", "has no pile 'tableau-12'"),
-        ("S>W", "has no pile 'stock'"),
+        ("T12>T1", "King Albert has no pile T12; its piles are F1-F4, T1-T9, R1-R7."),  # named as typed
+        ("S>W", "has no pile S;"),
         ("hello", "not a move"),
         ("", "not a move"),
         ("x" * 100, "too long"),

@@ -16,6 +16,7 @@ from ..rulebook.engine import (
     Rules,
     State,
     parse_notation,
+    short_name,
 )
 
 
@@ -30,7 +31,7 @@ def parse_move(rules: Rules, state: State, legal: list[Move], text: str) -> Move
         source, count, target = parse_notation(text)
     except NotationError as exc:  # the help shows this game's own piles (no 'S>W' in King Albert)
         raise NotationError(str(exc).replace(_(NOTATION_HELP), rules.notation_help())) from None
-    check_piles(rules, source, target)
+    check_piles(rules, source, target, typed=True)
     matches = [m for m in legal if m.source == source and m.target == target]
     if count is not None or Move(source, 1, target) in matches:
         # Without a count the notation means one card, which keeps str(move) round-tripping.
@@ -64,12 +65,24 @@ def check_move(rules: Rules, state: State, legal: list[Move], move: Move | str |
     return move
 
 
-def check_piles(rules: Rules, *piles: str) -> None:
-    """Name an unknown pile in the error, rather than calling the move merely illegal."""
+def check_piles(rules: Rules, *piles: str, typed: bool = False) -> None:
+    """Name an unknown pile in the error, rather than calling the move merely illegal: ``typed``, as move text
+    names it (T99, and the piles as :func:`pile_summary` lists them), else by its full name."""
     for pile in piles:
         if pile not in rules.index:
+            if typed:
+                raise IllegalMoveError(_("{game} has no pile {pile}; its piles are {piles}.").format(
+                    game=_(rules.title), pile=short_name(pile), piles=pile_summary(rules)))
             raise IllegalMoveError(_("{game} has no pile {pile}; piles are {piles}").format(
                 game=_(rules.title), pile=repr(pile), piles=", ".join(rules.pile_names)))
+
+
+def pile_summary(rules: Rules) -> str:
+    """The pile names as move text names them: ``F1-F4, T1-T9, R1-R7``."""
+    groups: dict[str, list[str]] = {}
+    for name in rules.pile_names:
+        groups.setdefault(name.partition("-")[0], []).append(short_name(name))
+    return ", ".join(names[0] if len(names) == 1 else f"{names[0]}-{names[-1]}" for names in groups.values())
 
 
 def illegal_reason(rules: Rules, state: State, move: Move, same_piles: list[Move]) -> str:

@@ -61,12 +61,3 @@ def help_text(game: Game) -> str:
         _("  help (?), quit (q)            this text; leave (Ctrl-D works too)"),
     ]
     return "\n".join(lines)
-
-
-def pile_summary(game: Game) -> str:
-    """The pile names as typed: ``F1-F4, T1-T9, R1-R7``."""
-    groups: dict[str, list[str]] = {}
-    for name in game.rules.pile_names:
-        groups.setdefault(name.partition("-")[0], []).append(short_name(name))
-    parts = [names[0] if len(names) == 1 else f"{names[0]}-{names[-1]}" for names in groups.values()]
-    return ", ".join(parts)

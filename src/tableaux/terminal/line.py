@@ -18,8 +18,9 @@ from collections.abc import Callable
 from ..i18n import _
 from ..play.board import draw
 from ..play.game import Game
-from ..rulebook.engine import IllegalMoveError, long_name, parse_notation, short_name
-from .help import help_text, pile_summary
+from ..play.reading import check_piles
+from ..rulebook.engine import IllegalMoveError, long_name, parse_notation
+from .help import help_text
 from .output import Output, glyphs_for, output
 from .said import LINE_NAMES, STYLES, Said
 from .sitting import PlayerError, Sitting, par_of
@@ -162,9 +163,7 @@ class Session:
         return self.moved(self.sitting.play(move))
 
     def check_pile(self, pile: str) -> None:
-        if pile not in self.game.rules.index:
-            raise IllegalMoveError(_("{game} has no pile {pile}; its piles are {piles}.").format(
-                game=_(self.game.rules.title), pile=short_name(pile), piles=pile_summary(self.game)))
+        check_piles(self.game.rules, pile, typed=True)
 
     def send_home(self, text: str) -> list[Said]:
         pile = long_name(text)

@@ -13,6 +13,7 @@ The request and answer models built from these live in
 from __future__ import annotations
 
 import dataclasses
+import json
 from typing import Annotated, Any, Literal, NotRequired, get_args, get_origin, get_type_hints
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo, create_model, model_validator
@@ -71,6 +72,17 @@ def whole_number(value: object) -> int | None:
     return None
 
 
+def shown(value: object) -> str:
+    """A value the client sent, in an error: text in quotes, anything else in JSON's spelling (true, null, 1.5),
+    as the client wrote it, not Python's (True, None)."""
+    if isinstance(value, str):
+        return repr(value)
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
 def check_deal(value: object) -> int | None:
     """A JSON deal number: :func:`tableaux.rulebook.deal.check_deal` says which numbers are deals; JSON adds null
     (a random deal) and refuses the text ``"17"``, which the library reads as a number."""
@@ -79,7 +91,7 @@ def check_deal(value: object) -> int | None:
     number = whole_number(value)
     if number is None:
         raise ContractError(
-            f"deal number must be a whole number from 0 to {MAX_DEAL}, or null for a random deal, not {value!r}"
+            f"deal number must be a whole number from 0 to {MAX_DEAL}, or null for a random deal, not {shown(value)}"
         )
     try:
         return deal.check_deal(number)
@@ -90,39 +102,39 @@ def check_deal(value: object) -> int | None:
 def check_version(value: object) -> int:
     number = whole_number(value)
     if number is None or number < 0:
-        raise ContractError(f"version must be a whole number of at least 0 (from the last view), not {value!r}")
+        raise ContractError(f"version must be a whole number of at least 0 (from the last view), not {shown(value)}")
     return number
 
 
 def check_count(value: object) -> int:
     number = whole_number(value)
     if number is None or not 1 <= number <= MAX_COUNT:
-        raise ContractError(f"move count must be a whole number from 1 to {MAX_COUNT}, not {value!r}")
+        raise ContractError(f"move count must be a whole number from 1 to {MAX_COUNT}, not {shown(value)}")
     return number
 
 
 def check_game(value: object) -> object:
     if value is not None and (not isinstance(value, str) or value not in WEB_GAMES):
-        raise ContractError(f"unknown game {value!r}; choose one of {', '.join(WEB_GAMES)}")
+        raise ContractError(f"unknown game {shown(value)}; choose one of {', '.join(WEB_GAMES)}")
     return value
 
 
 def check_flag(value: object, info: ValidationInfo) -> object:
     if not isinstance(value, bool):
-        raise ContractError(f"{info.field_name} must be true or false, not {value!r}")
+        raise ContractError(f"{info.field_name} must be true or false, not {shown(value)}")
     return value
 
 
 def check_grade(value: object) -> object:
     if value is not None and (not isinstance(value, str) or value not in GRADES):
-        raise ContractError(f"unknown difficulty {value!r}; choose one of {', '.join(GRADES)}, or null for any")
+        raise ContractError(f"unknown difficulty {shown(value)}; choose one of {', '.join(GRADES)}, or null for any")
     return value
 
 
 def check_mode(value: object) -> object:
     if not isinstance(value, str) or value not in HINT_MODES:
         raise ContractError(
-            f"unknown hint mode {value!r}; choose fair (uses only the cards you have seen) "
+            f"unknown hint mode {shown(value)}; choose fair (uses only the cards you have seen) "
             "or peek (the solver looks at the face-down cards)"
         )
     return value
@@ -135,20 +147,20 @@ MAX_PLAYED = 10 * 365 * 24 * 3600.0
 def check_played(value: object) -> float:
     """A time played in seconds: a finite number, at least 0."""
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= MAX_PLAYED:
-        raise ContractError(f"played must be a number of seconds from 0 to {MAX_PLAYED:.0f}, not {value!r}")
+        raise ContractError(f"played must be a number of seconds from 0 to {MAX_PLAYED:.0f}, not {shown(value)}")
     return float(value)
 
 
 def check_keep(value: object) -> int:
     number = whole_number(value)
     if number is None or number < 0:
-        raise ContractError(f"keep must be a whole number of moves, at least 0, not {value!r}")
+        raise ContractError(f"keep must be a whole number of moves, at least 0, not {shown(value)}")
     return number
 
 
 def check_pile(value: object, info: ValidationInfo) -> object:
     if not isinstance(value, str) or value not in PILES:
-        raise ContractError(f"unknown pile {value!r} as move {info.field_name}; piles are {', '.join(PILES)}")
+        raise ContractError(f"unknown pile {shown(value)} as move {info.field_name}; piles are {', '.join(PILES)}")
     return value
 
 

@@ -15,8 +15,8 @@ from rich.text import Text
 
 from ...i18n import _
 from ...play.game import Game
+from ...play.reading import pile_summary
 from ...rulebook.engine import Move
-from ..help import pile_summary
 from ..rules import rules_paragraphs
 from ..said import Said
 from ..sitting import Sitting
@@ -278,5 +278,5 @@ def keys_help(game: Game) -> list[str]:
           "s: the solution, step by step (the game then counts as assisted)."),
         _("n: a new deal.  o: an unfinished game.  Ctrl+S: save to a file.  l: load a saved game.  t: your "
           "statistics.  ?: this page.  q: quit (the game is kept)."),
-        _("The piles: {piles}.").format(piles=pile_summary(game)),
+        _("The piles: {piles}.").format(piles=pile_summary(game.rules)),
     ]

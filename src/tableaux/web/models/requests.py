@@ -31,6 +31,7 @@ from ..fields import (
     check_move_kind,
     check_move_text,
     move_kind,
+    shown,
 )
 from ..names import NAME_MAX, NAME_MIN, PUNCTUATION
 from ..standings import NAME_CHANGES
@@ -149,7 +150,7 @@ class ResetRequest(Strict):
     @classmethod
     def _confirmed(cls, data: Any) -> Any:
         if isinstance(data, dict) and "confirm" in data and data["confirm"] is not True:
-            raise ContractError(f'resetting statistics needs "confirm": true, not {data["confirm"]!r}')
+            raise ContractError(f'resetting statistics needs "confirm": true, not {shown(data["confirm"])}')
         return data
 
 
