@@ -7,6 +7,7 @@ floats over the table (a notice, the solution's controls, the win banner) never 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -23,6 +24,7 @@ from helpers.page import (
     next_frames,
     open_menu,
     send_moves,
+    set_setting,
     settled,
     shrink_png,
 )
@@ -53,20 +55,25 @@ def long_columns() -> list[tableaux.Move]:
     return line
 
 
-# What each covered face-up card shows of itself: its rank down to the rank's baseline (a text's box reaches
-# below that, to the font's descent, which digits and letters but Q leave empty) and the box of the suit beside
-# it, on the face the table uses (the detailed one, or the large-print one of small cards), against the top of
-# the card that covers it. In a fan the next card covers it; in a column of overlapping piles, the next pile's.
+# What each covered face-up card shows of itself: its rank down to the lowest point of its ink (the baseline,
+# or below it a J's hook or a Q's tail: the text's box reaches down to the font's descent, which most letters
+# leave empty, so the ink is measured) and the box of the suit beside it, on the face the table uses (the
+# detailed one, or the large-print one of small cards and of the "Large index" face), against the top of the
+# card that covers it. In a fan the next card covers it; in a column of overlapping piles, the next pile's.
 COVERED_CORNERS_JS = """
 () => {
   const board = document.getElementById("board");
   const compact = board.classList.contains("compact");
+  const pen = document.createElement("canvas").getContext("2d");
   const corner = (card) => {
     const g = compact ? card.querySelector(".compact") : card.querySelector(".detail .corner:not([transform])");
     const face = card.querySelector("svg").getBoundingClientRect();
     const text = g.querySelector("text");
-    const baseline = face.top + Number(text.getAttribute("y")) * face.height / 140;
-    return [{ bottom: baseline }, g.querySelector("path").getBoundingClientRect()];
+    const style = getComputedStyle(text);
+    pen.font = `${style.fontWeight} ${text.getAttribute("font-size")}px ${style.fontFamily}`;
+    const below = Math.max(0, pen.measureText(text.textContent).actualBoundingBoxDescent);
+    const bottom = face.top + (Number(text.getAttribute("y")) + below) * face.height / 140;
+    return [{ bottom }, g.querySelector("path").getBoundingClientRect()];
   };
   const runs = [...board.querySelectorAll(".pile.fan")].map((p) => [...p.querySelectorAll(".card")]);
   for (const column of board.querySelectorAll(".pile-column")) {
@@ -235,6 +242,25 @@ def cards_under(page: Page, selector: str) -> list[str]:
         }""",
         selector,
     )
+
+
+def test_the_large_index_face_shows_every_covered_corner_on_a_desktop(
+    browser: Browser, server: LiveServer, long_columns: list[tableaux.Move]
+) -> None:
+    """The "Large index" face on large cards: a long column closes up to its least steps, and every covered
+    card still shows its whole rank (a J's hook, a Q's tail) and its suit."""
+    p = player(browser, server, DESKTOP)
+    try:
+        page = p.open(f"?game=king-albert&deal={LONG_DEAL}")
+        set_setting(page, "face", "large")
+        send_moves(page, long_columns)
+        page.reload()
+        page.wait_for_selector("[data-pile]")
+        expect(page.locator("#board")).to_have_class(re.compile(r"\bcompact\b"))
+        corners = page.evaluate(COVERED_CORNERS_JS)
+        assert corners["covered"] >= 14 and not corners["hidden"], corners
+    finally:
+        p.close()
 
 
 @pytest.mark.parametrize("screen", ["844x390", "360x740", "1280x800"])

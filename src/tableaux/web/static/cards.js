@@ -88,7 +88,7 @@ export function courtLetter(rank) {
 function corner(rank, suit, flip) {
   const g = el("g", flip ? { class: "corner", transform: "rotate(180 50 70)" } : { class: "corner" });
   const text = el("text", {
-    x: 7, y: 29, "font-size": rank === "T" ? 27 : 30, "font-weight": 700,
+    x: 7, y: 25, "font-size": rank === "T" ? 25 : 28, "font-weight": 700,
     "font-family": "DejaVu Sans, Verdana, Arial, sans-serif",
     "letter-spacing": rank === "T" ? -2 : 0,
   });
@@ -127,7 +127,7 @@ function courtFace(rank, suit) {
 function compactFace(rank, suit) {
   const g = el("g", { class: "compact" });
   const text = el("text", {
-    x: 6, y: 40, "font-size": rank === "T" ? 38 : 42, "font-weight": 700,
+    x: 6, y: 33, "font-size": rank === "T" ? 34 : 38, "font-weight": 700,
     "font-family": "DejaVu Sans, Verdana, Arial, sans-serif", "letter-spacing": rank === "T" ? -4 : 0,
   });
   text.textContent = rankLabel(rank);

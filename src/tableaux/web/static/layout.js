@@ -18,8 +18,8 @@ const EDGE = 8; // px kept free below the table
 const FLOATING_GAP = 6; // px between the lowest card and a notice or bar floating over the table
 
 // Fan steps, as a share of the card height: the usual ones, and the least that still shows what matters.
-// A covered face-up card shows its corner (the rank and the suit beside it): 0.215 of the height on the
-// detailed face, 0.29 on the large-print face (cards.js draws both).
+// A covered face-up card shows its corner (the rank, a J's hook and a Q's tail included, and the suit beside
+// it): 0.225 of the height on the detailed face, 0.295 on the large-print face (cards.js draws both).
 const DOWN_STEP = 0.1;
 const DOWN_MIN = 0.05;
 const UP_STEP = 0.27;
