@@ -243,3 +243,23 @@ def test_end_of_input_quits_cleanly() -> None:
     final, out = play(game)
     assert final is game
     assert "Bye." in out and "--deal 5" in out
+
+
+def test_the_clock_starts_at_the_first_move_and_counts_a_resumed_game_on() -> None:
+    from tableaux.terminal.sitting import Sitting
+
+    now = [100.0]
+    game = tableaux.new_game("king-albert", 1)
+    sitting = Sitting(game, clock=lambda: now[0])
+    now[0] += 45  # looking at the deal: no play yet
+    assert sitting.seconds() == 0
+    sitting.act(lambda: sitting.play(game.legal_moves()[0]))
+    now[0] += 20
+    assert sitting.seconds() == 20
+    sitting.act(sitting.undo)  # a move taken back is still play
+    now[0] += 5
+    assert sitting.seconds() == 25
+    fresh = tableaux.new_game("king-albert", 2)
+    sitting.switch_to(fresh, "")
+    now[0] += 30
+    assert sitting.seconds() == 0  # a new deal counts from its own first move

@@ -75,7 +75,10 @@ class Sitting:
         """True once this game is in the record (won or given up), so it is counted once."""
         self.seconds_before = 0.0
         """Time played on this game in earlier sittings (kept with it)."""
-        self.started = clock()
+        self.started: float | None = None
+        """When this sitting began counting the game's time: at its first move, or as it came to the table when it
+        had moves already (the clock starts at the first move, as in the browser). None before."""
+        self.start_clock()
 
     def effort(self) -> Budget:
         """How hard the fair commands work. Their module (and the solver's advice under it) is loaded when first
@@ -88,8 +91,16 @@ class Sitting:
 
     # --- the game on the table ---------------------------------------------------------------------
     def seconds(self) -> float:
-        """Time played on this game: earlier sittings and this one."""
+        """Time played on this game: earlier sittings and this one, from its first move."""
+        if self.started is None:
+            return self.seconds_before
         return self.seconds_before + self.clock() - self.started
+
+    def start_clock(self, at: float | None = None) -> None:
+        """Start counting the game's time (at ``at``, when a command that made its first move began), once it has
+        been played: a move, even one taken back since."""
+        if self.started is None and (self.game.moves_played or self.game.redo_moves):
+            self.started = self.clock() if at is None else at
 
     def in_progress(self) -> bool:
         return not self.game.is_won() and not self.gave_up and bool(self.game.moves_played or self.game.redo_moves)
@@ -114,12 +125,15 @@ class Sitting:
     def act(self, command: Callable[[], list[Said]]) -> list[Said]:
         """Run one command: a player's error becomes a message and changes nothing; then the game is kept."""
         game, state, played, assisted = self.game, self.game.state, len(self.game.moves_played), self.game.assisted
+        began = self.clock()
         said: list[Said] = []
         try:
             said = command()
         except PlayerError as exc:
             said = [Said(str(exc), "warning")]
         finally:
+            if self.game is game:
+                self.start_clock(began)
             said += self.played_on(game, state, played, assisted)
             said += self.keep()
             self.note_win()
@@ -184,7 +198,8 @@ class Sitting:
         self.gave_up = self.looked = self.recorded = False
         self.kept_path = kept.path if kept is not None else None
         self.seconds_before = kept.seconds if kept is not None else 0.0
-        self.started = self.clock()
+        self.started = None
+        self.start_clock()
         return said + ([Said(message)] if message else [])
 
     def farewell(self) -> Said:
