@@ -48,12 +48,12 @@ POLISH_NODES = 40_000
 """The classic rules' polish, at most (a polish position costs two of the shortening's: :data:`.lines.POLISH_COST`)."""
 CLASSIC_SHORTENING_FLOOR = 2 * POLISH_NODES + 5_000
 """The classic rules' shortening floor: the whole polish and the detour passes around it."""
-LONG_POLISH = ((200_000, False), (1_000_000, True), (1_000_000, False))
+LONG_POLISH = ((200_000, False), (1_000_000, True), (1_000_000, False), (3_000_000, True))
 """The classic rules' polishes for a line still long after the budgeted steps, in turn while it stays long:
 (positions, restricted). On fresh classic deals one line in five is still more than twice its bound after 40,000
 positions. The polish over every move (cards taken back off the foundations too) shortens some of them in a
-fraction of the positions; others only the restricted polish shortens, after hundreds of thousands of positions
-(docs/solver.md, "Short lines"). A million take some 0.7 s in the core."""
+fraction of the positions; others only the restricted polish shortens, after hundreds of thousands of positions;
+a rare one needs millions (docs/solver.md, "Short lines"). A million take some 0.7 s in the core."""
 
 
 class KingAlbertStrategy(Strategy):
