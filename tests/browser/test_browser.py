@@ -186,6 +186,13 @@ def test_undo_redo_and_restart_buttons(player: Player) -> None:
     expect(card(page, "TD", "tableau-9")).to_be_visible()
     expect(page.locator("#redo")).to_be_enabled()
     assert player.view()["position"]["moves_played"] == 0
+    # A restart takes nothing away for good: the notice offers every move back at once.
+    expect(page.locator("#notice")).to_contain_text("Deal restarted: 2 moves taken back.")
+    page.click("#restart-undo")
+    expect(card(page, "AH", "foundation-1")).to_be_visible()
+    expect(page.locator("#moves")).to_have_text("2")
+    expect(page.locator("#notice")).to_be_hidden()
+    assert player.view()["position"]["moves_played"] == 2
 
 
 def test_eagle_wing_stock_click_and_status_line(player: Player) -> None:

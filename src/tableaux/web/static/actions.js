@@ -3,9 +3,9 @@
 
 import { api } from "./api.js";
 import { report } from "./clock.js";
-import { $, announce, notice } from "./dom.js";
+import { $, announce, button, notice } from "./dom.js";
 import { games } from "./games.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { adopt, decorate, describe, label } from "./render.js";
 import { hintMode, showLabels } from "./settings.js";
 import { enqueue, S, setHint, setLastMove, setSelection, stockMove } from "./store.js";
@@ -29,6 +29,30 @@ export async function act(what) {
   adopt(view);
   announce({ undo: t("Undid the last move."), redo: t("Redid a move."), restart: t("Deal restarted.") }[what]);
   notice("");
+}
+
+/**
+ * Restart the deal. Its moves go to the redo list, so nothing is lost; the notice offers them all back at once,
+ * which Redo alone gives one move at a time.
+ */
+export async function restart() {
+  const taken = S.view.position.moves_played;
+  await act("restart");
+  if (!taken) return;
+  notice(tn("Deal restarted: {n} move taken back.", "Deal restarted: {n} moves taken back.", taken, { n: taken }),
+    { sticky: true });
+  $("notice").append(" ", button("restart-undo", tn("Play it again", "Play them all again", taken),
+    () => enqueue(() => replay(taken))));
+}
+
+/** Redo `count` moves, one request each, as the Redo button would. */
+async function replay(count) {
+  notice("");
+  for (let i = 0; i < count && S.view.position.can_redo; i++) {
+    const v = S.view;
+    adopt(await api.action(v.id, "redo", v.version, report()));
+  }
+  announce(t("The moves taken back were played again."));
 }
 
 export async function stockAction() {

@@ -4,7 +4,7 @@
 // page), dialogs.js (rules, statistics), race.js (the daily race's leaderboard); board.js and cards.js draw the
 // table from the server's game info.
 
-import { act, resume, showHint, wireAutoHome } from "./actions.js";
+import { act, restart, resume, showHint, wireAutoHome } from "./actions.js";
 import { wireClock } from "./clock.js";
 import { wireConfirm } from "./confirm.js";
 import { openDaily, startNewGame, wireDaily } from "./daily.js";
@@ -50,7 +50,7 @@ function wire() {
   });
   $("undo").addEventListener("click", () => enqueue(() => act("undo")));
   $("redo").addEventListener("click", () => enqueue(() => act("redo")));
-  $("restart").addEventListener("click", () => enqueue(() => act("restart")));
+  $("restart").addEventListener("click", () => enqueue(restart));
   $("hint").addEventListener("click", () => enqueue(showHint));
   $("daily-button").addEventListener("click", () => enqueue(() => openDaily($("game-select").value)));
   $("rules-button").addEventListener("click", openRules);
