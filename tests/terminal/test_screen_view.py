@@ -191,3 +191,23 @@ def test_a_clock_tick_after_the_board_has_closed_does_no_harm() -> None:
 
     drive(app, scenario)
     app.show_status()
+
+
+def test_every_message_shows_whole_lines_and_a_long_one_shows_from_its_start() -> None:
+    from tableaux.terminal.said import Said
+
+    seen: list[str] = []
+
+    async def scenario(pilot: Pilot) -> None:
+        app = pilot.app
+        app.tell([Said(f"Message {n}.") for n in range(6)])  # enough for the messages' scroll bar
+        app.tell([Said("Picked up the King of diamonds: it has no legal move now. Escape puts it back.")])
+        await pilot.pause()
+        seen.append(screen_text(app))
+        app.tell([Said("Play R1>F1: it wins. " + "It starts a plan that turns a hidden card. " * 5 + "The end.")])
+        await pilot.pause()
+        seen.append(screen_text(app))
+
+    drive(make_app(tableaux.new_game("king-albert", 17)), scenario)
+    assert "puts it back." in re.sub(r"\s+", " ", seen[0])  # no line loses its last column
+    assert "Play R1>F1: it wins." in seen[1]  # a message taller than the rows shows its start, the move

@@ -263,3 +263,29 @@ def test_the_clock_starts_at_the_first_move_and_counts_a_resumed_game_on() -> No
     sitting.switch_to(fresh, "")
     now[0] += 30
     assert sitting.seconds() == 0  # a new deal counts from its own first move
+
+
+def test_the_clock_stops_when_the_game_is_given_up_and_goes_on_if_it_is_played_on() -> None:
+    from tableaux.terminal.sitting import Sitting
+
+    now = [0.0]
+    game = tableaux.new_game("king-albert", 1)
+    sitting = Sitting(game, clock=lambda: now[0])
+    sitting.act(lambda: sitting.play(game.legal_moves()[0]))
+    now[0] += 30
+    sitting.act(sitting.giveup)
+    now[0] += 100  # looking at the lost game: not play
+    assert sitting.seconds() == 30
+    sitting.act(sitting.undo)  # playing on (assisted now): the clock goes on from where it stopped
+    now[0] += 5
+    assert sitting.seconds() == 35
+
+
+def test_giving_up_an_assisted_game_says_it_counts_apart_not_as_lost() -> None:
+    from tableaux.terminal import advice
+
+    game = tableaux.new_game("king-albert", 1)
+    assert "counts as lost" in advice.give_up_question(game)
+    game.assisted = True
+    question = advice.give_up_question(game)
+    assert "counts as lost" not in question and "solver's help" in question

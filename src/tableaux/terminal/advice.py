@@ -101,6 +101,13 @@ def advise(game: Game, budget: Budget, mode: str) -> tuple[Hint, Said]:
 
 # --- giving up ----------------------------------------------------------------------------------------
 GIVE_UP_QUESTION = N_("Give up this game? It counts as lost.")
+GIVE_UP_ASSISTED_QUESTION = N_("Give up this game? It ends, and counts apart, as a game played with the solver's "
+                               "help.")
+
+
+def give_up_question(game: Game) -> str:
+    """What giving up costs, as the statistics count it: a loss, or for an assisted game, nothing but its end."""
+    return _(GIVE_UP_ASSISTED_QUESTION if game.assisted else GIVE_UP_QUESTION)
 
 
 def giveup_refusal(game: Game, gave_up: bool, names: Names) -> Said | None:

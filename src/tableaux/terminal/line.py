@@ -210,7 +210,7 @@ class Session:
         if refusal is not None:
             return [refusal]
         if self.input_fn is not None:
-            answer = self.ask(_(advice.GIVE_UP_QUESTION) + " [yes/no] ", _("Not given up."))
+            answer = self.ask(advice.give_up_question(self.game) + " [yes/no] ", _("Not given up."))
             if answer is None:
                 return []
             if answer.strip().lower() not in YES:

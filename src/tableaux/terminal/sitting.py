@@ -75,6 +75,8 @@ class Sitting:
         """True once this game is in the record (won or given up), so it is counted once."""
         self.seconds_before = 0.0
         """Time played on this game in earlier sittings (kept with it)."""
+        self.final: float | None = None
+        """The time played when the game ended (won or given up): the clock shows it while the game stays ended."""
         self.started: float | None = None
         """When this sitting began counting the game's time: at its first move, or as it came to the table when it
         had moves already (the clock starts at the first move, as in the browser). None before."""
@@ -91,10 +93,21 @@ class Sitting:
 
     # --- the game on the table ---------------------------------------------------------------------
     def seconds(self) -> float:
-        """Time played on this game: earlier sittings and this one, from its first move."""
+        """Time played on this game: earlier sittings and this one, from its first move to its end."""
+        if self.final is not None:
+            return self.final
         if self.started is None:
             return self.seconds_before
         return self.seconds_before + self.clock() - self.started
+
+    def stop_clock(self) -> None:
+        """Stop the clock when the game has ended, and start it again from there if it goes on (an undo)."""
+        ended = self.game.is_won() or self.gave_up
+        if ended and self.final is None:
+            self.final = self.seconds()
+        elif not ended and self.final is not None:
+            self.seconds_before, self.final = self.final, None
+            self.started = self.clock()
 
     def start_clock(self, at: float | None = None) -> None:
         """Start counting the game's time (at ``at``, when a command that made its first move began), once it has
@@ -135,6 +148,7 @@ class Sitting:
             if self.game is game:
                 self.start_clock(began)
             said += self.played_on(game, state, played, assisted)
+            self.stop_clock()
             said += self.keep()
             self.note_win()
         return said
@@ -198,7 +212,7 @@ class Sitting:
         self.gave_up = self.looked = self.recorded = False
         self.kept_path = kept.path if kept is not None else None
         self.seconds_before = kept.seconds if kept is not None else 0.0
-        self.started = None
+        self.started = self.final = None
         self.start_clock()
         return said + ([Said(message)] if message else [])
 
@@ -325,8 +339,9 @@ class Sitting:
         spend = self.effort()["solution"]
         result = solve(game, max_nodes=spend.positions, time_limit=spend.seconds)
         if result.verdict == "unwinnable":
-            return [], [Said(_("This position cannot be won: the solver tried every way on from here. {undo} steps "
-                               "back to where it still could be, {restart} goes back to the deal.").format(
+            return [], [Said(_("This position cannot be won: the solver, looking at the face-down cards, tried every "
+                               "way on from here (the chance on the status line counts every way they could lie). "
+                               "{undo} steps back to where it still could be, {restart} goes back to the deal.").format(
                 undo=self.names.undo, restart=self.names.restart), "over")]
         if result.verdict == "unknown":
             return [], [Said(_("The solver could not decide within {seconds} seconds whether this position can be "

@@ -69,7 +69,8 @@ class TableauxApp(Commands, Hands, App[None]):
     Screen { layout: vertical; }
     #status { height: 1; background: $panel; color: $text; padding: 0 1; }
     #table { height: 1fr; }
-    #messages { height: 2; padding: 0 1; background: $surface; scrollbar-size-vertical: 1; }
+    #messages { height: 2; padding: 0 1; background: $surface; scrollbar-size-vertical: 1; overflow-x: hidden;
+                scrollbar-gutter: stable; }
     #keys { height: auto; color: $text-muted; padding: 0 1; background: $panel; }
     """
     BINDINGS = [
@@ -117,7 +118,8 @@ class TableauxApp(Commands, Hands, App[None]):
         yield Static(id="status")
         with VerticalScroll(id="table"):
             yield BoardView(self.game.public_position(), id="board")
-        yield RichLog(id="messages", wrap=True, markup=False, max_lines=400, auto_scroll=True)
+        # min_width=1: lines wrap at the log's own width (RichLog's default of 78 columns would cut the last one off)
+        yield RichLog(id="messages", wrap=True, markup=False, max_lines=400, auto_scroll=True, min_width=1)
         yield Static(keys_text(), id="keys")
 
     def on_mount(self) -> None:
@@ -138,10 +140,17 @@ class TableauxApp(Commands, Hands, App[None]):
         self.query_one("#messages").styles.height = 2 + min(extra // 3, 6)
 
     def tell(self, said: list[Said]) -> None:
+        """Write what was said under the board. What is taller than the messages' rows shows from its start (a
+        hint's move comes first); the rest is a scroll away."""
         log = self.query_one("#messages", RichLog)
+        start = len(log.lines)
         for item in said:
             self.said.append(item)
-            log.write(Text(item.text, style=STYLES[item.kind]))
+            log.write(Text(item.text, style=STYLES[item.kind]), scroll_end=False)
+        if start < len(log.lines) and len(log.lines) - start > log.scrollable_content_region.height > 0:
+            log.scroll_to(y=start, animate=False)
+        else:
+            log.scroll_end(animate=False)
 
     def key(self) -> tuple[int, int, Any]:
         """What a worked-out answer is for: this game at this position."""

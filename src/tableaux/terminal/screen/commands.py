@@ -141,7 +141,7 @@ class Commands:
             else:
                 self.tell([Said(_("Not given up: play on."), "note")])
 
-        self.push_screen(Confirm(_(advice.GIVE_UP_QUESTION)), answered)  # type: ignore[attr-defined]
+        self.push_screen(Confirm(advice.give_up_question(self.game)), answered)  # type: ignore[attr-defined]
 
     def action_lost(self) -> None:
         from .. import advice
