@@ -221,6 +221,24 @@ def test_give_up_says_where_the_game_was_lost_and_goes_back_there_as_assisted(pl
     expect(page.locator("#stats-body tr", has_text="solver's help")).to_contain_text("1")
 
 
+def test_giving_up_says_what_it_costs_a_loss_or_for_an_assisted_game_nothing(player: Player) -> None:
+    page = player.open("?game=king-albert&deal=1")
+    card(page, "AH", "reserve-5").dblclick()
+    expect(page.locator("#moves")).to_have_text("1")
+    menu_click(page, "#give-up")
+    expect(page.locator("#confirm-dialog")).to_contain_text("It counts as lost")
+    page.click("#confirm-no")
+    view = player.view()
+    page.evaluate("(id) => fetch(`/api/games/${id}/hint`, {method: 'POST', headers: {'content-type': "
+                  "'application/json'}, body: JSON.stringify({mode: 'peek'})})", view["id"])
+    assert player.view()["assisted"]  # a peeking hint marks it
+    page.reload()
+    page.wait_for_selector("[data-pile]")
+    menu_click(page, "#give-up")
+    expect(page.locator("#confirm-dialog")).to_contain_text("counts apart, as a game played with the solver's help")
+    expect(page.locator("#confirm-dialog")).not_to_contain_text("counts as lost")
+
+
 def test_a_game_given_up_right_after_its_losing_move_names_that_last_move(player: Player) -> None:
     from helpers.lost import lost_by_its_last_move
 
