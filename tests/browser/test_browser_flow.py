@@ -167,10 +167,11 @@ def test_switching_the_game_keeps_the_game_in_progress_without_a_question(player
     first = player.view()["id"]
     menu_click(page, "#game-select")
     page.select_option("#game-select", "eagle-wing")
-    expect(page.locator("#game-select")).to_have_value("eagle-wing")
+    expect(page.locator('[data-pile="stock"]')).to_be_visible()  # Eagle Wing's table is on the page
     assert page.locator("#confirm-dialog").is_hidden()
     menu_click(page, "#game-select")
     page.select_option("#game-select", "king-albert")
+    expect(page.locator('[data-pile="reserve-1"]')).to_be_visible()  # and King Albert's again
     expect(page.locator("#moves")).to_have_text("1")
     player.settle()
     assert page.evaluate("fetch('/api/current?game=king-albert').then(r => r.json())")["id"] == first
