@@ -102,7 +102,7 @@ class Sitting:
 
     def stop_clock(self) -> None:
         """Stop the clock when the game has ended, and start it again from there if it goes on (an undo)."""
-        ended = self.game.is_won() or self.gave_up
+        ended = self.ended()
         if ended and self.final is None:
             self.final = self.seconds()
         elif not ended and self.final is not None:
@@ -112,11 +112,19 @@ class Sitting:
     def start_clock(self, at: float | None = None) -> None:
         """Start counting the game's time (at ``at``, when a command that made its first move began), once it has
         been played: a move, even one taken back since."""
-        if self.started is None and (self.game.moves_played or self.game.redo_moves):
+        if self.started is None and self.played():
             self.started = self.clock() if at is None else at
 
+    def played(self) -> bool:
+        """The game has been played: a move, even one taken back since (the clock runs, leaving it counts)."""
+        return bool(self.game.moves_played or self.game.redo_moves)
+
+    def ended(self) -> bool:
+        """The game is over for the statistics: won or given up."""
+        return self.game.is_won() or self.gave_up
+
     def in_progress(self) -> bool:
-        return not self.game.is_won() and not self.gave_up and bool(self.game.moves_played or self.game.redo_moves)
+        return self.played() and not self.ended()
 
     def ending(self) -> Said | None:
         """Whether the game has ended, said after whatever happened (so it comes last)."""
@@ -183,7 +191,7 @@ class Sitting:
         try:
             if self.in_progress():
                 self.kept_path = self.unfinished.keep(self.game, self.kept_path, self.seconds())
-            elif self.kept_path is not None and (self.game.is_won() or self.gave_up):
+            elif self.kept_path is not None and self.ended():
                 self.unfinished.forget(self.kept_path)
                 self.kept_path = None
         except (SaveFileError, OSError) as exc:  # OSError: the folder could not be made

@@ -147,7 +147,7 @@ class TableauxApp(Commands, Hands, App[None]):
         for item in said:
             self.said.append(item)
             log.write(Text(item.text, style=STYLES[item.kind]), scroll_end=False)
-        if start < len(log.lines) and len(log.lines) - start > log.scrollable_content_region.height > 0:
+        if len(log.lines) - start > log.scrollable_content_region.height > 0:
             log.scroll_to(y=start, animate=False)
         else:
             log.scroll_end(animate=False)
