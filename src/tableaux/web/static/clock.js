@@ -10,7 +10,7 @@
 // Its counters are its own working state, as a gesture in progress is input.js's: what it shows comes from the
 // view in store.js and from them, and only this module's functions change them.
 
-import { onView, S } from "./store.js";
+import { atStake, onView, S } from "./store.js";
 
 export const IDLE_MS = 60_000; // after this long without input the clock stops
 
@@ -24,14 +24,8 @@ let sent = null; // {id, value}: the total the last change reported, and for whi
 
 const now = () => performance.now();
 
-/** A game is timed once it has been played (a move, even one taken back since) and until it ends. */
-function timed(view) {
-  if (!view || view.won || view.given_up || view.over) return false;
-  return view.moves > 0 || view.position.can_redo;
-}
-
 function playing() {
-  return timed(S.view) && document.visibilityState === "visible" && focused;
+  return atStake(S.view) && document.visibilityState === "visible" && focused;
 }
 
 /** Seconds played so far in the game on the table. */
@@ -86,7 +80,7 @@ function adopted(view) {
     sent = null;
   }
   version = view.version;
-  if (!timed(view)) since = null;
+  if (!atStake(view)) since = null;
   else if (since === null && playing() && t <= lastInput + IDLE_MS) since = t;
 }
 

@@ -6,7 +6,7 @@
 
 import { $ } from "./dom.js";
 import { t, tn } from "./i18n.js";
-import { S } from "./store.js";
+import { atStake, S } from "./store.js";
 
 let open = null; // the question being asked: {resolve}
 
@@ -56,16 +56,6 @@ export function wireConfirm() {
       first.focus();
     }
   });
-}
-
-/**
- * Whether the game on the table would be lost by leaving it for another deal: it has been played (a move made,
- * even one taken back since: the statistics count a game as played from its first move) and has not ended
- * (won, given up, or no move left).
- */
-export function atStake(view) {
-  if (!view || view.won || view.given_up || view.over) return false;
-  return view.moves > 0 || view.position.can_redo;
 }
 
 /**

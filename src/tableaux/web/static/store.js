@@ -72,6 +72,16 @@ export function setRace(board) {
 }
 
 // ---------------------------------------------------------------- reading the view
+/**
+ * Whether the game in `view` is at stake: it has been played (a move made, even one taken back since: the
+ * statistics count a game as played from its first move) and has not ended (won, given up, or no move left).
+ * Leaving it for another deal loses it (confirm.js asks first), and its clock runs (clock.js).
+ */
+export function atStake(view) {
+  if (!view || view.won || view.given_up || view.over) return false;
+  return view.moves > 0 || view.position.can_redo;
+}
+
 export function piles() {
   return state.view.position.piles;
 }
