@@ -228,9 +228,15 @@ def test_giving_up_says_what_it_costs_a_loss_or_for_an_assisted_game_nothing(pla
     menu_click(page, "#give-up")
     expect(page.locator("#confirm-dialog")).to_contain_text("It counts as lost")
     page.click("#confirm-no")
+    # The peek must find the server's solver free: while the chance of the new position is still being counted
+    # there, the server answers with its rule of thumb, which peeks at nothing.
+    expect(page.locator("#chance")).to_have_attribute("data-state", "done", timeout=SLOW)
+    player.settle()
     view = player.view()
-    page.evaluate("(id) => fetch(`/api/games/${id}/hint`, {method: 'POST', headers: {'content-type': "
-                  "'application/json'}, body: JSON.stringify({mode: 'peek'})})", view["id"])
+    hint = page.evaluate("(id) => fetch(`/api/games/${id}/hint`, {method: 'POST', headers: {'content-type': "
+                         "'application/json'}, body: JSON.stringify({mode: 'peek'})}).then((r) => r.json())",
+                         view["id"])
+    assert hint["hint"]["peeks"], hint
     assert player.view()["assisted"]  # a peeking hint marks it
     page.reload()
     page.wait_for_selector("[data-pile]")
