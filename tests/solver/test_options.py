@@ -46,6 +46,7 @@ def test_options_keep_what_they_were_given_survive_pickling_and_cannot_change(se
     ({"disk_mb": -1}, "disk_mb must be a whole number"),
     ({"disk_mb": 100}, "disk_mb goes with layered=True"),
     ({"layered": "yes"}, "layered must be True or False"),
+    ({"relaxed_stage": "yes"}, "relaxed_stage must be True or False"),
     ({"relaxed": 14}, "from 1 to 13"),
     ({"backend": "fortran"}, "backend must be 'c' or 'python'"),
     ({"max_node": 5}, "unknown solver option 'max_node'; the options are max_nodes, time_limit"),

@@ -35,8 +35,8 @@ def grade_deal(rules: Rules, deal: int, backend: str | None = None) -> Entry:
     :data:`CHILD_BUDGET`; a position left undecided counts as not safe.
     """
     start = rules.deal(deal)
-    # The search's own line, as the grades were defined on it; the first moves only need verdicts.
-    options = SolveOptions(memory_mb=DEFAULT_MEMORY_MB, backend=backend, line="found")
+    # The usual search and its own line, as the grades were defined on them; the first moves only need verdicts.
+    options = SolveOptions(memory_mb=DEFAULT_MEMORY_MB, backend=backend, line="found", relaxed_stage=False)
     result = solve((rules, start), options=options, max_nodes=DEAL_BUDGET)
     if not result.winnable:
         return Entry(rules.name, deal, result.verdict, nodes=result.nodes)

@@ -117,6 +117,10 @@ def add_solver_arguments(p: argparse.ArgumentParser) -> None:
                    help=_("classic King Albert: first search the game relaxed above RANK (1-13; 4 is a good start), "
                    "where higher cards are known by rank and colour only and foundations take either suit of "
                    "their colour; it has every win the deal has, so when it has none the deal is proved lost"))
+    p.add_argument("--no-relaxed-stage", dest="relaxed_stage", action="store_false",
+                   help=_("classic King Albert: leave out the relaxed stage, which searches the game relaxed above "
+                   "the Fours for a proof of loss when a first slice of the usual search decides nothing (to "
+                   "measure the usual search alone)"))
     p.add_argument("--layered", action="store_true",
                    help=_("classic King Albert: a complete search that holds one class of positions at a time "
                    "instead of all of them, for deals whose spaces no memory holds; it finds wins late, "
@@ -134,7 +138,8 @@ def solver_options(args: argparse.Namespace, **more: Any) -> SolveOptions:
 
     try:
         options = SolveOptions(memory_mb=args.memory, backend=args.backend, first_pass=args.first_pass,
-                               layered=args.layered, disk_mb=args.disk, relaxed=args.relaxed, **more)
+                               layered=args.layered, disk_mb=args.disk, relaxed=args.relaxed,
+                               relaxed_stage=args.relaxed_stage, **more)
         options.check_game(rules(args.game))
     except SolverError as exc:
         flags = {"layered-game": _("--layered plays {game} only, not {other}"),

@@ -281,37 +281,85 @@ def _decide(rules: Rules, state: State, options: SolveOptions, backend: str, cor
     """The searches that decide: the verdict, the line they found (raw moves), the positions they made, whether
     an unknown verdict came from the memory, and the relaxed rank when the relaxed game proved the deal lost."""
     spent = 0
-    if options.relaxed is not None:
-        lost, spent = _relaxed_lost(rules, state, backend, options)
+    stage = None if options.relaxed is not None or not options.relaxed_stage else _relaxed_stage(rules, state)
+    if stage is not None and (options.max_nodes is None or options.max_nodes > stage[0]):
+        # A first slice of the usual search decides most deals; only what it leaves open pays for the relaxed game.
+        first_slice, rank, cap = stage
+        verdict, line, spent, out_of_memory = _search(rules, state, options.replace(max_nodes=first_slice), backend,
+                                                      core_game)
+        if verdict != "unknown" or out_of_memory or _out_of_time(options, start):
+            return verdict, line, spent, out_of_memory, None
+        lost, made = _relaxed_lost(rules, state, backend, options, rank, cap, start)
+        spent += made
+        if lost:
+            return "unwinnable", None, spent, False, rank
+        options = _what_is_left(options, spent, start)
+    elif options.relaxed is not None:
+        lost, spent = _relaxed_lost(rules, state, backend, options, options.relaxed, None, start)
         if lost:
             return "unwinnable", None, spent, False, options.relaxed
-        left: dict[str, Any] = {}
-        if options.max_nodes is not None:
-            left["max_nodes"] = max(options.max_nodes - spent, 1)
-        if options.time_limit is not None:
-            left["time_limit"] = max(options.time_limit - (time.perf_counter() - start), 0.001)
-        options = options.replace(**left)
+        options = _what_is_left(options, spent, start)
+    verdict, line, nodes, out_of_memory = _search(rules, state, options, backend, core_game)
+    return verdict, line, spent + nodes, out_of_memory, None
+
+
+def _search(rules: Rules, state: State, options: SolveOptions, backend: str,
+            core_game: int | None) -> tuple[Verdict, list[tuple[int, int, int]] | None, int, bool]:
+    """The usual search (the first pass and the complete search) within ``options``' budget."""
     if backend == "c":
         code, line, nodes, out_of_memory, _clears = _core.solve(
             core_game, state.piles, state.redeals, **options.core_arguments())
         verdict = _VERDICTS[code]
-        return verdict, line, spent + nodes, bool(out_of_memory) and verdict == "unknown", None
+        return verdict, line, nodes, bool(out_of_memory) and verdict == "unknown"
     from .search import python_search  # the reference search is loaded only when it runs
 
     verdict, line, nodes, out_of_memory = python_search(
         rules, state, options.max_nodes, options.time_limit, options.table_size, options.first_pass, options.layered)
-    return verdict, line, spent + nodes, out_of_memory, None  # type: ignore[return-value]
+    return verdict, line, nodes, out_of_memory  # type: ignore[return-value]
 
 
-def _relaxed_lost(rules: Rules, state: State, backend: str, options: SolveOptions) -> tuple[bool, int]:
-    """Whether the game relaxed above ``options.relaxed`` is lost (so the deal is), and the positions it kept,
-    within its share of the budget (:data:`RELAXED_SHARE`)."""
-    rank, max_nodes, time_limit = options.relaxed, options.max_nodes, options.time_limit
-    assert rank is not None
+def _relaxed_stage(rules: Rules, state: State) -> tuple[int, int, int] | None:
+    """The game's relaxed stage (``Strategy.relaxed_stage``), when the position is one the relaxation's proof
+    holds for (a hand-built position may not be)."""
+    from .strategy import strategy_for
+
+    stage = strategy_for(rules).relaxed_stage
+    if stage is None:
+        return None
+    from .relaxed import check_relaxable  # loaded only for a game with a relaxed stage
+
+    try:
+        check_relaxable(rules, stage[1], state)
+    except ValueError:
+        return None
+    return stage
+
+
+def _out_of_time(options: SolveOptions, start: float) -> bool:
+    return options.time_limit is not None and time.perf_counter() - start >= options.time_limit
+
+
+def _what_is_left(options: SolveOptions, spent: int, start: float) -> SolveOptions:
+    """``options`` with the budget that ``spent`` positions and the seconds since ``start`` left."""
+    left: dict[str, Any] = {}
+    if options.max_nodes is not None:
+        left["max_nodes"] = max(options.max_nodes - spent, 1)
+    if options.time_limit is not None:
+        left["time_limit"] = max(options.time_limit - (time.perf_counter() - start), 0.001)
+    return options.replace(**left)
+
+
+def _relaxed_lost(rules: Rules, state: State, backend: str, options: SolveOptions, rank: int, cap: int | None,
+                  start: float) -> tuple[bool, int]:
+    """Whether the game relaxed above ``rank`` is lost (so the deal is), and the positions it kept, within its
+    share of the budget (:data:`RELAXED_SHARE`) and at most ``cap`` positions."""
+    max_nodes, time_limit = options.max_nodes, options.time_limit
     if max_nodes is not None:
         max_nodes = max(max_nodes // RELAXED_SHARE, 1)
+    if cap is not None:
+        max_nodes = cap if max_nodes is None else min(max_nodes, cap)
     if time_limit is not None:
-        time_limit = time_limit / RELAXED_SHARE
+        time_limit = max(min(time_limit / RELAXED_SHARE, time_limit - (time.perf_counter() - start)), 0.001)
     if backend == "c":
         code, positions, _oom = _core.relaxed(
             state.piles, rank, max_positions=-1 if max_nodes is None else max_nodes,
@@ -319,6 +367,6 @@ def _relaxed_lost(rules: Rules, state: State, backend: str, options: SolveOption
         return code == 1, positions
     from .relaxed import relaxed_search
 
-    cap = options.table_size if max_nodes is None else min(max_nodes, options.table_size)
-    result = relaxed_search(rules, state, rank, max_positions=cap, time_limit=time_limit)
+    table = options.table_size if max_nodes is None else min(max_nodes, options.table_size)
+    result = relaxed_search(rules, state, rank, max_positions=table, time_limit=time_limit)
     return result.verdict == "lost", result.positions

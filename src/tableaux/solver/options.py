@@ -82,6 +82,7 @@ _DEFAULTS: dict[str, Any] = {
     "layered": False,
     "disk_mb": 0,
     "relaxed": None,
+    "relaxed_stage": True,
     "line": "short",
     "shortest": False,
 }
@@ -103,6 +104,9 @@ class SolveOptions:
       ``layered`` only) lets it put classes of positions on disk.
     * ``relaxed`` (classic King Albert): the rank above which the relaxed game, whose loss proves the deal
       lost, is searched first, within a tenth of the budget (``tableaux.solver.RELAXED_SHARE``).
+    * ``relaxed_stage``: where the game has one (classic King Albert: ``Strategy.relaxed_stage``), a solve that a
+      first slice of the usual search leaves open searches a relaxed game next, within a tenth of the budget,
+      and then the usual search starts again with the rest. False leaves it out; ``relaxed`` replaces it.
     * ``line``: ``"short"`` (the winning line, shortened: :mod:`tableaux.solver.shorten`), ``"none"`` (the
       verdict alone, for callers that only count wins) or ``"found"`` (the line as the search found it, on
       which measures such as the catalogue's grades were defined).
@@ -122,6 +126,7 @@ class SolveOptions:
     layered: bool
     disk_mb: int
     relaxed: int | None
+    relaxed_stage: bool
     line: str
     shortest: bool
 
@@ -197,7 +202,7 @@ def _check(v: dict[str, Any]) -> None:
         raise SolverError(f"threads must be 1 or 2, not {v['threads']!r}")
     if not _whole(v["disk_mb"], 0, MAX_DISK_MB):
         raise SolverError(f"disk_mb must be a whole number of MiB from 0 to {MAX_DISK_MB}, not {v['disk_mb']!r}")
-    for flag in ("layered", "first_pass", "shortest"):
+    for flag in ("layered", "first_pass", "shortest", "relaxed_stage"):
         if not isinstance(v[flag], bool):
             raise SolverError(f"{flag} must be True or False, not {v[flag]!r}")
     if v["disk_mb"] and not v["layered"]:

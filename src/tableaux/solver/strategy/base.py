@@ -23,6 +23,11 @@ class Strategy:
     after the budgeted steps (:func:`tableaux.solver.lines.polish_long`): each its positions and whether it is
     restricted, made in turn while the line stays long. Where a long line is common and only a long polish
     shortens it, a player watching it is worth the wait."""
+    relaxed_stage: tuple[int, int, int] | None = None
+    """Where a relaxed game proves many of the slow deals lost (:mod:`tableaux.solver.relaxed`, classic King Albert):
+    (positions of the usual search first, the rank kept apart, positions the relaxed game may make at most). A
+    solve whose first slice decides nothing searches that relaxed game, within a tenth of its budget too, before
+    the usual search starts again (:func:`tableaux.solver.solve`, ``relaxed_stage``)."""
     shortening_floor = 1000
     """Positions the shortening of a won line may make however few the solve made
     (:func:`tableaux.solver.lines.line_budget`): most lines are won in a few hundred positions, and a thousand

@@ -55,6 +55,13 @@ positions. The polish over every move (cards taken back off the foundations too)
 fraction of the positions; others only the restricted polish shortens, after hundreds of thousands of positions;
 a rare one needs millions (docs/solver.md, "Short lines"). A million take some 0.7 s in the core."""
 
+RELAXED_STAGE = (1_000_000, 4, 500_000)
+"""The classic rules' relaxed stage: after a million positions of the usual search (about a second in the core),
+the game relaxed above the Fours, within half a million positions (about a second). Most classic deals are
+decided within the slice; of the lost ones that are not, the relaxed game proves many lost in a fraction of the
+usual search's time, and a win pays the relaxed game's time and the slice's second start (docs/solver.md, "The
+relaxed stage, by default")."""
+
 
 class KingAlbertStrategy(Strategy):
     """King Albert under both rule sets (AisleRiot's and the classic one)."""
@@ -70,6 +77,7 @@ class KingAlbertStrategy(Strategy):
         if single_cards_only:
             self.shortening_floor = CLASSIC_SHORTENING_FLOOR
             self.long_polish = LONG_POLISH
+            self.relaxed_stage = RELAXED_STAGE
 
     def key(self, state: State) -> bytes:
         # Foundations, tableau piles and reserve cells are each interchangeable:
