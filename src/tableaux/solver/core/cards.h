@@ -18,7 +18,7 @@
  *   solve         the whole solve: the first pass, the complete search, two threads
  *   ../_core.c    the Python module
  *
- * A module includes only the headers of modules below it, and calls only into them (tests/test_core_modules.py
+ * A module includes only the headers of modules below it, and calls only into them (tests/solver/test_core_modules.py
  * holds both). Every symbol with external linkage is named tx_*; the build hides them all (only PyInit__core is
  * exported).
  */
