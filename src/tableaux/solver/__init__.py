@@ -118,7 +118,8 @@ class SolveResult:
         self.backend = backend
         self.out_of_memory = out_of_memory
         self.relaxed = relaxed
-        """The rank kept apart when the game relaxed above it proved the deal lost (``solve(..., relaxed=...)``)."""
+        """The rank kept apart when the game relaxed above it proved the deal lost (``solve(..., relaxed=...)``, or
+        a default classic solve's relaxed stage)."""
         self.lower_bound = lower_bound
 
     def _fields(self) -> tuple[object, ...]:
@@ -222,6 +223,10 @@ def solve(
     hold within a tenth of the budget (:data:`RELAXED_SHARE`): when it has no win, the deal has none
     (``unwinnable``, with ``relaxed`` set on the result); otherwise the solve goes on as without it, with what
     is left of the budget.
+    ``relaxed_stage`` (on by default; classic King Albert only has one, ``Strategy.relaxed_stage``): when a
+    first slice of the usual search decides nothing, the relaxed game is searched within the same tenth of the
+    budget, and then the usual search starts again with the rest; a deal decided within the slice never meets
+    it. ``relaxed=RANK`` replaces it, ``relaxed_stage=False`` leaves it out.
     """
     rules, state = _position(game_or_position, deal)
     if options is None:
