@@ -39,7 +39,8 @@ def stats(page: Page, game: str = "king-albert") -> dict[str, Any]:
     return page.evaluate("fetch('/api/stats').then(r => r.json())")[game]
 
 
-def test_n_one_move_in_asks_first_escape_keeps_playing_and_enter_starts_the_next_game(player: Player) -> None:
+def test_n_one_move_in_asks_first_escape_or_enter_keeps_playing_and_only_the_new_game_button_starts_one(
+        player: Player) -> None:
     page = one_move_in(player)
     first = player.view()
     started = games_started(player)
@@ -48,7 +49,8 @@ def test_n_one_move_in_asks_first_escape_keeps_playing_and_enter_starts_the_next
     expect(dialog).to_be_visible()
     expect(dialog).to_have_accessible_name("Start a new game?")
     expect(dialog).to_have_accessible_description(re.compile(r"Deal 1 has 1 move played\. Leaving it counts as a loss"))
-    expect(page.locator("#confirm-yes")).to_be_focused()  # Enter confirms
+    # Enter also picks up and drops cards: a stray N and Enter keep the game.
+    expect(page.locator("#confirm-no")).to_be_focused()
     for _ in range(5):  # the keyboard stays in the dialog, both ways round
         page.keyboard.press("Tab")
         assert page.evaluate("document.getElementById('confirm-dialog').contains(document.activeElement)")
@@ -64,6 +66,14 @@ def test_n_one_move_in_asks_first_escape_keeps_playing_and_enter_starts_the_next
     assert stats(page)["played"] == 1 and stats(page)["current_streak"] == 0
 
     page.keyboard.press("n")
+    expect(page.locator("#confirm-no")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(dialog).to_be_hidden()
+    player.settle()
+    assert player.view()["id"] == first["id"] and player.view()["moves"] == 1
+
+    page.keyboard.press("n")
+    page.keyboard.press("Shift+Tab")
     expect(page.locator("#confirm-yes")).to_be_focused()
     page.keyboard.press("Enter")
     expect(page.locator("#moves")).to_have_text("0")
@@ -439,3 +449,31 @@ def test_show_solution_sends_the_time_counted_not_the_idle_time(player: Player) 
         menu_click(page, '[data-action="solution"]')
     played = sent.value.post_data_json["played"]
     assert 57 <= played <= 63
+
+
+@pytest.mark.parametrize("screen", ["desktop", "phone"])
+def test_a_dialog_from_the_menu_opens_at_its_top_and_gives_the_keyboard_back_to_the_menu_button(
+        browser: Browser, server: Any, screen: str) -> None:
+    """On a phone every dialog is in the menu, which has closed by the time the dialog does: focus goes back to the
+    menu button, not to the page's body, where Tab would go nowhere. The statistics open at their top, with the
+    names of the games' columns on view, not scrolled down to the reset button."""
+    p = Player(browser, server.url, **(PHONE if screen == "phone" else {}))
+    try:
+        page = p.open(KA1)
+        for item, dialog in (("#stats-button", "#stats-dialog"), ("#rules-button", "#rules-dialog"),
+                             ("#settings-button", "#settings-dialog")):
+            page.keyboard.press("Escape")
+            page.locator("#menu-button").focus()
+            page.keyboard.press("Enter")
+            page.locator(item).focus()
+            page.keyboard.press("Enter")
+            expect(page.locator(dialog)).to_be_visible()
+            assert page.eval_on_selector(dialog, "(d) => d.scrollTop") == 0, item
+            heading = page.locator(f"{dialog} h2")
+            box, view = heading.bounding_box(), page.viewport_size
+            assert box is not None and view is not None and 0 <= box["y"] < view["height"], item
+            page.keyboard.press("Escape")
+            expect(page.locator(dialog)).to_be_hidden()
+            expect(page.locator("#menu-button")).to_be_focused()
+    finally:
+        p.close()

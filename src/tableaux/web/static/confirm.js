@@ -2,7 +2,8 @@
 // progress for another deal (which counts it as lost, as AisleRiot counts it). One small modal dialog: a screen
 // reader hears it as an alert dialog, with its question as its name and what follows as its description; the
 // keyboard stays in it (Tab and Shift+Tab go round its buttons); Escape keeps things as they are; Enter presses
-// the focused button, which is the one that goes ahead when leaving a game (Enter confirms).
+// the focused button, which is always the one that keeps things as they are: Enter also picks up and drops
+// cards, so a stray N and Enter must not throw a game away.
 
 import { $ } from "./dom.js";
 import { t, tn } from "./i18n.js";
@@ -11,10 +12,10 @@ import { atStake, S } from "./store.js";
 let open = null; // the question being asked: {resolve}
 
 /**
- * Ask `title` (the question) with `text` below it; `yes` and `no` label the buttons. Resolves true for yes.
- * `focus` is the button the dialog opens on ("yes": Enter goes ahead; "no": Enter keeps things as they are).
+ * Ask `title` (the question) with `text` below it; `yes` and `no` label the buttons. Resolves true for yes. The
+ * dialog opens on `no`, so that Enter keeps things as they are.
  */
-export function ask({ title, text, yes, no = t("Cancel"), focus = "no" }) {
+export function ask({ title, text, yes, no = t("Cancel") }) {
   const dialog = $("confirm-dialog");
   if (open) open.resolve(false); // a question asked over another one answers the first with no
   $("confirm-title").textContent = title;
@@ -31,7 +32,7 @@ export function ask({ title, text, yes, no = t("Cancel"), focus = "no" }) {
       resolve(dialog.returnValue === "yes");
     }, { once: true });
     if (!dialog.open) dialog.showModal();
-    $(focus === "yes" ? "confirm-yes" : "confirm-no").focus();
+    $("confirm-no").focus();
   });
 }
 
@@ -83,5 +84,5 @@ export async function mayLeave(leaving, deal = null) {
     ? t("Leaving it ends it; it counts apart, as a game played with the solver's help.")
     : t("Leaving it counts as a loss in your statistics.");
   const text = `${played} ${cost}`;
-  return ask({ title: titles[leaving](), text, yes: yeses[leaving](), no: t("Keep playing"), focus: "yes" });
+  return ask({ title: titles[leaving](), text, yes: yeses[leaving](), no: t("Keep playing") });
 }

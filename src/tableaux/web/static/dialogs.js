@@ -9,16 +9,28 @@ import { formatTime } from "./render.js";
 import { rulesNodes, rulesTitle } from "./rules.js";
 import { enqueue, S } from "./store.js";
 
-/** Open a modal dialog; when it closes, focus goes back where it was (never stays in the closed dialog). */
+/**
+ * Open a modal dialog at its top; when it closes, focus goes back where it was (never stays in the closed dialog),
+ * or to the menu button when it was opened from the menu, which has closed since.
+ */
 export function openDialog(dialog) {
   if (dialog.open) return;
   const back = document.activeElement;
   dialog.addEventListener("close", () => {
     if (!dialog.contains(document.activeElement) && document.activeElement !== document.body) return;
-    if (back && back !== document.body && document.contains(back)) back.focus();
+    const menu = $("menu-button");
+    if (back && back !== document.body && document.contains(back) && back.getClientRects().length) back.focus();
+    else if (menu.getClientRects().length) menu.focus();
     else document.activeElement.blur();
   }, { once: true });
   dialog.showModal();
+  if (dialog.scrollTop > 0) {
+    // showModal focused a control below the fold and scrolled the dialog's start away (the statistics on a
+    // phone): it opens at the top instead, the dialog itself focused, and Tab goes on to its first control.
+    dialog.tabIndex = -1;
+    dialog.focus({ preventScroll: true });
+    dialog.scrollTop = 0;
+  }
 }
 
 export function openRules() {
@@ -27,7 +39,6 @@ export function openRules() {
   $("rules-text").replaceChildren(...rulesNodes(game));
   const dialog = $("rules-dialog");
   openDialog(dialog);
-  dialog.scrollTop = 0; // showModal focuses the Close button at the bottom, which scrolled the text away
 }
 
 const percent = (v) => new Intl.NumberFormat(lang(), { style: "percent", maximumFractionDigits: 1 }).format(v);
