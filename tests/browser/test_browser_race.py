@@ -90,6 +90,7 @@ def test_players_in_their_own_browsers_win_the_daily_deal_and_see_each_other_ran
         cy.page.click("#race-name-save")
         expect(cy.page.locator("#race-name-said")).to_contain_text("is taken")
         expect(cy.page.locator("#race-board tbody tr").nth(2)).to_contain_text("Anonymous (you)")
+        expect(cy.page.locator("#race-name")).to_have_value("ada l.")  # what was typed stays, to be mended
     finally:
         for player in (ada, bea, cy):
             player.close()
@@ -114,6 +115,30 @@ def test_the_leaderboard_reads_well_on_a_phone_in_the_dark_in_french(browser: Br
         shot(page, "king-albert-daily-race-phone-dark-fr")
     finally:
         phone.close()
+
+
+def test_a_long_name_is_refused_whole_and_save_rests_once_the_days_changes_are_used(
+        browser: Browser, server: Any) -> None:
+    """The field cuts nothing short: the server says what length a name may have, and the text stays to be mended.
+    Once the day's name changes are used, Save is not offered."""
+    player = Player(browser, server.url)
+    try:
+        page = open_daily(player)
+        menu_click(page, "#race-menu-button")
+        expect(page.locator("#race-dialog")).to_be_visible()
+        long = "Abcdefghij" * 3
+        page.fill("#race-name", long)
+        page.click("#race-name-save")
+        expect(page.locator("#race-name-said")).to_contain_text("of length 30 is not accepted")
+        expect(page.locator("#race-name-said")).to_contain_text("2 to 24 characters")
+        expect(page.locator("#race-name")).to_have_value(long)
+        for name in ("Dee 1", "Dee 2", "Dee 3"):
+            expect(page.locator("#race-name-save")).to_be_enabled()
+            name_myself(page, name)
+        expect(page.locator("#race-name-save")).to_be_disabled()
+        expect(page.locator("#race-name-help")).to_contain_text("0 more times today")
+    finally:
+        player.close()
 
 
 @pytest.fixture(scope="module")

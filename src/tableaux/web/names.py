@@ -55,7 +55,7 @@ def read_name(text: str) -> str:
     name = " ".join("".join(" " if unicodedata.category(c) == "Zs" else c
                             for c in unicodedata.normalize("NFC", text)).split())
     if not NAME_MIN <= len(name) <= NAME_MAX:
-        raise NameRefused(_("a display name of {n} characters is not accepted; {accepted}").format(
+        raise NameRefused(_("a display name of length {n} is not accepted; {accepted}").format(
             n=len(name), accepted=accepted()))
     before = " "
     for char in name:

@@ -99,6 +99,7 @@ function renderRace() {
   const left = tn("You can change it {n} more time today.", "You can change it {n} more times today.",
     race.changes_left);
   $("race-name-help").textContent = rule + " " + left;
+  $("race-name-save").disabled = race.changes_left === 0;
 }
 
 /** Open today's leaderboard of the game on the table (or of the game chosen in the menu). */
@@ -112,17 +113,24 @@ export async function openRace() {
 
 async function saveName() {
   const said = $("race-name-said");
-  const text = $("race-name").value.trim();
+  const input = $("race-name");
+  const typed = input.value;
+  let refused = false;
   try {
-    const answer = await api.setName(text || null);
+    const answer = await api.setName(typed.trim() || null);
     setRace(await api.leaderboard(S.race.game));
     said.textContent = answer.name
       ? t("Saved: the leaderboard shows you as “{name}”.", { name: answer.name })
       : t("Saved: the leaderboard shows you as Anonymous.");
   } catch (err) {
     said.textContent = err.message;
+    refused = true;
   }
   renderRace();
+  if (refused) {
+    input.value = typed; // what was typed stays, to be mended, not the name the board still shows
+    input.focus();
+  }
   announce(said.textContent);
 }
 
