@@ -47,6 +47,16 @@ def test_undecided_solver_falls_back_to_the_heuristic() -> None:
     assert "not a proof" in hint.message
 
 
+def test_an_undecided_hint_with_every_card_face_up_speaks_of_no_hidden_cards() -> None:
+    """Classic King Albert hides nothing: a fair hint that the solver could not decide falls back to the rule of
+    thumb and says the search ran short, not that it sampled layouts of hidden cards there are none of."""
+    game = new_game("king-albert-classic", 3486418073)  # lost, proved only after some millions of positions
+    hint = tableaux.hint(game, max_nodes=50)
+    assert hint.source == "heuristic" and hint.move in game.legal_moves()
+    assert "not a proof" in hint.message and "no winning line" in hint.message
+    assert "hidden" not in hint.message and "layouts" not in hint.message
+
+
 def test_no_hint_in_a_won_game() -> None:
     game = new_game("eagle-wing", 1)
     for move in solve(game).moves:

@@ -191,6 +191,10 @@ def fair_hint(game: Game, spend: Effort | None = None, *, seed: int | str = 0) -
         return Hint(fallback.move, "solver", text, unwinnable=known)
     if fallback.move is None:
         return fallback
+    if known:
+        return Hint(fallback.move, "heuristic", _(
+            "Try {move} (a rule of thumb, not a proof: the solver found no winning line from here within the search "
+            "it was given).").format(move=fallback.move))
     return Hint(fallback.move, "heuristic", _(
         "Try {move} (a rule of thumb, not a proof: the solver won none of the sampled layouts of the hidden "
         "cards, and could not tell for some of them).").format(move=fallback.move) + shortfall(n, n, drawn))
