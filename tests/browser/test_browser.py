@@ -153,6 +153,7 @@ def test_keyboard_only_move_and_undo_redo_shortcuts(player: Player) -> None:
     expect(card(page, "7C", "reserve-4")).to_be_visible()
     page.keyboard.press("n")  # a new random deal of the same game, once the player says to leave this one
     expect(page.get_by_role("alertdialog")).to_have_accessible_name("Start a new game?")
+    page.keyboard.press("Tab")  # from Keep playing, where the question opens, to New game
     page.keyboard.press("Enter")
     expect(page.locator("#deal-number")).not_to_have_text("1")
     expect(page).to_have_url(re.compile(r"\?game=king-albert&deal=\d+$"))

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from helpers.browser import LiveServer
-from helpers.page import Browser, Page, Player, axe_violations, expect, menu_click, send_moves, shot
+from helpers.page import Browser, Page, Player, axe_violations, expect, menu_click, send_moves, set_setting, shot
 from helpers.race import daily_line
 
 GAME = "king-albert"
@@ -137,6 +137,41 @@ def test_a_long_name_is_refused_whole_and_save_rests_once_the_days_changes_are_u
             name_myself(page, name)
         expect(page.locator("#race-name-save")).to_be_disabled()
         expect(page.locator("#race-name-help")).to_contain_text("0 more times today")
+    finally:
+        player.close()
+
+
+def test_the_solvers_help_on_the_daily_deal_asks_first_since_it_leaves_the_game_unranked(
+        browser: Browser, server: Any) -> None:
+    """Show solution and a peeking hint each take a daily deal off the day's leaderboard: the page asks first, Cancel
+    (or Enter, which the dialog opens on) keeps the game in the race, and going ahead marks it assisted."""
+    player = Player(browser, server.url)
+    try:
+        page = open_daily(player)
+        dialog = page.get_by_role("alertdialog")
+        menu_click(page, '[data-action="solution"]')
+        expect(dialog).to_have_accessible_name("Show the solution of the daily deal?")
+        expect(dialog).to_have_accessible_description(re.compile("will not be ranked on today's leaderboard"))
+        page.keyboard.press("Enter")
+        expect(dialog).to_be_hidden()
+        set_setting(page, "hintMode", "peek")
+        page.keyboard.press("h")
+        expect(dialog).to_have_accessible_name("Take a peeking hint on the daily deal?")
+        page.click("#confirm-no")
+        expect(dialog).to_be_hidden()
+        player.settle()
+        view = player.view()
+        assert not view["assisted"] and view["moves"] == 0
+        asked = [r for r in player.requests if r.startswith("POST") and ("/hint" in r or "/solution" in r)]
+        assert not asked, asked
+        page.keyboard.press("h")
+        page.click("#confirm-yes")
+        expect(page.locator("#notice")).to_contain_text("Hint")
+        player.settle()
+        assert player.view()["assisted"]
+        page.keyboard.press("h")  # help taken already: nothing left to ask
+        expect(page.locator("#notice")).to_contain_text("Hint")
+        expect(dialog).to_be_hidden()
     finally:
         player.close()
 

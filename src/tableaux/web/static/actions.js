@@ -3,6 +3,7 @@
 
 import { api } from "./api.js";
 import { report } from "./clock.js";
+import { mayTakeHelp } from "./confirm.js";
 import { $, announce, button, notice } from "./dom.js";
 import { games } from "./games.js";
 import { t, tn } from "./i18n.js";
@@ -97,6 +98,7 @@ export function hintReason(hint) {
  */
 export async function showHint() {
   const mode = hintMode();
+  if (mode === "peek" && !(await mayTakeHelp("peek"))) return;
   notice(mode === "peek" ? t("Looking for a good move (peeking at the face-down cards)…") : t("Looking for a good move…"),
     { sticky: true });
   const wasAssisted = S.view.assisted;

@@ -1,11 +1,13 @@
-// Asking before something that cannot be taken back: resetting the statistics, giving up, and leaving a game in
-// progress for another deal (which counts it as lost, as AisleRiot counts it). One small modal dialog: a screen
+// Asking before something that cannot be taken back: resetting the statistics, giving up, leaving a game in
+// progress for another deal (which counts it as lost, as AisleRiot counts it), and the solver's help that takes a
+// daily deal off the day's leaderboard. One small modal dialog: a screen
 // reader hears it as an alert dialog, with its question as its name and what follows as its description; the
 // keyboard stays in it (Tab and Shift+Tab go round its buttons); Escape keeps things as they are; Enter presses
 // the focused button, which is always the one that keeps things as they are: Enter also picks up and drops
 // cards, so a stray N and Enter must not throw a game away.
 
 import { $ } from "./dom.js";
+import { raceOn } from "./games.js";
 import { t, tn } from "./i18n.js";
 import { atStake, S } from "./store.js";
 
@@ -85,4 +87,19 @@ export async function mayLeave(leaving, deal = null) {
     : t("Leaving it counts as a loss in your statistics.");
   const text = `${played} ${cost}`;
   return ask({ title: titles[leaving](), text, yes: yeses[leaving](), no: t("Keep playing") });
+}
+
+/**
+ * Before help from the solver that takes a daily deal off the leaderboard (the solution shown, a peeking hint):
+ * true at once unless the game on the table is a daily deal still in the race on a server that runs one; else
+ * what the player answers. `help` is "solution" or "peek".
+ */
+export async function mayTakeHelp(help) {
+  const view = S.view;
+  if (!view || !view.daily || view.assisted || view.won || view.given_up || !raceOn()) return true;
+  const title = help === "solution" ? t("Show the solution of the daily deal?")
+    : t("Take a peeking hint on the daily deal?");
+  const yes = help === "solution" ? t("Show solution") : t("Hint (peeking)");
+  const text = t("The solver looks at every card for it, so this game will not be ranked on today's leaderboard.");
+  return ask({ title, text, yes });
 }

@@ -4,6 +4,7 @@
 
 import { api } from "./api.js";
 import { report } from "./clock.js";
+import { mayTakeHelp } from "./confirm.js";
 import { t, tn } from "./i18n.js";
 import { $, announce, notice } from "./dom.js";
 import { adopt, describe } from "./render.js";
@@ -87,6 +88,7 @@ function schedule() {
 export async function showSolution() {
   const v = S.view;
   if (!v || v.won || v.given_up) return;
+  if (!(await mayTakeHelp("solution"))) return;
   stop("");
   say(t("The solver is looking for a winning line (it looks at the face-down cards)…"));
   const answer = await api.solution(v.id, v.version, report());
