@@ -81,7 +81,7 @@ CHECKS = textwrap.dedent(
     # The restarted complete search (core/solve.c's complete) in a small table, alone and beside the pass.
     start = tableaux.GAMES["king-albert-classic"].deal(101)
     for threads in (1, 2):
-        verdict, _, nodes, _, _ = _core.solve(1, start.piles, 0, max_nodes=2_000_000, memory=4 << 20,
+        verdict, _, nodes, _, _ = _core.solve(1, start.piles, 0, max_nodes=4_000_000, memory=4 << 20,
                                               first_pass=threads == 2, restarts=True, threads=threads)
         assert verdict == 1 and nodes > 250_000, threads
     # Two threads: the complete search beside the first pass, deciding first or waiting for the pass.

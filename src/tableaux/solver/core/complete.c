@@ -11,12 +11,13 @@ void tx_complete_start(Complete *c, Search *s, const CompletePlan *plan) {
  * (the turn is over, or its budget or memory: the budget's flags say which).
  *
  * With restarts (classic King Albert) it runs again and again with a shaken move order and twice the positions
- * each time: a wrong turn near the root can hold a depth-first search for most of its budget. Each run keeps what
- * the runs before it searched to the end, and loses only the positions of the line that was cut off, which the
- * table's collection drops since their searches never ended: a finished position may owe its end to a position on
- * that line, which was being searched then, and the next run searches those again from the start (docs/solver.md
- * has the whole argument). A run that searches its space to the end decides, as the plain search does. A turn
- * may end inside a run (the run pauses) or at its end (the next run starts with the next turn).
+ * each time: a wrong turn near the root can hold a depth-first search for most of its budget. Each run starts
+ * from an empty table, so each is a whole depth-first search of its own, and one that searches its space to the
+ * end decides, as the plain search does. (Keeping the positions earlier runs had finished is not sound: a
+ * position finished while one of its successors was on the line being searched, and so not searched again from
+ * it, can be kept as lost when its only wins go through that successor. Classic deal 4545 with runs from 16
+ * positions was called lost that way: tests/solver/test_backends.py.) A turn may end inside a run (the run
+ * pauses) or at its end (the next run starts with the next turn).
  */
 int tx_complete_turn(Complete *c, long long size) {
     Search *s = c->s;
@@ -29,14 +30,14 @@ int tx_complete_turn(Complete *c, long long size) {
             c->size *= 2;
             c->run_end = -1;
             tx_search_abandon(s);
-            if (tx_table_gc(&s->table, 0)) tx_table_clear(&s->table);
+            tx_table_clear(&s->table);
         }
         if (c->plan.restarts && c->run_end < 0) c->run_end = b->nodes + c->size;
         long long cap = turn_end;
         if (c->plan.restarts && (cap < 0 || c->run_end < cap)) cap = c->run_end;
         b->cap = cap;
-        /* a later run keeps what the collection left; a paused one goes on */
-        int r = tx_search_run(s, (RunSpec){.keep = c->k > 0, .restart = c->k, .oblige = c->plan.oblige,
+        /* a later run starts from an empty table; a paused one goes on */
+        int r = tx_search_run(s, (RunSpec){.keep = 0, .restart = c->k, .oblige = c->plan.oblige,
                                           .resume = 1});
         if (r >= 0) return c->result = r;
         if (!s->line.paused) return -1; /* its budget, time or memory is spent */
