@@ -286,8 +286,8 @@ def _decide(rules: Rules, state: State, options: SolveOptions, backend: str, cor
     """The searches that decide: the verdict, the line they found (raw moves), the positions they made, whether
     an unknown verdict came from the memory, and the relaxed rank when the relaxed game proved the deal lost."""
     spent = 0
-    stage = None if options.relaxed is not None or not options.relaxed_stage else _relaxed_stage(rules, state)
-    if stage is not None and (options.max_nodes is None or options.max_nodes > stage[0]):
+    stage = None if options.relaxed is not None or not options.relaxed_stage else _relaxed_stage(rules, state, options)
+    if stage is not None:
         # A first slice of the usual search decides most deals; only what it leaves open pays for the relaxed game.
         first_slice, rank, cap = stage
         verdict, line, spent, out_of_memory = _search(rules, state, options.replace(max_nodes=first_slice), backend,
@@ -323,13 +323,13 @@ def _search(rules: Rules, state: State, options: SolveOptions, backend: str,
     return verdict, line, nodes, out_of_memory  # type: ignore[return-value]
 
 
-def _relaxed_stage(rules: Rules, state: State) -> tuple[int, int, int] | None:
-    """The game's relaxed stage (``Strategy.relaxed_stage``), when the position is one the relaxation's proof
-    holds for (a hand-built position may not be)."""
+def _relaxed_stage(rules: Rules, state: State, options: SolveOptions) -> tuple[int, int, int] | None:
+    """The game's relaxed stage (``Strategy.relaxed_stage``), when the budget goes beyond its first slice and the
+    position is one the relaxation's proof holds for (a hand-built position may not be)."""
     from .strategy import strategy_for
 
     stage = strategy_for(rules).relaxed_stage
-    if stage is None:
+    if stage is None or (options.max_nodes is not None and options.max_nodes <= stage[0]):
         return None
     from .relaxed import check_relaxable  # loaded only for a game with a relaxed stage
 

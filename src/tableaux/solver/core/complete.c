@@ -29,15 +29,14 @@ int tx_complete_turn(Complete *c, long long size) {
             c->k++;
             c->size *= 2;
             c->run_end = -1;
-            tx_search_abandon(s);
-            tx_table_clear(&s->table);
+            tx_search_abandon(s); /* the paused run is over; the next one starts from an empty table */
         }
         if (c->plan.restarts && c->run_end < 0) c->run_end = b->nodes + c->size;
         long long cap = turn_end;
         if (c->plan.restarts && (cap < 0 || c->run_end < cap)) cap = c->run_end;
         b->cap = cap;
-        /* a later run starts from an empty table; a paused one goes on */
-        int r = tx_search_run(s, (RunSpec){.keep = 0, .restart = c->k, .oblige = c->plan.oblige,
+        /* a new run starts from an empty table; a paused one goes on */
+        int r = tx_search_run(s, (RunSpec){.restart = c->k, .oblige = c->plan.oblige,
                                           .resume = 1});
         if (r >= 0) return c->result = r;
         if (!s->line.paused) return -1; /* its budget, time or memory is spent */

@@ -176,7 +176,7 @@ int tx_search_run(Search *s, RunSpec how) {
         goto resumed;
     }
     tx_search_abandon(s);
-    if (!how.keep) tx_table_clear(&s->table);
+    tx_table_clear(&s->table); /* every run starts from an empty table (complete.c says why) */
 
     /* key, klen and kh always hold the key and hash of the newest node: made when the node is, they
      * are still right when it is expanded (at once), unless safe moves change the position there. */

@@ -47,8 +47,6 @@ typedef struct {
 /* How one depth-first run searches: tx_search_run's parameters. */
 typedef struct {
     int restricted; /* the first pass's space: no card is taken back off the foundations */
-    int keep;       /* the table keeps what it holds: only positions whose searches ended (solve.c's complete);
-                       else the run starts with it empty */
     int restart;    /* 0 keeps the plain move order; a restart shakes it, more each time */
     int greedy;     /* with `restricted`: cards go home by the first pass's rule of thumb too */
     int oblige;     /* classic King Albert: a reserve card put on the tableau is covered at once (obliges) */
