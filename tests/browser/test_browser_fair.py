@@ -14,7 +14,19 @@ from typing import Any
 import pytest
 
 import tableaux
-from helpers.page import SCREENSHOTS, Browser, Page, Player, card, drag, expect, menu_click, pile, shrink_png
+from helpers.page import (
+    SCREENSHOTS,
+    Browser,
+    Page,
+    Player,
+    card,
+    drag,
+    expect,
+    menu_click,
+    pile,
+    play_solution_out,
+    shrink_png,
+)
 from helpers.page import send_moves as send_all
 from helpers.time_zones import utc_date
 from tableaux import catalogue, fair
@@ -361,7 +373,8 @@ def test_show_solution_plays_the_winning_line_to_the_won_banner_on_king_albert_1
     page.click("#solution-step")
     expect(page.locator("#moves")).to_have_text(str(paused_at + 1))
     page.click("#solution-pause")  # play on
-    expect(page.locator("#message")).to_contain_text("You won", timeout=180_000)
+    play_solution_out(page)
+    expect(page.locator("#message")).to_contain_text("You won")
     expect(page.locator("#solution-bar")).to_be_hidden()
     # The notice that the solver's line is being shown goes with the line: under the banner it no longer applies.
     expect(page.locator("#notice")).to_be_hidden()

@@ -23,6 +23,7 @@ from helpers.page import (
     menu_click,
     next_frames,
     open_menu,
+    play_solution_out,
     send_moves,
     set_setting,
     settled,
@@ -123,67 +124,76 @@ def status_rows(page: Page) -> int:
     return len(rows)
 
 
-@pytest.mark.parametrize("language", i18n.languages())
 @pytest.mark.parametrize("screen", list(PHONES))
 def test_long_king_albert_columns_show_every_covered_corner_and_stay_on_a_phone_screen(
-    browser: Browser, server: LiveServer, long_columns: list[tableaux.Move], screen: str, language: str
+    browser: Browser, server: LiveServer, long_columns: list[tableaux.Move], screen: str
 ) -> None:
     viewport = PHONES[screen]
-    p = player(browser, server, viewport, language)
+    p = player(browser, server, viewport)
     try:
         page = p.open(f"?game=king-albert&deal={LONG_DEAL}")
-        expect(page.locator("html")).to_have_attribute("lang", language)
         send_moves(page, long_columns)
-        page.reload()
-        page.wait_for_selector("[data-pile]")
-        expect(page.locator("#chance")).to_have_attribute("data-state", "done", timeout=60_000)
-        corners = page.evaluate(COVERED_CORNERS_JS)
-        assert corners["covered"] >= 14 and not corners["hidden"], corners
-        assert not outside(page, "[data-pile], #toolbar button, #status .stat"), outside(page, "[data-pile]")
-        assert status_rows(page) <= 2, page.locator("#status").inner_text()
-        piles = page.eval_on_selector_all("[data-pile]", "ns => ns.map(n => n.getBoundingClientRect().toJSON())")
-        width = max(b["right"] for b in piles) - min(b["left"] for b in piles)
-        if viewport["width"] > viewport["height"]:
-            # Held sideways: the foundations and the reserve stand beside the columns, so the table spans the
-            # width instead of leaving a quarter of it empty on each side, and the cards are no narrower
-            # than on the phone held upright.
-            expect(page.locator("#board")).to_have_attribute("data-shape", "side")
-            assert width >= 0.9 * viewport["width"], f"the table spans {width:.0f} px of {viewport['width']}"
-            assert piles[0]["width"] >= 50
-        else:
-            assert width >= 0.9 * viewport["width"]
+        for language in i18n.languages():  # one game, shown in each language in turn
+            in_language(page, language)
+            expect(page.locator("#chance")).to_have_attribute("data-state", "done", timeout=60_000)
+            corners = page.evaluate(COVERED_CORNERS_JS)
+            assert corners["covered"] >= 14 and not corners["hidden"], (language, corners)
+            beyond = outside(page, "[data-pile], #toolbar button, #status .stat")
+            assert not beyond, (language, beyond)
+            assert status_rows(page) <= 2, (language, page.locator("#status").inner_text())
+            piles = page.eval_on_selector_all("[data-pile]", "ns => ns.map(n => n.getBoundingClientRect().toJSON())")
+            width = max(b["right"] for b in piles) - min(b["left"] for b in piles)
+            if viewport["width"] > viewport["height"]:
+                # Held sideways: the foundations and the reserve stand beside the columns, so the table spans the
+                # width instead of leaving a quarter of it empty on each side, and the cards are no narrower
+                # than on the phone held upright.
+                expect(page.locator("#board")).to_have_attribute("data-shape", "side")
+                assert width >= 0.9 * viewport["width"], f"{language}: the table spans {width:.0f} px"
+                assert piles[0]["width"] >= 50
+            else:
+                assert width >= 0.9 * viewport["width"], language
     finally:
         p.close()
 
 
-@pytest.mark.parametrize("language", i18n.languages())
 @pytest.mark.parametrize("screen", list(SCREENS))
 def test_the_settings_dialog_and_the_status_line_fit_every_screen(
-    browser: Browser, server: LiveServer, screen: str, language: str
+    browser: Browser, server: LiveServer, screen: str
 ) -> None:
-    p = player(browser, server, SCREENS[screen], language)
+    p = player(browser, server, SCREENS[screen])
     try:
-        for game in ("king-albert", "eagle-wing"):
-            page = p.open(f"?game={game}&deal=1")
-            expect(page.locator("html")).to_have_attribute("lang", language)
-            expect(page.locator("#chance")).to_have_attribute("data-state", "done", timeout=60_000)
-            assert status_rows(page) <= 2, f"{game}: {page.locator('#status').inner_text()}"
-        open_menu(page)
-        page.click("#settings-button")
-        dialog = page.locator("#settings-dialog")
-        expect(dialog).to_be_visible()
-        controls = "#settings-dialog select, #settings-dialog button, #settings-dialog label, #settings-dialog p"
-        beyond = page.eval_on_selector_all(
-            controls, """(nodes) => { const d = document.getElementById("settings-dialog").getBoundingClientRect();
-                return nodes.filter((n) => { const r = n.getBoundingClientRect();
-                    return r.left < Math.max(0, d.left) - 0.5 || r.right > Math.min(innerWidth, d.right) + 0.5; })
-                .map((n) => n.id || n.textContent.trim().slice(0, 30)); }""")
-        assert not beyond, f"past the dialog's or the screen's edge: {beyond}"
-        assert page.evaluate("(() => { const d = document.getElementById('settings-dialog');"
-                             " return d.scrollWidth <= d.clientWidth; })()")
-        assert page.locator("#settings-dialog select").count() >= 8
+        pages = {game: p.open(f"?game={game}&deal=1", p.new_page()) for game in ("king-albert", "eagle-wing")}
+        for language in i18n.languages():  # each game, shown in each language in turn
+            for game, page in pages.items():
+                in_language(page, language)
+                expect(page.locator("#chance")).to_have_attribute("data-state", "done", timeout=60_000)
+                assert status_rows(page) <= 2, f"{game}, {language}: {page.locator('#status').inner_text()}"
+            open_menu(page)
+            page.click("#settings-button")
+            dialog = page.locator("#settings-dialog")
+            expect(dialog).to_be_visible()
+            controls = "#settings-dialog select, #settings-dialog button, #settings-dialog label, #settings-dialog p"
+            beyond = page.eval_on_selector_all(
+                controls, """(nodes) => { const d = document.getElementById("settings-dialog").getBoundingClientRect();
+                    return nodes.filter((n) => { const r = n.getBoundingClientRect();
+                        return r.left < Math.max(0, d.left) - 0.5 || r.right > Math.min(innerWidth, d.right) + 0.5; })
+                    .map((n) => n.id || n.textContent.trim().slice(0, 30)); }""")
+            assert not beyond, f"{language}: past the dialog's or the screen's edge: {beyond}"
+            assert page.evaluate("(() => { const d = document.getElementById('settings-dialog');"
+                                 " return d.scrollWidth <= d.clientWidth; })()"), language
+            assert page.locator("#settings-dialog select").count() >= 8
+            page.keyboard.press("Escape")
+            expect(dialog).to_be_hidden()
     finally:
         p.close()
+
+
+def in_language(page: Page, language: str) -> None:
+    """The page loaded again as a player whose browser asks for ``language`` sees it: the same game, in it."""
+    page.set_extra_http_headers({"Accept-Language": language})
+    page.reload()
+    page.wait_for_selector("[data-pile]")
+    expect(page.locator("html")).to_have_attribute("lang", language)
 
 
 # Where each pile label is drawn (a ::after box, which the page cannot measure, at the pile's top left, one line
@@ -271,6 +281,7 @@ def test_the_solutions_controls_notices_and_the_win_banner_never_cover_a_card(
     "Showing the solver's winning line" is gone once the line has won the game)."""
     p = player(browser, server, SCREENS[screen])
     try:
+        p.page.clock.install()  # the solution's moves: their timers moved on at once (play_solution_out)
         page = p.open(f"?game=king-albert&deal={LONG_DEAL}")
         send_moves(page, long_columns)
         page.reload()
@@ -286,7 +297,8 @@ def test_the_solutions_controls_notices_and_the_win_banner_never_cover_a_card(
         assert not corners["hidden"], corners
         page.select_option("#solution-speed", "200")
         page.click("#solution-pause")  # play on, fast, to the end
-        expect(page.locator("#message")).to_contain_text("You won", timeout=120_000)
+        play_solution_out(page)
+        expect(page.locator("#message")).to_contain_text("You won")
         expect(page.locator("#solution-bar")).to_be_hidden()
         expect(page.locator("#notice")).to_be_hidden()
         assert not cards_under(page, floating), cards_under(page, floating)
