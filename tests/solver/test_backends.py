@@ -101,8 +101,8 @@ def test_both_backends_reach_the_same_verdicts_and_c_lines_win_in_the_engine(nam
     both = decided = 0
     for deal in deals:
         game = new_game(name, deal)
-        c = solve(game, backend="c", max_nodes=2_000_000)
-        py = solve(game, backend="python", max_nodes=20_000)
+        c = solve(game, backend="c", max_nodes=2_000_000, line="found")  # the searches' own lines
+        py = solve(game, backend="python", max_nodes=20_000, line="found")
         assert c.backend == "c" and py.backend == "python"
         decided += c.verdict != "unknown"
         if py.verdict != "unknown" and c.verdict != "unknown":
@@ -188,7 +188,7 @@ def test_a_card_home_for_good_never_comes_back_yet_positions_that_need_one_back_
         search.strategy = _TakesNothingBack(rules.single_cards_only)
         assert search.run(start, restricted=False, node_cap=None) is None, (deal, plies)
         for backend in BACKENDS:
-            result = solve((rules, start), max_nodes=1_000_000, first_pass=False, backend=backend)
+            result = solve((rules, start), max_nodes=1_000_000, first_pass=False, backend=backend, line="found")
             assert result.verdict == "winnable", (deal, plies, backend)
             state = start
             for move in result.moves:
@@ -428,8 +428,8 @@ def test_two_threads_give_the_verdict_of_one_for_every_node_budget(name: str, de
     budgets = sorted({int(3_000_000 * 0.7**k) for k in range(30)} - {0})
     seen = set()
     for budget in budgets:
-        one = solve(game, backend="c", max_nodes=budget)
-        two = solve(game, backend="c", max_nodes=budget, threads=2)
+        one = solve(game, backend="c", max_nodes=budget, line="found")  # the searches' own lines
+        two = solve(game, backend="c", max_nodes=budget, threads=2, line="found")
         assert two.verdict == one.verdict, budget
         seen.add(one.verdict)
         if two.verdict == "winnable":

@@ -80,8 +80,8 @@ def test_on_random_positions_both_backends_give_the_depth_first_searchs_verdict(
     put on, as dealt cards do): the layered search of each backend gives the verdict of the depth-first
     search, a lost one in the same positions in both, and every winning line plays to a won game."""
     state = small_positions(KAC, random.Random(seed), 1)[0]
-    expected = solve((KAC, state), first_pass=False, max_nodes=200_000).verdict
-    results = {b: solve((KAC, state), first_pass=False, layered=True, max_nodes=200_000, backend=b)
+    expected = solve((KAC, state), first_pass=False, max_nodes=200_000, line="none").verdict
+    results = {b: solve((KAC, state), first_pass=False, layered=True, max_nodes=200_000, backend=b, line="found")
                for b in BACKENDS}
     for result in results.values():
         if "unknown" not in (expected, result.verdict):
@@ -130,7 +130,7 @@ def test_winning_lines_cross_classes_and_play_out_in_the_engine() -> None:
     positions = late_positions(range(1, 25), (15, 25, 40))
     won = crossing = 0
     for state in positions:
-        result = solve((KAC, state), first_pass=False, layered=True, max_nodes=300_000, backend="c")
+        result = solve((KAC, state), first_pass=False, layered=True, max_nodes=300_000, backend="c", line="found")
         if result.verdict == "unknown":
             continue
         assert result.verdict == "winnable"  # every one of them lies on a winning line
@@ -144,8 +144,8 @@ def test_winning_lines_cross_classes_and_play_out_in_the_engine() -> None:
 @needs_core
 def test_the_python_reference_wins_the_same_positions() -> None:
     for state in late_positions(range(1, 13), (15, 25))[:12]:
-        c = solve((KAC, state), first_pass=False, layered=True, max_nodes=20_000, backend="c")
-        py = solve((KAC, state), first_pass=False, layered=True, max_nodes=20_000, backend="python")
+        c = solve((KAC, state), first_pass=False, layered=True, max_nodes=20_000, backend="c", line="none")
+        py = solve((KAC, state), first_pass=False, layered=True, max_nodes=20_000, backend="python", line="found")
         assert c.verdict == py.verdict
         if py.verdict == "winnable":
             assert plays_to_a_win(state, py.moves)

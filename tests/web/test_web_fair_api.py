@@ -83,6 +83,35 @@ def test_chance_is_the_libraries_win_chance_of_the_observation_and_follows_the_v
     assert again == {"version": 2, **fair.win_chance(mirror.observation()).to_dict()}
 
 
+@pytest.mark.slow
+def test_players_who_have_seen_the_same_share_one_search_for_the_chance(
+    app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every player at the start of one deal (the daily deal's) sees the same: the chance, worked out from that
+    alone, is searched once, and each answer carries the player's own game version."""
+    from tableaux.web import assist
+
+    searched: list[dict[str, Any]] = []
+    in_pool = assist.Assist._in_pool
+
+    async def counted(self: Any, fn: Callable[..., Any], *args: Any) -> Any:
+        if fn is assist.chance_job:
+            searched.append(args[0])
+        return await in_pool(self, fn, *args)
+
+    monkeypatch.setattr(assist.Assist, "_in_pool", counted)
+    first, second = TestClient(app), TestClient(app)
+    views = [start(player, "eagle-wing", 4242) for player in (first, second)]
+    answers = [checked(player.get(f"/api/games/{view['id']}/chance"))
+               for player, view in zip((first, second), views, strict=True)]
+    assert answers[0] == answers[1] and len(searched) == 1
+    move = views[1]["legal_moves"][0]["text"]
+    moved = send(second, views[1], [move])
+    after = checked(second.get(f"/api/games/{moved['id']}/chance"))
+    assert after["version"] == 1 and len(searched) == 2  # the second player has seen more: a search of its own
+    assert searched[1]["moves"] == [move]
+
+
 def test_chance_of_another_players_game_is_not_found(client: TestClient, app: Any) -> None:
     view = start(client)
     r = TestClient(app).get(f"/api/games/{view['id']}/chance")

@@ -12,13 +12,15 @@ the server's own process. What each one may look at:
 
 When every worker is busy these answer 503 at once rather than queue, so that no client holds a worker in
 reserve: the page asks for the chance again after the next move, and for the solution or where a game was
-lost again shortly, for up to half a minute (``static/api.js``). Answers are kept per game version, so asking
-twice costs one search.
+lost again shortly, for up to half a minute (``static/api.js``). Answers are kept, so asking twice costs one
+search: the chance per observation (players who have seen the same share it), the others per game version.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -84,12 +86,16 @@ class Assist:
         version, observation = await run_in_threadpool(
             self.games.inspect, game_id, player, lambda record, game: (record.version, game.observation())
         )
-        key = ("chance", game_id, version)
+        # Kept by what the player has seen, which is all the chance is worked out from: every player at the start
+        # of one deal (the daily deal's, a shared link's) shares one search, and the answer tells none of them more
+        # than they see.
+        seen = hashlib.sha256(json.dumps(observation, sort_keys=True).encode()).hexdigest()
+        key = ("chance", seen, 0)
         answer = self._recall(key)
         if answer is None:
-            answer = {"version": version, **await self._in_pool(chance_job, observation, self.games.spend["chance"])}
+            answer = await self._in_pool(chance_job, observation, self.games.spend["chance"])
             self._keep(key, answer)
-        return answer
+        return {"version": version, **answer}
 
     async def lost(self, game_id: str, player: str) -> dict[str, Any]:
         def finished(record: GameRecord, game: Game) -> tuple[int, dict[str, Any]]:
