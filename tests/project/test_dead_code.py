@@ -28,7 +28,10 @@ def imported_from(module: str, paths: list[Path]) -> set[str]:
     ``from tableaux.rulebook.cards import X``)."""
     names = set()
     for path in paths:
-        for node in ast.walk(ast.parse(path.read_text())):
+        text = path.read_text()
+        if module not in text:  # no import of it can be there: spare the parse
+            continue
+        for node in ast.walk(ast.parse(text)):
             if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[-1] == module:
                 names.update(alias.name for alias in node.names)
     return names

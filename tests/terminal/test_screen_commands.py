@@ -146,8 +146,9 @@ def test_a_game_won_by_hand_shows_the_win(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_save_load_new_deal_and_rules(tmp_path: Path) -> None:
-    path = tmp_path / "saved.json"
+def test_save_load_new_deal_and_rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # a short name to type, in the folder the game was started from
+    path = Path("saved.json")
     game = tableaux.new_game("king-albert", 1)
     game.play("R5>F1")
     app = make_app(game)
@@ -172,7 +173,7 @@ def test_save_load_new_deal_and_rules(tmp_path: Path) -> None:
         assert "Finished games are not recorded here." in said(pilot.app)  # this sitting records none
 
     drive(app, scenario)
-    assert tableaux.load(path).moves_played == [Move("reserve-5", 1, "foundation-1")]
+    assert tableaux.load(tmp_path / path).moves_played == [Move("reserve-5", 1, "foundation-1")]
 
 
 def test_statistics_count_the_finished_games(tmp_path: Path) -> None:
