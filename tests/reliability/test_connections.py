@@ -2,26 +2,36 @@
 address a new game is counted against is the client's, or behind a trusted proxy the one it forwards.
 
 These run the real server (uvicorn, its HTTP protocol with our deadline and cap, tests/helpers via
-``python -m tableaux serve``) over raw sockets, on SQLite: none of it depends on the database. Waits are
-polls bounded by :data:`BOUND`, never paced by the deadlines themselves (10 s for a request to arrive,
-5 s for an idle kept-alive connection: :mod:`tableaux.web.connections`).
+``python -m tableaux serve``) over raw sockets, on SQLite: none of it depends on the database. The servers
+run with short deadlines (:data:`DEADLINES`: 3 s for a request to arrive, 2 s for an idle kept-alive
+connection, where the defaults are 10 s and 5 s: :mod:`tableaux.web.connections`), so that what they let go
+goes sooner. Waits are polls bounded by :data:`BOUND`, never paced by the deadlines themselves.
 """
 
 from __future__ import annotations
 
+import argparse
+import pickle
 import socket
 import sys
 import time
 from pathlib import Path
 
 import httpx2
+import pytest
+from uvicorn.server import ServerState
 
 from helpers.net import free_port
 from helpers.server import server, wait_until_answering
+from tableaux.cli import serve
 from tableaux.web.connections import KEEP_ALIVE, REQUEST_TIMEOUT
+from tableaux.web.database import Database
+from tableaux.web.server import settings_of
+from tableaux.web.workers import server_config
 
 BOUND = 90.0
 """Seconds any wait here may take before it counts as a failure."""
+DEADLINES = ["--request-timeout", "3", "--keep-alive", "2"]
 FILE_LIMIT = 256
 LOW_FILE_LIMIT = f"""
 import resource, sys
@@ -53,7 +63,8 @@ def closed_by_the_server(sock: socket.socket) -> tuple[bytes, float]:
 
 
 def test_silent_slow_and_idle_clients_are_let_go(tmp_path: Path) -> None:
-    with server(["serve", "--port", str(free_port()), "--no-browser", "--db", str(tmp_path / "g.sqlite3")]) as s:
+    with server(["serve", "--port", str(free_port()), "--no-browser", "--db", str(tmp_path / "g.sqlite3"),
+                 *DEADLINES]) as s:
         url = s.url()
         wait_until_answering(url)
         host, port = address(url)
@@ -98,7 +109,7 @@ def test_silent_slow_and_idle_clients_are_let_go(tmp_path: Path) -> None:
 def test_more_connections_than_the_file_limit_allows_leave_the_server_answering(tmp_path: Path) -> None:
     """With a file limit of 256, 600 idle connections: the process keeps at most 128 (the rest are closed at once)
     and goes on answering once the idle ones are let go, without a flood of "Too many open files" in the log."""
-    args = ["serve", "--port", str(free_port()), "--no-browser", "--db", str(tmp_path / "g.sqlite3")]
+    args = ["serve", "--port", str(free_port()), "--no-browser", "--db", str(tmp_path / "g.sqlite3"), *DEADLINES]
     with server(args, command=[sys.executable, "-c", LOW_FILE_LIMIT]) as s:
         url = s.url()
         wait_until_answering(url)
@@ -144,3 +155,23 @@ def test_new_games_are_counted_by_the_forwarded_address_only_behind_a_trusted_pr
         wait_until_answering(url)
         assert new_games(url, "198.51.100.1", 2) == [201, 201]
         assert new_games(url, "198.51.100.2", 2) == [201, 429]  # the header is not believed: one address, 127.0.0.1
+
+
+def test_the_deadlines_a_host_sets_reach_every_connection_and_bad_ones_are_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--request-timeout`` and ``--keep-alive`` become the settings uvicorn gives each connection's protocol,
+    in this process and, sent over pickle, in each of ``--workers N``; without them the defaults hold."""
+    parser = argparse.ArgumentParser()
+    serve.add_arguments(parser)
+    database = Database(path=None, url="postgresql://nobody@127.0.0.1/none")
+    for argv, request_timeout, keep_alive in ((["--request-timeout", "3", "--keep-alive", "1.5"], 3.0, 1.5),
+                                              ([], REQUEST_TIMEOUT, KEEP_ALIVE)):
+        config = server_config(object(), settings_of(parser.parse_args(argv), database, None))
+        for seen in (config, pickle.loads(pickle.dumps(config))):
+            protocol = seen.http(config=seen, server_state=ServerState(), app_state={})
+            assert (protocol.request_timeout, seen.timeout_keep_alive) == (request_timeout, keep_alive)
+    for bad in (["--request-timeout", "0"], ["--keep-alive", "soon"]):
+        with pytest.raises(SystemExit):
+            parser.parse_args(bad)
+        assert "must be a number from" in capsys.readouterr().err

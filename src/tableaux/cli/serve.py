@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..i18n import N_, _
-from .args import add_db_argument, port_number, positive_int
+from .args import add_db_argument, port_number, positive_float, positive_int
 
 HELP = N_("start the browser game (the default command)")
 
@@ -32,6 +32,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-connections", type=positive_int, default=None, metavar="N",
                    help=_("connections each server process keeps open at most (default 1000, and fewer than "
                           "its file limit allows); beyond it, new ones are closed"))
+    p.add_argument("--request-timeout", type=positive_float, default=None, metavar="SECONDS",
+                   help=_("seconds a request may take to arrive whole (default 10); a slower one is answered "
+                          "408 and its connection closed"))
+    p.add_argument("--keep-alive", type=positive_float, default=None, metavar="SECONDS",
+                   help=_("seconds a connection may stay idle between two requests (default 5)"))
 
 
 def run(args: argparse.Namespace) -> int:

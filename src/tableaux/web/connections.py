@@ -7,10 +7,11 @@ all, on a new connection, and it accepts connections until the process runs out 
 then every accept fails, and asyncio logs each failure (hundreds of thousands of lines a minute) while no
 request is answered. :class:`GuardedProtocol` is uvicorn's own HTTP/1.1 protocol on httptools (its C
 parser, which costs a request less CPU than h11) with the two limits it lacks, passed to uvicorn as its
-``http`` protocol class:
+``http`` protocol class by :class:`GuardedConfig`:
 
-- a request (its head and its body) must arrive within :data:`REQUEST_TIMEOUT` seconds of its first
-  byte, or of the connection's opening: otherwise the connection is answered 408 and closed;
+- a request (its head and its body) must arrive within :data:`REQUEST_TIMEOUT` seconds (or
+  ``--request-timeout``) of its first byte, or of the connection's opening: otherwise the connection is
+  answered 408 and closed;
 - at most ``limit_concurrency`` connections are open in one process (set below the process's file
   limit by :func:`connection_cap`): beyond that a new connection is closed at once, so the process keeps
   answering the ones it has, and one line a minute says so in the log. asyncio accepts up to the listen
@@ -27,15 +28,18 @@ import logging
 import time
 from typing import Any
 
+from uvicorn.config import Config
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from ..i18n import _
 from .limits import BACKLOG, MAX_CONNECTIONS
 
 REQUEST_TIMEOUT = 10.0
-"""Seconds a request may take to arrive whole (head and body), from its first byte or the connection's opening."""
-KEEP_ALIVE = 5
-"""Seconds a keep-alive connection may stay idle between two requests (uvicorn's ``timeout_keep_alive``)."""
+"""Seconds a request may take to arrive whole (head and body), from its first byte or the connection's opening, by
+default (``tableaux serve --request-timeout``)."""
+KEEP_ALIVE = 5.0
+"""Seconds a keep-alive connection may stay idle between two requests (uvicorn's ``timeout_keep_alive``), by
+default (``tableaux serve --keep-alive``)."""
 RESERVED_FILES = BACKLOG + 64
 """File descriptors kept for everything else: one accept round's new connections (before the cap closes them),
 database connections, the solver pool's pipes, logs."""
@@ -74,6 +78,7 @@ class GuardedProtocol(HttpToolsProtocol):
         super().__init__(*args, **kwargs)
         self._deadline: asyncio.TimerHandle | None = None
         self._refused = False
+        self.request_timeout: float = getattr(self.config, "request_timeout", REQUEST_TIMEOUT)
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         cap = self.limit_concurrency
@@ -97,7 +102,7 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def _arm(self) -> None:
         self._disarm()
-        self._deadline = self.loop.call_later(REQUEST_TIMEOUT, self._too_slow)
+        self._deadline = self.loop.call_later(self.request_timeout, self._too_slow)
 
     def _disarm(self) -> None:
         if self._deadline is not None:
@@ -131,3 +136,12 @@ class GuardedProtocol(HttpToolsProtocol):
         super().on_message_complete()
 
 
+
+class GuardedConfig(Config):
+    """uvicorn's settings, with the deadline for a request to arrive (``tableaux serve --request-timeout``) that
+    :class:`GuardedProtocol` reads from them: uvicorn hands each protocol object its settings, and sends them to
+    each server process of ``--workers N``."""
+
+    def __init__(self, *args: Any, request_timeout: float = REQUEST_TIMEOUT, **kwargs: Any) -> None:
+        super().__init__(*args, http=GuardedProtocol, **kwargs)
+        self.request_timeout = request_timeout

@@ -138,6 +138,7 @@ def settings_of(args: argparse.Namespace, database: Database, allowed_hosts: tup
         limits=limits, trusted_proxies=tuple(getattr(args, "trusted_proxy", None) or ()),
         max_connections=getattr(args, "max_connections", None) or MAX_CONNECTIONS,
         leaderboard=not getattr(args, "no_leaderboard", False),
+        **{name: value for name in ("request_timeout", "keep_alive") if (value := getattr(args, name, None))},
     )
 
 

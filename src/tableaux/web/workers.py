@@ -41,7 +41,7 @@ from uvicorn.config import STARTUP_FAILURE, Config
 from uvicorn.supervisors import Multiprocess
 
 from ..i18n import _
-from .connections import KEEP_ALIVE, GuardedProtocol, connection_cap
+from .connections import KEEP_ALIVE, REQUEST_TIMEOUT, GuardedConfig, connection_cap
 from .database import Database
 from .limits import BACKLOG, MAX_CONNECTIONS, Limits
 
@@ -63,6 +63,8 @@ class Settings:
     trusted_proxies: tuple[str, ...] = ()
     max_connections: int = MAX_CONNECTIONS
     leaderboard: bool = True
+    request_timeout: float = REQUEST_TIMEOUT
+    keep_alive: float = KEEP_ALIVE
 
 
 def configure_logging(several: bool = False) -> None:
@@ -101,9 +103,10 @@ def worker_app(settings: Settings) -> Any:
 def server_config(app: Any, settings: Settings, workers: int = 1, factory: bool = False) -> Config:
     """uvicorn's settings for every process: the guarded protocol, the keep-alive and the connection cap, and
     the proxies whose forwarded address is believed. ``factory``: ``app`` is called in each process to make it."""
-    return Config(
-        app, log_level="warning", access_log=False, lifespan="on", http=GuardedProtocol,
-        timeout_keep_alive=KEEP_ALIVE, limit_concurrency=connection_cap(settings.max_connections), backlog=BACKLOG,
+    return GuardedConfig(
+        app, log_level="warning", access_log=False, lifespan="on", request_timeout=settings.request_timeout,
+        timeout_keep_alive=settings.keep_alive, limit_concurrency=connection_cap(settings.max_connections),
+        backlog=BACKLOG,
         proxy_headers=bool(settings.trusted_proxies), forwarded_allow_ips=list(settings.trusted_proxies) or None,
         workers=workers, factory=factory,
         timeout_worker_healthcheck=HEALTHCHECK, timeout_graceful_shutdown=STOP_TIMEOUT,
