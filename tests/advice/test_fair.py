@@ -318,6 +318,29 @@ def test_fair_hint_with_every_card_known_follows_a_winning_line() -> None:
     assert game.is_won()
 
 
+def test_with_nothing_to_guess_the_one_layout_gets_the_positions_of_every_sample() -> None:
+    """Classic King Albert shows every card, so its samples are all one layout: searched once with what all of them
+    would have had, not again and again with one sample's share. Deal 2 needs more than 10,000 positions and
+    fewer than 32 times as many, so a hint with 32 samples of 10,000 positions follows a winning line instead of
+    falling back on the rule of thumb, and the chance is the verdict."""
+    game = tableaux.new_game("king-albert-classic", 2)
+    assert solve(game, max_nodes=10_000).verdict == "unknown"
+    assert solve(game, max_nodes=320_000).verdict == "winnable"
+    observation = game.observation()
+    assert observation["unseen"] == 0
+    hint = tableaux.hint(game, time_limit=None, samples=32, max_nodes=10_000)
+    assert hint.source == "solver" and "no card is hidden any more" in hint.message
+    plan = fair.plan(observation, 32, max_nodes=10_000)
+    assert plan.moves and plan.moves[0] == hint.move and plan.wins == plan.samples == 32
+    for move in plan.moves:
+        game.play(move)
+    assert game.is_won()
+    chance = fair.win_chance(observation, 32, max_nodes=10_000)
+    assert chance.share == 1.0 and chance.decided == 32
+    assert fair.win_chance(observation, 1, max_nodes=10_000).decided == 0  # one sample's share alone: no verdict
+    assert fair.hindsight_vote(observation, 32, max_nodes=10_000).move == hint.move
+
+
 def test_fair_hint_gives_no_plan_while_cards_are_hidden() -> None:
     assert fair.hindsight_vote(tableaux.new_game("eagle-wing", 1).observation(), 3, max_nodes=3000).line is None
 

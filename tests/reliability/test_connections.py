@@ -11,6 +11,7 @@ goes sooner. Waits are polls bounded by :data:`BOUND`, never paced by the deadli
 from __future__ import annotations
 
 import argparse
+import asyncio
 import pickle
 import socket
 import sys
@@ -169,7 +170,11 @@ def test_the_deadlines_a_host_sets_reach_every_connection_and_bad_ones_are_refus
                                               ([], REQUEST_TIMEOUT, KEEP_ALIVE)):
         config = server_config(object(), settings_of(parser.parse_args(argv), database, None))
         for seen in (config, pickle.loads(pickle.dumps(config))):
-            protocol = seen.http(config=seen, server_state=ServerState(), app_state={})
+            loop = asyncio.new_event_loop()  # a protocol is made inside the server's loop
+            try:
+                protocol = seen.http(config=seen, server_state=ServerState(), app_state={}, _loop=loop)
+            finally:
+                loop.close()
             assert (protocol.request_timeout, seen.timeout_keep_alive) == (request_timeout, keep_alive)
     for bad in (["--request-timeout", "0"], ["--keep-alive", "soon"]):
         with pytest.raises(SystemExit):

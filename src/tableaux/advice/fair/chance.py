@@ -28,8 +28,14 @@ CANDIDATES = 3
 class _Solver:
     """Solves sampled positions once each, within one overall deadline."""
 
-    def __init__(self, rules: Rules, max_nodes: int | None, time_limit: float | None) -> None:
+    def __init__(self, rules: Rules, max_nodes: int | None, time_limit: float | None,
+                 states: Sequence[State] = ()) -> None:
+        """``max_nodes`` is each layout's budget; when the ``states`` to be solved are all one layout (no card is
+        left to guess), that layout gets what all of them would have had: it is all there is to search, and the
+        same search made again with the same budget would only say again that it could not tell."""
         self.rules = rules
+        if max_nodes is not None and len(states) > 1 and len(set(states)) == 1:
+            max_nodes *= len(states)
         self.max_nodes = max_nodes
         self.deadline = None if time_limit is None else time.perf_counter() + time_limit
         self.cache: dict[State, SolveResult] = {}
@@ -115,7 +121,7 @@ def win_chance(
     knowledge = read(observation)
     check_budget(max_nodes, time_limit, FairError)
     states = sample_states(knowledge, samples, seed)
-    solver = _Solver(knowledge.rules, max_nodes, time_limit)
+    solver = _Solver(knowledge.rules, max_nodes, time_limit, states)
     won = lost = done = 0
     for _, result in solver.each(states):
         verdict = result.verdict
@@ -194,7 +200,7 @@ def hindsight_vote(
     check_count(candidates, "candidates")
     rules = knowledge.rules
     states = sample_states(knowledge, samples, seed)
-    solver = _Solver(rules, max_nodes, time_limit)
+    solver = _Solver(rules, max_nodes, time_limit, states)
     wins: dict[str, set[int]] = {}
     move_of: dict[str, Move] = {}
     winnable: list[int] = []

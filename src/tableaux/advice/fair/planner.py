@@ -194,7 +194,8 @@ def plan(
     every other winnable layout. Plans whose first move is in ``avoid``
     (notation) are left out: callers pass moves that only go back to a
     position the game has been in. When at most one card is unseen, the plan
-    is a whole winning line. It reads the observation only.
+    is a whole winning line, searched with the positions all the layouts would
+    have had. It reads the observation only.
     """
     knowledge = read(observation)
     check_budget(max_nodes, time_limit, FairError)
@@ -202,7 +203,7 @@ def plan(
     rules = knowledge.rules
     unseen = frozenset(knowledge.unseen)
     states = sample_states(knowledge, samples, seed)
-    solver = _Solver(rules, max_nodes, time_limit)
+    solver = _Solver(rules, max_nodes, time_limit, states)
     if len(unseen) <= 1:  # one layout only: its winning line is the plan
         result = solver(states[0])
         n = len(states)
