@@ -85,7 +85,6 @@ def test_axe_finds_no_violation_of_any_impact(
         p.close()
 
 
-
 def test_the_audited_combinations_pair_every_screen_scheme_and_language() -> None:
     values = (tuple(SIZES), ("light", "dark"), ("en", "fr"))
     for i, j in combinations(range(3), 2):

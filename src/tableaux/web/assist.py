@@ -49,7 +49,10 @@ def solver_busy(message: str) -> ApiError:
     return ApiError(503, message, cause="solver", outcome="unchanged", retry_after=BUSY_RETRY,
                     headers={"Retry-After": str(BUSY_RETRY)})
 
+
 ANSWERS_KEPT = 256
+Kept = tuple[str, str] | tuple[str, str, int]
+"""What a kept answer is found by: the chance by what the player has seen, the others by game and version."""
 
 
 class Assist:
@@ -57,17 +60,17 @@ class Assist:
 
     def __init__(self, games: Games) -> None:
         self.games = games
-        self._kept: OrderedDict[tuple[str, str, int], dict[str, Any]] = OrderedDict()
+        self._kept: OrderedDict[Kept, dict[str, Any]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def _recall(self, key: tuple[str, str, int]) -> dict[str, Any] | None:
+    def _recall(self, key: Kept) -> dict[str, Any] | None:
         with self._lock:
             found = self._kept.get(key)
             if found is not None:
                 self._kept.move_to_end(key)
             return found
 
-    def _keep(self, key: tuple[str, str, int], answer: dict[str, Any]) -> None:
+    def _keep(self, key: Kept, answer: dict[str, Any]) -> None:
         with self._lock:
             self._kept[key] = answer
             while len(self._kept) > ANSWERS_KEPT:
@@ -90,7 +93,7 @@ class Assist:
         # of one deal (the daily deal's, a shared link's) shares one search, and the answer tells none of them more
         # than they see.
         seen = hashlib.sha256(json.dumps(observation, sort_keys=True).encode()).hexdigest()
-        key = ("chance", seen, 0)
+        key = ("chance", seen)
         answer = self._recall(key)
         if answer is None:
             answer = await self._in_pool(chance_job, observation, self.games.spend["chance"])

@@ -136,7 +136,6 @@ class GuardedProtocol(HttpToolsProtocol):
         super().on_message_complete()
 
 
-
 class GuardedConfig(Config):
     """uvicorn's settings, with the deadline for a request to arrive (``tableaux serve --request-timeout``) that
     :class:`GuardedProtocol` reads from them: uvicorn hands each protocol object its settings, and sends them to
