@@ -11,7 +11,18 @@ import pytest
 import tableaux
 from helpers.browser import LiveServer, winning_line
 from helpers.layout import EW1, KA1, LANDSCAPE, PHONE, boxes, no_sideways_scroll, phone, toolbar_rows
-from helpers.page import SCREENSHOTS, Browser, Page, Player, expect, pile, send_moves, settled, shrink_png
+from helpers.page import (
+    SCREENSHOTS,
+    Browser,
+    Page,
+    Player,
+    expect,
+    pile,
+    retakes_screenshots,
+    send_moves,
+    settled,
+    shrink_png,
+)
 
 
 def fan_steps(page: Page) -> list[float]:
@@ -199,6 +210,7 @@ def test_landscape_phone_fits_the_table_in_one_screen(browser: Browser, server: 
         p.close()
 
 
+@retakes_screenshots
 @pytest.mark.parametrize("game, deal", [("king-albert", 1), ("eagle-wing", 1)])
 def test_screenshots(browser: Browser, server: LiveServer, game: str, deal: int) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

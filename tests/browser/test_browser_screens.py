@@ -24,6 +24,7 @@ from helpers.page import (
     next_frames,
     open_menu,
     play_solution_out,
+    retakes_screenshots,
     send_moves,
     set_setting,
     settled,
@@ -306,6 +307,7 @@ def test_the_solutions_controls_notices_and_the_win_banner_never_cover_a_card(
         p.close()
 
 
+@retakes_screenshots
 def test_screenshots_of_long_columns_held_sideways_and_of_the_first_visit(
     browser: Browser, server: LiveServer, long_columns: list[tableaux.Move]
 ) -> None:

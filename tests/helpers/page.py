@@ -143,8 +143,19 @@ def settled(page: Page) -> None:
                            timeout=HANG_MS)
 
 
+RETAKING = "TABLEAUX_SCREENSHOTS" in os.environ
+"""Whether this run retakes the committed screenshots: the tests that only take pictures for the docs run then
+alone, and the pictures are made small."""
+
+retakes_screenshots = pytest.mark.skipif(not RETAKING, reason="retakes docs/screenshots when asked")
+"""For a test that only takes the docs' pictures (the page it shows is checked by the layout tests)."""
+
+
 def shrink_png(path: Path) -> None:
-    """Palette PNGs are a fraction of the size; committed screenshots should stay small."""
+    """Palette PNGs are a fraction of the size; committed screenshots should stay small. A run that does not
+    retake them leaves them as taken, in the git-ignored ./screenshots."""
+    if not RETAKING:
+        return
     try:
         from PIL import Image
     except ImportError:

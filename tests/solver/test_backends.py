@@ -367,11 +367,11 @@ def test_the_restarted_complete_search_keeps_the_plain_searchs_verdicts() -> Non
                                          restarts=True)
     assert verdict == 0
     assert rules.won(replay(rules, start, [tuple(m) for m in line]))
-    assert _core.solve(game, start.piles, start.redeals, max_nodes=5_000_000, first_pass=False)[0] == 2
+    assert _core.solve(game, start.piles, start.redeals, max_nodes=2_000_000, first_pass=False)[0] == 2
     compared = restarted = 0
     for deal in (*range(1, 31), 183, 313, 340):
         start = rules.deal(deal)
-        plain, again = (_core.solve(game, start.piles, start.redeals, max_nodes=6_000_000, first_pass=False,
+        plain, again = (_core.solve(game, start.piles, start.redeals, max_nodes=3_000_000, first_pass=False,
                                     restarts=restarts) for restarts in (False, True))
         if 2 not in (plain[0], again[0]):
             assert again[0] == plain[0], deal
