@@ -39,8 +39,9 @@ def wins(rules: Rules, start: State, line: list[tuple[int, int, int]]) -> bool:
 def test_a_returned_line_wins_and_is_never_longer_than_the_line_the_search_found(
     rules: Rules, deal: int, backend: str
 ) -> None:
-    found = solve(rules.name, deal, max_nodes=300_000, backend=backend, line="found")
-    short = solve(rules.name, deal, max_nodes=300_000, backend=backend)
+    budget = 300_000 if backend == "c" else 60_000  # the Python search spends seconds on deals left unknown
+    found = solve(rules.name, deal, max_nodes=budget, backend=backend, line="found")
+    short = solve(rules.name, deal, max_nodes=budget, backend=backend)
     assert short.verdict == found.verdict and short.nodes == found.nodes  # shortening decides nothing
     if found.winnable:
         assert wins(rules, rules.deal(deal), raw(rules, short))
