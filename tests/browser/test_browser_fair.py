@@ -384,6 +384,33 @@ def test_show_solution_plays_the_winning_line_to_the_won_banner_on_king_albert_1
     expect(page.locator("#stats-body tr", has_text=re.compile(r"^Games won"))).to_contain_text("0")
 
 
+def test_a_playing_solution_asks_for_no_chance_to_win_until_it_pauses(player: Player) -> None:
+    """At the speed the solver's line plays, the figure of each position it passes would hold a worker of the
+    server's shared solver for nothing anyone reads: the page asks for it where the line pauses, and not before."""
+    page = player.page
+    page.clock.install()  # the page's timers run on by themselves, and the test moves them on too
+    player.open("?game=king-albert&deal=17")
+    expect(page.locator("#chance")).to_have_attribute("data-state", "done", timeout=SLOW)
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url) if request.url.endswith("/chance") else None)
+    menu_click(page, '[data-action="solution"]')
+    expect(page.locator("#solution-bar")).to_be_visible(timeout=SLOW)
+    assert page.input_value("#solution-speed") == "600"  # Normal: twice the figure's wait after a move
+    while int(page.locator("#moves").inner_text()) < 5:
+        before = page.locator("#moves").inner_text()
+        page.clock.run_for(600)
+        page.wait_for_function("(before) => document.getElementById('moves').textContent !== before", arg=before)
+    player.settle()
+    expect(page.locator("#chance")).to_have_attribute("data-state", "waiting")
+    assert asked == []
+    page.click("#solution-pause")
+    page.clock.run_for(1_000)
+    expect(page.locator("#chance")).to_have_attribute("data-state", "done", timeout=SLOW)
+    player.settle()
+    assert len(asked) == 1
+    expect(page.locator("#chance-stat")).not_to_have_class(re.compile(r"\bstale\b"))
+
+
 def test_show_solution_waits_out_a_busy_solver_instead_of_asking_the_player_to_click_again(player: Player) -> None:
     # The server refuses rather than queue when every worker is busy (another game's search); the first answer
     # here is that refusal, the next the server's own.

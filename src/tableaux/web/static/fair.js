@@ -9,7 +9,7 @@ import { pileCalled } from "./games.js";
 import { percent, t, tn } from "./i18n.js";
 import { hintMode, onSettingChange } from "./settings.js";
 import { adopt, cardsName, place } from "./render.js";
-import { enqueue, onView, S } from "./store.js";
+import { enqueue, onPlaying, onView, S } from "./store.js";
 
 const CHANCE_DELAY_MS = 300; // after a burst of moves (auto-home), ask once, for the last position
 
@@ -32,8 +32,15 @@ function refreshChance(view) {
   stat.hidden = false;
   const key = `${view.id}:${view.version}`;
   if ($("chance").dataset.key === key) return; // already shown for this position
-  $("chance").dataset.state = "working";
   stat.classList.add("stale");
+  if (S.playing) {
+    // The solver's line is playing: each of its positions would hold a worker of the server's shared solver
+    // for a figure nobody has time to read. The position where the line stops gets its chance then.
+    $("chance").dataset.state = "waiting";
+    explain([t("This figure is worked out again once the solution stops or pauses.")]);
+    return;
+  }
+  $("chance").dataset.state = "working";
   explain([t("Working out which layouts of the cards you have not seen can still be won…")]);
   chanceTimer = window.setTimeout(async () => {
     if (asked === key) return;
@@ -219,6 +226,9 @@ function renderHintButton() {
 
 export function wireFair() {
   onView(refreshChance);
+  onPlaying(() => {
+    if (S.view) refreshChance(S.view); // a request still waiting is dropped once the line plays
+  });
   onView(showWhereLost);
   onView((view) => {
     $("give-up").disabled = view.won || view.given_up;

@@ -8,7 +8,7 @@ import { mayTakeHelp } from "./confirm.js";
 import { t, tn } from "./i18n.js";
 import { $, announce, notice } from "./dom.js";
 import { adopt, describe } from "./render.js";
-import { enqueue, onView, S } from "./store.js";
+import { enqueue, onView, S, setPlaying } from "./store.js";
 
 const P = {
   moves: [], // the line's move texts still to play
@@ -39,6 +39,7 @@ function delay() {
 
 function stop(text) {
   window.clearTimeout(P.timer);
+  setPlaying(false);
   P.moves = [];
   P.gameId = null;
   bar(false);
@@ -115,6 +116,7 @@ export async function showSolution() {
   status(tn("Solution: {n} move (the solver looked at the face-down cards)",
     "Solution: {n} moves (the solver looked at the face-down cards)", P.total));
   bar(true);
+  setPlaying(true);
   schedule();
 }
 
@@ -123,11 +125,13 @@ export function wireSolution() {
   $("solution-pause").addEventListener("click", () => {
     P.paused = !P.paused;
     $("solution-pause").textContent = P.paused ? t("Play") : t("Pause");
+    setPlaying(!P.paused);
     if (!P.paused) schedule();
     else window.clearTimeout(P.timer);
   });
   $("solution-step").addEventListener("click", () => {
     P.paused = true;
+    setPlaying(false);
     $("solution-pause").textContent = t("Play");
     window.clearTimeout(P.timer);
     enqueue(step);

@@ -12,6 +12,7 @@ const state = {
   focus: null, // {pile, index}: where the keyboard was on the table, to go back to after a redraw
   lastMove: null, // the player's last move (not auto-home ones), for the keyboard to follow
   race: null, // the last leaderboard of the daily race from the server (race.js), kept as it came
+  playing: false, // the solver's line is playing on the table, not paused (solution.js)
 };
 
 export const S = new Proxy(state, {
@@ -123,4 +124,19 @@ export function onActionError(handler) {
 export function enqueue(task) {
   chain = chain.then(task).catch((err) => onError(err));
   return chain;
+}
+
+// ---------------------------------------------------------------- the solver's line playing on the table
+const playingListeners = [];
+
+/** Call `listener(playing)` whenever the solver's line starts or stops playing on the table. */
+export function onPlaying(listener) {
+  playingListeners.push(listener);
+}
+
+/** The solver's line plays on (true) or stops, pauses or ends (false). */
+export function setPlaying(playing) {
+  if (state.playing === playing) return;
+  state.playing = playing;
+  for (const listener of playingListeners) listener(playing);
 }
