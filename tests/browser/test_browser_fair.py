@@ -396,10 +396,7 @@ def test_a_playing_solution_asks_for_no_chance_to_win_until_it_pauses(player: Pl
     menu_click(page, '[data-action="solution"]')
     expect(page.locator("#solution-bar")).to_be_visible(timeout=SLOW)
     assert page.input_value("#solution-speed") == "600"  # Normal: twice the figure's wait after a move
-    while int(page.locator("#moves").inner_text()) < 5:
-        before = page.locator("#moves").inner_text()
-        page.clock.run_for(600)
-        page.wait_for_function("(before) => document.getElementById('moves').textContent !== before", arg=before)
+    play_solution_out(page, until=5)
     player.settle()
     expect(page.locator("#chance")).to_have_attribute("data-state", "waiting")
     assert asked == []

@@ -233,15 +233,15 @@ def send_moves(page: Page, moves: list[Any]) -> None:
     assert sent == [200, len(moves)]
 
 
-def play_solution_out(page: Page) -> None:
-    """Let the solution the page is showing play on to its win, one move at a time, the page's clock moved on
-    by a move's delay at the speed chosen instead of waited out. The page must have installed ``page.clock``
-    before it loaded. Each move's timer is set once the move before it has come back from the server, so the
-    clock moves on only after the move counter has changed; a line that stops short of the win never changes
-    it again, and the wait for it fails."""
+def play_solution_out(page: Page, until: int | None = None) -> None:
+    """Let the solution the page is showing play on to its win (or until the move counter reads ``until``), one
+    move at a time, the page's clock moved on by a move's delay at the speed chosen instead of waited out. The
+    page must have installed ``page.clock`` before it loaded. Each move's timer is set once the move before it
+    has come back from the server, so the clock moves on only after the move counter has changed; a line that
+    stops short of the win never changes it again, and the wait for it fails."""
     delay = int(page.input_value("#solution-speed"))
     won = page.locator("#message", has_text="You won")
-    while not won.is_visible():
+    while not won.is_visible() and (until is None or int(page.locator("#moves").inner_text()) < until):
         moves = page.locator("#moves").inner_text()
         page.clock.run_for(delay)
         page.wait_for_function("(before) => document.getElementById('moves').textContent !== before", arg=moves,
