@@ -12,7 +12,7 @@ import pytest
 
 from helpers.browser import LiveServer
 from helpers.layout import EW1, KA1, PHONE, boxes, no_sideways_scroll, phone, toolbar_rows
-from helpers.page import Browser, Page, Player, expect, menu_click, open_menu, pile
+from helpers.page import Browser, Player, expect, menu_click, open_menu, pile, status_rows
 from tableaux import i18n
 
 
@@ -95,14 +95,6 @@ def test_no_phone_toolbar_label_is_cut_short_in_any_language(
         assert page.locator("#toolbar").bounding_box()["height"] <= 52
     finally:
         p.close()
-
-
-def status_rows(page: Page) -> int:
-    """How many lines the status line's visible items take."""
-    tops = page.eval_on_selector_all(
-        "#status .stat", "nodes => nodes.filter(n => n.checkVisibility() && n.getBoundingClientRect().width > 1)"
-        ".map(n => Math.round(n.getBoundingClientRect().top))")
-    return len(set(tops))
 
 
 @pytest.mark.parametrize("language", i18n.languages())

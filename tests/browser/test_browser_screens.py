@@ -29,6 +29,7 @@ from helpers.page import (
     set_setting,
     settled,
     shrink_png,
+    status_rows,
 )
 from tableaux import i18n
 
@@ -112,17 +113,6 @@ def outside(page: Page, selector: str) -> list[str]:
             return out ? [`${name}: ${at}`] : [];
         })""",
     )
-
-
-def status_rows(page: Page) -> int:
-    tops = page.eval_on_selector_all(
-        "#status .stat", "nodes => nodes.filter(n => n.checkVisibility() && n.getBoundingClientRect().width > 1)"
-        ".map(n => Math.round(n.getBoundingClientRect().top))")
-    rows: list[int] = []
-    for top in sorted(tops):
-        if not rows or top - rows[-1] > 4:
-            rows.append(top)
-    return len(rows)
 
 
 @pytest.mark.parametrize("screen", list(PHONES))

@@ -143,6 +143,21 @@ def settled(page: Page) -> None:
                            timeout=HANG_MS)
 
 
+def status_rows(page: Page) -> int:
+    """How many rows the status line's visible items take, as the player sees it: the page keeps the line to
+    two rows by shrinking its text when it resizes (fitStatus, in a ResizeObserver that runs before the next
+    paint), so the count waits for the next frames rather than reading a layout no one sees."""
+    next_frames(page)
+    tops = page.eval_on_selector_all(
+        "#status .stat", "nodes => nodes.filter(n => n.checkVisibility() && n.getBoundingClientRect().width > 1)"
+        ".map(n => Math.round(n.getBoundingClientRect().top))")
+    rows: list[int] = []
+    for top in sorted(tops):
+        if not rows or top - rows[-1] > 4:
+            rows.append(top)
+    return len(rows)
+
+
 RETAKING = "TABLEAUX_SCREENSHOTS" in os.environ
 """Whether this run retakes the committed screenshots: the tests that only take pictures for the docs run then
 alone, and the pictures are made small."""
