@@ -37,6 +37,9 @@ LAUNCH_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    # Each new context opens a window, and a Chromium window preloads its address bar's suggestion popups (pages of
+    # Chromium's own interface) in a renderer of its own: without them the browser tests take a quarter less time.
+    "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup",
 ]
 # Screenshots go to ./screenshots (git-ignored) so a test run leaves the work tree clean; refresh the committed
 # ones with TABLEAUX_SCREENSHOTS=docs/screenshots python -m pytest tests/browser -k "screenshots or win_a_deal"
