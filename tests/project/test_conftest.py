@@ -6,6 +6,9 @@ from pathlib import Path
 
 import pytest
 
+QUIET_PLUGINS = ("-p", "no:schemathesis", "-p", "no:textual-snapshot", "-p", "no:syrupy")
+"""For the inner runs, which use none of them: loading these plugins is most of a pytest run's start."""
+
 CONFTEST = (Path(__file__).parents[1] / "conftest.py").read_text().replace('pytest_plugins = ["pytester"]', "")
 
 
@@ -19,7 +22,7 @@ def test_a_skipped_browser_suite_gets_one_clear_line_at_the_end_naming_what_is_m
         test_browser=f"import pytest\npytest.skip({reason!r}, allow_module_level=True)\n",
         test_other="def test_fine():\n    pass\n",
     )
-    result = pytester.runpytest_subprocess()  # own process: the real test_browser module is loaded here
+    result = pytester.runpytest_subprocess(*QUIET_PLUGINS)  # own process: the real test_browser module is loaded here
     result.assert_outcomes(passed=1, skipped=1)
     lines = [line for line in result.outlines if "BROWSER TESTS SKIPPED" in line]
     assert len(lines) == 1 and reason in lines[0] and "chromium" not in lines[0]  # Playwright, not the browser
@@ -54,7 +57,7 @@ def test_no_browser_line_when_the_browser_suite_runs(pytester: pytest.Pytester) 
     pytester.makeconftest(CONFTEST)
     pytester.makepyfile(test_browser="def test_page():\n    pass\n", test_other="import pytest\n"
                         "def test_skipped():\n    pytest.skip('unrelated')\n")
-    result = pytester.runpytest_subprocess()  # own process: the real test_browser module is loaded here
+    result = pytester.runpytest_subprocess(*QUIET_PLUGINS)  # own process: the real test_browser module is loaded here
     result.assert_outcomes(passed=1, skipped=1)
     assert not [line for line in result.outlines if "BROWSER TESTS SKIPPED" in line]
 
@@ -86,7 +89,7 @@ def test_without_postgresql_its_runs_skip_with_one_clear_line_at_the_end(
     pytester.makeconftest(CONFTEST)
     fake_pg_cluster(pytester, "def missing():\n    return 'no initdb found (apt-get install postgresql)'\n")
     pytester.makepyfile(test_store=POSTGRES_TEST)
-    result = pytester.runpytest_subprocess()
+    result = pytester.runpytest_subprocess(*QUIET_PLUGINS)
     result.assert_outcomes(passed=1, skipped=1)  # the SQLite run passes, the PostgreSQL one is skipped
     lines = [line for line in result.outlines if "POSTGRESQL TESTS SKIPPED" in line]
     assert len(lines) == 1 and "no initdb found" in lines[0] and "apt-get install postgresql" in lines[0]
@@ -100,7 +103,7 @@ def test_where_postgresql_is_required_its_absence_is_a_failure(
     pytester.makeconftest(CONFTEST)
     fake_pg_cluster(pytester, "def missing():\n    return 'no initdb found (apt-get install postgresql)'\n")
     pytester.makepyfile(test_store=POSTGRES_TEST)
-    result = pytester.runpytest_subprocess()
+    result = pytester.runpytest_subprocess(*QUIET_PLUGINS)
     result.assert_outcomes(passed=1, errors=1)
     assert not [line for line in result.outlines if "POSTGRESQL TESTS SKIPPED" in line]
     assert any("TABLEAUX_REQUIRE_POSTGRES is set but no initdb found" in line for line in result.outlines)

@@ -164,6 +164,7 @@ def test_a_migration_killed_midway_on_postgresql_leaves_a_consistent_database_th
     rows = old_database(db, 40_000)
     rng = random.Random(3)
     seen_versions: set[int] = set()
+    midway = 0  # kills that landed before the migration was done
     fraction = 0.5  # of the measured opening time; halved whenever a kill comes too late to test anything
     for _ in range(12):
         proc = subprocess.Popen([*command, db])
@@ -182,7 +183,11 @@ def test_a_migration_killed_midway_on_postgresql_leaves_a_consistent_database_th
             db = new_database()
             old_database(db, 40_000)
             fraction /= 2
-        elif len(seen_versions - {SCHEMA_VERSION}) >= 2:
-            break
+        else:
+            midway += 1
+            # Two versions left by kills, or four kills into the same step (most land in the longest one, which
+            # moves every game's moves into rows of their own), are enough: each kill is checked as above.
+            if len(seen_versions - {SCHEMA_VERSION}) >= 2 or midway >= 4:
+                break
     assert seen_versions - {SCHEMA_VERSION}, "no kill landed before the migration was done"
     assert_a_later_opening_finishes(db, rows)
