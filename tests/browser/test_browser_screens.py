@@ -148,17 +148,19 @@ def test_long_king_albert_columns_show_every_covered_corner_and_stay_on_a_phone_
 
 
 @pytest.mark.parametrize("screen", list(SCREENS))
-def test_the_settings_dialog_and_the_status_line_fit_every_screen(
+def test_the_settings_dialog_and_eagle_wings_status_line_fit_every_screen(
     browser: Browser, server: LiveServer, screen: str
 ) -> None:
+    """Eagle Wing's status line holds every item King Albert's does, and on a desktop the counts the table
+    shows too, so it is the longer of the two; King Albert's is checked on the phones with its longest columns
+    (above)."""
     p = player(browser, server, SCREENS[screen])
     try:
-        pages = {game: p.open(f"?game={game}&deal=1", p.new_page()) for game in ("king-albert", "eagle-wing")}
-        for language in i18n.languages():  # each game, shown in each language in turn
-            for game, page in pages.items():
-                in_language(page, language)
-                expect(page.locator("#chance")).to_have_attribute("data-state", "done", timeout=60_000)
-                assert status_rows(page) <= 2, f"{game}, {language}: {page.locator('#status').inner_text()}"
+        page = p.open("?game=eagle-wing&deal=1")
+        for language in i18n.languages():  # the game shown in each language in turn
+            in_language(page, language)
+            expect(page.locator("#chance")).to_have_attribute("data-state", "done", timeout=60_000)
+            assert status_rows(page) <= 2, f"{language}: {page.locator('#status').inner_text()}"
             open_menu(page)
             page.click("#settings-button")
             dialog = page.locator("#settings-dialog")
