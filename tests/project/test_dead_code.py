@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -27,9 +28,10 @@ def imported_from(module: str, paths: list[Path]) -> set[str]:
     """Names other files import from ``module`` (``from .cards import X``,
     ``from tableaux.rulebook.cards import X``)."""
     names = set()
+    importing = re.compile(rf"^\s*from\s+[\w.]*\b{re.escape(module)}\s+import\b", re.MULTILINE)
     for path in paths:
         text = path.read_text()
-        if module not in text:  # no import of it can be there: spare the parse
+        if not importing.search(text):  # no import from it can be there: spare the parse
             continue
         for node in ast.walk(ast.parse(text)):
             if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[-1] == module:
