@@ -29,6 +29,16 @@ def test_peeking_hint_starts_a_winning_line_and_says_it_peeks() -> None:
     assert solve(game).verdict == "winnable"  # the hint keeps the game winnable
 
 
+def test_a_peeking_hint_where_every_card_is_face_up_uses_nothing_hidden_and_does_not_say_it_peeks() -> None:
+    """Classic King Albert deals every card face up: the solver knows no more than the player does."""
+    game = new_game("king-albert-classic", 1)
+    assert game.observation()["unseen"] == 0
+    hint = tableaux.hint(game, time_limit=5.0, mode="peek")
+    assert hint.source == "solver" and hint.move is not None
+    assert not hint.peeks and hint.to_dict()["peeks"] is False and "Peeking" not in hint.message
+    assert "winning line" in hint.message or hint.unwinnable
+
+
 def test_hint_says_when_the_position_is_lost() -> None:
     game = new_game("king-albert", 4)  # proved unwinnable from the deal (see the solver tests)
     assert solve(game).verdict == "unwinnable"

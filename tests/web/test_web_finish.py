@@ -89,6 +89,17 @@ def test_playing_the_finish_wins_a_game_that_counts_unassisted(client: TestClien
     assert stats["won"] == 1 and stats["assisted"] == 0
 
 
+def test_a_peeking_hint_where_every_card_is_face_up_leaves_the_game_unassisted(client: TestClient) -> None:
+    """Classic King Albert hides no card: the solver's hint uses nothing the player cannot see, so it neither
+    says that it peeks nor keeps the win from counting as unassisted (the daily race ranks such wins)."""
+    view = answer(client.post("/api/games", json={"game": "king-albert-classic", "deal": 1}), 201)
+    peek = answer(client.post(f"/api/games/{view['id']}/hint", json={"mode": "peek", "played": 0}))
+    assert peek["hint"]["source"] == "solver" and peek["hint"]["peeks"] is False
+    assert "Peeking" not in peek["hint"]["message"]
+    assert peek["view"]["assisted"] is False and peek["view"]["version"] == view["version"]
+    assert answer(client.get(f"/api/games/{view['id']}"))["assisted"] is False
+
+
 def test_a_peeking_hint_marks_the_game_assisted_and_a_fair_one_does_not(client: TestClient) -> None:
     view = answer(client.post("/api/games", json={"game": "king-albert", "deal": 17}), 201)
     view = move(client, view, view["legal_moves"][0]["text"])

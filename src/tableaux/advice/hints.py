@@ -57,7 +57,8 @@ class Hint:
     unwinnable: bool = False
     """True when the solver proved that no line from here wins."""
     peeks: bool = False
-    """True when the hint used cards the player cannot see (``mode="peek"``); its message says so too."""
+    """True when the hint used cards the player has not seen (``mode="peek"`` while any is left); its message
+    says so too."""
     sentence: str = ""
     """What to do, in one short sentence with the cards named (:func:`move_sentence`); without a move, the
     message itself."""
@@ -126,23 +127,29 @@ def peek_hint(game: Game, spend: Effort | None = None) -> Hint | None:
     """A peeking hint: the next move of a winning line of the real deal, or the news that none exists.
 
     None if undecided. The solver sees the face-down cards, so the hint is
-    marked ``peeks`` and its message says so. ``spend`` is its positions and
+    marked ``peeks`` and its message says so, while the player has a card left
+    to see. Once every card has been on view (from the first move in classic
+    King Albert, which deals every card face up), the player knows the deal
+    as well as the solver does: the hint uses nothing they lack, and is
+    neither marked nor worded as peeking. ``spend`` is its positions and
     seconds, the library's peeking hint's (:mod:`tableaux.advice.effort`) unless given.
     """
     if game.is_won():
         return None
     spend = spend or effort("peek-hint")
     result = solve(game, max_nodes=spend.positions, time_limit=spend.seconds)
+    peeks = game.observation()["unseen"] > 0
+    said = " " + _(PEEKING) if peeks else ""
     if result.verdict == "winnable" and result.moves:
         move = result.moves[0]
         text = _("Play {move}: it starts a winning line of {n} moves.").format(move=move, n=len(result.moves))
-        return Hint(move, "solver", text + " " + _(PEEKING), peeks=True)
+        return Hint(move, "solver", text + said, peeks=peeks)
     if result.verdict == "unwinnable":
         fallback = heuristic_hint(game)
         text = _("This position can no longer be won: the solver searched every line from here.")
         if fallback.move is not None:
             text += " " + _("You can still play {move}.").format(move=fallback.move)
-        return Hint(fallback.move, "solver", text + " " + _(PEEKING), unwinnable=True, peeks=True)
+        return Hint(fallback.move, "solver", text + said, unwinnable=True, peeks=peeks)
     return None
 
 
@@ -229,7 +236,8 @@ def hint(
     ``mode="fair"`` (the default) uses only what the player has seen
     (:func:`fair_hint`). ``mode="peek"`` is the clairvoyant hint: the
     solver's move on the real deal when it finds a win within its budget,
-    else the heuristic's; it says that it peeks.
+    else the heuristic's; it says that it peeks while the player has a card
+    left to see.
 
     ``spend`` is the hint's whole effort (a front end passes its own from
     :mod:`tableaux.advice.effort`); ``time_limit``, ``samples`` and ``max_nodes``
