@@ -323,10 +323,34 @@ def test_win_a_deal(player: Player) -> None:
     expect(page.locator("#score")).to_have_text("52")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     settled(page)  # the last card has slid home
+    page.evaluate("""Promise.all(document.getAnimations()  // and the cards' leap off the table is over
+        .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity)
+        .map((a) => a.finished.catch(() => null)))""")
     page.screenshot(path=str(SCREENSHOTS / "king-albert-won-desktop.png"))
     shrink_png(SCREENSHOTS / "king-albert-won-desktop.png")
     menu_click(page, "#stats-button")
     expect(page.locator("#stats-body tr", has_text="Games won")).to_contain_text("1")
+
+
+def test_after_a_win_the_same_deal_can_be_played_again_from_its_start(player: Player) -> None:
+    """To win it in fewer moves: the banner's second button deals the won deal again, as a new game."""
+    line = winning_line("king-albert", 9)
+    page = player.open("?game=king-albert&deal=9")
+    send_moves(page, line[:-1])
+    page.reload()
+    page.wait_for_selector("[data-pile]")
+    won = player.view()
+    home = tableaux.Game.replay(tableaux.rules("king-albert"), 9, line[:-1]).home_move(line[-1].source)
+    assert home == line[-1]
+    card(page, won["position"]["piles"][home.source][-1]["card"], home.source).dblclick()
+    expect(page.locator("#message")).to_contain_text("You won")
+    page.click("#message-again")
+    expect(page.locator("#message")).to_be_hidden()
+    expect(page.locator("#moves")).to_have_text("0")
+    expect(page.locator("#deal-number")).to_have_text("9")
+    again = player.view()
+    assert again["id"] != won["id"] and again["deal"] == 9 and not again["won"] and again["moves"] == 0
+    assert again["position"]["piles"] == tableaux.new_game("king-albert", 9).public_position()["piles"]
 
 
 def first_group_move(name: str, deal: int) -> tuple[tableaux.Game, tableaux.Move]:

@@ -4,7 +4,7 @@
 // page), dialogs.js (rules, statistics), race.js (the daily race's leaderboard); board.js and cards.js draw the
 // table from the server's game info.
 
-import { act, restart, resume, showHint, wireAutoHome } from "./actions.js";
+import { act, newGame, restart, resume, showHint, wireAutoHome } from "./actions.js";
 import { wireClock } from "./clock.js";
 import { wireConfirm } from "./confirm.js";
 import { openDaily, startNewGame, wireDaily } from "./daily.js";
@@ -61,6 +61,7 @@ function wire() {
   $("message").addEventListener("click", (event) => {
     const id = event.target.closest("button")?.id;
     if (id === "message-new") enqueue(() => startNewGame(S.view.game, { ask: false }));
+    else if (id === "message-again") enqueue(() => newGame(S.view.game, S.view.deal));
     else if (id === "message-undo") enqueue(() => act("undo"));
     else if (id === "share-race") enqueue(openRace);
   });

@@ -195,6 +195,8 @@ export function renderMessage() {
         "You won deal {deal} of {game} in {n} moves and {time}!", v.moves, facts);
     box.append(`${won} `);
     box.append(button("message-new", t("Play another deal")));
+    // The same deal from its start, to win it in fewer moves; not a daily deal, which is played once a day.
+    if (!v.daily) box.append(" ", button("message-again", t("Play this deal again")));
   } else if (v.given_up) {
     box.classList.add("over");
     box.append(t("You gave this game up.") + " ");
