@@ -333,6 +333,8 @@ def test_the_daily_deal_and_its_shareable_result(browser: Browser, server: Any) 
         send_moves(page, line)
         page.reload()
         expect(page.locator("#message")).to_contain_text("You won")
+        expect(page.locator("#message-new")).to_be_visible()
+        expect(page.locator("#message-again")).to_have_count(0)  # a daily deal is played once
         share = page.locator("#share-text")
         expect(share).to_contain_text(f"Tableaux daily Eagle Wing, {day}: won in "
                                       f"{len(line)} moves")
