@@ -32,6 +32,7 @@ from helpers.page import (
     settled,
     shrink_png,
     touch_drag,
+    win_by_hand,
 )
 from tableaux.solver.strategy import safe_moves
 
@@ -310,15 +311,7 @@ def test_reload_and_server_restart_keep_the_game(browser: Browser, tmp_path: Pat
 def test_win_a_deal(player: Player) -> None:
     line = winning_line("king-albert", 9)
     page = player.open("?game=king-albert&deal=9")
-    # All but the last move through the API, then reload the page and finish with the mouse.
-    send_moves(page, line[:-1])
-    page.reload()
-    last = line[-1]
-    code = tableaux.new_game("king-albert", 9)
-    for m in line[:-1]:
-        code.play(m)
-    moving = code.position()["piles"][last.source][-1]["card"]
-    drag(page, card(page, moving, last.source), pile(page, last.target))
+    win_by_hand(page, "king-albert", 9, line)  # all but the last move through the API, the last with the mouse
     expect(page.locator("#message")).to_contain_text("You won")
     expect(page.locator("#score")).to_have_text("52")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -336,13 +329,8 @@ def test_after_a_win_the_same_deal_can_be_played_again_from_its_start(player: Pl
     """To win it in fewer moves: the banner's second button deals the won deal again, as a new game."""
     line = winning_line("king-albert", 9)
     page = player.open("?game=king-albert&deal=9")
-    send_moves(page, line[:-1])
-    page.reload()
-    page.wait_for_selector("[data-pile]")
-    won = player.view()
-    home = tableaux.Game.replay(tableaux.rules("king-albert"), 9, line[:-1]).home_move(line[-1].source)
-    assert home == line[-1]
-    card(page, won["position"]["piles"][home.source][-1]["card"], home.source).dblclick()
+    won = player.view()  # the game about to be won
+    win_by_hand(page, "king-albert", 9, line)
     expect(page.locator("#message")).to_contain_text("You won")
     page.click("#message-again")
     expect(page.locator("#message")).to_be_hidden()

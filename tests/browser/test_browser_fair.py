@@ -20,12 +20,12 @@ from helpers.page import (
     Page,
     Player,
     card,
-    drag,
     expect,
     menu_click,
     pile,
     play_solution_out,
     shrink_png,
+    win_by_hand,
 )
 from helpers.page import send_moves as send_all
 from helpers.time_zones import utc_date
@@ -285,12 +285,7 @@ def test_a_won_game_from_winnable_only(player: Player) -> None:
     entry = catalogue.lookup("king-albert", view["deal"])
     assert entry is not None and entry.grade == "easy" and view["grade"] == "easy"
     line = tableaux.solve("king-albert", view["deal"]).moves
-    send_moves(page, line[:-1])
-    page.reload()
-    last = line[-1]
-    mirror = tableaux.Game.replay(tableaux.rules("king-albert"), view["deal"], line[:-1])
-    moving = mirror.position()["piles"][last.source][-1]["card"]
-    drag(page, card(page, moving, last.source), pile(page, last.target))
+    win_by_hand(page, "king-albert", view["deal"], line)
     expect(page.locator("#message")).to_contain_text("You won")
     page.reload()
     expect(page.locator("#deal-kind")).to_have_value("easy")  # remembered
@@ -304,12 +299,7 @@ def test_a_graded_deal_shows_its_par_and_the_win_says_the_moves_beside_it(player
     expect(page.locator("#grade")).to_contain_text(f"Par {entry.par}")
     assert player.view()["par"] == entry.par
     line = tableaux.solve("king-albert", entry.deal).moves
-    send_moves(page, line[:-1])
-    page.reload()
-    last = line[-1]
-    mirror = tableaux.Game.replay(tableaux.rules("king-albert"), entry.deal, line[:-1])
-    moving = mirror.position()["piles"][last.source][-1]["card"]
-    drag(page, card(page, moving, last.source), pile(page, last.target))
+    win_by_hand(page, "king-albert", entry.deal, line)
     expect(page.locator("#message")).to_contain_text(f"in {len(line)} moves (par {entry.par}) and ")
     expect(page.locator("#grade")).to_contain_text(f"Par {entry.par}")
 

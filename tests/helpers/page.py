@@ -251,6 +251,19 @@ def send_moves(page: Page, moves: list[Any]) -> None:
     assert sent == [200, len(moves)]
 
 
+def win_by_hand(page: Page, name: str, deal: int, line: list[Any]) -> None:
+    """Play ``line`` (a winning line of deal ``deal`` of ``name``) on the page's game: every move but the last
+    through the API, then the page loaded again and the last card dragged home as a player does."""
+    import tableaux
+
+    send_moves(page, line[:-1])
+    page.reload()
+    last = line[-1]
+    before = tableaux.Game.replay(tableaux.rules(name), deal, line[:-1])
+    moving = before.position()["piles"][last.source][-1]["card"]
+    drag(page, card(page, moving, last.source), pile(page, last.target))
+
+
 def play_solution_out(page: Page, until: int | None = None) -> None:
     """Let the solution the page is showing play on to its win (or until the move counter reads ``until``), one
     move at a time, the page's clock moved on by a move's delay at the speed chosen instead of waited out. The
