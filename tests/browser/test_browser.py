@@ -1,7 +1,7 @@
 """The browser game played in real headless Chromium, as a person would: mouse, clicks, keyboard.
 
 Every JSON response the page receives is checked for face-down card identities. Needs Debian's
-``chromium`` (``/usr/bin/chromium``); without it the module is skipped, unless
+``chromium-headless-shell`` or ``chromium`` (``helpers.page.CHROMIUM``); without either the module is skipped, unless
 ``TABLEAUX_REQUIRE_BROWSER=1`` (set by CI) makes that a failure.
 """
 
@@ -17,13 +17,18 @@ import pytest
 import tableaux
 from helpers.browser import LiveServer, winning_line
 from helpers.page import (
+    CHROMIUM,
+    FULL_CHROMIUM,
+    REQUIRED,
     SCREENSHOTS,
     SEEN_WELCOME,
+    SLOW,
     Browser,
     Player,
     card,
     drag,
     expect,
+    launch_full_browser,
     menu_click,
     next_frames,
     open_menu,
@@ -323,6 +328,31 @@ def test_win_a_deal(player: Player) -> None:
     shrink_png(SCREENSHOTS / "king-albert-won-desktop.png")
     menu_click(page, "#stats-button")
     expect(page.locator("#stats-body tr", has_text="Games won")).to_contain_text("1")
+
+
+def test_the_full_browser_plays_a_deal_to_its_win_as_the_shell_does(browser: Browser, server: Any) -> None:
+    """The suite drives Chromium's headless shell; players run the full browser, the same engine with a window's
+    interface around it. One game in it, to the win, with no error on its console."""
+    if CHROMIUM == FULL_CHROMIUM:
+        pytest.skip("the suite runs in the full browser already")
+    if not FULL_CHROMIUM.exists():
+        if REQUIRED:
+            pytest.fail(f"TABLEAUX_REQUIRE_BROWSER=1 and no full browser at {FULL_CHROMIUM} (apt-get install chromium)")
+        pytest.skip(f"no full browser at {FULL_CHROMIUM} (apt-get install chromium)")
+    full = launch_full_browser(browser)
+    try:
+        player = Player(full, server.url)
+        console: list[str] = []
+        player.page.on("console", lambda msg: console.append(msg.text) if msg.type == "error" else None)
+        page = player.open("?game=king-albert&deal=9")
+        expect(page.locator("#chance")).to_have_attribute("data-state", "done", timeout=SLOW)
+        win_by_hand(page, "king-albert", 9, winning_line("king-albert", 9))
+        expect(page.locator("#message")).to_contain_text("You won")
+        expect(page.locator("#score")).to_have_text("52")
+        assert console == []
+        player.close()
+    finally:
+        full.close()
 
 
 def test_after_a_win_the_same_deal_can_be_played_again_from_its_start(player: Player) -> None:

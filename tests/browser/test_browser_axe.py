@@ -23,11 +23,10 @@ from typing import Any
 import pytest
 
 from helpers.browser import LiveServer
-from helpers.page import Browser, Player, axe_violations, expect, open_menu, send_moves
+from helpers.page import SLOW, Browser, Player, axe_violations, expect, open_menu, send_moves
 
 pytest.importorskip("axe_playwright_python.sync_playwright", reason="the audit needs axe-playwright-python")
 
-SLOW = 60_000  # ms: the chance to win on a busy 2-core machine
 SIZES: dict[str, tuple[dict[str, int], dict[str, Any]]] = {
     "desktop": ({"width": 1280, "height": 800}, {}),
     "phone": ({"width": 390, "height": 844}, {"has_touch": True, "is_mobile": True}),

@@ -16,6 +16,7 @@ import pytest
 import tableaux
 from helpers.page import (
     SCREENSHOTS,
+    SLOW,
     Browser,
     Page,
     Player,
@@ -33,8 +34,6 @@ from tableaux import catalogue, fair
 from tableaux.advice.effort import effort
 from tableaux.rulebook.cards import card_name, parse_card
 from tableaux.solver import default_backend
-
-SLOW = 60_000  # ms: the solver's answers on a busy 2-core machine
 
 
 def send_moves(page: Page, moves: list[Any]) -> None:

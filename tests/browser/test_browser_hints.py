@@ -10,10 +10,8 @@ from typing import Any
 import pytest
 
 import tableaux
-from helpers.page import PHONE, Browser, Page, Player, axe_violations, expect, menu_click
+from helpers.page import PHONE, SLOW, Browser, Page, Player, axe_violations, expect, menu_click
 from tableaux.advice.hints import move_sentence
-
-SLOW = 60_000  # ms: the solver on a busy machine
 
 
 def ask_for_a_hint(page: Page) -> dict[str, Any]:

@@ -39,7 +39,7 @@ def missing_for_the_browser_tests(chromium: Path) -> list[str]:
     if playwright is None:
         missing.append("Playwright for Python (pip install -e '.[test]', or pip install playwright)")
     if not chromium.exists():
-        missing.append(f"Debian's chromium at {chromium} (apt-get install chromium)")
+        missing.append(f"Debian's chromium at {chromium} (apt-get install chromium-headless-shell, or chromium)")
     return missing
 
 
