@@ -96,6 +96,26 @@ def test_the_core_polish_makes_the_reference_polish_s_positions_in_its_order(rul
     assert improved  # the comparison covers a search that found a shorter line
 
 
+@pytest.mark.parametrize("rules", [KA, KAC], ids=lambda r: r.name)
+def test_a_polish_asked_for_a_line_of_at_most_enough_moves_stops_at_its_first_one_in_the_core_as_in_python(
+        rules: Rules) -> None:
+    stopped_early = 0
+    for deal, found in found_lines(rules.name):
+        start = rules.deal(deal)
+        line = Shortener(EnginePositions(rules)).shorten(start, list(found))
+        full, full_made = polish(core_positions(rules), start, line, 3000)
+        if len(full) == len(line):
+            continue  # nothing shorter within the budget: no first shorter line to stop at
+        enough = len(line) - 1
+        expected = polish(EnginePositions(rules), start, line, 3000, enough=enough)
+        got = polish(core_positions(rules), start, line, 3000, enough=enough)
+        assert got == expected  # the same line after the same positions
+        assert len(full) <= len(got[0]) <= enough and wins(rules, start, got[0])
+        assert got[1] <= full_made
+        stopped_early += got[1] < full_made
+    assert stopped_early  # some polish went on, without the stop, past its first shorter line
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from([KA, KAC]), st.integers(1, 5000), st.integers(0, 2**32), st.integers(0, 120))
 def test_the_core_lower_bound_is_the_strategy_s(rules: Rules, deal: int, seed: int, plies: int) -> None:

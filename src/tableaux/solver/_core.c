@@ -420,15 +420,15 @@ static PyObject *core_shorten(PyObject *self, PyObject *args, PyObject *kw) {
 
 static PyObject *core_polish(PyObject *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"game",     "piles",     "redeals",  "line",       "weight",
-                            "max_nodes", "max_held", "time_limit", "restricted", NULL};
+                            "max_nodes", "max_held", "time_limit", "restricted", "enough", NULL};
     PyObject *g, *piles, *line_obj;
     long redeals;
     long long max_nodes = -1, max_held = 2000000;
     double time_limit = 0;
-    int game, weight = 3, restricted = 1;
+    int game, weight = 3, restricted = 1, enough = 0;
     Pos start;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOlO|iLLdp", names, &g, &piles, &redeals, &line_obj, &weight,
-                                     &max_nodes, &max_held, &time_limit, &restricted) ||
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOlO|iLLdpi", names, &g, &piles, &redeals, &line_obj, &weight,
+                                     &max_nodes, &max_held, &time_limit, &restricted, &enough) ||
         read_game(g, &game) || read_pos(game, piles, redeals, &start))
         return NULL;
     if (game == GAME_EW) return PyErr_Format(PyExc_ValueError, "the core's polish is for King Albert's games");
@@ -440,7 +440,7 @@ static PyObject *core_polish(PyObject *self, PyObject *args, PyObject *kw) {
     long long made = 0;
     double deadline = time_limit > 0 ? tx_now() + time_limit : 0;
     Py_BEGIN_ALLOW_THREADS;
-    r = tx_polish(&start, line, (int)n, weight, restricted, max_nodes, max_held, deadline, &out, &nout, &made);
+    r = tx_polish(&start, line, (int)n, weight, restricted, enough, max_nodes, max_held, deadline, &out, &nout, &made);
     Py_END_ALLOW_THREADS;
     free(line);
     if (r) return PyErr_NoMemory();
@@ -478,9 +478,9 @@ static PyMethodDef core_methods[] = {
      "cycles and detours cut (shorten.py's passes), within budget positions (-1: no limit) and time_limit seconds\n"
      "(0: none); ValueError when the line is not a legal win from the position"},
     {"polish", (PyCFunction)(void (*)(void))core_polish, METH_VARARGS | METH_KEYWORDS,
-     "polish(game, piles, redeals, line, weight=3, max_nodes=-1, max_held=2000000, time_limit=0, restricted=True)\n"
-     "-> (line, positions made): shortest.py's polish for King Albert's games, a line no longer than the winning\n"
-     "line given"},
+     "polish(game, piles, redeals, line, weight=3, max_nodes=-1, max_held=2000000, time_limit=0, restricted=True,\n"
+     "enough=0) -> (line, positions made): shortest.py's polish for King Albert's games, a line no longer than the\n"
+     "winning line given; it stops at a line of at most enough moves (0: never)"},
     {"lower_bound", core_lower_bound, METH_VARARGS,
      "lower_bound(game, piles, redeals) -> King Albert's lower bound on the moves left (bounds.py)"},
     {"layered_key", core_layered_key, METH_VARARGS,

@@ -145,9 +145,10 @@ def shortened(rules: Rules, state: State, line: list[RawMove], core: Any, core_g
 def polish_long(positions: EnginePositions, state: State, line: list[RawMove], deadline: float | None, held: int,
                 bound: int) -> list[RawMove]:
     """Step 4 of the module docstring: ``line``, or a shorter one from the game's long polishes, made in turn
-    while the line is still more than :data:`LONG` times its ``bound`` (the compiled core's polish only: in
-    Python they would take minutes). The detour passes run to their end first: a line the budget left long may
-    be one whose passes it cut short (a search's line of tens of thousands of moves)."""
+    while the line is still more than :data:`LONG` times its ``bound``, each stopping at its first line within
+    that (the compiled core's polish only: in Python they would take minutes). The detour passes run to their end
+    first: a line the budget left long may be one whose passes it cut short (a search's line of tens of thousands
+    of moves)."""
     stages = positions.strategy.long_polish
     if not stages or len(line) <= LONG * bound or not isinstance(positions, CorePositions):
         return line
@@ -156,7 +157,7 @@ def polish_long(positions: EnginePositions, state: State, line: list[RawMove], d
     for nodes, restricted in stages:
         if len(line) <= LONG * bound:
             break
-        polished, _ = polish(positions, state, line, nodes, deadline, held, restricted)
+        polished, _ = polish(positions, state, line, nodes, deadline, held, restricted, enough=LONG * bound)
         if _shorter_win(positions.rules, state, polished, line):
             line = shortener.shorten(state, polished, deadline=deadline, check=False)
     return line

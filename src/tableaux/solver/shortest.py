@@ -73,10 +73,12 @@ def fewest_moves(positions: EnginePositions, start: State, line: Sequence[RawMov
 
 def polish(positions: EnginePositions, start: State, line: Sequence[RawMove], max_nodes: int,
            deadline: float | None = None, max_held: int = 2_000_000,
-           restricted: bool = True) -> tuple[list[RawMove], int]:
+           restricted: bool = True, enough: int = 0) -> tuple[list[RawMove], int]:
     """A line no longer than ``line`` found by the greedy search (module docstring), and the positions it made.
     ``restricted``: over the first pass's moves (nothing taken back off a foundation) with its greedy moves home;
-    without, over every move with the safe moves home, as the fewest-moves search moves.
+    without, over every move with the safe moves home, as the fewest-moves search moves. ``enough``: the search
+    stops once its best line has at most that many moves (after the position whose moves found it; 0: never), for
+    a caller that only needs a line that short.
 
     With the compiled core's positions in King Albert's games, the core makes the same search
     (``_core.polish``: the same positions in the same order, ``tests/solver/test_lines_core.py``)."""
@@ -87,17 +89,19 @@ def polish(positions: EnginePositions, start: State, line: Sequence[RawMove], ma
             if seconds <= 0:
                 return list(line), 0
         out, made = positions.core.polish(positions.game, start.piles, start.redeals, line, POLISH_WEIGHT, max_nodes,
-                                          max_held, seconds, restricted)
+                                          max_held, seconds, restricted, enough)
         return [tuple(m) for m in out], made
-    best, _, made, _, _ = _search(positions, start, line, POLISH_WEIGHT, restricted, max_nodes, deadline, max_held)
+    best, _, made, _, _ = _search(positions, start, line, POLISH_WEIGHT, restricted, max_nodes, deadline, max_held,
+                                  enough)
     return best, made
 
 
 def _search(positions: EnginePositions, start: State, line: Sequence[RawMove], weight: int, restricted: bool,
             max_nodes: int | None, deadline: float | None,
-            max_held: int) -> tuple[list[RawMove], int, int, list[RawMove], State]:
+            max_held: int, enough: int = 0) -> tuple[list[RawMove], int, int, list[RawMove], State]:
     """The best-first search: the shortest line found, the smallest g + h left waiting (the line's length when
-    none is), the positions made, and the start's own safe moves with the position after them."""
+    none is), the positions made, and the start's own safe moves with the position after them. It stops early once
+    its best line has at most ``enough`` moves (0: never), as the core's polish does."""
     rules, strategy = positions.rules, positions.strategy
     apply, key, safe, moves_of = positions.apply, positions.key, positions.safe_move, positions.moves
     shortest_safe = positions.shortest_safe_move
@@ -165,6 +169,9 @@ def _search(positions: EnginePositions, start: State, line: Sequence[RawMove], w
             parents.append(i)
             steps.append(tuple(path))
             heapq.heappush(heap, (g2 + weight * h2, -g2, h2, len(states) - 1))
+        if upper <= enough:
+            out_of_budget = True  # stopped short: what is left waiting still bounds the fewest moves
+            break
         if (max_nodes is not None and made >= max_nodes) or len(best_g) >= max_held:
             out_of_budget = True
             break

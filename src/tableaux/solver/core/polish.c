@@ -244,7 +244,7 @@ static void release(Polish *s) {
     free(s->best_g);
 }
 
-int tx_polish(const Pos *start, const Move *line, int n, int weight, int restricted, long long max_nodes,
+int tx_polish(const Pos *start, const Move *line, int n, int weight, int restricted, int enough, long long max_nodes,
               long long max_held, double deadline, Move **out, int *nout, long long *made) {
     Polish s = {.root = *start, .restricted = restricted != 0};
     Move *best = malloc(((size_t)n + 1) * sizeof *best), path[MAXCARDS * 4 + 8];
@@ -306,7 +306,7 @@ int tx_polish(const Pos *start, const Move *line, int n, int weight, int restric
                 heap_push(&s, (Open){g2 + weight * h2, -g2, h2, (uint32_t)(s.n - 1)}))
                 goto done;
         }
-        if ((max_nodes >= 0 && s.made >= max_nodes) || (long long)s.seen.used >= max_held) break;
+        if (upper <= enough || (max_nodes >= 0 && s.made >= max_nodes) || (long long)s.seen.used >= max_held) break;
         if (s.made >= next_check) {
             next_check = s.made + CHECK_EVERY;
             if (deadline > 0 && tx_now() >= deadline) break;
