@@ -40,14 +40,24 @@ export function rankWords(rank) {
   return T.ranks[rank] || rank;
 }
 
+const formatters = new Map();
+
+/** The page language's formatter of `kind` made with `options`, made once: making one costs far more than using
+ * it, and the chance and the statistics format figures on every change. */
+function formatter(Kind, options) {
+  const key = `${T.lang} ${Kind.name} ${JSON.stringify(options)}`;
+  if (!formatters.has(key)) formatters.set(key, new Kind(T.lang, options));
+  return formatters.get(key);
+}
+
 /** A share as a whole percentage, spaced as the page's language spaces it: "62%", "62 %" (French). */
 export function percent(share) {
-  return new Intl.NumberFormat(T.lang, { style: "percent", maximumFractionDigits: 0 }).format(share);
+  return formatter(Intl.NumberFormat, { style: "percent", maximumFractionDigits: 0 }).format(share);
 }
 
 /** Several things as one phrase in the page's language: "A, B and C", "A, B et C". */
 export function listWords(items) {
-  return new Intl.ListFormat(T.lang, { type: "conjunction" }).format(items);
+  return formatter(Intl.ListFormat, { type: "conjunction" }).format(items);
 }
 
 /** The form of `singular`/`plural` for `n` in the page's language; {n} is filled in too. */
@@ -55,7 +65,7 @@ export function tn(singular, plural, n, params) {
   const forms = T.plurals[singular];
   let text = "";
   if (forms) {
-    const index = T.categories.indexOf(new Intl.PluralRules(T.lang).select(n));
+    const index = T.categories.indexOf(formatter(Intl.PluralRules, {}).select(n));
     text = forms[index >= 0 ? index : forms.length - 1];
   }
   if (!text) text = n === 1 ? singular : plural;
