@@ -11,7 +11,7 @@ import pytest
 
 import tableaux
 from helpers.page import PHONE, SLOW, Browser, Page, Player, axe_violations, expect, menu_click
-from tableaux.advice.hints import move_sentence
+from tableaux.advice.hints import heuristic_hint, move_sentence
 
 
 def ask_for_a_hint(page: Page) -> dict[str, Any]:
@@ -85,3 +85,26 @@ def test_an_ungraded_deal_has_no_such_line(player: Player) -> None:
     expect(page.locator("#chance-info")).to_be_visible()
     expect(page.locator("#chance-info")).not_to_contain_text("Winnable:")
     assert page.locator("#grade-stat").get_attribute("title") is None
+
+
+def test_why_never_names_the_move_in_notation_which_the_hint_names_with_its_cards(player: Player) -> None:
+    """The server's message names the move in notation (pile labels are hidden by default); the hint's own
+    sentence names its cards, so "Why?" keeps only the reason: what follows "Play R5>T1:", and none of a sentence
+    such as "You can still play R5>T1." or "Try R5>T1 (a rule of thumb, not a proof).\""""
+    page = player.open("?game=king-albert&deal=1")
+    game = tableaux.new_game("king-albert", 1)
+    heuristic = heuristic_hint(game)
+    assert heuristic.move is not None
+    name = str(heuristic.move)  # the notation, as the API's move.text gives it
+    lost = f"None of 32 possible layouts of the hidden cards can be won from here. You can still play {name}."
+    cases = {
+        heuristic.message: "",
+        lost: "None of 32 possible layouts of the hidden cards can be won from here.",
+        f"Play {name}: it wins in 3 of 32 possible layouts of the hidden cards.":
+            "it wins in 3 of 32 possible layouts of the hidden cards.",
+    }
+    for message, reason in cases.items():
+        got = page.evaluate("""([message, text]) => import('/static/actions.js')
+            .then((m) => m.hintReason({ message, move: { text } }))""", [message, name])
+        assert got == reason
+        assert name not in got

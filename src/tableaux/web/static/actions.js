@@ -81,14 +81,21 @@ export async function homeMove(pile) {
  * What a hint rests on, from the server's message in the page's language (the request carries it). The
  * message starts with the move in notation ("Play T7>T3: it wins in 40 of 64 possible layouts...", "Jouez
  * T7>T3 : il gagne..."); the page names the move itself, with its cards, so only what follows the move and
- * its colon is kept, however the language spaces the colon. A message with no such colon is kept whole.
+ * its colon is kept, however the language spaces the colon. A message with no such colon is kept whole, but for
+ * a sentence that names the move in notation.
  */
 export function hintReason(hint) {
   const text = hint.message;
-  const at = hint.move ? text.indexOf(hint.move.text) : -1;
+  const name = hint.move?.text;
+  const at = name ? text.indexOf(name) : -1;
   if (at < 0) return text;
-  const rest = text.slice(at + hint.move.text.length).match(/^\s*:\s*([^]*)$/);
-  return rest ? rest[1] : text;
+  const rest = text.slice(at + name.length).match(/^\s*:\s*([^]*)$/);
+  if (rest) return rest[1];
+  // A sentence that names the move in notation ("You can still play R5>T1.", "Try R5>T1 (a rule of thumb, not a
+  // proof).") says again what the hint's own sentence says with the cards named: it is left out.
+  const before = text.lastIndexOf(". ", at);
+  const after = text.indexOf(".", at + name.length);
+  return (text.slice(0, before < 0 ? 0 : before + 1) + (after < 0 ? "" : text.slice(after + 1))).trim();
 }
 
 /**
@@ -108,11 +115,13 @@ export async function showHint() {
   const notation = hint.move && showLabels() ? ` (${hint.move.text})` : "";
   const text = t("Hint: {sentence}", { sentence: hint.sentence + notation });
   const why = [];
-  if (hint.move) {
-    const reason = hintReason(hint);
+  const reason = hint.move ? hintReason(hint) : "";
+  if (reason) {
     why.push(hint.source === "solver" ? t("From the solver: {why}", { why: reason })
       : hint.source === "heuristic" ? t("From the heuristic (a rule of thumb, not a proof): {why}", { why: reason })
         : reason);
+  } else if (hint.source === "heuristic") {
+    why.push(t("From the heuristic: a rule of thumb, not a proof."));
   }
   if (hint.unwinnable) why.push(t("This deal cannot be won from here."));
   // A peeking hint's message already says that it peeked (tableaux.advice.hints): said once, in the page's language.

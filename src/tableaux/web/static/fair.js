@@ -177,7 +177,7 @@ async function showWhereLost(view) {
   } else {
     line.append(t("The solver could not tell where the game was lost."));
   }
-  line.append(" " + t("(The solver looked at every card: the game is over.) Going back counts the game as assisted."));
+  line.append(" " + t("(To tell, the solver looked at every card.) Going back counts the game as assisted."));
 }
 
 /** Where the game was lost, naming the cards the losing move took (pile labels are hidden by default). */
