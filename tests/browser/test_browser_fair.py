@@ -423,13 +423,15 @@ def test_show_solution_waits_out_a_busy_solver_instead_of_asking_the_player_to_c
     expect(page.locator("#notice")).not_to_contain_text("busy")
 
 
-def test_a_position_that_cannot_be_won_says_so(player: Player) -> None:
+def test_a_position_that_cannot_be_won_says_so_and_what_the_chance_beside_it_counts(player: Player) -> None:
+    # The chance still shown counts layouts of the cards not seen, some of which win: said, so that the two agree.
     game = lost_game("eagle-wing", 5, seed=1)
     page = player.open("?game=eagle-wing&deal=5")
     send_moves(page, game.moves_played[:-1])
     page.reload()
     menu_click(page, '[data-action="solution"]')
     expect(page.locator("#notice")).to_contain_text("This position cannot be won", timeout=SLOW)
+    expect(page.locator("#notice")).to_contain_text("counts the layouts of the cards you have not seen")
     expect(page.locator("#solution-bar")).to_be_hidden()
 
 

@@ -124,6 +124,9 @@ export async function showHint() {
     why.push(t("From the heuristic: a rule of thumb, not a proof."));
   }
   if (hint.unwinnable) why.push(t("This deal cannot be won from here."));
+  if (hint.unwinnable && hint.peeks) {
+    why.push(t("The chance beside it counts the layouts of the cards you have not seen, not the real one."));
+  }
   // A peeking hint's message already says that it peeked (tableaux.advice.hints): said once, in the page's language.
   if (hint.peeks && S.view.assisted && !wasAssisted) {
     why.push(t("The hint looked at the face-down cards, so this game now counts as assisted in the statistics."));

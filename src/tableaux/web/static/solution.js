@@ -96,7 +96,8 @@ export async function showSolution() {
   adopt(answer.view);
   if (answer.verdict !== "winnable") {
     const text = answer.verdict === "unwinnable"
-      ? t("This position cannot be won: the solver searched every line (it looked at the face-down cards).")
+      ? t("This position cannot be won: the solver searched every line (it looked at the face-down cards).") + " "
+        + t("The chance beside it counts the layouts of the cards you have not seen, not the real one.")
       : t("The solver could not find a winning line in the time it has; this position may or may not be won.");
     say(text);
     announce(text);
