@@ -25,6 +25,7 @@ from helpers.page import (
     menu_click,
     pile,
     play_solution_out,
+    show_solution,
     shrink_png,
     win_by_hand,
 )
@@ -348,7 +349,7 @@ def test_show_solution_plays_the_winning_line_to_the_won_banner_on_king_albert_1
     page = player.page
     page.clock.install()  # the page's timers: running on by themselves, or moved on at once by the test
     player.open("?game=king-albert&deal=17")
-    menu_click(page, '[data-action="solution"]')
+    show_solution(page)
     expect(page.locator("#notice")).to_contain_text("looked at the face-down cards", timeout=SLOW)
     expect(page.locator("#solution-bar")).to_be_visible()
     page.select_option("#solution-speed", "200")
@@ -375,6 +376,27 @@ def test_show_solution_plays_the_winning_line_to_the_won_banner_on_king_albert_1
     expect(page.locator("#stats-body tr", has_text=re.compile(r"^Games won"))).to_contain_text("0")
 
 
+def test_show_solution_asks_first_and_enter_or_cancel_keep_the_game_unassisted(player: Player) -> None:
+    """The solution plays the game for the player and makes it assisted for good: one click in the menu must not do
+    that unasked, nor a stray Enter, which presses the question's Cancel."""
+    page = player.open("?game=king-albert&deal=17")
+    dialog = page.get_by_role("alertdialog")
+    for answer in ("Enter", "cancel"):
+        menu_click(page, '[data-action="solution"]')
+        expect(dialog).to_have_accessible_name("Show the solution?")
+        expect(dialog).to_have_accessible_description(re.compile("count as played with the solver's help"))
+        if answer == "Enter":
+            page.keyboard.press("Enter")
+        else:
+            page.click("#confirm-no")
+        expect(dialog).to_be_hidden()
+        expect(page.locator("#solution-bar")).to_be_hidden()
+        assert not player.view()["assisted"]
+    show_solution(page)  # yes: the line plays, and the game is assisted
+    expect(page.locator("#solution-bar")).to_be_visible(timeout=SLOW)
+    assert player.view()["assisted"]
+
+
 def test_a_playing_solution_asks_for_no_chance_to_win_until_it_pauses(player: Player) -> None:
     """At the speed the solver's line plays, the figure of each position it passes would hold a worker of the
     server's shared solver for nothing anyone reads: the page asks for it where the line pauses, and not before."""
@@ -384,7 +406,7 @@ def test_a_playing_solution_asks_for_no_chance_to_win_until_it_pauses(player: Pl
     expect(page.locator("#chance")).to_have_attribute("data-state", "done", timeout=SLOW)
     asked: list[str] = []
     page.on("request", lambda request: asked.append(request.url) if request.url.endswith("/chance") else None)
-    menu_click(page, '[data-action="solution"]')
+    show_solution(page)
     expect(page.locator("#solution-bar")).to_be_visible(timeout=SLOW)
     assert page.input_value("#solution-speed") == "600"  # Normal: twice the figure's wait after a move
     play_solution_out(page, until=5)
@@ -416,7 +438,7 @@ def test_show_solution_waits_out_a_busy_solver_instead_of_asking_the_player_to_c
 
     page.route("**/solution", busy_once)
     player.open("?game=king-albert&deal=17")
-    menu_click(page, '[data-action="solution"]')
+    show_solution(page)
     expect(page.locator("#notice")).to_contain_text("looked at the face-down cards", timeout=SLOW)
     expect(page.locator("#solution-bar")).to_be_visible()
     assert len(refused) == 1
@@ -429,7 +451,7 @@ def test_a_position_that_cannot_be_won_says_so_and_what_the_chance_beside_it_cou
     page = player.open("?game=eagle-wing&deal=5")
     send_moves(page, game.moves_played[:-1])
     page.reload()
-    menu_click(page, '[data-action="solution"]')
+    show_solution(page)
     expect(page.locator("#notice")).to_contain_text("This position cannot be won", timeout=SLOW)
     expect(page.locator("#notice")).to_contain_text("counts the layouts of the cards you have not seen")
     expect(page.locator("#solution-bar")).to_be_hidden()

@@ -14,7 +14,19 @@ from typing import Any
 import pytest
 
 import tableaux
-from helpers.page import PHONE, Browser, Page, Player, card, expect, menu_click, next_frames, send_moves, shot
+from helpers.page import (
+    PHONE,
+    Browser,
+    Page,
+    Player,
+    card,
+    expect,
+    menu_click,
+    next_frames,
+    send_moves,
+    shot,
+    show_solution,
+)
 from tableaux import catalogue
 
 # King Albert deal 1: the Ace of hearts is on reserve 5, free to go home.
@@ -446,7 +458,7 @@ def test_show_solution_sends_the_time_counted_not_the_idle_time(player: Player) 
     first_move(page)
     pass_time(page, 100_000)  # away for 100 s: the clock stopped a minute after the move
     with page.expect_request(re.compile(r"/solution$")) as sent:
-        menu_click(page, '[data-action="solution"]')
+        show_solution(page)
     played = sent.value.post_data_json["played"]
     assert 57 <= played <= 63
 

@@ -12,7 +12,7 @@ import pytest
 
 from helpers.browser import LiveServer
 from helpers.layout import EW1, KA1, PHONE, boxes, no_sideways_scroll, phone, toolbar_rows
-from helpers.page import Browser, Player, expect, menu_click, open_menu, pile, status_rows
+from helpers.page import Browser, Player, expect, menu_click, open_menu, pile, show_solution, status_rows
 from tableaux import i18n
 
 
@@ -127,7 +127,7 @@ def test_the_solutions_controls_stay_in_one_row_on_a_phone(browser: Browser, ser
     p = phone(browser, server)
     try:
         page = p.open("?game=king-albert&deal=17")
-        menu_click(page, '[data-action="solution"]')
+        show_solution(page)
         expect(page.locator("#solution-bar")).to_be_visible(timeout=60_000)
         page.click("#solution-pause")
         controls = boxes(page, "#solution-pause, #solution-step, #solution-speed, #solution-stop")

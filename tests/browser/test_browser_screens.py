@@ -20,7 +20,6 @@ from helpers.page import (
     Page,
     Player,
     expect,
-    menu_click,
     next_frames,
     open_menu,
     play_solution_out,
@@ -28,6 +27,7 @@ from helpers.page import (
     send_moves,
     set_setting,
     settled,
+    show_solution,
     shrink_png,
     status_rows,
 )
@@ -279,7 +279,7 @@ def test_the_solutions_controls_notices_and_the_win_banner_never_cover_a_card(
         send_moves(page, long_columns)
         page.reload()
         page.wait_for_selector("[data-pile]")
-        menu_click(page, '[data-action="solution"]')
+        show_solution(page)
         expect(page.locator("#solution-bar")).to_be_visible(timeout=60_000)
         page.click("#solution-pause")
         expect(page.locator("#notice")).to_contain_text("Showing the solver's winning line")

@@ -330,6 +330,16 @@ def menu_click(page: Page, selector: str) -> None:
     page.click(selector)
 
 
+def show_solution(page: Page) -> None:
+    """Menu, Show solution, and yes to the question that it makes the game assisted (asked while it is not)."""
+    assisted = page.evaluate("fetch('/api/current').then((r) => r.json())")["assisted"]
+    menu_click(page, '[data-action="solution"]')
+    if not assisted:
+        dialog = page.get_by_role("alertdialog")
+        expect(dialog).to_have_accessible_name("Show the solution?")
+        page.click("#confirm-yes")
+
+
 # The contrast of every visible piece of text on the page, from the colours the browser computed: the
 # text colour (its alpha times every ancestor's opacity) over the background colours behind it, composited
 # up to the first opaque one. Text sitting on a background image (the cloth's gradient) is reported as

@@ -1,6 +1,6 @@
 // Asking before something that cannot be taken back: resetting the statistics, giving up, leaving a game in
-// progress for another deal (which counts it as lost, as AisleRiot counts it), and the solver's help that takes a
-// daily deal off the day's leaderboard. One small modal dialog: a screen reader hears it as an alert dialog, with
+// progress for another deal (which counts it as lost, as AisleRiot counts it), the solution shown (which makes the
+// game assisted) and a peeking hint that takes a daily deal off the day's leaderboard. One small modal dialog: a screen reader hears it as an alert dialog, with
 // its question as its name and what follows as its description; the keyboard stays in it (Tab and Shift+Tab go
 // round its buttons); Escape keeps things as they are; Enter presses the focused button, which is always the one
 // that keeps things as they are: Enter also picks up and drops cards, so a stray N and Enter must not throw a
@@ -90,16 +90,22 @@ export async function mayLeave(leaving, deal = null) {
 }
 
 /**
- * Before help from the solver that takes a daily deal off the leaderboard (the solution shown, a peeking hint):
- * true at once unless the game on the table is a daily deal still in the race on a server that runs one; else
- * what the player answers. `help` is "solution" or "peek".
+ * Before help from the solver that changes how the game counts: true at once when it changes nothing (a game
+ * already assisted, or over); else what the player answers. The solution shown plays the game for the player, so
+ * it always asks; a peeking hint asks on a daily deal still in the race on a server that runs one, which it takes
+ * off the leaderboard (elsewhere the hint's own message says that it peeked). `help` is "solution" or "peek".
  */
 export async function mayTakeHelp(help) {
   const view = S.view;
-  if (!view || !view.daily || view.assisted || view.won || view.given_up || !raceOn()) return true;
-  const title = help === "solution" ? t("Show the solution of the daily deal?")
-    : t("Take a peeking hint on the daily deal?");
+  if (!view || view.assisted || view.won || view.given_up) return true;
+  const racing = view.daily && raceOn();
+  if (!racing && help !== "solution") return true;
+  const title = !racing ? t("Show the solution?")
+    : help === "solution" ? t("Show the solution of the daily deal?") : t("Take a peeking hint on the daily deal?");
   const yes = help === "solution" ? t("Show solution") : t("Hint (peeking)");
-  const text = t("The solver looks at every card for it, so this game will not be ranked on today's leaderboard.");
+  const text = racing
+    ? t("The solver looks at every card for it, so this game will not be ranked on today's leaderboard.")
+    : t("The solver plays the rest of the game for you, so it will count as played with the solver's help in "
+      + "your statistics.");
   return ask({ title, text, yes });
 }
