@@ -480,6 +480,18 @@ def test_the_rules_open_at_the_top(player: Player) -> None:
     expect(page.locator("#rules-title")).to_be_in_viewport()
 
 
+def test_the_rules_name_the_key_that_deals_from_the_stock_only_in_a_game_with_a_stock(player: Player) -> None:
+    for game, has_stock in (("eagle-wing", True), ("king-albert", False)):
+        page = player.open(f"?game={game}&deal=3")
+        page.keyboard.press("F1")
+        rules = page.locator("#rules-dialog")
+        expect(rules).to_be_visible()
+        expect(rules).to_contain_text("these rules")  # the keyboard's shortcuts are there in both
+        assert ("from the stock" in rules.inner_text()) == has_stock
+        page.keyboard.press("Escape")
+        expect(rules).to_be_hidden()
+
+
 def test_the_trunk_is_a_closed_stack_with_its_count(player: Player) -> None:
     page = player.open("?game=eagle-wing&deal=3")
     trunk = pile(page, "reserve")

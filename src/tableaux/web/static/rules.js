@@ -5,7 +5,7 @@
 // Sentences may mark words with <b> and keys with <kbd>, nothing else: they are built here as elements and
 // text nodes, so no text from a catalogue or the server is ever parsed as HTML (a stray tag shows as text).
 
-import { rulesPage } from "./games.js";
+import { gameInfo, rulesPage } from "./games.js";
 import { t } from "./i18n.js";
 
 const INLINE = /<(b|kbd)>([^<]*)<\/\1>/g;
@@ -37,13 +37,15 @@ function list(texts) {
   return ul;
 }
 
-/** How to play on this page: the same for every game, but for the cards its "Move safe cards home" plays. */
-function controls(safeCards) {
+/** How to play on this page: the same for every game, but for the cards its "Move safe cards home" plays and the
+ * key that deals from a stock, in a game that has one. */
+function controls(safeCards, hasStock) {
   return [element("h3", t("Playing here")), list([
     t("<b>Drag</b> a card (with the mouse or a finger) onto a highlighted pile, or <b>click</b> a card and then the pile it should go to. A drop anywhere else puts the card back."),
     t("<b>Double-click</b> (or double-tap) a card to send it to a foundation when it can go there."),
     t("<b>One tap</b> (a setting, off at first): a tap or click on a card moves it at once to its best place: a foundation first, then a card it builds on, then an empty pile. Drag it, or use the keyboard, to choose another place."),
-    t("<b>Keyboard:</b> Tab or the arrow keys move between piles (Up and Down also move between the face-up cards of a pile); Enter or Space picks up and puts down; Escape drops the selection. Shortcuts: <kbd>u</kbd> or <kbd>Ctrl+Z</kbd> undo, <kbd>r</kbd> or <kbd>Ctrl+Y</kbd> redo, <kbd>h</kbd> hint, <kbd>d</kbd> deal from the stock, <kbd>n</kbd> new game, <kbd>F1</kbd> or <kbd>?</kbd> these rules."),
+    t("<b>Keyboard:</b> Tab or the arrow keys move between piles (Up and Down also move between the face-up cards of a pile); Enter or Space picks up and puts down; Escape drops the selection. Shortcuts: <kbd>u</kbd> or <kbd>Ctrl+Z</kbd> undo, <kbd>r</kbd> or <kbd>Ctrl+Y</kbd> redo, <kbd>h</kbd> hint, <kbd>n</kbd> new game, <kbd>F1</kbd> or <kbd>?</kbd> these rules."),
+    ...(hasStock ? [t("<kbd>d</kbd> deals from the stock.")] : []),
     t("<b>Move safe cards home</b> (off at first): after each of your moves, the cards that the solver proves can never cost you the game go to the foundations by themselves."),
     ...(safeCards ? [safeCards] : []),
     t("Undo and redo have no limit, and every move is saved as you make it: close the page and come back later to carry on. Share a deal with its link; the deal number is on the status line."),
@@ -62,5 +64,5 @@ export function rulesNodes(game) {
   for (const block of page.guide) {
     nodes.push(block.kind === "list" ? list(block.items) : element("p", block.text));
   }
-  return [...nodes, ...controls(page.safe_cards)];
+  return [...nodes, ...controls(page.safe_cards, Boolean(gameInfo(game)?.has_stock))];
 }
