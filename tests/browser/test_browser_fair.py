@@ -397,6 +397,21 @@ def test_show_solution_asks_first_and_enter_or_cancel_keep_the_game_unassisted(p
     assert player.view()["assisted"]
 
 
+def test_an_undo_while_the_solution_plays_stops_it_and_says_the_player_changed_the_game(player: Player) -> None:
+    page = player.page
+    page.clock.install()  # the page's timers: moved on by the test
+    player.open("?game=king-albert&deal=17")
+    show_solution(page)
+    expect(page.locator("#solution-bar")).to_be_visible(timeout=SLOW)
+    play_solution_out(page, until=2)
+    player.settle()
+    page.keyboard.press("u")
+    player.settle()
+    page.clock.run_for(int(page.input_value("#solution-speed")))  # the next move's turn comes, and sees the undo
+    expect(page.locator("#notice")).to_contain_text("you changed the game yourself (a move, an undo or a redo)")
+    expect(page.locator("#solution-bar")).to_be_hidden()
+
+
 def test_a_playing_solution_asks_for_no_chance_to_win_until_it_pauses(player: Player) -> None:
     """At the speed the solver's line plays, the figure of each position it passes would hold a worker of the
     server's shared solver for nothing anyone reads: the page asks for it where the line pauses, and not before."""

@@ -53,7 +53,7 @@ async function step() {
   const v = S.view;
   if (!v || v.id !== P.gameId || !P.moves.length) return false;
   if (v.version !== P.version) {
-    stop(t("The solution stopped: you played a move of your own. Play on from here."));
+    stop(t("The solution stopped: you changed the game yourself (a move, an undo or a redo). Play on from here."));
     return false;
   }
   const text = P.moves.shift();
