@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from helpers.browser import LiveServer
-from helpers.page import Browser, Page, Player, axe_violations, expect, send_moves
+from helpers.page import Browser, Page, Player, axe_violations, current_view, expect, send_moves
 
 pytest.importorskip("axe_playwright_python.sync_playwright", reason="the audit needs axe-playwright-python")
 KA3 = "?game=king-albert&deal=3"
@@ -68,7 +68,7 @@ def test_the_page_is_an_installable_app_that_keeps_its_files_and_never_an_api_an
             assert drawn == size, (src, drawn)
         controlled(page)
         # A game played on, with a hint: the answers come from the server and only from it.
-        send_moves(page, [page.evaluate("fetch('/api/current').then(r => r.json())")["legal_moves"][0]["text"]])
+        send_moves(page, [current_view(page)["legal_moves"][0]["text"]])
         page.reload()
         page.wait_for_selector("[data-pile]")
         page.click("#hint")

@@ -136,13 +136,18 @@ class Player:
 
     def view(self, page: Page | None = None) -> dict[str, Any]:
         """The game as the server has it now (the same call the page makes on load)."""
-        return (page or self.page).evaluate("fetch('/api/current').then(r => r.json())")
+        return current_view(page or self.page)
 
     def close(self) -> None:
         self.context.close()
         assert self.inspector.count > 0, "no JSON response was inspected"
         assert not self.inspector.problems, "\n".join(self.inspector.problems[:10])
         assert not self.errors, "\n".join(self.errors)
+
+
+def current_view(page: Page) -> dict[str, Any]:
+    """The game of the page's player as the server has it now (the same call the page makes on load)."""
+    return page.evaluate("fetch('/api/current').then((r) => r.json())")
 
 
 def next_frames(page: Page, count: int = 2) -> None:
@@ -332,7 +337,7 @@ def menu_click(page: Page, selector: str) -> None:
 
 def show_solution(page: Page) -> None:
     """Menu, Show solution, and yes to the question that it makes the game assisted (asked while it is not)."""
-    assisted = page.evaluate("fetch('/api/current').then((r) => r.json())")["assisted"]
+    assisted = current_view(page)["assisted"]
     menu_click(page, '[data-action="solution"]')
     if not assisted:
         dialog = page.get_by_role("alertdialog")

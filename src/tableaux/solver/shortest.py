@@ -170,7 +170,7 @@ def _search(positions: EnginePositions, start: State, line: Sequence[RawMove], w
             steps.append(tuple(path))
             heapq.heappush(heap, (g2 + weight * h2, -g2, h2, len(states) - 1))
         if upper <= enough:
-            out_of_budget = True  # stopped short: what is left waiting still bounds the fewest moves
+            out_of_budget = True  # stopped short, as a budget stops it: the frontier is what is left waiting
             break
         if (max_nodes is not None and made >= max_nodes) or len(best_g) >= max_held:
             out_of_budget = True

@@ -1,10 +1,10 @@
-// Asking before something that cannot be taken back: resetting the statistics, giving up, leaving a game in
-// progress for another deal (which counts it as lost, as AisleRiot counts it), the solution shown (which makes the
-// game assisted) and a peeking hint that takes a daily deal off the day's leaderboard. One small modal dialog: a screen reader hears it as an alert dialog, with
-// its question as its name and what follows as its description; the keyboard stays in it (Tab and Shift+Tab go
-// round its buttons); Escape keeps things as they are; Enter presses the focused button, which is always the one
-// that keeps things as they are: Enter also picks up and drops cards, so a stray N and Enter must not throw a
-// game away.
+// Asking before something that cannot be taken back: resetting the statistics, giving up, leaving a game in progress
+// for another deal (which counts it as lost, as AisleRiot counts it), the solution shown (which makes the game
+// assisted) and a peeking hint that takes a daily deal off the day's leaderboard. One small modal dialog: a screen
+// reader hears it as an alert dialog, with its question as its name and what follows as its description; the
+// keyboard stays in it (Tab and Shift+Tab go round its buttons); Escape keeps things as they are; Enter presses the
+// focused button, which is always the one that keeps things as they are: Enter also picks up and drops cards, so a
+// stray N and Enter must not throw a game away.
 
 import { $ } from "./dom.js";
 import { raceOn } from "./games.js";
