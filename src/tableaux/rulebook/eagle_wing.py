@@ -31,7 +31,7 @@ from __future__ import annotations
 from ..i18n import N_, _
 from .cards import DOWN, RANK, RANKS, card_name, card_str, rank_name
 from .deal import shuffled_deck
-from .engine import RawMove, Rules, State, short_name
+from .engine import RawMove, Rules, State
 from .guide import Layout, Shape, Spot, items, paragraph
 
 TYPE_CHECKING = False  # typing is not loaded: see .engine
@@ -187,7 +187,7 @@ class EagleWing(Rules):
         src, count, dst = move
         piles = state.piles
         source, target = piles[src], piles[dst]
-        s, t = short_name(self.pile_names[src]), short_name(self.pile_names[dst])
+        s, t = self.short_names[src], self.short_names[dst]
         if dst == STOCK and src == WASTE:
             if piles[STOCK]:
                 return _("the waste goes back to the stock only once the stock is empty")

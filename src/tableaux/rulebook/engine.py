@@ -188,6 +188,9 @@ class Rules(ABC):
 
     def __init__(self) -> None:
         self.index = {name: i for i, name in enumerate(self.pile_names)}
+        self.short_names = tuple(short_name(name) for name in self.pile_names)
+        """Each pile's short name, by index: the refusals name piles this way, and the solver replays every line
+        it returns through :meth:`why_illegal`, so they are made once, not for every move."""
 
     # --- the rules proper -------------------------------------------------
     @abstractmethod
@@ -246,7 +249,7 @@ class Rules(ABC):
         if src == dst:
             return _("a pile cannot move onto itself")
         if not state.piles[src]:
-            return _("{pile} is empty").format(pile=short_name(self.pile_names[src]))
+            return _("{pile} is empty").format(pile=self.short_names[src])
         return None
 
     def notation_help(self) -> str:

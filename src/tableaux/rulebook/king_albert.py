@@ -23,7 +23,7 @@ from __future__ import annotations
 from ..i18n import N_, _, ngettext
 from .cards import DOWN, RANK, RED, card_name
 from .deal import shuffled_deck
-from .engine import Pile, RawMove, Rules, State, short_name
+from .engine import Pile, RawMove, Rules, State
 from .guide import Layout, Shape, Spot, items, numbered, paragraph
 
 TYPE_CHECKING = False  # typing is not loaded: see .engine
@@ -170,7 +170,7 @@ class KingAlbert(Rules):
             return basic
         src, count, dst = move
         source, target = state.piles[src], state.piles[dst]
-        s, t = short_name(self.pile_names[src]), short_name(self.pile_names[dst])
+        s, t = self.short_names[src], self.short_names[dst]
         if dst in RESERVE:
             return _("the reserve never takes cards")
         if src not in TABLEAU and count > 1:
