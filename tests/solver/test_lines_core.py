@@ -231,3 +231,23 @@ def test_a_classic_line_the_restricted_polish_cannot_shorten_gets_the_polish_ove
     returned = solve((rules, start), backend="c", time_limit=None)
     line = [rules.to_raw(m) for m in returned.moves]
     assert len(line) <= LONG * bound and wins(rules, start, line)
+
+
+def test_a_classic_line_no_polish_from_the_start_shortens_comes_down_when_its_tails_are_polished(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # 4008824617: after the detour passes its line is more than twice its bound, and a polish from the start finds
+    # no shorter line (nor do the long polishes' millions of positions); a polish of the same size from a point
+    # further on finds a shorter way to the win, and the line takes it.
+    rules = KAC
+    start = rules.deal(4008824617)
+    positions = positions_for(rules, _core, _CORE_GAMES[type(rules)])
+    bound = start_bound(positions, start)
+    found = solve((rules, start), backend="c", line="found")
+    line = Shortener(positions).shorten(start, [rules.to_raw(m) for m in found.moves])
+    assert len(line) > LONG * bound
+    assert polish(positions, start, line, positions.strategy.tail_polish, restricted=False)[0] == line
+    # The long polish ends with the tails' polishes; its polishes from the start are left out here, where they
+    # find nothing in millions of positions.
+    monkeypatch.setattr(positions.strategy, "long_polish", ())
+    tails = polish_long(positions, start, line, None, 1 << 20, bound)
+    assert len(tails) < len(line) and wins(rules, start, tails)

@@ -12,7 +12,8 @@
 4. a line still more than :data:`LONG` times the lower bound after that gets the game's long polishes
    (:attr:`Strategy.long_polish`, classic King Albert's alone), outside the budget below: on fresh classic
    deals one line in five is still that long, and only polishes of hundreds of thousands of positions bring
-   most of them down (docs/solver.md, "Short lines");
+   most of them down (docs/solver.md, "Short lines"); a line they leave that long has its tails polished
+   (:func:`polish_tails`, :attr:`Strategy.tail_polish`);
 5. with ``shortest=True``, the fewest-moves search (:func:`.shortest.fewest_moves`) takes the rest of the
    budget (after a longer polish, and the long polish of step 4) to find the line with the fewest moves and
    prove a lower bound; its line is kept only when it is shorter, so the line is never longer than without.
@@ -66,6 +67,10 @@ a position at least for each move of its line)."""
 POLISH_COST = 2
 """What a polish position costs in the budget, in positions of the search: it makes a position's moves, orders
 them and makes each child with its moves home."""
+
+TAILS = (0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1)
+"""Where the tail polishes start, in turn, as shares of the line's moves: its last tenth first. A short tail is a
+small search, which often runs out of moves at once; each later start takes the shorter tails found before."""
 
 OTHER_RUNS = (3, 6, 1)
 """The streamlined runs tried (``_core.solve``'s ``stream_alone``): cards home at once and suits merged, suits
@@ -146,11 +151,11 @@ def polish_long(positions: EnginePositions, state: State, line: list[RawMove], d
                 bound: int) -> list[RawMove]:
     """Step 4 of the module docstring: ``line``, or a shorter one from the game's long polishes, made in turn
     while the line is still more than :data:`LONG` times its ``bound``, each stopping at its first line within
-    that (the compiled core's polish only: in Python they would take minutes). The detour passes run to their end
-    first: a line the budget left long may be one whose passes it cut short (a search's line of tens of thousands
-    of moves)."""
-    stages = positions.strategy.long_polish
-    if not stages or len(line) <= LONG * bound or not isinstance(positions, CorePositions):
+    that, and then its tails' polishes (the compiled core's polish only: in Python they would take minutes). The
+    detour passes run to their end first: a line the budget left long may be one whose passes it cut short (a
+    search's line of tens of thousands of moves)."""
+    stages, tail_nodes = positions.strategy.long_polish, positions.strategy.tail_polish
+    if not (stages or tail_nodes) or len(line) <= LONG * bound or not isinstance(positions, CorePositions):
         return line
     shortener = Shortener(positions)
     line = shortener.shorten(state, line, deadline=deadline, check=False)  # the detour passes to their end
@@ -160,6 +165,33 @@ def polish_long(positions: EnginePositions, state: State, line: list[RawMove], d
         polished, _ = polish(positions, state, line, nodes, deadline, held, restricted, enough=LONG * bound)
         if _shorter_win(positions.rules, state, polished, line):
             line = shortener.shorten(state, polished, deadline=deadline, check=False)
+    if tail_nodes and len(line) > LONG * bound:
+        line = polish_tails(positions, state, line, tail_nodes, deadline, held, LONG * bound, shortener)
+    return line
+
+
+def polish_tails(positions: EnginePositions, state: State, line: list[RawMove], nodes: int,
+                 deadline: float | None, held: int, enough: int, shortener: Shortener) -> list[RawMove]:
+    """``line``, or a shorter one whose tails were polished: from each start of :data:`TAILS` in turn, the polish
+    over every move, of up to ``nodes`` positions, looks for a shorter way from there to a win; a shorter tail
+    takes the old one's place and the whole line gets the detour passes again. It stops once the line has at
+    most ``enough`` moves.
+
+    Why tails: a polish from the start must find a whole new line, and on some long lines millions of its
+    positions find none shorter (classic 4008824617: 164 moves, bound 67), while from halfway a tail of 82
+    moves comes down to 69 in 64,000 positions."""
+    for share in TAILS:
+        if len(line) <= enough:
+            break
+        cut = int(share * len(line))
+        at = state
+        for move in line[:cut]:
+            at = positions.apply(at, move)
+        tail, _ = polish(positions, at, line[cut:], nodes, deadline, held, restricted=False,
+                         enough=max(enough - cut, 1))
+        candidate = line[:cut] + tail
+        if _shorter_win(positions.rules, state, candidate, line):
+            line = shortener.shorten(state, candidate, deadline=deadline, check=False)
     return line
 
 

@@ -23,6 +23,10 @@ class Strategy:
     after the budgeted steps (:func:`tableaux.solver.lines.polish_long`): each its positions and whether it is
     restricted, made in turn while the line stays long. Where a long line is common and only a long polish
     shortens it, a player watching it is worth the wait."""
+    tail_polish = 0
+    """Positions of each polish of a tail of a line that the long polishes leave long (0: none;
+    :func:`tableaux.solver.lines.polish_tails`): a tail is a smaller search than the whole line, and some lines
+    that no polish from the start shortens have tails that one does."""
     relaxed_stage: tuple[int, int, int] | None = None
     """Where a relaxed game proves many of the slow deals lost (:mod:`tableaux.solver.relaxed`, classic King Albert):
     (positions of the usual search first, the rank kept apart, positions the relaxed game may make at most). A
