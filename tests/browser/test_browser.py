@@ -1,4 +1,5 @@
-"""The browser game played in real headless Chromium, as a person would: mouse, clicks, keyboard.
+"""The browser game played in real headless Chromium, as a person would: its buttons, dialogs, links, reloads and
+wins (moving the cards themselves is test_browser_moves.py's).
 
 Every JSON response the page receives is checked for face-down card identities. Needs Debian's
 ``chromium-headless-shell`` or ``chromium`` (``helpers.page.CHROMIUM``); without either the module is skipped, unless
@@ -21,7 +22,6 @@ from helpers.page import (
     FULL_CHROMIUM,
     REQUIRED,
     SCREENSHOTS,
-    SEEN_WELCOME,
     SLOW,
     Browser,
     Player,
@@ -30,147 +30,17 @@ from helpers.page import (
     expect,
     launch_full_browser,
     menu_click,
-    next_frames,
     open_menu,
     pile,
     send_moves,
     settled,
     shrink_png,
-    touch_drag,
     win_by_hand,
 )
 from tableaux.solver.strategy import safe_moves
 
 # King Albert deal 1 (the rule book's test vector): T9 = TD, T8 = JC on top, R5 = AH, R3 = TH, R4 = 7C, T7 = 8H.
 KA1 = "?game=king-albert&deal=1"
-
-
-def test_drag_a_card_onto_a_legal_pile_moves_it(player: Player) -> None:
-    page = player.open(KA1)
-    assert "T9>T8" in [str(m) for m in tableaux.new_game("king-albert", 1).legal_moves()]
-    ten = card(page, "TD", "tableau-9")
-    page.mouse.move(*_centre(ten))
-    page.mouse.down()
-    page.mouse.move(_centre(ten)[0] + 20, _centre(ten)[1] + 20, steps=3)
-    # While dragging, the legal targets are highlighted and an illegal one is not.
-    expect(pile(page, "tableau-8")).to_have_class(re.compile(r"\btarget\b"))
-    expect(pile(page, "tableau-1")).not_to_have_class(re.compile(r"\btarget\b"))
-    box = pile(page, "tableau-8").bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] - 10, steps=6)
-    page.mouse.up()
-    expect(card(page, "TD", "tableau-8")).to_be_visible()
-    expect(page.locator("#moves")).to_have_text("1")
-    expect(page.locator("#announce")).to_contain_text("10 of diamonds to tableau 8")
-    # The face-down card under the ten was turned up: tableau 9 is now empty (it held one card).
-    expect(pile(page, "tableau-9").locator(".card")).to_have_count(0)
-    assert player.view()["position"]["piles"]["tableau-8"][-1]["card"] == "TD"
-
-
-def _centre(locator: Any) -> tuple[float, float]:
-    box = locator.bounding_box()
-    return box["x"] + box["width"] / 2, box["y"] + 15
-
-
-def test_drop_on_an_illegal_pile_snaps_back_and_changes_nothing(player: Player) -> None:
-    page = player.open(KA1)
-    ten = card(page, "TD", "tableau-9")
-    before = ten.bounding_box()
-    player.requests.clear()
-    drag(page, ten, pile(page, "tableau-1"))  # TD on TS: same rank, not allowed
-    expect(card(page, "TD", "tableau-9")).to_be_visible()
-    settled(page)  # the snap-back slide is over
-    after = card(page, "TD", "tableau-9").bounding_box()
-    assert abs(after["x"] - before["x"]) < 1 and abs(after["y"] - before["y"]) < 1
-    player.settle()
-    assert not [r for r in player.requests if r.startswith("POST")], player.requests
-    expect(page.locator("#moves")).to_have_text("0")
-    assert player.view()["moves"] == 0
-
-
-def test_click_a_card_then_its_destination(player: Player) -> None:
-    page = player.open(KA1)
-    card(page, "TH", "reserve-3").click()
-    expect(card(page, "TH")).to_have_class(re.compile(r"\bselected\b"))
-    expect(pile(page, "tableau-8")).to_have_class(re.compile(r"\btarget\b"))
-    pile(page, "tableau-8").click()
-    expect(card(page, "TH", "tableau-8")).to_be_visible()
-    expect(pile(page, "reserve-3").locator(".card")).to_have_count(0)
-    expect(page.locator("#moves")).to_have_text("1")
-
-
-def test_a_click_or_enter_on_an_empty_pile_with_nothing_picked_up_does_nothing(player: Player) -> None:
-    page = player.open(KA1)
-    pile(page, "foundation-4").click()  # empty at the start of every deal
-    pile(page, "foundation-3").focus()
-    page.keyboard.press("Enter")
-    card(page, "7C", "reserve-4").click()  # the seven of clubs leaves its reserve cell empty
-    pile(page, "tableau-7").click()
-    expect(card(page, "7C", "tableau-7")).to_be_visible()
-    pile(page, "reserve-4").click()
-    player.settle(page)
-    expect(page.locator("#notice")).not_to_contain_text("went wrong")
-    expect(page.locator("#moves")).to_have_text("1")
-    assert not page.locator(".selected").count()
-
-
-@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
-def test_moves_slide_briefly_unless_reduced_motion_is_asked_for(
-    browser: Browser, server: LiveServer, motion: str
-) -> None:
-    p = Player(browser, server.url, reduced_motion=motion)
-    try:
-        page = p.open(KA1)
-        page.evaluate(
-            """() => { window.slid = 0; new MutationObserver((changes) => {
-                for (const c of changes) if (c.target.classList.contains('sliding')) window.slid++;
-            }).observe(document.getElementById('board'), {subtree: true, attributeFilter: ['class']}); }"""
-        )
-        card(page, "TH", "reserve-3").click()
-        pile(page, "tableau-8").click()
-        expect(card(page, "TH", "tableau-8")).to_be_visible()
-        next_frames(page)  # a slide starts in the frame after the redraw
-        slid = page.evaluate("window.slid")
-        assert (slid == 0) if motion == "reduce" else (slid > 0)
-    finally:
-        p.close()
-
-
-def test_keyboard_only_move_and_undo_redo_shortcuts(player: Player) -> None:
-    page = player.open(KA1)
-    pile(page, "reserve-4").focus()
-    page.keyboard.press("Enter")  # pick up the seven of clubs
-    expect(card(page, "7C")).to_have_class(re.compile(r"\bselected\b"))
-    for _ in range(25):
-        focused = page.evaluate("document.activeElement.closest('[data-pile]')?.dataset.pile")
-        if focused == "tableau-7":
-            break
-        page.keyboard.press("ArrowRight")
-    else:
-        pytest.fail("ArrowRight never reached tableau 7")
-    page.keyboard.press("Space")  # put it down on the eight of hearts
-    expect(card(page, "7C", "tableau-7")).to_be_visible()
-    expect(page.locator("#announce")).to_contain_text("7 of clubs to tableau 7")
-    page.keyboard.press("u")
-    expect(card(page, "7C", "reserve-4")).to_be_visible()
-    expect(page.locator("#moves")).to_have_text("0")
-    page.keyboard.press("Control+y")
-    expect(card(page, "7C", "tableau-7")).to_be_visible()
-    page.keyboard.press("Control+z")
-    expect(card(page, "7C", "reserve-4")).to_be_visible()
-    page.keyboard.press("n")  # a new random deal of the same game, once the player says to leave this one
-    expect(page.get_by_role("alertdialog")).to_have_accessible_name("Start a new game?")
-    page.keyboard.press("Tab")  # from Keep playing, where the question opens, to New game
-    page.keyboard.press("Enter")
-    expect(page.locator("#deal-number")).not_to_have_text("1")
-    expect(page).to_have_url(re.compile(r"\?game=king-albert&deal=\d+$"))
-    expect(page.locator("#moves")).to_have_text("0")
-
-
-def test_double_click_sends_a_card_home(player: Player) -> None:
-    page = player.open(KA1)
-    card(page, "AH", "reserve-5").dblclick()
-    expect(card(page, "AH", "foundation-1")).to_be_visible()
-    expect(page.locator("#score")).to_have_text("1")
 
 
 def test_undo_redo_and_restart_buttons(player: Player) -> None:
@@ -371,49 +241,6 @@ def test_after_a_win_the_same_deal_can_be_played_again_from_its_start(player: Pl
     assert again["position"]["piles"] == tableaux.new_game("king-albert", 9).public_position()["piles"]
 
 
-def first_group_move(name: str, deal: int) -> tuple[tableaux.Game, tableaux.Move]:
-    """Along a winning line, the first position where a move of several cards is legal, and that move.
-
-    King Albert: a build between columns; Eagle Wing: several wing cards to a foundation at once.
-    """
-    game = tableaux.new_game(name, deal)
-    for move in winning_line(name, deal):
-        group = [m for m in game.legal_moves() if m.count >= 2 and not m.source.startswith(("waste", "stock"))]
-        if group:
-            return game, max(group, key=lambda m: m.count)
-        game.play(move)
-    raise AssertionError(f"no move of several cards on the winning line of {name} deal {deal}")
-
-
-@pytest.mark.parametrize("name, deal", [("king-albert", 9), ("eagle-wing", 5)])
-def test_grabbing_a_deeper_card_moves_it_with_the_cards_on_top(player: Player, name: str, deal: int) -> None:
-    game, big = first_group_move(name, deal)
-    cards = [c["card"] for c in game.position()["piles"][big.source]]
-    moving = cards[-big.count :]
-    page = player.open(f"?game={name}&deal={deal}")
-    send_moves(page, game.moves_played)
-    page.reload()
-    grabbed = card(page, moving[0], big.source)
-    page.mouse.move(*_centre(grabbed))
-    page.mouse.down()
-    page.mouse.move(_centre(grabbed)[0] + 15, _centre(grabbed)[1] + 15, steps=3)
-    expect(pile(page, big.target)).to_have_class(re.compile(r"\btarget\b"))
-    if name == "eagle-wing":  # a group can only go home: no wing pile lights up
-        expect(page.locator('.pile.target[data-pile^="tableau"]')).to_have_count(0)
-    box = pile(page, big.target).bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=6)
-    page.mouse.up()
-    expect(page.locator("#moves")).to_have_text(str(len(game.moves_played) + 1))
-    game.play(big)  # the engine says where everything is now (Eagle Wing refills an emptied wing pile)
-    expected = game.public_position()["piles"]
-    for pile_name in (big.source, big.target):
-        shown = [c["card"] for c in player.view()["position"]["piles"][pile_name]]
-        assert shown == [c["card"] for c in expected[pile_name]]
-    expect(pile(page, big.source).locator(".card")).to_have_count(len(expected[big.source]))  # a fanned pile
-    if name == "eagle-wing":
-        expect(page.locator("#score")).to_have_text(str(game.score))
-
-
 def test_dead_end_says_so_and_offers_undo(player: Player) -> None:
     game = tableaux.new_game("eagle-wing", 5)
     chooser = random.Random(1)
@@ -452,27 +279,6 @@ def test_auto_home_setting_moves_safe_cards_and_is_remembered(player: Player) ->
     page.reload()
     expect(page.locator("#auto-home")).to_be_checked()
     expect(page.locator("#moves")).to_have_text(str(len(game.moves_played)))
-
-
-def test_touch_taps_and_finger_drags_move_cards(browser: Browser, server: LiveServer) -> None:
-    p = Player(browser, server.url, {"width": 390, "height": 844})
-    p.context.close()
-    p.context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
-    p.context.add_init_script(SEEN_WELCOME)
-    try:
-        page = p.open(KA1, p.new_page())
-        card(page, "TH", "reserve-3").tap()
-        expect(pile(page, "tableau-8")).to_have_class(re.compile(r"\btarget\b"))
-        pile(page, "tableau-8").tap()
-        expect(card(page, "TH", "tableau-8")).to_be_visible()
-        # Finger drags: the ten of diamonds does not fit on the ten of hearts and comes back; the ace goes home.
-        touch_drag(page, card(page, "TD", "tableau-9"), pile(page, "tableau-8"))
-        expect(card(page, "TD", "tableau-9")).to_be_visible()  # TD does not fit on TH: it snaps back
-        touch_drag(page, card(page, "AH", "reserve-5"), pile(page, "foundation-1"))
-        expect(card(page, "AH", "foundation-1")).to_be_visible()
-        expect(page.locator("#time")).not_to_have_text("0:00")  # the clock ticks
-    finally:
-        p.close()
 
 
 def test_the_page_reads_the_deal_limit_and_the_ten_s_label_from_the_game_info(player: Player) -> None:

@@ -1,4 +1,5 @@
-"""Fair play, graded deals, the daily deal and the solution, played in real headless Chromium.
+"""Fair play, graded deals and the daily deal, played in real headless Chromium (the solution shown is
+test_browser_solution.py's).
 
 The browser set-up (server, Chromium, the Player that checks every JSON response for face-down cards)
 is conftest.py's and helpers/page.py's; expected answers come from the library (tableaux.advice.fair,
@@ -24,7 +25,6 @@ from helpers.page import (
     expect,
     menu_click,
     pile,
-    play_solution_out,
     show_solution,
     shrink_png,
     win_by_hand,
@@ -345,121 +345,6 @@ def test_the_daily_deal_and_its_shareable_result(browser: Browser, server: Any) 
         p.close()
 
 
-def test_show_solution_plays_the_winning_line_to_the_won_banner_on_king_albert_17(player: Player) -> None:
-    page = player.page
-    page.clock.install()  # the page's timers: running on by themselves, or moved on at once by the test
-    player.open("?game=king-albert&deal=17")
-    show_solution(page)
-    expect(page.locator("#notice")).to_contain_text("looked at the face-down cards", timeout=SLOW)
-    expect(page.locator("#solution-bar")).to_be_visible()
-    page.select_option("#solution-speed", "200")
-    expect(page.locator("#moves")).not_to_have_text("0")
-    shot(page, "king-albert-solution-desktop")
-    page.click("#solution-pause")
-    player.settle()  # the move on its way when the pause came has arrived
-    paused_at = int(page.locator("#moves").inner_text())
-    page.clock.run_for(60_000)  # a minute of the page's time: a playing line would have moved on by now
-    player.settle()
-    expect(page.locator("#moves")).to_have_text(str(paused_at))  # paused: nothing moves
-    assert player.view()["moves"] == paused_at
-    page.click("#solution-step")
-    expect(page.locator("#moves")).to_have_text(str(paused_at + 1))
-    page.click("#solution-pause")  # play on
-    play_solution_out(page)
-    expect(page.locator("#message")).to_contain_text("You won")
-    expect(page.locator("#solution-bar")).to_be_hidden()
-    # The notice that the solver's line is being shown goes with the line: under the banner it no longer applies.
-    expect(page.locator("#notice")).to_be_hidden()
-    expect(page.locator("#score")).to_have_text("52")
-    menu_click(page, "#stats-button")
-    expect(page.locator("#stats-body tr", has_text="solver's help")).to_contain_text("1")
-    expect(page.locator("#stats-body tr", has_text=re.compile(r"^Games won"))).to_contain_text("0")
-
-
-def test_show_solution_asks_first_and_enter_or_cancel_keep_the_game_unassisted(player: Player) -> None:
-    """The solution plays the game for the player and makes it assisted for good: one click in the menu must not do
-    that unasked, nor a stray Enter, which presses the question's Cancel."""
-    page = player.open("?game=king-albert&deal=17")
-    dialog = page.get_by_role("alertdialog")
-    for answer in ("Enter", "cancel"):
-        menu_click(page, '[data-action="solution"]')
-        expect(dialog).to_have_accessible_name("Show the solution?")
-        expect(dialog).to_have_accessible_description(re.compile("count as played with the solver's help"))
-        if answer == "Enter":
-            page.keyboard.press("Enter")
-        else:
-            page.click("#confirm-no")
-        expect(dialog).to_be_hidden()
-        expect(page.locator("#solution-bar")).to_be_hidden()
-        assert not player.view()["assisted"]
-    show_solution(page)  # yes: the line plays, and the game is assisted
-    expect(page.locator("#solution-bar")).to_be_visible(timeout=SLOW)
-    assert player.view()["assisted"]
-
-
-def test_an_undo_while_the_solution_plays_stops_it_and_says_the_player_changed_the_game(player: Player) -> None:
-    page = player.page
-    page.clock.install()  # the page's timers: moved on by the test
-    player.open("?game=king-albert&deal=17")
-    show_solution(page)
-    expect(page.locator("#solution-bar")).to_be_visible(timeout=SLOW)
-    play_solution_out(page, until=2)
-    player.settle()
-    page.keyboard.press("u")
-    player.settle()
-    page.clock.run_for(int(page.input_value("#solution-speed")))  # the next move's turn comes, and sees the undo
-    expect(page.locator("#notice")).to_contain_text("you changed the game yourself (a move, an undo or a redo)")
-    expect(page.locator("#solution-bar")).to_be_hidden()
-
-
-def test_a_playing_solution_asks_for_no_chance_to_win_until_it_pauses(player: Player) -> None:
-    """At the speed the solver's line plays, the figure of each position it passes would hold a worker of the
-    server's shared solver for nothing anyone reads: the page asks for it where the line pauses, and not before."""
-    page = player.page
-    page.clock.install()  # the page's timers run on by themselves, and the test moves them on too
-    player.open("?game=king-albert&deal=17")
-    expect(page.locator("#chance")).to_have_attribute("data-state", "done", timeout=SLOW)
-    asked: list[str] = []
-    page.on("request", lambda request: asked.append(request.url) if request.url.endswith("/chance") else None)
-    show_solution(page)
-    expect(page.locator("#solution-bar")).to_be_visible(timeout=SLOW)
-    assert page.input_value("#solution-speed") == "600"  # Normal: twice the figure's wait after a move
-    play_solution_out(page, until=5)
-    player.settle()
-    expect(page.locator("#chance")).to_have_attribute("data-state", "waiting")
-    assert asked == []
-    page.click("#solution-pause")
-    page.clock.run_for(1_000)
-    expect(page.locator("#chance")).to_have_attribute("data-state", "done", timeout=SLOW)
-    player.settle()
-    assert len(asked) == 1
-    expect(page.locator("#chance-stat")).not_to_have_class(re.compile(r"\bstale\b"))
-
-
-def test_show_solution_waits_out_a_busy_solver_instead_of_asking_the_player_to_click_again(player: Player) -> None:
-    # The server refuses rather than queue when every worker is busy (another game's search); the first answer
-    # here is that refusal, the next the server's own.
-    page = player.page
-    refused: list[str] = []
-
-    def busy_once(route: Any) -> None:
-        if refused:
-            route.continue_()
-            return
-        refused.append(route.request.url)
-        route.fulfill(status=503, headers={"Retry-After": "1"},
-                      json={"error": "the solver's workers are all busy; ask again in a moment", "cause": "solver",
-                            "outcome": "unchanged", "retry_after": 1})
-
-    page.route("**/solution", busy_once)
-    player.open("?game=king-albert&deal=17")
-    show_solution(page)
-    expect(page.locator("#notice")).to_contain_text("looked at the face-down cards", timeout=SLOW)
-    expect(page.locator("#solution-bar")).to_be_visible()
-    assert len(refused) == 1
-    expect(page.locator("#notice")).not_to_contain_text("busy")
-
-
 def test_a_position_that_cannot_be_won_says_so_and_what_the_chance_beside_it_counts(player: Player) -> None:
     # The chance still shown counts layouts of the cards not seen, some of which win: said, so that the two agree.
     game = lost_game("eagle-wing", 5, seed=1)
@@ -485,26 +370,6 @@ def test_a_new_player_sees_no_console_error(browser: Browser, server: Any) -> No
         assert errors == []
     finally:
         context.close()
-
-
-def test_the_rules_open_at_the_top(player: Player) -> None:
-    page = player.open("?game=eagle-wing&deal=3")
-    page.keyboard.press("F1")
-    expect(page.locator("#rules-dialog")).to_be_visible()
-    assert page.evaluate("document.getElementById('rules-dialog').scrollTop") == 0
-    expect(page.locator("#rules-title")).to_be_in_viewport()
-
-
-def test_the_rules_name_the_key_that_deals_from_the_stock_only_in_a_game_with_a_stock(player: Player) -> None:
-    for game, has_stock in (("eagle-wing", True), ("king-albert", False)):
-        page = player.open(f"?game={game}&deal=3")
-        page.keyboard.press("F1")
-        rules = page.locator("#rules-dialog")
-        expect(rules).to_be_visible()
-        expect(rules).to_contain_text("these rules")  # the keyboard's shortcuts are there in both
-        assert ("from the stock" in rules.inner_text()) == has_stock
-        page.keyboard.press("Escape")
-        expect(rules).to_be_hidden()
 
 
 def test_the_trunk_is_a_closed_stack_with_its_count(player: Player) -> None:
