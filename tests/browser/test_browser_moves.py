@@ -72,6 +72,30 @@ def test_drop_on_an_illegal_pile_snaps_back_and_changes_nothing(player: Player) 
     assert player.view()["moves"] == 0
 
 
+def test_escape_during_a_drag_puts_the_cards_back_and_changes_nothing(player: Player) -> None:
+    page = player.open(KA1)
+    ten = card(page, "TD", "tableau-9")
+    before = ten.bounding_box()
+    player.settle()
+    player.requests.clear()
+    page.mouse.move(*_centre(ten))
+    page.mouse.down()
+    jack = pile(page, "tableau-8").bounding_box()
+    page.mouse.move(jack["x"] + jack["width"] / 2, jack["y"] + jack["height"] - 10, steps=8)
+    expect(pile(page, "tableau-8")).to_have_class(re.compile(r"\bover\b"))  # let go here, and the ten goes there
+    page.keyboard.press("Escape")
+    expect(page.locator(".dragging, .selected, .pile.over, .pile.target")).to_have_count(0)
+    expect(page.locator("#announce")).to_have_text("Put back.")
+    page.mouse.up()  # over the jack still: the drag was cancelled, so this is no drop
+    settled(page)  # the ten has slid home
+    after = card(page, "TD", "tableau-9").bounding_box()
+    assert abs(after["x"] - before["x"]) < 1 and abs(after["y"] - before["y"]) < 1
+    player.settle()
+    assert not [r for r in player.requests if r.startswith("POST")], player.requests
+    expect(page.locator("#moves")).to_have_text("0")
+    assert player.view()["moves"] == 0
+
+
 def test_click_a_card_then_its_destination(player: Player) -> None:
     page = player.open(KA1)
     card(page, "TH", "reserve-3").click()

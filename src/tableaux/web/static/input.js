@@ -341,8 +341,29 @@ export function moveFocus(key) {
   if (other) arrive(other);
 }
 
+/**
+ * Escape while a press or a drag is under way: the press ends, so that letting go of the mouse afterwards is
+ * neither a drop nor a tap, and dragged cards go back where they came from. True if cards were being dragged.
+ */
+function cancelPress() {
+  const cancelled = press;
+  press = null;
+  if (!cancelled?.dragging) return false;
+  for (const node of board.querySelectorAll(".pile.over")) node.classList.remove("over");
+  setSelection(null);
+  snapBack(cancelled.cards);
+  decorate();
+  announce(t("Put back."));
+  return true;
+}
+
 export function onKeyDown(event) {
   const key = event.key;
+  // First, wherever the keyboard is: a drag leaves the focus where it was (the deal field, say).
+  if (key === "Escape" && cancelPress()) {
+    event.preventDefault();
+    return;
+  }
   const inField = event.target.closest && event.target.closest("input, select, textarea, dialog[open]");
   if (key === "F1" || (key === "?" && !inField)) {
     event.preventDefault();
