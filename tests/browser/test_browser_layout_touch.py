@@ -1,5 +1,6 @@
 """A finger on a phone's table, in real headless Chromium: a drop anywhere below a column's cards lands there,
-a tap whose finger wobbles is still a tap, and a swipe on the table scrolls the page without moving a card.
+a tap on the bare table puts a picked-up card back, a tap whose finger wobbles is still a tap, and a swipe on the
+table scrolls the page without moving a card.
 """
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ import re
 from typing import Any
 
 from helpers.browser import LiveServer
-from helpers.layout import KA1, LANDSCAPE, phone
+from helpers.layout import KA1, LANDSCAPE, PHONE, phone
 from helpers.page import Browser, Page, card, expect, next_frames, pile, set_setting
 
 
@@ -20,6 +21,38 @@ def test_a_drop_anywhere_in_a_column_below_its_cards_lands_there(browser: Browse
         x, y = target["x"] + target["width"] / 2, target["y"] + target["height"] + 150  # far below the jack
         finger_drag(page, card(page, "TD", "tableau-9"), x, y)
         expect(card(page, "TD", "tableau-8")).to_be_visible()
+        expect(page.locator("#moves")).to_have_text("1")
+    finally:
+        p.close()
+
+
+def test_a_tap_on_the_bare_table_puts_a_picked_up_card_back_and_a_tap_just_below_a_column_still_means_it(
+    browser: Browser, server: LiveServer
+) -> None:
+    p = phone(browser, server)
+    try:
+        page = p.open(KA1)
+        ten = card(page, "TH", "reserve-3")
+        ten.tap()
+        expect(ten).to_have_class(re.compile(r"\bselected\b"))
+        expect(pile(page, "tableau-8")).to_have_class(re.compile(r"\btarget\b"))  # it could go onto the jack
+        p.settle()
+        p.requests.clear()
+        jack = pile(page, "tableau-8").bounding_box()
+        x, height = jack["x"] + jack["width"] / 2, ten.bounding_box()["height"]
+        far = jack["y"] + jack["height"] + 3 * height  # the empty cloth, far below the jack's column
+        assert far < PHONE["height"] - 10
+        page.touchscreen.tap(x, far)
+        expect(ten).not_to_have_class(re.compile(r"\bselected\b"))
+        expect(page.locator(".pile.target")).to_have_count(0)
+        expect(page.locator("#announce")).to_have_text("Put back.")
+        p.settle()
+        assert not [r for r in p.requests if r.startswith("POST")], p.requests
+        expect(page.locator("#moves")).to_have_text("0")
+        ten.tap()  # picked up again: a tap just below the jack, where the ten would lie, puts it there
+        expect(ten).to_have_class(re.compile(r"\bselected\b"))
+        page.touchscreen.tap(x, jack["y"] + jack["height"] + height / 3)
+        expect(card(page, "TH", "tableau-8")).to_be_visible()
         expect(page.locator("#moves")).to_have_text("1")
     finally:
         p.close()

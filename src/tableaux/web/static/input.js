@@ -131,8 +131,13 @@ export function tap(pile, index) {
 // ---------------------------------------------------------------- pointer: drag and drop, taps
 export function onPointerDown(event) {
   if (event.button !== 0 || !S.view || press) return;
-  const pile = event.target.closest("[data-pile]") || (S.selection && pileEl(pileAt(event.clientX, event.clientY)));
+  // A press beside the cards, with cards picked up, means the pile they were aimed at: a column's zone for a tap
+  // reaches a card's height below its cards (where the next card would lie), and farther down is the bare table.
+  const reach = board.querySelector(".card")?.getBoundingClientRect().height ?? 0;
+  const pile = event.target.closest("[data-pile]")
+    || (S.selection && pileEl(pileAt(event.clientX, event.clientY, null, reach)));
   if (!pile) {
+    lastTap = null; // a tap between two taps on a card makes them no double tap
     if (S.selection) {
       setSelection(null); // a press on the bare table puts the picked-up card back
       decorate();
@@ -172,10 +177,12 @@ export function onPointerMove(event) {
 
 /**
  * The pile whose zone holds the point (x, y), or null. A pile's zone is its box grown by half the gap
- * on every side, and a fan's reaches down to the next pile below it (or the bottom of the table):
- * a card dropped or a tap anywhere in a column's empty space below its cards means that column.
+ * on every side, and a fan's reaches down to the next pile below it (or the bottom of the table): a card
+ * dropped anywhere in a column's empty space below its cards means that column. `reach` (px) cuts a fan's
+ * zone shorter, to that far below its cards: a tap far below every column is on the bare table, which is where
+ * a player taps to put a card back.
  */
-export function pileAt(x, y, names = null) {
+export function pileAt(x, y, names = null, reach = Infinity) {
   const nodes = [...board.querySelectorAll("[data-pile]")];
   const boxes = nodes.map((node) => ({ name: node.dataset.pile, node, r: node.getBoundingClientRect() }));
   const gap = parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--gap")) || 6;
@@ -187,7 +194,7 @@ export function pileAt(x, y, names = null) {
     let bottom = r.bottom + gap / 2;
     if (node.classList.contains("fan")) {
       const below = boxes.filter((o) => o.r.top > r.top + 1 && o.r.left < r.right && o.r.right > r.left);
-      bottom = Math.max(bottom, Math.min(floor, ...below.map((o) => o.r.top - gap / 2)));
+      bottom = Math.max(bottom, Math.min(floor, r.bottom + reach, ...below.map((o) => o.r.top - gap / 2)));
     }
     if (x < r.left - gap / 2 || x > r.right + gap / 2 || y < r.top - gap / 2 || y > bottom) continue;
     const distance = Math.abs(x - (r.left + r.right) / 2);
