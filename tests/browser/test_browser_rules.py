@@ -4,7 +4,11 @@ desktop and on a phone.
 
 from __future__ import annotations
 
-from helpers.page import Player, expect
+from typing import Any
+
+import pytest
+
+from helpers.page import PHONE, Browser, Page, Player, expect, pile
 
 
 def test_the_rules_open_at_the_top(player: Player) -> None:
@@ -26,3 +30,62 @@ def test_the_rules_name_the_key_that_deals_from_the_stock_only_in_a_game_with_a_
         page.keyboard.press("Escape")
         expect(rules).to_be_hidden()
 
+
+
+def press_at(page: Page, x: float, y: float, touch: bool) -> None:
+    """A tap of a finger or a click of the mouse at (x, y), as the screen has it."""
+    if touch:
+        page.touchscreen.tap(x, y)
+    else:
+        page.mouse.click(x, y)
+
+
+@pytest.mark.parametrize("screen", ["desktop", "phone"])
+def test_a_tap_or_click_outside_the_rules_closes_them_and_gives_the_keyboard_back(
+        browser: Browser, server: Any, screen: str) -> None:
+    p = Player(browser, server.url, **(PHONE if screen == "phone" else {}))
+    try:
+        page = p.open("?game=eagle-wing&deal=3")
+        rules = page.locator("#rules-dialog")
+        for _ in range(2):  # the backdrop closes them each time they open, not only the first
+            pile(page, "tableau-3").focus()
+            page.keyboard.press("?")
+            expect(rules).to_be_visible()
+            box = rules.bounding_box()
+            assert box is not None and box["y"] > 10
+            press_at(page, box["x"] + 4, box["y"] + box["height"] / 2, screen == "phone")  # on its own edge
+            expect(rules).to_be_visible()
+            press_at(page, box["x"] + box["width"] / 2, box["y"] / 2, screen == "phone")  # above it, on the backdrop
+            expect(rules).to_be_hidden()
+            expect(pile(page, "tableau-3")).to_be_focused()
+    finally:
+        p.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_on_a_phone_a_close_button_stays_on_view_at_the_top_of_the_rules_as_they_scroll(
+        browser: Browser, server: Any, scheme: str) -> None:
+    p = Player(browser, server.url, color_scheme=scheme, **PHONE)
+    try:
+        page = p.open("?game=king-albert&deal=3")
+        pile(page, "tableau-3").focus()
+        page.keyboard.press("F1")
+        rules = page.locator("#rules-dialog")
+        expect(rules).to_be_visible()
+        close = page.get_by_role("button", name="Close").first
+        expect(close).to_have_id("rules-x")
+        expect(close).to_be_in_viewport()
+        assert rules.evaluate("(d) => d.scrollHeight > d.clientHeight + 200"), "the rules outrun a phone's screen"
+        rules.evaluate("(d) => { d.scrollTop = (d.scrollHeight - d.clientHeight) / 2; }")  # halfway down
+        expect(page.locator("#rules-close")).not_to_be_in_viewport()  # the one at the bottom is still far away
+        expect(close).to_be_in_viewport()
+        expect(page.locator("#rules-title")).to_be_in_viewport()
+        dialog, button = rules.bounding_box(), close.bounding_box()
+        assert dialog is not None and button is not None
+        assert dialog["y"] <= button["y"] <= dialog["y"] + 30  # at the dialog's top, not scrolled away with the text
+        assert button["width"] >= 44 and button["height"] >= 44  # a finger's size
+        close.tap()
+        expect(rules).to_be_hidden()
+        expect(pile(page, "tableau-3")).to_be_focused()
+    finally:
+        p.close()

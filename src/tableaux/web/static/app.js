@@ -8,7 +8,7 @@ import { act, newGame, restart, resume, showHint, wireAutoHome } from "./actions
 import { wireClock } from "./clock.js";
 import { wireConfirm } from "./confirm.js";
 import { openDaily, startNewGame, wireDaily } from "./daily.js";
-import { confirmReset, openDialog, openRules, openStats } from "./dialogs.js";
+import { closeFromOutside, confirmReset, openDialog, openRules, openStats } from "./dialogs.js";
 import { $, board, notice } from "./dom.js";
 import { wireFair } from "./fair.js";
 import { wireFinish } from "./finish.js";
@@ -54,6 +54,7 @@ function wire() {
   $("hint").addEventListener("click", () => enqueue(showHint));
   $("daily-button").addEventListener("click", () => enqueue(() => openDaily($("game-select").value)));
   $("rules-button").addEventListener("click", openRules);
+  closeFromOutside($("rules-dialog"));
   $("stats-button").addEventListener("click", () => enqueue(openStats));
   $("stats-reset").addEventListener("click", confirmReset);
   $("settings-button").addEventListener("click", () => openDialog($("settings-dialog")));

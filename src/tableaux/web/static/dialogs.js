@@ -33,6 +33,29 @@ export function openDialog(dialog) {
   }
 }
 
+/** Whether the point of a pointer event lies outside the dialog's own box (on its backdrop). */
+function outside(dialog, event) {
+  const r = dialog.getBoundingClientRect();
+  return event.clientX < r.left || event.clientX > r.right || event.clientY < r.top || event.clientY > r.bottom;
+}
+
+/**
+ * A tap or click on the backdrop around `dialog` closes it, as Escape does. The backdrop is the dialog's own,
+ * so such a click lands on the dialog element: only where it lies tells it apart from a click on the dialog's
+ * padding. The press must start outside too, so that selecting text in the dialog and letting go beyond its edge
+ * leaves it open.
+ */
+export function closeFromOutside(dialog) {
+  let pressedOutside = false;
+  dialog.addEventListener("pointerdown", (event) => {
+    pressedOutside = event.target === dialog && outside(dialog, event);
+  });
+  dialog.addEventListener("click", (event) => {
+    if (pressedOutside && event.target === dialog && outside(dialog, event)) dialog.close();
+    pressedOutside = false;
+  });
+}
+
 export function openRules() {
   const game = S.view ? S.view.game : $("game-select").value;
   $("rules-title").textContent = rulesTitle(game);
