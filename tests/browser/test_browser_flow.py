@@ -202,6 +202,32 @@ def test_switching_the_game_keeps_the_game_in_progress_without_a_question(player
     expect(page.locator("#moves")).to_have_text("1")
 
 
+def test_the_deal_field_shows_the_deal_on_the_table_not_a_number_typed_before(player: Player) -> None:
+    page = player.open(KA1)
+    field = page.locator("#deal-input")
+    expect(field).to_have_value("1")
+    menu_click(page, "#deal-input")
+    field.fill("4242")  # typed, never opened
+    menu_click(page, "#daily-button")
+    daily = str(catalogue.daily("king-albert").deal)
+    expect(page.locator("#deal-number")).to_have_text(daily)
+    expect(field).to_have_value(daily)
+    for way in ("another game", "new game"):
+        menu_click(page, "#deal-input")
+        field.fill("4242")
+        shown = page.locator("#deal-number").inner_text()
+        if way == "another game":
+            menu_click(page, "#game-select")
+            page.select_option("#game-select", "eagle-wing")
+            expect(page.locator("#game-name")).to_have_text("Eagle Wing")
+        else:
+            page.click("#new-game")  # no move made yet: no question
+            expect(page.locator("#deal-number")).not_to_have_text(shown)
+        expect(field).to_have_value(page.locator("#deal-number").inner_text())
+    player.settle()
+    assert field.input_value() == str(player.view()["deal"])
+
+
 def test_the_statistics_say_when_a_game_counts_and_how_a_game_left_counts(player: Player) -> None:
     page = player.open(KA1)
     menu_click(page, "#stats-button")

@@ -45,6 +45,7 @@ export async function start() {
     deal = null;
   }
   onView((view) => localStorage.setItem(GAME_KEY, view.game));
+  onView(showOpenDeal);
   if (dailyRequested()) await openDaily(game || games()[0].name, { ask: false });
   else await open(game, deal);
   if (warning) notice(warning.trim(), { sticky: true });
@@ -86,6 +87,18 @@ function fillLanguageSelect() {
   const select = $("lang-select");
   select.replaceChildren(...languages().map((l) => new Option(l.name, l.code)));
   select.value = lang();
+}
+
+/**
+ * The deal field shows the deal on the table, however it got there (the daily deal, a new game, another game
+ * chosen), not a number typed earlier: a number that was typed and never opened is not the deal being played.
+ * While the player is typing in it, a new position of the same deal (a move of the solution) leaves it be.
+ */
+function showOpenDeal(view, before) {
+  const field = $("deal-input");
+  const sameDeal = before && before.game === view.game && before.deal === view.deal;
+  if (document.activeElement === field && sameDeal) return;
+  field.value = String(view.deal);
 }
 
 /** The deal form: open the deal number typed, or say which numbers are deals. */
