@@ -291,7 +291,7 @@ def test_the_solutions_controls_notices_and_the_win_banner_never_cover_a_card(
         page.select_option("#solution-speed", "200")
         page.click("#solution-pause")  # play on, fast, to the end
         play_solution_out(page)
-        expect(page.locator("#message")).to_contain_text("You won")
+        expect(page.locator("#message")).to_contain_text("The solver won")
         expect(page.locator("#solution-bar")).to_be_hidden()
         expect(page.locator("#notice")).to_be_hidden()
         assert not cards_under(page, floating), cards_under(page, floating)

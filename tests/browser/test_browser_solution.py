@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from helpers.page import SLOW, Player, expect, menu_click, play_solution_out, shot, show_solution
+import tableaux
+from helpers.page import SLOW, Player, expect, menu_click, play_solution_out, send_moves, shot, show_solution
 
 
 def test_show_solution_plays_the_winning_line_to_the_won_banner_on_king_albert_17(player: Player) -> None:
@@ -32,7 +33,7 @@ def test_show_solution_plays_the_winning_line_to_the_won_banner_on_king_albert_1
     expect(page.locator("#moves")).to_have_text(str(paused_at + 1))
     page.click("#solution-pause")  # play on
     play_solution_out(page)
-    expect(page.locator("#message")).to_contain_text("You won")
+    expect(page.locator("#message")).to_contain_text("The solver won")
     expect(page.locator("#solution-bar")).to_be_hidden()
     # The notice that the solver's line is being shown goes with the line: under the banner it no longer applies.
     expect(page.locator("#notice")).to_be_hidden()
@@ -40,6 +41,24 @@ def test_show_solution_plays_the_winning_line_to_the_won_banner_on_king_albert_1
     menu_click(page, "#stats-button")
     expect(page.locator("#stats-body tr", has_text="solver's help")).to_contain_text("1")
     expect(page.locator("#stats-body tr", has_text=re.compile(r"^Games won"))).to_contain_text("0")
+
+
+def test_a_deal_the_solution_played_to_its_end_says_the_solver_won_it_not_the_player(player: Player) -> None:
+    line = tableaux.solve("king-albert", 17).moves
+    page = player.page
+    page.clock.install()  # the solution's moves: their timers moved on at once (play_solution_out)
+    player.open("?game=king-albert&deal=17")
+    send_moves(page, line[:-4])  # the player's own moves, up to a few from the end
+    page.reload()
+    page.wait_for_selector("[data-pile]")
+    show_solution(page)
+    expect(page.locator("#solution-bar")).to_be_visible(timeout=SLOW)
+    play_solution_out(page)
+    banner = page.locator("#message")
+    moves = page.locator("#moves").inner_text()
+    expect(banner).to_contain_text(f"The solver won deal 17 of King Albert in {moves} moves.")
+    expect(banner).not_to_contain_text("You won")
+    expect(banner).to_contain_text("it counts apart")  # the summary under it, as for any assisted win
 
 
 def test_show_solution_asks_first_and_enter_or_cancel_keep_the_game_unassisted(player: Player) -> None:

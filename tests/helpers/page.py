@@ -293,7 +293,7 @@ def play_solution_out(page: Page, until: int | None = None) -> None:
     has come back from the server, so the clock moves on only after the move counter has changed; a line that
     stops short of the win never changes it again, and the wait for it fails."""
     delay = int(page.input_value("#solution-speed"))
-    won = page.locator("#message", has_text="You won")
+    won = page.locator("#message.won")
     while not won.is_visible() and (until is None or int(page.locator("#moves").inner_text()) < until):
         moves = page.locator("#moves").inner_text()
         page.clock.run_for(delay)

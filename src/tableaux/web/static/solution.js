@@ -8,7 +8,7 @@ import { mayTakeHelp } from "./confirm.js";
 import { t, tn } from "./i18n.js";
 import { $, announce, notice } from "./dom.js";
 import { adopt, describe } from "./render.js";
-import { enqueue, onView, S, setPlaying } from "./store.js";
+import { enqueue, onView, S, setPlaying, setSolverWon } from "./store.js";
 
 const P = {
   moves: [], // the line's move texts still to play
@@ -65,6 +65,7 @@ async function step() {
   const view = await api.move(v.id, { source: move.source, count: move.count, target: move.target }, v.version,
     report());
   P.version = view.version;
+  if (view.won) setSolverWon(view); // before the view is drawn: its banner says who won
   adopt(view);
   announce(describe(move, v, view));
   const done = { played: P.total - P.moves.length, total: P.total };
