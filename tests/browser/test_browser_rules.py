@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from helpers.page import PHONE, Browser, Page, Player, expect, pile
+from helpers.page import PHONE, Browser, Page, Player, expect, menu_click, pile
 
 
 def test_the_rules_open_at_the_top(player: Player) -> None:
@@ -60,6 +60,16 @@ def test_a_tap_or_click_outside_the_rules_closes_them_and_gives_the_keyboard_bac
             expect(pile(page, "tableau-3")).to_be_focused()
     finally:
         p.close()
+
+
+def test_a_click_outside_the_statistics_or_the_settings_closes_them_as_it_closes_the_rules(player: Player) -> None:
+    page = player.open("?game=king-albert&deal=3")
+    for button, dialog in (("#stats-button", "#stats-dialog"), ("#settings-button", "#settings-dialog")):
+        menu_click(page, button)
+        box = page.locator(dialog).bounding_box()
+        assert box is not None and box["y"] > 10
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] / 2)  # above it, on the backdrop
+        expect(page.locator(dialog)).to_be_hidden()
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

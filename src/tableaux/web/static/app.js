@@ -54,7 +54,7 @@ function wire() {
   $("hint").addEventListener("click", () => enqueue(showHint));
   $("daily-button").addEventListener("click", () => enqueue(() => openDaily($("game-select").value)));
   $("rules-button").addEventListener("click", openRules);
-  closeFromOutside($("rules-dialog"));
+  for (const id of ["rules-dialog", "stats-dialog", "settings-dialog"]) closeFromOutside($(id));
   $("stats-button").addEventListener("click", () => enqueue(openStats));
   $("stats-reset").addEventListener("click", confirmReset);
   $("settings-button").addEventListener("click", () => openDialog($("settings-dialog")));

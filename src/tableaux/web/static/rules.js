@@ -44,7 +44,7 @@ function controls(safeCards, hasStock) {
     t("<b>Drag</b> a card (with the mouse or a finger) onto a highlighted pile, or <b>click</b> a card and then the pile it should go to. A drop anywhere else puts the card back."),
     t("<b>Double-click</b> (or double-tap) a card to send it to a foundation when it can go there."),
     t("<b>One tap</b> (a setting, off at first): a tap or click on a card moves it at once to its best place: a foundation first, then a card it builds on, then an empty pile. Drag it, or use the keyboard, to choose another place."),
-    t("<b>Keyboard:</b> Tab or the arrow keys move between piles (Up and Down also move between the face-up cards of a pile); Enter or Space picks up and puts down; Escape drops the selection. Shortcuts: <kbd>u</kbd> or <kbd>Ctrl+Z</kbd> undo, <kbd>r</kbd> or <kbd>Ctrl+Y</kbd> redo, <kbd>h</kbd> hint, <kbd>n</kbd> new game, <kbd>F1</kbd> or <kbd>?</kbd> these rules."),
+    t("<b>Keyboard:</b> Tab or the arrow keys move between piles (Up and Down also move between the face-up cards of a pile); Enter or Space picks up and puts down; Escape drops the selection, or puts back cards being dragged. Shortcuts: <kbd>u</kbd> or <kbd>Ctrl+Z</kbd> undo, <kbd>r</kbd> or <kbd>Ctrl+Y</kbd> redo, <kbd>h</kbd> hint, <kbd>n</kbd> new game, <kbd>F1</kbd> or <kbd>?</kbd> these rules."),
     ...(hasStock ? [t("<kbd>d</kbd> deals from the stock.")] : []),
     t("<b>Move safe cards home</b> (off at first): after each of your moves, the cards that the solver proves can never cost you the game go to the foundations by themselves."),
     ...(safeCards ? [safeCards] : []),
