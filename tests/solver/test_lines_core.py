@@ -245,9 +245,10 @@ def test_a_classic_line_no_polish_from_the_start_shortens_comes_down_when_its_ta
     found = solve((rules, start), backend="c", line="found")
     line = Shortener(positions).shorten(start, [rules.to_raw(m) for m in found.moves])
     assert len(line) > LONG * bound
-    assert polish(positions, start, line, positions.strategy.tail_polish, restricted=False)[0] == line
-    # The long polish ends with the tails' polishes; its polishes from the start are left out here, where they
-    # find nothing in millions of positions.
-    monkeypatch.setattr(positions.strategy, "long_polish", ())
-    tails = polish_long(positions, start, line, None, 1 << 20, bound)
-    assert len(tails) < len(line) and wins(rules, start, tails)
+    tails = next(stage for stage in positions.strategy.long_polish if stage.tails)
+    assert polish(positions, start, line, tails.nodes, restricted=tails.restricted)[0] == line
+    # The long polishes that polish the whole line are left out here, where they find nothing in millions of
+    # positions.
+    monkeypatch.setattr(positions.strategy, "long_polish", (tails,))
+    out = polish_long(positions, start, line, None, 1 << 20, bound)
+    assert len(out) < len(line) and wins(rules, start, out)

@@ -12,8 +12,8 @@
 4. a line still more than :data:`LONG` times the lower bound after that gets the game's long polishes
    (:attr:`Strategy.long_polish`, classic King Albert's alone), outside the budget below: on fresh classic
    deals one line in five is still that long, and only polishes of hundreds of thousands of positions bring
-   most of them down (docs/solver.md, "Short lines"); a line they leave that long has its tails polished
-   (:func:`polish_tails`, :attr:`Strategy.tail_polish`);
+   most of them down (docs/solver.md, "Short lines"), and some only when the polish is of the line's tails
+   (:func:`polish_tails`);
 5. with ``shortest=True``, the fewest-moves search (:func:`.shortest.fewest_moves`) takes the rest of the
    budget (after a longer polish, and the long polish of step 4) to find the line with the fewest moves and
    prove a lower bound; its line is kept only when it is shorter, so the line is never longer than without.
@@ -151,30 +151,34 @@ def polish_long(positions: EnginePositions, state: State, line: list[RawMove], d
                 bound: int) -> list[RawMove]:
     """Step 4 of the module docstring: ``line``, or a shorter one from the game's long polishes, made in turn
     while the line is still more than :data:`LONG` times its ``bound``, each stopping at its first line within
-    that, and then its tails' polishes (the compiled core's polish only: in Python they would take minutes). The
-    detour passes run to their end first: a line the budget left long may be one whose passes it cut short (a
-    search's line of tens of thousands of moves)."""
-    stages, tail_nodes = positions.strategy.long_polish, positions.strategy.tail_polish
-    if not (stages or tail_nodes) or len(line) <= LONG * bound or not isinstance(positions, CorePositions):
+    that (the compiled core's polish only: in Python they would take minutes). The detour passes run to their end
+    first: a line the budget left long may be one whose passes it cut short (a search's line of tens of thousands
+    of moves)."""
+    stages = positions.strategy.long_polish
+    if not stages or len(line) <= LONG * bound or not isinstance(positions, CorePositions):
         return line
     shortener = Shortener(positions)
     line = shortener.shorten(state, line, deadline=deadline, check=False)  # the detour passes to their end
-    for nodes, restricted in stages:
+    for stage in stages:
         if len(line) <= LONG * bound:
             break
-        polished, _ = polish(positions, state, line, nodes, deadline, held, restricted, enough=LONG * bound)
+        if stage.tails:
+            line = polish_tails(positions, state, line, stage.nodes, deadline, held, stage.restricted, LONG * bound,
+                                shortener)
+            continue
+        polished, _ = polish(positions, state, line, stage.nodes, deadline, held, stage.restricted,
+                             enough=LONG * bound)
         if _shorter_win(positions.rules, state, polished, line):
             line = shortener.shorten(state, polished, deadline=deadline, check=False)
-    if tail_nodes and len(line) > LONG * bound:
-        line = polish_tails(positions, state, line, tail_nodes, deadline, held, LONG * bound, shortener)
     return line
 
 
 def polish_tails(positions: EnginePositions, state: State, line: list[RawMove], nodes: int,
-                 deadline: float | None, held: int, enough: int, shortener: Shortener) -> list[RawMove]:
-    """``line``, or a shorter one whose tails were polished: from each start of :data:`TAILS` in turn, the polish
-    over every move, of up to ``nodes`` positions, looks for a shorter way from there to a win; a shorter tail
-    takes the old one's place and the whole line gets the detour passes again. It stops once the line has at
+                 deadline: float | None, held: int, restricted: bool, enough: int,
+                 shortener: Shortener) -> list[RawMove]:
+    """``line``, or a shorter one whose tails were polished: from each start of :data:`TAILS` in turn, a polish
+    (``restricted`` or not) of up to ``nodes`` positions looks for a shorter way from there to a win; a shorter
+    tail takes the old one's place and the whole line gets the detour passes again. It stops once the line has at
     most ``enough`` moves.
 
     Why tails: a polish from the start must find a whole new line, and on some long lines millions of its
@@ -187,7 +191,7 @@ def polish_tails(positions: EnginePositions, state: State, line: list[RawMove], 
         at = state
         for move in line[:cut]:
             at = positions.apply(at, move)
-        tail, _ = polish(positions, at, line[cut:], nodes, deadline, held, restricted=False,
+        tail, _ = polish(positions, at, line[cut:], nodes, deadline, held, restricted,
                          enough=max(enough - cut, 1))
         candidate = line[:cut] + tail
         if _shorter_win(positions.rules, state, candidate, line):

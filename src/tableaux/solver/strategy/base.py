@@ -6,9 +6,23 @@ The proofs that the interface's methods rely on are set out in the package's doc
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from ...rulebook.cards import SUIT
 from ...rulebook.engine import RawMove, Rules, State
+
+
+class LongPolish(NamedTuple):
+    """One of a game's long polishes (:attr:`Strategy.long_polish`)."""
+
+    nodes: int
+    """Its positions at most; with ``tails``, those of each tail's polish."""
+    restricted: bool
+    """Over the first pass's restricted moves (nothing taken back off a foundation), or over every move."""
+    tails: bool = False
+    """Whether it polishes the line's tails in turn (:func:`tableaux.solver.lines.polish_tails`) rather than the
+    whole line: a tail is a smaller search, and some lines that no polish from the start shortens have tails that
+    one does."""
 
 
 class Strategy:
@@ -18,15 +32,10 @@ class Strategy:
     polish_nodes = 0
     """Positions the best-first polish of a shortened line may make (:mod:`tableaux.solver.lines`): where the
     line shortening alone leaves lines long, a search for shorter ones is worth its time."""
-    long_polish: tuple[tuple[int, bool], ...] = ()
+    long_polish: tuple[LongPolish, ...] = ()
     """More polishes, with the compiled core, for a line still more than :data:`.lines.LONG` times its lower bound
-    after the budgeted steps (:func:`tableaux.solver.lines.polish_long`): each its positions and whether it is
-    restricted, made in turn while the line stays long. Where a long line is common and only a long polish
-    shortens it, a player watching it is worth the wait."""
-    tail_polish = 0
-    """Positions of each polish of a tail of a line that the long polishes leave long (0: none;
-    :func:`tableaux.solver.lines.polish_tails`): a tail is a smaller search than the whole line, and some lines
-    that no polish from the start shortens have tails that one does."""
+    after the budgeted steps (:func:`tableaux.solver.lines.polish_long`), made in turn while the line stays long.
+    Where a long line is common and only a long polish shortens it, a player watching it is worth the wait."""
     relaxed_stage: tuple[int, int, int] | None = None
     """Where a relaxed game proves many of the slow deals lost (:mod:`tableaux.solver.relaxed`, classic King Albert):
     (positions of the usual search first, the rank kept apart, positions the relaxed game may make at most). A

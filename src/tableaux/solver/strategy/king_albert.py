@@ -19,7 +19,7 @@ from ...rulebook.engine import RawMove, State
 from ...rulebook.king_albert import FOUNDATIONS as KA_FOUNDATIONS
 from ...rulebook.king_albert import RESERVE as KA_RESERVE
 from ...rulebook.king_albert import TABLEAU as KA_TABLEAU
-from .base import Strategy, first_two, sorted_join, suit_heights
+from .base import LongPolish, Strategy, first_two, sorted_join, suit_heights
 from .bounds import ka_lower_bound, ka_strong_bound
 
 # King Albert's piles lie in three runs, foundations then tableau then reserve,
@@ -48,17 +48,21 @@ POLISH_NODES = 40_000
 """The classic rules' polish, at most (a polish position costs two of the shortening's: :data:`.lines.POLISH_COST`)."""
 CLASSIC_SHORTENING_FLOOR = 2 * POLISH_NODES + 5_000
 """The classic rules' shortening floor: the whole polish and the detour passes around it."""
-LONG_POLISH = ((200_000, False), (1_000_000, True), (1_000_000, False), (3_000_000, True))
-"""The classic rules' polishes for a line still long after the budgeted steps, in turn while it stays long:
-(positions, restricted). On fresh classic deals one line in five is still more than twice its bound after 40,000
-positions. The polish over every move (cards taken back off the foundations too) shortens some of them in a
-fraction of the positions; others only the restricted polish shortens, after hundreds of thousands of positions;
-a rare one needs millions (docs/solver.md, "Short lines"). A million take some 0.7 s in the core."""
-TAIL_POLISH = 300_000
-"""The classic rules' polish of each tail of a line that the long polishes leave long, over every move. About one
-classic win in 250 has such a line, where not one move of it is shortened by millions of positions of polish from
-the start; polishing its tails takes it from 164 to 139 moves, or from 178 to 156, in about a second
-(docs/notes/short-lines.md, "Polishing the tails")."""
+LONG_POLISH = (
+    LongPolish(200_000, restricted=False),
+    LongPolish(1_000_000, restricted=True),
+    LongPolish(1_000_000, restricted=False),
+    LongPolish(300_000, restricted=False, tails=True),
+    LongPolish(3_000_000, restricted=True),
+)
+"""The classic rules' polishes for a line still long after the budgeted steps, in turn while it stays long. On
+fresh classic deals one line in five is still more than twice its bound after 40,000 positions. The polish over
+every move (cards taken back off the foundations too) shortens some of them in a fraction of the positions;
+others only the restricted polish shortens, after hundreds of thousands of positions. A million take some 0.7 s
+in the core. The lines still long after those mostly come down when their tails are polished, in a second or
+less; a rare one needs the last polish's three million positions from the start, and about one classic win in
+250 has a line that no polish from the start shortens by a move, where only the tails' polishes do (164 moves
+to 139, 178 to 156: docs/solver.md, "Short lines", and docs/notes/short-lines.md, "Polishing the tails")."""
 
 RELAXED_STAGE = (1_000_000, 4, 500_000)
 """The classic rules' relaxed stage: after a million positions of the usual search (about a second in the core),
@@ -82,7 +86,6 @@ class KingAlbertStrategy(Strategy):
         if single_cards_only:
             self.shortening_floor = CLASSIC_SHORTENING_FLOOR
             self.long_polish = LONG_POLISH
-            self.tail_polish = TAIL_POLISH
             self.relaxed_stage = RELAXED_STAGE
 
     def key(self, state: State) -> bytes:
