@@ -66,6 +66,7 @@ def test_a_click_outside_the_statistics_or_the_settings_closes_them_as_it_closes
     page = player.open("?game=king-albert&deal=3")
     for button, dialog in (("#stats-button", "#stats-dialog"), ("#settings-button", "#settings-dialog")):
         menu_click(page, button)
+        expect(page.locator(dialog)).to_be_visible()  # the statistics open once the server has sent them
         box = page.locator(dialog).bounding_box()
         assert box is not None and box["y"] > 10
         page.mouse.click(box["x"] + box["width"] / 2, box["y"] / 2)  # above it, on the backdrop
