@@ -100,6 +100,22 @@ def test_give_up_asks_first_and_where_lost_answers_only_then(tmp_path: Path) -> 
     assert entry["result"] == "given-up"
 
 
+def test_enter_after_a_stray_g_keeps_the_game_instead_of_giving_it_up(tmp_path: Path) -> None:
+    game = tableaux.new_game("king-albert", 1)
+    game.play("R5>F1")
+
+    async def scenario(pilot: Pilot) -> None:
+        await pilot.press("g")
+        assert isinstance(pilot.app.screen, Confirm)
+        assert "y: yes" in screen_text(pilot.app)
+        await pilot.press("enter")  # Enter plays a card on the board: here it must keep things as they are
+        assert not isinstance(pilot.app.screen, Confirm)
+        assert not pilot.app.sitting.gave_up and "Not given up" in said(pilot.app)
+
+    drive(make_app(game, keep=tmp_path), scenario)
+    assert not (tmp_path / "finished.jsonl").exists()  # no loss recorded
+
+
 def test_the_solution_plays_step_by_step_then_all_the_way_to_a_won_game(tmp_path: Path) -> None:
     game = tableaux.new_game("eagle-wing", 4)
     line = tableaux.solve(game).moves

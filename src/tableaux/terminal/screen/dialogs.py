@@ -28,10 +28,14 @@ ModalScreen VerticalScroll { height: auto; max-height: 18; }
 
 
 class Confirm(ModalScreen[bool]):
-    """A yes-or-no question: y or Enter says yes, n or Escape says no."""
+    """A yes-or-no question about something that cannot be taken back: y says yes; n, Escape or Enter say no.
+
+    Enter keeps things as they are, as the browser's confirmation does: on the board Enter plays a card, so a
+    stray key that opens the question followed by Enter must not give a game away.
+    """
 
     DEFAULT_CSS = DIALOG_CSS
-    BINDINGS = [Binding("y,enter", "answer(True)", show=False), Binding("n,escape", "answer(False)", show=False)]
+    BINDINGS = [Binding("y", "answer(True)", show=False), Binding("n,escape,enter", "answer(False)", show=False)]
 
     def __init__(self, question: str) -> None:
         super().__init__()
@@ -40,7 +44,7 @@ class Confirm(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Text(self.question), classes="title")
-            yield Static(Text(_("y or Enter: yes    n or Escape: no")), classes="keys")
+            yield Static(Text(_("y: yes    n, Escape or Enter: no")), classes="keys")
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
