@@ -124,7 +124,7 @@ def test_the_solution_plays_step_by_step_then_all_the_way_to_a_won_game(tmp_path
         game.play(line[0])
         pilot.app.changed()
         await pilot.pause()
-        await pilot.press("s")
+        await pilot.press("s", "y")
         await settle(pilot)
         assert "A winning line of" in said(pilot.app) and game.assisted
         await pilot.press("enter", "space")
@@ -141,6 +141,27 @@ def test_the_solution_plays_step_by_step_then_all_the_way_to_a_won_game(tmp_path
     assert list((tmp_path / "unfinished").glob("*.json")) == []
     [entry] = [json.loads(line) for line in (tmp_path / "finished.jsonl").read_text().splitlines()]
     assert entry["result"] == "won" and entry["assisted"] is True
+
+
+def test_the_solution_key_asks_before_the_game_counts_as_assisted(tmp_path: Path) -> None:
+    game = tableaux.new_game("eagle-wing", 4)
+    game.play("S>W")
+
+    async def scenario(pilot: Pilot) -> None:
+        for no in ("n", "escape", "enter"):
+            await pilot.press("s")
+            assert isinstance(pilot.app.screen, Confirm)
+            assert "solver's help in your statistics" in screen_text(pilot.app)
+            await pilot.press(no)
+            await settle(pilot)
+            assert not isinstance(pilot.app.screen, Confirm)
+            assert not game.assisted and pilot.app.solution is None
+            assert "Solution not shown" in said(pilot.app).splitlines()[-1]
+        await pilot.press("s", "y")
+        await settle(pilot)
+        assert game.assisted and pilot.app.solution is not None
+
+    drive(make_app(game, keep=tmp_path), scenario)
 
 
 def test_a_game_won_by_hand_shows_the_win(tmp_path: Path) -> None:

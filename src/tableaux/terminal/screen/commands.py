@@ -165,6 +165,23 @@ class Commands:
         if self.solution is not None:
             self.solution_step()
             return
+        if self.game.assisted or self.game.is_won() or self.sitting.gave_up:
+            self.find_solution()  # nothing left to count: the game already does not count as the player's own
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.find_solution()
+            else:
+                self.tell([Said(_("Solution not shown: the game still counts as your own."), "note")])
+
+        # A single key makes the game assisted for good, so it asks first, as the browser does.
+        question = _("Show the solution? The solver plays the rest of the game for you, so it will count as played "
+                     "with the solver's help in your statistics.")
+        self.push_screen(Confirm(question), answered)  # type: ignore[attr-defined]
+
+    def find_solution(self) -> None:
+        """Look for a winning line from here; once one is found the game counts as assisted."""
         self.cancel_pick()
         if not self.game.is_won():
             self.tell([Said(_("Looking for a winning line from this position..."), "note")])
@@ -275,7 +292,7 @@ def keys_help(game: Game) -> list[str]:
         _("h: a fair hint (from the cards you have seen).  p: a hint that peeks at the face-down cards, and says "
           "so.  c: the chance that the hidden cards lie in a winnable way."),
         _("g: give up (asks first).  w: where the game could no longer be won, once it is over or given up.  "
-          "s: the solution, step by step (the game then counts as assisted)."),
+          "s: the solution, step by step (asks first: the game then counts as assisted)."),
         _("n: a new deal.  o: an unfinished game.  Ctrl+S: save to a file.  l: load a saved game.  t: your "
           "statistics.  ?: this page.  q: quit (the game is kept)."),
         _("The piles: {piles}.").format(piles=pile_summary(game.rules)),
