@@ -62,6 +62,21 @@ def test_the_status_line_keeps_the_chance_whole_and_shows_the_par_where_both_fit
 
 
 @pytest.mark.parametrize("name", GAMES)
+def test_a_random_deal_on_80_columns_still_shows_its_chance_whole(name: str) -> None:
+    lines: list[str] = []
+
+    async def scenario(pilot: Pilot) -> None:
+        await until(pilot, lambda: pilot.app.chance is not None)
+        await pilot.pause()
+        lines.append(screen_text(pilot.app).splitlines()[0].strip())
+
+    # a random deal has nine or ten digits
+    drive(make_app(tableaux.new_game(name, 4294967295), auto_chance=True), scenario, size=(80, 24))
+    assert re.search(r"Can still be won: \d+%$", lines[0]), lines[0]
+    assert "deal 4294967295" in lines[0] and len(lines[0]) <= 78
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_the_screen_shows_every_pile_and_card_in_view_and_no_face_down_card(name: str) -> None:
     game = tableaux.new_game(name, 17)
     reserve = game.rules.index.get("reserve")

@@ -54,11 +54,17 @@ CHANCE_DELAY = 0.3
 
 def fitted(text: str, par: str, chance: str, width: int) -> str:
     """The status line within ``width`` cells (0: not laid out yet, anything fits): the figures three spaces
-    apart, then two, then without the par, so that the chance (or the solution's step) is never the part cut."""
+    apart, then two, then without the par, then without the text's last figures (the time, then the moves, ...),
+    so that the chance (or the solution's step) is never the part cut."""
     candidates = []
     for parts in ((text, par, chance), (text, chance)):
         spaced = "   ".join(part for part in parts if part)
         candidates += [spaced, spaced.replace("   ", "  ")]
+    # A long deal number (every random deal has nine or ten digits) or a long title leaves no room on 80 columns.
+    figures = text.split("   ")
+    while len(figures) > 1:
+        figures.pop()
+        candidates.append("  ".join(part for part in ("  ".join(figures), chance) if part))
     return next((line for line in candidates if not width or cell_len(line) <= width), candidates[-1])
 
 class TableauxApp(Commands, Hands, App[None]):
