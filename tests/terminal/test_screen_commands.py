@@ -258,3 +258,29 @@ def test_quit_ends_the_app_and_keeps_the_game(tmp_path: Path) -> None:
     assert app.return_code == 0
     [kept] = Unfinished(tmp_path / "unfinished").games()
     assert kept.game.deal == 1 and kept.game.redo_moves
+
+
+def test_the_stock_key_is_listed_only_for_a_game_with_a_stock(tmp_path: Path) -> None:
+    kept = tableaux.new_game("eagle-wing", 5)
+    kept.play(kept.legal_moves()[0])
+    Unfinished(tmp_path / "unfinished").keep(kept)
+    footers: list[str] = []
+    pages: list[str] = []
+
+    async def read_keys(pilot: Pilot) -> None:
+        footers.append(" ".join(screen_text(pilot.app).splitlines()[-2:]))
+        await pilot.press("question_mark")
+        page = pilot.app.screen
+        assert isinstance(page, Page)
+        pages.append(" ".join(t.plain for t in page.body))
+        await pilot.press("escape")
+
+    async def scenario(pilot: Pilot) -> None:
+        await read_keys(pilot)
+        await pilot.press("o", "enter")  # the kept Eagle Wing game, which has a stock
+        assert pilot.app.game.name == "eagle-wing"
+        await read_keys(pilot)
+
+    drive(make_app(tableaux.new_game("king-albert", 5), keep=tmp_path), scenario, size=(120, 30))
+    assert "d deal" not in footers[0] and "deal from the stock" not in pages[0]
+    assert "d deal" in footers[1] and "d: deal from the stock." in pages[1]

@@ -114,6 +114,8 @@ class TableauxApp(Commands, Hands, App[None]):
         """The chance's key (the position it is for) and its figure, once worked out."""
         self.chance_said: list[Said] = []
         self._chance_timer: Timer | None = None
+        self.footer_for = sitting.game.name
+        """The game whose keys the footer shows."""
 
     @property
     def game(self) -> Game:
@@ -126,7 +128,7 @@ class TableauxApp(Commands, Hands, App[None]):
             yield BoardView(self.game.public_position(), id="board")
         # min_width=1: lines wrap at the log's own width (RichLog's default of 78 columns would cut the last one off)
         yield RichLog(id="messages", wrap=True, markup=False, max_lines=400, auto_scroll=True, min_width=1)
-        yield Static(keys_text(), id="keys")
+        yield Static(keys_text(self.game), id="keys")
 
     def on_mount(self) -> None:
         self.sitting.names = NAMES
@@ -196,6 +198,9 @@ class TableauxApp(Commands, Hands, App[None]):
         """After anything that may have changed the table: marks that no longer hold go, the board is drawn,
         and the chance is worked out again for the new position."""
         self.settle_cursor()
+        if self.footer_for != self.game.name:  # another game resumed or loaded: its own keys
+            self.footer_for = self.game.name
+            self.query_one("#keys", Static).update(keys_text(self.game))
         if self.solution is not None and self.solution_key != self.key():
             self.solution = None
         self.redraw()
@@ -233,9 +238,12 @@ class TableauxApp(Commands, Hands, App[None]):
         self.think("chance", lambda game: chance_words(game, budget), done)
 
 
-def keys_text() -> Text:
+def keys_text(game: Game) -> Text:
+    """The footer for ``game``: the stock's key only in a game that has a stock, as the browser's rules say."""
     text = Text()
     for key, what in KEYS:
+        if key == "d" and game.rules.stock is None:
+            continue
         if text:
             text.append("  ")
         text.append(key, style="bold")

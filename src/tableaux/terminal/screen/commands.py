@@ -281,14 +281,15 @@ def page_of(said: list[Said]) -> list[Text]:
 
 
 def keys_help(game: Game) -> list[str]:
-    """Every key of the board, for the rules page."""
+    """Every key of the board for ``game``, for the rules page (the stock's key only where there is a stock)."""
     return [
         _("Arrows: move the cursor over the piles; up and down go through the face-up cards of a column."),
         _("Space or a click: pick up the card at the cursor with the cards above it; again on another pile: drop "
           "it there. The piles it may go to are marked. Escape puts it back."),
         _("Enter: play the card's best move at once (to a foundation first). Double click: send a pile's top "
           "card to a foundation."),
-        _("d: deal from the stock.  u: undo.  r: redo.  x: back to the start of the deal.  m: the legal moves."),
+        *([_("d: deal from the stock.")] if game.rules.stock is not None else []),
+        _("u: undo.  r: redo.  x: back to the start of the deal.  m: the legal moves."),
         _("h: a fair hint (from the cards you have seen).  p: a hint that peeks at the face-down cards, and says "
           "so.  c: the chance that the hidden cards lie in a winnable way."),
         _("g: give up (asks first).  w: where the game could no longer be won, once it is over or given up.  "
