@@ -196,8 +196,9 @@ def test_win_chance_of_a_position_without_hidden_cards_is_its_verdict() -> None:
     for move in solve(game).moves[:-1]:
         game.play(move)
     chance = fair.win_chance(game.observation(), 8, seed=1)
-    assert chance.share == 1.0 and chance.decided == chance.samples == chance.winnable == 8
-    assert chance.low < 1.0 == chance.high  # eight layouts are evidence, not certainty
+    # One layout, the real one: its verdict, with no interval around it (eight copies of it would prove no more).
+    assert chance.known and chance.share == chance.low == chance.high == 1.0
+    assert chance.decided == chance.samples == chance.winnable == 1
 
 
 def test_win_chance_is_zero_when_no_move_can_be_made() -> None:
@@ -209,8 +210,8 @@ def test_win_chance_is_zero_when_no_move_can_be_made() -> None:
 def test_win_chance_counts_samples_and_brackets_the_share() -> None:
     observation = tableaux.new_game("king-albert", 12).observation()
     chance = fair.win_chance(observation, 12, seed=5, max_nodes=3000)
-    assert set(chance.to_dict()) == {"share", "low", "high", "samples", "decided", "winnable"}
-    assert chance.samples == 12 and chance.winnable <= chance.decided <= 12
+    assert set(chance.to_dict()) == {"share", "low", "high", "samples", "decided", "winnable", "known"}
+    assert not chance.known and chance.samples == 12 and chance.winnable <= chance.decided <= 12
     assert chance.share == chance.winnable / 12
     assert chance.low <= chance.share <= chance.high
     assert fair.win_chance(observation, 12, seed=5, max_nodes=3000) == chance
@@ -336,7 +337,7 @@ def test_with_nothing_to_guess_the_one_layout_gets_the_positions_of_every_sample
         game.play(move)
     assert game.is_won()
     chance = fair.win_chance(observation, 32, max_nodes=10_000)
-    assert chance.share == 1.0 and chance.decided == 32
+    assert chance.known and chance.share == 1.0 and chance.decided == chance.samples == 1
     assert fair.win_chance(observation, 1, max_nodes=10_000).decided == 0  # one sample's share alone: no verdict
     assert fair.hindsight_vote(observation, 32, max_nodes=10_000).move == hint.move
 

@@ -117,6 +117,15 @@ def test_the_explanation_opens_with_a_tap_on_a_phone_and_from_the_keyboard(brows
         p.close()
 
 
+def test_with_every_card_face_up_the_chance_says_it_is_the_solvers_verdict_not_an_estimate(player: Player) -> None:
+    # Classic King Albert deals every card face up: no layouts of unseen cards to count, nothing to play blind.
+    page = player.open("?game=king-albert-classic&deal=1")
+    expect(page.locator("#chance")).to_have_attribute("data-state", "done", timeout=SLOW)
+    text = explanation(page)
+    assert "No card is hidden" in text, text
+    assert "layout" not in text and "interval" not in text and "not your chance of winning" not in text
+
+
 def test_the_hint_rests_on_the_chances_layouts_or_says_how_far_the_time_let_it_go(player: Player) -> None:
     """Eagle Wing deal 11: the server's hint and its chance solve the same seeded layouts of the hidden cards.
     When the hint's time ran out first (a busy machine, the Python solver), it says after how many."""

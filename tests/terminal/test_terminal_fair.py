@@ -28,6 +28,14 @@ def test_chance_command_gives_the_chance_and_says_what_it_means() -> None:
     assert final.moves_played == []  # asking changes nothing
 
 
+def test_with_every_card_face_up_the_chance_is_the_solvers_verdict_not_an_estimate() -> None:
+    # Classic King Albert deals every card face up: there are no layouts of hidden cards to count.
+    game = tableaux.new_game("king-albert-classic", 1)
+    _, out = play_fair(game, "chance")
+    assert "Can still be won: yes. No card is hidden, so this is the solver's verdict, not an estimate" in out
+    assert "layouts" not in out and "interval" not in out and "not your chance of winning" not in out
+
+
 def test_hint_is_fair_by_default_and_hint_peek_says_it_peeks() -> None:
     game = tableaux.new_game("eagle-wing", 1)
     _, out = play_fair(game, "hint")

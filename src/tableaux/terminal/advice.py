@@ -45,8 +45,16 @@ def chance_start(game: Game, budget: Budget) -> Said | None:
     """What the chance is about to do, or None when it answers at once."""
     if game.is_won():
         return None
+    if nothing_hidden(game):
+        return Said(_("Looking for a winning line from here..."), "note")
     return Said(_("Working out the chance from {n} layouts of the hidden cards...").format(
         n=budget["chance"].samples), "note")
+
+
+def nothing_hidden(game: Game) -> bool:
+    """No card is left to guess (at most one unseen card, with one place to lie): the solver's verdict on the
+    position is the whole answer, with no layouts to sample."""
+    return game.observation()["unseen"] <= 1
 
 
 def chance(game: Game, budget: Budget) -> list[Said]:
@@ -63,6 +71,16 @@ def chance_words(game: Game, budget: Budget) -> tuple[str | None, list[Said]]:
     c = fair.win_chance(game.observation(), spend.samples, seed=0, max_nodes=spend.positions,
                         time_limit=spend.seconds)
     n, won, undecided = c.samples, c.winnable, c.undecided
+    if c.known:  # the one layout there is: the verdict, not an estimate, and nothing hidden to play blind
+        if undecided:
+            text = _("Can still be won: not known. No card is hidden, but the solver could not decide this position "
+                     "within its search.")
+        elif won:
+            text = _("Can still be won: yes. No card is hidden, so this is the solver's verdict, not an estimate: "
+                     "a winning line starts here.")
+        else:
+            text = _("Cannot be won any more: no card is hidden, and the solver has searched every line from here.")
+        return pct(c.share), [Said(text, "advice" if won or undecided else "warning")]
     if undecided:
         text = _("Can still be won: {share} (a solver that sees every card wins {won} of {n} possible layouts of "
                  "the cards you have not seen, and could not tell for {undecided} of them; 95% interval {low} "
@@ -83,6 +101,8 @@ def chance_words(game: Game, budget: Budget) -> tuple[str | None, list[Said]]:
 # --- hints --------------------------------------------------------------------------------------------
 def hint_start(game: Game, budget: Budget, mode: str) -> Said | None:
     """What a fair hint is about to do (a peeking one answers at once)."""
+    if mode == "fair" and not game.is_won() and game.legal_moves() and nothing_hidden(game):
+        return Said(_("Looking for a winning line from here..."), "note")
     if mode == "fair" and not game.is_won() and game.legal_moves():
         return Said(_("Thinking over {n} layouts of the hidden cards...").format(n=budget["fair-hint"].samples),
                     "note")

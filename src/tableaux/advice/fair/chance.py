@@ -80,6 +80,10 @@ class Chance:
     95% Wilson interval, with undecided layouts counted as lost for ``low`` and
     as won for ``high``). ``decided`` layouts got a verdict, ``winnable`` of
     them were won. ``samples`` is fewer than asked only when the time ran out.
+    ``known``: no card is left to guess (at most one unseen card, which has one
+    place to lie), so the one layout there is was solved: the share is the
+    solver's verdict on the real position, 1 or 0 with no interval around it
+    (0 to 1 when the solver could not tell).
     """
 
     share: float
@@ -88,6 +92,7 @@ class Chance:
     samples: int
     decided: int
     winnable: int
+    known: bool = False
 
     @property
     def undecided(self) -> int:
@@ -95,7 +100,7 @@ class Chance:
 
     def to_dict(self) -> dict[str, Any]:
         return {"share": self.share, "low": self.low, "high": self.high, "samples": self.samples,
-                "decided": self.decided, "winnable": self.winnable}
+                "decided": self.decided, "winnable": self.winnable, "known": self.known}
 
 
 def win_chance(
@@ -116,12 +121,21 @@ def win_chance(
     would win. A player who does not peek must choose moves before the hidden
     cards show, so no such player does better on average: this is an upper
     bound on what fair play can achieve, not a promise. It is 1 for a won game.
+    Once no card is left to guess (``Chance.known``), there is one layout, the
+    real one, and the answer is the solver's verdict on it.
     It reads only the observation, which holds no unseen card and no deal number.
     """
     knowledge = read(observation)
     check_budget(max_nodes, time_limit, FairError)
+    known = len(knowledge.unseen) <= 1
     states = sample_states(knowledge, samples, seed)
     solver = _Solver(knowledge.rules, max_nodes, time_limit, states)
+    if known:  # one layout, searched with every layout's budget: its verdict, not an estimate
+        verdict = solver(states[0]).verdict
+        won = int(verdict == "winnable")
+        decided = int(verdict != "unknown")
+        low, high = (float(won), float(won)) if decided else (0.0, 1.0)
+        return Chance(float(won), low, high, 1, decided, won, known=True)
     won = lost = done = 0
     for _, result in solver.each(states):
         verdict = result.verdict

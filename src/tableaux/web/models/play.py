@@ -90,7 +90,8 @@ Chance = derive(
     "``tableaux.advice.fair.win_chance`` of the game's observation (``Chance.to_dict()``): the chance that the "
         "cards the player has not seen lie in a winnable way. An upper bound on what a player who does not "
         "peek can achieve. ``share``: the share of sampled layouts the solver wins; ``low`` and ``high``: its "
-        "95% interval.",
+        "95% interval; ``known``: no card is left to guess, so the one layout there is was solved and the share "
+        "is the solver's verdict.",
     share=Share, low=Share, high=Share, samples=NonNegative, decided=NonNegative, winnable=NonNegative,
 )
 

@@ -85,6 +85,15 @@ function showChance(chance, key, ms) {
   value.dataset.ms = String(Math.round(ms));
   stat.classList.remove("stale");
   const undecided = chance.samples - chance.decided;
+  const title = t("Can still be won: {share}", { share: percent(chance.share) });
+  if (chance.known) { // no card left to guess: the solver's verdict on this very position, not a share of layouts
+    explain([title, undecided
+      ? t("No card is hidden, but the solver could not decide this position within its search.")
+      : chance.winnable
+        ? t("No card is hidden, so this is the solver's verdict, not an estimate: a winning line starts here.")
+        : t("No card is hidden, and the solver has searched every line from here: this position cannot be won.")]);
+    return;
+  }
   const counts = { won: chance.winnable, undecided, level: percent(0.95), low: percent(chance.low),
     high: percent(chance.high) };
   const meaning = undecided
@@ -98,7 +107,6 @@ function showChance(chance, key, ms) {
       + "({level} interval: {low} to {high}).", chance.samples, counts);
   const bound = t("That is not your chance of winning: you choose your moves before the hidden cards show, so "
     + "you will win less often than this. It is an upper bound for a player who doesn't peek.");
-  const title = t("Can still be won: {share}", { share: percent(chance.share) });
   explain(S.view?.grade ? [title, graded(chance), meaning, bound] : [title, meaning, bound]);
 }
 
