@@ -128,6 +128,26 @@ def test_undo_redo_restart() -> None:
     assert [str(m) for m in final.redo_moves] == [first, second]
 
 
+def test_undo_and_redo_with_a_number_take_back_and_replay_that_many_moves_or_change_nothing() -> None:
+    game = tableaux.new_game("king-albert", 1)
+    line = []
+    probe = tableaux.new_game("king-albert", 1)
+    for _ in range(3):
+        move = str(probe.legal_moves()[0])
+        probe.play(move)
+        line.append(move)
+    final, out = play(game, *line, "undo 2")
+    assert [str(m) for m in final.moves_played] == line[:1]
+    assert f"Undid 2 moves: {line[2]}, {line[1]}." in out
+    final, out = play(game, "undo 5", "redo 3", "undo two", "redo 0")  # each refused: nothing changes
+    assert [str(m) for m in final.moves_played] == line[:1]
+    assert "only 1 move can be undone, not 5" in out and "only 2 moves can be redone, not 3" in out
+    assert "'undo' takes a number of moves, for example 'undo 3', not 'two'" in out
+    assert "'redo' takes a number of moves, for example 'redo 3', not '0'" in out
+    final, out = play(game, "redo 2")
+    assert [str(m) for m in final.moves_played] == line
+
+
 def test_double_click_sends_the_top_card_home() -> None:
     game = tableaux.new_game("king-albert", 1)
     expected = game.home_move("reserve-5")

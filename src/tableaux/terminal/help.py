@@ -42,7 +42,7 @@ def help_text(game: Game) -> str:
     lines += [
         _("  {piles} send that pile's top card to a foundation (like a double-click)").format(piles=f"{home:<8}"),
         _("Commands:"),
-        _("  undo (u), redo, restart       step back, forward, or back to the deal"),
+        _("  undo (u), redo, restart       step back, forward, or back to the deal ('undo 3': three moves)"),
         _("  new [N]                       a new random deal, or deal N"),
         _("  hint (h)                      suggest a move from the cards you have seen (fair)"),
         _("  hint peek                     a hint that looks at the face-down cards (peeking)"),

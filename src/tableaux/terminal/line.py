@@ -19,7 +19,7 @@ from ..i18n import _
 from ..play.board import draw
 from ..play.game import Game
 from ..play.reading import check_piles
-from ..rulebook.engine import IllegalMoveError, long_name, parse_notation
+from ..rulebook.engine import IllegalMoveError, TableauxError, long_name, parse_notation
 from .help import help_text
 from .output import Output, glyphs_for, output
 from .said import LINE_NAMES, STYLES, Said
@@ -42,6 +42,16 @@ YES = ("y", "yes")
 
 InputFn = Callable[[str], str]
 PROMPT = "> "
+
+
+def move_count(arg: str, command: str) -> int:
+    """How many moves 'undo N' or 'redo N' asks for: one without a number; a clear error for anything else."""
+    if not arg:
+        return 1
+    if not arg.isdigit() or int(arg) < 1:
+        raise TableauxError(_("'{command}' takes a number of moves, for example '{command} 3', not '{arg}'").format(
+            command=command, arg=arg))
+    return int(arg)
 
 
 def show_board(game: Game, out: Output) -> None:
@@ -74,8 +84,8 @@ class Session:
         for names, fn in (
             (("help", "?"), lambda _arg: [Said(help_text(self.game))]),
             (("quit", "q", "exit"), self.cmd_quit),
-            (("undo", "u"), lambda _arg: self.moved(s.undo())),
-            (("redo",), lambda _arg: self.moved(s.redo())),
+            (("undo", "u"), lambda arg: self.moved(s.undo(move_count(arg, "undo")))),
+            (("redo",), lambda arg: self.moved(s.redo(move_count(arg, "redo")))),
             (("restart",), lambda _arg: self.moved(s.restart())),
             (("new",), lambda arg: self.moved(s.new(int(arg) if arg.isdigit() else (arg or None)))),
             (("hint", "h"), self.cmd_hint),

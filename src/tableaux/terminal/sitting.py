@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from ..i18n import _
+from ..i18n import _, ngettext
 from ..play.game import Game, new_game
 from ..play.save_file import SaveFileError
 from ..play.saves import load
@@ -267,10 +267,26 @@ class Sitting:
             return [Said(text, "warning")]
         return self.play(moves[0])
 
-    def undo(self) -> list[Said]:
+    def undo(self, count: int = 1) -> list[Said]:
+        """Take back ``count`` moves, or none when fewer were played (the error says how many may be)."""
+        if count > 1:
+            if count > self.game.played_count:
+                raise TableauxError(ngettext("only {n} move can be undone, not {count}",
+                                             "only {n} moves can be undone, not {count}",
+                                             self.game.played_count).format(n=self.game.played_count, count=count))
+            undone = [self.game.undo() for _i in range(count)]
+            return [Said(_("Undid {count} moves: {moves}.").format(count=count, moves=", ".join(map(str, undone))))]
         return [Said(_("Undid {move}.").format(move=self.game.undo()))]
 
-    def redo(self) -> list[Said]:
+    def redo(self, count: int = 1) -> list[Said]:
+        """Play again ``count`` undone moves, or none when fewer are there (the error says how many may be)."""
+        if count > 1:
+            if count > self.game.redo_count:
+                raise TableauxError(ngettext("only {n} move can be redone, not {count}",
+                                             "only {n} moves can be redone, not {count}",
+                                             self.game.redo_count).format(n=self.game.redo_count, count=count))
+            redone = [self.game.redo() for _i in range(count)]
+            return [Said(_("Redid {count} moves: {moves}.").format(count=count, moves=", ".join(map(str, redone))))]
         return [Said(_("Redid {move}.").format(move=self.game.redo()))]
 
     def restart(self) -> list[Said]:
