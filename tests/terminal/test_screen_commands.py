@@ -183,7 +183,8 @@ def test_a_game_won_by_hand_shows_the_win(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_save_load_new_deal_and_rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_save_load_new_deal_and_rules_and_a_mistyped_deal_number_can_be_mended(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # a short name to type, in the folder the game was started from
     path = Path("saved.json")
     game = tableaux.new_game("king-albert", 1)
@@ -198,8 +199,14 @@ def test_save_load_new_deal_and_rules(tmp_path: Path, monkeypatch: pytest.Monkey
         await pilot.press("n")
         await pilot.press(*"42", "enter")
         assert pilot.app.game.deal == 42 and not pilot.app.game.moves_played
-        await pilot.press("n", *"x1", "enter")  # not a deal number: said, nothing changed
-        assert pilot.app.game.deal == 42 and "whole number" in said(pilot.app).splitlines()[-1]
+        # Not a deal number: the question stays open with the reason under the box, to be mended or given up.
+        await pilot.press("n", *"x1", "enter")
+        assert isinstance(pilot.app.screen, Ask) and "whole number" in screen_text(pilot.app)
+        await pilot.press("escape")
+        assert not isinstance(pilot.app.screen, Ask) and pilot.app.game.deal == 42
+        await pilot.press("n", *"x1", "enter", "backspace", "backspace", *"7", "enter")
+        assert not isinstance(pilot.app.screen, Ask) and pilot.app.game.deal == 7
+        await pilot.press("n", *"42", "enter")
         await pilot.press("l", *str(path), "enter")
         assert pilot.app.game.deal == 1 and [str(m) for m in pilot.app.game.moves_played] == ["R5>F1"]
         await pilot.press("question_mark")

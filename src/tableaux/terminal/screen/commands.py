@@ -16,6 +16,7 @@ from rich.text import Text
 from ...i18n import _
 from ...play.game import Game
 from ...play.reading import pile_summary
+from ...rulebook.deal import DealError, check_deal
 from ...rulebook.engine import Move
 from ..rules import rules_paragraphs
 from ..said import Said
@@ -222,7 +223,7 @@ class Commands:
             self.afresh(lambda: self.sitting.new(int(deal) if deal.isdigit() else (deal or None)))
 
         self.push_screen(Ask(_("New deal of {game}: which number? (empty: a random deal)").format(  # type: ignore
-            game=_(self.game.rules.title)), placeholder=_("a random deal")), answered)
+            game=_(self.game.rules.title)), placeholder=_("a random deal"), refuse=refused_deal), answered)
 
     def action_resume(self) -> None:
         kept = self.sitting.kept_games()
@@ -278,6 +279,16 @@ def page_of(said: list[Said]) -> list[Text]:
     from ..said import STYLES
 
     return [Text(item.text, style=STYLES[item.kind]) for item in said]
+
+
+def refused_deal(text: str) -> str | None:
+    """What is wrong with a typed deal number (the deal module's own words), or None: empty asks for a random deal."""
+    try:
+        if text.strip():
+            check_deal(text)
+    except DealError as exc:
+        return str(exc)
+    return None
 
 
 def keys_help(game: Game) -> list[str]:

@@ -6,6 +6,8 @@ backs out with Escape), so the app decides what to do with it; none of them touc
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -24,6 +26,7 @@ ModalScreen > Vertical {
 ModalScreen .title { text-style: bold; margin-bottom: 1; }
 ModalScreen .keys { color: $text-muted; margin-top: 1; }
 ModalScreen VerticalScroll { height: auto; max-height: 18; }
+ModalScreen .refused { color: $error; margin-top: 1; }
 """
 
 
@@ -51,22 +54,30 @@ class Confirm(ModalScreen[bool]):
 
 
 class Ask(ModalScreen[str | None]):
-    """One line of text (a deal number, a file name); Escape gives None."""
+    """One line of text (a deal number, a file name); Escape gives None. ``refuse`` (if given) says what is wrong
+    with a line, or None when it will do: a refused line stays in the box with the reason under it, to be
+    mended, instead of closing the question on a typo."""
 
     DEFAULT_CSS = DIALOG_CSS
     BINDINGS = [Binding("escape", "cancel", show=False)]
 
-    def __init__(self, question: str, value: str = "", placeholder: str = "") -> None:
+    def __init__(self, question: str, value: str = "", placeholder: str = "",
+                 refuse: Callable[[str], str | None] | None = None) -> None:
         super().__init__()
-        self.question, self.value, self.placeholder = question, value, placeholder
+        self.question, self.value, self.placeholder, self.refuse = question, value, placeholder, refuse
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Text(self.question), classes="title")
             yield Input(value=self.value, placeholder=self.placeholder)
+            yield Static("", id="refused", classes="refused")
             yield Static(Text(_("Enter: done    Escape: cancel")), classes="keys")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        reason = self.refuse(event.value) if self.refuse else None
+        if reason is not None:
+            self.query_one("#refused", Static).update(Text(reason))
+            return
         self.dismiss(event.value)
 
     def action_cancel(self) -> None:
