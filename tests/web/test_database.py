@@ -63,6 +63,8 @@ def test_a_password_in_a_url_is_never_shown() -> None:
         parse_database("mysql://me:s3cret@db.example/games")
     assert "s3cret" not in str(refused.value) and "me:***@" in str(refused.value)
     assert str(Database(url="postgresql://me:s3cret@db.example/games")) == "postgresql://me:***@db.example/games"
+    assert (str(Database(url="postgresql://db.example/games?user=me&password=s3cret&sslmode=require"))
+            == "postgresql://db.example/games?user=me&password=***&sslmode=require")
 
 
 @pytest.mark.parametrize("command", ["serve", "stats"])

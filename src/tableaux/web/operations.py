@@ -284,7 +284,7 @@ class Games:
             elif heuristic:
                 hint = dict(heuristic_hint(game).to_dict())
                 if hint["source"] == "heuristic":
-                    hint["message"] = _("The solver is busy with other hints; {hint}").format(hint=hint["message"])
+                    hint["message"] = _("The solver is busy with other hints. {hint}").format(hint=hint["message"])
             saved = saved_game(game) if hint is None else {}
             return saved, make_view(record, game), hint
 

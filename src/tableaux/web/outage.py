@@ -181,11 +181,13 @@ def describe(exc: BaseException) -> str:
 
 
 _PASSWORD = re.compile(r"(//[^/@:]*:)[^/@]*@")
+_PASSWORD_PARAMETER = re.compile(r"([?&]password=)[^&#]*", re.IGNORECASE)
 
 
 def shown(text: str) -> str:
-    """A database URL with its password (if any) hidden, for messages and logs."""
-    return _PASSWORD.sub(r"\1***@", text)
+    """A database URL with its password (if any) hidden, for messages and logs: in its ``user:password@`` part and
+    in a ``password=`` parameter, the two places a URL libpq reads may hold one."""
+    return _PASSWORD_PARAMETER.sub(r"\1***", _PASSWORD.sub(r"\1***@", text))
 
 
 def one_line(exc: BaseException) -> str:
