@@ -176,9 +176,9 @@ def test_unusable_host_is_a_clear_error(tmp_path: Path) -> None:
 
 def test_unusable_database_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "file").write_text("x")
-    bad = str(tmp_path / "file" / "db.sqlite3")
-    assert main(["serve", "--no-browser", "--port", str(free_port()), "--db", bad]) == 1
-    assert "cannot create the folder for the database" in capsys.readouterr().err
+    bad = str(tmp_path / "file" / "db.sqlite3")  # its "folder" is a file
+    assert main(["serve", "--no-browser", "--port", str(free_port()), "--db", bad]) == 2
+    assert "does not exist; create it first" in capsys.readouterr().err
     not_a_db = tmp_path / "notes.txt"
     not_a_db.write_text("not a database\n" * 100)
     assert main(["stats", "--db", str(not_a_db)]) == 1

@@ -19,16 +19,26 @@ from tableaux.web.database import Database, parse_database
 from tableaux.web.store import Store, StoreError
 
 
-def test_a_file_path_or_an_sqlite_url_is_sqlite() -> None:
+def test_a_file_path_or_an_sqlite_url_is_sqlite(tmp_path: Path) -> None:
     assert parse_database("games.sqlite3") == Database(path=Path("games.sqlite3"))
-    assert parse_database("/var/lib/tableaux/g.db") == Database(path=Path("/var/lib/tableaux/g.db"))
+    assert parse_database(f"{tmp_path}/g.db") == Database(path=tmp_path / "g.db")
     assert parse_database("~/g.db").path == Path.home() / "g.db"
     assert parse_database("./odd:name.db").path == Path("odd:name.db")
     assert parse_database("C:games.db").path == Path("C:games.db")  # a drive letter, not a scheme
     # SQLAlchemy's spelling: three slashes before a relative path, four before an absolute one.
     assert parse_database("sqlite:///games.db").path == Path("games.db")
-    assert parse_database("sqlite:////var/lib/g.db").path == Path("/var/lib/g.db")
+    assert parse_database(f"sqlite:///{tmp_path}/g.db").path == tmp_path / "g.db"
     assert parse_database(Path("postgresql://x")).path == Path("postgresql://x")  # a Path is always a file
+
+
+@pytest.mark.parametrize("written", ["{folder}/g.db", "sqlite:///{folder}/g.db"])
+def test_a_database_file_in_a_folder_that_does_not_exist_is_refused_not_made(tmp_path: Path, written: str) -> None:
+    # A mistyped folder would start a new, empty database, and every player's games would seem lost.
+    folder = tmp_path / "tablaux"
+    with pytest.raises(StoreError, match="does not exist; create it first") as refused:
+        parse_database(written.format(folder=folder))
+    assert str(folder) in str(refused.value) and "\n" not in str(refused.value)
+    assert not folder.exists()
 
 
 def test_a_postgresql_url_is_postgresql() -> None:

@@ -56,6 +56,15 @@ class Database:
         return PostgresEngine(self.url)
 
 
+def _in_a_folder(db: str, path: Path) -> Path:
+    """``path`` when its folder is there. A file named with ``--db`` whose folder is not is refused rather than
+    made: a mistyped folder would start a new, empty database, and every player's games would seem lost."""
+    if not path.parent.is_dir():
+        raise StoreError(_("--db {db}: the folder {folder} does not exist; create it first, or name a file in a "
+                           "folder that does").format(db=repr(shown(db)), folder=repr(str(path.parent))))
+    return path
+
+
 def parse_database(db: str | Path) -> Database:
     """What ``--db`` names; :class:`StoreError` with one line (what is wrong, what is accepted) otherwise.
 
@@ -63,20 +72,20 @@ def parse_database(db: str | Path) -> Database:
     ``sqlite:///games.db`` is relative and ``sqlite:////var/lib/games.db`` absolute, as SQLAlchemy writes them.
     """
     if isinstance(db, Path):
-        return Database(path=db)
+        return Database(path=db)  # the default, whose folder is made on first use
     text = db.strip()
     scheme = _SCHEME.match(text)
     if scheme is None:  # a plain path (a Windows drive letter is one character: still a path)
         if not text:
             raise StoreError(_("--db is empty; give {accepted}").format(accepted=ACCEPTED))
-        return Database(path=Path(text).expanduser())
+        return Database(path=_in_a_folder(text, Path(text).expanduser()))
     name = scheme.group(1).lower()
     if name == "sqlite":
         path = text[len("sqlite:///"):] if text[:10].lower() == "sqlite:///" else ""
         if not path or path == ":memory:":
             raise StoreError(_("--db {db}: an SQLite URL is sqlite:///PATH to a file (sqlite:////PATH from the "
                                "root); accepted: {accepted}").format(db=repr(shown(text)), accepted=ACCEPTED))
-        return Database(path=Path(path).expanduser())
+        return Database(path=_in_a_folder(text, Path(path).expanduser()))
     if name in ("postgresql", "postgres"):
         if not text[len(name) + 1:].startswith("//"):
             raise StoreError(_("--db {db}: a PostgreSQL URL starts with postgresql://; accepted: {accepted}").format(
