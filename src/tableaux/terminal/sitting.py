@@ -269,25 +269,30 @@ class Sitting:
 
     def undo(self, count: int = 1) -> list[Said]:
         """Take back ``count`` moves, or none when fewer were played (the error says how many may be)."""
-        if count > 1:
-            if count > self.game.played_count:
-                raise TableauxError(ngettext("only {n} move can be undone, not {count}",
-                                             "only {n} moves can be undone, not {count}",
-                                             self.game.played_count).format(n=self.game.played_count, count=count))
-            undone = [self.game.undo() for _i in range(count)]
-            return [Said(_("Undid {count} moves: {moves}.").format(count=count, moves=", ".join(map(str, undone))))]
-        return [Said(_("Undid {move}.").format(move=self.game.undo()))]
+        played = self.game.played_count
+        return self._steps(count, played, self.game.undo,
+                           ngettext("only {n} move can be undone, not {count}",
+                                    "only {n} moves can be undone, not {count}", played),
+                           _("Undid {move}."), _("Undid {count} moves: {moves}."))
 
     def redo(self, count: int = 1) -> list[Said]:
         """Play again ``count`` undone moves, or none when fewer are there (the error says how many may be)."""
-        if count > 1:
-            if count > self.game.redo_count:
-                raise TableauxError(ngettext("only {n} move can be redone, not {count}",
-                                             "only {n} moves can be redone, not {count}",
-                                             self.game.redo_count).format(n=self.game.redo_count, count=count))
-            redone = [self.game.redo() for _i in range(count)]
-            return [Said(_("Redid {count} moves: {moves}.").format(count=count, moves=", ".join(map(str, redone))))]
-        return [Said(_("Redid {move}.").format(move=self.game.redo()))]
+        undone = self.game.redo_count
+        return self._steps(count, undone, self.game.redo,
+                           ngettext("only {n} move can be redone, not {count}",
+                                    "only {n} moves can be redone, not {count}", undone),
+                           _("Redid {move}."), _("Redid {count} moves: {moves}."))
+
+    @staticmethod
+    def _steps(count: int, there: int, step: Callable[[], Move], too_many: str, one: str, many: str) -> list[Said]:
+        """``step`` made ``count`` times, when ``there`` are that many to make; a single step that is not there is
+        refused by the game itself, in its own words."""
+        if count > 1 and count > there:
+            raise TableauxError(too_many.format(n=there, count=count))
+        moves = [step() for _i in range(count)]
+        if count == 1:
+            return [Said(one.format(move=moves[0]))]
+        return [Said(many.format(count=count, moves=", ".join(map(str, moves))))]
 
     def restart(self) -> list[Said]:
         self.game.restart()
