@@ -172,7 +172,7 @@ def fair_hint(game: Game, spend: Effort | None = None, *, seed: int | str = 0) -
     answer = fair.plan(observation, drawn, seed=seed, max_nodes=spend.positions, time_limit=spend.seconds,
                        avoid=repeating_moves(game))
     n, wins, decided = answer.samples, answer.wins, answer.decided
-    known = observation["unseen"] <= 1  # one hidden card can lie in one place only: nothing to guess
+    known = fair.nothing_to_guess(observation["unseen"])
     if answer.move is not None:
         move = answer.move
         if known:

@@ -52,9 +52,9 @@ def chance_start(game: Game, budget: Budget) -> Said | None:
 
 
 def nothing_hidden(game: Game) -> bool:
-    """No card is left to guess (at most one unseen card, with one place to lie): the solver's verdict on the
-    position is the whole answer, with no layouts to sample."""
-    return game.observation()["unseen"] <= 1
+    """No card is left to guess (:func:`tableaux.advice.fair.nothing_to_guess`): the solver's verdict on the
+    position is the whole answer."""
+    return fair.nothing_to_guess(game.observation()["unseen"])
 
 
 def chance(game: Game, budget: Budget) -> list[Said]:
@@ -101,9 +101,9 @@ def chance_words(game: Game, budget: Budget) -> tuple[str | None, list[Said]]:
 # --- hints --------------------------------------------------------------------------------------------
 def hint_start(game: Game, budget: Budget, mode: str) -> Said | None:
     """What a fair hint is about to do (a peeking one answers at once)."""
-    if mode == "fair" and not game.is_won() and game.legal_moves() and nothing_hidden(game):
-        return Said(_("Looking for a winning line from here..."), "note")
     if mode == "fair" and not game.is_won() and game.legal_moves():
+        if nothing_hidden(game):
+            return Said(_("Looking for a winning line from here..."), "note")
         return Said(_("Thinking over {n} layouts of the hidden cards...").format(n=budget["fair-hint"].samples),
                     "note")
     return None

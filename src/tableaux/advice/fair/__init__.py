@@ -24,7 +24,7 @@ for the library's users.
 from ..effort import HINT_NODES, HINT_SAMPLES, LOST_NODES, SAMPLE_NODES, SAMPLES
 from .chance import CANDIDATES, Chance, Vote, hindsight_vote, win_chance
 from .lost import where_lost
-from .observation import FairError, Knowledge, read, sample, sample_states, unseen_count
+from .observation import FairError, Knowledge, nothing_to_guess, read, sample, sample_states, unseen_count
 from .planner import PLANS, Plan, path_to_a_card, plan, proved_lost
 
 __all__ = [
@@ -41,6 +41,7 @@ __all__ = [
     "Plan",
     "Vote",
     "hindsight_vote",
+    "nothing_to_guess",
     "path_to_a_card",
     "plan",
     "proved_lost",

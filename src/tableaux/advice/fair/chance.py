@@ -18,7 +18,7 @@ from ...rulebook.engine import Move, Rules, State
 from ...solver import SolveResult, check_budget, shorten, solve
 from ..effort import SAMPLE_NODES, SAMPLES
 from ..heuristic import heuristic_moves
-from .observation import FairError, check_count, read, sample_states
+from .observation import FairError, check_count, nothing_to_guess, read, sample_states
 
 CANDIDATES = 3
 """Fair hints: how many of the best-voted first moves are tried on every winnable layout."""
@@ -127,7 +127,7 @@ def win_chance(
     """
     knowledge = read(observation)
     check_budget(max_nodes, time_limit, FairError)
-    known = len(knowledge.unseen) <= 1
+    known = nothing_to_guess(len(knowledge.unseen))
     states = sample_states(knowledge, samples, seed)
     solver = _Solver(knowledge.rules, max_nodes, time_limit, states)
     if known:  # one layout, searched with every layout's budget: its verdict, not an estimate

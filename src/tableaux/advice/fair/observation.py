@@ -116,6 +116,13 @@ def read(observation: Any) -> Knowledge:
 
 
 # --- sampling ----------------------------------------------------------------------------------------------
+def nothing_to_guess(unseen: int) -> bool:
+    """Whether ``unseen`` never-seen cards leave nothing to guess: at most one, which has one place to lie, so there
+    is one layout, the real one, and the solver's verdict on it is the whole answer (no layouts to sample, no
+    interval, nothing played blind)."""
+    return unseen <= 1
+
+
 def check_count(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise FairError(f"{what} must be a whole number of at least 1, not {value!r}")

@@ -37,7 +37,7 @@ from ...rulebook.engine import Move, RawMove, Rules, State
 from ...solver import check_budget
 from ..effort import SAMPLE_NODES, SAMPLES
 from .chance import _Solver
-from .observation import FairError, Knowledge, check_count, read, sample_states
+from .observation import FairError, Knowledge, check_count, nothing_to_guess, read, sample_states
 
 PLANS = 4
 """How many of the most-voted plans are tried on every winnable layout."""
@@ -204,7 +204,7 @@ def plan(
     unseen = frozenset(knowledge.unseen)
     states = sample_states(knowledge, samples, seed)
     solver = _Solver(rules, max_nodes, time_limit, states)
-    if len(unseen) <= 1:  # one layout only: its winning line is the plan
+    if nothing_to_guess(len(unseen)):  # one layout only: its winning line is the plan
         result = solver(states[0])
         n = len(states)
         moves = tuple(result.moves) if result.winnable and (not result.moves or str(result.moves[0]) not in avoid) \
