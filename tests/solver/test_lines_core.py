@@ -217,15 +217,21 @@ def test_the_fewest_moves_search_never_returns_a_longer_line_than_a_plain_solve(
     assert wins(rules, start, [rules.to_raw(m) for m in fewest.moves])
 
 
+def passed_classic_line(deal: int) -> tuple[State, EnginePositions, int, list[RawMove]]:
+    """Classic ``deal``'s start, the core's positions, the start's bound, and the search's line after the detour
+    passes run to their end: where the long polishes begin."""
+    start = KAC.deal(deal)
+    positions = positions_for(KAC, _core, _CORE_GAMES[type(KAC)])
+    found = solve((KAC, start), backend="c", line="found")
+    line = Shortener(positions).shorten(start, [KAC.to_raw(m) for m in found.moves])
+    return start, positions, start_bound(positions, start), line
+
+
 def test_a_classic_line_the_restricted_polish_cannot_shorten_gets_the_polish_over_every_move() -> None:
     # 4292208344: the restricted polish runs out of moves (its searches never take a card back off a foundation)
     # and leaves the line at more than twice its bound; the polish over every move brings it within.
     rules = KAC
-    start = rules.deal(4292208344)
-    positions = positions_for(rules, _core, _CORE_GAMES[type(rules)])
-    bound = start_bound(positions, start)
-    found = solve((rules, start), backend="c", line="found")
-    full = Shortener(positions).shorten(start, [rules.to_raw(m) for m in found.moves])
+    start, positions, bound, full = passed_classic_line(4292208344)
     restricted, _ = polish(positions, start, full, 1_000_000, restricted=True)
     assert len(restricted) > LONG * bound
     returned = solve((rules, start), backend="c", time_limit=None)
@@ -239,11 +245,7 @@ def test_a_classic_line_no_polish_from_the_start_shortens_comes_down_when_its_ta
     # no shorter line (nor do the long polishes' millions of positions); a polish of the same size from a point
     # further on finds a shorter way to the win, and the line takes it.
     rules = KAC
-    start = rules.deal(4008824617)
-    positions = positions_for(rules, _core, _CORE_GAMES[type(rules)])
-    bound = start_bound(positions, start)
-    found = solve((rules, start), backend="c", line="found")
-    line = Shortener(positions).shorten(start, [rules.to_raw(m) for m in found.moves])
+    start, positions, bound, line = passed_classic_line(4008824617)
     assert len(line) > LONG * bound
     tails = next(stage for stage in positions.strategy.long_polish if stage.tails)
     assert polish(positions, start, line, tails.nodes, restricted=tails.restricted)[0] == line
