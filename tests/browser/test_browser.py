@@ -20,6 +20,7 @@ from helpers.browser import LiveServer, winning_line
 from helpers.page import (
     CHROMIUM,
     FULL_CHROMIUM,
+    KA1,
     REQUIRED,
     SCREENSHOTS,
     SLOW,
@@ -38,9 +39,6 @@ from helpers.page import (
     win_by_hand,
 )
 from tableaux.solver.strategy import safe_moves
-
-# King Albert deal 1 (the rule book's test vector): T9 = TD, T8 = JC on top, R5 = AH, R3 = TH, R4 = 7C, T7 = 8H.
-KA1 = "?game=king-albert&deal=1"
 
 
 def test_undo_redo_and_restart_buttons(player: Player) -> None:

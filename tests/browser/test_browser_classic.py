@@ -17,7 +17,6 @@ from tableaux import catalogue
 CLASSIC = "king-albert-classic"
 
 
-
 def test_the_game_menu_offers_classic_king_albert_with_every_card_face_up(player: Player) -> None:
     page = player.open("?game=king-albert&deal=1")
     menu_click(page, "#game-select")

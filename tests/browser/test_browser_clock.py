@@ -8,10 +8,9 @@ import re
 
 import pytest
 
-from helpers.page import Page, Player, card, expect, show_solution
+from helpers.page import KA1, Page, Player, card, expect, show_solution
 
 # King Albert deal 1: the Ace of hearts is on reserve 5, free to go home.
-KA1 = "?game=king-albert&deal=1"
 
 
 def clock_page(player: Player, query: str = KA1) -> Page:

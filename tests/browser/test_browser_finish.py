@@ -15,7 +15,6 @@ from helpers.page import PHONE, Browser, Page, Player, axe_violations, expect, m
 KA17 = ("king-albert", 17)
 
 
-
 def near_the_end(player: Player, page: Page | None = None) -> tuple[Page, list[tableaux.Move]]:
     """King Albert 17 played by the solver's line up to where Finish is offered; the page reloaded there."""
     name, deal = KA17

@@ -15,6 +15,7 @@ import pytest
 
 import tableaux
 from helpers.page import (
+    KA1,
     PHONE,
     Browser,
     Page,
@@ -29,7 +30,6 @@ from helpers.page import (
 from tableaux import catalogue
 
 # King Albert deal 1: the Ace of hearts is on reserve 5, free to go home.
-KA1 = "?game=king-albert&deal=1"
 
 
 def one_move_in(player: Player, query: str = KA1) -> Page:

@@ -10,8 +10,9 @@ import pytest
 
 import tableaux
 from helpers.browser import LiveServer, winning_line
-from helpers.layout import EW1, KA1, LANDSCAPE, PHONE, boxes, no_sideways_scroll, phone, toolbar_rows
+from helpers.layout import EW1, LANDSCAPE, PHONE, boxes, no_sideways_scroll, phone, toolbar_rows
 from helpers.page import (
+    KA1,
     SCREENSHOTS,
     Browser,
     Page,

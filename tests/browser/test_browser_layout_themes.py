@@ -10,8 +10,8 @@ import re
 import pytest
 
 from helpers.browser import LiveServer
-from helpers.layout import EW1, KA1
-from helpers.page import Browser, Page, Player, card, contrast, expect, open_menu, set_setting
+from helpers.layout import EW1
+from helpers.page import KA1, Browser, Page, Player, card, contrast, expect, open_menu, set_setting
 
 AA = 4.5  # WCAG AA contrast for normal-size text
 

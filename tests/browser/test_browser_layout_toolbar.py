@@ -11,8 +11,8 @@ import re
 import pytest
 
 from helpers.browser import LiveServer
-from helpers.layout import EW1, KA1, PHONE, boxes, no_sideways_scroll, phone, toolbar_rows
-from helpers.page import Browser, Player, expect, menu_click, open_menu, pile, show_solution, status_rows
+from helpers.layout import EW1, PHONE, boxes, no_sideways_scroll, phone, toolbar_rows
+from helpers.page import KA1, Browser, Player, expect, menu_click, open_menu, pile, show_solution, status_rows
 from tableaux import i18n
 
 

@@ -9,8 +9,8 @@ import re
 from typing import Any
 
 from helpers.browser import LiveServer
-from helpers.layout import KA1, LANDSCAPE, PHONE, phone
-from helpers.page import Browser, Page, card, expect, next_frames, pile, set_setting
+from helpers.layout import LANDSCAPE, PHONE, phone
+from helpers.page import KA1, Browser, Page, card, expect, next_frames, pile, set_setting
 
 
 def test_a_drop_anywhere_in_a_column_below_its_cards_lands_there(browser: Browser, server: LiveServer) -> None:

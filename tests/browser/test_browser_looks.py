@@ -12,6 +12,7 @@ import pytest
 
 from helpers.browser import LiveServer
 from helpers.page import (
+    KA1,
     Browser,
     Page,
     Player,
@@ -25,7 +26,6 @@ from helpers.page import (
 )
 
 pytest.importorskip("axe_playwright_python.sync_playwright", reason="the audit needs axe-playwright-python")
-KA1 = "?game=king-albert&deal=1"
 
 
 def back_of(page: Page) -> str:

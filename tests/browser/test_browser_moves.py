@@ -13,8 +13,10 @@ import pytest
 import tableaux
 from helpers.browser import LiveServer, winning_line
 from helpers.page import (
+    KA1,
     SEEN_WELCOME,
     Browser,
+    Page,
     Player,
     card,
     drag,
@@ -25,9 +27,6 @@ from helpers.page import (
     settled,
     touch_drag,
 )
-
-# King Albert deal 1 (the rule book's test vector): T9 = TD, T8 = JC on top, R5 = AH, R3 = TH, R4 = 7C, T7 = 8H.
-KA1 = "?game=king-albert&deal=1"
 
 
 def test_drag_a_card_onto_a_legal_pile_moves_it(player: Player) -> None:
@@ -51,6 +50,16 @@ def test_drag_a_card_onto_a_legal_pile_moves_it(player: Player) -> None:
     assert player.view()["position"]["piles"]["tableau-8"][-1]["card"] == "TD"
 
 
+def ten_is_back_and_nothing_was_sent(player: Player, page: Page, before: Any) -> None:
+    """Deal 1's ten of diamonds lies where it was (``before``, its box), no move reached the server, none counts."""
+    after = card(page, "TD", "tableau-9").bounding_box()
+    assert abs(after["x"] - before["x"]) < 1 and abs(after["y"] - before["y"]) < 1
+    player.settle()
+    assert not [r for r in player.requests if r.startswith("POST")], player.requests
+    expect(page.locator("#moves")).to_have_text("0")
+    assert player.view()["moves"] == 0
+
+
 def _centre(locator: Any) -> tuple[float, float]:
     box = locator.bounding_box()
     return box["x"] + box["width"] / 2, box["y"] + 15
@@ -64,12 +73,7 @@ def test_drop_on_an_illegal_pile_snaps_back_and_changes_nothing(player: Player) 
     drag(page, ten, pile(page, "tableau-1"))  # TD on TS: same rank, not allowed
     expect(card(page, "TD", "tableau-9")).to_be_visible()
     settled(page)  # the snap-back slide is over
-    after = card(page, "TD", "tableau-9").bounding_box()
-    assert abs(after["x"] - before["x"]) < 1 and abs(after["y"] - before["y"]) < 1
-    player.settle()
-    assert not [r for r in player.requests if r.startswith("POST")], player.requests
-    expect(page.locator("#moves")).to_have_text("0")
-    assert player.view()["moves"] == 0
+    ten_is_back_and_nothing_was_sent(player, page, before)
 
 
 def test_escape_during_a_drag_puts_the_cards_back_and_changes_nothing(player: Player) -> None:
@@ -88,12 +92,7 @@ def test_escape_during_a_drag_puts_the_cards_back_and_changes_nothing(player: Pl
     expect(page.locator("#announce")).to_have_text("Put back.")
     page.mouse.up()  # over the jack still: the drag was cancelled, so this is no drop
     settled(page)  # the ten has slid home
-    after = card(page, "TD", "tableau-9").bounding_box()
-    assert abs(after["x"] - before["x"]) < 1 and abs(after["y"] - before["y"]) < 1
-    player.settle()
-    assert not [r for r in player.requests if r.startswith("POST")], player.requests
-    expect(page.locator("#moves")).to_have_text("0")
-    assert player.view()["moves"] == 0
+    ten_is_back_and_nothing_was_sent(player, page, before)
 
 
 def test_click_a_card_then_its_destination(player: Player) -> None:
@@ -182,7 +181,6 @@ def test_double_click_sends_a_card_home(player: Player) -> None:
     expect(page.locator("#score")).to_have_text("1")
 
 
-
 def first_group_move(name: str, deal: int) -> tuple[tableaux.Game, tableaux.Move]:
     """Along a winning line, the first position where a move of several cards is legal, and that move.
 
@@ -224,7 +222,6 @@ def test_grabbing_a_deeper_card_moves_it_with_the_cards_on_top(player: Player, n
     expect(pile(page, big.source).locator(".card")).to_have_count(len(expected[big.source]))  # a fanned pile
     if name == "eagle-wing":
         expect(page.locator("#score")).to_have_text(str(game.score))
-
 
 
 def test_touch_taps_and_finger_drags_move_cards(browser: Browser, server: LiveServer) -> None:

@@ -9,10 +9,9 @@ from typing import Any
 
 import pytest
 
-from helpers.page import PHONE, Browser, Page, Player, card, drag, expect, menu_click, pile
+from helpers.page import KA1, PHONE, Browser, Page, Player, card, drag, expect, menu_click, pile
 
 # King Albert deal 1: R5 = AH, T9 = TD (its only card) onto T8 = JC, R4 = 7C onto T7 = 8H, R1 = 2C.
-KA1 = "?game=king-albert&deal=1"
 
 
 def one_tap_on(page: Page) -> None:

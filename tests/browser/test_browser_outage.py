@@ -12,9 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from helpers.page import Player, card, expect
+from helpers.page import KA1, Player, card, expect
 
-KA1 = "?game=king-albert&deal=1"
 LOST = {"error": "The saved games database stopped answering while this change was being saved.", "cause": "database",
         "outcome": "unknown", "retry_after": 1}
 

@@ -31,7 +31,6 @@ def test_the_rules_name_the_key_that_deals_from_the_stock_only_in_a_game_with_a_
         expect(rules).to_be_hidden()
 
 
-
 def press_at(page: Page, x: float, y: float, touch: bool) -> None:
     """A tap of a finger or a click of the mouse at (x, y), as the screen has it."""
     if touch:

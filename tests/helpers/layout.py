@@ -14,7 +14,6 @@ from helpers.page import Browser, Page, Player
 
 PHONE = {"width": 390, "height": 844}
 LANDSCAPE = {"width": 844, "height": 390}
-KA1 = "?game=king-albert&deal=1"
 EW1 = "?game=eagle-wing&deal=1"
 
 

@@ -57,6 +57,8 @@ HANG_MS = 120_000
 SLOW = 60_000
 """How long to wait, in ms, for an answer of the server's solver (the chance to win, a hint, a solution) on a busy
 two-core machine; a passing wait ends at once."""
+KA1 = "?game=king-albert&deal=1"
+"""King Albert deal 1, the rule book's test vector: T9 = TD, T8 = JC on top, R5 = AH, R3 = TH, R4 = 7C, T7 = 8H."""
 expect.set_options(timeout=30_000)  # Playwright's 5 s is too short for a busy machine; a passing wait ends at once
 
 
