@@ -110,6 +110,20 @@ def test_a_move_and_its_undoing_put_into_a_line_are_cut_out_again(rules: Rules) 
     assert len(shortener.shorten(start, detour)) <= len(short)
 
 
+@pytest.mark.skipif("c" not in BACKENDS, reason="the C core is not built")
+@pytest.mark.parametrize("rules", GAMES, ids=lambda r: r.name)
+def test_a_line_is_replayed_through_the_engine_before_it_is_returned_and_one_that_does_not_win_never_is(
+        rules: Rules, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The core's shortening is trusted along the way and its line replayed once at the end: were it ever wrong
+    # (here made to drop the line's last move), the search's own line comes back instead.
+    deal = next(d for d in range(1, 60) if solve(rules.name, d, backend="c", max_nodes=300_000).winnable)
+    found = solve(rules.name, deal, backend="c", line="found", max_nodes=300_000)
+    monkeypatch.setattr(_core, "shorten", lambda game, piles, redeals, line, *rest: (list(line)[:-1], 0))
+    result = solve(rules.name, deal, backend="c", max_nodes=300_000)
+    assert result.winnable and wins(rules, rules.deal(deal), raw(rules, result))
+    assert len(result.moves) <= len(found.moves)
+
+
 def test_a_line_that_does_not_win_is_refused() -> None:
     shortener = Shortener(EnginePositions(KA))
     start = KA.deal(1)

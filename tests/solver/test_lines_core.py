@@ -88,12 +88,25 @@ def test_the_core_polish_makes_the_reference_polish_s_positions_in_its_order(rul
         start = rules.deal(deal)
         line = Shortener(EnginePositions(rules)).shorten(start, list(found))
         for nodes in (50, 3000):
-            expected = polish(EnginePositions(rules), start, line, nodes, restricted=restricted)
-            got = polish(core_positions(rules), start, line, nodes, restricted=restricted)
-            assert got == expected
-            assert len(got[0]) <= len(line) and wins(rules, start, got[0])
-            improved += len(got[0]) < len(line)
+            for skip in (0, len(line) // 2):  # from the start, and the line's tail
+                expected = polish(EnginePositions(rules), start, line, nodes, restricted=restricted, skip=skip)
+                got = polish(core_positions(rules), start, line, nodes, restricted=restricted, skip=skip)
+                assert got == expected
+                assert got[0][:skip] == line[:skip]
+                assert len(got[0]) <= len(line) and wins(rules, start, got[0])
+                improved += len(got[0]) < len(line)
     assert improved  # the comparison covers a search that found a shorter line
+
+
+def test_a_tail_polish_that_starts_past_the_line_s_end_or_after_an_illegal_move_is_refused() -> None:
+    deal, found = found_lines(KA.name)[0]
+    start, line = KA.deal(deal), list(found)
+    game = _CORE_GAMES[type(KA)]
+    with pytest.raises(ValueError, match=f"skip must be from 0 to the line's {len(line)} moves"):
+        _core.polish(game, start.piles, start.redeals, line, skip=len(line) + 1)
+    illegal = KA.moves(start)[0][:2] + (KA.moves(start)[0][0],)  # a pile onto itself
+    with pytest.raises(ValueError, match="move 1 of the line is not legal"):
+        _core.polish(game, start.piles, start.redeals, [illegal, *line], skip=1)
 
 
 @pytest.mark.parametrize("rules", [KA, KAC], ids=lambda r: r.name)
@@ -184,6 +197,26 @@ def test_a_win_is_never_lost_to_the_core_s_shortening_when_its_time_is_gone(rule
     assert len(out) < len(line) and wins(rules, start, out)
     if native.positions.strategy.has_restricted_pass:
         assert polish(native.positions, start, out, 500, deadline=time.perf_counter() - 60) == (out, 0)
+
+
+def test_a_king_albert_line_the_detour_passes_leave_comes_down_when_its_tail_is_polished(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Deal 5: the detour passes leave its line at 98 moves, and a polish of 300 positions from the start finds no
+    # shorter one; from halfway, the same polish finds a shorter way to the win, within the solve's budget.
+    rules = KA
+    start = rules.deal(5)
+    positions = positions_for(rules, _core, _CORE_GAMES[type(rules)])
+    found = solve((rules, start), backend="c", line="found")
+    line, bound = [rules.to_raw(m) for m in found.moves], start_bound(positions, start)
+    _, nodes = positions.strategy.tail_polish
+    budget = line_budget(found.nodes, len(line), positions.strategy.shortening_floor)
+    passed = Shortener(positions).shorten(start, line)
+    assert polish(positions, start, passed, nodes)[0] == passed
+    tail = shorten_within(positions, start, line, 0, None, 1 << 20, bound, _core, budget)[0]
+    assert len(tail) < len(passed) and wins(rules, start, tail)
+    assert [rules.to_raw(m) for m in solve((rules, start), backend="c").moves] == tail
+    monkeypatch.setattr(positions.strategy, "tail_polish", None)
+    assert shorten_within(positions, start, line, 0, None, 1 << 20, bound, _core, budget)[0] == passed
 
 
 def test_a_classic_line_still_long_after_the_budgeted_steps_gets_the_long_polish() -> None:

@@ -65,13 +65,14 @@ CHECKS = textwrap.dedent(
                 assert plays_to_a_win(rules, start, line), (name, deal)
                 # The line shortening's passes and (King Albert) polish, on the search's own line.
                 line = [tuple(m) for m in line]
-                for budget in (0, 300, -1):
-                    short, _ = _core.shorten(game, start.piles, start.redeals, line, budget)
+                for budget, windowed in ((0, True), (300, True), (-1, True), (-1, False)):
+                    short, _ = _core.shorten(game, start.piles, start.redeals, line, budget, windowed=windowed)
                     assert len(short) <= len(line) and plays_to_a_win(rules, start, short), (name, deal)
                 if game != 2:
-                    for nodes, restricted in ((1, True), (2000, True), (2000, False)):
+                    for nodes, restricted, skip in ((1, True, 0), (2000, True, 0), (2000, False, 0),
+                                                    (300, True, len(line) // 2), (300, False, len(line))):
                         short, _ = _core.polish(game, start.piles, start.redeals, line, 3, nodes,
-                                                restricted=restricted)
+                                                restricted=restricted, skip=skip)
                         assert len(short) <= len(line) and plays_to_a_win(rules, start, short), (name, deal)
     # Proofs in 4 and 1 MiB: the full table keeps its longest searches (table_gc) many times over.
     for game, name, deal, mib in ((1, "king-albert-classic", 101, 4), (0, "king-albert", 89, 1)):

@@ -170,14 +170,14 @@ class KingAlbert(Rules):
             return basic
         src, count, dst = move
         source, target = state.piles[src], state.piles[dst]
-        s, t = self.short_names[src], self.short_names[dst]
         if dst in RESERVE:
             return _("the reserve never takes cards")
-        if src not in TABLEAU and count > 1:
-            return _("only one card at a time comes off {pile}").format(pile=s)
-        if count > len(source) or any(c & DOWN for c in source[-count:]):
+        if count > 1 and src not in TABLEAU:
+            return _("only one card at a time comes off {pile}").format(pile=self.short_names[src])
+        if count > len(source) or (source[-1] & DOWN if count == 1 else any(c & DOWN for c in source[-count:])):
             return ngettext("{pile} does not have {count} face-up card to move",
-                            "{pile} does not have {count} face-up cards to move", count).format(pile=s, count=count)
+                            "{pile} does not have {count} face-up cards to move", count).format(
+                pile=self.short_names[src], count=count)
         if count > 1 and self.single_cards_only:
             return _("in {game} only one card moves at a time").format(game=_(self.title))
         moving = source[-count]
@@ -189,10 +189,10 @@ class KingAlbert(Rules):
                     return _("an empty foundation takes only an Ace, not the {card}").format(card=card_name(moving))
                 return None
             if RANK[target[-1]] == 13:
-                return _("{pile} is complete, up to its King").format(pile=t)
+                return _("{pile} is complete, up to its King").format(pile=self.short_names[dst])
             if moving != target[-1] + 1:
                 return _("{pile} takes only the {wanted} next, not the {card}").format(
-                    pile=t, wanted=card_name(target[-1] + 1), card=card_name(moving))
+                    pile=self.short_names[dst], wanted=card_name(target[-1] + 1), card=card_name(moving))
             return None
         if target and moving not in ACCEPTS[target[-1]]:
             return _("the {card} cannot go onto the {target}: a tableau pile takes "

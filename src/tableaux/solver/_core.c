@@ -151,13 +151,8 @@ static PyObject *core_moves(PyObject *self, PyObject *args) {
 static int read_move(const Pos *p, PyObject *obj, Move *m) {
     int s, k, d;
     if (!PyArg_ParseTuple(obj, "iii", &s, &k, &d)) return -1;
-    Move buf[512];
-    int n = gen_moves(p, buf);
-    for (int j = 0; j < n; j++)
-        if (buf[j].src == s && buf[j].cnt == k && buf[j].dst == d) {
-            *m = buf[j];
-            return 0;
-        }
+    *m = (Move){(uint8_t)s, (uint8_t)k, (uint8_t)d};
+    if (s >= 0 && s < p->npiles && d >= 0 && d < p->npiles && k >= 1 && k <= MAXCARDS && is_legal(p, *m)) return 0;
     PyErr_Format(PyExc_ValueError, "(%d, %d, %d) is not a legal move here", s, k, d);
     return -1;
 }
@@ -390,15 +385,15 @@ static PyObject *line_and_count(const Move *moves, int n, long long extra) {
 }
 
 static PyObject *core_shorten(PyObject *self, PyObject *args, PyObject *kw) {
-    static char *names[] = {"game", "piles", "redeals", "line", "budget", "time_limit", NULL};
+    static char *names[] = {"game", "piles", "redeals", "line", "budget", "time_limit", "windowed", NULL};
     PyObject *g, *piles, *line_obj;
     long redeals;
     long long budget = -1;
     double time_limit = 0;
-    int game;
+    int game, windowed = 1;
     Pos start;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOlO|Ld", names, &g, &piles, &redeals, &line_obj, &budget,
-                                     &time_limit) ||
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOlO|Ldp", names, &g, &piles, &redeals, &line_obj, &budget,
+                                     &time_limit, &windowed) ||
         read_game(g, &game) || read_pos(game, piles, redeals, &start))
         return NULL;
     Py_ssize_t n;
@@ -408,7 +403,7 @@ static PyObject *core_shorten(PyObject *self, PyObject *args, PyObject *kw) {
     long long work = 0;
     double deadline = time_limit > 0 ? tx_now() + time_limit : 0;
     Py_BEGIN_ALLOW_THREADS;
-    r = tx_shorten(&start, line, (int)n, budget, deadline, &out, &nout, &work);
+    r = tx_shorten(&start, line, (int)n, budget, deadline, windowed, &out, &nout, &work);
     Py_END_ALLOW_THREADS;
     free(line);
     if (r == -2) return PyErr_NoMemory();
@@ -419,16 +414,16 @@ static PyObject *core_shorten(PyObject *self, PyObject *args, PyObject *kw) {
 }
 
 static PyObject *core_polish(PyObject *self, PyObject *args, PyObject *kw) {
-    static char *names[] = {"game",     "piles",     "redeals",  "line",       "weight",
-                            "max_nodes", "max_held", "time_limit", "restricted", "enough", NULL};
+    static char *names[] = {"game",       "piles",      "redeals", "line", "weight", "max_nodes", "max_held",
+                            "time_limit", "restricted", "enough",  "skip", NULL};
     PyObject *g, *piles, *line_obj;
     long redeals;
     long long max_nodes = -1, max_held = 2000000;
     double time_limit = 0;
-    int game, weight = 3, restricted = 1, enough = 0;
+    int game, weight = 3, restricted = 1, enough = 0, skip = 0;
     Pos start;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOlO|iLLdpi", names, &g, &piles, &redeals, &line_obj, &weight,
-                                     &max_nodes, &max_held, &time_limit, &restricted, &enough) ||
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOlO|iLLdpii", names, &g, &piles, &redeals, &line_obj, &weight,
+                                     &max_nodes, &max_held, &time_limit, &restricted, &enough, &skip) ||
         read_game(g, &game) || read_pos(game, piles, redeals, &start))
         return NULL;
     if (game == GAME_EW) return PyErr_Format(PyExc_ValueError, "the core's polish is for King Albert's games");
@@ -436,16 +431,42 @@ static PyObject *core_polish(PyObject *self, PyObject *args, PyObject *kw) {
     Py_ssize_t n;
     Move *line = read_line(&start, line_obj, &n), *out = NULL;
     if (!line) return NULL;
+    if (skip < 0 || skip > n) {
+        free(line);
+        return PyErr_Format(PyExc_ValueError, "skip must be from 0 to the line's %zd moves", n);
+    }
+    Pos from = start; /* the position after the moves kept: the polish's start */
+    for (int j = 0; j < skip; j++) {
+        Undo u;
+        if (!is_legal(&from, line[j])) {
+            free(line);
+            return PyErr_Format(PyExc_ValueError, "move %d of the line is not legal", j + 1);
+        }
+        apply_move(&from, line[j], &u);
+    }
     int nout = 0, r;
     long long made = 0;
     double deadline = time_limit > 0 ? tx_now() + time_limit : 0;
     Py_BEGIN_ALLOW_THREADS;
-    r = tx_polish(&start, line, (int)n, weight, restricted, enough, max_nodes, max_held, deadline, &out, &nout, &made);
+    r = tx_polish(&from, line + skip, (int)n - skip, weight, restricted, enough, max_nodes, max_held, deadline, &out,
+                  &nout, &made);
     Py_END_ALLOW_THREADS;
+    if (r) {
+        free(line);
+        return PyErr_NoMemory();
+    }
+    Move *whole = malloc(((size_t)skip + (size_t)nout + 1) * sizeof(Move)); /* the moves kept, then the tail */
+    if (!whole) {
+        free(line);
+        free(out);
+        return PyErr_NoMemory();
+    }
+    memcpy(whole, line, (size_t)skip * sizeof(Move));
+    memcpy(whole + skip, out, (size_t)nout * sizeof(Move));
     free(line);
-    if (r) return PyErr_NoMemory();
-    PyObject *result = line_and_count(out, nout, made);
     free(out);
+    PyObject *result = line_and_count(whole, skip + nout, made);
+    free(whole);
     return result;
 }
 
@@ -474,13 +495,15 @@ static PyMethodDef core_methods[] = {
      "safe_move(game, piles, redeals, greedy=False) -> the first safe move, or None; greedy: King Albert's first\n"
      "pass, which also sends cards home by its rule of thumb"},
     {"shorten", (PyCFunction)(void (*)(void))core_shorten, METH_VARARGS | METH_KEYWORDS,
-     "shorten(game, piles, redeals, line, budget=-1, time_limit=0) -> (line, positions made): the winning line's\n"
-     "cycles and detours cut (shorten.py's passes), within budget positions (-1: no limit) and time_limit seconds\n"
-     "(0: none); ValueError when the line is not a legal win from the position"},
+     "shorten(game, piles, redeals, line, budget=-1, time_limit=0, windowed=True) -> (line, positions made): the\n"
+     "winning line's cycles and detours cut (shorten.py's passes), within budget positions (-1: no limit) and\n"
+     "time_limit seconds (0: none); windowed: the passes with a window come first (shorten.py's WINDOWS);\n"
+     "ValueError when the line is not a legal win from the position"},
     {"polish", (PyCFunction)(void (*)(void))core_polish, METH_VARARGS | METH_KEYWORDS,
      "polish(game, piles, redeals, line, weight=3, max_nodes=-1, max_held=2000000, time_limit=0, restricted=True,\n"
-     "enough=0) -> (line, positions made): shortest.py's polish for King Albert's games, a line no longer than the\n"
-     "winning line given; it stops at a line of at most enough moves (0: never)"},
+     "enough=0, skip=0) -> (line, positions made): shortest.py's polish for King Albert's games, a line no longer\n"
+     "than the winning line given; it stops at a line of at most enough moves (0: never); skip: the line's first\n"
+     "moves are kept and the polish starts after them (enough counts the moves after them)"},
     {"lower_bound", core_lower_bound, METH_VARARGS,
      "lower_bound(game, piles, redeals) -> King Albert's lower bound on the moves left (bounds.py)"},
     {"layered_key", core_layered_key, METH_VARARGS,

@@ -4,7 +4,9 @@
 
 1. the line shortening (:mod:`.shorten`) drops the line's cycles and detours;
 2. the polish (:func:`.shortest.polish`), a greedy best-first search of up to the game's ``polish_nodes``
-   positions (:attr:`Strategy.polish_nodes`), looks for a shorter line still, which is shortened in turn;
+   positions (:attr:`Strategy.polish_nodes`), looks for a shorter line still, which is shortened in turn; where
+   the game has a tail polish (:attr:`Strategy.tail_polish`, AisleRiot's King Albert), a small polish from partway
+   along the line looks for a shorter way from there to the win;
 3. when the line is still more than :data:`LONG` times the lower bound and the compiled core is at hand, the
    core's streamlined runs (docs/solver.md) look for other wins with what the budget has left, up to
    :data:`OTHER_NODES` positions each; their lines are shortened too, and the shortest line kept. They come
@@ -25,8 +27,12 @@ and :data:`PER_MOVE` a move of the line): each step takes what it makes from it 
 returns the same line on any machine. With ``shortest=True`` the user asked for the effort, and the steps take
 their own budgets.
 
-Each step keeps the win it is given and returns only lines replayed through the engine. The lower bound is
-the game's bound at the start (:mod:`.strategy.bounds`), or the fewest-moves search's when it ran.
+Each step keeps the win it is given: it takes a line only when it is shorter, and every line it makes is made of
+moves the engine or the core generates, ending where the search found a win (the core's lines too: it plays only
+its generator's moves, which are the engine's, ``tests/solver/test_backends.py``). The line returned is then
+replayed through the engine, once, at the end (:func:`_replayed`): replaying every candidate as well cost as much
+as the core's detour passes. The lower bound is the game's bound at the start (:mod:`.strategy.bounds`), or the
+fewest-moves search's when it ran.
 """
 
 from __future__ import annotations
@@ -94,10 +100,17 @@ def start_bound(positions: EnginePositions, state: State) -> int:
     return made + max(strategy.lower_bound(state), strategy.strong_lower_bound(state))
 
 
-def _shorter_win(rules: Rules, state: State, candidate: list[RawMove], line: list[RawMove]) -> bool:
-    """Whether ``candidate`` may replace ``line``: shorter, and replayed through the engine to a win. Every step
-    keeps the win it was given by taking only such a line."""
-    return len(candidate) < len(line) and rules.won(replay(rules, state, candidate))
+def _replayed(rules: Rules, state: State, line: list[RawMove], found: list[RawMove]) -> list[RawMove]:
+    """``line`` once it replays through the engine to a win from ``state``; else ``found``, the line the steps
+    started from, replayed in turn (:class:`LineError` when it does not win either)."""
+    try:
+        if rules.won(replay(rules, state, line)):
+            return line
+    except LineError:  # pragma: no cover - every step's moves are the engine's (module docstring)
+        pass
+    if line is not found and rules.won(replay(rules, state, found)):
+        return found
+    raise LineError("the line does not end in a won game")
 
 
 def line_budget(nodes: int, moves: int, floor: int) -> int:
@@ -118,21 +131,24 @@ def best_line(rules: Rules, state: State, line: list[RawMove], options: SolveOpt
     held = (options.memory_mb << 20) // BYTES_PER_HELD
     left = None if options.max_nodes is None else max(options.max_nodes - nodes, 0)
     polish_nodes = positions.strategy.polish_nodes
+    found = line
     if not options.shortest:
         line = shorten_within(positions, state, line, polish_nodes, deadline, held, bound, core,
                         line_budget(nodes, len(line), positions.strategy.shortening_floor))[0]
-        line = polish_long(positions, state, line, deadline, held, bound)
+        line = _replayed(rules, state, polish_long(positions, state, line, deadline, held, bound), found)
         return line, min(bound, len(line)), 0
     budget = max(polish_nodes, SHORTEST_POLISH if left is None else left // 2)
     line, made, _ = shorten_within(positions, state, line, budget, deadline, held, bound, core, None)
     line = polish_long(positions, state, line, deadline, held, bound)
     if len(line) <= bound:
+        line = _replayed(rules, state, line, found)
         return line, len(line), made
     if left is not None:
         left = max(left - made, 1)
     fewest = fewest_moves(positions, state, line, max_nodes=left, deadline=deadline, max_held=held)
-    if _shorter_win(rules, state, fewest.line, line):
+    if len(fewest.line) < len(line):
         line = fewest.line
+    line = _replayed(rules, state, line, found)
     return line, max(bound, min(fewest.bound, len(line))), made + fewest.nodes
 
 
@@ -142,9 +158,9 @@ def shortened(rules: Rules, state: State, line: list[RawMove], core: Any, core_g
     the budget by: each step takes its own (bounded by ``deadline``)."""
     positions = positions_for(rules, core, core_game)
     bound = start_bound(positions, state)
-    line = shorten_within(positions, state, line, positions.strategy.polish_nodes, deadline, 1 << 20, bound, core,
-                          None)[0]
-    return polish_long(positions, state, line, deadline, 1 << 20, bound)
+    out = shorten_within(positions, state, line, positions.strategy.polish_nodes, deadline, 1 << 20, bound, core,
+                         None)[0]
+    return _replayed(rules, state, polish_long(positions, state, out, deadline, 1 << 20, bound), line)
 
 
 def polish_long(positions: EnginePositions, state: State, line: list[RawMove], deadline: float | None, held: int,
@@ -157,7 +173,7 @@ def polish_long(positions: EnginePositions, state: State, line: list[RawMove], d
     stages = positions.strategy.long_polish
     if not stages or len(line) <= LONG * bound or not isinstance(positions, CorePositions):
         return line
-    shortener = Shortener(positions)
+    shortener = Shortener(positions, replayed=False)
     line = shortener.shorten(state, line, deadline=deadline, check=False)  # the detour passes to their end
     for stage in stages:
         if len(line) <= LONG * bound:
@@ -168,7 +184,7 @@ def polish_long(positions: EnginePositions, state: State, line: list[RawMove], d
             continue
         polished, _ = polish(positions, state, line, stage.nodes, deadline, held, stage.restricted,
                              enough=LONG * bound)
-        if _shorter_win(positions.rules, state, polished, line):
+        if len(polished) < len(line):
             line = shortener.shorten(state, polished, deadline=deadline, check=False)
     return line
 
@@ -188,13 +204,9 @@ def polish_tails(positions: EnginePositions, state: State, line: list[RawMove], 
         if len(line) <= enough:
             break
         cut = int(share * len(line))
-        at = state
-        for move in line[:cut]:
-            at = positions.apply(at, move)
-        tail, _ = polish(positions, at, line[cut:], nodes, deadline, held, restricted,
-                         enough=max(enough - cut, 1))
-        candidate = line[:cut] + tail
-        if _shorter_win(positions.rules, state, candidate, line):
+        candidate, _ = polish(positions, state, line, nodes, deadline, held, restricted, enough=max(enough - cut, 1),
+                              skip=cut)
+        if len(candidate) < len(line):
             line = shortener.shorten(state, candidate, deadline=deadline, check=False)
     return line
 
@@ -230,8 +242,7 @@ def shorten_within(positions: EnginePositions, state: State, line: list[RawMove]
     """Steps 1 to 3 of the module docstring within ``budget`` positions (None: each step's own): the line, the
     positions the polish made, and the budget spent (a step stops only between its checks: a detour, or a
     polish position's children, may go past the end)."""
-    rules = positions.rules
-    shortener = Shortener(positions)
+    shortener = Shortener(positions, replayed=False)
     spend = _Spend(budget)
     line = spend.shorten(shortener, state, line, deadline)
     made = 0
@@ -239,8 +250,18 @@ def shorten_within(positions: EnginePositions, state: State, line: list[RawMove]
     if len(line) > bound and nodes:
         polished, made = polish(positions, state, line, nodes, deadline, held)
         spend.spend(made, POLISH_COST)
-        if _shorter_win(rules, state, polished, line):
+        if len(polished) < len(line):
             line = spend.shorten(shortener, state, polished, deadline)
+    tail = positions.strategy.tail_polish
+    if tail is not None and len(line) > bound:
+        share, wanted = tail
+        nodes = spend.share(wanted, POLISH_COST)
+        if nodes:
+            polished, tail_made = polish(positions, state, line, nodes, deadline, held, skip=int(share * len(line)))
+            spend.spend(tail_made, POLISH_COST)
+            made += tail_made
+            if len(polished) < len(line):
+                line = polished  # the detour passes again would find next to nothing in it (tail_polish says)
     if len(line) > LONG * bound and isinstance(positions, CorePositions) and positions.strategy.has_restricted_pass:
         each = spend.share(OTHER_NODES * len(OTHER_RUNS)) // len(OTHER_RUNS)
         if each >= OTHER_FLOOR:

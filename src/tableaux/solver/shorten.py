@@ -154,12 +154,16 @@ class _Line:
 class Shortener:
     """Shortens lines of one game; ``positions`` gives the moves (the engine's or the core's)."""
 
-    def __init__(self, positions: EnginePositions, native: bool = True) -> None:
+    def __init__(self, positions: EnginePositions, native: bool = True, replayed: bool = True) -> None:
         self.positions = positions
         self.rules = positions.rules
         self.native = native and isinstance(positions, CorePositions)
         """The passes run in the compiled core (``_core.shorten``, the same passes on its own positions) rather
         than here over the positions' Python functions."""
+        self.replayed = replayed
+        """Whether the core's shorter line is replayed through the engine before it is taken. The core plays only
+        moves its generator makes and returns the line it was given unless the new one wins, so a caller that
+        replays the line it finally returns (:func:`tableaux.solver.lines.best_line`) need not replay each one."""
         self.work = 0
         """Positions made so far."""
 
@@ -182,12 +186,16 @@ class Shortener:
             moves = self._native(start, line, budget, deadline)
         else:
             current = _Line(self.positions, start, line)
-            for window in WINDOWS:
+            for window in self._windows():
                 while self.work < budget and (deadline is None or time.perf_counter() < deadline):
                     if not self._pass(current, budget, deadline, window):
                         break
             moves = self._moves(start, current.steps)
         return moves if moves is not None and len(moves) < len(line) else list(line)
+
+    def _windows(self) -> tuple[int | None, ...]:
+        """The passes' windows in this game (:attr:`Strategy.windowed_passes`)."""
+        return WINDOWS if self.positions.strategy.windowed_passes else WINDOWS[1:]
 
     def _native(self, start: State, line: Sequence[RawMove], budget: int,
                 deadline: float | None) -> list[RawMove] | None:
@@ -200,12 +208,15 @@ class Shortener:
             if seconds <= 0:
                 return None
         try:
-            out, self.work = positions.core.shorten(positions.game, start.piles, start.redeals, line, budget, seconds)
+            out, self.work = positions.core.shorten(positions.game, start.piles, start.redeals, line, budget, seconds,
+                                                    positions.strategy.windowed_passes)
         except ValueError as exc:
             raise LineError(f"the line does not end in a won game: {exc}") from None
         moves = [tuple(m) for m in out]
         if len(moves) >= len(line):
             return None
+        if not self.replayed:
+            return moves
         try:
             won = self.rules.won(replay(self.rules, start, moves))
         except LineError:  # pragma: no cover - the core makes the engine's moves (tests/solver/test_backends.py)

@@ -73,12 +73,13 @@ def fewest_moves(positions: EnginePositions, start: State, line: Sequence[RawMov
 
 def polish(positions: EnginePositions, start: State, line: Sequence[RawMove], max_nodes: int,
            deadline: float | None = None, max_held: int = 2_000_000,
-           restricted: bool = True, enough: int = 0) -> tuple[list[RawMove], int]:
+           restricted: bool = True, enough: int = 0, skip: int = 0) -> tuple[list[RawMove], int]:
     """A line no longer than ``line`` found by the greedy search (module docstring), and the positions it made.
     ``restricted``: over the first pass's moves (nothing taken back off a foundation) with its greedy moves home;
     without, over every move with the safe moves home, as the fewest-moves search moves. ``enough``: the search
     stops once its best line has at most that many moves (after the position whose moves found it; 0: never), for
-    a caller that only needs a line that short.
+    a caller that only needs a line that short. ``skip``: the line's first moves stay and the search starts after
+    them, a polish of the line's tail (``enough`` then counts the tail's moves).
 
     With the compiled core's positions in King Albert's games, the core makes the same search
     (``_core.polish``: the same positions in the same order, ``tests/solver/test_lines_core.py``)."""
@@ -89,11 +90,14 @@ def polish(positions: EnginePositions, start: State, line: Sequence[RawMove], ma
             if seconds <= 0:
                 return list(line), 0
         out, made = positions.core.polish(positions.game, start.piles, start.redeals, line, POLISH_WEIGHT, max_nodes,
-                                          max_held, seconds, restricted, enough)
+                                          max_held, seconds, restricted, enough, skip)
         return [tuple(m) for m in out], made
-    best, _, made, _, _ = _search(positions, start, line, POLISH_WEIGHT, restricted, max_nodes, deadline, max_held,
-                                  enough)
-    return best, made
+    kept = list(line[:skip])
+    for move in kept:
+        start = positions.apply(start, move)
+    best, _, made, _, _ = _search(positions, start, line[skip:], POLISH_WEIGHT, restricted, max_nodes, deadline,
+                                  max_held, enough)
+    return kept + best, made
 
 
 def _search(positions: EnginePositions, start: State, line: Sequence[RawMove], weight: int, restricted: bool,

@@ -31,18 +31,23 @@ static inline int is_won(const Pos *p) {
     return s == 52;
 }
 
+/* 1 when the rules allow `m` in `p` (it is one of the moves they generate there), else 0. */
+static inline int is_legal(const Pos *p, Move m) {
+    Move buf[512];
+    int k = gen_moves(p, buf);
+    for (int i = 0; i < k; i++)
+        if (buf[i].src == m.src && buf[i].cnt == m.cnt && buf[i].dst == m.dst) return 1;
+    return 0;
+}
+
 /* 1 when the line, played from `start` move by move, makes only moves the rules generate there and ends in a
  * won game: a win from a search that proves nothing (a streamlined run) is believed only then. */
 static inline int line_wins(const Pos *start, const Undo *line, int n) {
     Pos p = *start;
-    Move buf[512];
     for (int j = 0; j < n; j++) {
-        Move m = line[j].m;
-        int k = gen_moves(&p, buf), legal = 0;
-        for (int i = 0; i < k && !legal; i++) legal = buf[i].src == m.src && buf[i].cnt == m.cnt && buf[i].dst == m.dst;
-        if (!legal) return 0;
         Undo u;
-        apply_move(&p, m, &u);
+        if (!is_legal(&p, line[j].m)) return 0;
+        apply_move(&p, line[j].m, &u);
     }
     return is_won(&p);
 }

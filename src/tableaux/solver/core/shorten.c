@@ -181,20 +181,11 @@ static int resolve(const Pos *p, Step s, Move *m) {
     return 0;
 }
 
-/* 1 when the rules allow `m` in `p` (it is one of the moves they generate there), else 0. */
-static int legal(const Pos *p, Move m) {
-    Move buf[512];
-    int k = gen_moves(p, buf);
-    for (int i = 0; i < k; i++)
-        if (buf[i].src == m.src && buf[i].cnt == m.cnt && buf[i].dst == m.dst) return 1;
-    return 0;
-}
-
 /* Step `s` played in `p` in place when it resolves to a move the rules allow there: 1, else 0 (`p` unchanged). */
 static int play(Pos *p, Step s) {
     Move m;
     Undo u;
-    if (!resolve(p, s, &m) || !legal(p, m)) return 0;
+    if (!resolve(p, s, &m) || !is_legal(p, m)) return 0;
     apply_move(p, m, &u);
     return 1;
 }
@@ -297,8 +288,8 @@ static int one_pass(Line *l, Pass *w, int window) {
     return changed;
 }
 
-int tx_shorten(const Pos *start, const Move *line, int n, long long budget, double deadline, Move **out, int *nout,
-               long long *work) {
+int tx_shorten(const Pos *start, const Move *line, int n, long long budget, double deadline, int windowed, Move **out,
+               int *nout, long long *work) {
     Line l = {.n = n, .one_home = start->game != GAME_EW};
     Pass w = {.limit = budget, .deadline = deadline};
     size_t slots = 16, size = (size_t)n + 1;
@@ -319,7 +310,7 @@ int tx_shorten(const Pos *start, const Move *line, int n, long long budget, doub
     key_of(start, &l.at[0]->key);
     for (int j = 0; j < n; j++) {
         Undo u;
-        if (!legal(&l.at[j]->pos, line[j])) goto done;
+        if (!is_legal(&l.at[j]->pos, line[j])) goto done;
         l.steps[j] = step_of(&l.at[j]->pos, line[j]);
         l.at[j + 1]->pos = l.at[j]->pos;
         apply_move(&l.at[j + 1]->pos, line[j], &u);
@@ -327,7 +318,7 @@ int tx_shorten(const Pos *start, const Move *line, int n, long long budget, doub
     }
     if (!is_won(&l.at[n]->pos)) goto done;
     result = 0;
-    for (size_t x = 0; x < sizeof WINDOWS / sizeof *WINDOWS; x++)
+    for (size_t x = windowed ? 0 : 1; x < sizeof WINDOWS / sizeof *WINDOWS; x++)
         while (!spent(&w) && one_pass(&l, &w, WINDOWS[x])) {
         }
     /* The steps as moves from the start, each one the rules allow; the line given when they do not win. */
@@ -335,7 +326,7 @@ int tx_shorten(const Pos *start, const Move *line, int n, long long budget, doub
     int k = 0;
     for (; k < l.n; k++) {
         Undo u;
-        if (!resolve(&p, l.steps[k], &moves[k]) || !legal(&p, moves[k])) break;
+        if (!resolve(&p, l.steps[k], &moves[k]) || !is_legal(&p, moves[k])) break;
         apply_move(&p, moves[k], &u);
     }
     if (k < l.n || !is_won(&p) || l.n >= n) {

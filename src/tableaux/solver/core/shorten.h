@@ -9,10 +9,11 @@
 #include "game.h"
 
 /* Shorten the winning `line` (n moves) from `start`, making at most `budget` positions (-1: no limit) and
- * stopping at tx_now() >= deadline (0: never). On success `*out` (malloc'd, the caller frees it) holds the
+ * stopping at tx_now() >= deadline (0: never); `windowed`: the passes with a window of 4 come first (WINDOWS in
+ * shorten.py), else only the passes without a window run. On success `*out` (malloc'd, the caller frees it) holds the
  * shortened line as moves from `start` (`*nout` of them, never more than n) and `*work` the positions made:
  * 0. -1 when the line is not a legal win from `start` (nothing is written), -2 when memory ran out. */
-int tx_shorten(const Pos *start, const Move *line, int n, long long budget, double deadline, Move **out, int *nout,
-               long long *work);
+int tx_shorten(const Pos *start, const Move *line, int n, long long budget, double deadline, int windowed, Move **out,
+               int *nout, long long *work);
 
 #endif

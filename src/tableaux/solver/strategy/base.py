@@ -46,6 +46,13 @@ class Strategy:
     (:func:`tableaux.solver.lines.line_budget`): most lines are won in a few hundred positions, and a thousand
     positions of detours take an Eagle Wing line from 300 moves to 130 (``benchmarks/lines.py``); in the core,
     about half a millisecond."""
+    windowed_passes = True
+    """Whether the detour passes with a window (:data:`.shorten.WINDOWS`) come first: where lines carry many long
+    detours, the short ones cut first make the long ones cheaper to find."""
+    tail_polish: tuple[float, int] | None = None
+    """A polish of the line's tail within the shortening's budget (:func:`tableaux.solver.lines.shorten_within`):
+    where it starts, as a share of the line's moves, and its positions at most. Where the detour passes leave
+    lines a few moves long and a polish from the start is too dear, a small search from halfway finds them."""
     one_card_home = True
     """Whether a move to a foundation takes exactly one card (King Albert): then only that card's own moves
     can ever take it home."""
