@@ -43,7 +43,8 @@ space, up to symmetry, was searched):
 Once a deal is decided winnable, the line returned is shortened (:mod:`.lines`: cycles and detours cut,
 then a short best-first polish), and with ``shortest=True`` a best-first search with an admissible bound
 looks for the fewest moves and proves a lower bound (:mod:`.shortest`, :mod:`.strategy.bounds`). None of
-that changes the verdict, and every line is replayed through the engine before it is returned.
+that changes the verdict, and the line it returns is replayed through the engine first (``line="found"``
+returns the search's own line as it is).
 """
 
 from __future__ import annotations

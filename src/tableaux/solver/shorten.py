@@ -2,8 +2,9 @@
 
 The searches look for *a* win, not a short one: a depth-first search's line is the path it happened to
 take, with cards shuttled between piles on the way (Eagle Wing lines of 600 moves where 100 do). This
-module keeps the win and drops the detours. Nothing here can lose a win: every candidate line is
-replayed from the start, and only a shorter line that ends won replaces the one in hand.
+module keeps the win and drops the detours. Nothing here can lose a win: only a shorter line that ends won,
+replayed from the start, replaces the one in hand (the core's lines replayed by the core alone when the caller
+replays the line it returns through the engine: :attr:`Shortener.replayed`).
 
 **Steps, not pile numbers.** A line is held as *steps* that name cards: "the 7 of clubs (and what lies on
 it) onto the 8 of hearts", "the 7 of clubs home", "the 7 of clubs to an empty pile", "deal from the stock",
@@ -23,10 +24,11 @@ position and go on from any position with the same canonical key (:meth:`Strateg
   away and back goes nowhere, a move whose use was undone vanishes.
 
 Passes go on until one changes nothing (first passes that give a detour up after :data:`WINDOWS` steps, then
-passes without that window) or the work budget (positions made, :data:`WORK_PER_MOVE` per move of the line at
-least, or what the caller gives) or the solve's time limit runs out: the best line so far is kept, which is at
-worst the line the search found. The final line is replayed through the engine (:meth:`Rules.why_illegal`,
-:meth:`Rules.apply`, :meth:`Rules.won`) before it is returned.
+passes without that window, where the game has them first: :attr:`Strategy.windowed_passes`) or the work budget
+(positions made, :data:`WORK_PER_MOVE` per move of the line at least, or what the caller gives) or the solve's
+time limit runs out: the best line so far is kept, which is at worst the line the search found. The final line
+is replayed through the engine (:meth:`Rules.why_illegal`, :meth:`Rules.apply`, :meth:`Rules.won`) before it is
+returned, here or by the caller.
 
 With the compiled core's positions the passes run in the core (``_core.shorten``, ``core/shorten.c``): the same
 trials in the same order, the same positions counted, so the same line from the same line and budget; this

@@ -93,6 +93,8 @@ class KingAlbertStrategy(Strategy):
         # quick the solve, some tens of milliseconds in the core.
         self.polish_nodes = POLISH_NODES if single_cards_only else 0
         if not single_cards_only:
+            # AisleRiot's lines have few detours to cut, mostly short ones: the passes without a window cut the
+            # same ones, in some 750 positions a line instead of 1,040 (docs/notes/short-lines.md).
             self.windowed_passes = False
             self.tail_polish = TAIL_POLISH
             self.shortening_floor = SHORTENING_FLOOR
