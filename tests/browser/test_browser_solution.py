@@ -61,6 +61,30 @@ def test_a_deal_the_solution_played_to_its_end_says_the_solver_won_it_not_the_pl
     expect(banner).to_contain_text("it counts apart")  # the summary under it, as for any assisted win
 
 
+def test_a_daily_deal_the_solution_won_still_says_the_solver_won_it_when_the_page_is_loaded_again(
+    player: Player,
+) -> None:
+    """A finished daily deal is what its page shows again (the player's game of the day, as it is): the banner
+    comes from what the server stored of the win, not from what the page saw."""
+    page = player.page
+    page.clock.install()  # the solution's moves: their timers moved on at once (play_solution_out)
+    player.open("daily?game=king-albert")
+    deal = int(page.locator("#deal-number").inner_text())
+    send_moves(page, tableaux.solve("king-albert", deal).moves[:-3])
+    page.reload()
+    page.wait_for_selector("[data-pile]")
+    show_solution(page)
+    expect(page.locator("#solution-bar")).to_be_visible(timeout=SLOW)
+    play_solution_out(page)
+    banner = page.locator("#message")
+    expect(banner).to_contain_text("The solver won")
+    said = banner.inner_text()
+    page.reload()
+    expect(banner).to_contain_text("The solver won")
+    expect(banner).not_to_contain_text("You won")
+    assert banner.inner_text().split("\n")[0] == said.split("\n")[0]
+
+
 def test_show_solution_asks_first_and_enter_or_cancel_keep_the_game_unassisted(player: Player) -> None:
     """The solution plays the game for the player and makes it assisted for good: one click in the menu must not do
     that unasked, nor a stray Enter, which presses the question's Cancel."""

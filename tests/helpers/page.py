@@ -9,6 +9,7 @@ first used.
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -338,12 +339,13 @@ def menu_click(page: Page, selector: str) -> None:
 
 
 def show_solution(page: Page) -> None:
-    """Menu, Show solution, and yes to the question that it makes the game assisted (asked while it is not)."""
+    """Menu, Show solution, and yes to the question that it makes the game assisted (asked while it is not; of a
+    daily deal, that it keeps the game off the day's leaderboard)."""
     assisted = current_view(page)["assisted"]
     menu_click(page, '[data-action="solution"]')
     if not assisted:
         dialog = page.get_by_role("alertdialog")
-        expect(dialog).to_have_accessible_name("Show the solution?")
+        expect(dialog).to_have_accessible_name(re.compile(r"^Show the solution( of the daily deal)?\?$"))
         page.click("#confirm-yes")
 
 

@@ -39,6 +39,9 @@ LANGUAGES: tuple[str, ...] = languages()
 LanguageCode = Literal[LANGUAGES]  # type: ignore[valid-type]
 GradeName = Literal[GRADES]  # type: ignore[valid-type]
 HintMode = Literal[HINT_MODES]  # type: ignore[valid-type]
+MOVERS = ("player", "solution")
+"""Who may choose a move: the player, or the solver's line that "Show solution" plays."""
+MoverName = Literal["player", "solution"]
 DATE = r"^\d{4}-\d{2}-\d{2}$"
 PileName = Literal[PILES]  # type: ignore[valid-type]
 RankLetter = Literal[tuple(RANKS)]  # type: ignore[valid-type]
@@ -140,6 +143,13 @@ def check_mode(value: object) -> object:
     return value
 
 
+def check_mover(value: object) -> object:
+    if not isinstance(value, str) or value not in MOVERS:
+        raise ContractError(f"unknown mover {shown(value)} as by; choose player (the default) or solution "
+                            "(a move of the solver's line that Show solution plays)")
+    return value
+
+
 MAX_PLAYED = 10 * 365 * 24 * 3600.0
 """Ten years in seconds: the most time played a request may state (the server caps it far lower anyway)."""
 
@@ -209,6 +219,7 @@ Game = Annotated[GameName, BeforeValidator(check_game)]
 Flag = Annotated[bool, BeforeValidator(check_flag)]
 Grade = Annotated[GradeName, BeforeValidator(check_grade)]
 Mode = Annotated[HintMode, BeforeValidator(check_mode)]
+Mover = Annotated[MoverName, BeforeValidator(check_mover)]
 Keep = Annotated[int, Field(ge=0), BeforeValidator(check_keep)]
 Played = Annotated[float, Field(ge=0, le=MAX_PLAYED), BeforeValidator(check_played)]
 Pile = Annotated[PileName, BeforeValidator(check_pile)]

@@ -132,7 +132,7 @@ def get_game(game_id: GameId, player: Player, games: GamesDep) -> JSONResponse:
 def move(game_id: GameId, body: api.MoveRequest, player: Player, games: GamesDep, request: Request,
          key: KeyDep = None) -> JSONResponse:
     return ok(games.change(game_id, player, body.version, play_action(body.move), request=asked(request, key, body),
-                           played=body.played))
+                           played=body.played, solution=body.by == "solution"))
 
 
 def history_route(name: str, action: Callable[[Game], None], summary: str, takes_back: bool) -> None:

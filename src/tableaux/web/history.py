@@ -210,7 +210,8 @@ class Kept:
         self.line = line
         self.positions = positions
 
-    def change(self, *, won: bool, assisted: bool | None = None, given_up: bool = False) -> GameChange:
+    def change(self, *, won: bool, assisted: bool | None = None, given_up: bool = False,
+               solution_won: bool = False) -> GameChange:
         """What storing the game after one change writes."""
         game, positions = self.game, self.positions
         cut, added = self.line.changes()
@@ -218,7 +219,7 @@ class Kept:
         return GameChange(
             played=game.played_count, line_length=len(self.line), position=game.state.packed(),
             seen=mask_of(game.seen_cards), won=won, cut=cut, added=[(ply, str(move)) for ply, move in added],
-            positions=kept, assisted=assisted, given_up=given_up,
+            positions=kept, assisted=assisted, given_up=given_up, solution_won=solution_won,
         )
 
     def saved(self) -> None:

@@ -81,12 +81,13 @@ class GameChange:
     positions: list[tuple[int, bytes]] = field(default_factory=list)
     assisted: bool | None = None
     given_up: bool = False
+    solution_won: bool = False
 
 
 GAME_UPDATE = (
     "UPDATE games SET version = ?, move_count = ?, line_length = ?, position = ?, seen = ?, finished_at = ?, "
     "won = ?, elapsed = ?, last_move_at = ?, updated_at = ?, first_move_at = COALESCE(first_move_at, ?), "
-    "ever_moved = 1, assisted = ?, given_up = ? WHERE id = ? AND player = ? AND version = ?"
+    "ever_moved = 1, assisted = ?, given_up = ?, solution_won = ? WHERE id = ? AND player = ? AND version = ?"
 )
 """A change's write of the game's own row, only if its version is still the one the change was made at. The time
 of the game's first change is written once, by the first (the daily race times a win from there)."""

@@ -163,7 +163,14 @@ def _v7(db: Connection) -> None:
     db.execute("CREATE INDEX IF NOT EXISTS name_changes_by_player ON name_changes (player, made_at)")
 
 
-MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1, _v2, _v3, _v4, _v5, _v6, _v7)
+def _v8(db: Connection) -> None:
+    """Who won a won game: ``solution_won`` is 1 when the solver's line that "Show solution" plays made the
+    winning move, so the game says so whenever it is shown again. A game won before this step reads as the
+    player's win (which one the solution played out was never stored)."""
+    db.execute("ALTER TABLE games ADD COLUMN solution_won INTEGER NOT NULL DEFAULT 0")
+
+
+MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8)
 """Migration step ``i`` brings the schema from version ``i`` to ``i + 1``. Append only."""
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -184,7 +184,7 @@ class Games:
         self, game_id: str, player: str, version: int | None, action: Callable[[Game], object], *,
         request: Request | None = None, assisted: bool | None = None, give_up: bool = False,
         after_loss: bool = False, check: Callable[[GameRecord, Game], None] | None = None,
-        leaving_the_end: bool = False, played: float | None = None,
+        leaving_the_end: bool = False, played: float | None = None, solution: bool = False,
     ) -> dict[str, Any]:
         """Apply ``action`` to the game made at ``version`` (None: as it is now) and store the result before
         answering.
@@ -197,13 +197,15 @@ class Games:
         takes moves back. From a game that is over (no move left, not won) that marks it assisted: an ended
         game may be asked where it was lost, which looks at every card (the page asks at once), so playing on
         from there is playing with the solver's help. ``played``: the game's time played as the page counts
-        it (:mod:`tableaux.web.clock` bounds it).
+        it (:mod:`tableaux.web.clock` bounds it). ``solution``: the move is one of the solver's line that the page
+        plays for "Show solution"; it marks the game assisted, and a win it makes is the solution's, not the
+        player's (the view says so every time the game is shown).
         """
         asked = request or server_request()
         try:
             return self._change(game_id, player, version, action, asked, assisted=assisted, give_up=give_up,
                                 after_loss=after_loss, check=check, leaving_the_end=leaving_the_end,
-                                played=played)
+                                played=played, solution=solution)
         except ApiError as refusal:
             # A stale version or a move no longer legal is what a change sent again after it was stored
             # meets: if its request id is stored, that is what happened.
@@ -221,12 +223,13 @@ class Games:
         self, game_id: str, player: str, version: int | None, action: Callable[[Game], object], request: Request,
         *, assisted: bool | None, give_up: bool, after_loss: bool,
         check: Callable[[GameRecord, Game], None] | None, leaving_the_end: bool, played: float | None,
+        solution: bool,
     ) -> dict[str, Any]:
         with self._open(game_id, player) as (record, kept):
             game = kept.game
             if version is not None:
                 check_version(record, game, version)
-            if leaving_the_end and not record.won and game.is_over():
+            if solution or (leaving_the_end and not record.won and game.is_over()):
                 assisted = True
             if record.won:
                 raise ApiError(422, "this game is won and finished; start a new game")
@@ -236,7 +239,8 @@ class Games:
             if check is not None:
                 check(record, game)
             action(game)  # raises ApiError and changes nothing when the request is not allowed
-            change = kept.change(won=game.is_won(), assisted=assisted, given_up=give_up)
+            change = kept.change(won=game.is_won(), assisted=assisted, given_up=give_up,
+                                 solution_won=solution and game.is_won())
             try:
                 new = self.store.save_change(record, change, request, time_played=played)
             except StaleVersionError:

@@ -50,6 +50,8 @@ class GameRecord:
     """The solver showed the way (a solution, or going back to where the game was lost): kept apart in statistics."""
     given_up: bool = False
     """The player gave the game up: finished and lost."""
+    solution_won: bool = False
+    """The solver's line ("Show solution") made the winning move, not the player: the game is the solver's win."""
     daily: str | None = None
     """The UTC date (YYYY-MM-DD) whose daily deal this game is, or None."""
     grade: str | None = None
@@ -69,17 +71,18 @@ class GameRecord:
 
 COLUMNS = (
     "id, player, game, deal, version, started_at, finished_at, won, elapsed, last_move_at, updated_at, "
-    "move_count, line_length, position, seen, ever_moved, assisted, given_up, daily, grade"
+    "move_count, line_length, position, seen, ever_moved, assisted, given_up, daily, grade, solution_won"
 )
 
 
 def record_of(row: Sequence[Any]) -> GameRecord:
     """The record of one row read as :data:`COLUMNS` lists them."""
     (gid, player, game, deal, version, started, finished, won, elapsed, last, updated, played, length, position,
-     seen, ever, assisted, given_up, daily, grade) = row
+     seen, ever, assisted, given_up, daily, grade, solution_won) = row
     return GameRecord(
         id=gid, player=player, game=game, deal=deal, version=version, started_at=started, finished_at=finished,
         won=bool(won), elapsed=elapsed, last_move_at=last, updated_at=updated if updated is not None else started,
         played=played, line_length=length, position=None if position is None else bytes(position), seen=seen,
         ever_moved=bool(ever), assisted=bool(assisted), given_up=bool(given_up), daily=daily, grade=grade,
+        solution_won=bool(solution_won),
     )

@@ -281,7 +281,8 @@ class Store:
         touched, and the request id. The clock (``elapsed``) becomes the ``time_played`` the page reports,
         within what the server allows (:func:`tableaux.web.clock.played_time`: at most the gap since the
         previous change, capped at :data:`tableaux.web.clock.IDLE_CAP`); it starts at the first change.
-        ``assisted`` can only be set, never cleared (None keeps it); ``given_up`` ends the game as lost.
+        ``assisted`` can only be set, never cleared (None keeps it); ``given_up`` ends the game as lost;
+        ``solution_won``: the solver's line made the winning move.
         """
         now = time.time()
         elapsed = played_time(record.elapsed, record.last_move_at, now, time_played)
@@ -290,10 +291,11 @@ class Store:
             position=change.position, seen=change.seen, won=change.won, elapsed=elapsed,
             finished_at=now if change.won or change.given_up else None, last_move_at=now, updated_at=now,
             ever_moved=True, assisted=record.assisted or bool(change.assisted), given_up=change.given_up,
+            solution_won=change.solution_won,
         )
         game = (new.version, new.played, new.line_length, new.position, new.seen, new.finished_at, int(new.won),
-                new.elapsed, now, now, now, int(new.assisted), int(new.given_up), record.id, record.player,
-                record.version)  # last move, update and (when it is the first) first change: all now
+                new.elapsed, now, now, now, int(new.assisted), int(new.given_up), int(new.solution_won), record.id,
+                record.player, record.version)  # last move, update and (when it is the first) first change: all now
         with self._remembering(record.player, request), self._connect() as conn:
             if conn.writes_at_once:
                 remembered = None if request is None else (

@@ -84,6 +84,7 @@ def make_view(record: GameRecord, game: Game) -> dict[str, Any]:
         "over": bool(position["over"]) and not won,
         "given_up": record.given_up,
         "assisted": record.assisted,
+        "won_by": ("solution" if record.solution_won else "player") if won else None,
         "daily": record.daily,
         "grade": record.grade,
         "par": par_of(record.game, record.deal),  # every graded and daily deal has one

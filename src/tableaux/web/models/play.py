@@ -16,7 +16,7 @@ from ...advice.hints import HintDict
 from ...play.game import Position as PositionDict
 from ...rulebook.deal import MAX_DEAL
 from ...rulebook.engine import CardDict, MoveDict
-from ..fields import DATE, GAME_ID, MAX_COUNT, GameName, GradeName, PileName, RankLetter, derive
+from ..fields import DATE, GAME_ID, MAX_COUNT, GameName, GradeName, MoverName, PileName, RankLetter, derive
 from .answer import Answer, CardCode, DealNumber, NonNegative, Share
 
 # The position, the move and the hint are the library's shapes (tableaux.play.game.Position, engine.CardDict,
@@ -69,6 +69,9 @@ class View(Answer):
     over: bool
     given_up: bool = Field(description="the player gave this game up: it is finished and lost")
     assisted: bool = Field(description="the solver showed the way: the statistics count this game apart")
+    won_by: MoverName | None = Field(
+        description='who made the winning move of a won game: "solution" when the solver\'s line played for "Show '
+        'solution" made it, else "player" (the player\'s win, assisted if help was taken); null until it is won')
     daily: Annotated[str, Field(pattern=DATE)] | None = Field(description="the UTC date of this daily deal, or null")
     grade: GradeName | None = Field(description="the grade, when the deal was picked as winnable (or is a daily)")
     par: Annotated[int, Field(ge=1)] | None = Field(

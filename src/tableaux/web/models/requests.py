@@ -24,6 +24,7 @@ from ..fields import (
     Grade,
     Keep,
     Mode,
+    Mover,
     Pile,
     Played,
     Strict,
@@ -106,6 +107,10 @@ class MoveRequest(Strict):
     move: AnyMove = Field(description='send {"source", "count", "target"} or text like "T1>T3"')
     version: Version
     played: Played | None = Field(None, description=PLAYED)
+    by: Mover = Field(
+        "player", description='who chose the move: "player", or "solution" for a move of the solver\'s line that '
+        '"Show solution" plays (it marks the game assisted, and a win it makes is the solution\'s: the view\'s '
+        '"won_by")')
 
 
 class VersionRequest(Strict):

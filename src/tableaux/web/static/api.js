@@ -126,7 +126,9 @@ export const api = {
   daily: (game) => call("POST", "/api/daily", { game }),
   get: (id) => call("GET", `/api/games/${id}`),
   // `played`: the game's time played as the page counts it (clock.js), sent with every change of the game.
-  move: (id, move, version, played) => call("POST", `/api/games/${id}/moves`, { move, version, played }),
+  // `by`: "solution" for a move of the solver's line (solution.js), else the player's (the default).
+  move: (id, move, version, played, by = "player") =>
+    call("POST", `/api/games/${id}/moves`, { move, version, played, by }),
   action: (id, what, version, played) => call("POST", `/api/games/${id}/${what}`, { version, played }),
   hint: (id, mode = "fair", played = undefined) => call("POST", `/api/games/${id}/hint`, { mode, played }, { change: false }),
   chance: (id) => call("GET", `/api/games/${id}/chance`),

@@ -10,7 +10,7 @@ import { $, announce, board, button, notice, reducedMotion } from "./dom.js";
 import { pileWords, shortLabel } from "./games.js";
 import { listWords, t, tn } from "./i18n.js";
 import { showLabels } from "./settings.js";
-import { movesFrom, piles, S, setView, solverWon, viewShown } from "./store.js";
+import { movesFrom, piles, S, setView, viewShown } from "./store.js";
 
 // ---------------------------------------------------------------- helpers
 /** A pile as a sentence names it: "tableau 3", "the trunk". */
@@ -188,8 +188,9 @@ export function renderMessage() {
   if (v.won) {
     box.classList.add("won");
     const facts = { deal: v.deal, game: v.title, time: formatTime(v.elapsed_seconds), par: v.par };
-    // The solution played to its end is the solver's win, not the player's (the statistics count it apart too).
-    const won = solverWon(v)
+    // The solution played to its end is the solver's win, not the player's (the statistics count it apart too);
+    // the server keeps who made the winning move, so the banner says the same after a reload.
+    const won = v.won_by === "solution"
       ? tn("The solver won deal {deal} of {game} in {n} move.", "The solver won deal {deal} of {game} in {n} moves.",
         v.moves, facts)
       : v.par

@@ -8,7 +8,7 @@ import { mayTakeHelp } from "./confirm.js";
 import { t, tn } from "./i18n.js";
 import { $, announce, notice } from "./dom.js";
 import { adopt, describe } from "./render.js";
-import { enqueue, onView, S, setPlaying, setSolverWon } from "./store.js";
+import { enqueue, onView, S, setPlaying } from "./store.js";
 
 const P = {
   moves: [], // the line's move texts still to play
@@ -62,10 +62,10 @@ async function step() {
     stop(t("The solution stopped: the position changed, so its line no longer applies."));
     return false;
   }
+  // Sent as the solution's move: the server stores that its win, if it makes one, is the solver's.
   const view = await api.move(v.id, { source: move.source, count: move.count, target: move.target }, v.version,
-    report());
+    report(), "solution");
   P.version = view.version;
-  if (view.won) setSolverWon(view); // before the view is drawn: its banner says who won
   adopt(view);
   announce(describe(move, v, view));
   const done = { played: P.total - P.moves.length, total: P.total };

@@ -13,7 +13,6 @@ const state = {
   lastMove: null, // the player's last move (not auto-home ones), for the keyboard to follow
   race: null, // the last leaderboard of the daily race from the server (race.js), kept as it came
   playing: false, // the solver's line is playing on the table, not paused (solution.js)
-  solverWon: null, // {id, version}: the view whose winning move the solver's line made (solution.js)
 };
 
 export const S = new Proxy(state, {
@@ -133,19 +132,6 @@ const playingListeners = [];
 /** Call `listener(playing)` whenever the solver's line starts or stops playing on the table. */
 export function onPlaying(listener) {
   playingListeners.push(listener);
-}
-
-/**
- * The solver's line made the winning move of `view`: the banner says the solver won it. Kept for that view alone,
- * so that a win the player makes afterwards (an undo, and the last move again by hand) is the player's.
- */
-export function setSolverWon(view) {
-  state.solverWon = { id: view.id, version: view.version };
-}
-
-/** Whether the solver's line, not the player, made the winning move of `view`. */
-export function solverWon(view) {
-  return Boolean(state.solverWon && state.solverWon.id === view.id && state.solverWon.version === view.version);
 }
 
 /** The solver's line plays on (true) or stops, pauses or ends (false). */
