@@ -100,6 +100,23 @@ def test_give_up_asks_first_and_where_lost_answers_only_then(tmp_path: Path) -> 
     assert entry["result"] == "given-up"
 
 
+def test_where_lost_answers_on_the_board_during_play_of_classic_king_albert(tmp_path: Path) -> None:
+    """The w key, in the game that deals every card face up: no refusal about face-down cards, the answer's page."""
+    from helpers.lost import losing_game
+
+    lost_game, k = losing_game("king-albert-classic")
+    game = tableaux.Game.replay(lost_game.rules, lost_game.deal, lost_game.moves_played)
+
+    async def scenario(pilot: Pilot) -> None:
+        await pilot.press("w")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, Page) and not pilot.app.sitting.looked
+        assert f"until move {k + 1}" in " ".join(said(pilot.app).split())
+        await pilot.press("escape")
+
+    drive(make_app(game, keep=tmp_path), scenario)
+
+
 def test_enter_after_a_stray_g_keeps_the_game_instead_of_giving_it_up(tmp_path: Path) -> None:
     game = tableaux.new_game("king-albert", 1)
     game.play("R5>F1")

@@ -68,6 +68,26 @@ def test_lost_is_refused_while_the_game_is_on_and_answers_after_giving_up() -> N
     assert final.moves_played == game.moves_played and not final.assisted
 
 
+def test_lost_answers_during_play_of_classic_king_albert_where_no_card_is_hidden_and_play_goes_on_unassisted(
+) -> None:
+    """Nothing is hidden, so where it was lost tells nothing the chance, undo and a fair hint do not: no need to
+    give the game up first, and playing on after it is the player's own game."""
+    from helpers.lost import losing_game
+
+    lost_game, k = losing_game("king-albert-classic")
+    game = tableaux.Game.replay(lost_game.rules, lost_game.deal, lost_game.moves_played)
+    assert not game.is_over()  # still on: moves are left
+    expected = fair.where_lost(game.to_dict(), max_nodes=SMALL["where-lost"].positions)
+    assert expected is not None and expected["move_index"] == k
+    final, out = play_fair(game, "lost?", "undo")
+    said = " ".join(out.split())
+    assert "answers only once the game is over" not in said and "face-down" not in said
+    assert f"You could still have won until move {k + 1}, when you moved the " in said
+    assert f"A winning line from just before move {k + 1}: " in said
+    assert len(final.moves_played) == len(lost_game.moves_played) - 1 and not final.assisted
+    assert "counts as assisted" not in said
+
+
 def test_giveup_asks_first_and_a_no_keeps_the_game_on() -> None:
     game = tableaux.new_game("king-albert", 1)
     game.play("R5>F1")

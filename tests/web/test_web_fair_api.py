@@ -153,6 +153,20 @@ def test_where_lost_is_refused_while_the_game_is_on(client: TestClient) -> None:
     assert r.status_code == 422 and "over" in r.json()["error"]
 
 
+def test_where_lost_answers_during_play_of_classic_king_albert_where_no_card_is_hidden(client: TestClient) -> None:
+    """As the terminal's 'lost?' does: the answer tells nothing the chance, undo and a fair hint do not."""
+    from helpers.lost import losing_game
+
+    game, k = losing_game("king-albert-classic")
+    view = send(client, start(client, "king-albert-classic", game.deal), [str(m) for m in game.moves_played])
+    assert not view["over"] and not view["given_up"]
+    lost = checked(client.get(f"/api/games/{view['id']}/lost"), seen=visible_cards(view))
+    Lost.model_validate(lost)
+    assert (lost["verdict"], lost["move_index"]) == ("lost", k)
+    after = checked(client.get(f"/api/games/{view['id']}"))
+    assert not after["assisted"] and after["version"] == view["version"]  # asking changed nothing
+
+
 @pytest.mark.slow
 def test_where_lost_matches_the_library_and_rewind_goes_back_there_as_assisted(client: TestClient) -> None:
     game = lost_line("king-albert", 17, seed=3)

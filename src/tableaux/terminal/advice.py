@@ -151,18 +151,24 @@ def lost_start(game: Game, gave_up: bool, names: Names) -> tuple[Said, bool]:
     """What 'where lost' says first, and whether it goes on to look (a refusal or a won game ends it here)."""
     if game.is_won():
         return Said(_("You won: this game was never lost."), "good"), False
-    if not (game.is_over() or gave_up):
+    if not fair.may_look_back(ended(game, gave_up), game.observation()["unseen"]):
         return Said(_("{lost} looks at every card, face-down ones included, so it answers only once the game is "
                       "over. Give the game up first ({giveup}) if you want to stop here.").format(
             lost=names.lost, giveup=names.giveup), "warning"), False
     return Said(_("Looking back over the game with every card shown..."), "note"), True
 
 
-def lost(game: Game, budget: Budget) -> tuple[list[Said], bool]:
-    """Where the game could no longer be won, and whether every card was looked at (then playing on is assisted).
+def ended(game: Game, gave_up: bool) -> bool:
+    """The game is over (no move left) or given up: where it was lost may look at every card."""
+    return game.is_over() or gave_up
 
-    Only for a game that is over or given up (:func:`lost_start` says so first).
+
+def lost(game: Game, budget: Budget, gave_up: bool) -> tuple[list[Said], bool]:
+    """Where the game could no longer be won, and whether playing on from here counts as assisted: after a game
+    that had ended, it looked at every card; during play, where no card is hidden (:func:`lost_start` lets it
+    answer then), it told nothing the chance, undo and a fair hint do not tell without help.
     """
+    looked = ended(game, gave_up)
     try:
         spend = budget["where-lost"]
         found = fair.where_lost(game.to_dict(), max_nodes=spend.positions, time_limit=spend.seconds)
@@ -170,15 +176,15 @@ def lost(game: Game, budget: Budget) -> tuple[list[Said], bool]:
         return [Said(_("Cannot say for sure: {error}.").format(error=exc), "warning")], False
     if found is None:
         return [Said(_("This game was never lost: a winning line still exists from where you stopped."),
-                     "advice")], True
+                     "advice")], looked
     if found["deal_unwinnable"]:
-        return [Said(_("This deal could not be won from the start: the solver searched every line."), "advice")], True
+        return [Said(_("This deal could not be won from the start: the solver searched every line."), "advice")], looked
     line = " ".join(found["line"])
     return [
         Said(losing_move_text(game, found), "advice"),
         Said(_("A winning line from just before move {number}: {line}").format(
             number=found["move_index"] + 1, line=line), "note"),
-    ], True
+    ], looked
 
 
 def losing_move_text(game: Game, lost: dict[str, Any]) -> str:

@@ -234,7 +234,7 @@ class Session:
         self.tell([said])
         if not go_on:
             return []
-        found, self.sitting.looked = advice.lost(self.game, self.sitting.effort())
+        found, self.sitting.looked = advice.lost(self.game, self.sitting.effort(), self.sitting.gave_up)
         return found
 
     def cmd_resume(self, arg: str) -> list[Said]:

@@ -6,7 +6,8 @@ the server's own process. What each one may look at:
 * the chance to win is given the game's *observation* only (what the player has seen), so by
   construction it cannot peek;
 * where a game was lost looks at every card, so it answers only for a game that is over (stuck or given
-  up), as :func:`tableaux.advice.fair.where_lost` is meant to be used;
+  up), as :func:`tableaux.advice.fair.where_lost` is meant to be used, or one with no card left to guess
+  (:func:`tableaux.advice.fair.may_look_back`);
 * the solution looks at every card too: it says so (``peeks``), and showing it marks the game as
   assisted, as does going back to where a lost game could still have been won.
 
@@ -30,6 +31,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
+from ..advice import fair
 from ..play.game import Game
 from . import models as api
 from .errors import ApiError
@@ -102,7 +104,8 @@ class Assist:
 
     async def lost(self, game_id: str, player: str) -> dict[str, Any]:
         def finished(record: GameRecord, game: Game) -> tuple[int, dict[str, Any]]:
-            if not (record.given_up or (game.is_over() and not record.won)):
+            ended = record.given_up or (game.is_over() and not record.won)
+            if not fair.may_look_back(ended, game.observation()["unseen"]):
                 raise ApiError(422, "where the game was lost is only worked out once it is over (no move left, "
                                     "or given up): it looks at every card, face-down ones too")
             return record.version, game.to_dict()
@@ -187,7 +190,8 @@ def give_up(game_id: GameId, body: api.ChangeRequest, player: Player, games: Gam
 
 @router.get("/games/{game_id}/lost", operation_id="lost", **api.route(200, api.Lost, (404, 422, 503)))
 async def lost(game_id: GameId, player: Player, assist: AssistDep) -> JSONResponse:
-    """Where a game that is over was lost (``tableaux.advice.fair.where_lost``): only once it is over."""
+    """Where a game that is over was lost (``tableaux.advice.fair.where_lost``): only once it is over, or at any time
+    when no card is left to guess (classic King Albert)."""
     return ok(await assist.lost(game_id, player))
 
 

@@ -10,7 +10,8 @@ sampled layout. ``docs/fair.md`` explains why the sampling is exact and what
 the numbers do and do not mean.
 
 :func:`where_lost` is the exception: it looks back over a game that is over,
-when every card may be shown, so it takes the game's record.
+when every card may be shown, so it takes the game's record (:func:`may_look_back`
+says when it may answer: also during play when no card is left to guess).
 
 The parts: :mod:`.observation` (reading what was seen, sampling the rest),
 :mod:`.chance` (chance, and the move-by-move hindsight vote), :mod:`.planner`
@@ -23,7 +24,7 @@ for the library's users.
 
 from ..effort import HINT_NODES, HINT_SAMPLES, LOST_NODES, SAMPLE_NODES, SAMPLES
 from .chance import CANDIDATES, Chance, Vote, hindsight_vote, win_chance
-from .lost import where_lost
+from .lost import may_look_back, where_lost
 from .observation import FairError, Knowledge, nothing_to_guess, read, sample, sample_states, unseen_count
 from .planner import PLANS, Plan, path_to_a_card, plan, proved_lost
 
@@ -41,6 +42,7 @@ __all__ = [
     "Plan",
     "Vote",
     "hindsight_vote",
+    "may_look_back",
     "nothing_to_guess",
     "path_to_a_card",
     "plan",

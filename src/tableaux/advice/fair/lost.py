@@ -15,7 +15,16 @@ from ...play.saves import game_from_dict
 from ...rulebook.engine import State
 from ...solver import SolveResult, check_budget, shorten, solve
 from ..effort import LOST_NODES
-from .observation import FairError
+from .observation import FairError, nothing_to_guess
+
+
+def may_look_back(ended: bool, unseen: int) -> bool:
+    """Whether :func:`where_lost` may answer for a game now: once it has ended (no move left, or given up), as it
+    looks at every card; and at any time when no card is left to guess (``unseen``, the observation's count: classic
+    King Albert deals every card face up), as it then tells nothing a player cannot find without help during play:
+    the chance to win is the solver's verdict on the position, undo takes moves back freely, and a fair hint gives a
+    winning line. The terminal and the web API both ask this, so they answer alike."""
+    return ended or nothing_to_guess(unseen)
 
 
 def where_lost(

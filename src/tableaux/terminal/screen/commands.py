@@ -151,7 +151,7 @@ class Commands:
         self.tell([said])
         if not go_on:
             return
-        budget = self.sitting.effort()
+        budget, gave_up = self.sitting.effort(), self.sitting.gave_up
 
         def done(answer: tuple[list[Said], bool]) -> None:
             found, looked = answer
@@ -159,7 +159,7 @@ class Commands:
             self.tell(found)
             self.push_screen(Page(_("Where the game was lost"), page_of(found)))  # type: ignore[attr-defined]
 
-        self.think("lost", lambda game: advice.lost(game, budget), done)
+        self.think("lost", lambda game: advice.lost(game, budget, gave_up), done)
 
     # --- the solution, step by step -----------------------------------------------------------------------
     def action_solution(self) -> None:
