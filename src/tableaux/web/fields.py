@@ -41,7 +41,7 @@ GradeName = Literal[GRADES]  # type: ignore[valid-type]
 HintMode = Literal[HINT_MODES]  # type: ignore[valid-type]
 MOVERS = ("player", "solution")
 """Who may choose a move: the player, or the solver's line that "Show solution" plays."""
-MoverName = Literal["player", "solution"]
+MoverName = Literal[MOVERS]  # type: ignore[valid-type]
 DATE = r"^\d{4}-\d{2}-\d{2}$"
 PileName = Literal[PILES]  # type: ignore[valid-type]
 RankLetter = Literal[tuple(RANKS)]  # type: ignore[valid-type]
