@@ -1,8 +1,10 @@
-"""Builds the solver's optional C core; everything else is in pyproject.toml.
+"""Builds the optional C extensions; everything else is in pyproject.toml.
 
+The solver's core, and the deal's shuffle (``tableaux.rulebook._deal``, the
+compiled twin of ``deal.py``'s, which every solve of a deal number starts with).
 ``optional=True``: where no C compiler is at hand, ``pip install .`` still
-succeeds and the pure-Python solver runs instead (``tableaux.solver.BACKENDS``
-says which are present).
+succeeds and the Python code runs instead (``tableaux.solver.BACKENDS`` says
+whether the core is present).
 """
 
 from pathlib import Path
@@ -26,6 +28,8 @@ setup(
             extra_compile_args=["-O2", "-pthread", "-fvisibility=hidden"],
             extra_link_args=["-pthread"],
             optional=True,
-        )
+        ),
+        Extension("tableaux.rulebook._deal", sources=["src/tableaux/rulebook/_deal.c"],
+                  extra_compile_args=["-O2"], optional=True),
     ]
 )

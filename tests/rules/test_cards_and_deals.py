@@ -9,15 +9,19 @@ deal N here is deal N in AisleRiot and that a game plays out the same way.
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import tableaux
 from tableaux import CardError, DealError, Move, card_str, parse_card
+from tableaux.rulebook import deal as deal_module
 from tableaux.rulebook.cards import DOWN, card_name
-from tableaux.rulebook.deal import check_deal, shuffled_deck
+from tableaux.rulebook.deal import MAX_DEAL, check_deal, python_deck, shuffled_deck
 
 GOLDEN = Path(__file__).parent / "golden"
 DEALS = json.loads((GOLDEN / "deals.json").read_text())
@@ -112,6 +116,17 @@ def test_deal_number_given_as_digits_is_accepted() -> None:
     assert check_deal("42") == 42
 
 
+@settings(max_examples=500)
+@given(st.one_of(st.integers(0, MAX_DEAL), st.sampled_from([0, 1, 2**31 - 1, 2**31, MAX_DEAL])))
+def test_the_compiled_shuffle_deals_the_python_shuffles_deck_for_every_deal_number(deal: int) -> None:
+    compiled = deal_module._compiled_deck
+    if compiled is None:
+        if os.environ.get("CI"):
+            pytest.fail("the compiled shuffle is not built where CI runs (a compiler is present there)")
+        pytest.skip("the compiled shuffle is not built here")
+    assert compiled(deal) == python_deck(deal)
+
+
 def test_deals_differ_and_repeat() -> None:
     assert shuffled_deck(5) == shuffled_deck(5)
     assert len({tuple(shuffled_deck(d)) for d in range(20)}) == 20
@@ -147,9 +162,12 @@ def test_rules_page_vector_eagle_wing_deal_1() -> None:
     assert turned == ["AS", "8H", "4H"]
 
 
+@pytest.mark.parametrize("shuffle", ["as-built", "python"])
 @pytest.mark.parametrize("game_name", ["king-albert", "eagle-wing"])
 @pytest.mark.parametrize("deal", sorted(DEALS["king-albert"], key=int))
-def test_deal_matches_aisleriot(game_name: str, deal: str) -> None:
+def test_deal_matches_aisleriot(game_name: str, deal: str, shuffle: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    if shuffle == "python":  # the reference, which deals alone where the compiled shuffle is not built
+        monkeypatch.setattr(deal_module, "_compiled_deck", None)
     assert layout(tableaux.new_game(game_name, deal=int(deal))) == DEALS[game_name][deal]
 
 

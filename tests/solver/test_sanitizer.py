@@ -1,6 +1,7 @@
-"""The C core built with AddressSanitizer and UndefinedBehaviorSanitizer, running part of the differential
-test and searches that grow and fill the table, again and again: any out-of-bounds access, use after free
-or undefined behaviour stops the run with a report.
+"""The C extensions built with AddressSanitizer and UndefinedBehaviorSanitizer: the solver's core, running part
+of the differential test and searches that grow and fill the table, again and again, and the deal's shuffle
+(``tableaux.rulebook._deal``) against its Python reference: any out-of-bounds access, use after free or undefined
+behaviour stops the run with a report.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import pytest
 
 SOLVER = Path(__file__).resolve().parents[2] / "src" / "tableaux" / "solver"
 SOURCES = [SOLVER / "_core.c", *sorted((SOLVER / "core").glob("*.c"))]
+DEAL_SOURCES = [SOLVER.parent / "rulebook" / "_deal.c"]
 
 PLAYS_TO_A_WIN = textwrap.dedent(
     """
@@ -167,9 +169,10 @@ def test_the_compiled_core_is_built_where_ci_runs() -> None:
     assert BACKENDS == ("c", "python")
 
 
-def _sanitized_run(tmp_path: Path, script: str, *defines: str) -> subprocess.CompletedProcess[str]:
-    """Build the core with both sanitizers into tmp_path (skipped without a compiler, except in CI) and
-    run the script there with the sanitized module first on its path."""
+def _sanitized_run(tmp_path: Path, script: str, *defines: str, module: str = "_core",
+                   sources: list[Path] = SOURCES) -> subprocess.CompletedProcess[str]:
+    """Build the core (or another ``module`` from its ``sources``) with both sanitizers into tmp_path (skipped
+    without a compiler, except in CI) and run the script there with the sanitized module first on its path."""
     cc = shutil.which("gcc") or shutil.which("cc")
     required = bool(os.environ.get("CI"))
     if cc is None:
@@ -181,12 +184,12 @@ def _sanitized_run(tmp_path: Path, script: str, *defines: str) -> subprocess.Com
         if required:
             pytest.fail("CI must run the sanitizer build, but libasan is missing")
         pytest.skip("no AddressSanitizer runtime")
-    target = tmp_path / f"_core{sysconfig.get_config_var('EXT_SUFFIX')}"
+    target = tmp_path / f"{module}{sysconfig.get_config_var('EXT_SUFFIX')}"
     build = subprocess.run(
         # -g1: line tables, so that a report names file and line, at 60 % of -g's compile time
         [cc, "-shared", "-fPIC", "-O1", "-g1", "-fno-omit-frame-pointer", "-pthread",
          "-fsanitize=address,undefined", "-fno-sanitize-recover=all", *defines,
-         f"-I{sysconfig.get_paths()['include']}", *map(str, SOURCES), "-o", str(target)],
+         f"-I{sysconfig.get_paths()['include']}", *map(str, sources), "-o", str(target)],
         capture_output=True, text=True,
     )
     assert build.returncode == 0, build.stderr
@@ -206,6 +209,33 @@ def _sanitized_run(tmp_path: Path, script: str, *defines: str) -> subprocess.Com
 @pytest.mark.slow
 def test_the_core_is_clean_under_address_and_undefined_behaviour_sanitizers(tmp_path: Path) -> None:
     assert "sanitized core: OK" in _sanitized_run(tmp_path, CHECKS).stdout
+
+
+DEAL_CHECKS = textwrap.dedent(
+    """
+    import random, sys
+    sys.path.insert(0, sys.argv[1])
+    import _deal  # the sanitized build, not the installed one
+    from tableaux.rulebook.deal import python_deck
+
+    rng = random.Random(7)
+    for deal in [0, 1, 2**31 - 1, 2**31, 2**32 - 1] + [rng.randrange(2**32) for _ in range(2000)]:
+        assert _deal.shuffled_deck(deal) == python_deck(deal), deal
+    for bad, error in ((-1, OverflowError), (2**32, OverflowError), ("7", TypeError)):
+        try:
+            _deal.shuffled_deck(bad)
+        except error:
+            continue
+        raise AssertionError(bad)
+    print("sanitized deal: OK")
+    """
+)
+
+
+@pytest.mark.slow
+def test_the_compiled_shuffle_is_clean_under_the_sanitizers_and_deals_the_python_decks(tmp_path: Path) -> None:
+    run = _sanitized_run(tmp_path, DEAL_CHECKS, module="_deal", sources=DEAL_SOURCES)
+    assert "sanitized deal: OK" in run.stdout
 
 
 DEEP_LINES = textwrap.dedent(

@@ -191,6 +191,9 @@ class Rules(ABC):
         self.short_names = tuple(short_name(name) for name in self.pile_names)
         """Each pile's short name, by index: the refusals name piles this way, and the solver replays every line
         it returns through :meth:`why_illegal`, so they are made once, not for every move."""
+        self._moves: dict[RawMove, Move] = {}
+        """:meth:`to_move`'s answers, made once each: a solver's line names the same few moves again and again
+        (a few thousand at most: pile, count, pile)."""
 
     # --- the rules proper -------------------------------------------------
     @abstractmethod
@@ -315,8 +318,11 @@ class Rules(ABC):
 
     # --- helpers shared by the UIs ---------------------------------------
     def to_move(self, raw: RawMove) -> Move:
-        s, n, t = raw
-        return Move(self.pile_names[s], n, self.pile_names[t])
+        move = self._moves.get(raw)
+        if move is None:
+            s, n, t = raw
+            move = self._moves[raw] = Move(self.pile_names[s], n, self.pile_names[t])
+        return move
 
     def to_raw(self, move: Move) -> RawMove:
         try:

@@ -131,38 +131,38 @@ def ka_strong_bound(state: State, single_cards: bool) -> int:
     tails: list[_Tail] = []
     for i in KA_TABLEAU:
         low = [14, 14, 14, 14]
+        under = False  # whether a card lies under this one
         for c in piles[i]:
             suit, rank = SUIT[c], RANK[c]
-            part = (c & 63, -1) if single_cards or c & DOWN else (-1, i)
             if low[suit] < rank:
+                part = (c & 63, -1) if single_cards or c & DOWN else (-1, i)
                 if part not in used:
                     used.add(part)
                     bound += 1
-            elif low != [14, 14, 14, 14]:
-                tails.append((c & 63, rank, part, list(low)))
-            low[suit] = min(low[suit], rank)
+            else:
+                if under:
+                    tails.append((suit, rank, (c & 63, -1) if single_cards or c & DOWN else (-1, i), low.copy()))
+                low[suit] = rank
+            under = True
     free = [t for t in tails if t[2] not in used]
 
-    for a, x in enumerate(free):
-        if x[2] in used:
+    for a, (x_suit, x_rank, x_part, x_low) in enumerate(free):
+        if x_part in used:
             continue
-        for z in free[a + 1:]:
-            if z[2] not in used and _before(x, z) and _before(z, x):
-                used.add(x[2])
-                used.add(z[2])
+        for z_suit, z_rank, z_part, z_low in free[a + 1:]:
+            # x -> z and z -> x: a card under x is of z's suit and lower than z, and one under z is of x's suit and
+            # lower than x
+            if z_part not in used and x_low[z_suit] < z_rank and z_low[x_suit] < x_rank:
+                used.add(x_part)
+                used.add(z_part)
                 bound += 1
                 break
     return bound
 
 
 _Tail = tuple[int, int, tuple[int, int], list[int]]
-"""A card with cards under it: the card, its rank, its part (itself, or its pile's face-up part), and the lowest
+"""A card with cards under it: its suit, its rank, its part (itself, or its pile's face-up part), and the lowest
 rank of each suit under it."""
-
-
-def _before(x: _Tail, z: _Tail) -> bool:
-    """x -> z: a card under x is of z's suit and lower than z."""
-    return x[3][SUIT[z[0]]] < z[1]
 
 
 def ew_lower_bound(state: State) -> int:
