@@ -42,11 +42,13 @@ needs_proc = pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="ne
 def test_a_pool_job_runs_in_another_process_at_a_lower_priority() -> None:
     pool = SolverPool(workers=1)
     try:
-        assert pool.reserve()
-        worker = asyncio.run(pool.run(os.getpid))
+        place = pool.reserve()
+        assert place is not None
+        worker = asyncio.run(pool.run(place, os.getpid))
         assert worker != os.getpid()
-        assert pool.reserve()
-        assert asyncio.run(pool.run(os.nice, 0)) > os.nice(0)  # the server's answers come first
+        place = pool.reserve()
+        assert place is not None
+        assert asyncio.run(pool.run(place, os.nice, 0)) > os.nice(0)  # the server's answers come first
         assert pool.busy == 0
     finally:
         pool.shutdown()
@@ -55,13 +57,56 @@ def test_a_pool_job_runs_in_another_process_at_a_lower_priority() -> None:
 def test_the_pool_takes_no_more_than_its_limit_and_frees_places_as_jobs_end() -> None:
     pool = SolverPool(workers=1, limit=2)
     try:
-        assert pool.reserve() and pool.reserve()
-        assert not pool.reserve()  # full: the caller answers without it
-        pool.release()
-        assert pool.reserve()
+        first = pool.reserve()
+        assert first is not None and pool.reserve() is not None
+        assert pool.reserve() is None  # full: the caller answers without it
+        pool.release(first)
+        assert pool.reserve() is not None
     finally:
         pool.shutdown()
-    assert not pool.reserve()  # shut down: nothing more is taken
+    assert pool.reserve() is None  # shut down: nothing more is taken
+
+
+def test_one_client_holds_at_most_its_share_of_the_pool_and_the_rest_stays_free_for_others() -> None:
+    for workers in range(1, 9):  # whatever its size, a pool holds a place for a second client
+        sized = SolverPool(workers=workers)
+        assert 1 <= sized.per_client < sized.limit
+    pool = SolverPool(workers=2)  # five places, two for each client
+    try:
+        assert pool.limit == 5 and pool.per_client == 2
+        greedy = [pool.reserve("203.0.113.7"), pool.reserve("203.0.113.7")]
+        assert all(greedy)
+        assert pool.reserve("203.0.113.7") is None  # its share is taken: the pool is not full
+        others = [pool.reserve("198.51.100.1"), pool.reserve("198.51.100.1"), pool.reserve("198.51.100.2")]
+        assert all(others)
+        assert pool.reserve("198.51.100.3") is None  # now the pool is full
+        pool.release(greedy[0])
+        assert pool.reserve("203.0.113.7") is not None  # a place of its own freed: it may take one again
+    finally:
+        pool.shutdown()
+
+
+def test_a_client_holding_its_share_gets_the_rule_of_thumb_and_a_503_while_another_address_gets_the_solver(
+        tmp_path: Path) -> None:
+    pool = SolverPool(workers=1, limit=2, per_client=1)
+    app = create_app(tmp_path / "games.sqlite3", hint_time_limit=5.0, pool=pool)
+    greedy_address = "203.0.113.7"
+    with TestClient(app, client=(greedy_address, 5000)) as greedy:
+        other = TestClient(app, client=("198.51.100.1", 5000))
+        mine = greedy.post("/api/games", json={"game": "king-albert", "deal": 1}).json()
+        theirs = other.post("/api/games", json={"game": "king-albert", "deal": 1}).json()
+        held = pool.reserve(greedy_address)  # a search of its own, still running
+        assert held is not None
+        hint = greedy.post(f"/api/games/{mine['id']}/hint", json={"mode": "peek"}).json()["hint"]
+        assert hint["source"] == "heuristic" and hint["move"] in mine["legal_moves"]
+        busy = greedy.get(f"/api/games/{mine['id']}/chance")
+        assert busy.status_code == 503 and busy.headers["Retry-After"]
+        assert other.post(f"/api/games/{theirs['id']}/hint", json={"mode": "peek"}).json()["hint"]["source"] == "solver"
+        assert other.get(f"/api/games/{theirs['id']}/chance").status_code == 200
+        pool.release(held)
+        hint = greedy.post(f"/api/games/{mine['id']}/hint", json={"mode": "peek"}).json()["hint"]
+        assert hint["source"] == "solver"  # its own search over, it has its share again
+        assert pool.busy == 0
 
 
 def test_a_hint_comes_from_the_solver_in_a_worker(tmp_path: Path) -> None:

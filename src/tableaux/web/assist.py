@@ -36,7 +36,7 @@ from ..play.game import Game
 from . import models as api
 from .errors import ApiError
 from .games import GAME_ERRORS, GameId, Games, KeyDep, asked, check_version, games_of, ok
-from .identity import Player
+from .identity import Client, Player
 from .pool import chance_job, lost_job, solution_job
 from .store import GameRecord
 from .store import Request as Asked
@@ -78,16 +78,19 @@ class Assist:
             while len(self._kept) > ANSWERS_KEPT:
                 self._kept.popitem(last=False)
 
-    async def _in_pool(self, fn: Callable[..., Any], *args: Any) -> Any:
+    async def _in_pool(self, client: str | None, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` worked out in the pool for ``client`` (the asking address); 503 when the pool is full or
+        the client holds its share of it already (:mod:`tableaux.web.pool`)."""
         pool = self.games.pool
-        if not pool.reserve():
+        place = pool.reserve(client)
+        if place is None:
             raise solver_busy("the solver's workers are all busy; ask again in a moment")
-        answer = await pool.run(fn, *args)
+        answer = await pool.run(place, fn, *args)
         if answer is None:
             raise solver_busy("a solver worker stopped; ask again in a moment")
         return answer
 
-    async def chance(self, game_id: str, player: str) -> dict[str, Any]:
+    async def chance(self, game_id: str, player: str, client: str | None = None) -> dict[str, Any]:
         version, observation = await run_in_threadpool(
             self.games.inspect, game_id, player, lambda record, game: (record.version, game.observation())
         )
@@ -98,11 +101,11 @@ class Assist:
         key = ("chance", seen)
         answer = self._recall(key)
         if answer is None:
-            answer = await self._in_pool(chance_job, observation, self.games.spend["chance"])
+            answer = await self._in_pool(client, chance_job, observation, self.games.spend["chance"])
             self._keep(key, answer)
         return {"version": version, **answer}
 
-    async def lost(self, game_id: str, player: str) -> dict[str, Any]:
+    async def lost(self, game_id: str, player: str, client: str | None = None) -> dict[str, Any]:
         def finished(record: GameRecord, game: Game) -> tuple[int, dict[str, Any]]:
             ended = record.given_up or (game.is_over() and not record.won)
             if not fair.may_look_back(ended, game.observation()["unseen"]):
@@ -114,12 +117,13 @@ class Assist:
         key = ("lost", game_id, version)
         answer = self._recall(key)
         if answer is None:
-            answer = {"version": version, **await self._in_pool(lost_job, saved, self.games.spend["where-lost"])}
+            answer = {"version": version,
+                      **await self._in_pool(client, lost_job, saved, self.games.spend["where-lost"])}
             self._keep(key, answer)
         return answer
 
     async def solution(self, game_id: str, player: str, version: int, request: Asked | None = None,
-                       played: float | None = None) -> dict[str, Any]:
+                       played: float | None = None, client: str | None = None) -> dict[str, Any]:
         def current(record: GameRecord, game: Game) -> dict[str, Any]:
             check_version(record, game, version)
             if record.finished:
@@ -127,7 +131,7 @@ class Assist:
             return saved_game(game)
 
         saved = await run_in_threadpool(self.games.inspect, game_id, player, current)
-        found = await self._in_pool(solution_job, saved, self.games.spend["solution"])
+        found = await self._in_pool(client, solution_job, saved, self.games.spend["solution"])
         if found["verdict"] == "winnable":  # the way to win is shown: the game is assisted from now on
             view = await run_in_threadpool(functools.partial(
                 self.games.change, game_id, player, version, lambda game: None, assisted=True, request=request,
@@ -171,13 +175,13 @@ router = APIRouter(prefix="/api")
 
 
 @router.get("/games/{game_id}/chance", operation_id="chance", **api.route(200, api.Chance, (404, 503)))
-async def chance(game_id: GameId, player: Player, assist: AssistDep) -> JSONResponse:
+async def chance(game_id: GameId, player: Player, assist: AssistDep, client: Client) -> JSONResponse:
     """The chance that the cards the player has not seen lie in a winnable way (``tableaux.advice.fair.win_chance``).
 
     Worked out from the game's observation only. It is an upper bound on what a player who does not peek
     can achieve from here, not a promise.
     """
-    return ok(await assist.chance(game_id, player))
+    return ok(await assist.chance(game_id, player, client))
 
 
 @router.post("/games/{game_id}/give-up", operation_id="giveUp", **api.route(200, api.View, GAME_ERRORS, links=""))
@@ -189,10 +193,10 @@ def give_up(game_id: GameId, body: api.ChangeRequest, player: Player, games: Gam
 
 
 @router.get("/games/{game_id}/lost", operation_id="lost", **api.route(200, api.Lost, (404, 422, 503)))
-async def lost(game_id: GameId, player: Player, assist: AssistDep) -> JSONResponse:
+async def lost(game_id: GameId, player: Player, assist: AssistDep, client: Client) -> JSONResponse:
     """Where a game that is over was lost (``tableaux.advice.fair.where_lost``): only once it is over, or at any time
     when no card is left to guess (classic King Albert)."""
-    return ok(await assist.lost(game_id, player))
+    return ok(await assist.lost(game_id, player, client))
 
 
 @router.post("/games/{game_id}/rewind", operation_id="rewind", **api.route(200, api.View, GAME_ERRORS, links=""))
@@ -211,8 +215,8 @@ def rewind(game_id: GameId, body: api.RewindRequest, player: Player, games: Game
 @router.post("/games/{game_id}/solution", operation_id="solution",
              **api.route(200, api.Solution, (*GAME_ERRORS, 503), links="/view"))
 async def solution(game_id: GameId, body: api.ChangeRequest, player: Player, assist: AssistDep, request: Request,
-                   key: KeyDep = None) -> JSONResponse:
+                   client: Client, key: KeyDep = None) -> JSONResponse:
     """The solver's winning line from the current position. It looks at the face-down cards (``peeks``), and
     when it shows a line the game is marked assisted in the statistics (``played``: the page's clock, stored with
     the mark)."""
-    return ok(await assist.solution(game_id, player, body.version, asked(request, key, body), body.played))
+    return ok(await assist.solution(game_id, player, body.version, asked(request, key, body), body.played, client))

@@ -18,7 +18,7 @@ from pydantic import BaseModel
 
 from ..play.game import Game
 from . import models as api
-from .identity import Player
+from .identity import Client, Player
 from .limits import Limits
 from .operations import (
     Games,
@@ -153,10 +153,10 @@ history_route("restart", restart_action, "Back to the deal (the moves stay on th
 
 @router.post("/games/{game_id}/hint", operation_id="hint",
              **api.route(200, api.HintAnswer, (*api.BODY_ERRORS, 404), links="/view"))
-async def hint(game_id: GameId, player: Player, games: GamesDep,
+async def hint(game_id: GameId, player: Player, games: GamesDep, client: Client,
                body: api.HintRequest | None = None) -> JSONResponse:
     return ok(await games.hint(game_id, player, body.mode if body is not None else "fair",
-                               body.played if body is not None else None))
+                               body.played if body is not None else None, client))
 
 
 @router.get("/stats", operation_id="stats", **api.route(200, api.AllStats, NO_BODY_ERRORS))

@@ -24,6 +24,7 @@ from fastapi import Depends, Header, Request, Security
 from fastapi.security import APIKeyCookie, APIKeyHeader
 
 from .errors import ApiError
+from .limits import address_bucket
 from .models import TOKEN_HEADER
 from .store import Store
 
@@ -76,3 +77,14 @@ async def current_player(
 
 
 Player = Annotated[str, Depends(current_player)]
+
+
+def client_address(request: Request) -> str | None:
+    """The client's address as the limits count it (:func:`~tableaux.web.limits.address_bucket`): the socket's, or
+    the one a trusted proxy forwarded; None without one. The solver pool shares its places out by it: a player id
+    costs nothing to make, an address does."""
+    client = request.scope.get("client")
+    return address_bucket(client[0]) if client else None
+
+
+Client = Annotated[str | None, Depends(client_address)]

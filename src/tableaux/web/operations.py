@@ -292,27 +292,29 @@ class Games:
             saved = saved_game(game) if hint is None else {}
             return saved, make_view(record, game), hint
 
-    async def hint(self, game_id: str, player: str, mode: str = "fair", played: float | None = None) -> dict[str, Any]:
-        """The solver's hint, searched in the pool; the rule of thumb at once when the pool is full.
+    async def hint(self, game_id: str, player: str, mode: str = "fair", played: float | None = None,
+                   client: str | None = None) -> dict[str, Any]:
+        """The solver's hint, searched in the pool; the rule of thumb at once when the pool is full, or ``client``
+        (the asking address) holds its share of it already.
 
         A hint that looked at face-down cards (``peeks``) marks the game assisted, as a solution shown does: the
         answer's view is the game so marked (``played``: the page's clock, stored with the mark).
         """
         from fastapi.concurrency import run_in_threadpool
 
-        reserved = self.pool.reserve()
+        place = self.pool.reserve(client)
         try:
-            saved, view, hint = await run_in_threadpool(self.look, game_id, player, not reserved)
+            saved, view, hint = await run_in_threadpool(self.look, game_id, player, place is None)
         except BaseException:
-            if reserved:
-                self.pool.release()
+            if place is not None:
+                self.pool.release(place)
             raise
-        if reserved:
+        if place is not None:
             if hint is not None:  # nothing to search (a won game)
-                self.pool.release()
+                self.pool.release(place)
             else:
                 spend = self.spend["peek-hint" if mode == "peek" else "fair-hint"]
-                hint = await self.pool.run(hint_job, saved, spend, mode, current_language())
+                hint = await self.pool.run(place, hint_job, saved, spend, mode, current_language())
                 if hint is None:  # the worker died: answer anyway
                     *_ignored, hint = await run_in_threadpool(self.look, game_id, player, True)
         assert hint is not None

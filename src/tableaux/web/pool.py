@@ -12,6 +12,15 @@ full, :meth:`SolverPool.reserve` says so at once and the caller answers with
 the rule of thumb instead of queueing: a hint that waits behind ten others
 is no use to anyone.
 
+No client takes the whole pool: each job is reserved for a client (its address,
+counted as the new-game quota counts it: :func:`tableaux.web.limits.address_bucket`),
+and one client holds at most ``per_client`` places at once: by default
+:data:`PAGE_AT_ONCE`, what one player's page asks at once, and the pool has one
+place more than two a worker, so that a client holding its share never holds
+them all. A script asking for hints or chances in a loop gets the rule of thumb
+or a 503 for the requests beyond its share, and every other player still finds
+a place.
+
 Workers are started by ``spawn`` (a clean interpreter, not a fork of a server
 with threads and open database connections) and exit by themselves if the
 server dies without shutting them down.
@@ -29,6 +38,9 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..advice.effort import Effort
+
+PAGE_AT_ONCE = 2
+"""Solver answers one player's page may wait for at once: the chance it asks after each move, and a hint."""
 
 WORKER_NICENESS = 10
 """How much lower the workers' CPU priority is than the server's (Unix ``nice``)."""
@@ -115,15 +127,27 @@ def solution_job(saved: dict[str, Any], spend: Effort) -> dict[str, Any]:
     return {"verdict": result.verdict, "moves": [str(m) for m in result.moves] if result.winnable else []}
 
 
+class Place:
+    """A place in the pool, taken by :meth:`SolverPool.reserve` for one job of one client."""
+
+    __slots__ = ("client",)
+
+    def __init__(self, client: str | None) -> None:
+        self.client = client
+
+
 class SolverPool:
     """A bounded process pool, started on first use and restarted if a worker dies."""
 
-    def __init__(self, workers: int | None = None, limit: int | None = None) -> None:
+    def __init__(self, workers: int | None = None, limit: int | None = None, per_client: int | None = None) -> None:
         self.workers = workers or default_workers()
-        self.limit = limit if limit is not None else 2 * self.workers
+        self.limit = limit if limit is not None else 2 * self.workers + 1
+        self.per_client = per_client if per_client is not None else max(1, min(PAGE_AT_ONCE, self.limit - 1))
+        """The most places one client holds at once (module docstring)."""
         self._executor: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
         self._taken = 0
+        self._by_client: dict[str, int] = {}
         self._closed = False
 
     def _pool(self) -> ProcessPoolExecutor:
@@ -145,25 +169,36 @@ class SolverPool:
         for _ in range(self.workers):
             pool.submit(_ready)
 
-    def reserve(self) -> bool:
-        """Take a place for one job; False when the pool is full (the caller then does without it)."""
+    def reserve(self, client: str | None = None) -> Place | None:
+        """Take a place for one job of ``client`` (None: a job of the server's own); None when the pool is full or
+        the client holds its share already (the caller then does without it)."""
         with self._lock:
             if self._closed or self._taken >= self.limit:
-                return False
+                return None
+            if client is not None:
+                held = self._by_client.get(client, 0)
+                if held >= self.per_client:
+                    return None
+                self._by_client[client] = held + 1
             self._taken += 1
-            return True
+            return Place(client)
 
-    def release(self) -> None:
+    def release(self, place: Place) -> None:
         with self._lock:
             self._taken -= 1
+            client = place.client
+            if client is not None:
+                held = self._by_client.pop(client) - 1
+                if held:
+                    self._by_client[client] = held
 
     @property
     def busy(self) -> int:
         """Jobs running or waiting."""
         return self._taken
 
-    async def run(self, fn: Any, *args: Any) -> Any:
-        """Run ``fn(*args)`` in a worker, for a place taken with :meth:`reserve` (released here).
+    async def run(self, place: Place, fn: Any, *args: Any) -> Any:
+        """Run ``fn(*args)`` in a worker, in a ``place`` taken with :meth:`reserve` (released here).
 
         Returns None if the worker died (the pool is then replaced, so the next job runs).
         """
@@ -176,7 +211,7 @@ class SolverPool:
                 self._replace(pool)
                 return None
         finally:
-            self.release()
+            self.release(place)
 
     def _replace(self, broken: ProcessPoolExecutor) -> None:
         with self._lock:
