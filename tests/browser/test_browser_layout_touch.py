@@ -1,6 +1,7 @@
 """A finger on a phone's table, in real headless Chromium: a drop anywhere below a column's cards lands there,
-a tap on the bare table puts a picked-up card back, a tap whose finger wobbles is still a tap, and a swipe on the
-table scrolls the page without moving a card.
+a tap on the bare table puts a picked-up card back, a tap on a pile it cannot go to puts it back and says why on
+the screen, a tap whose finger wobbles is still a tap, and a swipe on the table scrolls the page without moving a
+card.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from typing import Any
 
 from helpers.browser import LiveServer
 from helpers.layout import LANDSCAPE, PHONE, phone
-from helpers.page import KA1, Browser, Page, card, expect, next_frames, pile, set_setting
+from helpers.page import KA1, Browser, Page, card, expect, next_frames, pile, set_setting, shot
 
 
 def test_a_drop_anywhere_in_a_column_below_its_cards_lands_there(browser: Browser, server: LiveServer) -> None:
@@ -97,6 +98,33 @@ def test_a_wobbling_finger_taps_and_a_swipe_on_the_table_scrolls_without_moving_
         p.settle()
         assert not [r for r in p.requests if r.startswith("POST")], p.requests
         expect(card(page, "TH", "reserve-3")).to_have_class(re.compile(r"\bselected\b"))
+        expect(page.locator("#moves")).to_have_text("0")
+    finally:
+        p.close()
+
+
+def test_a_tap_on_a_pile_the_picked_up_card_cannot_go_to_says_why_on_the_screen_and_puts_it_back(
+    browser: Browser, server: LiveServer
+) -> None:
+    """A phone's player hears no screen reader: the reason a tap did nothing is written under the table too."""
+    p = phone(browser, server)
+    try:
+        page = p.open(KA1)
+        ten = card(page, "TH", "reserve-3")
+        ten.tap()
+        expect(ten).to_have_class(re.compile(r"\bselected\b"))
+        p.settle()
+        p.requests.clear()
+        pile(page, "foundation-1").tap()  # empty: only an ace goes there
+        notice = page.locator("#notice")
+        expect(notice).to_be_visible()
+        expect(notice).to_have_text("That cannot go to foundation 1.")
+        expect(page.locator("#announce")).to_have_text("That cannot go to foundation 1.")
+        expect(ten).not_to_have_class(re.compile(r"\bselected\b"))  # put back, as before
+        expect(page.locator(".pile.target")).to_have_count(0)
+        shot(page, "phone-tap-cannot-go")
+        p.settle()
+        assert not [r for r in p.requests if r.startswith("POST")], p.requests
         expect(page.locator("#moves")).to_have_text("0")
     finally:
         p.close()

@@ -5,7 +5,7 @@ import { act, homeMove, play, showHint, stockAction } from "./actions.js";
 import { cardName } from "./cards.js";
 import { startNewGame } from "./daily.js";
 import { openRules } from "./dialogs.js";
-import { announce, board, reducedMotion } from "./dom.js";
+import { announce, board, notice, reducedMotion } from "./dom.js";
 import { gameInfo, pileKind, pileOrder } from "./games.js";
 import { oneTap } from "./settings.js";
 import { t, tn } from "./i18n.js";
@@ -102,7 +102,10 @@ export async function activate(pile, index) {
     }
     setSelection(null);
     decorate();
-    announce(t("That cannot go to {pile}.", { pile: label(pile) }));
+    // Said on the page too, as a refused move is: a player on a phone hears no screen reader.
+    const why = t("That cannot go to {pile}.", { pile: label(pile) });
+    notice(why);
+    announce(why);
     return false;
   }
   if (count) select(pile, count);
