@@ -1,6 +1,6 @@
 """Looks a player can choose, and a first visit that teaches, in real headless Chromium: three card backs and two
 card faces, remembered; a keyboard focus ring that is not the selection's glow; "Large" cards that are larger on
-a desktop too; and the welcome card a new player sees once.
+a desktop too; and the welcome card a new player sees once, with the keyboard's tips only where there is a mouse.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import pytest
 from helpers.browser import LiveServer
 from helpers.page import (
     KA1,
+    PHONE,
     Browser,
     Page,
     Player,
@@ -23,6 +24,7 @@ from helpers.page import (
     open_menu,
     pile,
     set_setting,
+    shot,
 )
 
 pytest.importorskip("axe_playwright_python.sync_playwright", reason="the audit needs axe-playwright-python")
@@ -150,6 +152,29 @@ def test_a_first_visit_shows_a_welcome_card_once_that_teaches_and_leads_to_the_r
         page.wait_for_selector("[data-pile]")
         expect(page.locator("#chance")).to_have_attribute("data-state", "done", timeout=60_000)
         expect(welcome).to_be_hidden()  # seen once: never again in this browser
+    finally:
+        p.close()
+
+
+@pytest.mark.parametrize("device", ["phone", "desktop"])
+def test_the_welcome_card_gives_keyboard_tips_on_a_desktop_and_only_the_touch_tips_on_a_phone(
+    browser: Browser, server: LiveServer, device: str
+) -> None:
+    """A phone has no arrow keys: its new player reads how to tap and double-tap, and nothing about U or H."""
+    p = first_visitor(browser, server, **(PHONE if device == "phone" else {}))
+    try:
+        page = p.open(KA1)
+        expect(page.locator("#welcome-dialog")).to_be_visible()
+        tips = page.locator(".welcome-moves li")
+        expect(tips.filter(has_text="tap a card and then the pile")).to_be_visible()
+        expect(tips.filter(has_text="double-tap a card")).to_be_visible()
+        keyboard = tips.filter(has_text="Keyboard: the arrow keys")
+        if device == "phone":
+            expect(keyboard).to_be_hidden()
+            assert "Keyboard" not in page.locator(".welcome-moves").inner_text()
+        else:
+            expect(keyboard).to_be_visible()
+        shot(page, f"welcome-tips-{device}")
     finally:
         p.close()
 
