@@ -1,6 +1,6 @@
 """Show solution in real headless Chromium: it asks first, plays the solver's winning line on the table with pause,
-step and speed, stops when the player changes the game, waits out a busy solver, and ends on a banner that says
-whose win it was.
+step and speed, stops when the player changes the game, waits out a busy solver, and ends on a banner (and, of a
+daily deal, a result to share) that says whose win it was.
 """
 
 from __future__ import annotations
@@ -9,7 +9,19 @@ import re
 from typing import Any
 
 import tableaux
-from helpers.page import SLOW, Player, expect, menu_click, play_solution_out, send_moves, shot, show_solution
+from helpers.browser import LiveServer
+from helpers.page import (
+    PHONE,
+    SLOW,
+    Browser,
+    Player,
+    expect,
+    menu_click,
+    play_solution_out,
+    send_moves,
+    shot,
+    show_solution,
+)
 
 
 def test_show_solution_plays_the_winning_line_to_the_won_banner_on_king_albert_17(player: Player) -> None:
@@ -83,6 +95,39 @@ def test_a_daily_deal_the_solution_won_still_says_the_solver_won_it_when_the_pag
     expect(banner).to_contain_text("The solver won")
     expect(banner).not_to_contain_text("You won")
     assert banner.inner_text().split("\n")[0] == said.split("\n")[0]
+
+
+def test_the_shared_result_of_a_daily_deal_the_solution_won_says_the_solver_won_it(
+    browser: Browser, server: LiveServer
+) -> None:
+    """The result a player pastes elsewhere tells the truth the banner tells: the solver's win, not the player's."""
+    p = Player(browser, server.url, **PHONE)
+    try:
+        page = p.open("daily?game=king-albert")
+        deal = int(page.locator("#deal-number").inner_text())
+        line = tableaux.solve("king-albert", deal).moves
+        send_moves(page, line[:-1])
+        sent = page.evaluate(
+            """async (move) => {
+                const view = await (await fetch('/api/current')).json();
+                const r = await fetch(`/api/games/${view.id}/moves`, {
+                    method: 'POST', headers: {'Content-Type': 'application/json'},
+                    body: JSON.stringify({move, version: view.version, by: 'solution'})});
+                return r.status;
+            }""",
+            str(line[-1]),
+        )
+        assert sent == 200
+        page.reload()
+        expect(page.locator("#message")).to_contain_text("The solver won")
+        share = page.locator("#share-text")
+        expect(share).to_contain_text(re.compile(rf"^Tableaux daily King Albert, [-0-9]+: the solver won it in "
+                                                 rf"{len(line)} moves, "))
+        expect(share).not_to_contain_text("with the solver's help")
+        expect(share).not_to_contain_text(": won in")
+        shot(page, "king-albert-daily-solver-won-phone")
+    finally:
+        p.close()
 
 
 def test_show_solution_asks_first_and_enter_or_cancel_keep_the_game_unassisted(player: Player) -> None:

@@ -55,6 +55,11 @@ export async function openDaily(game, { ask = true } = {}) {
 /** The result of a finished daily deal, to paste anywhere: the game, date, result, moves and time. */
 export function shareText(view) {
   const facts = { game: view.title, date: view.daily, n: view.moves, time: formatTime(view.elapsed_seconds) };
+  // The solution played to its end is the solver's win (the banner says so too), not the player's with some help.
+  if (view.won_by === "solution") {
+    return tn("Tableaux daily {game}, {date}: the solver won it in {n} move, {time}",
+      "Tableaux daily {game}, {date}: the solver won it in {n} moves, {time}", view.moves, facts);
+  }
   let text = view.won
     ? tn("Tableaux daily {game}, {date}: won in {n} move, {time}", "Tableaux daily {game}, {date}: won in {n} moves, {time}",
       view.moves, facts)
