@@ -72,6 +72,9 @@ def test_drop_on_an_illegal_pile_snaps_back_and_changes_nothing(player: Player) 
     player.requests.clear()
     drag(page, ten, pile(page, "tableau-1"))  # TD on TS: same rank, not allowed
     expect(card(page, "TD", "tableau-9")).to_be_visible()
+    # Why, on the page as well as to a screen reader: a player who sees no reason tries again.
+    expect(page.locator("#notice")).to_have_text("That cannot go to tableau 1.")
+    expect(page.locator("#announce")).to_have_text("That cannot go to tableau 1.")
     settled(page)  # the snap-back slide is over
     ten_is_back_and_nothing_was_sent(player, page, before)
 

@@ -209,12 +209,18 @@ export function pileAt(x, y, names = null, reach = Infinity) {
   return best;
 }
 
-export function dropTarget(event, press) {
-  const targets = movesFrom(press.pile, press.count).map((m) => m.target);
+/** The pile (its name) under the pointer, other than the one the cards came from; null over the bare table. */
+function pileUnder(event, press) {
   const under = document.elementsFromPoint(event.clientX, event.clientY)
     .map((n) => n.closest && n.closest("[data-pile]"))
     .find((p) => p && p.dataset.pile !== press.pile);
-  if (under && targets.includes(under.dataset.pile)) return under.dataset.pile;
+  return under ? under.dataset.pile : null;
+}
+
+export function dropTarget(event, press) {
+  const targets = movesFrom(press.pile, press.count).map((m) => m.target);
+  const under = pileUnder(event, press);
+  if (under && targets.includes(under)) return under;
   const zone = pileAt(event.clientX, event.clientY, targets);
   if (zone) return zone;
   // Forgiving: a target the dragged card mostly covers counts too.
@@ -264,6 +270,14 @@ function dropped(event, press) {
   }
   snapBack(press.cards);
   decorate();
+  const refused = event.type === "pointerup" ? pileUnder(event, press) : null;
+  if (refused) {
+    // Dropped on a pile that cannot take it: said on the page too, as a refused tap is (no screen reader on a phone).
+    const why = t("That cannot go to {pile}.", { pile: label(refused) });
+    notice(why);
+    announce(why);
+    return;
+  }
   announce(t("Put back: that is not a place it can go."));
 }
 
