@@ -12,8 +12,8 @@ from pathlib import Path
 from setuptools import Extension, setup
 
 CORE_SOURCES = [
-    "_core", "core/cards", "core/king_albert", "core/eagle_wing", "core/table", "core/budget", "core/search",
-    "core/bestfirst", "core/relaxed", "core/layered_keys", "core/layered_disk", "core/layered_class",
+    "_core", "_core_args", "core/cards", "core/king_albert", "core/eagle_wing", "core/table", "core/budget",
+    "core/search", "core/bestfirst", "core/relaxed", "core/layered_keys", "core/layered_disk", "core/layered_class",
     "core/layered_line", "core/layered", "core/complete", "core/pass", "core/solve", "core/shorten", "core/polish",
 ]
 """The C files of the solver's core (tests/solver/test_sanitizer.py builds the same list)."""
@@ -23,7 +23,8 @@ setup(
         Extension(
             "tableaux.solver._core",
             sources=[f"src/tableaux/solver/{name}.c" for name in CORE_SOURCES],
-            depends=[str(header) for header in Path("src/tableaux/solver/core").glob("*.h")],
+            depends=["src/tableaux/solver/_core_args.h",
+                     *(str(header) for header in Path("src/tableaux/solver/core").glob("*.h"))],
             # Only PyInit__core is exported; every other symbol (all named tx_*) stays inside the module.
             extra_compile_args=["-O2", "-pthread", "-fvisibility=hidden"],
             extra_link_args=["-pthread"],

@@ -23,7 +23,7 @@ CORE = SOLVER / "core"
 LAYERS = [
     "cards", "king_albert", "eagle_wing", "game", "hashset", "table", "budget", "shorten", "polish", "search",
     "bestfirst", "relaxed", "layered_keys", "layered_disk", "layered_class", "layered_line", "layered", "complete",
-    "pass", "solve", "_core",
+    "pass", "solve", "_core_args", "_core",
 ]
 """The modules from the bottom up: a module may include and call only those before it."""
 
@@ -41,7 +41,13 @@ def tool(name: str) -> str:
 
 
 def sources() -> dict[str, Path]:
-    return {"_core": SOLVER / "_core.c", **{path.stem: path for path in sorted(CORE.glob("*.c"))}}
+    return {"_core": SOLVER / "_core.c", "_core_args": SOLVER / "_core_args.c",
+            **{path.stem: path for path in sorted(CORE.glob("*.c"))}}
+
+
+def headers() -> list[Path]:
+    """Every module's header but _core's (the Python module has none): core's, and the Python face's own."""
+    return [*CORE.glob("*.h"), SOLVER / "_core_args.h"]
 
 
 def defined_and_used(objects: dict[str, Path]) -> dict[str, tuple[set[str], set[str]]]:
@@ -76,13 +82,13 @@ def objects(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 def test_the_layer_list_names_every_module_and_each_c_file_has_its_own_header() -> None:
-    headers = {path.stem for path in CORE.glob("*.h")}
-    assert set(sources()) | headers == set(LAYERS)
-    assert set(sources()) - {"_core"} <= headers
+    stems = {path.stem for path in headers()}
+    assert set(sources()) | stems == set(LAYERS)
+    assert set(sources()) - {"_core"} <= stems
 
 
 def test_every_module_includes_only_the_headers_of_modules_below_it() -> None:
-    files = [*sources().values(), *CORE.glob("*.h")]
+    files = [*sources().values(), *headers()]
     for path in files:
         here = LAYERS.index(path.stem)
         for name in INCLUDE.findall(path.read_text()):

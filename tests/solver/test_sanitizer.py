@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 SOLVER = Path(__file__).resolve().parents[2] / "src" / "tableaux" / "solver"
-SOURCES = [SOLVER / "_core.c", *sorted((SOLVER / "core").glob("*.c"))]
+SOURCES = [SOLVER / "_core.c", SOLVER / "_core_args.c", *sorted((SOLVER / "core").glob("*.c"))]
 DEAL_SOURCES = [SOLVER.parent / "rulebook" / "_deal.c"]
 
 PLAYS_TO_A_WIN = textwrap.dedent(

@@ -4,8 +4,8 @@
  * The pure-Python search in search.py is the reference; the C files in core/
  * run the same design on compact positions, and tests/solver/test_backends.py proves
  * that both generate the same moves and positions and reach the same verdicts.
- * This file is only the Python face of core/: reading positions, and the
- * functions the tests and tableaux.solver call.
+ * This file is only the Python face of core/: the functions the tests and
+ * tableaux.solver call, over positions read by _core_args.c.
  *
  * Cards are bytes as in cards.py: suit * 13 + rank - 1, plus DOWN (64) while
  * face down. A position is an array of piles (bottom to top) indexed as in
@@ -40,98 +40,11 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "_core_args.h"
 #include "core/relaxed.h"
 #include "core/polish.h"
 #include "core/shorten.h"
 #include "core/solve.h"
-
-/* ---------------------------------------------------------------- Python glue */
-
-static int read_game(PyObject *obj, int *game) {
-    long g = PyLong_AsLong(obj);
-    if (g == -1 && PyErr_Occurred()) return -1;
-    if (g < 0 || g > 2) {
-        PyErr_Format(PyExc_ValueError, "game must be 0 (King Albert), 1 (classic) or 2 (Eagle Wing), not %ld", g);
-        return -1;
-    }
-    *game = (int)g;
-    return 0;
-}
-
-static int read_pos(int game, PyObject *piles, long redeals, Pos *p) {
-    memset(p, 0, sizeof *p);
-    p->game = game;
-    p->npiles = game == GAME_EW ? EW_NPILES : KA_NPILES;
-    p->redeals = (int)redeals;
-    if (redeals < 0 || redeals > 255) {
-        PyErr_SetString(PyExc_ValueError, "redeals out of range");
-        return -1;
-    }
-    PyObject *seq = PySequence_Fast(piles, "piles must be a sequence of piles");
-    if (!seq) return -1;
-    if (PySequence_Fast_GET_SIZE(seq) != p->npiles) {
-        PyErr_Format(PyExc_ValueError, "this game has %d piles, not %zd", p->npiles, PySequence_Fast_GET_SIZE(seq));
-        Py_DECREF(seq);
-        return -1;
-    }
-    int total = 0;
-    for (int i = 0; i < p->npiles; i++) {
-        PyObject *pile = PySequence_Fast(PySequence_Fast_GET_ITEM(seq, i), "each pile must be a sequence of cards");
-        if (!pile) {
-            Py_DECREF(seq);
-            return -1;
-        }
-        Py_ssize_t n = PySequence_Fast_GET_SIZE(pile);
-        total += (int)n;
-        if (n > MAXCARDS || total > MAXCARDS) {
-            PyErr_SetString(PyExc_ValueError, "more than 52 cards");
-            Py_DECREF(pile);
-            Py_DECREF(seq);
-            return -1;
-        }
-        for (Py_ssize_t j = 0; j < n; j++) {
-            long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(pile, j));
-            if (c == -1 && PyErr_Occurred()) {
-                Py_DECREF(pile);
-                Py_DECREF(seq);
-                return -1;
-            }
-            if (c < 0 || (c & 63) >= 52 || c >= 128) {
-                PyErr_Format(PyExc_ValueError, "not a card: %ld", c);
-                Py_DECREF(pile);
-                Py_DECREF(seq);
-                return -1;
-            }
-            p->c[i][j] = (uint8_t)c;
-        }
-        p->n[i] = (uint8_t)n;
-        Py_DECREF(pile);
-    }
-    Py_DECREF(seq);
-    if (game == GAME_EW && !p->n[EW_F0]) {
-        PyErr_SetString(PyExc_ValueError, "Eagle Wing's first foundation must hold the base card");
-        return -1;
-    }
-    tx_rehash(p);
-    return 0;
-}
-
-static PyObject *pos_to_python(const Pos *p) {
-    PyObject *piles = PyTuple_New(p->npiles);
-    if (!piles) return NULL;
-    for (int i = 0; i < p->npiles; i++) {
-        PyObject *pile = PyTuple_New(p->n[i]);
-        if (!pile) {
-            Py_DECREF(piles);
-            return NULL;
-        }
-        for (int j = 0; j < p->n[i]; j++) PyTuple_SET_ITEM(pile, j, PyLong_FromLong(p->c[i][j]));
-        PyTuple_SET_ITEM(piles, i, pile);
-    }
-    return Py_BuildValue("(Ni)", piles, p->redeals);
-}
-
-static PyObject *move_to_python(Move m) { return Py_BuildValue("(iii)", m.src, m.cnt, m.dst); }
 
 static PyObject *core_moves(PyObject *self, PyObject *args) {
     PyObject *g, *piles;
@@ -139,22 +52,14 @@ static PyObject *core_moves(PyObject *self, PyObject *args) {
     int game;
     Pos p;
     Move buf[512];
-    if (!PyArg_ParseTuple(args, "OOl", &g, &piles, &redeals) || read_game(g, &game) || read_pos(game, piles, redeals, &p))
+    if (!PyArg_ParseTuple(args, "OOl", &g, &piles, &redeals) || tx_py_game(g, &game) ||
+        tx_py_position(game, piles, redeals, &p))
         return NULL;
     int n = gen_moves(&p, buf);
     PyObject *out = PyList_New(n);
     if (!out) return NULL;
-    for (int j = 0; j < n; j++) PyList_SET_ITEM(out, j, move_to_python(buf[j]));
+    for (int j = 0; j < n; j++) PyList_SET_ITEM(out, j, tx_py_from_move(buf[j]));
     return out;
-}
-
-static int read_move(const Pos *p, PyObject *obj, Move *m) {
-    int s, k, d;
-    if (!PyArg_ParseTuple(obj, "iii", &s, &k, &d)) return -1;
-    *m = (Move){(uint8_t)s, (uint8_t)k, (uint8_t)d};
-    if (s >= 0 && s < p->npiles && d >= 0 && d < p->npiles && k >= 1 && k <= MAXCARDS && is_legal(p, *m)) return 0;
-    PyErr_Format(PyExc_ValueError, "(%d, %d, %d) is not a legal move here", s, k, d);
-    return -1;
 }
 
 static PyObject *core_apply(PyObject *self, PyObject *args) {
@@ -163,8 +68,8 @@ static PyObject *core_apply(PyObject *self, PyObject *args) {
     int game;
     Pos p;
     Move m;
-    if (!PyArg_ParseTuple(args, "OOlO", &g, &piles, &redeals, &mv) || read_game(g, &game) ||
-        read_pos(game, piles, redeals, &p) || read_move(&p, mv, &m))
+    if (!PyArg_ParseTuple(args, "OOlO", &g, &piles, &redeals, &mv) || tx_py_game(g, &game) ||
+        tx_py_position(game, piles, redeals, &p) || tx_py_move(&p, mv, &m))
         return NULL;
     Pos before = p;
     Undo u;
@@ -179,7 +84,7 @@ static PyObject *core_apply(PyObject *self, PyObject *args) {
     for (int i = 0; i < p.npiles; i++)
         if (memcmp(back.c[i], before.c[i], back.n[i]))
             return PyErr_Format(PyExc_AssertionError, "undo did not restore pile %d", i);
-    return pos_to_python(&p);
+    return tx_py_from_position(&p);
 }
 
 static PyObject *core_key(PyObject *self, PyObject *args) {
@@ -188,7 +93,8 @@ static PyObject *core_key(PyObject *self, PyObject *args) {
     int game;
     Pos p;
     uint8_t key[KEY_MAX];
-    if (!PyArg_ParseTuple(args, "OOl", &g, &piles, &redeals) || read_game(g, &game) || read_pos(game, piles, redeals, &p))
+    if (!PyArg_ParseTuple(args, "OOl", &g, &piles, &redeals) || tx_py_game(g, &game) ||
+        tx_py_position(game, piles, redeals, &p))
         return NULL;
     int n = make_key(&p, key);
     return Py_BuildValue("(y#KI)", (const char *)key, (Py_ssize_t)n, (unsigned long long)p.hash, pos_rank(&p));
@@ -199,8 +105,8 @@ static PyObject *core_layered_key(PyObject *self, PyObject *args) {
     Pos start, p;
     uint8_t key[16];
     uint64_t mask;
-    if (!PyArg_ParseTuple(args, "OO", &start_piles, &piles) || read_pos(GAME_KA_CLASSIC, start_piles, 0, &start) ||
-        read_pos(GAME_KA_CLASSIC, piles, 0, &p))
+    if (!PyArg_ParseTuple(args, "OO", &start_piles, &piles) ||
+        tx_py_position(GAME_KA_CLASSIC, start_piles, 0, &start) || tx_py_position(GAME_KA_CLASSIC, piles, 0, &p))
         return NULL;
     int r = tx_layered_key(&start, &p, key, &mask);
     if (r == -2) return PyErr_Format(PyExc_AssertionError, "the key's mask is not the one the position gave");
@@ -214,13 +120,13 @@ static PyObject *core_safe(PyObject *self, PyObject *args) {
     int game, greedy = 0;
     Pos p;
     Move buf[512];
-    if (!PyArg_ParseTuple(args, "OOl|p", &g, &piles, &redeals, &greedy) || read_game(g, &game) ||
-        read_pos(game, piles, redeals, &p))
+    if (!PyArg_ParseTuple(args, "OOl|p", &g, &piles, &redeals, &greedy) || tx_py_game(g, &game) ||
+        tx_py_position(game, piles, redeals, &p))
         return NULL;
     int n = gen_moves(&p, buf);
     int j = game == GAME_EW ? tx_ew_safe(&p, buf, n) : tx_ka_safe(&p, buf, n, greedy);
     if (j < 0) Py_RETURN_NONE;
-    return move_to_python(buf[j]);
+    return tx_py_from_move(buf[j]);
 }
 
 /* The first pass's streamlined runs (PassPlan.streams): each a sum of STREAM_* bits; None gives the game's own. */
@@ -266,7 +172,7 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OOl|LdKpppipLpKLiOLp", names, &g, &piles, &redeals, &max_nodes, &time_limit,
                                      &memory, &first_pass, &oblige, &best_first, &threads, &chained, &restarts,
                                      &layered, &disk, &disk_class, &stream_alone, &streams, &turns, &after) ||
-        read_game(g, &game))
+        tx_py_game(g, &game))
         return NULL;
     if (threads < 1 || threads > 2) return PyErr_Format(PyExc_ValueError, "threads must be 1 or 2");
     if (memory < (1u << 20)) return PyErr_Format(PyExc_ValueError, "memory must be at least 1 MiB");
@@ -287,7 +193,7 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
     sched.complete.restarts = game != GAME_KA_CLASSIC || !restarts ? 0 : restarts > 1 ? restarts : RESTART_FROM;
     Search *s = calloc(1, sizeof *s);
     if (!s) return PyErr_NoMemory();
-    if (read_pos(game, piles, redeals, &s->pos)) {
+    if (tx_py_position(game, piles, redeals, &s->pos)) {
         free(s);
         return NULL;
     }
@@ -299,7 +205,7 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
     PyObject *line = PyList_New(0);
     if (line && verdict == V_WINNABLE)
         for (int j = 0; j < s->line.nundo; j++) {
-            PyObject *m = move_to_python(s->line.undo[j].m);
+            PyObject *m = tx_py_from_move(s->line.undo[j].m);
             if (!m || PyList_Append(line, m)) {
                 Py_XDECREF(m);
                 Py_CLEAR(line);
@@ -324,7 +230,7 @@ static PyObject *core_relaxed(PyObject *self, PyObject *args, PyObject *kw) {
     unsigned long long memory = 1ULL << 30;
     Pos p;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "Oi|LdK", names, &piles, &kept, &max_positions, &time_limit, &memory) ||
-        read_pos(GAME_KA_CLASSIC, piles, 0, &p))
+        tx_py_position(GAME_KA_CLASSIC, piles, 0, &p))
         return NULL;
     if (kept < 1 || kept > 13) return PyErr_Format(PyExc_ValueError, "rank_kept must be from 1 to 13, not %d", kept);
     if (memory < (1u << 20)) return PyErr_Format(PyExc_ValueError, "memory must be at least 1 MiB");
@@ -337,53 +243,6 @@ static PyObject *core_relaxed(PyObject *self, PyObject *args, PyObject *kw) {
     return Py_BuildValue("(iLi)", verdict, b.nodes, b.out_of_memory);
 }
 
-
-/* A line of moves as Move records (malloc'd, the caller frees it), each naming piles of the position's game;
- * NULL with an exception set otherwise. */
-static Move *read_line(const Pos *p, PyObject *obj, Py_ssize_t *n) {
-    PyObject *seq = PySequence_Fast(obj, "the line must be a sequence of moves");
-    if (!seq) return NULL;
-    *n = PySequence_Fast_GET_SIZE(seq);
-    Move *line = malloc(((size_t)*n + 1) * sizeof(Move));
-    if (!line) {
-        Py_DECREF(seq);
-        PyErr_NoMemory();
-        return NULL;
-    }
-    for (Py_ssize_t j = 0; j < *n; j++) {
-        int s, k, d;
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, j), "iii", &s, &k, &d)) {
-            free(line);
-            Py_DECREF(seq);
-            return NULL;
-        }
-        if (s < 0 || s >= p->npiles || d < 0 || d >= p->npiles || k < 1 || k > MAXCARDS) {
-            free(line);
-            Py_DECREF(seq);
-            PyErr_Format(PyExc_ValueError, "move %zd of the line, (%d, %d, %d), names no pile or count", j + 1, s, k, d);
-            return NULL;
-        }
-        line[j] = (Move){(uint8_t)s, (uint8_t)k, (uint8_t)d};
-    }
-    Py_DECREF(seq);
-    return line;
-}
-
-/* The moves as a Python list of (source, count, target), and `extra` (a count of positions), as a pair. */
-static PyObject *line_and_count(const Move *moves, int n, long long extra) {
-    PyObject *out = PyList_New(n);
-    if (!out) return NULL;
-    for (int j = 0; j < n; j++) {
-        PyObject *m = move_to_python(moves[j]);
-        if (!m) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        PyList_SET_ITEM(out, j, m);
-    }
-    return Py_BuildValue("(NL)", out, extra);
-}
-
 static PyObject *core_shorten(PyObject *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"game", "piles", "redeals", "line", "budget", "time_limit", "windowed", NULL};
     PyObject *g, *piles, *line_obj;
@@ -394,10 +253,10 @@ static PyObject *core_shorten(PyObject *self, PyObject *args, PyObject *kw) {
     Pos start;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OOlO|Ldp", names, &g, &piles, &redeals, &line_obj, &budget,
                                      &time_limit, &windowed) ||
-        read_game(g, &game) || read_pos(game, piles, redeals, &start))
+        tx_py_game(g, &game) || tx_py_position(game, piles, redeals, &start))
         return NULL;
     Py_ssize_t n;
-    Move *line = read_line(&start, line_obj, &n), *out = NULL;
+    Move *line = tx_py_line(&start, line_obj, &n), *out = NULL;
     if (!line) return NULL;
     int nout = 0, r;
     long long work = 0;
@@ -408,7 +267,7 @@ static PyObject *core_shorten(PyObject *self, PyObject *args, PyObject *kw) {
     free(line);
     if (r == -2) return PyErr_NoMemory();
     if (r == -1) return PyErr_Format(PyExc_ValueError, "the line is not a win from the position");
-    PyObject *result = line_and_count(out, nout, work);
+    PyObject *result = tx_py_from_line(out, nout, work);
     free(out);
     return result;
 }
@@ -424,12 +283,12 @@ static PyObject *core_polish(PyObject *self, PyObject *args, PyObject *kw) {
     Pos start;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OOlO|iLLdpii", names, &g, &piles, &redeals, &line_obj, &weight,
                                      &max_nodes, &max_held, &time_limit, &restricted, &enough, &skip) ||
-        read_game(g, &game) || read_pos(game, piles, redeals, &start))
+        tx_py_game(g, &game) || tx_py_position(game, piles, redeals, &start))
         return NULL;
     if (game == GAME_EW) return PyErr_Format(PyExc_ValueError, "the core's polish is for King Albert's games");
     if (weight < 1 || weight > 16) return PyErr_Format(PyExc_ValueError, "weight must be from 1 to 16");
     Py_ssize_t n;
-    Move *line = read_line(&start, line_obj, &n), *out = NULL;
+    Move *line = tx_py_line(&start, line_obj, &n), *out = NULL;
     if (!line) return NULL;
     if (skip < 0 || skip > n) {
         free(line);
@@ -465,7 +324,7 @@ static PyObject *core_polish(PyObject *self, PyObject *args, PyObject *kw) {
     memcpy(whole + skip, out, (size_t)nout * sizeof(Move));
     free(line);
     free(out);
-    PyObject *result = line_and_count(whole, skip + nout, made);
+    PyObject *result = tx_py_from_line(whole, skip + nout, made);
     free(whole);
     return result;
 }
@@ -475,8 +334,8 @@ static PyObject *core_lower_bound(PyObject *self, PyObject *args) {
     long redeals;
     int game;
     Pos p;
-    if (!PyArg_ParseTuple(args, "OOl", &g, &piles, &redeals) || read_game(g, &game) ||
-        read_pos(game, piles, redeals, &p))
+    if (!PyArg_ParseTuple(args, "OOl", &g, &piles, &redeals) || tx_py_game(g, &game) ||
+        tx_py_position(game, piles, redeals, &p))
         return NULL;
     if (game == GAME_EW) return PyErr_Format(PyExc_ValueError, "the core's lower bound is King Albert's");
     return PyLong_FromLong(tx_ka_lower_bound(&p));

@@ -16,7 +16,8 @@
  *   layered_keys, layered_disk, layered_class, layered_line, layered: classic King Albert's layered search
  *   pass          the first pass: its streamlined, depth-first, chained and best-first turns
  *   solve         the whole solve: the first pass, the complete search, two threads
- *   ../_core.c    the Python module
+ *   ../_core_args Python's values read into the core's records and written back
+ *   ../_core.c    the Python module's functions
  *
  * A module includes only the headers of modules below it, and calls only into them (tests/solver/test_core_modules.py
  * holds both). Every symbol with external linkage is named tx_*; the build hides them all (only PyInit__core is
