@@ -22,6 +22,7 @@ import pwd
 import shutil
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 from .net import free_port
@@ -56,9 +57,6 @@ def missing() -> str | None:
         except KeyError:
             return f"running as root and there is no {OWNER!r} user to run initdb as"
     return None
-
-
-
 
 
 SKIP = "PostgreSQL is not available here"
@@ -148,6 +146,31 @@ class Cluster:
         with psycopg.connect(self.url(), autocommit=True) as conn:
             conn.execute(f"CREATE DATABASE {name}")
         return self.url(name)
+
+    def password_role(self, role: str, password: str) -> str:
+        """The URL (with no password in it) of a role that must give ``password``: the cluster trusts every other
+        role, and asks this one for a password over TCP from now on."""
+        import psycopg
+        from psycopg import sql
+
+        hba = self.data / "pg_hba.conf"
+        line = f"host all {role} 127.0.0.1/32 scram-sha-256\n"
+        if line not in hba.read_text():
+            hba.write_text(line + hba.read_text())  # the first line that fits a connection decides
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            if conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone() is None:
+                conn.execute(sql.SQL("CREATE ROLE {} LOGIN PASSWORD {}").format(
+                    sql.Identifier(role), sql.Literal(password)))
+            conn.execute("SELECT pg_reload_conf()")
+        url = f"postgresql://{role}@127.0.0.1:{self.port}/postgres"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # the server reads pg_hba.conf again when its main process gets to it
+            try:
+                psycopg.connect(url, password="", passfile=str(self.folder / "no-passfile")).close()
+            except psycopg.OperationalError:
+                return url
+            time.sleep(0.05)
+        raise RuntimeError(f"the PostgreSQL server still lets {role} in without a password")
 
     def drop_database(self, url: str) -> None:
         """Drop a database made by :meth:`new_database`, closing whatever connections are left on it."""

@@ -115,6 +115,36 @@ def test_an_unreachable_postgresql_server_at_start_is_one_line_and_the_server_wa
     assert list(tmp_path.iterdir()) == []
 
 
+def refusal(command: str, url: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``tableaux COMMAND --db URL`` run to its end (a server that started instead would time out), with no
+    password but the URL's: no PGPASSWORD, no password file."""
+    env = {k: v for k, v in os.environ.items() if k != "PGPASSWORD"}
+    env.update(PGPASSFILE=str(cwd / "no-passfile"), XDG_DATA_HOME=str(cwd / "xdg"))
+    from helpers.net import free_port
+
+    serving = ["--no-browser", "--port", str(free_port())] if command == "serve" else []
+    return subprocess.run([sys.executable, "-m", "tableaux", command, "--db", url, *serving],
+                          capture_output=True, text=True, timeout=120, cwd=cwd, env=env)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", ["serve", "stats"])
+@pytest.mark.parametrize(("url", "wrong"), [
+    ("postgresql://me:s3cret@127.0.0.1:1/games?sslmode=bogus", 'invalid sslmode value: "bogus"'),
+    ("postgresql://me:s3cret@127.0.0.1:abc/games", 'invalid integer value "abc" for connection option "port"'),
+])
+def test_a_url_libpq_cannot_use_refuses_the_start_in_one_line_that_says_what_is_wrong(
+    command: str, url: str, wrong: str, tmp_path: Path,
+) -> None:
+    """Waiting for the server cannot mend a malformed URL: it is a bad argument (exit status 2), not an outage to
+    answer 503 through, and never a 'try again in a moment'."""
+    pytest.importorskip("psycopg", reason="PostgreSQL URLs are read by psycopg (pip install '.[postgres]')")
+    proc = refusal(command, url, tmp_path)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert proc.stderr.count("\n") == 1 and wrong in proc.stderr, proc.stderr
+    assert "s3cret" not in proc.stdout + proc.stderr and "try again" not in proc.stderr.lower()
+
+
 BLOCKED = """
 import sys
 for name in ("psycopg", "psycopg_pool"):
@@ -143,6 +173,25 @@ def test_a_database_that_does_not_exist_is_a_store_error_naming_it(postgres_clus
     with pytest.raises(StoreError, match="cannot connect to the PostgreSQL database") as refused:
         Store(postgres_cluster.url("no_such_database"))
     assert "no_such_database" in str(refused.value) and "\n" not in str(refused.value)
+
+
+@pytest.mark.parametrize("command", ["serve", "stats"])
+@pytest.mark.parametrize(("password", "wrong"), [
+    ("", "asks for a password and none was given; put it in ~/.pgpass or PGPASSWORD"),
+    ("wr0ng", 'password authentication failed for user "keeper"'),
+])
+def test_a_missing_or_refused_password_refuses_the_start_in_one_line_that_never_shows_it(
+    command: str, password: str, wrong: str, postgres_cluster: Any, tmp_path: Path,
+) -> None:
+    """A server that asks for a password the server process does not have is a configuration to mend, not an
+    outage: one line saying so, exit status 2, and the password given (a wrong one) is never printed."""
+    url = postgres_cluster.password_role("keeper", "s3cret")
+    if password:
+        url = url.replace("keeper@", f"keeper:{password}@")
+    proc = refusal(command, url, tmp_path)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert proc.stderr.count("\n") == 1 and wrong in proc.stderr, proc.stderr
+    assert "wr0ng" not in proc.stdout + proc.stderr and "try again" not in proc.stderr.lower()
 
 
 def test_moves_are_committed_synchronously_even_where_the_server_says_otherwise(postgres_cluster: Any) -> None:

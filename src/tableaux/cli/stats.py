@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from ..web.server import database_of
-    from ..web.store import Store, StoreError
+    from ..web.store import Store, StoreError, StoreMisconfigured
 
     console = Console()
     if args.yes and not args.reset:
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         store = Store(database)
     except (StoreError, OSError) as exc:
         print(f"tableaux stats: {exc}", file=sys.stderr)
-        return 1
+        return 2 if isinstance(exc, StoreMisconfigured) else 1
     try:
         return show_stats(console, store, args)
     finally:

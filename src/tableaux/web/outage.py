@@ -48,6 +48,12 @@ class StoreError(Exception):
     """
 
 
+class StoreMisconfigured(StoreError):
+    """``--db`` names a database that cannot be used as written: no such database or role, a password refused or
+    missing, a URL libpq cannot use. Waiting would not help, so the server does not start: exit status 2, as for
+    any bad argument."""
+
+
 class StoreUnavailable(StoreError):
     """The database does not answer just now: answered 503 with Retry-After; trying again later may work.
 
@@ -175,9 +181,10 @@ class Health:
 
 
 def describe(exc: BaseException) -> str:
-    """A driver's error as a short reason: its first line, without libpq's advice lines."""
+    """A driver's error as a short reason: its first line, without libpq's advice lines nor psycopg's opening
+    words."""
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return text.removeprefix("connection failed: ").strip()
+    return text.removeprefix("connection failed: ").removeprefix("connection is bad: ").strip()
 
 
 _PASSWORD = re.compile(r"(//[^/@:]*:)[^/@]*@")

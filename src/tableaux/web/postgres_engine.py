@@ -10,6 +10,7 @@ imported only here and only when a PostgreSQL URL is used. The SQL itself is the
 from __future__ import annotations
 
 import os
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -18,7 +19,7 @@ from typing import Any
 
 from ..i18n import _
 from .dialect import Connection
-from .outage import Health, StoreError, StoreFull, StoreUnavailable, describe, one_line, shown
+from .outage import Health, StoreError, StoreFull, StoreMisconfigured, StoreUnavailable, describe, one_line, shown
 
 POOL_SIZE = 8
 """Connections each server process may hold to PostgreSQL (the thread pool queues for them)."""
@@ -37,6 +38,11 @@ CHECK_AFTER_IDLE = 1.0
 POSTGRES_STILL_COMING = ("starting up", "shutting down", "in recovery", "too many clients", "not yet accepting",
                          "terminating connection")
 """What a PostgreSQL server that refuses a connection says when it will take one again soon."""
+REFUSED_AS_WRITTEN = re.compile(r'invalid "?\w+"? value|for connection option|invalid port number|could not parse '
+                                r'network address|definition of service|service file|no password supplied')
+"""What libpq says when it cannot use the connection's settings as written (a value it does not know, a service
+that is not defined, no password for a server that asks for one): waiting for the server would not help."""
+NO_PASSWORD = "no password supplied"
 
 
 class PostgresEngine:
@@ -97,9 +103,10 @@ class PostgresEngine:
         return isinstance(exc, psycopg.InterfaceError) or state is None or state.startswith(("08", "57P"))
 
     def first(self) -> Connection:
-        """A connection of its own, for opening the store. A server that answered and refused (no such database
-        or role, a password refused) is a :class:`StoreError`: the configuration is wrong. One that cannot be
-        reached, or says it will take connections soon, is :class:`StoreUnavailable`."""
+        """A connection of its own, for opening the store. Settings libpq cannot use (a malformed value, no
+        password where the server asks for one) and a server that answered and refused (no such database or
+        role, a password refused) are :class:`StoreMisconfigured`: the configuration is wrong. A server that
+        cannot be reached, or says it will take connections soon, is :class:`StoreUnavailable`."""
         import psycopg
 
         try:
@@ -107,9 +114,15 @@ class PostgresEngine:
             self._configure(raw)
         except psycopg.Error as exc:
             text = one_line(exc)
-            if "FATAL" in text and not any(words in text for words in POSTGRES_STILL_COMING):
-                raise StoreError(_("cannot connect to the PostgreSQL database {url}: {error}").format(
-                    url=shown(self.url), error=shown(text))) from None
+            if NO_PASSWORD in text:
+                raise StoreMisconfigured(_(
+                    "cannot connect to the PostgreSQL database {url}: it asks for a password and none was given; "
+                    "put it in ~/.pgpass or PGPASSWORD, or use a service file (PGSERVICE)").format(
+                    url=shown(self.url))) from None
+            if REFUSED_AS_WRITTEN.search(text) or (
+                    "FATAL" in text and not any(words in text for words in POSTGRES_STILL_COMING)):
+                raise StoreMisconfigured(_("cannot connect to the PostgreSQL database {url}: {error}").format(
+                    url=shown(self.url), error=shown(" ".join(describe(exc).split())))) from None
             raise StoreUnavailable(shown(describe(exc))) from None
         return Connection(raw, self.translate)
 

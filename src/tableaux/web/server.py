@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from ..i18n import _
 from .database import Database, StoreError, parse_database
 from .limits import BACKLOG, MAX_CONNECTIONS, Limits
+from .outage import StoreMisconfigured
 
 if TYPE_CHECKING:
     from .workers import Settings
@@ -113,8 +114,9 @@ def open_browser_when_ready(ready: Callable[[], bool], url: str) -> None:
 
 def check_database(database: Database) -> str | None:
     """Open the database once before serving: a refused one (a wrong --db, a newer schema, a file that is not a
-    database) raises :class:`StoreError`; one that cannot be reached now gives the reason, and the server
-    starts anyway, answering 503 until it can be (a server started before its database, or during an outage)."""
+    database) raises :class:`StoreError` (:class:`~tableaux.web.outage.StoreMisconfigured` for a wrong --db);
+    one that cannot be reached now gives the reason, and the server starts anyway, answering 503 until it can be
+    (a server started before its database, or during an outage)."""
     from .store import Store, StoreUnavailable
 
     try:
@@ -146,8 +148,9 @@ def run_serve(args: argparse.Namespace) -> int:
     """One server process, or (``--workers N``) N of them on one port, over one database.
 
     The database is checked (opened, migrated) before the port is taken, so a refused ``--db`` or an
-    unusable database stops here with one line and nothing created. One that cannot be reached does not:
-    the server says so in one line and serves, answering 503 until it answers (:func:`check_database`).
+    unusable database stops here with one line and nothing created (exit status 2 when ``--db`` itself is
+    wrong: a malformed URL, a password missing or refused, no such database). One that cannot be reached does
+    not: the server says so in one line and serves, answering 503 until it answers (:func:`check_database`).
     """
     import uvicorn
 
@@ -167,7 +170,7 @@ def run_serve(args: argparse.Namespace) -> int:
         sock, port = open_socket(host, args.port)
     except (ServeError, StoreError, OSError) as exc:
         print(f"tableaux: {exc}", file=sys.stderr)
-        return 1
+        return 2 if isinstance(exc, StoreMisconfigured) else 1
     if port != args.port:
         print(_("Port {busy} is busy; using port {port} instead.").format(busy=args.port, port=port), flush=True)
     url = url_for(host, port)

@@ -66,7 +66,7 @@ from .ledger import (
 )
 from .migrations import current_version, migrate
 from .names import folded
-from .outage import Health, StoreFull, StoreUnavailable, one_line
+from .outage import Health, StoreFull, StoreMisconfigured, StoreUnavailable, one_line
 from .player_stats import GameStats, combine, player_stats
 from .records import COLUMNS, GAME_ID, GameRecord, record_of
 from .standings import NameChangesUsed, NameTaken, NoPlayer, Win, changes_left, daily_wins, name_of, set_name
@@ -75,7 +75,7 @@ from .tokens import hash_token, new_token, signed_player
 
 __all__ = ["CHANGES_KEPT", "GameChange", "GameRecord", "Made", "NameChangesUsed", "NameTaken", "NoPlayer",
            "QuotaExceeded", "Request", "RequestSeen", "StaleVersionError", "Store", "StoreError", "StoreFull",
-           "StoreUnavailable", "Win"]
+           "StoreMisconfigured", "StoreUnavailable", "Win"]
 
 
 class StaleVersionError(Exception):
