@@ -49,6 +49,18 @@ def test_a_postgresql_url_is_postgresql() -> None:
         assert database.url == url and database.path is None and not database.is_sqlite
 
 
+def test_a_libpq_key_value_string_is_postgresql_not_a_file_name() -> None:
+    """libpq reads 'host=... dbname=...' wherever it reads a URL, and so does --db: it is never an SQLite file."""
+    pytest.importorskip("psycopg", reason="PostgreSQL URLs are read by psycopg (pip install '.[postgres]')")
+    for text in ("host=/run/postgresql dbname=tableaux user=tableaux", "dbname=tableaux",
+                 "host = db.example port=5433 dbname='my games' sslmode=require"):
+        database = parse_database(text)
+        assert database.url == text and database.path is None and not database.is_sqlite
+    with pytest.raises(StoreError, match="not a PostgreSQL connection string libpq can read") as refused:
+        parse_database("host=db.example colour=blue")
+    assert '"colour"' in str(refused.value) and "./NAME" in str(refused.value) and "\n" not in str(refused.value)
+
+
 @pytest.mark.parametrize("db", [
     "mysql://root@db.example/games", "http://example.com/games.db", "postgresql:tableaux", "sqlite://host/g.db",
     "sqlite:///", "sqlite:///:memory:", "games:old.db", "   ",
@@ -75,6 +87,13 @@ def test_a_password_in_a_url_is_never_shown() -> None:
     assert str(Database(url="postgresql://me:s3cret@db.example/games")) == "postgresql://me:***@db.example/games"
     assert (str(Database(url="postgresql://db.example/games?user=me&password=s3cret&sslmode=require"))
             == "postgresql://db.example/games?user=me&password=***&sslmode=require")
+
+
+def test_a_password_in_a_key_value_string_is_never_shown() -> None:
+    assert str(Database(url="host=db.example password=s3cret dbname=games")) == (
+        "host=db.example password=*** dbname=games")
+    assert str(Database(url=r"dbname=games password = 'it\'s s3cret' user=me")) == "dbname=games password = *** user=me"
+    assert str(Database(url=r"password='s3cret\\' host=h")) == "password=*** host=h"
 
 
 @pytest.mark.parametrize("command", ["serve", "stats"])
@@ -192,6 +211,24 @@ def test_a_missing_or_refused_password_refuses_the_start_in_one_line_that_never_
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert proc.stderr.count("\n") == 1 and wrong in proc.stderr, proc.stderr
     assert "wr0ng" not in proc.stdout + proc.stderr and "try again" not in proc.stderr.lower()
+
+
+def test_a_key_value_string_opens_the_postgresql_database_it_names(
+    postgres_cluster: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)  # (where an SQLite file of that name would be made)
+    url = postgres_cluster.new_database()
+    try:
+        store = Store(f"host=127.0.0.1 port={postgres_cluster.port} dbname={url.rsplit('/', 1)[1]} user=tableaux")
+        _, player = store.new_player()
+        assert store.player_exists(player) and store.path is None
+        store.close()
+        store = Store(url)  # the same database as its URL names
+        assert store.player_exists(player)
+        store.close()
+        assert list(tmp_path.iterdir()) == []
+    finally:
+        postgres_cluster.drop_database(url)
 
 
 def test_moves_are_committed_synchronously_even_where_the_server_says_otherwise(postgres_cluster: Any) -> None:

@@ -1,9 +1,9 @@
 """Which database the web game keeps its games in: what ``--db`` names, and the engine that connects to it.
 
 ``--db`` names the database: a file path (or ``sqlite:///PATH``) is SQLite,
-the embedded default that needs nothing installed; ``postgresql://...`` is a
-PostgreSQL server that any number of server processes, on any number of
-machines, can share. :func:`parse_database` reads that text and refuses
+the embedded default that needs nothing installed; ``postgresql://...`` (or
+libpq's ``host=... dbname=...``) is a PostgreSQL server that any number of
+server processes, on any number of machines, can share. :func:`parse_database` reads that text and refuses
 anything else before a file or a connection is made.
 
 The store speaks to either database through one :class:`~tableaux.web.dialect.Connection`
@@ -28,15 +28,19 @@ from .outage import StoreError, one_line, shown
 from .postgres_engine import PostgresEngine
 from .sqlite_engine import SqliteEngine
 
-ACCEPTED = "a file path, sqlite:///PATH or postgresql://USER@HOST/DATABASE"
+ACCEPTED = ("a file path, sqlite:///PATH, postgresql://USER@HOST/DATABASE or libpq's 'host=HOST dbname=DATABASE "
+            "user=USER'")
 """What ``--db`` accepts, as the refusals say it."""
 POSTGRES_EXTRA = "pip install '.[postgres]'"
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]+):")
+_KEY_VALUE = re.compile(r"[A-Za-z_]+\s*=")
+"""How a libpq connection string of ``keyword=value`` pairs starts (``host=/run/postgresql dbname=tableaux``)."""
 
 
 @dataclass(frozen=True)
 class Database:
-    """A parsed ``--db``: an SQLite file (``path``) or a PostgreSQL server (``url``, as libpq reads it)."""
+    """A parsed ``--db``: an SQLite file (``path``) or a PostgreSQL server (``url``, as libpq reads it: a URL or
+    ``keyword=value`` pairs)."""
 
     path: Path | None = None
     url: str | None = None
@@ -74,6 +78,9 @@ def parse_database(db: str | Path) -> Database:
     if isinstance(db, Path):
         return Database(path=db)  # the default, whose folder is made on first use
     text = db.strip()
+    if _KEY_VALUE.match(text):  # libpq's other spelling, which it reads wherever a URL goes
+        return _postgresql(text, _("--db {db} is not a PostgreSQL connection string libpq can read ({error}); "
+                                   "accepted: {accepted} (write a file name that has an = as ./NAME)"))
     scheme = _SCHEME.match(text)
     if scheme is None:  # a plain path (a Windows drive letter is one character: still a path)
         if not text:
@@ -90,18 +97,24 @@ def parse_database(db: str | Path) -> Database:
         if not text[len(name) + 1:].startswith("//"):
             raise StoreError(_("--db {db}: a PostgreSQL URL starts with postgresql://; accepted: {accepted}").format(
                 db=repr(shown(text)), accepted=ACCEPTED))
-        try:
-            from psycopg.conninfo import conninfo_to_dict
-        except ImportError:
-            raise StoreError(_("--db {db} needs psycopg (PostgreSQL support): {install}").format(
-                db=repr(shown(text)), install=POSTGRES_EXTRA)) from None
-        try:
-            conninfo_to_dict(text)
-        except Exception as exc:  # psycopg.ProgrammingError: libpq's own reading of the URL
-            raise StoreError(_("--db {db} is not a PostgreSQL URL libpq can read ({error}); accepted: "
-                               "{accepted}").format(db=repr(shown(text)), error=shown(one_line(exc)),
-                                                    accepted=ACCEPTED)) from None
-        return Database(url=text)
+        return _postgresql(text, _("--db {db} is not a PostgreSQL URL libpq can read ({error}); accepted: "
+                                   "{accepted}"))
     raise StoreError(_("--db {db}: {scheme}: is not a database tableaux can use; accepted: {accepted} "
                        "(write a file name that has a colon as ./NAME)").format(
         db=repr(shown(text)), scheme=scheme.group(1), accepted=ACCEPTED))
+
+
+def _postgresql(text: str, unreadable: str) -> Database:
+    """A PostgreSQL ``--db`` (a URL or ``keyword=value`` pairs) once libpq's own reading accepts it; ``unreadable``
+    words the refusal otherwise."""
+    try:
+        from psycopg.conninfo import conninfo_to_dict
+    except ImportError:
+        raise StoreError(_("--db {db} needs psycopg (PostgreSQL support): {install}").format(
+            db=repr(shown(text)), install=POSTGRES_EXTRA)) from None
+    try:
+        conninfo_to_dict(text)
+    except Exception as exc:  # psycopg.ProgrammingError: libpq's own reading of the text
+        raise StoreError(unreadable.format(db=repr(shown(text)), error=shown(one_line(exc)),
+                                           accepted=ACCEPTED)) from None
+    return Database(url=text)

@@ -189,12 +189,15 @@ def describe(exc: BaseException) -> str:
 
 _PASSWORD = re.compile(r"(//[^/@:]*:)[^/@]*@")
 _PASSWORD_PARAMETER = re.compile(r"([?&]password=)[^&#]*", re.IGNORECASE)
+_PASSWORD_PAIR = re.compile(r"((?:^|\s)password\s*=\s*)(?:'(?:[^'\\]|\\.)*'?|\S*)", re.IGNORECASE)
 
 
 def shown(text: str) -> str:
-    """A database URL with its password (if any) hidden, for messages and logs: in its ``user:password@`` part and
-    in a ``password=`` parameter, the two places a URL libpq reads may hold one."""
-    return _PASSWORD_PARAMETER.sub(r"\1***", _PASSWORD.sub(r"\1***@", text))
+    """A database URL or libpq connection string with its password (if any) hidden, for messages and logs: in a
+    URL's ``user:password@`` part and ``password=`` parameter, the two places a URL libpq reads may hold one, and
+    in a ``password=...`` pair (quoted or not) of ``keyword=value`` pairs."""
+    hidden = _PASSWORD_PARAMETER.sub(r"\1***", _PASSWORD.sub(r"\1***@", text))
+    return _PASSWORD_PAIR.sub(r"\1***", hidden)
 
 
 def one_line(exc: BaseException) -> str:
