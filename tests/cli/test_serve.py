@@ -27,7 +27,7 @@ from tableaux import Move
 from tableaux.cli import main
 from tableaux.cli.stats import format_time
 from tableaux.web.app import WEB_GAMES, create_app
-from tableaux.web.server import open_socket, url_for
+from tableaux.web.server import DEFAULT_PORT, open_socket, url_for
 
 
 def headless_env(tmp_path: Path) -> dict[str, str]:
@@ -92,18 +92,46 @@ def test_a_killed_server_loses_no_move(tmp_path: Path) -> None:
 
 @pytest.mark.server
 @pytest.mark.slow
-def test_a_busy_port_moves_on_to_the_next_free_one(tmp_path: Path) -> None:
+def test_a_busy_default_port_moves_on_to_the_next_free_one(tmp_path: Path) -> None:
+    """Without --port a second server on one computer just works, on the next free port, and says which."""
     with socket.socket() as blocker:
-        blocker.bind(("127.0.0.1", 0))
+        blocker.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        deadline = time.monotonic() + 120
+        while True:  # another test's server may hold the default port for a while
+            try:
+                blocker.bind(("127.0.0.1", DEFAULT_PORT))
+                break
+            except OSError:
+                assert time.monotonic() < deadline, f"port {DEFAULT_PORT} stayed busy"
+                time.sleep(0.1)
         blocker.listen()
-        busy = blocker.getsockname()[1]
-        args = ["serve", "--port", str(busy), "--no-browser", "--db", str(tmp_path / "g.sqlite3")]
-        with server(args) as s:
-            s.wait_for(f"Port {busy} is busy; using port")
+        with server(["serve", "--no-browser", "--db", str(tmp_path / "g.sqlite3")], env=headless_env(tmp_path)) as s:
+            s.wait_for(f"Port {DEFAULT_PORT} is busy; using port")
             url = s.url()
             port = int(URL.search(url).group(1))  # type: ignore[union-attr]
-            assert port > busy
+            assert port > DEFAULT_PORT
             assert wait_until_answering(url).status_code == 200
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("host", "more"), [("127.0.0.1", []), ("127.0.0.1", ["--workers", "2"]),
+                                             ("0.0.0.0", [])])
+def test_a_busy_explicit_port_is_refused_not_moved(host: str, more: list[str], tmp_path: Path) -> None:
+    """A port named with --port is the one a proxy, a firewall or a bookmark points at: a server that moved to
+    another would seem up and serve no one, so it stops with one line saying the port is in use."""
+    with socket.socket() as blocker:
+        blocker.bind((host, 0))
+        blocker.listen()
+        busy = blocker.getsockname()[1]
+        proc = subprocess.run(
+            [sys.executable, "-m", "tableaux", "serve", "--host", host, "--port", str(busy), "--no-browser",
+             "--db", str(tmp_path / "g.sqlite3"), *more],
+            capture_output=True, text=True, timeout=120, env=headless_env(tmp_path),
+        )
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert proc.stderr.count("\n") == 1, proc.stderr
+    assert f"port {busy} on {host} is in use; choose another with --port" in proc.stderr
+    assert "using port" not in proc.stdout
 
 
 def test_open_socket_reports_when_every_port_is_busy() -> None:
@@ -111,10 +139,11 @@ def test_open_socket_reports_when_every_port_is_busy() -> None:
     try:
         first, port = open_socket("127.0.0.1", free_port(), attempts=1)
         blockers.append(first)
+        blockers.append(open_socket("127.0.0.1", port, attempts=2)[0])  # the next one (or the one after)
         from tableaux.web.server import ServeError
 
         with pytest.raises(ServeError, match="busy; choose another with --port"):
-            open_socket("127.0.0.1", port, attempts=1)
+            open_socket("127.0.0.1", port, attempts=2)
     finally:
         for b in blockers:
             b.close()

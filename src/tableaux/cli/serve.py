@@ -13,8 +13,9 @@ HELP = N_("start the browser game (the default command)")
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1",
                    help=_("address to listen on (default 127.0.0.1: this computer only)"))
-    p.add_argument("--port", type=port_number, default=8000,
-                   help=_("port (default 8000; when it is busy the next free port is used)"))
+    p.add_argument("--port", type=port_number, default=None,
+                   help=_("port (default 8000, or the next free one when it is busy); a port named here is used or "
+                          "refused, never moved"))
     add_db_argument(p)
     p.add_argument("--workers", type=positive_int, default=1,
                    help=_("server processes answering on the port (default 1); they share the database"))

@@ -1,8 +1,11 @@
 """``tableaux serve`` (the default command) and ``tableaux stats``.
 
 The server binds its socket itself before handing it to uvicorn, so "is the
-port free?" and "listen on it" are one step: a busy port moves on to the next
-free one with no race, and the URL printed is the one really served.
+port free?" and "listen on it" are one step: a busy default port moves on to
+the next free one with no race, and the URL printed is the one really served.
+A port named with ``--port`` is that port or none: a proxy, a firewall rule or
+another machine's settings point at it, and a server that moved elsewhere would
+only seem to be up.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from .outage import StoreMisconfigured
 if TYPE_CHECKING:
     from .workers import Settings
 
+DEFAULT_PORT = 8000
 PORT_ATTEMPTS = 20
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1", "[::1]")
 
@@ -49,7 +53,7 @@ def database_of(arg: str | None) -> Database:
 
 
 def open_socket(host: str, port: int, attempts: int = PORT_ATTEMPTS) -> tuple[socket.socket, int]:
-    """A listening socket on ``host`` at ``port`` or the next free port after it."""
+    """A listening socket on ``host`` at ``port`` or (``attempts`` above 1) the next free port after it."""
     last = min(port + attempts - 1, 65535)
     for candidate in range(port, last + 1):
         try:
@@ -66,6 +70,10 @@ def open_socket(host: str, port: int, attempts: int = PORT_ATTEMPTS) -> tuple[so
             sock.listen(BACKLOG)
         except OSError as exc:
             sock.close()
+            if exc.errno == errno.EADDRINUSE and attempts == 1:
+                raise ServeError(_("port {port} on {host} is in use; choose another with --port, or leave --port "
+                                   "out to take the first free one from {default}").format(
+                    port=port, host=host, default=DEFAULT_PORT)) from None
             if exc.errno == errno.EADDRINUSE:
                 continue
             raise ServeError(_("cannot listen on {host} port {port}: {error}").format(
@@ -167,12 +175,13 @@ def run_serve(args: argparse.Namespace) -> int:
     settings = settings_of(args, database, allowed_hosts)
     try:
         away = check_database(database)
-        sock, port = open_socket(host, args.port)
+        asked = args.port or DEFAULT_PORT
+        sock, port = open_socket(host, asked, attempts=PORT_ATTEMPTS if args.port is None else 1)
     except (ServeError, StoreError, OSError) as exc:
         print(f"tableaux: {exc}", file=sys.stderr)
         return 2 if isinstance(exc, StoreMisconfigured) else 1
-    if port != args.port:
-        print(_("Port {busy} is busy; using port {port} instead.").format(busy=args.port, port=port), flush=True)
+    if port != asked:
+        print(_("Port {busy} is busy; using port {port} instead.").format(busy=asked, port=port), flush=True)
     url = url_for(host, port)
     print(_("tableaux: King Albert and Eagle Wing at {url}").format(url=url), flush=True)
     print(_("Saved games and statistics: {path}").format(path=database), flush=True)
