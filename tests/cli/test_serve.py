@@ -24,10 +24,11 @@ from helpers.net import free_port
 from helpers.server import URL, children, server, wait_for_children, wait_until_answering
 from helpers.store import is_postgres
 from tableaux import Move
-from tableaux.cli import main
+from tableaux.cli import build_parser, main
 from tableaux.cli.stats import format_time
 from tableaux.web.app import WEB_GAMES, create_app
-from tableaux.web.server import DEFAULT_PORT, open_socket, url_for
+from tableaux.web.database import Database
+from tableaux.web.server import DEFAULT_PORT, open_socket, settings_of, url_for
 
 
 def headless_env(tmp_path: Path) -> dict[str, str]:
@@ -212,6 +213,29 @@ def test_unusable_database_is_a_clear_error(tmp_path: Path, capsys: pytest.Captu
     not_a_db.write_text("not a database\n" * 100)
     assert main(["stats", "--db", str(not_a_db)]) == 1
     assert "file is not a database" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("written", ["proxy.internal", "10.0.0.300", "10.0.0.0/33", "localhost", ""])
+def test_a_trusted_proxy_that_is_not_an_address_or_a_network_is_refused_saying_what_is_accepted(
+    written: str, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """uvicorn keeps a value it cannot read as an address as a name no connection ever has: the proxy would
+    never be trusted, and every player behind it counted as one address, without a word."""
+    with pytest.raises(SystemExit) as refused:
+        build_parser("serve").parse_args(["serve", "--trusted-proxy", "10.0.0.5", "--trusted-proxy", written])
+    assert refused.value.code == 2
+    err = capsys.readouterr().err
+    assert f"an IP address (192.0.2.7, ::1), a network (10.0.0.0/8) or * for any, not {written!r}" in err
+
+
+def test_trusted_proxies_are_read_as_addresses_and_networks_and_a_star_trusts_any(tmp_path: Path) -> None:
+    def proxies(*given: str) -> tuple[str, ...]:
+        args = build_parser("serve").parse_args(["serve", *(f"--trusted-proxy={p}" for p in given)])
+        return settings_of(args, Database(path=tmp_path / "g.sqlite3"), None).trusted_proxies
+
+    assert proxies("192.0.2.7", "[::1]", "10.0.0.1/8", " fd00::/64") == ("192.0.2.7", "::1", "10.0.0.0/8", "fd00::/64")
+    assert proxies("10.0.0.5", "*") == ("*",)  # what uvicorn reads as "any" (it takes a "*" among others as a name)
+    assert proxies() == ()
 
 
 def test_url_for_shows_a_reachable_address() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import sys
 from collections.abc import Callable
 
@@ -52,6 +53,23 @@ positive_float = bounded(float, N_("a time in seconds"), 1e-3, 1e9)
 port_number = bounded(int, N_("a port"), 1, 65535)
 memory_mb = bounded(int, N_("a size in MiB"), 16, 1 << 20)
 disk_mb = bounded(int, N_("a size in MiB"), 0, 1 << 30)
+
+
+def proxy_address(text: str) -> str:
+    """A ``--trusted-proxy``: ``*`` (any), an IP address or a network, written the way uvicorn compares it with the
+    address a connection comes from. A host name never equals such an address, so it is refused rather than
+    kept as a proxy that is never trusted; ``10.0.0.1/8`` is read as the network it lies in."""
+    value = text.strip()
+    if value == "*":
+        return value
+    try:
+        if "/" in value:
+            return str(ipaddress.ip_network(value, strict=False))
+        return str(ipaddress.ip_address(value.removeprefix("[").removesuffix("]")))
+    except ValueError:
+        raise argparse.ArgumentTypeError(_(
+            "a trusted proxy is an IP address (192.0.2.7, ::1), a network (10.0.0.0/8) or * for any, "
+            "not {text}").format(text=repr(text))) from None
 
 
 def deal_range(text: str) -> str:

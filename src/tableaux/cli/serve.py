@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..i18n import N_, _
-from .args import add_db_argument, port_number, positive_float, positive_int
+from .args import add_db_argument, port_number, positive_float, positive_int, proxy_address
 
 HELP = N_("start the browser game (the default command)")
 
@@ -23,9 +23,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-leaderboard", action="store_true",
                    help=_("no daily race: no leaderboard of the daily deal and no display names (a private "
                           "install)"))
-    p.add_argument("--trusted-proxy", action="append", metavar="ADDRESS",
-                   help=_("a reverse proxy in front of the server, by address (repeat for several; * for any): "
-                          "the client address it puts in X-Forwarded-For is the one counted for new games"))
+    p.add_argument("--trusted-proxy", action="append", metavar="ADDRESS", type=proxy_address,
+                   help=_("a reverse proxy in front of the server, by IP address or network (repeat for several; * "
+                          "for any): the client address it puts in X-Forwarded-For is the one counted for new games"))
     p.add_argument("--games-per-minute", type=positive_int, default=None, metavar="N",
                    help=_("new games each player may start in a minute (default 30); beyond it, 429"))
     p.add_argument("--games-per-minute-per-address", type=positive_int, default=None, metavar="N",

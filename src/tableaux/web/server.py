@@ -139,13 +139,14 @@ def settings_of(args: argparse.Namespace, database: Database, allowed_hosts: tup
     from .workers import Settings
 
     workers = getattr(args, "workers", 1)
+    proxies = tuple(getattr(args, "trusted_proxy", None) or ())
     limits = Limits(
         games_per_player=getattr(args, "games_per_minute", None) or Limits.games_per_player,
         games_per_address=getattr(args, "games_per_minute_per_address", None) or Limits.games_per_address,
     )
     return Settings(
         database, allowed_hosts, solver_workers=max(1, default_workers() // workers) if workers > 1 else None,
-        limits=limits, trusted_proxies=tuple(getattr(args, "trusted_proxy", None) or ()),
+        limits=limits, trusted_proxies=("*",) if "*" in proxies else proxies,  # uvicorn trusts any for "*" alone
         max_connections=getattr(args, "max_connections", None) or MAX_CONNECTIONS,
         leaderboard=not getattr(args, "no_leaderboard", False),
         **{name: value for name in ("request_timeout", "keep_alive") if (value := getattr(args, name, None))},
