@@ -131,6 +131,7 @@ def test_an_unreachable_postgresql_server_at_start_is_one_line_and_the_server_wa
         answer = r.json()
         assert answer["cause"] == "database" and answer["outcome"] == "unchanged"
         assert "nothing was changed" in answer["error"] and "earlier moves are safe" in answer["error"]
+        assert "127.0.0.1" not in answer["error"] and "refused" not in answer["error"]  # the log's, not theirs
     assert list(tmp_path.iterdir()) == []
 
 

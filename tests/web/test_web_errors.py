@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from helpers.web import new_game, play, view_of, without_clock
 from tableaux.web.app import COOKIE, MAX_BODY, create_app
+from tableaux.web.store import StoreError, StoreFull, StoreUnavailable
 
 # --- errors: each one precise, 4xx, and changing nothing ---------------------------
 BAD_NEW_GAME = [
@@ -278,6 +279,35 @@ def test_forged_or_unknown_cookie_gets_a_fresh_identity(db: Path, forged: str) -
     issued = r.headers.get("set-cookie", "")
     assert issued.startswith(f"{COOKIE}=") and f"{COOKIE}={forged};" not in issued
     assert mallory.get("/api/current").status_code == 404
+
+
+# --- the database away: the player's words, not the driver's ---------------------------
+DRIVER_WORDS = 'connection to server at "10.1.2.3", port 5432 failed: Connection refused'
+
+
+@pytest.mark.parametrize(("failure", "status", "english"), [
+    (StoreUnavailable(DRIVER_WORDS), 503, "cannot be reached just now, so nothing was changed"),
+    (StoreUnavailable(DRIVER_WORDS, outcome_unknown=True), 503, "may or may not have been stored. Your earlier"),
+    (StoreFull("could not extend file base/16384/2619: No space left on device"), 507, "disk is full, so nothing"),
+])
+def test_a_database_failure_tells_players_what_happened_in_their_language_and_never_the_drivers_words(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, failure: StoreError, status: int, english: str,
+) -> None:
+    """The driver's text names the database's host and port and how it failed: that is for the server's log
+    (the outage's line), while a player reads what happened to their change and what to do."""
+    def fail(*_args: Any, **_kwargs: Any) -> None:
+        raise failure
+
+    for name in ("create_game", "find_change"):  # (whether an unknown outcome was stored cannot be asked either)
+        monkeypatch.setattr(client.app.state.store, name, fail)  # type: ignore[attr-defined]
+    answers = {language: client.post("/api/games", json={"game": "king-albert", "deal": 1},
+                                     headers={"Accept-Language": language}) for language in ("en", "fr")}
+    for answer in answers.values():
+        assert answer.status_code == status and answer.headers["retry-after"].isdigit()
+        error = answer.json()["error"]
+        assert not [word for word in ("10.1.2.3", "5432", "refused", "No space", "2619") if word in error], error
+    assert english in answers["en"].json()["error"]
+    assert "Vos coups précédents sont en sécurité" in answers["fr"].json()["error"]
 
 
 # --- fuzzing: no client input gives a 5xx -----------------------------------------------

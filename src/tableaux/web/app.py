@@ -109,11 +109,12 @@ def web_effort(hint_seconds: float | None, chance_seconds: float | None,
 
 
 def unavailable(exc: StoreUnavailable | StoreFull) -> JSONResponse:
-    """503 (the database is away) or 507 (its disk is full), with Retry-After, saying whether anything changed."""
+    """503 (the database is away) or 507 (its disk is full), with Retry-After, saying whether anything changed, in
+    the player's words: the driver's reason is for the server's log."""
     full = isinstance(exc, StoreFull)
     outcome = "unknown" if getattr(exc, "outcome_unknown", False) else "unchanged"
     return JSONResponse(
-        {"error": str(exc), "cause": "disk" if full else "database", "outcome": outcome,
+        {"error": exc.for_players(), "cause": "disk" if full else "database", "outcome": outcome,
          "retry_after": exc.retry_after},
         status_code=507 if full else 503, headers={"Retry-After": str(exc.retry_after)},
     )

@@ -3,7 +3,9 @@
 Every failure of the database reaches the routes as one of the store's errors, which the app answers
 cleanly (the connection stays usable for the next request): :class:`StoreUnavailable` with 503 and a
 Retry-After header, :class:`StoreFull` with 507, and :class:`StoreError` for the rest. Each says what
-happened, whether the request changed anything, and that the player's earlier moves are safe.
+happened, whether the request changed anything, and that the player's earlier moves are safe; the driver's
+own words (the database's host, how it failed) go to the server's log and the command line, never to a
+player (``for_players``).
 
 :class:`Health` keeps the watch over one database for one server process. The first failure that looks
 like the database going away (a dropped connection, a refused one, no connection free in time) makes it
@@ -78,6 +80,16 @@ class StoreUnavailable(StoreError):
     def retry_after(self) -> int:
         return RETRY_AFTER
 
+    def for_players(self) -> str:
+        """What a player reads, in the request's language: what happened and what to do, without the driver's
+        words (which name the database's host and say how it failed: the server's log has them)."""
+        if self.outcome_unknown:
+            return _("The saved games database stopped answering while this change was being saved, so it may or "
+                     "may not have been stored. Your earlier moves are safe. Send the same request again, with the "
+                     "same request id, to find out: it is never applied twice.")
+        return _("The saved games database cannot be reached just now, so nothing was changed. Your earlier moves "
+                 "are safe. Try again in a moment.")
+
 
 class StoreFull(StoreError):
     """The database's disk is full: answered 507 (Insufficient Storage); nothing was changed."""
@@ -90,6 +102,11 @@ class StoreFull(StoreError):
     @property
     def retry_after(self) -> int:
         return RETRY_AFTER_FULL
+
+    def for_players(self) -> str:
+        """What a player reads, in the request's language, without the driver's words."""
+        return _("The saved games database's disk is full, so nothing was changed. Your earlier moves are safe. "
+                 "Try again later.")
 
 
 class Health:
