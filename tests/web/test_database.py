@@ -114,7 +114,8 @@ def test_an_unreachable_postgresql_server_at_start_is_one_line_and_the_server_wa
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A server started before its database (or during an outage) says so in one line and serves: every request
-    is answered 503 with Retry-After, saying that nothing changed, until the database answers. No folder named
+    is answered 503 with Retry-After, saying that nothing changed, until the database answers, and so is the
+    health check. No folder named
     'postgresql:' with SQLite inside, as `serve --db postgresql://...` once made."""
     pytest.importorskip("psycopg", reason="PostgreSQL URLs are read by psycopg (pip install '.[postgres]')")
     from helpers.net import free_port
@@ -132,6 +133,8 @@ def test_an_unreachable_postgresql_server_at_start_is_one_line_and_the_server_wa
         assert answer["cause"] == "database" and answer["outcome"] == "unchanged"
         assert "nothing was changed" in answer["error"] and "earlier moves are safe" in answer["error"]
         assert "127.0.0.1" not in answer["error"] and "refused" not in answer["error"]  # the log's, not theirs
+        health = httpx2.get(url + "api/health", timeout=30)  # what a load balancer or a monitor sees
+        assert health.status_code == 503 and health.json()["cause"] == "database", health.text
     assert list(tmp_path.iterdir()) == []
 
 

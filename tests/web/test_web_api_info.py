@@ -100,6 +100,13 @@ def test_game_info_gives_the_deal_limit_and_how_each_rank_reads_on_a_card(client
     assert info["rank_labels"]["T"] == "10"  # the notation's T is not what a card face shows
 
 
+def test_the_health_check_answers_200_while_the_database_answers_and_makes_no_player(client: TestClient) -> None:
+    """A load balancer asks every few seconds: each ask must not cost a player (a cookie, a token)."""
+    r = client.get("/api/health")
+    assert r.status_code == 200 and r.json() == {"status": "ok"}
+    assert "set-cookie" not in r.headers and "x-player-token" not in r.headers
+
+
 def test_the_page_scripts_apply_no_rule_and_name_no_game() -> None:
     """Rules live in the engine and game names in tableaux.GAMES: the page's scripts only draw what the server
     sends, the table's layout and the rules in words included (the game info)."""

@@ -84,6 +84,14 @@ def games_info(request: Request) -> JSONResponse:
     return ok({**game_info(), "leaderboard": request.app.state.leaderboard})
 
 
+@router.get("/health", operation_id="health", **api.route(200, api.Health, NO_BODY_ERRORS))
+def health(request: Request) -> JSONResponse:
+    """Whether this process and its database answer, for a load balancer or a monitor: 200, or 503 (cause
+    ``database``) while the database is away. No player is made, and nothing is written."""
+    request.app.state.store.ping()
+    return ok({"status": "ok"})
+
+
 def quotas_of(request: Request, player: str) -> list[tuple[str, int]]:
     """What a new game from this request is counted against: its player, and its client's address (the socket's,
     or the one a trusted proxy forwarded)."""

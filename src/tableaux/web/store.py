@@ -156,6 +156,12 @@ class Store:
         with self._connect() as conn, conn.transaction(one_statement=one_statement):
             yield conn
 
+    def ping(self) -> None:
+        """One statement on a connection, for the health check: :class:`StoreUnavailable` while the database is
+        away (at once once it is known to be), like any request that needs it."""
+        with self._connect() as conn:
+            conn.execute("SELECT 1").fetchone()
+
     # --- players --------------------------------------------------------------
     def player_exists(self, player: str) -> bool:
         if player in self._known_players:

@@ -39,6 +39,13 @@ class Unavailable(Answer):
     retry_after: Annotated[int, Field(ge=1, description="seconds to wait before trying again")]
 
 
+class Health(Answer):
+    """This server process answers, and so does its saved games database: what a load balancer or a monitor
+    checks. While the database is away the check is answered 503 (:class:`Unavailable`, cause ``database``)."""
+
+    status: Literal["ok"]
+
+
 # --- what the routes declare ------------------------------------------------------------
 ERRORS = {
     400: "the body is not valid JSON, or Content-Length is not a number",
