@@ -96,3 +96,37 @@ def test_readme_quick_start_is_two_commands_and_names_chromium_for_the_tests() -
     commands = [line for line in block.group(1).splitlines() if line.strip()]
     assert len(commands) == 2 and "python -m pytest" in commands[1]
     assert "apt-get install chromium" in quick
+
+
+NGINX_SERVER = re.compile(r"^    server \{\n.*?^    \}\n", re.MULTILINE | re.DOTALL)
+UPSTREAM = re.compile(r"upstream (\S+) \{(.*?)\}", re.DOTALL)
+
+
+def test_every_nginx_example_of_deploy_md_sends_a_host_its_servers_answer(tmp_path: Path) -> None:
+    """nginx sends the Host named in proxy_pass (an upstream group's name) unless told otherwise, and a server on a
+    loopback address answers only loopback names (against DNS rebinding): each example must get past that check
+    as `tableaux serve` makes it, the one for a proxy on the same machine (servers on 127.0.0.1) among them."""
+    from fastapi.testclient import TestClient
+
+    from tableaux.web.app import create_app
+    from tableaux.web.server import LOOPBACK_NAMES
+
+    text = (ROOT / "docs" / "deploy.md").read_text()
+    groups = {name: re.findall(r"server (\S+);", body) for name, body in UPSTREAM.findall(text)}
+    examples = [block for block in NGINX_SERVER.findall(text) if "proxy_pass" in block]
+    listening: list[str] = []
+    for block in examples:
+        target = re.search(r"proxy_pass http://([^/;]+)", block).group(1)  # type: ignore[union-attr]
+        site = re.search(r"server_name (\S+);", block).group(1)  # type: ignore[union-attr]
+        sent = re.search(r"proxy_set_header Host (\S+);", block)
+        host = {"$host": site, "$http_host": site, "$proxy_host": target}.get(sent.group(1), sent.group(1)) \
+            if sent else target
+        for backend in groups.get(target, [target]):
+            listen = backend.rsplit(":", 1)[0]
+            listening.append(listen)
+            allowed = LOOPBACK_NAMES if listen in LOOPBACK_NAMES else None  # as run_serve decides
+            app = create_app(tmp_path / "games.sqlite3", allowed_hosts=allowed)
+            answer = TestClient(app, base_url=f"http://{host}").get("/api/health")
+            app.state.store.close()
+            assert answer.status_code == 200, (block, host, answer.text)
+    assert "127.0.0.1" in listening and len(listening) > 1, examples
