@@ -248,6 +248,25 @@ def test_url_for_shows_a_reachable_address() -> None:
 # --- several processes on one port -------------------------------------------------------
 @pytest.mark.server
 @pytest.mark.slow
+@pytest.mark.parametrize(("cores", "warned"), [(1, True), (2, False)])
+def test_more_workers_than_cores_is_warned_of_in_one_line_not_refused(cores: int, warned: bool, tmp_path: Path) -> None:
+    """Processes beyond the cores only take turns on them: a host who asks for that is told so, and served."""
+    pretend = Path(__file__).parents[1] / "pretend_cpus"  # (what TABLEAUX_TEST_CPUS=N does for a whole run)
+    env = {**headless_env(tmp_path), "TABLEAUX_TEST_CPUS": str(cores),
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(pretend), os.environ.get("PYTHONPATH")]))}
+    args = ["serve", "--workers", "2", "--port", str(free_port()), "--no-browser", "--db", str(tmp_path / "g.sqlite3")]
+    with server(args, env=env) as s:
+        url = s.url()
+        s.wait_for("Press Ctrl\\+C to stop")
+        assert wait_until_answering(url).status_code == 200
+    told = [line for line in s.output if "more server processes than this machine has cores" in line]
+    assert told == ([f"Warning: --workers 2 starts more server processes than this machine has cores ({cores}); "
+                     "they take turns on them, so answers get slower, not faster.\n"] if warned else []), s.output
+
+
+
+@pytest.mark.server
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the server processes in /proc (Linux)")
 def test_workers_serve_one_port_from_several_processes_and_replace_one_that_dies(database: str) -> None:
     """--workers 2: two processes answer on the port, with one identity and one game across them; a SIGKILLed

@@ -191,6 +191,11 @@ def run_serve(args: argparse.Namespace) -> int:
                 "503 and the server keeps looking for it.").format(reason=away), flush=True)
     if workers > 1:
         print(_("{count} server processes answer on this port.").format(count=workers), flush=True)
+    cores = os.cpu_count() or 1
+    if workers > cores:  # allowed (a host may know better), but rarely meant
+        print(_("Warning: --workers {count} starts more server processes than this machine has cores ({cores}); "
+                "they take turns on them, so answers get slower, not faster.").format(count=workers, cores=cores),
+              file=sys.stderr, flush=True)
     if host not in LOOPBACK_NAMES:
         print(_("Listening on {host}: other computers that can reach this one can play too "
                 "(each browser only ever sees its own games).").format(host=host), flush=True)
