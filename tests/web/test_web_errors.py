@@ -310,6 +310,26 @@ def test_a_database_failure_tells_players_what_happened_in_their_language_and_ne
     assert "Vos coups précédents sont en sécurité" in answers["fr"].json()["error"]
 
 
+def test_any_other_database_failure_keeps_its_words_for_the_servers_log(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A saved game that cannot be replayed, a file that cannot be opened: the reason names a file or what a saved
+    game holds, which is the host's to read, not every player's."""
+    game = new_game(client)
+
+    def fail(*_args: Any, **_kwargs: Any) -> None:
+        raise StoreError("cannot open the database /srv/private/games.sqlite3: disk I/O error")
+
+    monkeypatch.setattr(client.app.state.store, "get_game", fail)  # type: ignore[attr-defined]
+    with caplog.at_level("ERROR", logger="tableaux.web"):
+        answer = client.get(f"/api/games/{game['id']}")
+    assert answer.status_code == 500
+    error = answer.json()["error"]
+    assert "/srv/private" not in error and "I/O" not in error
+    assert "nothing was changed" in error and "log" in error
+    assert "/srv/private/games.sqlite3: disk I/O error" in caplog.text
+
+
 # --- fuzzing: no client input gives a 5xx -----------------------------------------------
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)

@@ -43,6 +43,7 @@ from .middleware import (
     RequestLanguage,
     SecurityHeaders,
 )
+from .outage import log
 from .pool import SolverPool
 from .store import Store, StoreError, StoreFull, StoreUnavailable
 from .translations import router as translations_router
@@ -233,10 +234,13 @@ def create_app(
         return JSONResponse({"error": message}, status_code=exc.status_code, headers=exc.headers)
 
     @app.exception_handler(StoreError)
-    async def store_error(_: Request, exc: StoreError) -> JSONResponse:
+    async def store_error(request: Request, exc: StoreError) -> JSONResponse:
         if isinstance(exc, StoreUnavailable | StoreFull):
             return unavailable(exc)
-        return JSONResponse({"error": f"the saved games database failed: {exc}"}, status_code=500)
+        # Its words may name a file or a saved game's contents: the server's log has them, the player does not.
+        log.error("the saved games database failed on %s %s: %s", request.method, request.url.path, exc)
+        return JSONResponse({"error": "the saved games database failed on this request, and nothing was changed; "
+                                      "the server's log says why"}, status_code=500)
 
     @app.exception_handler(Exception)
     async def unexpected_error(_: Request, exc: Exception) -> JSONResponse:
