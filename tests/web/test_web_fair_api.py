@@ -94,10 +94,10 @@ def test_players_who_have_seen_the_same_share_one_search_for_the_chance(
     searched: list[dict[str, Any]] = []
     in_pool = assist.Assist._in_pool
 
-    async def counted(self: Any, fn: Callable[..., Any], *args: Any) -> Any:
+    async def counted(self: Any, client: str | None, fn: Callable[..., Any], *args: Any) -> Any:
         if fn is assist.chance_job:
             searched.append(args[0])
-        return await in_pool(self, fn, *args)
+        return await in_pool(self, client, fn, *args)
 
     monkeypatch.setattr(assist.Assist, "_in_pool", counted)
     first, second = TestClient(app), TestClient(app)
