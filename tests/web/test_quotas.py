@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from helpers.store import HeldClock, hold_store_clock, query
-from tableaux.web.limits import Limits, address_bucket
+from tableaux.web.limits import REFUSALS, Limits, Refusals, address_bucket
 
 
 @pytest.fixture
@@ -32,12 +32,31 @@ def anonymous_new_game(app: Any, deal: int) -> Any:
 
 
 @pytest.mark.slow
+def test_refusals_are_logged_the_first_at_once_then_a_line_a_minute_saying_how_many(
+        caplog: pytest.LogCaptureFixture) -> None:
+    now = [0.0]
+    refusals = Refusals(clock=lambda: now[0])
+    with caplog.at_level("WARNING", logger="tableaux.web"):
+        for moment in (0.0, 10.0, 20.0, 59.0, 61.0):
+            now[0] = moment
+            refusals.note("new games", lambda count: f"{count} refused")
+        refusals.note("solver", lambda count: f"{count} without the solver")
+    assert [r.getMessage() for r in caplog.records] == ["1 refused", "4 refused", "1 without the solver"]
+
+
 def test_an_anonymous_flood_is_refused_beyond_the_address_quota_and_leaves_nothing_lasting(
-    make_app: Callable[..., Any], database: str, clock: HeldClock,
+    make_app: Callable[..., Any], database: str, clock: HeldClock, caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    for kept in ("_logged", "_counts"):  # whatever another test's refusals left
+        monkeypatch.setattr(REFUSALS, kept, {})
     limits = Limits(games_per_player=30, games_per_address=50)
     app = make_app(limits=limits)
-    answers = [anonymous_new_game(app, deal) for deal in range(600)]
+    with caplog.at_level("WARNING", logger="tableaux.web"):
+        answers = [anonymous_new_game(app, deal) for deal in range(600)]
+    # The host reads of the flood in the log, once, not 550 times.
+    assert [r.getMessage() for r in caplog.records if "new games refused" in r.getMessage()] == [
+        "1 new games refused, over a player's or an address's limit a minute, since the last such line."]
     assert [r.status_code for r in answers].count(201) == 50
     refused = answers[50:]
     assert {r.status_code for r in refused} == {429}

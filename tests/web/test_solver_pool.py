@@ -17,6 +17,7 @@ import tableaux
 from helpers.net import free_port
 from helpers.server import server, wait_until_answering
 from tableaux.web.app import create_app
+from tableaux.web.limits import REFUSALS
 from tableaux.web.pool import SolverPool
 
 
@@ -128,7 +129,10 @@ def test_a_hint_comes_from_the_solver_in_a_worker(tmp_path: Path) -> None:
     assert not any(alive(p) for p in workers)
 
 
-def test_a_full_pool_answers_at_once_with_the_rule_of_thumb_and_says_so(tmp_path: Path) -> None:
+def test_a_full_pool_answers_at_once_with_the_rule_of_thumb_and_says_so(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    for kept in ("_logged", "_counts"):  # whatever another test's refusals left
+        monkeypatch.setattr(REFUSALS, kept, {})
     pool = SolverPool(workers=1, limit=0)
     sent: list[Any] = []
     run = pool.run
@@ -140,8 +144,13 @@ def test_a_full_pool_answers_at_once_with_the_rule_of_thumb_and_says_so(tmp_path
     pool.run = watched  # type: ignore[method-assign]
     with TestClient(create_app(tmp_path / "games.sqlite3", pool=pool)) as client:
         view = client.post("/api/games", json={"game": "eagle-wing", "deal": 8}).json()
-        answer = client.post(f"/api/games/{view['id']}/hint").json()
+        with caplog.at_level("WARNING", logger="tableaux.web"):
+            answer = client.post(f"/api/games/{view['id']}/hint").json()
+            for _again in range(3):
+                client.post(f"/api/games/{view['id']}/hint")
         assert sent == []  # no job went to the pool: the answer waited for no worker
+        logged = [r.getMessage() for r in caplog.records if "without the solver" in r.getMessage()]
+        assert len(logged) == 1 and logged[0].startswith("1 solver answers")  # the host is told, once a minute
         hint = answer["hint"]
         assert hint["source"] == "heuristic" and "solver is busy" in hint["message"]
         assert "rule of thumb" in hint["message"] and hint["move"] in view["legal_moves"]

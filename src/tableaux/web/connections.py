@@ -14,9 +14,10 @@ parser, which costs a request less CPU than h11) with the two limits it lacks, p
   answered 408 and closed;
 - at most ``limit_concurrency`` connections are open in one process (set below the process's file
   limit by :func:`connection_cap`): beyond that a new connection is closed at once, so the process keeps
-  answering the ones it has, and one line a minute says so in the log. asyncio accepts up to the listen
-  backlog's worth of connections in one go before any can be closed, so the backlog is kept small
-  (:data:`~tableaux.web.limits.BACKLOG`, uvicorn's is 2048) and that many descriptors are kept free beyond the cap.
+  answering the ones it has, and the log says so (:data:`~tableaux.web.limits.REFUSALS`: at most a line a
+  minute). asyncio accepts up to the listen backlog's worth of connections in one go before any can be
+  closed, so the backlog is kept small (:data:`~tableaux.web.limits.BACKLOG`, uvicorn's is 2048) and that many
+  descriptors are kept free beyond the cap.
 
 The time the app takes to answer is not limited here: a request that has arrived is the server's to answer.
 """
@@ -24,15 +25,13 @@ The time the app takes to answer is not limited here: a request that has arrived
 from __future__ import annotations
 
 import asyncio
-import logging
-import time
 from typing import Any
 
 from uvicorn.config import Config
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from ..i18n import _
-from .limits import BACKLOG, MAX_CONNECTIONS
+from .limits import BACKLOG, MAX_CONNECTIONS, REFUSALS
 
 REQUEST_TIMEOUT = 10.0
 """Seconds a request may take to arrive whole (head and body), from its first byte or the connection's opening, by
@@ -44,8 +43,6 @@ RESERVED_FILES = BACKLOG + 64
 """File descriptors kept for everything else: one accept round's new connections (before the cap closes them),
 database connections, the solver pool's pipes, logs."""
 TIMED_OUT = b"HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n"
-
-log = logging.getLogger("tableaux.web")
 
 
 def connection_cap(wanted: int = MAX_CONNECTIONS) -> int:
@@ -71,7 +68,6 @@ class GuardedProtocol(HttpToolsProtocol):
     """uvicorn's HTTP/1.1 protocol on httptools, with a cap on connections and a deadline for each request to
     arrive: from its first byte (or the connection's opening) to the parser's message-complete."""
 
-    _refused_logged = 0.0
     _arrived = True
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -85,11 +81,9 @@ class GuardedProtocol(HttpToolsProtocol):
         if cap is not None and len(self.connections) >= cap:
             self._refused = True
             transport.abort()
-            now = time.monotonic()
-            if now - GuardedProtocol._refused_logged > 60:
-                GuardedProtocol._refused_logged = now
-                log.warning(_("{count} connections are open, the most this process keeps: new ones are closed "
-                              "until some end.").format(count=cap))
+            REFUSALS.note("connections", lambda _refused: _(
+                "{count} connections are open, the most this process keeps: new ones are closed until some end."
+            ).format(count=cap))
             return
         super().connection_made(transport)
         self._arm()

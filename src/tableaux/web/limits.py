@@ -12,12 +12,20 @@ process on one database enforces the same ones.
   player with no game left with it (a flood of anonymous new games leaves nothing behind). A player
   who has moved a game keeps their newest one.
 - Connections: see :mod:`tableaux.web.connections`.
+
+What the limits refuse is logged for the host (:data:`REFUSALS`): the first refusal of each kind at once, then at
+most a line a minute with how many there were, so a flood shows in the log without flooding it.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
+
+from .outage import log
 
 BACKLOG = 64
 """Connections the kernel queues for a server, and so the most asyncio accepts in one go (uvicorn's default is
@@ -57,3 +65,36 @@ def address_bucket(address: str) -> str:
             return str(ip.ipv4_mapped)
         return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
     return str(ip)
+
+
+REPORT_EVERY = 60.0
+"""Seconds between two log lines about one kind of refusal, at least."""
+
+
+class Refusals:
+    """The refusals of one server process, logged at most once every :data:`REPORT_EVERY` seconds for each kind,
+    each line with how many refusals of that kind it stands for (since the line before)."""
+
+    def __init__(self, every: float = REPORT_EVERY, clock: Callable[[], float] = time.monotonic) -> None:
+        self.every = every
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._counts: dict[str, int] = {}
+        self._logged: dict[str, float] = {}
+
+    def note(self, kind: str, words: Callable[[int], str]) -> None:
+        """One refusal of ``kind``; ``words(count)`` is the log line for ``count`` of them, made only when a line
+        is due."""
+        with self._lock:
+            count = self._counts[kind] = self._counts.get(kind, 0) + 1
+            now = self.clock()
+            last = self._logged.get(kind)
+            if last is not None and now - last < self.every:
+                return
+            self._logged[kind] = now
+            del self._counts[kind]
+        log.warning(words(count))
+
+
+REFUSALS = Refusals()
+"""This process's refusals: new games over a quota, solver jobs with no place, connections over the cap."""

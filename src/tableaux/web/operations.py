@@ -37,6 +37,7 @@ from ..rulebook.registry import rules as rules_for
 from . import models as api
 from .errors import ApiError
 from .history import Kept, take_up
+from .limits import REFUSALS
 from .pool import SolverPool, hint_job
 from .store import GameRecord, Made, QuotaExceeded, Request, RequestSeen, StaleVersionError, Store, StoreUnavailable
 from .views import make_view, saved_game
@@ -325,7 +326,11 @@ class Games:
 
 
 def too_many(exc: QuotaExceeded) -> ApiError:
-    """429 with Retry-After: which limit was reached, and when a new game can start."""
+    """429 with Retry-After: which limit was reached, and when a new game can start (and a line in the log, at most
+    one a minute: :data:`~tableaux.web.limits.REFUSALS`)."""
+    REFUSALS.note("new games", lambda count: _(
+        "{count} new games refused, over a player's or an address's limit a minute, since the last such line."
+    ).format(count=count))
     if exc.bucket.startswith("player:"):
         message = _("too many new games: at most {limit} a minute for each player; try again in {seconds} s")
     else:

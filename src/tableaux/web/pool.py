@@ -36,6 +36,9 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
 
+from ..i18n import _
+from .limits import REFUSALS
+
 if TYPE_CHECKING:
     from ..advice.effort import Effort
 
@@ -166,22 +169,26 @@ class SolverPool:
         with self._lock:
             self._closed = False
         pool = self._pool()
-        for _ in range(self.workers):
+        for _worker in range(self.workers):
             pool.submit(_ready)
 
     def reserve(self, client: str | None = None) -> Place | None:
         """Take a place for one job of ``client`` (None: a job of the server's own); None when the pool is full or
         the client holds its share already (the caller then does without it)."""
         with self._lock:
-            if self._closed or self._taken >= self.limit:
-                return None
-            if client is not None:
-                held = self._by_client.get(client, 0)
-                if held >= self.per_client:
-                    return None
-                self._by_client[client] = held + 1
-            self._taken += 1
-            return Place(client)
+            refused = self._closed or self._taken >= self.limit
+            held = 0 if client is None else self._by_client.get(client, 0)
+            if not refused and held < self.per_client:
+                if client is not None:
+                    self._by_client[client] = held + 1
+                self._taken += 1
+                return Place(client)
+        if not self._closed:
+            REFUSALS.note("solver", lambda count: _(
+                "{count} solver answers done without the solver (a hint by the rule of thumb, a chance, a solution or "
+                "where a game was lost answered 503), the pool full or the asking address holding its share, since "
+                "the last such line.").format(count=count))
+        return None
 
     def release(self, place: Place) -> None:
         with self._lock:
