@@ -3,8 +3,9 @@
 Both terminal modes ask these functions and show what they return (:class:`~.said.Said` messages), so a
 figure or a hint reads the same in the line mode and on the full-screen board. They only put
 :mod:`tableaux.advice.fair` into words. The chance and the fair hint see only ``game.observation()``;
-where a game was lost looks at every card, so it answers only once the game is over or given up. Playing
-on after either makes the game assisted (:meth:`tableaux.terminal.sitting.Sitting.played_on`).
+where a game was lost looks at every card, so it answers only once the game is over or given up, or where no
+card is left to guess (:func:`tableaux.advice.fair.may_look_back`). Playing on after either makes the game
+assisted (:meth:`tableaux.terminal.sitting.Sitting.played_on`), unless where-lost answered during play.
 
 The slow ones (chance, hint, where lost) say first what they are about to do (``*_start``), so a mode can
 show that while they work.

@@ -47,7 +47,8 @@ def help_text(game: Game) -> str:
         _("  hint (h)                      suggest a move from the cards you have seen (fair)"),
         _("  hint peek                     a hint that looks at the face-down cards (peeking)"),
         _("  chance                        the chance that the hidden cards lie in a winnable way"),
-        _("  giveup, lost?                 give up; once the game is over, where it could no longer be won"),
+        _("  giveup, lost?                 give up; where it could no longer be won (once it is over, or any time "
+          "when no card is hidden)"),
         _("  solve                         play the winning line from here, step by step (marks the game assisted)"),
     ]
     if has_stock:
