@@ -201,7 +201,8 @@ class Shortener:
 
     def _native(self, start: State, line: Sequence[RawMove], budget: int,
                 deadline: float | None) -> list[RawMove] | None:
-        """The compiled core's passes; their line replayed through the engine, None unless it wins."""
+        """The compiled core's passes; their line (replayed through the engine unless the caller replays what it
+        returns: :attr:`replayed`), None unless it wins."""
         positions = self.positions
         assert isinstance(positions, CorePositions)
         seconds = 0.0

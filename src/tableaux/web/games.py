@@ -18,7 +18,7 @@ from pydantic import BaseModel
 
 from ..play.game import Game
 from . import models as api
-from .identity import Client, Player
+from .identity import Client, Player, client_address
 from .limits import Limits
 from .operations import (
     Games,
@@ -96,8 +96,7 @@ def quotas_of(request: Request, player: str) -> list[tuple[str, int]]:
     """What a new game from this request is counted against: its player, and its client's address (the socket's,
     or the one a trusted proxy forwarded)."""
     limits: Limits = request.app.state.limits
-    client = request.scope.get("client")
-    return limits.quotas(player, client[0] if client else None)
+    return limits.quotas(player, client_address(request))
 
 
 @router.post("/games", operation_id="newGame", **api.route(201, api.View, (*api.BODY_ERRORS, 429), links=""))

@@ -47,10 +47,11 @@ class Limits:
     """Seconds between two rounds of forgetting (old request ids, past minutes' counts, games never moved)."""
 
     def quotas(self, player: str, address: str | None) -> list[tuple[str, int]]:
-        """The counters a new game of ``player`` from ``address`` is counted in, with their limits."""
+        """The counters a new game of ``player`` from ``address`` (as :func:`address_bucket` counts it) is counted
+        in, with their limits."""
         out = [(f"player:{player}", self.games_per_player)]
         if address:
-            out.append((f"address:{address_bucket(address)}", self.games_per_address))
+            out.append((f"address:{address}", self.games_per_address))
         return out
 
 

@@ -39,10 +39,11 @@ POSTGRES_STILL_COMING = ("starting up", "shutting down", "in recovery", "too man
                          "terminating connection")
 """What a PostgreSQL server that refuses a connection says when it will take one again soon."""
 REFUSED_AS_WRITTEN = re.compile(r'invalid "?\w+"? value|for connection option|invalid port number|could not parse '
-                                r'network address|definition of service|service file|no password supplied')
+                                r'network address|definition of service|service file')
 """What libpq says when it cannot use the connection's settings as written (a value it does not know, a service
-that is not defined, no password for a server that asks for one): waiting for the server would not help."""
+that is not defined): waiting for the server would not help."""
 NO_PASSWORD = "no password supplied"
+"""What libpq says when the server asks for a password and none was given: refused as written too, with advice."""
 
 
 class PostgresEngine:

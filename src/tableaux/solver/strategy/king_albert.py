@@ -47,7 +47,7 @@ def ka_home_is_safe(height: Sequence[int], card: int) -> bool:
 TAIL_POLISH = (0.5, 300)
 """AisleRiot's rules' tail polish (:attr:`Strategy.tail_polish`): 300 positions from halfway along the line. The
 detour passes leave lines that searches shorten by a few moves, and a search from halfway is the cheapest that
-does: on 500 wins of deals drawn at random it takes the median line from 90 moves to 88, for a tenth more of the
+does: on 254 wins of deals drawn at random it takes the median line from 90 moves to 88, for a tenth more of the
 solve's time. Its line is taken as it comes: the detour passes run on it again shortened the mean line by 0.1 of
 a move, for a twelfth more of the solve's time (docs/notes/short-lines.md)."""
 SHORTENING_FLOOR = 1_600
@@ -92,16 +92,16 @@ class KingAlbertStrategy(Strategy):
         # positions to find them (benchmarks/lines.py): a classic line's shortening may make that many however
         # quick the solve, some tens of milliseconds in the core.
         self.polish_nodes = POLISH_NODES if single_cards_only else 0
-        if not single_cards_only:
+        if single_cards_only:
+            self.shortening_floor = CLASSIC_SHORTENING_FLOOR
+            self.long_polish = LONG_POLISH
+            self.relaxed_stage = RELAXED_STAGE
+        else:
             # AisleRiot's lines have few detours to cut, mostly short ones: the passes without a window cut the
             # same ones, in some 750 positions a line instead of 1,040 (docs/notes/short-lines.md).
             self.windowed_passes = False
             self.tail_polish = TAIL_POLISH
             self.shortening_floor = SHORTENING_FLOOR
-        if single_cards_only:
-            self.shortening_floor = CLASSIC_SHORTENING_FLOOR
-            self.long_polish = LONG_POLISH
-            self.relaxed_stage = RELAXED_STAGE
 
     def key(self, state: State) -> bytes:
         # Foundations, tableau piles and reserve cells are each interchangeable:
