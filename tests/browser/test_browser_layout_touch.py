@@ -11,7 +11,7 @@ from typing import Any
 
 from helpers.browser import LiveServer
 from helpers.layout import LANDSCAPE, PHONE, phone
-from helpers.page import KA1, Browser, Page, card, expect, next_frames, pile, set_setting, shot
+from helpers.page import KA1, Browser, Page, Player, card, expect, next_frames, pile, set_setting, shot
 
 
 def test_a_drop_anywhere_in_a_column_below_its_cards_lands_there(browser: Browser, server: LiveServer) -> None:
@@ -27,18 +27,32 @@ def test_a_drop_anywhere_in_a_column_below_its_cards_lands_there(browser: Browse
         p.close()
 
 
+def ten_picked_up(p: Player) -> tuple[Page, Any]:
+    """Deal 1 on the phone with its reserve's ten of hearts picked up by a tap, and no request of the page's kept:
+    the page and the ten."""
+    page = p.open(KA1)
+    ten = card(page, "TH", "reserve-3")
+    ten.tap()
+    expect(ten).to_have_class(re.compile(r"\bselected\b"))
+    p.settle()
+    p.requests.clear()
+    return page, ten
+
+
+def nothing_was_sent(p: Player, page: Page) -> None:
+    """No move reached the server, and none counts."""
+    p.settle()
+    assert not [r for r in p.requests if r.startswith("POST")], p.requests
+    expect(page.locator("#moves")).to_have_text("0")
+
+
 def test_a_tap_on_the_bare_table_puts_a_picked_up_card_back_and_a_tap_just_below_a_column_still_means_it(
     browser: Browser, server: LiveServer
 ) -> None:
     p = phone(browser, server)
     try:
-        page = p.open(KA1)
-        ten = card(page, "TH", "reserve-3")
-        ten.tap()
-        expect(ten).to_have_class(re.compile(r"\bselected\b"))
+        page, ten = ten_picked_up(p)
         expect(pile(page, "tableau-8")).to_have_class(re.compile(r"\btarget\b"))  # it could go onto the jack
-        p.settle()
-        p.requests.clear()
         jack = pile(page, "tableau-8").bounding_box()
         x, height = jack["x"] + jack["width"] / 2, ten.bounding_box()["height"]
         far = jack["y"] + jack["height"] + 3 * height  # the empty cloth, far below the jack's column
@@ -47,9 +61,7 @@ def test_a_tap_on_the_bare_table_puts_a_picked_up_card_back_and_a_tap_just_below
         expect(ten).not_to_have_class(re.compile(r"\bselected\b"))
         expect(page.locator(".pile.target")).to_have_count(0)
         expect(page.locator("#announce")).to_have_text("Put back.")
-        p.settle()
-        assert not [r for r in p.requests if r.startswith("POST")], p.requests
-        expect(page.locator("#moves")).to_have_text("0")
+        nothing_was_sent(p, page)
         ten.tap()  # picked up again: a tap just below the jack, where the ten would lie, puts it there
         expect(ten).to_have_class(re.compile(r"\bselected\b"))
         page.touchscreen.tap(x, jack["y"] + jack["height"] + height / 3)
@@ -109,12 +121,7 @@ def test_a_tap_on_a_pile_the_picked_up_card_cannot_go_to_says_why_on_the_screen_
     """A phone's player hears no screen reader: the reason a tap did nothing is written under the table too."""
     p = phone(browser, server)
     try:
-        page = p.open(KA1)
-        ten = card(page, "TH", "reserve-3")
-        ten.tap()
-        expect(ten).to_have_class(re.compile(r"\bselected\b"))
-        p.settle()
-        p.requests.clear()
+        page, ten = ten_picked_up(p)
         pile(page, "foundation-1").tap()  # empty: only an ace goes there
         notice = page.locator("#notice")
         expect(notice).to_be_visible()
@@ -123,8 +130,6 @@ def test_a_tap_on_a_pile_the_picked_up_card_cannot_go_to_says_why_on_the_screen_
         expect(ten).not_to_have_class(re.compile(r"\bselected\b"))  # put back, as before
         expect(page.locator(".pile.target")).to_have_count(0)
         shot(page, "phone-tap-cannot-go")
-        p.settle()
-        assert not [r for r in p.requests if r.startswith("POST")], p.requests
-        expect(page.locator("#moves")).to_have_text("0")
+        nothing_was_sent(p, page)
     finally:
         p.close()

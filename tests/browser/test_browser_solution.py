@@ -55,17 +55,22 @@ def test_show_solution_plays_the_winning_line_to_the_won_banner_on_king_albert_1
     expect(page.locator("#stats-body tr", has_text=re.compile(r"^Games won"))).to_contain_text("0")
 
 
+def solution_played_out(page: Any) -> None:
+    """The page loaded again (the player's moves so far stored) and the solution shown and played to its end."""
+    page.reload()
+    page.wait_for_selector("[data-pile]")
+    show_solution(page)
+    expect(page.locator("#solution-bar")).to_be_visible(timeout=SLOW)
+    play_solution_out(page)
+
+
 def test_a_deal_the_solution_played_to_its_end_says_the_solver_won_it_not_the_player(player: Player) -> None:
     line = tableaux.solve("king-albert", 17).moves
     page = player.page
     page.clock.install()  # the solution's moves: their timers moved on at once (play_solution_out)
     player.open("?game=king-albert&deal=17")
     send_moves(page, line[:-4])  # the player's own moves, up to a few from the end
-    page.reload()
-    page.wait_for_selector("[data-pile]")
-    show_solution(page)
-    expect(page.locator("#solution-bar")).to_be_visible(timeout=SLOW)
-    play_solution_out(page)
+    solution_played_out(page)
     banner = page.locator("#message")
     moves = page.locator("#moves").inner_text()
     expect(banner).to_contain_text(f"The solver won deal 17 of King Albert in {moves} moves.")
@@ -83,11 +88,7 @@ def test_a_daily_deal_the_solution_won_still_says_the_solver_won_it_when_the_pag
     player.open("daily?game=king-albert")
     deal = int(page.locator("#deal-number").inner_text())
     send_moves(page, tableaux.solve("king-albert", deal).moves[:-3])
-    page.reload()
-    page.wait_for_selector("[data-pile]")
-    show_solution(page)
-    expect(page.locator("#solution-bar")).to_be_visible(timeout=SLOW)
-    play_solution_out(page)
+    solution_played_out(page)
     banner = page.locator("#message")
     expect(banner).to_contain_text("The solver won")
     said = banner.inner_text()
