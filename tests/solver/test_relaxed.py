@@ -369,6 +369,19 @@ def test_the_default_classic_solve_proves_a_slow_lost_deal_lost_through_its_rela
 
 
 @needs_core
+def test_the_relaxed_stage_proves_a_deal_lost_whose_relaxed_game_takes_most_of_its_million_positions() -> None:
+    """Classic 4000001280: the usual search proves it lost after some 11 million positions; its game relaxed above
+    the Fours has no win, which takes 865,832 positions to see. A default solve with 10 million positions proves
+    it lost in the stage, within the first slice and the relaxed game's cap."""
+    from tableaux.solver.strategy.king_albert import RELAXED_STAGE
+
+    first_slice, _rank, cap = RELAXED_STAGE
+    staged = solve("king-albert-classic", 4000001280, max_nodes=10_000_000, line="none")
+    assert (staged.verdict, staged.relaxed) == ("unwinnable", 4)
+    assert first_slice + 865_832 <= staged.nodes <= first_slice + cap
+
+
+@needs_core
 def test_solve_on_the_command_line_has_the_relaxed_stage_unless_told_to_leave_it_out() -> None:
     out = run_tableaux("solve", "king-albert-classic", "3486418073", "--max-nodes", "3000000")
     assert out.returncode == 1 and "unwinnable" in out.stdout and "relaxed above rank 4" in out.stdout

@@ -12,8 +12,9 @@
 #include "table.h"
 
 typedef struct {
-    uint8_t pile[9][MAXCARDS + 1], len[9], res[7], height[4];
-    int kept; /* the rank kept apart */
+    uint8_t pile[9][MAXCARDS + 12], len[9], res[7], height[4];
+    int kept;        /* the rank kept apart */
+    uint64_t ph[9]; /* each pile's Zobrist hash (tx_zob by depth and kind), kept by take() and put() */
 } RPos;
 
 typedef struct {
@@ -37,39 +38,39 @@ static int source_card(const RPos *p, int s) {
 /* relaxed.py's children(), as moves: an Ace home alone when one can go; else every move, less a pile's only
  * card to an empty pile, a card to any empty pile but the first, and an Ace taken back. */
 static int relaxed_moves(const RPos *p, RMove *out) {
-    int n = 0, empty = -1;
-    for (int i = 0; i < 9; i++)
-        if (!p->len[i]) {
-            empty = i;
-            break;
-        }
-    for (int s = 0; s < 16; s++) {
-        int k = source_card(p, s);
-        if (k && kind_rank(k) == 1) {
-            out[0] = (RMove){(uint8_t)s, (uint8_t)(16 + (k & 7))};
+    int n = 0, empty = -1, top[20], want_rank[9], want_red[9];
+    for (int s = 0; s < 20; s++) top[s] = source_card(p, s);
+    for (int s = 0; s < 16; s++)
+        if (top[s] && kind_rank(top[s]) == 1) {
+            out[0] = (RMove){(uint8_t)s, (uint8_t)(16 + (top[s] & 7))};
             return 1;
         }
+    for (int i = 0; i < 9; i++) { /* what each pile takes: the rank below its top's, of the other colour */
+        want_rank[i] = top[i] ? kind_rank(top[i]) - 1 : -1;
+        want_red[i] = top[i] ? !kind_red(top[i]) : -1;
+        if (!top[i] && empty < 0) empty = i;
     }
     for (int s = 0; s < 20; s++) {
-        int k = source_card(p, s);
+        int k = top[s];
         if (!k || (s >= 16 && kind_rank(k) == 1)) continue;
         int r = kind_rank(k), red = kind_red(k);
         if (s < 16)
             for (int f = 0; f < 4; f++)
                 if (p->height[f] == r - 1 && (r <= p->kept ? f == (k & 7) : is_red_suit(f) == red))
                     out[n++] = (RMove){(uint8_t)s, (uint8_t)(16 + f)};
-        for (int i = 0; i < 9; i++) {
-            if (i == s || !p->len[i]) continue;
-            int t = p->pile[i][p->len[i] - 1];
-            if (kind_rank(t) == r + 1 && kind_red(t) != red) out[n++] = (RMove){(uint8_t)s, (uint8_t)i};
-        }
+        for (int i = 0; i < 9; i++)
+            if (want_rank[i] == r && want_red[i] == red && i != s) out[n++] = (RMove){(uint8_t)s, (uint8_t)i};
         if (empty >= 0 && !(s < 9 && p->len[s] == 1)) out[n++] = (RMove){(uint8_t)s, (uint8_t)empty};
     }
     return n;
 }
 
 static int take(RPos *p, int s) {
-    if (s < 9) return p->pile[s][--p->len[s]];
+    if (s < 9) {
+        int k = p->pile[s][--p->len[s]];
+        p->ph[s] ^= tx_zob[p->len[s]][k];
+        return k;
+    }
     if (s < 16) {
         int k = p->res[s - 9];
         p->res[s - 9] = 0;
@@ -81,22 +82,32 @@ static int take(RPos *p, int s) {
 }
 
 static void put(RPos *p, int d, int k) {
-    if (d < 9) p->pile[d][p->len[d]++] = (uint8_t)k;
+    if (d < 9) {
+        p->ph[d] ^= tx_zob[p->len[d]][k];
+        p->pile[d][p->len[d]++] = (uint8_t)k;
+    }
     else if (d < 16) p->res[d - 9] = (uint8_t)k;
     else p->height[d - 16]++;
 }
 
+/* The piles' canonical order: by their hashes, and by their cards where two hashes are equal, so that two piles
+ * come in one order whatever their places (equal piles give the same key either way). */
 static int pile_before(const RPos *p, int a, int b) {
+    if (p->ph[a] != p->ph[b]) return p->ph[a] < p->ph[b];
     int la = p->len[a], lb = p->len[b], c = memcmp(p->pile[a], p->pile[b], (size_t)(la < lb ? la : lb));
     return c < 0 || (c == 0 && la < lb);
 }
 
-/* The canonical key; returns its length. */
+/* The canonical key; returns its length. Its hash adds up terms of the heights, the cells and the piles, so it
+ * does not depend on their order and needs no pass over the key's bytes. */
 static int relaxed_key(const RPos *p, uint8_t *key, uint64_t *hash) {
     int n = 0, order[9], cells[7], nc = 0;
+    uint64_t h = mix(((uint64_t)p->height[0] << 24 | (uint64_t)p->height[1] << 16 | (uint64_t)p->height[2] << 8 |
+                      p->height[3]) ^ tx_salt[1]);
     for (int f = 0; f < 4; f++) key[n++] = p->height[f];
     for (int i = 0; i < 7; i++)
         if (p->res[i]) {
+            h += mix(p->res[i] ^ tx_salt[3]);
             int j = nc++;
             for (; j > 0 && cells[j - 1] > p->res[i]; j--) cells[j] = cells[j - 1];
             cells[j] = p->res[i];
@@ -104,21 +115,23 @@ static int relaxed_key(const RPos *p, uint8_t *key, uint64_t *hash) {
     for (int i = 0; i < nc; i++) key[n++] = (uint8_t)cells[i];
     key[n++] = 0xFF;
     for (int i = 0; i < 9; i++) {
+        h += mix(p->ph[i] ^ tx_salt[2]);
         int j = i;
         for (; j > 0 && pile_before(p, i, order[j - 1]); j--) order[j] = order[j - 1];
         order[j] = i;
     }
-    for (int i = 0; i < 9; i++) {
-        memcpy(key + n, p->pile[order[i]], p->len[order[i]]);
-        n += p->len[order[i]];
+    for (int i = 0; i < 9; i++) { /* whole words of 16 bytes: the key's buffer has KEY_SLACK bytes to spare */
+        const uint8_t *cards = p->pile[order[i]];
+        int len = p->len[order[i]];
+        for (int o = 0; o < len; o += 16) memcpy(key + n + o, cards + o, 16);
+        n += len;
         key[n++] = 0;
     }
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (int i = 0; i < n; i++) h = (h ^ key[i]) * 0x100000001b3ULL;
     *hash = mix(h);
     return n;
 }
 
+#define KEY_SLACK 16 /* what relaxed_key's copies of 16 bytes may write past the key's end */
 #define MOVES_MAX 320 /* more than a position has: 20 sources, each to 4 foundations, 9 piles or an empty one */
 
 typedef struct {
@@ -138,6 +151,7 @@ int tx_relaxed_search(const Pos *start, int kept, Budget *b) {
         for (int j = 0; j < start->n[KA_T0 + i]; j++) {
             int c = start->c[KA_T0 + i][j] & 63;
             p.pile[i][j] = (uint8_t)kind_of(&p, tx_rank[c], tx_suit[c]);
+            p.ph[i] ^= tx_zob[j][p.pile[i][j]];
         }
         p.len[i] = start->n[KA_T0 + i];
     }
@@ -154,7 +168,7 @@ int tx_relaxed_search(const Pos *start, int kept, Budget *b) {
     size_t fcap = 1024, mcap = 1 << 14, depth = 0, top;
     RFrame *fr = tx_budget_alloc(b, fcap * sizeof *fr, 0);
     RMove *mv = tx_budget_alloc(b, mcap * sizeof *mv, 0);
-    uint8_t key[KEY_MAX];
+    uint8_t key[KEY_MAX + KEY_SLACK];
     uint64_t hash;
     int result = -1, len = relaxed_key(&p, key, &hash);
     if (!fr || !mv || tx_table_full(&t)) goto out_of_memory;
@@ -180,6 +194,8 @@ int tx_relaxed_search(const Pos *start, int kept, Budget *b) {
             continue;
         }
         RMove m = mv[f->next++];
+        if (depth && m.src == mv[fr[depth - 1].next - 1].dst && m.dst == mv[fr[depth - 1].next - 1].src)
+            continue; /* it undoes the move that made this position: its child is the one before, in the table */
         int k = take(&p, m.src);
         put(&p, m.dst, k);
         len = relaxed_key(&p, key, &hash);
