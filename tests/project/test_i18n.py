@@ -112,6 +112,27 @@ def test_an_empty_or_fuzzy_translation_falls_back_to_english(tmp_path: Path, mon
         i18n.translations.cache_clear()
 
 
+def test_updating_a_catalogue_keeps_no_line_left_by_an_earlier_source_text_and_changes_nothing_the_second_time(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fuzzy entry's "#| msgid" line, which babel reads back as a translator's comment, would otherwise stay in
+    the catalogue after the entry it described was checked or changed."""
+    po = tmp_path / "xx" / "LC_MESSAGES" / "tableaux.po"
+    po.parent.mkdir(parents=True)
+    po.write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=utf-8\\n"\n\n'
+        '#, fuzzy\n#| msgid "Commands (old):"\nmsgid "Commands:"\nmsgstr "Befehle:"\n\n'
+        '# | msgid "Undo the move"\nmsgid "Undo"\nmsgstr "Rückgängig"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(i18n, "_LOCALE", str(tmp_path))
+    tmpl = update.template("tableaux")
+    first = update.po_text(update.merged("xx", "tableaux", tmpl))
+    assert b"Befehle:" in first and "Rückgängig".encode() in first
+    assert b"#|" not in first and b"# |" not in first
+    po.write_bytes(first)
+    assert update.without_dates(update.po_text(update.merged("xx", "tableaux", tmpl))) == update.without_dates(first)
+
+
 @pytest.mark.parametrize(("header", "lang"), [
     ("fr", "fr"),
     ("fr-CH, fr;q=0.9, en;q=0.8", "fr"),

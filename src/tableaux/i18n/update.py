@@ -107,6 +107,10 @@ def merged(lang: str, domain: str, tmpl: Catalog) -> Catalog:
     if path.is_file():
         with path.open("rb") as f:
             catalog = read_po(f, locale=lang, domain=domain)
+        for message in catalog:
+            # Babel reads a "#| msgid" line (a fuzzy entry's earlier source text) back as a translator's comment,
+            # which then outlives the entry it described: such lines are never kept.
+            message.user_comments = [c for c in message.user_comments if not c.startswith("| ")]
     else:
         catalog = Catalog(locale=lang, domain=domain, project="tableaux", fuzzy=False)
     catalog.update(tmpl)
@@ -115,8 +119,7 @@ def merged(lang: str, domain: str, tmpl: Catalog) -> Catalog:
 
 def po_text(catalog: Catalog) -> bytes:
     out = io.BytesIO()
-    write_po(out, catalog, width=100, ignore_obsolete=True, include_lineno=False, sort_output=True,
-             include_previous=True)
+    write_po(out, catalog, width=100, ignore_obsolete=True, include_lineno=False, sort_output=True)
     return out.getvalue()
 
 
