@@ -126,6 +126,35 @@ def test_with_every_card_face_up_the_chance_says_it_is_the_solvers_verdict_not_a
     assert "layout" not in text and "interval" not in text and "not your chance of winning" not in text
 
 
+def test_a_lost_classic_position_says_during_play_where_it_was_lost_and_goes_back_there_as_assisted(
+        player: Player) -> None:
+    """Every card is face up, so the chance is the solver's verdict: once it says the position cannot be won, its
+    explanation offers where the game was lost, as the end of a game does, without counting the game assisted."""
+    from helpers.lost import losing_game
+
+    game, k = losing_game("king-albert-classic")
+    page = player.open(f"?game=king-albert-classic&deal={game.deal}")
+    send_moves(page, game.moves_played)
+    page.reload()
+    expect(page.locator("#chance")).to_have_attribute("data-state", "done", timeout=SLOW)
+    page.click("#chance-stat")
+    expect(page.locator("#chance-info")).to_contain_text("this position cannot be won")
+    page.click("#chance-where-lost")
+    expect(page.locator("#chance-info .where-lost")).to_contain_text(f"You could still have won until move {k + 1}",
+                                                                     timeout=SLOW)
+    shot(page, "king-albert-classic-where-lost-during-play")
+    assert not player.view()["assisted"]
+    page.click("#lost-rewind")
+    expect(page.locator("#moves")).to_have_text(str(k))
+    expect(page.locator("#chance-info")).to_be_hidden()
+    view = player.view()
+    assert view["assisted"] and view["moves"] == k
+    expect(page.locator("#chance")).to_have_attribute("data-state", "done", timeout=SLOW)
+    page.click("#chance-stat")
+    expect(page.locator("#chance-info")).to_contain_text("a winning line starts here")
+    expect(page.locator("#chance-where-lost")).to_have_count(0)
+
+
 def test_the_hint_rests_on_the_chances_layouts_or_says_how_far_the_time_let_it_go(player: Player) -> None:
     """Eagle Wing deal 11: the server's hint and its chance solve the same seeded layouts of the hidden cards.
     When the hint's time ran out first (a busy machine, the Python solver), it says after how many."""

@@ -223,7 +223,22 @@ def test_where_lost_names_the_last_move_when_the_game_ended_on_its_losing_move(c
     assert mirror.is_won()
 
 
-def test_rewind_is_refused_during_play_and_beyond_the_moves_played(client: TestClient) -> None:
+def test_rewind_goes_back_during_play_of_classic_king_albert_as_assisted_keeping_the_moves_to_redo(
+        client: TestClient) -> None:
+    """Where-lost answers during play where no card is hidden, and so does going back there."""
+    from helpers.lost import losing_game
+
+    game, k = losing_game("king-albert-classic")
+    view = send(client, start(client, "king-albert-classic", game.deal), [str(m) for m in game.moves_played])
+    back = checked(client.post(f"/api/games/{view['id']}/rewind", json={"version": view["version"], "keep": k}))
+    assert back["assisted"] and back["moves"] == k and back["position"]["can_redo"]
+    mirror = tableaux.new_game("king-albert-classic", game.deal)
+    for move in game.moves_played[:k]:
+        mirror.play(move)
+    assert back["position"] == {**mirror.public_position(), "can_redo": True}
+
+
+def test_rewind_is_refused_during_play_with_cards_hidden_and_beyond_the_moves_played(client: TestClient) -> None:
     view = send(client, start(client), ["R1>F1"])
     r = client.post(f"/api/games/{view['id']}/rewind", json={"version": view["version"], "keep": 0})
     assert r.status_code == 422 and "undo" in r.json()["error"]

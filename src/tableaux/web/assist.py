@@ -107,8 +107,7 @@ class Assist:
 
     async def lost(self, game_id: str, player: str, client: str | None = None) -> dict[str, Any]:
         def finished(record: GameRecord, game: Game) -> tuple[int, dict[str, Any]]:
-            ended = record.given_up or (game.is_over() and not record.won)
-            if not fair.may_look_back(ended, game.observation()["unseen"]):
+            if not may_look_back(record, game):
                 raise ApiError(422, "where the game was lost is only worked out once it is over (no move left, "
                                     "or given up): it looks at every card, face-down ones too")
             return record.version, game.to_dict()
@@ -152,11 +151,17 @@ def rewind_action(keep: int) -> Callable[[Game], None]:
     return act
 
 
+def may_look_back(record: GameRecord, game: Game) -> bool:
+    """Whether where the game was lost may be worked out and gone back to now (:func:`fair.may_look_back`)."""
+    ended = record.given_up or (game.is_over() and not record.won)
+    return fair.may_look_back(ended, game.observation()["unseen"])
+
+
 def rewind_check(keep: int) -> Callable[[GameRecord, Game], None]:
     def check(record: GameRecord, game: Game) -> None:
-        if not (record.given_up or game.is_over()):
+        if not may_look_back(record, game):
             raise ApiError(422, "going back to where the game was lost is for a game that is over (no move "
-                                "left, or given up); use undo during play")
+                                "left, or given up), or one with no card hidden; use undo during play")
         played = game.played_count
         if keep > played:
             raise ApiError(422, f"keep must be at most the {played} moves played, not {keep}")

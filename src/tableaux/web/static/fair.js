@@ -92,6 +92,13 @@ function showChance(chance, key, ms) {
       : chance.winnable
         ? t("No card is hidden, so this is the solver's verdict, not an estimate: a winning line starts here.")
         : t("No card is hidden, and the solver has searched every line from here: this position cannot be won.")]);
+    if (!undecided && !chance.winnable) { // where it was lost tells no more than this, undo and a hint would
+      const line = document.createElement("p");
+      line.className = "where-lost";
+      const view = S.view;
+      line.append(button("chance-where-lost", t("Where was it lost?"), () => whereLostInto(line, view, false)));
+      $("chance-info").append(line);
+    }
     return;
   }
   const counts = { won: chance.winnable, undecided, level: percent(0.95), low: percent(chance.low),
@@ -147,18 +154,25 @@ export async function giveUp() {
   });
 }
 
-const lostAnswers = new Map(); // "id:version" -> the server's verdict (a finished game's verdict never changes)
+const lostAnswers = new Map(); // "id:version" -> the server's verdict
 
 /** Under the "no move left" or "given up" message: where the game could still have been won. */
-async function showWhereLost(view) {
-  const finished = (view.over || view.given_up) && !view.won;
-  if (!finished) return;
-  const key = `${view.id}:${view.version}`;
+function showWhereLost(view) {
+  if (!(view.over || view.given_up) || view.won) return;
   const line = document.createElement("div");
   line.id = "where-lost";
   line.className = "where-lost";
   $("message").append(line);
-  let lost = lostAnswers.get(key);
+  whereLostInto(line, view, true);
+}
+
+/**
+ * Where the game was lost, written into `line`: under the banner of a game that has ended, or during play in the
+ * chance's explanation, when no card is hidden and the position is lost (the server answers then too).
+ */
+async function whereLostInto(line, view, finished) {
+  const key = `${view.id}:${view.version}`;
+  let lost = lostAnswers.get(key); // a position's verdict never changes
   if (!lost) {
     line.textContent = t("Looking for where the game was lost…");
     try {
@@ -178,8 +192,8 @@ async function showWhereLost(view) {
     const back = t("Go back to before move {n}", { n });
     line.append(losingMove(lost) + " ", button("lost-rewind", back, () => rewind(lost.move_index)));
   } else if (lost.verdict === "winnable") {
-    const back = t("Go back and play on");
-    line.append(t("This position can still be won.") + " ", button("lost-rewind", back, () => rewind(view.moves)));
+    line.append(t("This position can still be won.") + " ");
+    if (finished) line.append(button("lost-rewind", t("Go back and play on"), () => rewind(view.moves)));
   } else if (lost.verdict === "never") {
     line.append(t("This deal could not be won from the start, whatever you played."));
   } else {
@@ -214,6 +228,7 @@ function losingMove(lost) {
 }
 
 function rewind(keep) {
+  if ($("chance-info").matches(":popover-open")) $("chance-info").hidePopover();
   enqueue(async () => {
     adopt(await api.rewind(S.view.id, S.view.version, keep, report()));
     notice(t("Back to where the game could still be won. This game now counts as assisted in the statistics."),
