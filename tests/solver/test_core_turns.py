@@ -33,16 +33,6 @@ def test_a_complete_search_made_in_turns_makes_the_same_positions_as_in_one_go(
     assert in_turns[:3] == whole[:3]
 
 
-@settings(max_examples=15, deadline=None)
-@given(deal=st.integers(1, 2**32 - 1), turns=st.sampled_from([1, 5, 333]))
-def test_the_restarted_complete_search_made_in_turns_makes_the_same_positions(deal: int, turns: int) -> None:
-    """Classic King Albert's restarted complete search (runs of 500 positions, doubling): a turn may end inside a
-    run or at its end, and the runs are the same."""
-    start = GAMES["king-albert-classic"].deal(deal)
-    kwargs = {"max_nodes": 30_000, "first_pass": False, "restarts": 500, "memory": 16 << 20}
-    assert _core.solve(1, start.piles, 0, turns=turns, **kwargs)[:3] == _core.solve(1, start.piles, 0, **kwargs)[:3]
-
-
 @pytest.mark.parametrize(("name", "deal"), [("king-albert", 3253385208), ("king-albert-classic", 3023121236)])
 def test_a_lost_deal_costs_a_few_times_the_complete_searchs_positions_not_the_pass_share_first(
         name: str, deal: int) -> None:

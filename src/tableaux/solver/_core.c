@@ -158,9 +158,9 @@ static int read_streams(PyObject *obj, int game, PassPlan *sched) {
 }
 
 static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
-    static char *names[] = {"game",       "piles",  "redeals",    "max_nodes", "time_limit", "memory",
-                            "first_pass", "oblige", "best_first", "threads",   "chained",    "restarts",
-                            "layered",    "disk",   "disk_class", "stream_alone", "streams", "turns", "after", NULL};
+    static char *names[] = {"game",       "piles",  "redeals",    "max_nodes",    "time_limit", "memory",
+                            "first_pass", "oblige", "best_first", "threads",      "chained",    "layered",
+                            "disk",       "disk_class", "stream_alone", "streams", "turns", "after", NULL};
     PyObject *g, *piles, *streams = NULL;
     long redeals;
     long long max_nodes = -1;
@@ -168,9 +168,9 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
     unsigned long long memory = 1ULL << 30, disk = 0;
     int first_pass = 1, oblige = 1, best_first = 1, threads = 1, chained = 1, layered = 0, game, stream_alone = -1;
     int after = 0;
-    long long restarts = -1, disk_class = -1, turns = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOl|LdKpppipLpKLiOLp", names, &g, &piles, &redeals, &max_nodes, &time_limit,
-                                     &memory, &first_pass, &oblige, &best_first, &threads, &chained, &restarts,
+    long long disk_class = -1, turns = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOl|LdKpppippKLiOLp", names, &g, &piles, &redeals, &max_nodes, &time_limit,
+                                     &memory, &first_pass, &oblige, &best_first, &threads, &chained,
                                      &layered, &disk, &disk_class, &stream_alone, &streams, &turns, &after) ||
         tx_py_game(g, &game))
         return NULL;
@@ -187,10 +187,6 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
                                    .turns = turns},
                       .stream_alone = stream_alone, .after = after};
     if (read_streams(streams, game, &sched.pass)) return NULL;
-    /* the complete search restarts in classic King Albert beside the first pass, unless told otherwise; a
-     * number above 1 is the first run's size (tests use small ones, to make many restarts on small spaces) */
-    if (restarts < 0) restarts = first_pass;
-    sched.complete.restarts = game != GAME_KA_CLASSIC || !restarts ? 0 : restarts > 1 ? restarts : RESTART_FROM;
     Search *s = calloc(1, sizeof *s);
     if (!s) return PyErr_NoMemory();
     if (tx_py_position(game, piles, redeals, &s->pos)) {
@@ -370,7 +366,7 @@ static PyMethodDef core_methods[] = {
      "its key for piles and the class (mask) it files them under"},
     {"solve", (PyCFunction)(void (*)(void))core_solve, METH_VARARGS | METH_KEYWORDS,
      "solve(game, piles, redeals, max_nodes=-1, time_limit=0, memory=2**30, first_pass=True, oblige=True,\n"
-     "      best_first=True, threads=1, chained=True, restarts=first_pass (or the first run's size), layered=False,\n"
+     "      best_first=True, threads=1, chained=True, layered=False,\n"
      "      disk=0, disk_class=-1, stream_alone=-1, streams=None, turns=0, after=False)\n"
      "-> (verdict 0 winnable / 1 unwinnable / 2 unknown, winning line, nodes, ran out of memory,\n"
      "    times the table was full and emptied)\n"

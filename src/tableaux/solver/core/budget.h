@@ -18,7 +18,7 @@
 typedef struct Budget {
     long long nodes, max_nodes; /* positions made; the most it may make (-1: no limit) */
     double deadline;            /* when the time limit runs out (0: none) */
-    /* The turn being made (tx_budget_turn): the first pass's turn, or a run of the restarted complete search. */
+    /* The turn being made (tx_budget_turn): the first pass's turn, or the complete search's beside it. */
     long long cap;        /* it stops past this many positions in all (-1: no cap) */
     double turn_deadline; /* and at this time (0: none): the first pass's share of the time limit */
     int capped, timeout;  /* it stopped at its cap, or at its deadline (or the other thread decided) */

@@ -1,6 +1,6 @@
 /*
  * The complete search (complete.c): the one whose verdict is a proof. The depth-first search with its own table,
- * restarted or not, or classic King Albert's layered search; run to its end in one go, or (the depth-first one) in
+ * or classic King Albert's layered search; run to its end in one go, or (the depth-first one) in
  * turns between the first pass's, each going on exactly where the one before stopped.
  */
 #ifndef TABLEAUX_COMPLETE_H
@@ -11,7 +11,6 @@
 /* How the complete search searches, as the caller chose it (_core.c). */
 typedef struct {
     int oblige;         /* classic King Albert: a reserve card put on the tableau is covered at once */
-    long long restarts; /* it restarts (classic King Albert), first with this many positions; 0: it does not */
     int layered;        /* classic King Albert: it is the layered search (which has no turns) */
     LayDisk disk;       /* the files the layered search may write */
     long long turns;    /* alone, it is still made in turns of this many positions (tests: that changes nothing); 0:
@@ -22,14 +21,8 @@ typedef struct {
 typedef struct {
     Search *s;          /* its own position, table and line; its budget counts its own positions */
     CompletePlan plan;
-    int k;              /* the restarted search's run, from 0 */
-    long long size;     /* that run's positions */
-    long long run_end;  /* where it ends, in s's positions */
     int result;         /* 1 won, 0 exhausted (lost), -1 undecided */
 } Complete;
-
-/* The first run of the restarted complete search, in positions; each run after it may make twice as many. */
-#define RESTART_FROM 250000LL
 
 int tx_complete_run(Search *s, const CompletePlan *plan);
 void tx_complete_start(Complete *c, Search *s, const CompletePlan *plan);

@@ -229,8 +229,8 @@ int tx_first_pass(Search *s, const PassPlan *plan, Complete *complete, double st
     p.share = max_nodes >= 0 ? max_nodes / 2 : (time_limit > 0 ? -1 : 64000000LL);
     s->budget.turn_deadline = time_limit > 0 ? start + (beside ? time_limit : time_limit / 2) : 0;
     /* In classic King Albert a chained run follows each depth-first run, as long: a streamliner that
-     * wins some deals at once (the solve wins deal 787 in 6.1M positions, where the plain complete search
-     * needs 42.8M) and others not at all.
+     * wins some deals at once (without the streamlined runs, the solve wins deal 974 in 694,000 positions, and
+     * in 5.3M without chained runs) and others not at all.
      * A best-first run takes turns with the depth-first runs, each turn as long as the run before it:
      * some deals it wins at once, others only a depth-first run wins. It holds three eighths of the
      * memory, which the table leaves free until the complete search. In classic King Albert a second
