@@ -207,7 +207,8 @@ async def lost(game_id: GameId, player: Player, assist: AssistDep, client: Clien
 @router.post("/games/{game_id}/rewind", operation_id="rewind", **api.route(200, api.View, GAME_ERRORS, links=""))
 def rewind(game_id: GameId, body: api.RewindRequest, player: Player, games: GamesDep, request: Request,
            key: KeyDep = None) -> JSONResponse:
-    """Take a lost or given-up game back to the position after its first ``keep`` moves, to play on.
+    """Take a lost or given-up game (or, where no card is hidden, one in play) back to the position after its first
+    ``keep`` moves, to play on.
 
     The game is marked assisted (the solver said where it could still be won); the moves taken back stay
     on the redo list.

@@ -12,6 +12,7 @@
 #include "table.h"
 
 typedef struct {
+    /* a pile has room past its 52 cards because relaxed_key copies it 16 bytes at a time */
     uint8_t pile[9][MAXCARDS + 12], len[9], res[7], height[4];
     int kept;        /* the rank kept apart */
     uint64_t ph[9]; /* each pile's Zobrist hash (tx_zob by depth and kind), kept by take() and put() */
