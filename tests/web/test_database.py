@@ -324,3 +324,49 @@ def _attempt(action: Any, *args: Any) -> object:
         return action(*args)
     except Exception as exc:  # the test reports it
         return exc
+
+
+def _watched(health: Any, reason: str) -> None:
+    """``health.failed(reason)``, and wait for the watch it starts to end."""
+    import threading
+
+    health.failed(reason)
+    for thread in threading.enumerate():
+        if thread.name == "tableaux-database-watch":
+            thread.join()
+
+
+def test_a_failure_the_first_look_finds_over_is_logged_as_short_at_most_once_a_minute_with_a_count(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A request failed, though the database answered again at once: the host reads of it, and of how many more,
+    without a line for each; a real outage still gets its two lines, and no such line."""
+    from tableaux.web.outage import Health
+
+    now = [0.0]
+    health = Health("games@db", look=lambda: None)
+    health._blips.clock = lambda: now[0]
+    with caplog.at_level("WARNING", logger="tableaux.web"):
+        _watched(health, "server closed the connection unexpectedly")
+        for moment in (1.0, 2.0, 61.0):
+            now[0] = moment
+            _watched(health, "SSL SYSCALL error: EOF detected")
+    assert [r.getMessage() for r in caplog.records] == [
+        "The saved games database games@db failed 1 request and answered again at once (server closed the "
+        "connection unexpectedly).",
+        "The saved games database games@db failed 3 requests, each time answering again at once, since the last "
+        "such line (the last: SSL SYSCALL error: EOF detected)."]
+    assert not health.down
+    caplog.clear()
+    tries = iter([OSError("connection refused"), None])
+
+    def look() -> None:
+        failure = next(tries)
+        if failure:
+            raise failure
+
+    outage = Health("games@db", look=look)
+    with caplog.at_level("WARNING", logger="tableaux.web"):
+        _watched(outage, "connection refused")
+    lines = [r.getMessage() for r in caplog.records]
+    assert len(lines) == 2 and "cannot be used: connection refused" in lines[0] and "answers again" in lines[1]
+    assert not outage.down

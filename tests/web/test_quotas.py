@@ -11,7 +11,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from helpers.store import HeldClock, hold_store_clock, query
-from tableaux.web.limits import REFUSALS, Limits, Refusals, address_bucket
+from tableaux.web.limits import REFUSALS, Limits, address_bucket
+from tableaux.web.logbook import Throttle
 
 
 @pytest.fixture
@@ -35,7 +36,7 @@ def anonymous_new_game(app: Any, deal: int) -> Any:
 def test_refusals_are_logged_the_first_at_once_then_a_line_a_minute_saying_how_many(
         caplog: pytest.LogCaptureFixture) -> None:
     now = [0.0]
-    refusals = Refusals(clock=lambda: now[0])
+    refusals = Throttle(clock=lambda: now[0])
     with caplog.at_level("WARNING", logger="tableaux.web"):
         for moment in (0.0, 10.0, 20.0, 59.0, 61.0):
             now[0] = moment

@@ -33,6 +33,7 @@ from .fields import CONTRACT_ERROR, WEB_GAMES
 from .games import Games, router
 from .identity import COOKIE, Player
 from .limits import Limits
+from .logbook import log
 from .middleware import (
     CHECK_ANSWERS,
     CSP,
@@ -43,7 +44,6 @@ from .middleware import (
     RequestLanguage,
     SecurityHeaders,
 )
-from .outage import log
 from .pool import SolverPool
 from .store import Store, StoreError, StoreFull, StoreUnavailable
 from .translations import router as translations_router

@@ -20,12 +20,9 @@ most a line a minute with how many there were, so a flood shows in the log witho
 from __future__ import annotations
 
 import ipaddress
-import threading
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from .outage import log
+from .logbook import Throttle
 
 BACKLOG = 64
 """Connections the kernel queues for a server, and so the most asyncio accepts in one go (uvicorn's default is
@@ -68,34 +65,5 @@ def address_bucket(address: str) -> str:
     return str(ip)
 
 
-REPORT_EVERY = 60.0
-"""Seconds between two log lines about one kind of refusal, at least."""
-
-
-class Refusals:
-    """The refusals of one server process, logged at most once every :data:`REPORT_EVERY` seconds for each kind,
-    each line with how many refusals of that kind it stands for (since the line before)."""
-
-    def __init__(self, every: float = REPORT_EVERY, clock: Callable[[], float] = time.monotonic) -> None:
-        self.every = every
-        self.clock = clock
-        self._lock = threading.Lock()
-        self._counts: dict[str, int] = {}
-        self._logged: dict[str, float] = {}
-
-    def note(self, kind: str, words: Callable[[int], str]) -> None:
-        """One refusal of ``kind``; ``words(count)`` is the log line for ``count`` of them, made only when a line
-        is due."""
-        with self._lock:
-            count = self._counts[kind] = self._counts.get(kind, 0) + 1
-            now = self.clock()
-            last = self._logged.get(kind)
-            if last is not None and now - last < self.every:
-                return
-            self._logged[kind] = now
-            del self._counts[kind]
-        log.warning(words(count))
-
-
-REFUSALS = Refusals()
+REFUSALS = Throttle()
 """This process's refusals: new games over a quota, solver jobs with no place, connections over the cap."""

@@ -9,7 +9,9 @@ player (``for_players``).
 
 :class:`Health` keeps the watch over one database for one server process. The first failure that looks
 like the database going away (a dropped connection, a refused one, no connection free in time) makes it
-look for itself, at once, with a fresh connection. If that fails too the database is *down*: one line
+look for itself, at once, with a fresh connection. If that works, the failure was short, but a request failed
+with it: the log says so, at most a line a minute saying how many (:class:`~tableaux.web.logbook.Throttle`).
+If it fails too the database is *down*: one line
 goes to the log, every request is answered 503 at once (without waiting on a connection that cannot
 come), and a thread keeps trying to connect, a quarter of a second after the first try and at most a
 second apart after that, so the server is back within about a second of the database's return; then
@@ -22,15 +24,13 @@ hidden) for these errors' messages and the log.
 
 from __future__ import annotations
 
-import logging
 import re
 import threading
 import time
 from collections.abc import Callable
 
-from ..i18n import _
-
-log = logging.getLogger("tableaux.web")
+from ..i18n import _, ngettext
+from .logbook import Throttle, log
 
 RETRY_AFTER = 2
 """Seconds a client is asked to wait (Retry-After) before trying again while the database is unavailable."""
@@ -130,6 +130,8 @@ class Health:
         self._full = False
         """Down because the disk is full: reads still work, so only a write that works shows it is over."""
         self._watching = False
+        self._blips = Throttle()
+        """Failures the first look found over: each failed a request, so the log says so, at most once a minute."""
 
     @property
     def down(self) -> bool:
@@ -150,7 +152,7 @@ class Health:
             if self._watching:
                 return
             self._watching = True
-        threading.Thread(target=self._watch, name="tableaux-database-watch", daemon=True).start()
+        threading.Thread(target=self._watch, args=(reason,), name="tableaux-database-watch", daemon=True).start()
 
     def worked(self, wrote: bool) -> None:
         """An operation succeeded, and ``wrote`` or not (unwatched databases: that is how their return is noticed;
@@ -175,8 +177,9 @@ class Health:
             log.warning(_("The saved games database {name} answers again, after {seconds:.1f} s.").format(
                 name=self.name, seconds=time.monotonic() - since))
 
-    def _watch(self) -> None:
-        """Look for the database until it answers: at once, then every quarter second, doubling up to a second."""
+    def _watch(self, reason: str) -> None:
+        """Look for the database until it answers: at once, then every quarter second, doubling up to a second.
+        When it answers at once, the failure (``reason``) was short, but a request failed with it: logged as such."""
         assert self._look is not None
         wait = FIRST_LOOK
         try:
@@ -190,6 +193,12 @@ class Health:
                     time.sleep(wait)
                     wait = min(2 * wait, LONGEST_WAIT)
                     continue
+                if self._down_since is None:
+                    self._blips.note("short", lambda count: ngettext(
+                        "The saved games database {name} failed {count} request and answered again at once ({reason}).",
+                        "The saved games database {name} failed {count} requests, each time answering again at "
+                        "once, since the last such line (the last: {reason}).", count).format(
+                            name=self.name, count=count, reason=reason))
                 self._back()
                 return
         finally:
