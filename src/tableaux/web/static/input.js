@@ -102,14 +102,19 @@ export async function activate(pile, index) {
     }
     setSelection(null);
     decorate();
-    // Said on the page too, as a refused move is: a player on a phone hears no screen reader.
-    const why = t("That cannot go to {pile}.", { pile: label(pile) });
-    notice(why);
-    announce(why);
+    cannotGo(pile);
     return false;
   }
   if (count) select(pile, count);
   return false;
+}
+
+/** A tap or a drop on a pile that cannot take the cards: said on the page as well as to a screen reader, since a
+ * player on a phone hears none. */
+function cannotGo(pile) {
+  const why = t("That cannot go to {pile}.", { pile: label(pile) });
+  notice(why);
+  announce(why);
 }
 
 export function tap(pile, index) {
@@ -272,10 +277,7 @@ function dropped(event, press) {
   decorate();
   const refused = event.type === "pointerup" ? pileUnder(event, press) : null;
   if (refused) {
-    // Dropped on a pile that cannot take it: said on the page too, as a refused tap is (no screen reader on a phone).
-    const why = t("That cannot go to {pile}.", { pile: label(refused) });
-    notice(why);
-    announce(why);
+    cannotGo(refused);
     return;
   }
   announce(t("Put back: that is not a place it can go."));
