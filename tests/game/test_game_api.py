@@ -375,9 +375,14 @@ def test_a_save_over_an_older_save_replaces_it_whole(tmp_path: Path) -> None:
     assert tableaux.load(path) == shorter and [p.name for p in tmp_path.iterdir()] == ["game.json"]
 
 
-def test_load_missing_file_is_a_save_file_error(tmp_path: Path) -> None:
-    with pytest.raises(SaveFileError, match="cannot read"):
-        tableaux.load(tmp_path / "nope.json")
+def test_loading_a_missing_file_or_a_folder_says_so_in_plain_words(tmp_path: Path) -> None:
+    missing = tmp_path / "nope.json"
+    with pytest.raises(SaveFileError) as refused:
+        tableaux.load(missing)
+    assert str(refused.value) == f"cannot read saved game {str(missing)!r}: No such file or directory"
+    with pytest.raises(SaveFileError) as refused:
+        tableaux.load(tmp_path)
+    assert str(refused.value) == f"cannot read saved game {str(tmp_path)!r}: Is a directory"
 
 
 def _save() -> dict:

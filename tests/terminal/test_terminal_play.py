@@ -5,17 +5,20 @@ Lines to a win or a dead end come from a small search over the engine's own move
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 import tableaux
-from helpers.terminal import play, play_fair
+from helpers.terminal import play, play_fair, scripted
 from tableaux.advice.heuristic import heuristic_moves
 from tableaux.advice.hints import Hint
 from tableaux.rulebook.engine import RawMove, Rules, State
 from tableaux.terminal import advice as terminal_fair
+from tableaux.terminal.line import play_loop
 
 Order = Callable[[Rules, State], list[RawMove]]
 
@@ -146,6 +149,28 @@ def test_undo_and_redo_with_a_number_take_back_and_replay_that_many_moves_or_cha
     assert "'redo' takes a number of moves, for example 'redo 3', not '0'" in out
     final, out = play(game, "redo 2")
     assert [str(m) for m in final.moves_played] == line
+
+
+def test_undoing_several_moves_before_any_is_played_says_there_is_nothing_to_undo() -> None:
+    final, out = play(tableaux.new_game("king-albert", 17), "undo 3", "redo 2")
+    assert "nothing to undo: no move has been played" in out and "nothing to redo" in out
+    assert "only 0" not in out and final.moves_played == []
+
+
+@pytest.mark.parametrize("width", [100, 80, 60, 40])
+def test_the_help_fits_the_console_and_a_long_description_goes_on_under_itself(width: int) -> None:
+    out = io.StringIO()
+    play_loop(tableaux.new_game("eagle-wing", 1), scripted(["help"]), Console(file=out, width=width))
+    after = out.getvalue().split("Commands:\n")[1].splitlines()
+    help_lines = after[:next(i for i, line in enumerate(after) if not line.startswith(" "))]
+    assert all(len(line) <= width for line in help_lines)
+    commands = [line for line in help_lines if line.startswith("  ") and not line.startswith("   ")]
+    assert any(line.lstrip().startswith("hint peek") for line in commands)
+    # every other line goes on a description: none starts at a command's margin, where it would read as one
+    assert all(line.startswith("   ") for line in help_lines if line.strip() and line not in commands)
+    undo = next(i for i, line in enumerate(help_lines) if line.lstrip().startswith("undo (u)"))
+    said = " ".join(" ".join(help_lines[undo:undo + 3]).split())
+    assert "back to the deal ('undo 3': three moves)" in said
 
 
 def test_double_click_sends_the_top_card_home() -> None:

@@ -312,7 +312,8 @@ def test_a_name_is_shown_on_the_board_and_anonymous_players_by_no_name_at_all(
 @pytest.mark.parametrize(("name", "says"), [
     ("A", "of length 1 is"), ("x" * 25, "of length 25 is"), ("   ", "of length 0 is"),
     ("Ada\nLovelace", "U+000A"), ("Ada\u202eecalevol", "U+202E"), ("Ada\u200b", "U+200B"), ("<script>", "'<'"),
-    ("Ada@home", "'@'"), ("---", "at least one letter or digit"), (5, "must be text"), (["Ada"], "must be text"),
+    ("Ada@home", "'@'"), ("<script>alert(1)</script>", "'<'"),
+    ("---", "at least one letter or digit"), (5, "must be text"), (["Ada"], "must be text"),
     ("Anonymous", "without a name"), ("ANONYMOUS", "without a name"), ("anonyme", "without a name"),
     ("Anónimo", "without a name"), ("Anoniem", "without a name"),
 ])

@@ -82,7 +82,9 @@ def load(path: str | os.PathLike[str]) -> Game:
             raise SaveFileError(_("{file} is too large to be a saved game (more than {n} bytes)").format(
                 file=repr(str(path)), n=MAX_SAVE_BYTES))
         text = data.decode()
-    except (OSError, UnicodeDecodeError) as exc:
+    except (OSError, UnicodeDecodeError) as exc:  # the system's reason alone ("No such file or directory"), as
+        # writing says it (save_file.py), not Python's "[Errno 2] ...: 'path'", which names the file twice
+        error = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         raise SaveFileError(_("cannot read saved game {file}: {error}").format(
-            file=repr(str(path)), error=exc)) from None
+            file=repr(str(path)), error=error)) from None
     return loads(text)

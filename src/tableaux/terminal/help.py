@@ -8,13 +8,20 @@ so the help never names a pile the game does not have.
 
 from __future__ import annotations
 
+import re
+
 from tableaux.i18n import _
 from tableaux.play.game import Game
 from tableaux.rulebook.engine import short_name
 
+_COMMAND = re.compile(r"\s*\S.*?\s{2,}(?=\S)")
+"""A help line's first column and the spaces after it: where its description starts."""
 
-def help_text(game: Game) -> str:
-    """Help for this game, its examples drawn from its own piles (``tableaux.GAMES`` and the Rules attributes)."""
+
+def help_text(game: Game, width: int | None = None) -> str:
+    """Help for this game, its examples drawn from its own piles (``tableaux.GAMES`` and the Rules attributes);
+    with ``width``, each line wrapped to it with its description's further lines under the description
+    (:func:`hanging`)."""
     rules = game.rules
     names = rules.pile_names
     has_stock = rules.stock is not None
@@ -61,4 +68,26 @@ def help_text(game: Game) -> str:
         _("  resume [N]                    go back to an unfinished game (every game is kept as you play)"),
         _("  help (?), quit (q)            this text; leave (Ctrl-D works too)"),
     ]
-    return "\n".join(lines)
+    return "\n".join(lines if width is None else [piece for line in lines for piece in hanging(line, width)])
+
+
+def hanging(line: str, width: int) -> list[str]:
+    """``line`` in lines of at most ``width`` characters, the description's further lines starting under its
+    first one. A console left to wrap a long help line starts the rest at the margin, under the commands, where it
+    reads as a command of its own."""
+    if len(line) <= width:
+        return [line]
+    import textwrap  # only for a help line too long for its console
+
+    column = _COMMAND.match(line)
+    if column is None:  # a line of one column: its further lines indented a little
+        indent = len(line) - len(line.lstrip()) + 2
+        pieces = textwrap.wrap(line.strip(), max(width - indent, 1), break_on_hyphens=False)
+        return [line[:indent - 2] + pieces[0], *(" " * indent + piece for piece in pieces[1:])]
+    start = column.end()
+    if start > width // 2:  # a console too narrow for two columns: the description goes under its command
+        indent = len(line) - len(line.lstrip()) + 4
+        pieces = textwrap.wrap(line[start:], max(width - indent, 1), break_on_hyphens=False)
+        return [line[:start].rstrip(), *(" " * indent + piece for piece in pieces)]
+    pieces = textwrap.wrap(line[start:], max(width - start, 1), break_on_hyphens=False)
+    return [line[:start] + pieces[0], *(" " * start + piece for piece in pieces[1:])]

@@ -82,7 +82,7 @@ class Session:
         self._handlers: dict[str, Callable[[str], list[Said]]] = {}
         s = self.sitting
         for names, fn in (
-            (("help", "?"), lambda _arg: [Said(help_text(self.game))]),
+            (("help", "?"), lambda _arg: [Said(help_text(self.game, self.out.width))]),
             (("quit", "q", "exit"), self.cmd_quit),
             (("undo", "u"), lambda arg: self.moved(s.undo(move_count(arg, "undo")))),
             (("redo",), lambda arg: self.moved(s.redo(move_count(arg, "redo")))),

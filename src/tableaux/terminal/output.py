@@ -198,6 +198,10 @@ class RichOutput:
     def encoding(self) -> str:
         return self.console.encoding
 
+    @property
+    def width(self) -> int:
+        return self.console.width
+
     def say(self, message: str, style: str = "") -> None:
         from rich.text import Text
 

@@ -285,9 +285,9 @@ class Sitting:
 
     @staticmethod
     def _steps(count: int, there: int, step: Callable[[], Move], too_many: str, one: str, many: str) -> list[Said]:
-        """``step`` made ``count`` times, when ``there`` are that many to make; a single step that is not there is
-        refused by the game itself, in its own words."""
-        if count > 1 and count > there:
+        """``step`` made ``count`` times, when ``there`` are that many to make; a step when there is none is
+        refused by the game itself, in its own words ("nothing to undo: ...")."""
+        if count > 1 and count > there > 0:
             raise TableauxError(too_many.format(n=there, count=count))
         moves = [step() for _i in range(count)]
         if count == 1:

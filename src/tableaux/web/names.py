@@ -54,9 +54,6 @@ def read_name(text: str) -> str:
                                 "{char}); {accepted}").format(char=f"U+{ord(char):04X}", accepted=accepted()))
     name = " ".join("".join(" " if unicodedata.category(c) == "Zs" else c
                             for c in unicodedata.normalize("NFC", text)).split())
-    if not NAME_MIN <= len(name) <= NAME_MAX:
-        raise NameRefused(_("a display name of length {n} is not accepted; {accepted}").format(
-            n=len(name), accepted=accepted()))
     before = " "
     for char in name:
         kind = unicodedata.category(char)
@@ -66,6 +63,9 @@ def read_name(text: str) -> str:
             raise NameRefused(_("a display name may not hold {char}; {accepted}").format(
                 char=repr(char), accepted=accepted()))
         before = char
+    if not NAME_MIN <= len(name) <= NAME_MAX:  # after the characters: a refused character is the likelier fault
+        raise NameRefused(_("a display name of length {n} is not accepted; {accepted}").format(
+            n=len(name), accepted=accepted()))
     if not any(unicodedata.category(c)[0] == "L" or unicodedata.category(c) == "Nd" for c in name):
         raise NameRefused(_("a display name needs at least one letter or digit; {accepted}").format(
             accepted=accepted()))
