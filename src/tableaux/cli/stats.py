@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from ..i18n import N_, _, ngettext
+from ..terminal.record import clock as format_time  # a time as the clocks show it, the terminal's and the browser's
 from .args import add_db_argument, game_choices
 
 if TYPE_CHECKING:
@@ -40,15 +41,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=_("reset the statistics shown (asks for confirmation; saved games are kept)"))
     p.add_argument("--yes", action="store_true", help=_("do not ask for confirmation"))
     p.add_argument("--game", choices=game_choices(), default=None)
-
-
-def format_time(seconds: float | None) -> str:
-    """A time as a clock shows it (``1:05``, ``1:02:05``), or ``-`` for none."""
-    if seconds is None:
-        return "-"
-    whole = int(seconds)  # whole seconds gone by, as the browser's clock (formatTime in render.js) shows them
-    hours, rest = divmod(whole, 3600)
-    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
 
 
 def short_id(player: str) -> str:

@@ -75,8 +75,8 @@ def make_view(record: GameRecord, game: Game) -> dict[str, Any]:
         "safe_moves": safe,
         "finish": [] if finished else finish_line(game, position, proven),
         # The time played up to the last change (tableaux.web.clock); the page counts on from there while the
-        # player plays. Cut to a tenth, never rounded up: clocks (formatTime in render.js, format_time in
-        # cli/stats.py) show whole seconds gone by, and rounding up would make 1.96 s show as 0:02 here and 0:01
+        # player plays. Cut to a tenth, never rounded up: clocks (formatTime in render.js, clock in
+        # terminal/record.py) show whole seconds gone by, and rounding up would make 1.96 s show as 0:02 here and 0:01
         # in stats.
         "elapsed_seconds": tenths(record.elapsed),
         "moves": game.played_count,
