@@ -44,9 +44,13 @@ def test_hint_says_when_the_position_is_lost() -> None:
     assert solve(game).verdict == "unwinnable"
     hint = tableaux.hint(game, time_limit=2.0, mode="peek")
     assert hint.unwinnable and hint.source == "solver" and hint.peeks
-    assert "can no longer be won" in hint.message
+    assert hint.message.startswith("This position cannot be won: the solver searched every line from here.")
+    assert "no longer" not in hint.message  # nothing has been played yet
     if hint.move is not None:
         assert hint.move in game.legal_moves()
+        game.play(hint.move)
+        later = tableaux.hint(game, time_limit=2.0, mode="peek")
+        assert later.unwinnable and "can no longer be won" in later.message
 
 
 def test_undecided_solver_falls_back_to_the_heuristic() -> None:

@@ -98,6 +98,13 @@ def move_sentence(game: Game, move: Move) -> str:
     return _("Move the {cards} onto the {target}.").format(cards=cards, target=card_name(onto[-1]))
 
 
+def cannot_be_won(game: Game) -> str:
+    """That the solver proved the position lost; "no longer" only once a move has been played."""
+    if game.played_count:
+        return _("This position can no longer be won: the solver searched every line from here.")
+    return _("This position cannot be won: the solver searched every line from here.")
+
+
 def worded(game: Game, hint: Hint) -> Hint:
     """The hint with its sentence (the message stands for it when there is no move)."""
     return hint if hint.move is None or hint.sentence else replace(hint, sentence=move_sentence(game, hint.move))
@@ -146,7 +153,7 @@ def peek_hint(game: Game, spend: Effort | None = None) -> Hint | None:
         return Hint(move, "solver", text + said, peeks=peeks)
     if result.verdict == "unwinnable":
         fallback = heuristic_hint(game)
-        text = _("This position can no longer be won: the solver searched every line from here.")
+        text = cannot_be_won(game)
         if fallback.move is not None:
             text += " " + _("You can still play {move}.").format(move=fallback.move)
         return Hint(fallback.move, "solver", text + said, unwinnable=True, peeks=peeks)
@@ -189,7 +196,7 @@ def fair_hint(game: Game, spend: Effort | None = None, *, seed: int | str = 0) -
     fallback = heuristic_hint(game)
     if answer.lost:
         if known:
-            text = _("This position can no longer be won: the solver searched every line from here.")
+            text = cannot_be_won(game)
         else:
             text = _("None of {n} possible layouts of the hidden cards can be won from here.").format(n=n)
             text += shortfall(n, decided, drawn)
