@@ -289,7 +289,9 @@ class Games:
             elif heuristic:
                 hint = dict(heuristic_hint(game).to_dict())
                 if hint["source"] == "heuristic":
-                    hint["message"] = _("The solver is busy with other hints. {hint}").format(hint=hint["message"])
+                    busy = _("The solver is busy with other hints. {hint}")
+                    hint["message"] = busy.format(hint=hint["message"])
+                    hint["reason"] = busy.format(hint=hint["reason"]).strip()
             saved = saved_game(game) if hint is None else {}
             return saved, make_view(record, game), hint
 

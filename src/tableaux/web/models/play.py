@@ -39,7 +39,9 @@ LegalMove = derive("LegalMove", MoveDict, Answer, "``Move.to_dict()``: a move an
 Hint = derive(
     "Hint", HintDict, Answer,
     "``Hint.to_dict()`` (tableaux.advice.hints): the suggested move, where it came from, and whether the solver "
-        "looked at face-down cards (``peeks``, a hint asked for in peek mode).",
+        "looked at face-down cards (``peeks``, a hint asked for in peek mode). ``message`` names moves in notation; "
+        "``reason`` says why with every other move named by its cards and the hint's own move left to "
+        "``sentence``, for a page that hides the pile labels.",
     move=LegalMove | None,
 )
 

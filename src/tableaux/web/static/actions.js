@@ -115,7 +115,9 @@ export async function showHint() {
   const notation = hint.move && showLabels() ? ` (${hint.move.text})` : "";
   const text = t("Hint: {sentence}", { sentence: hint.sentence + notation });
   const why = [];
-  const reason = hint.move ? hintReason(hint) : "";
+  // The moves in the reason follow the pile labels' setting, as the first line does: in notation beside the
+  // labels, else named by their cards (the server's `reason`).
+  const reason = !hint.move ? "" : showLabels() ? hintReason(hint) : hint.reason;
   if (hint.unwinnable) {
     if (reason) why.push(reason); // the solver's proof is its own whole sentence, and says it once
   } else if (reason) {
