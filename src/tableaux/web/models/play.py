@@ -81,6 +81,14 @@ class View(Answer):
         "the fewest moves of a winning line the solver found")
 
 
+class Refusal(Answer):
+    """Why the rules refuse a move in the game as it stands (``Rules.why_illegal``): one sentence in the request's
+    language, which names no card the player cannot see; null when the move is legal."""
+
+    move: str = Field(description="the move asked about, in notation")
+    reason: str | None
+
+
 class HintAnswer(Answer):
     hint: Hint
     view: View
