@@ -11,7 +11,8 @@ from helpers.games import random_game
 from tableaux import GAMES, new_game
 from tableaux.advice.effort import Effort, effort
 from tableaux.advice.heuristic import heuristic_moves, history, is_pointless
-from tableaux.advice.hints import heuristic_hint, peek_hint
+from tableaux.advice.hints import heuristic_hint, move_sentence, peek_hint
+from tableaux.rulebook.cards import DOWN, card_name
 from tableaux.rulebook.engine import State
 from tableaux.solver import solve
 
@@ -44,9 +45,44 @@ def test_hint_says_when_the_position_is_lost() -> None:
     assert solve(game).verdict == "unwinnable"
     hint = tableaux.hint(game, time_limit=2.0, mode="peek")
     assert hint.unwinnable and hint.source == "solver" and hint.peeks
-    assert "can no longer be won" in hint.message
+    assert hint.message.startswith("This position cannot be won: the solver searched every line from here.")
+    assert "no longer" not in hint.message  # nothing has been played yet
     if hint.move is not None:
         assert hint.move in game.legal_moves()
+        game.play(hint.move)
+        later = tableaux.hint(game, time_limit=2.0, mode="peek")
+        assert later.unwinnable and "can no longer be won" in later.message
+
+
+def test_the_reason_of_a_hint_names_every_move_of_its_plan_by_its_cards_and_never_in_notation() -> None:
+    """For a screen that hides the pile labels: the plan the message lists as R5>F1, R6>F1, T3>T6 reads as what
+    each move does, with the cards it moves, from the position the moves before it leave."""
+    game = new_game("king-albert", 1)
+    hint = tableaux.hint(game, spend=Effort(samples=8, positions=3000, seconds=60.0))
+    plan = hint.message.split("turns a hidden card: ")[1].rstrip(".").split(", ")
+    assert len(plan) == 3, hint.message
+    ahead = game.copy()
+    said = []
+    for move in plan:
+        said.append(move_sentence(ahead, ahead.parse_move(move)))
+        ahead.play(move)
+    assert said[0] == "Move the Ace of hearts to a foundation."
+    assert hint.reason.startswith("it wins in ")
+    assert hint.reason.endswith("It starts a plan of 3 moves that turns a hidden card: " + " ".join(said))
+    assert hint.to_dict()["reason"] == hint.reason
+    for move in plan:
+        assert move not in hint.reason
+
+
+def test_the_reason_never_names_a_face_down_card() -> None:
+    """A plan ends on the move that turns a hidden card: the card it uncovers is not named before it shows."""
+    for deal in range(1, 12):
+        game = new_game("king-albert", deal)
+        hint = tableaux.hint(game, spend=Effort(samples=8, positions=3000, seconds=60.0))
+        hidden = [card for pile in game.state.piles for card in pile if card & DOWN]
+        assert hidden
+        for card in hidden:
+            assert f"the {card_name(card)}" not in hint.reason, (deal, hint.reason)
 
 
 def test_undecided_solver_falls_back_to_the_heuristic() -> None:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import tableaux
-from helpers.page import PHONE, SLOW, Browser, Page, Player, axe_violations, expect, menu_click
+from helpers.page import PHONE, SLOW, Browser, Page, Player, axe_violations, expect, menu_click, set_setting
 from tableaux.advice.hints import heuristic_hint, move_sentence
 
 
@@ -108,3 +108,41 @@ def test_why_never_names_the_move_in_notation_which_the_hint_names_with_its_card
             .then((m) => m.hintReason({ message, move: { text } }))""", [message, name])
         assert got == reason
         assert name not in got
+
+
+NOTATION = re.compile(r"\b[A-Z]\d*(:\d+)?>[A-Z]\d*\b")
+"""A move in notation (R5>F1, T3:2>T6, S>W), which a player who hides the pile labels has no key to."""
+
+
+def why_text(page: Page) -> str:
+    notice = page.locator("#notice")
+    notice.locator("summary").click()
+    reason = notice.locator("details.why p")
+    expect(reason).to_be_visible()
+    return reason.inner_text()
+
+
+def test_with_the_pile_labels_hidden_why_names_the_moves_of_the_plan_by_their_cards(player: Player) -> None:
+    page = player.open("?game=king-albert&deal=1")
+    hint = ask_for_a_hint(page)
+    assert "turns a hidden card: " in hint["message"]  # a plan of several moves, listed in notation
+    why = why_text(page)
+    assert not NOTATION.search(why), why
+    first = tableaux.Move(hint["move"]["source"], hint["move"]["count"], hint["move"]["target"])
+    assert move_sentence(tableaux.new_game("king-albert", 1), first) in why  # the plan starts with the hint's move
+    assert why.startswith("From the solver: it wins in ")
+
+    set_setting(page, "pileLabels", "on")
+    ask_for_a_hint(page)
+    expect(page.locator("#notice")).to_contain_text(f"({hint['move']['text']})")
+    assert NOTATION.search(why_text(page))  # beside the labels, the plan keeps its notation
+
+
+def test_a_lost_deal_says_once_that_it_cannot_be_won_and_not_that_it_no_longer_can(player: Player) -> None:
+    page = player.open("?game=king-albert&deal=4")  # lost from the deal (see the solver tests)
+    set_setting(page, "hintMode", "peek")
+    hint = ask_for_a_hint(page)
+    assert hint["unwinnable"]
+    why = why_text(page)
+    assert why.startswith("This position cannot be won: the solver searched every line from here."), why
+    assert why.count("be won") == 1 and "no longer" not in why and "From the solver" not in why

@@ -11,8 +11,8 @@ import re
 import pytest
 
 from helpers.browser import LiveServer
-from helpers.layout import EW1, PHONE, boxes, no_sideways_scroll, phone, toolbar_rows
-from helpers.page import KA1, Browser, Player, expect, menu_click, open_menu, pile, show_solution, status_rows
+from helpers.layout import EW1, LANDSCAPE, PHONE, boxes, no_sideways_scroll, phone, toolbar_rows
+from helpers.page import KA1, Browser, Player, expect, menu_click, open_menu, pile, shot, show_solution, status_rows
 from tableaux import i18n
 
 
@@ -136,5 +136,31 @@ def test_the_solutions_controls_stay_in_one_row_on_a_phone(browser: Browser, ser
         assert bar["x"] >= 0 and bar["x"] + bar["width"] <= PHONE["width"]
         note = page.locator("#notice").bounding_box()  # the notice below it: apart, not covered
         assert bar["y"] + bar["height"] + 4 <= note["y"], (bar, note)
+    finally:
+        p.close()
+
+
+@pytest.mark.parametrize("screen", ["desktop", "portrait", "landscape"])
+def test_the_deal_box_shows_every_digit_of_the_largest_deal_number(
+        browser: Browser, server: LiveServer, screen: str) -> None:
+    """Deal numbers run to ten digits: one typed or pasted in is read whole before it is opened, on every screen,
+    and the wider box still leaves the toolbar one row and the page without sideways scroll."""
+    p = (Player(browser, server.url) if screen == "desktop"
+         else phone(browser, server, PHONE if screen == "portrait" else LANDSCAPE))
+    try:
+        page = p.open(KA1)
+        if not page.locator("#deal-input").is_visible():
+            open_menu(page)
+        page.fill("#deal-input", "3528471198")
+        page.locator("#deal-input").blur()
+        # A text field scrolls when its text outruns it: a scroll width past its inner width is text cut off. The
+        # box's width is fractional, and the one width rounds up where the other rounds down: a pixel is no cut.
+        cut = page.eval_on_selector("#deal-input", "(box) => box.scrollWidth - box.clientWidth")
+        shot(page, f"deal-box-{screen}")
+        assert cut <= 1, f"the last {cut} px of the deal number are cut off"
+        if page.get_attribute("#menu-button", "aria-expanded") == "true":
+            page.keyboard.press("Escape")
+        assert toolbar_rows(page) == 1
+        assert no_sideways_scroll(page)
     finally:
         p.close()

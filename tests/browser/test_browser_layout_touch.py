@@ -125,8 +125,9 @@ def test_a_tap_on_a_pile_the_picked_up_card_cannot_go_to_says_why_on_the_screen_
         pile(page, "foundation-1").tap()  # empty: only an ace goes there
         notice = page.locator("#notice")
         expect(notice).to_be_visible()
-        expect(notice).to_have_text("That cannot go to foundation 1.")
-        expect(page.locator("#announce")).to_have_text("That cannot go to foundation 1.")
+        said = "That cannot go to foundation 1. An empty foundation takes only an Ace, not the 10 of hearts."
+        expect(notice).to_have_text(said)
+        expect(page.locator("#announce")).to_have_text(said)
         expect(ten).not_to_have_class(re.compile(r"\bselected\b"))  # put back, as before
         expect(page.locator(".pile.target")).to_have_count(0)
         shot(page, "phone-tap-cannot-go")

@@ -65,16 +65,18 @@ def _centre(locator: Any) -> tuple[float, float]:
     return box["x"] + box["width"] / 2, box["y"] + 15
 
 
-def test_drop_on_an_illegal_pile_snaps_back_and_changes_nothing(player: Player) -> None:
+def test_drop_on_an_illegal_pile_snaps_back_changes_nothing_and_says_the_rule_that_refuses_it(player: Player) -> None:
     page = player.open(KA1)
     ten = card(page, "TD", "tableau-9")
     before = ten.bounding_box()
     player.requests.clear()
     drag(page, ten, pile(page, "tableau-1"))  # TD on TS: same rank, not allowed
     expect(card(page, "TD", "tableau-9")).to_be_visible()
-    # Why, on the page as well as to a screen reader: a player who sees no reason tries again.
-    expect(page.locator("#notice")).to_have_text("That cannot go to tableau 1.")
-    expect(page.locator("#announce")).to_have_text("That cannot go to tableau 1.")
+    # Why, on the page as well as to a screen reader, in the engine's words: a player who sees no reason tries again.
+    said = ("That cannot go to tableau 1. The 10 of diamonds cannot go onto the 10 of spades: a tableau pile takes a "
+            "card one rank lower and of the other colour.")
+    expect(page.locator("#notice")).to_have_text(said)
+    expect(page.locator("#announce")).to_have_text(said)
     settled(page)  # the snap-back slide is over
     ten_is_back_and_nothing_was_sent(player, page, before)
 

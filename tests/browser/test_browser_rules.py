@@ -99,3 +99,38 @@ def test_on_a_phone_a_close_button_stays_on_view_at_the_top_of_the_rules_as_they
         expect(pile(page, "tableau-3")).to_be_focused()
     finally:
         p.close()
+
+
+def arrows_walk_the_table(page: Page) -> None:
+    """ArrowRight puts the keyboard on a pile, and Space then plays there rather than pressing a toolbar button."""
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.getElementById('board').contains(document.activeElement)"), \
+        page.evaluate("document.activeElement.id || document.activeElement.tagName")
+    page.keyboard.press("Space")
+    expect(page.locator("#menu-button")).to_have_attribute("aria-expanded", "false")
+
+
+def test_after_the_welcome_card_the_arrow_keys_move_between_the_piles_as_it_says(
+        browser: Browser, server: Any) -> None:
+    p = Player(browser, server.url, first_visit=True)
+    try:
+        page = p.open("?game=king-albert&deal=1")
+        expect(page.locator("#welcome-dialog")).to_be_visible()
+        page.click("#welcome-close")
+        expect(page.locator("#welcome-dialog")).to_be_hidden()
+        arrows_walk_the_table(page)
+    finally:
+        p.close()
+
+
+def test_keeping_the_game_after_n_gives_the_arrow_keys_back_to_the_table(player: Player) -> None:
+    page = player.open("?game=king-albert&deal=1")
+    page.locator('[data-pile="reserve-5"] [data-card="AH"]').dblclick()
+    expect(page.locator("#moves")).to_have_text("1")
+    player.settle()
+    page.evaluate("document.activeElement.blur()")  # a player who clicked the table, not a control
+    page.keyboard.press("n")
+    expect(page.locator("#confirm-no")).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(page.locator("#confirm-dialog")).to_be_hidden()
+    arrows_walk_the_table(page)

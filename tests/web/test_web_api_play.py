@@ -186,3 +186,25 @@ def test_whole_numbers_written_with_a_point_are_whole_numbers(client: TestClient
         r = client.post(f"/api/games/{view['id']}/undo", content=b'{"version": %s}' % bad,
                         headers={"content-type": "application/json"})
         assert r.status_code == 422 and "version must be a whole number" in r.json()["error"], bad
+
+
+def test_a_refused_move_comes_with_the_rules_reason_in_the_players_language_and_changes_nothing(
+        client: TestClient) -> None:
+    """A page refuses a move from its view's legal moves and asks the engine why, never the rules of its own."""
+    view = new_game(client, "king-albert", 1)  # T8 = the Jack of clubs, T9 = the 10 of diamonds on top
+    game = tableaux.new_game("king-albert", 1)
+    url = f"/api/games/{view['id']}/refusal"
+    refused = {"source": "tableau-8", "count": 1, "target": "tableau-9"}
+    answer = client.get(url, params=refused)
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == {"move": "T8>T9", "reason": "The Jack of clubs cannot go onto the 10 of diamonds: a "
+                             "tableau pile takes a card one rank lower and of the other colour."}
+    why = game.rules.why_illegal(game.state, game.rules.to_raw(Move("tableau-8", 1, "tableau-9")))
+    assert why is not None and answer.json()["reason"].lower() == why.lower() + "."
+    french = client.get(url, params=refused, headers={"Accept-Language": "fr"}).json()["reason"]
+    assert "valet de trèfle" in french.lower()
+    legal = view["legal_moves"][0]
+    allowed = client.get(url, params={k: legal[k] for k in ("source", "count", "target")})
+    assert allowed.json()["reason"] is None
+    assert client.get(url, params={**refused, "target": "tableau-99"}).status_code == 422
+    assert client.get(f"/api/games/{view['id']}").json()["version"] == view["version"]  # nothing was played

@@ -51,3 +51,20 @@ def test_a_fair_hint_with_time_to_spare_never_says_the_time_ran_out(client: Test
         counted = re.search(r"of (\d+) possible layouts", hint["message"])
         assert counted and int(counted[1]) == drawn, hint["message"]
         assert "time ran out" not in hint["message"]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_hints_reason_names_the_moves_of_its_plan_by_their_cards_in_the_pages_language(
+        client: TestClient, lang: str) -> None:
+    """For a page that hides the pile labels: the plan the message lists in notation reads, in the reason, as what
+    each move does with its cards."""
+    view = client.post("/api/games", json={"game": "king-albert", "deal": 1}).json()
+    hint = ask(client, view, "fair", lang)
+    plan = re.search(r": ([A-Z0-9:>, ]+)\.$", hint["message"])
+    assert plan, hint["message"]
+    game = tableaux.new_game("king-albert", 1)
+    with speaking(lang):
+        for move in plan[1].split(", "):
+            assert move_sentence(game, game.parse_move(move)) in hint["reason"]
+            game.play(move)
+    assert not re.search(r"\b[A-Z]\d*(:\d+)?>[A-Z]\d*\b", hint["reason"]), hint["reason"]

@@ -13,7 +13,10 @@ and the browser all show what :func:`hint` returns, as :meth:`Hint.to_dict`
 gives it. A hint has two texts: its ``sentence``, one short sentence a player
 reads first ("Move the 3 of clubs onto the 4 of hearts."), made from the move
 and the cards on view (:func:`move_sentence`); and its ``message``, the reason
-and the figures behind it, which a screen shows on request.
+and the figures behind it, which a screen shows on request. The message names
+moves in notation (R7>F1), as the terminal shows them beside its pile labels;
+its ``reason`` says the same for a screen that hides those labels: every move
+named by its cards, and the hint's own move left to its sentence.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ class HintDict(TypedDict):
     source: HintSource
     sentence: str
     message: str
+    reason: str
     unwinnable: bool
     peeks: bool
 
@@ -62,6 +66,10 @@ class Hint:
     sentence: str = ""
     """What to do, in one short sentence with the cards named (:func:`move_sentence`); without a move, the
     message itself."""
+    reason: str = ""
+    """Why, as the message says it after its move, with no move in notation: other moves are named by their
+    cards (:func:`plan_words`) and the hint's own move not at all, since its sentence names it. It reads on from
+    "From the solver: ", so the part after "Play R5>T1: " keeps its small letter."""
 
     def to_dict(self) -> HintDict:
         return {
@@ -69,6 +77,7 @@ class Hint:
             "source": self.source,
             "sentence": self.sentence or self.message,
             "message": self.message,
+            "reason": self.reason,
             "unwinnable": self.unwinnable,
             "peeks": self.peeks,
         }
@@ -96,6 +105,24 @@ def move_sentence(game: Game, move: Move) -> str:
     if onto[-1] & DOWN:  # not in any game's rules today; said without naming a card all the same
         return _("Move the {cards} to {pile}.").format(cards=cards, pile=rules.pile_words(move.target))
     return _("Move the {cards} onto the {target}.").format(cards=cards, target=card_name(onto[-1]))
+
+
+def plan_words(game: Game, moves: list[Move]) -> str:
+    """The moves of a plan as sentences with their cards named, each from the position the moves before it
+    leave (:func:`move_sentence`, so no face-down card is named)."""
+    ahead = game.copy()
+    said = []
+    for move in moves:
+        said.append(move_sentence(ahead, move))
+        ahead.play(move)
+    return " ".join(said)
+
+
+def cannot_be_won(game: Game) -> str:
+    """That the solver proved the position lost; "no longer" only once a move has been played."""
+    if game.played_count:
+        return _("This position can no longer be won: the solver searched every line from here.")
+    return _("This position cannot be won: the solver searched every line from here.")
 
 
 def worded(game: Game, hint: Hint) -> Hint:
@@ -143,13 +170,15 @@ def peek_hint(game: Game, spend: Effort | None = None) -> Hint | None:
     if result.verdict == "winnable" and result.moves:
         move = result.moves[0]
         text = _("Play {move}: it starts a winning line of {n} moves.").format(move=move, n=len(result.moves))
-        return Hint(move, "solver", text + said, peeks=peeks)
+        # TRANSLATORS: follows "From the solver: ", as what follows the move does in "Play R5>T1: it starts ...".
+        why = _("it starts a winning line of {n} moves.").format(n=len(result.moves))
+        return Hint(move, "solver", text + said, peeks=peeks, reason=why + said)
     if result.verdict == "unwinnable":
         fallback = heuristic_hint(game)
-        text = _("This position can no longer be won: the solver searched every line from here.")
+        text = why = cannot_be_won(game)
         if fallback.move is not None:
             text += " " + _("You can still play {move}.").format(move=fallback.move)
-        return Hint(fallback.move, "solver", text + said, unwinnable=True, peeks=peeks)
+        return Hint(fallback.move, "solver", text + said, unwinnable=True, peeks=peeks, reason=why + said)
     return None
 
 
@@ -177,34 +206,45 @@ def fair_hint(game: Game, spend: Effort | None = None, *, seed: int | str = 0) -
         move = answer.move
         if known:
             return Hint(move, "solver", _(
-                "Play {move}: it starts a winning line (no card is hidden any more).").format(move=move))
+                "Play {move}: it starts a winning line (no card is hidden any more).").format(move=move),
+                # TRANSLATORS: follows "From the solver: ", as what follows the move does in "Play R5>T1: ...".
+                reason=_("it starts a winning line (no card is hidden any more)."))
+        short = shortfall(n, decided, drawn)
         text = _("Play {move}: it wins in {wins} of {n} possible layouts of the hidden cards.").format(
-            move=move, wins=wins, n=n) + shortfall(n, decided, drawn)
-        if len(answer.moves) > 1:
+            move=move, wins=wins, n=n) + short
+        # TRANSLATORS: follows "From the solver: ", as what follows the move does in "Play R5>T1: it wins ...".
+        why = _("it wins in {wins} of {n} possible layouts of the hidden cards.").format(wins=wins, n=n) + short
+        count = len(answer.moves)
+        if count > 1:
             text += " " + ngettext(
                 "It starts a plan of {count} move that turns a hidden card: {plan}.",
-                "It starts a plan of {count} moves that turns a hidden card: {plan}.", len(answer.moves)).format(
-                count=len(answer.moves), plan=", ".join(map(str, answer.moves)))
-        return Hint(move, "solver", text)
+                "It starts a plan of {count} moves that turns a hidden card: {plan}.", count).format(
+                count=count, plan=", ".join(map(str, answer.moves)))
+            # TRANSLATORS: the plan's moves follow, each a sentence such as "Move the 3 of clubs to a foundation."
+            why += " " + ngettext("It starts a plan of {count} move that turns a hidden card:",
+                                  "It starts a plan of {count} moves that turns a hidden card:", count).format(
+                count=count) + " " + plan_words(game, answer.moves)
+        return Hint(move, "solver", text, reason=why)
     fallback = heuristic_hint(game)
     if answer.lost:
         if known:
-            text = _("This position can no longer be won: the solver searched every line from here.")
+            text = why = cannot_be_won(game)
         else:
             text = _("None of {n} possible layouts of the hidden cards can be won from here.").format(n=n)
-            text += shortfall(n, decided, drawn)
+            text = why = text + shortfall(n, decided, drawn)
         if fallback.move is not None:
             text += " " + _("You can still play {move}.").format(move=fallback.move)
-        return Hint(fallback.move, "solver", text, unwinnable=known)
+        return Hint(fallback.move, "solver", text, unwinnable=known, reason=why)
     if fallback.move is None:
         return fallback
     if known:
         return Hint(fallback.move, "heuristic", _(
             "Try {move} (a rule of thumb, not a proof: the solver found no winning line from here within the search "
             "it was given).").format(move=fallback.move))
+    short = shortfall(n, n, drawn)
     return Hint(fallback.move, "heuristic", _(
         "Try {move} (a rule of thumb, not a proof: the solver won none of the sampled layouts of the hidden "
-        "cards, and could not tell for some of them).").format(move=fallback.move) + shortfall(n, n, drawn))
+        "cards, and could not tell for some of them).").format(move=fallback.move) + short, reason=short.strip())
 
 
 def shortfall(solved: int, decided: int, drawn: int) -> str:

@@ -12,12 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Path, Request
+from fastapi import APIRouter, Depends, Header, Path, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
 from ..play.game import Game
 from . import models as api
+from .fields import MAX_COUNT
 from .identity import Client, Player, client_address
 from .limits import Limits
 from .operations import (
@@ -156,6 +157,15 @@ history_route("undo", undo_action, "Undo the last move (from a game that is over
 history_route("redo", redo_action, "Replay the last undone move", False)
 history_route("restart", restart_action, "Back to the deal (the moves stay on the redo list; from a game that is "
               "over, it counts as assisted)", True)
+
+
+@router.get("/games/{game_id}/refusal", operation_id="refusal", **api.route(200, api.Refusal, (404, 422)))
+def refusal(game_id: GameId, player: Player, games: GamesDep, source: api.Pile,
+            count: Annotated[int, Query(ge=1, le=MAX_COUNT, description="how many cards move")],
+            target: api.Pile) -> JSONResponse:
+    """Why the rules refuse moving ``count`` cards from ``source`` to ``target`` now (null: they allow it).
+    Changes nothing."""
+    return ok(games.refusal(game_id, player, source, count, target))
 
 
 @router.post("/games/{game_id}/hint", operation_id="hint",

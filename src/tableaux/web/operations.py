@@ -173,6 +173,16 @@ class Games:
             self._remember(record, kept)
             return make_view(record, kept.game)
 
+    def refusal(self, game_id: str, player: str, source: str, count: int, target: str) -> dict[str, Any]:
+        """Why the rules refuse the move in the stored game, as a sentence; a page asks only once it has refused
+        one from its view's legal moves, and the rules stay the engine's alone."""
+        with self._open(game_id, player) as (record, kept):
+            self._remember(record, kept)
+            game = kept.game
+            move = read_move(game, api.MoveSpec(source=source, count=count, target=target))
+            why = game.rules.why_illegal(game.state, game.rules.to_raw(move))
+            return {"move": str(move), "reason": None if why is None else why[:1].upper() + why[1:] + "."}
+
     def current(self, player: str, name: str | None) -> dict[str, Any]:
         record = self.store.current_game(player, name)
         if record is None:
@@ -289,7 +299,9 @@ class Games:
             elif heuristic:
                 hint = dict(heuristic_hint(game).to_dict())
                 if hint["source"] == "heuristic":
-                    hint["message"] = _("The solver is busy with other hints. {hint}").format(hint=hint["message"])
+                    busy = _("The solver is busy with other hints. {hint}")
+                    hint["message"] = busy.format(hint=hint["message"])
+                    hint["reason"] = busy.format(hint=hint["reason"]).strip()
             saved = saved_game(game) if hint is None else {}
             return saved, make_view(record, game), hint
 

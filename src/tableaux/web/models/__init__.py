@@ -27,7 +27,7 @@ does not have, an illegal move) are made by the engine, after these.
 # come from elsewhere (the game's name, the language code, the deal's bounds) are handed out here too.
 
 from ...rulebook.deal import MAX_DEAL
-from ..fields import GAME_ID, WEB_GAMES, Game, LanguageCode
+from ..fields import GAME_ID, WEB_GAMES, Game, LanguageCode, Pile
 from .answer import Answer, CardCode, DealNumber, NonNegative, Share
 from .page import (
     GameEntry,
@@ -52,6 +52,7 @@ from .play import (
     LegalMove,
     Lost,
     Position,
+    Refusal,
     Resume,
     Solution,
     View,
@@ -136,7 +137,9 @@ __all__ = [
     "NonNegative",
     "PLAYED",
     "Paragraph",
+    "Pile",
     "Position",
+    "Refusal",
     "RETRY_ANSWER",
     "RaceEntry",
     "ResetRequest",

@@ -39,7 +39,9 @@ LegalMove = derive("LegalMove", MoveDict, Answer, "``Move.to_dict()``: a move an
 Hint = derive(
     "Hint", HintDict, Answer,
     "``Hint.to_dict()`` (tableaux.advice.hints): the suggested move, where it came from, and whether the solver "
-        "looked at face-down cards (``peeks``, a hint asked for in peek mode).",
+        "looked at face-down cards (``peeks``, a hint asked for in peek mode). ``message`` names moves in notation; "
+        "``reason`` says why with every other move named by its cards and the hint's own move left to "
+        "``sentence``, for a page that hides the pile labels.",
     move=LegalMove | None,
 )
 
@@ -77,6 +79,14 @@ class View(Answer):
     par: Annotated[int, Field(ge=1)] | None = Field(
         None, description="the deal's par, when the graded catalogue holds the deal (every graded and daily deal): "
         "the fewest moves of a winning line the solver found")
+
+
+class Refusal(Answer):
+    """Why the rules refuse a move in the game as it stands (``Rules.why_illegal``): one sentence in the request's
+    language, which names no card the player cannot see; null when the move is legal."""
+
+    move: str = Field(description="the move asked about, in notation")
+    reason: str | None
 
 
 class HintAnswer(Answer):

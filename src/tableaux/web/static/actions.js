@@ -115,15 +115,18 @@ export async function showHint() {
   const notation = hint.move && showLabels() ? ` (${hint.move.text})` : "";
   const text = t("Hint: {sentence}", { sentence: hint.sentence + notation });
   const why = [];
-  const reason = hint.move ? hintReason(hint) : "";
-  if (reason) {
+  // The moves in the reason follow the pile labels' setting, as the first line does: in notation beside the
+  // labels, else named by their cards (the server's `reason`).
+  const reason = !hint.move ? "" : showLabels() ? hintReason(hint) : hint.reason;
+  if (hint.unwinnable) {
+    if (reason) why.push(reason); // the solver's proof is its own whole sentence, and says it once
+  } else if (reason) {
     why.push(hint.source === "solver" ? t("From the solver: {why}", { why: reason })
       : hint.source === "heuristic" ? t("From the heuristic (a rule of thumb, not a proof): {why}", { why: reason })
         : reason);
   } else if (hint.source === "heuristic") {
     why.push(t("From the heuristic: a rule of thumb, not a proof."));
   }
-  if (hint.unwinnable) why.push(t("This deal cannot be won from here."));
   if (hint.unwinnable && hint.peeks) {
     why.push(t("The chance beside it counts the layouts of the cards you have not seen, not the real one."));
   }

@@ -130,6 +130,9 @@ export const api = {
   move: (id, move, version, played, by = "player") =>
     call("POST", `/api/games/${id}/moves`, { move, version, played, by }),
   action: (id, what, version, played) => call("POST", `/api/games/${id}/${what}`, { version, played }),
+  // Why the rules refuse moving `count` cards from `source` to `target` now: {move, reason}, reason null if legal.
+  refusal: (id, source, count, target) =>
+    call("GET", `/api/games/${id}/refusal?${new URLSearchParams({ source, count, target })}`),
   hint: (id, mode = "fair", played = undefined) => call("POST", `/api/games/${id}/hint`, { mode, played }, { change: false }),
   chance: (id) => call("GET", `/api/games/${id}/chance`),
   giveUp: (id, version, played) => call("POST", `/api/games/${id}/give-up`, { version, played }),

@@ -53,18 +53,18 @@ function wire() {
   $("restart").addEventListener("click", () => enqueue(restart));
   $("hint").addEventListener("click", () => enqueue(showHint));
   $("daily-button").addEventListener("click", () => enqueue(() => openDaily($("game-select").value)));
-  $("rules-button").addEventListener("click", openRules);
+  $("rules-button").addEventListener("click", () => openRules($("rules-button")));
   for (const id of ["rules-dialog", "stats-dialog", "settings-dialog"]) closeFromOutside($(id));
-  $("stats-button").addEventListener("click", () => enqueue(openStats));
+  $("stats-button").addEventListener("click", () => enqueue(() => openStats($("stats-button"))));
   $("stats-reset").addEventListener("click", confirmReset);
-  $("settings-button").addEventListener("click", () => openDialog($("settings-dialog")));
+  $("settings-button").addEventListener("click", () => openDialog($("settings-dialog"), $("settings-button")));
   // The banner's buttons (render.js draws them with the ended game).
   $("message").addEventListener("click", (event) => {
     const id = event.target.closest("button")?.id;
     if (id === "message-new") enqueue(() => startNewGame(S.view.game, { ask: false }));
     else if (id === "message-again") enqueue(() => newGame(S.view.game, S.view.deal));
     else if (id === "message-undo") enqueue(() => act("undo"));
-    else if (id === "share-race") enqueue(openRace);
+    else if (id === "share-race") enqueue(() => openRace(event.target.closest("button")));
   });
   initMenu();
   wireAutoHome();

@@ -6,7 +6,7 @@
 // focused button, which is always the one that keeps things as they are: Enter also picks up and drops cards, so a
 // stray N and Enter must not throw a game away.
 
-import { $ } from "./dom.js";
+import { $, focusBack } from "./dom.js";
 import { raceOn } from "./games.js";
 import { t, tn } from "./i18n.js";
 import { atStake, S } from "./store.js";
@@ -30,7 +30,7 @@ export function ask({ title, text, yes, no = t("Cancel") }) {
     open = { resolve };
     dialog.addEventListener("close", () => {
       if (open?.resolve === resolve) open = null;
-      if (back && back !== document.body && document.contains(back)) back.focus();
+      focusBack(dialog, back);
       resolve(dialog.returnValue === "yes");
     }, { once: true });
     if (!dialog.open) dialog.showModal();

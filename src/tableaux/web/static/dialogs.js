@@ -2,7 +2,7 @@
 
 import { api } from "./api.js";
 import { ask } from "./confirm.js";
-import { $, announce } from "./dom.js";
+import { $, announce, focusBack } from "./dom.js";
 import { games } from "./games.js";
 import { lang, t } from "./i18n.js";
 import { formatTime } from "./render.js";
@@ -10,19 +10,12 @@ import { rulesNodes, rulesTitle } from "./rules.js";
 import { enqueue, S } from "./store.js";
 
 /**
- * Open a modal dialog at its top; when it closes, focus goes back where it was (never stays in the closed dialog),
- * or to the menu button when it was opened from the menu, which has closed since.
+ * Open a modal dialog at its top; when it closes, the keyboard goes back to `opener` (dom.js focusBack says where
+ * when that has gone). An opener that waits for the server first names itself, since the menu has closed by then.
  */
-export function openDialog(dialog) {
+export function openDialog(dialog, opener = document.activeElement) {
   if (dialog.open) return;
-  const back = document.activeElement;
-  dialog.addEventListener("close", () => {
-    if (!dialog.contains(document.activeElement) && document.activeElement !== document.body) return;
-    const menu = $("menu-button");
-    if (back && back !== document.body && document.contains(back) && back.getClientRects().length) back.focus();
-    else if (menu.getClientRects().length) menu.focus();
-    else document.activeElement.blur();
-  }, { once: true });
+  dialog.addEventListener("close", () => focusBack(dialog, opener), { once: true });
   dialog.showModal();
   if (dialog.scrollTop > 0) {
     // showModal focused a control below the fold and scrolled the dialog's start away (the statistics on a
@@ -56,12 +49,11 @@ export function closeFromOutside(dialog) {
   });
 }
 
-export function openRules() {
+export function openRules(opener = document.activeElement) {
   const game = S.view ? S.view.game : $("game-select").value;
   $("rules-title").textContent = rulesTitle(game);
   $("rules-text").replaceChildren(...rulesNodes(game));
-  const dialog = $("rules-dialog");
-  openDialog(dialog);
+  openDialog($("rules-dialog"), opener);
 }
 
 const percent = (v) => new Intl.NumberFormat(lang(), { style: "percent", maximumFractionDigits: 1 }).format(v);
@@ -106,9 +98,9 @@ export function renderStats(stats) {
   $("stats-body").replaceChildren(table);
 }
 
-export async function openStats() {
+export async function openStats(opener) {
   renderStats(await api.stats());
-  openDialog($("stats-dialog"));
+  openDialog($("stats-dialog"), opener);
 }
 
 export async function confirmReset() {

@@ -1,5 +1,6 @@
 // The page's fixed parts and the few ways it speaks: the element lookup, the table's element, the live region
-// screen readers hear, the notice under the table, and a plain button. A leaf module (no imports).
+// screen readers hear, the notice under the table, a plain button, and where the keyboard goes when a dialog
+// closes. A leaf module (no imports).
 
 export const $ = (id) => document.getElementById(id);
 export const board = $("board");
@@ -47,4 +48,21 @@ export function button(id, text, onClick) {
   b.textContent = text;
   if (onClick) b.addEventListener("click", onClick);
   return b;
+}
+
+/**
+ * Give the keyboard back once `dialog` has closed. It goes to `opener` (what opened the dialog) while that is still
+ * on view; to the menu button when the opener was in the menu, which has closed since; else to nothing, where the
+ * arrow keys walk the table: a dialog that a key or the page itself opened (the welcome card, the question after
+ * N) hands the keyboard back to play, never to a toolbar button where Space would press it. Focus that has moved
+ * out of the dialog meanwhile stays where it went.
+ */
+export function focusBack(dialog, opener) {
+  const active = document.activeElement;
+  if (active && active !== document.body && !dialog.contains(active)) return;
+  const menu = $("menu-button");
+  if (opener && opener !== document.body && document.contains(opener) && !dialog.contains(opener)
+      && opener.getClientRects().length) opener.focus();
+  else if (opener?.closest?.("#menu-panel") && menu.getClientRects().length) menu.focus();
+  else active?.blur();
 }

@@ -2,6 +2,7 @@
 // of the view's `legal_moves`; nothing here knows a rule.
 
 import { act, homeMove, play, showHint, stockAction } from "./actions.js";
+import { api } from "./api.js";
 import { cardName } from "./cards.js";
 import { startNewGame } from "./daily.js";
 import { openRules } from "./dialogs.js";
@@ -102,19 +103,29 @@ export async function activate(pile, index) {
     }
     setSelection(null);
     decorate();
-    cannotGo(pile);
+    await cannotGo(sel.pile, sel.count, pile);
     return false;
   }
   if (count) select(pile, count);
   return false;
 }
 
-/** A tap or a drop on a pile that cannot take the cards: said on the page as well as to a screen reader, since a
- * player on a phone hears none. */
-function cannotGo(pile) {
-  const why = t("That cannot go to {pile}.", { pile: label(pile) });
-  notice(why);
-  announce(why);
+/**
+ * A tap or a drop of `count` cards from `source` on a pile that cannot take them: said on the page as well as to a
+ * screen reader, since a player on a phone hears none, with the rule that refuses it. The rules are the engine's
+ * alone, so the page asks the server for it, once, on a refusal only; without an answer it says the refusal alone.
+ */
+async function cannotGo(source, count, pile) {
+  const refused = t("That cannot go to {pile}.", { pile: label(pile) });
+  let why = null;
+  try {
+    why = (await api.refusal(S.view.id, source, count, pile)).reason;
+  } catch {
+    // the refusal stands without its reason
+  }
+  const text = why ? `${refused} ${why}` : refused;
+  notice(text);
+  announce(text);
 }
 
 export function tap(pile, index) {
@@ -277,7 +288,7 @@ function dropped(event, press) {
   decorate();
   const refused = event.type === "pointerup" ? pileUnder(event, press) : null;
   if (refused) {
-    cannotGo(refused);
+    enqueue(() => cannotGo(press.pile, press.count, refused));
     return;
   }
   announce(t("Put back: that is not a place it can go."));

@@ -103,12 +103,12 @@ function renderRace() {
 }
 
 /** Open today's leaderboard of the game on the table (or of the game chosen in the menu). */
-export async function openRace() {
+export async function openRace(opener) {
   const game = S.view ? S.view.game : $("game-select").value;
   setRace(await api.leaderboard(game));
   $("race-name-said").textContent = "";
   renderRace();
-  openDialog($("race-dialog"));
+  openDialog($("race-dialog"), opener);
 }
 
 async function saveName() {
@@ -135,8 +135,9 @@ async function saveName() {
 }
 
 export function wireRace() {
-  $("race-button").addEventListener("click", () => enqueue(openRace));
-  $("race-menu-button").addEventListener("click", () => enqueue(openRace));
+  for (const id of ["race-button", "race-menu-button"]) {
+    $(id).addEventListener("click", () => enqueue(() => openRace($(id))));
+  }
   $("race-name-form").addEventListener("submit", (event) => {
     event.preventDefault();
     enqueue(saveName);
