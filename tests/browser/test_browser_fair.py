@@ -86,6 +86,7 @@ def test_can_still_be_won_names_the_solvers_share_and_follows_each_move(player: 
         assert (won, undecided) in (untimed(layouts), (won_before, undecided_before + 1))
     assert "A solver that sees every card" in text and "not your chance of winning" in text
     assert "upper bound" in text and "doesn't peek" in text and "budget" not in text
+    assert ("counts those as lost; with more time it could be higher" in text) == bool(undecided)
     first = chance.get_attribute("data-key")
     card(page, "AH", "reserve-5").dblclick()  # a move: the chance is worked out again, in the background
     expect(page.locator("#moves")).to_have_text("1")

@@ -13,6 +13,7 @@ from rich.console import Console
 import tableaux
 from helpers.terminal import SMALL, play_fair, scripted
 from tableaux import fair
+from tableaux.advice.effort import Effort
 from tableaux.rulebook.cards import card_name, parse_card
 from tableaux.terminal.line import play_loop
 
@@ -26,6 +27,20 @@ def test_chance_command_gives_the_chance_and_says_what_it_means() -> None:
     assert "not your chance of winning" in out and "upper bound" in out
     assert "budget" not in out and "Chance to win" not in out
     assert final.moves_played == []  # asking changes nothing
+
+
+def test_a_chance_with_layouts_the_solver_could_not_tell_says_it_counts_them_as_lost() -> None:
+    game = tableaux.new_game("eagle-wing", 1)
+    expected = fair.win_chance(game.observation(), 6, seed=0, max_nodes=40)
+    assert expected.undecided > 0  # forty positions a layout leave some of them open
+    out = io.StringIO()
+    budget = {**SMALL, "chance": Effort(6, 40, None)}
+    play_loop(game, scripted(["chance"]), Console(file=out, width=300), budget=budget)
+    said = out.getvalue()
+    share = f"{round(100 * expected.share)}%"
+    assert f"Can still be won: {share} (" in said and f"could not tell for {expected.undecided} of them" in said
+    assert f"{share} counts those as lost; with more time it could be higher." in said
+    assert "you win less often than a solver that sees them" in said
 
 
 def test_with_every_card_face_up_the_chance_is_the_solvers_verdict_not_an_estimate() -> None:

@@ -91,11 +91,14 @@ def chance_words(game: Game, budget: Budget) -> tuple[str | None, list[Said]]:
                  "the cards you have not seen; 95% interval {low} to {high}).")
     text = text.format(share=pct(c.share), won=won, n=n, low=pct(c.low), high=pct(c.high),
                        undecided=undecided)
+    if undecided:  # counted as not won: more time can only raise the figure
+        text += " " + _("{share} counts those as lost; with more time it could be higher.").format(
+            share=pct(c.share))
     return pct(c.share), [
         Said(text, "advice"),
-        Said(_("That is not your chance of winning: you choose moves before the hidden cards show, so you will win "
-               "less often than this. It is an upper bound on how often play that does not peek wins from here."),
-             "note"),
+        Said(_("That is not your chance of winning: you choose moves before the hidden cards show, so you win less "
+               "often than a solver that sees them. What it wins is an upper bound on how often play that does not "
+               "peek wins from here."), "note"),
     ]
 
 

@@ -112,9 +112,15 @@ function showChance(chance, key, ms) {
       + "({level} interval: {low} to {high}).",
     "A solver that sees every card wins {won} of {n} possible layouts of the cards you have not seen "
       + "({level} interval: {low} to {high}).", chance.samples, counts);
+  // The figure counts a layout the solver could not tell as not won: more time can only raise it, and the share
+  // it estimates (what a solver seeing every card wins) bounds a player who doesn't peek from above.
+  const open = undecided ? t("{share} counts those as lost; with more time it could be higher.",
+    { share: percent(chance.share) }) : "";
   const bound = t("That is not your chance of winning: you choose your moves before the hidden cards show, so "
-    + "you will win less often than this. It is an upper bound for a player who doesn't peek.");
-  explain(S.view?.grade ? [title, graded(chance), meaning, bound] : [title, meaning, bound]);
+    + "you win less often than a solver that sees them. What it wins is an upper bound for a player who doesn't "
+    + "peek.");
+  const said = [title, ...(S.view?.grade ? [graded(chance)] : []), meaning, ...(open ? [open] : []), bound];
+  explain(said);
 }
 
 /**
