@@ -211,8 +211,15 @@ def test_unusable_database_is_a_clear_error(tmp_path: Path, capsys: pytest.Captu
     assert "does not exist; create it first" in capsys.readouterr().err
     not_a_db = tmp_path / "notes.txt"
     not_a_db.write_text("not a database\n" * 100)
-    assert main(["stats", "--db", str(not_a_db)]) == 1
-    assert "file is not a database" in capsys.readouterr().err
+    for command in ("stats", "serve"):  # a wrong --db is a bad argument: exit status 2, and nothing served
+        extra = ["--no-browser", "--port", str(free_port())] if command == "serve" else []
+        assert main([command, *extra, "--db", str(not_a_db)]) == 2
+        assert "file is not a database" in capsys.readouterr().err
+    assert main(["serve", "--no-browser", "--port", str(free_port()), "--db", str(tmp_path)]) == 2
+    assert "cannot open the database" in capsys.readouterr().err
+    for command in ("stats", "serve"):  # an empty --db (an unset $DATABASE_URL) is refused, not the default file
+        assert main([command, "--db", ""]) == 2
+        assert "--db is empty" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("written", ["proxy.internal", "10.0.0.300", "10.0.0.0/33", "localhost", ""])

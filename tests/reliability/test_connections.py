@@ -138,6 +138,30 @@ def test_more_connections_than_the_file_limit_allows_leave_the_server_answering(
     assert log.count("connections are open, the most this process keeps") <= 2, log[-3000:]
 
 
+def test_at_the_connection_cap_the_connections_already_open_are_still_answered(tmp_path: Path) -> None:
+    """The cap closes new connections only: the ones the process keeps go on being answered, each request as
+    usual, with no "Exceeded concurrency limit" 503 and no warning for it."""
+    args = ["serve", "--port", str(free_port()), "--no-browser", "--db", str(tmp_path / "g.sqlite3"),
+            "--max-connections", "5"]
+    with server(args) as s:
+        url = s.url()
+        wait_until_answering(url)
+        host, port = address(url)
+        held = [socket.create_connection((host, port), timeout=BOUND) for _ in range(5)]
+        for sock in held:  # all five are the process's: each asks twice on its own connection
+            for _ in range(2):
+                sock.sendall(f"GET /api/health HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode())
+                answer = b""
+                while b"\r\n\r\n" not in answer or not answer.rstrip().endswith(b"}"):
+                    chunk = sock.recv(4096)
+                    assert chunk, answer
+                    answer += chunk
+                assert answer.startswith(b"HTTP/1.1 200"), answer
+        for sock in held:
+            sock.close()
+    assert "Exceeded concurrency limit" not in "".join(s.output)
+
+
 def test_new_games_are_counted_by_the_forwarded_address_only_behind_a_trusted_proxy(tmp_path: Path) -> None:
     def new_games(url: str, forwarded: str, count: int) -> list[int]:
         return [httpx2.post(url + "api/games", json={"game": "king-albert", "deal": 1},

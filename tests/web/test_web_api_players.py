@@ -41,8 +41,16 @@ def test_player_cookie_is_httponly_and_samesite_lax(make_app: MakeApp) -> None:
     cookie = r.headers["set-cookie"]
     assert cookie.startswith(f"{COOKIE}=")
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Path=/" in cookie
+    assert "Secure" not in cookie  # plain HTTP (a local game): a Secure cookie would never come back
     # A known cookie is kept: no new identity on the next request.
     assert "set-cookie" not in client.get("/api/stats").headers
+
+
+def test_over_https_the_player_cookie_is_secure(make_app: MakeApp) -> None:
+    """Behind a proxy that ends TLS, uvicorn makes the scheme https from its X-Forwarded-Proto; the token, the
+    player's only credential, then never travels over plain HTTP."""
+    cookie = TestClient(make_app(), base_url="https://testserver").get("/api/stats").headers["set-cookie"]
+    assert cookie.startswith(f"{COOKIE}=") and cookie.endswith("; Secure") and "HttpOnly" in cookie
 
 
 @pytest.mark.slow

@@ -75,9 +75,14 @@ class GuardedProtocol(HttpToolsProtocol):
         self._deadline: asyncio.TimerHandle | None = None
         self._refused = False
         self.request_timeout: float = getattr(self.config, "request_timeout", REQUEST_TIMEOUT)
+        # The cap is applied here, to new connections only. uvicorn would also answer every request 503 (plain
+        # text, a warning logged each time) while the connections or the requests in hand reach it: at the cap,
+        # the connections already open would get no answer but that.
+        self.cap: int | None = self.limit_concurrency
+        self.limit_concurrency = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        cap = self.limit_concurrency
+        cap = self.cap
         if cap is not None and len(self.connections) >= cap:
             self._refused = True
             transport.abort()

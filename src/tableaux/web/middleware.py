@@ -177,6 +177,10 @@ class IdentityHeaders(HttpMiddleware):
                 extra = [(TOKEN_HEADER.lower().encode(), token.encode())]
                 if new:
                     cookie = f"{COOKIE}={token}; Path=/; Max-Age={COOKIE_MAX_AGE}; HttpOnly; SameSite=Lax"
+                    # Over HTTPS (its own, or a trusted proxy's X-Forwarded-Proto, which uvicorn reads into the
+                    # scheme), the token, the player's only key, is never sent back over plain HTTP.
+                    if scope.get("scheme") == "https":
+                        cookie += "; Secure"
                     extra.append((b"set-cookie", cookie.encode()))
                 message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..i18n import _
 from .dialect import Connection, connection_of
-from .outage import StoreError
+from .outage import StoreError, StoreMisconfigured
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "StoreError", "current_version", "migrate"]
 
@@ -192,7 +192,7 @@ def migrate(conn: Connection | Any, target: int = SCHEMA_VERSION) -> int:
     with db.transaction(migrating=True):
         version = current_version(db)
     if version > SCHEMA_VERSION:
-        raise StoreError(_(
+        raise StoreMisconfigured(_(
             "the database has schema version {version}, newer than this tableaux understands "
             "({supported}); upgrade tableaux or use another --db").format(version=version, supported=SCHEMA_VERSION))
     while version < target:

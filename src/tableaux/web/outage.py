@@ -52,8 +52,8 @@ class StoreError(Exception):
 
 class StoreMisconfigured(StoreError):
     """``--db`` names a database that cannot be used as written: no such database or role, a password refused or
-    missing, a URL libpq cannot use. Waiting would not help, so the server does not start: exit status 2, as for
-    any bad argument."""
+    missing, a URL libpq cannot use, a file that is not a database or cannot be opened, a schema newer than this
+    tableaux. Waiting would not help, so the server does not start: exit status 2, as for any bad argument."""
 
 
 class StoreUnavailable(StoreError):

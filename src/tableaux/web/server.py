@@ -49,7 +49,7 @@ def default_db() -> Path:
 def database_of(arg: str | None) -> Database:
     """The database ``--db`` names (the SQLite file in the user data directory without it);
     :class:`~tableaux.web.database.StoreError` with one line when it names none."""
-    return parse_database(arg) if arg else Database(path=default_db())
+    return parse_database(arg) if arg is not None else Database(path=default_db())  # "" is refused, not the default
 
 
 def open_socket(host: str, port: int, attempts: int = PORT_ATTEMPTS) -> tuple[socket.socket, int]:

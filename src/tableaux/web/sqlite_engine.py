@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..i18n import _
 from .dialect import Connection
-from .outage import Health, StoreError, StoreFull, StoreUnavailable
+from .outage import Health, StoreError, StoreFull, StoreMisconfigured, StoreUnavailable
 
 BUSY_TIMEOUT = 2.5
 """Seconds an SQLite connection waits for another one's write before the request is answered 503."""
@@ -74,7 +74,7 @@ class SqliteEngine:
             raw.execute("PRAGMA foreign_keys=ON")
             raw.execute("PRAGMA synchronous=FULL")  # a commit is on disk before the answer goes out
         except sqlite3.Error as exc:
-            raise StoreError(_("cannot open the database {file}: {error}").format(
+            raise StoreMisconfigured(_("cannot open the database {file}: {error}").format(
                 file=repr(str(self.path)), error=exc)) from None
         return Connection(raw, self.translate)
 

@@ -119,9 +119,9 @@ class Store:
             self._token_key = bytes(row[0])
         except self._engine.database_errors as exc:
             error = self._engine.translate(exc)
-            if isinstance(error, StoreUnavailable):
+            if isinstance(error, StoreUnavailable | StoreFull):  # the database's state now, not what --db says
                 raise error from None
-            raise StoreError(_("cannot use {file} as the saved games database: {error}").format(
+            raise StoreMisconfigured(_("cannot use {file} as the saved games database: {error}").format(
                 file=repr(str(self.database)), error=one_line(exc))) from None
         finally:
             conn.close()
