@@ -167,6 +167,17 @@ def test_bad_move_requests(client: TestClient, body: dict[str, Any], message: st
     assert without_clock(view_of(client, view)) == without_clock(view)
 
 
+@pytest.mark.parametrize("key", ["bad key!", "x" * 65, "a.b"])
+def test_an_idempotency_key_that_is_not_accepted_is_a_422_saying_in_words_what_is(client: TestClient, key: str) -> None:
+    view = new_game(client)
+    r = client.post(f"/api/games/{view['id']}/moves", json={"move": view["legal_moves"][0], "version": 0},
+                    headers={"Idempotency-Key": key})
+    assert r.status_code == 422
+    said = r.json()["error"]
+    assert said == f"header 'Idempotency-Key': {key!r} is not accepted; a key is 1 to 64 letters, digits, - and _"
+    assert without_clock(view_of(client, view)) == without_clock(view)
+
+
 @pytest.mark.parametrize("action", ["undo", "redo", "restart"])
 def test_history_actions_need_a_version(client: TestClient, action: str) -> None:
     view = new_game(client)

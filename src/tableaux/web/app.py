@@ -62,6 +62,9 @@ def validation_message(request: Request, exc: RequestValidationError) -> str:
             parts.append(str(err.get("msg")))
         elif loc == ["body"] and err.get("type") == "missing":
             parts.append(f"request body is missing; send a JSON object like {body_example(request)}")
+        elif loc == ["header", models.KEY_HEADER]:  # its pattern, in words
+            parts.append(f"header '{models.KEY_HEADER}': {err.get('input')!r} is not accepted; a key is "
+                         f"{models.KEY_ACCEPTED}")
         else:
             where = " ".join(loc[:1] + [f"'{p}'" for p in loc[1:]])
             parts.append(f"{where}: {err.get('msg', 'invalid')}")

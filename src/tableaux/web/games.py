@@ -54,7 +54,7 @@ def ok(data: object, status: int = 200) -> JSONResponse:
 GamesDep = Annotated[Games, Depends(games_of)]
 KeyDep = Annotated[str | None, Header(
     alias=api.KEY_HEADER, pattern=api.KEY_PATTERN,
-    description="a request id the page makes for each change (1 to 64 letters, digits, - and _): the same "
+    description=f"a request id the page makes for each change ({api.KEY_ACCEPTED}): the same "
                 "request sent again with it, after an answer that was lost or said the outcome was unknown, is "
                 "answered with what the first one did, never done twice. Keys are kept for a day.")]
 

@@ -77,6 +77,7 @@ from .requests import (
 from .routes import (
     BODY_ERRORS,
     ERRORS,
+    KEY_ACCEPTED,
     KEY_HEADER,
     KEY_PATTERN,
     RETRY_ANSWER,
@@ -119,6 +120,7 @@ __all__ = [
     "HintAnswer",
     "HintRequest",
     "Items",
+    "KEY_ACCEPTED",
     "KEY_HEADER",
     "KEY_PATTERN",
     "Language",

@@ -66,6 +66,8 @@ UNAVAILABLE = (503, 507)
 TOKEN_HEADER = "X-Player-Token"
 KEY_HEADER = "Idempotency-Key"
 KEY_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
+KEY_ACCEPTED = "1 to 64 letters, digits, - and _"
+"""KEY_PATTERN in words, for a person."""
 RETRY_ANSWER = {"Retry-After": {"description": "seconds to wait before trying again", "schema": {"type": "integer"}}}
 TOKEN_ANSWER = {
     TOKEN_HEADER: {
