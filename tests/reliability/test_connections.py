@@ -96,6 +96,8 @@ def test_silent_slow_and_idle_clients_are_let_go(tmp_path: Path) -> None:
         for sock, what in ((silent, "a silent client"), (body_cut_short, "a body cut short")):
             received, _ = closed_by_the_server(sock)
             assert received.startswith(b"HTTP/1.1 408"), (what, received)
+            assert received.endswith(b'{"error": "the request did not arrive whole within 3 s; the connection is '
+                                     b'closed"}'), (what, received)
             sock.close()
         kept = socket.create_connection((host, port))
         kept.sendall(f"GET /api/games/info HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode())

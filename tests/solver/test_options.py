@@ -103,3 +103,13 @@ def test_the_command_line_refuses_options_that_do_not_combine_in_its_own_flags(
     proc = run_tableaux(command, *flags)
     assert proc.returncode == 2, proc.stdout
     assert f"tableaux {command}: error: {says}" in proc.stderr and proc.stdout == ""
+
+
+def test_a_mistyped_tableaux_solver_is_warned_about_and_the_default_backend_runs(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TABLEAUX_SOLVER", "pyhton")
+    with pytest.warns(UserWarning, match=r"TABLEAUX_SOLVER='pyhton' is not a backend \(c or python\)"):
+        result = solve("king-albert", 1, max_nodes=1000)
+    assert result.backend == BACKENDS[0]
+    monkeypatch.setenv("TABLEAUX_SOLVER", "python")
+    assert solve("king-albert", 1, max_nodes=1000).backend == "python"

@@ -49,6 +49,7 @@ returns the search's own line as it is).
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from collections.abc import Sequence
@@ -181,11 +182,21 @@ def _position(game_or_position: object, deal: object) -> tuple[Rules, State]:
 
 
 def default_backend() -> str:
-    """``c`` when it is built, unless ``TABLEAUX_SOLVER=python`` asks for the reference."""
+    """``c`` when it is built, unless ``TABLEAUX_SOLVER=python`` asks for the reference. Any other value is
+    warned about, once: a mistyped name would otherwise run the other backend without a word."""
     wanted = os.environ.get("TABLEAUX_SOLVER", "").strip().lower()
     if wanted in ("python", "py"):
         return "python"
+    if wanted not in ("", "c"):
+        _warn_unknown_backend(wanted)
     return BACKENDS[0]
+
+
+@functools.cache
+def _warn_unknown_backend(wanted: str) -> None:
+    import warnings
+
+    warnings.warn(f"TABLEAUX_SOLVER={wanted!r} is not a backend (c or python); using {BACKENDS[0]}", stacklevel=3)
 
 
 def solve(

@@ -25,6 +25,7 @@ The time the app takes to answer is not limited here: a request that has arrived
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 from uvicorn.config import Config
@@ -42,7 +43,14 @@ default (``tableaux serve --keep-alive``)."""
 RESERVED_FILES = BACKLOG + 64
 """File descriptors kept for everything else: one accept round's new connections (before the cap closes them),
 database connections, the solver pool's pipes, logs."""
-TIMED_OUT = b"HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n"
+
+
+def timed_out(seconds: float) -> bytes:
+    """The 408 for a request that did not arrive in time: with a JSON body saying so, as every error has."""
+    body = json.dumps({"error": f"the request did not arrive whole within {seconds:g} s; the connection is "
+                                f"closed"}).encode()
+    return (b"HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-type: application/json\r\n"
+            b"content-length: %d\r\n\r\n%s" % (len(body), body))
 
 
 def connection_cap(wanted: int = MAX_CONNECTIONS) -> int:
@@ -115,7 +123,7 @@ class GuardedProtocol(HttpToolsProtocol):
             return
         cycle = self.cycle
         if cycle is None or not cycle.response_started:
-            transport.write(TIMED_OUT)
+            transport.write(timed_out(self.request_timeout))
         transport.close()
 
     def data_received(self, data: bytes) -> None:
