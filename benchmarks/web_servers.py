@@ -27,8 +27,10 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-UNLIMITED = ["--games-per-minute", "1000000", "--games-per-minute-per-address", "1000000"]
-"""Every simulated player comes from 127.0.0.1: the benchmarks measure the server, not its quota of new games."""
+UNLIMITED = ["--games-per-minute", "1000000", "--games-per-minute-per-address", "1000000",
+             "--requests-per-address", "1000000"]
+"""Every simulated player comes from 127.0.0.1: the benchmarks measure the server, not its quotas of new games and
+of requests in hand, which are for one client among many."""
 
 
 def start_server(db: Path | str, workers: int = 1,

@@ -174,7 +174,10 @@ def concurrency_run(db: str, players: int, tabs: int, seconds: float, servers: i
     with ExitStack() as stack:
         urls = []
         for _ in range(servers):
-            s = stack.enter_context(server(["serve", "--port", str(free_port()), "--no-browser", "--db", db]))
+            # every player here comes from 127.0.0.1, each tab asking nonstop: one address's share of the
+            # requests in hand (8 by default) must hold them all
+            s = stack.enter_context(server(["serve", "--port", str(free_port()), "--no-browser", "--db", db,
+                                            "--requests-per-address", str(players * tabs)]))
             urls.append(s.url())
             wait_until_answering(urls[-1])
         url = urls[0]

@@ -30,6 +30,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=_("new games each player may start in a minute (default 30); beyond it, 429"))
     p.add_argument("--games-per-minute-per-address", type=positive_int, default=None, metavar="N",
                    help=_("new games one client address may start in a minute (default 120); beyond it, 429"))
+    p.add_argument("--requests-per-address", type=positive_int, default=None, metavar="N",
+                   help=_("API requests one client address may have in hand at once in each server process (default "
+                          "8; those waiting for the solver apart); beyond it, 429"))
     p.add_argument("--max-connections", type=positive_int, default=None, metavar="N",
                    help=_("connections each server process keeps open at most (default 1000, and fewer than "
                           "its file limit allows); beyond it, new ones are closed"))

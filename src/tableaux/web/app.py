@@ -38,6 +38,7 @@ from .middleware import (
     CHECK_ANSWERS,
     CSP,
     MAX_BODY,
+    AddressShare,
     AnswerCheck,
     IdentityHeaders,
     JsonBodies,
@@ -264,7 +265,9 @@ def create_app(
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
 
-    # Outermost last: security headers wrap everything, then the body checks, the identity headers, the language.
+    # Outermost last: security headers wrap everything, then the body checks, the identity headers, the language,
+    # and innermost each address's share of the requests in hand (refused in the player's language).
+    app.add_middleware(AddressShare, limit=limits.requests_per_address)
     app.add_middleware(RequestLanguage)
     app.add_middleware(IdentityHeaders)
     app.add_middleware(JsonBodies, limit=MAX_BODY)

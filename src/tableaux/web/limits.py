@@ -11,6 +11,11 @@ process on one database enforces the same ones.
 - A game never moved costs nothing lasting: after :attr:`Limits.unmoved_after` it is forgotten, and a
   player with no game left with it (a flood of anonymous new games leaves nothing behind). A player
   who has moved a game keeps their newest one.
+- API requests one client address has in hand at once, in one process: at most
+  :attr:`Limits.requests_per_address`; beyond, a request is answered 429 at once, before any work
+  (:class:`tableaux.web.middleware.AddressShare`). A client that opens dozens of connections and keeps each
+  busy would otherwise hold the process's threads and its database connections, and every other player's
+  move would wait in line behind its requests.
 - Connections: see :mod:`tableaux.web.connections`.
 
 What the limits refuse is logged for the host (:data:`REFUSALS`): the first refusal of each kind at once, then at
@@ -42,6 +47,11 @@ class Limits:
     """Seconds a game never moved is kept (a player who has moved a game keeps their newest one anyway)."""
     tidy_every: float = 60.0
     """Seconds between two rounds of forgetting (old request ids, past minutes' counts, games never moved)."""
+    requests_per_address: int = 8
+    """API requests one client address may have in hand at once in one process, the solver's apart
+    (:data:`SOLVER_ROUTES`). A page has one or two at most (a move, a view); players behind one address (a school, a
+    NAT) take turns of milliseconds. With 16, one client keeping 48 connections busy still took a polite client's
+    moves from 14 ms to 61 ms (median) and 1.6 s (slowest) on SQLite; with 4, to 38 ms and 0.3 s."""
 
     def quotas(self, player: str, address: str | None) -> list[tuple[str, int]]:
         """The counters a new game of ``player`` from ``address`` (as :func:`address_bucket` counts it) is counted
@@ -64,6 +74,11 @@ def address_bucket(address: str) -> str:
         return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
     return str(ip)
 
+
+SOLVER_ROUTES = ("/hint", "/chance", "/lost", "/solution")
+"""The ends of the API paths whose answers wait for the solver pool, which keeps each address to its own share of
+its places (:mod:`tableaux.web.pool`): they take seconds, and players behind one address may each wait for one, so
+they are not counted among the requests in hand (:class:`tableaux.web.middleware.AddressShare`)."""
 
 REFUSALS = Throttle()
 """This process's refusals: new games over a quota, solver jobs with no place, connections over the cap."""

@@ -9,9 +9,10 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from ..i18n import negotiate, speaking
+from ..i18n import _, negotiate, ngettext, speaking
 from .errors import error_body
 from .identity import COOKIE, COOKIE_MAX_AGE, ISSUED
+from .limits import REFUSALS, SOLVER_ROUTES, address_bucket
 from .models import TOKEN_HEADER, Conflict, Error, Unavailable
 
 MAX_BODY = 16 * 1024
@@ -288,3 +289,44 @@ class AnswerCheck(HttpMiddleware):
             await send({"type": "http.response.body", "body": body})
 
         await self.app(scope, receive, held)
+
+
+class AddressShare(HttpMiddleware):
+    """At most ``limit`` API requests of one client address in hand at once in this process (Limits; the solver's
+    are the pool's to share); beyond, a 429 with Retry-After at once, before the request costs anything. Counted
+    in the event loop, where every request of the process starts and ends, so no lock is needed. The address is
+    the socket's, or a trusted proxy's X-Forwarded-For (uvicorn puts it in the scope first)."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        super().__init__(app)
+        self.limit = limit
+        self.in_hand: dict[str, int] = {}
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        client, path = scope.get("client"), scope["path"]
+        if not path.startswith("/api/") or path.endswith(SOLVER_ROUTES) or not client:
+            await self.app(scope, receive, send)
+            return
+        address = address_bucket(client[0])
+        count = self.in_hand.get(address, 0)
+        if count >= self.limit:
+            REFUSALS.note("address share", lambda refused: ngettext(
+                "{count} request refused: its address had {limit} in hand already, since the last such line.",
+                "{count} requests refused: their address had {limit} in hand already, since the last such line.",
+                refused).format(count=refused, limit=self.limit))
+            body = error_body(_("too many requests at once from one address: at most {limit}; try again in a "
+                                "moment").format(limit=self.limit))
+            await send({"type": "http.response.start", "status": 429, "headers": [
+                (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                (b"retry-after", b"1")]})
+            await send({"type": "http.response.body", "body": body})
+            return
+        self.in_hand[address] = count + 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            left = self.in_hand[address] - 1
+            if left:
+                self.in_hand[address] = left
+            else:
+                del self.in_hand[address]

@@ -143,6 +143,7 @@ def settings_of(args: argparse.Namespace, database: Database, allowed_hosts: tup
     limits = Limits(
         games_per_player=getattr(args, "games_per_minute", None) or Limits.games_per_player,
         games_per_address=getattr(args, "games_per_minute_per_address", None) or Limits.games_per_address,
+        requests_per_address=getattr(args, "requests_per_address", None) or Limits.requests_per_address,
     )
     return Settings(
         database, allowed_hosts, solver_workers=max(1, default_workers() // workers) if workers > 1 else None,
