@@ -142,9 +142,14 @@ class Health:
         if self._down_since is not None and self._look is not None:
             raise StoreUnavailable(self._reason)
 
-    def failed(self, reason: str, full: bool = False) -> None:
+    def failed(self, reason: str, full: bool = False, short: bool = False) -> None:
         """An operation failed the way a database that went away fails (``full``: its disk is full): look for it
-        (or, unwatched, log it)."""
+        (or, unwatched, log it). ``short``: it failed for a moment only, held up past its wait by a lock (or,
+        on PostgreSQL, a statement over its time) on a database that answers; the log counts it among the short
+        failures, at most a line a minute, and nothing is looked for."""
+        if short:
+            self._short(reason)
+            return
         if self._look is None:
             self._lost(reason, full)
             return
@@ -177,6 +182,14 @@ class Health:
             log.warning(_("The saved games database {name} answers again, after {seconds:.1f} s.").format(
                 name=self.name, seconds=time.monotonic() - since))
 
+    def _short(self, reason: str) -> None:
+        """A request failed, and the database answered again at once (``reason``: why it failed)."""
+        self._blips.note("short", lambda count: ngettext(
+            "The saved games database {name} failed {count} request and answered again at once ({reason}).",
+            "The saved games database {name} failed {count} requests, each time answering again at "
+            "once, since the last such line (the last: {reason}).", count).format(
+                name=self.name, count=count, reason=reason))
+
     def _watch(self, reason: str) -> None:
         """Look for the database until it answers: at once, then every quarter second, doubling up to a second.
         When it answers at once, the failure (``reason``) was short, but a request failed with it: logged as such."""
@@ -194,11 +207,7 @@ class Health:
                     wait = min(2 * wait, LONGEST_WAIT)
                     continue
                 if self._down_since is None:
-                    self._blips.note("short", lambda count: ngettext(
-                        "The saved games database {name} failed {count} request and answered again at once ({reason}).",
-                        "The saved games database {name} failed {count} requests, each time answering again at "
-                        "once, since the last such line (the last: {reason}).", count).format(
-                            name=self.name, count=count, reason=reason))
+                    self._short(reason)
                 self._back()
                 return
         finally:
