@@ -34,6 +34,9 @@ def in_a_thread(seconds: float, action: Callable[[], None]) -> None:
     timer.start()
 
 
+schedule: Later = in_a_thread
+"""How a throttle without a ``later`` of its own runs a line when its minute is over (the test suite holds it)."""
+
 _THROTTLES: weakref.WeakSet[Throttle] = weakref.WeakSet()
 
 
@@ -42,12 +45,12 @@ class Throttle:
     many events of that kind it stands for (since the line before).
 
     An event that comes too soon after its kind's line is counted, and its line is written when the minute is
-    over (``later`` schedules it), or by :meth:`report_pending`, whichever comes first: never later than a minute
-    after the first event it counts. ``clock`` and ``later`` are the process's own clock and timers; tests hold
-    them."""
+    over (``later``, or else :data:`schedule`, runs it), or by :func:`report_pending`, whichever comes first:
+    never later than a minute after the first event it counts. ``clock`` and ``later`` are the process's own
+    clock and timers; tests hold them."""
 
     def __init__(self, every: float = REPORT_EVERY, clock: Callable[[], float] = time.monotonic,
-                 later: Later = in_a_thread) -> None:
+                 later: Later | None = None) -> None:
         self.every = every
         self.clock = clock
         self.later = later
@@ -70,7 +73,7 @@ class Throttle:
             if last is not None and now - last < self.every:
                 if kind not in self._scheduled:
                     ticket = self._scheduled[kind] = object()
-                    self.later(last + self.every - now, lambda: self._due(kind, ticket))
+                    (self.later or schedule)(last + self.every - now, lambda: self._due(kind, ticket))
                 return
             self._logged[kind] = now
             del self._counts[kind], self._words[kind]
