@@ -62,11 +62,15 @@ class StoreUnavailable(StoreError):
     ``outcome_unknown``: a change was on its way to the database when the connection failed, so it may
     have been stored or not; the message says so, and sending the same request again with the same
     request id (``Idempotency-Key``) settles it.
+
+    ``held_up``: the database answers, but another's lock (or, on PostgreSQL, the statement's own work) held
+    the request past its time, so it was given up and nothing was changed: a short failure, not an outage.
     """
 
-    def __init__(self, reason: str, *, outcome_unknown: bool = False) -> None:
+    def __init__(self, reason: str, *, outcome_unknown: bool = False, held_up: bool = False) -> None:
         self.reason = reason
         self.outcome_unknown = outcome_unknown
+        self.held_up = held_up
         if outcome_unknown:
             message = _("The saved games database stopped answering while this change was being saved, so it "
                         "may or may not have been stored ({reason}). Your earlier moves are safe. Send the same "

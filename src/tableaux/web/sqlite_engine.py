@@ -76,7 +76,7 @@ class SqliteEngine:
         if "full" in text:
             return StoreFull(str(exc))
         if any(word in text for word in SQLITE_UNAVAILABLE):
-            return StoreUnavailable(str(exc))
+            return StoreUnavailable(str(exc), held_up=any(word in text for word in SQLITE_HELD_UP))
         return None
 
     def _open(self) -> Connection:
@@ -149,8 +149,7 @@ class SqliteEngine:
 
     def _failed(self, error: StoreUnavailable | StoreFull | StoreError) -> None:
         reason = getattr(error, "reason", str(error))
-        self.health.failed(reason, full=isinstance(error, StoreFull),
-                           short=any(word in reason.lower() for word in SQLITE_HELD_UP))
+        self.health.failed(reason, full=isinstance(error, StoreFull), short=getattr(error, "held_up", False))
 
     def reopened(self, action: Callable[[], None]) -> None:
         """Nothing to reopen for a file: see :meth:`PostgresEngine.reopened`."""
