@@ -63,6 +63,14 @@ def test_every_translation_keeps_the_placeholders_and_markup_of_its_english_text
 
 
 @pytest.mark.parametrize("path", CATALOGUES, ids=lambda p: f"{p.parts[-3]}/{p.name}")
+def test_every_message_is_translated_in_every_plural_form(path: Path) -> None:
+    """A message with one plural form left empty is not used at all (:func:`tableaux.i18n.usable`): a French or
+    Spanish player would read it in English, whatever the count."""
+    missing = [message.id for message in read(path) if message.id and not i18n.usable(message)]
+    assert not missing, missing
+
+
+@pytest.mark.parametrize("path", CATALOGUES, ids=lambda p: f"{p.parts[-3]}/{p.name}")
 def test_every_message_reads_as_its_translation_or_else_as_english_never_blank(path: Path) -> None:
     lang, domain = path.parts[-3], path.stem
     catalogue = read(path)

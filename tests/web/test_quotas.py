@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from helpers.logbook import held_refusals
 from helpers.store import HeldClock, hold_store_clock, query
-from tableaux.web.limits import REFUSALS, Limits, address_bucket
+from tableaux.web.limits import Limits, address_bucket
 from tableaux.web.logbook import Throttle
 
 
@@ -49,15 +50,18 @@ def test_an_anonymous_flood_is_refused_beyond_the_address_quota_and_leaves_nothi
     make_app: Callable[..., Any], database: str, clock: HeldClock, caplog: pytest.LogCaptureFixture,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    for kept in ("_logged", "_counts"):  # whatever another test's refusals left
-        monkeypatch.setattr(REFUSALS, kept, {})
+    scheduled = held_refusals(monkeypatch)
     limits = Limits(games_per_player=30, games_per_address=50)
     app = make_app(limits=limits)
     with caplog.at_level("WARNING", logger="tableaux.web"):
         answers = [anonymous_new_game(app, deal) for deal in range(600)]
-    # The host reads of the flood in the log, once, not 550 times.
-    assert [r.getMessage() for r in caplog.records if "new games refused" in r.getMessage()] == [
-        "1 new games refused, over a player's or an address's limit a minute, since the last such line."]
+        # The host reads of the flood in the log at once, and of its size within the minute: not 550 lines.
+        assert [r.getMessage() for r in caplog.records if "refused" in r.getMessage()] == [
+            "1 new game refused, over a player's or an address's limit a minute, since the last such line."]
+        [(_seconds, minute_over)] = scheduled
+        minute_over()
+    assert [r.getMessage() for r in caplog.records if "refused" in r.getMessage()][1:] == [
+        "549 new games refused, over a player's or an address's limit a minute, since the last such line."]
     assert [r.status_code for r in answers].count(201) == 50
     refused = answers[50:]
     assert {r.status_code for r in refused} == {429}

@@ -14,10 +14,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 import tableaux
+from helpers.logbook import held_refusals
 from helpers.net import free_port
 from helpers.server import server, wait_until_answering
 from tableaux.web.app import create_app
-from tableaux.web.limits import REFUSALS
 from tableaux.web.pool import SolverPool
 
 
@@ -131,8 +131,7 @@ def test_a_hint_comes_from_the_solver_in_a_worker(tmp_path: Path) -> None:
 
 def test_a_full_pool_answers_at_once_with_the_rule_of_thumb_and_says_so(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
-    for kept in ("_logged", "_counts"):  # whatever another test's refusals left
-        monkeypatch.setattr(REFUSALS, kept, {})
+    held_refusals(monkeypatch)  # whatever another test's refusals left
     pool = SolverPool(workers=1, limit=0)
     sent: list[Any] = []
     run = pool.run
@@ -150,7 +149,7 @@ def test_a_full_pool_answers_at_once_with_the_rule_of_thumb_and_says_so(
                 client.post(f"/api/games/{view['id']}/hint")
         assert sent == []  # no job went to the pool: the answer waited for no worker
         logged = [r.getMessage() for r in caplog.records if "without the solver" in r.getMessage()]
-        assert len(logged) == 1 and logged[0].startswith("1 solver answers")  # the host is told, once a minute
+        assert len(logged) == 1 and logged[0].startswith("1 solver answer done")  # the host is told, once a minute
         hint = answer["hint"]
         assert hint["source"] == "heuristic" and "solver is busy" in hint["message"]
         assert "rule of thumb" in hint["message"] and hint["move"] in view["legal_moves"]

@@ -33,7 +33,7 @@ from .fields import CONTRACT_ERROR, WEB_GAMES
 from .games import Games, router
 from .identity import COOKIE, Player
 from .limits import Limits
-from .logbook import log
+from .logbook import log, report_pending
 from .middleware import (
     CHECK_ANSWERS,
     CSP,
@@ -171,7 +171,7 @@ def create_app(
     and where a game was lost) change only their seconds, as the tests do.
 
     The solver pool starts with the app's lifespan (or at the first hint when
-    the app runs without one) and stops with it.
+    the app runs without one) and stops with it; when it ends, the log gets the lines its throttles still held.
 
     ``check_answers`` validates every answer against its route's model before it goes out
     (:class:`~tableaux.web.middleware.AnswerCheck`); by default it is on when the environment variable
@@ -199,6 +199,7 @@ def create_app(
             tidying.stop()
             solver_pool.shutdown()
             store.close()
+            report_pending()  # counts held back for a line a minute, which would go with the process
 
     app = FastAPI(title="tableaux", docs_url=None, redoc_url=None, openapi_url="/openapi.json", lifespan=lifespan)
     app.state.store = store

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -66,8 +66,11 @@ class Connection:
     mode, as the store opens them: a transaction is always explicit).
     """
 
-    def __init__(self, raw: Any, translate: Translate | None = None) -> None:
+    def __init__(self, raw: Any, translate: Translate | None = None,
+                 writer: Callable[[], AbstractContextManager[object]] | None = None) -> None:
         self.raw = raw
+        self._writer = writer or nullcontext
+        """Held around each write transaction: an SQLite engine lets one of its threads write at a time."""
         self.is_sqlite = isinstance(raw, sqlite3.Connection)
         self.types = SQLITE_TYPES if self.is_sqlite else POSTGRES_TYPES
         self.row_order = "rowid" if self.is_sqlite else "seq"
@@ -101,19 +104,20 @@ class Connection:
             with self._committing():
                 yield self
             return
-        self.execute("BEGIN IMMEDIATE" if self.is_sqlite else "BEGIN")
-        try:
-            if migrating and not self.is_sqlite:
-                self.execute("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))
-            yield self
-        except BaseException:
+        with self._writer():
+            self.execute("BEGIN IMMEDIATE" if self.is_sqlite else "BEGIN")
             try:
-                self.execute("ROLLBACK")
-            except Exception:  # noqa: S110 - a dead connection: the error that killed it is the one to report
-                pass
-            raise
-        with self._committing():
-            self.execute("COMMIT")
+                if migrating and not self.is_sqlite:
+                    self.execute("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))
+                yield self
+            except BaseException:
+                try:
+                    self.execute("ROLLBACK")
+                except Exception:  # noqa: S110 - a dead connection: the error that killed it is the one to report
+                    pass
+                raise
+            with self._committing():
+                self.execute("COMMIT")
         self.wrote = True
 
     @contextmanager

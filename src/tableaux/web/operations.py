@@ -29,7 +29,7 @@ from typing import Any
 from .. import catalogue
 from ..advice.effort import Action, Effort
 from ..advice.hints import Hint, heuristic_hint
-from ..i18n import _
+from ..i18n import _, ngettext
 from ..i18n import current as current_language
 from ..play.game import Game
 from ..rulebook.engine import IllegalMoveError, Move, NotationError
@@ -340,9 +340,10 @@ class Games:
 def too_many(exc: QuotaExceeded) -> ApiError:
     """429 with Retry-After: which limit was reached, and when a new game can start (and a line in the log, at most
     one a minute: :data:`~tableaux.web.limits.REFUSALS`)."""
-    REFUSALS.note("new games", lambda count: _(
-        "{count} new games refused, over a player's or an address's limit a minute, since the last such line."
-    ).format(count=count))
+    REFUSALS.note("new games", lambda count: ngettext(
+        "{count} new game refused, over a player's or an address's limit a minute, since the last such line.",
+        "{count} new games refused, over a player's or an address's limit a minute, since the last such line.",
+        count).format(count=count))
     if exc.bucket.startswith("player:"):
         message = _("too many new games: at most {limit} a minute for each player; try again in {seconds} s")
     else:

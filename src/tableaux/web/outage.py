@@ -62,11 +62,15 @@ class StoreUnavailable(StoreError):
     ``outcome_unknown``: a change was on its way to the database when the connection failed, so it may
     have been stored or not; the message says so, and sending the same request again with the same
     request id (``Idempotency-Key``) settles it.
+
+    ``held_up``: the database answers, but another's lock (or, on PostgreSQL, the statement's own work) held
+    the request past its time, so it was given up and nothing was changed: a short failure, not an outage.
     """
 
-    def __init__(self, reason: str, *, outcome_unknown: bool = False) -> None:
+    def __init__(self, reason: str, *, outcome_unknown: bool = False, held_up: bool = False) -> None:
         self.reason = reason
         self.outcome_unknown = outcome_unknown
+        self.held_up = held_up
         if outcome_unknown:
             message = _("The saved games database stopped answering while this change was being saved, so it "
                         "may or may not have been stored ({reason}). Your earlier moves are safe. Send the same "
@@ -142,9 +146,14 @@ class Health:
         if self._down_since is not None and self._look is not None:
             raise StoreUnavailable(self._reason)
 
-    def failed(self, reason: str, full: bool = False) -> None:
+    def failed(self, reason: str, full: bool = False, short: bool = False) -> None:
         """An operation failed the way a database that went away fails (``full``: its disk is full): look for it
-        (or, unwatched, log it)."""
+        (or, unwatched, log it). ``short``: it failed for a moment only, held up past its wait by a lock (or,
+        on PostgreSQL, a statement over its time) on a database that answers; the log counts it among the short
+        failures, at most a line a minute, and nothing is looked for."""
+        if short:
+            self._short(reason)
+            return
         if self._look is None:
             self._lost(reason, full)
             return
@@ -177,6 +186,14 @@ class Health:
             log.warning(_("The saved games database {name} answers again, after {seconds:.1f} s.").format(
                 name=self.name, seconds=time.monotonic() - since))
 
+    def _short(self, reason: str) -> None:
+        """A request failed, and the database answered again at once (``reason``: why it failed)."""
+        self._blips.note("short", lambda count: ngettext(
+            "The saved games database {name} failed {count} request and answered again at once ({reason}).",
+            "The saved games database {name} failed {count} requests, each time answering again at "
+            "once, since the last such line (the last: {reason}).", count).format(
+                name=self.name, count=count, reason=reason))
+
     def _watch(self, reason: str) -> None:
         """Look for the database until it answers: at once, then every quarter second, doubling up to a second.
         When it answers at once, the failure (``reason``) was short, but a request failed with it: logged as such."""
@@ -194,11 +211,7 @@ class Health:
                     wait = min(2 * wait, LONGEST_WAIT)
                     continue
                 if self._down_since is None:
-                    self._blips.note("short", lambda count: ngettext(
-                        "The saved games database {name} failed {count} request and answered again at once ({reason}).",
-                        "The saved games database {name} failed {count} requests, each time answering again at "
-                        "once, since the last such line (the last: {reason}).", count).format(
-                            name=self.name, count=count, reason=reason))
+                    self._short(reason)
                 self._back()
                 return
         finally:

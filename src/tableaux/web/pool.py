@@ -36,7 +36,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
 
-from ..i18n import _
+from ..i18n import ngettext
 from .limits import REFUSALS
 
 if TYPE_CHECKING:
@@ -184,10 +184,13 @@ class SolverPool:
                 self._taken += 1
                 return Place(client)
         if not self._closed:
-            REFUSALS.note("solver", lambda count: _(
+            REFUSALS.note("solver", lambda count: ngettext(
+                "{count} solver answer done without the solver (a hint by the rule of thumb, a chance, a solution or "
+                "where a game was lost answered 503), the pool full or the asking address holding its share, since "
+                "the last such line.",
                 "{count} solver answers done without the solver (a hint by the rule of thumb, a chance, a solution or "
                 "where a game was lost answered 503), the pool full or the asking address holding its share, since "
-                "the last such line.").format(count=count))
+                "the last such line.", count).format(count=count))
         return None
 
     def release(self, place: Place) -> None:

@@ -25,7 +25,8 @@ POOL_SIZE = 8
 """Connections each server process may hold to PostgreSQL (the thread pool queues for them)."""
 POOL_TIMEOUT = 2.5
 """Seconds a request waits for a PostgreSQL connection before it is answered 503: with the connection
-timeout below, every request is answered within 3 s while the database is away."""
+timeout below, every request is answered within 3 s while the database is away (refusing or dropping
+connections; a server that hangs with its connections open is waited for: docs/deploy.md)."""
 CONNECT_TIMEOUT = 2
 """Seconds to open a PostgreSQL connection (libpq's shortest that it honours)."""
 TCP_USER_TIMEOUT_MS = 2500
@@ -33,6 +34,16 @@ TCP_USER_TIMEOUT_MS = 2500
 from the network, rather than one that closed its connections)."""
 CHECK_AFTER_IDLE = 1.0
 """Seconds a pooled PostgreSQL connection may sit unused before it is checked again as it is lent."""
+LOCK_TIMEOUT_MS = 2500
+"""Milliseconds a request's statement may wait for a lock another session holds (``lock_timeout``) before the
+server gives it up and the request is answered 503, nothing changed."""
+STATEMENT_TIMEOUT_MS = 3000
+"""Milliseconds any statement of a request may run (``statement_timeout``), lock waits included. Set on the
+pool's connections only: the migrations (which wait for one another's advisory lock) and the round of forgetting
+may take longer."""
+HELD_UP = ("57014", "55P03")
+"""SQLSTATEs of a statement the server gave up (its time, or a lock's, ran out): the server answers; nothing
+was changed, since a commit is never cut short by them."""
 
 
 POSTGRES_STILL_COMING = ("starting up", "shutting down", "in recovery", "too many clients", "not yet accepting",
@@ -83,6 +94,14 @@ class PostgresEngine:
         if raw.execute("SHOW synchronous_commit").fetchone()[0] == "off":
             raw.execute("SET synchronous_commit = on")
 
+    @classmethod
+    def _configure_pooled(cls, raw: Any) -> None:
+        """A connection for requests: none of its statements waits on another session's lock, nor runs, for
+        longer than a player should wait for an answer (a table locked by hand, a stuck transaction)."""
+        cls._configure(raw)
+        raw.execute(f"SET lock_timeout = {LOCK_TIMEOUT_MS}")
+        raw.execute(f"SET statement_timeout = {STATEMENT_TIMEOUT_MS}")
+
     def translate(self, exc: BaseException, committing: bool = False) -> StoreError | None:
         """The store's error a psycopg error means. A connection lost while a commit was on its way leaves the
         change's outcome unknown; one lost before that changed nothing."""
@@ -93,7 +112,8 @@ class PostgresEngine:
             return StoreFull(describe(exc))
         if not isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError):
             return None
-        return StoreUnavailable(shown(describe(exc)), outcome_unknown=committing and self._connection_lost(exc))
+        return StoreUnavailable(shown(describe(exc)), outcome_unknown=committing and self._connection_lost(exc),
+                                held_up=getattr(exc, "sqlstate", None) in HELD_UP)
 
     @staticmethod
     def _connection_lost(exc: BaseException) -> bool:
@@ -168,7 +188,7 @@ class PostgresEngine:
 
                 self._pool = ConnectionPool(
                     self.url, kwargs=self._connect_kwargs(), min_size=1, max_size=POOL_SIZE, open=True,
-                    configure=self._configure, reset=self._returning, timeout=POOL_TIMEOUT,
+                    configure=self._configure_pooled, reset=self._returning, timeout=POOL_TIMEOUT,
                     name="tableaux", num_workers=2,
                 )
             return self._pool
@@ -184,7 +204,7 @@ class PostgresEngine:
                 yield Connection(raw, self.translate)
         except StoreError as exc:
             if isinstance(exc, StoreUnavailable):
-                self.health.failed(exc.reason)
+                self.health.failed(exc.reason, short=exc.held_up)
             raise
         except PoolTimeout:
             reason = _("no database connection came free within {seconds} s").format(seconds=POOL_TIMEOUT)
@@ -194,8 +214,8 @@ class PostgresEngine:
             error = self.translate(exc)
             if error is None:
                 raise
-            if isinstance(error, StoreUnavailable) and self._connection_lost(exc):
-                self.health.failed(error.reason)
+            if isinstance(error, StoreUnavailable) and (error.held_up or self._connection_lost(exc)):
+                self.health.failed(error.reason, short=error.held_up)
             raise error from None
 
     @contextmanager

@@ -18,8 +18,9 @@ from ..i18n import _
 from .dialect import Connection
 from .outage import Health, StoreError, StoreFull, StoreMisconfigured, StoreUnavailable
 
-BUSY_TIMEOUT = 2.5
-"""Seconds an SQLite connection waits for another one's write before the request is answered 503."""
+BUSY_TIMEOUT = 5.0
+"""Seconds a write waits for the file's write lock (SQLite's busy timeout, for every statement, BEGIN IMMEDIATE
+included), and for its turn among this process's own writers, before the request is answered 503."""
 WAL_TIMEOUT = 15.0
 """Seconds opening a new SQLite database keeps trying to switch it to WAL while another process migrates it."""
 
@@ -31,6 +32,8 @@ def wait_a_moment() -> None:
 
 SQLITE_UNAVAILABLE = ("locked", "busy", "disk i/o error", "unable to open", "readonly")
 """SQLite error messages that mean the file cannot be used just now (the request is answered 503)."""
+SQLITE_HELD_UP = ("locked", "busy")
+"""Those of them that mean another writer held the file past the wait: a short failure, not an outage."""
 
 
 class SqliteEngine:
@@ -38,9 +41,15 @@ class SqliteEngine:
     reopened (nor the WAL checkpointed) on every request. WAL lets readers run beside the one writer,
     in this process and in others on the same machine.
 
+    The file has one writer at a time. This process's writers take their turn on a lock of its own before
+    they ask SQLite for the file's (``BEGIN IMMEDIATE``): SQLite's busy wait polls, sleeping longer each
+    time, so among many threads of many processes polling for it one could wait out its timeout while the
+    others took turns; in line here, only one writer a process polls. Each wait is :data:`BUSY_TIMEOUT`.
+
     A full disk (SQLite's "database or disk is full") is :class:`StoreFull`; a file that is locked for too
     long or cannot be read or written is :class:`StoreUnavailable`. A file has nothing to wait for, so
-    its :class:`~tableaux.web.outage.Health` only logs when it fails and when it works again.
+    its :class:`~tableaux.web.outage.Health` only logs when it fails and when it works again, and a lock that
+    outlasted the wait is a short failure, logged at most once a minute with a count.
     """
 
     def __init__(self, path: Path) -> None:
@@ -56,6 +65,8 @@ class SqliteEngine:
         self._local = threading.local()
         self._connections: list[Connection] = []
         self._lock = threading.Lock()
+        self._writing = threading.Lock()
+        """Held by the one thread of this process that writes (:meth:`_one_writer`)."""
 
     def translate(self, exc: BaseException, committing: bool = False) -> StoreError | None:
         """The store's error an SQLite error means; a failed commit was rolled back, so its outcome is known."""
@@ -65,7 +76,7 @@ class SqliteEngine:
         if "full" in text:
             return StoreFull(str(exc))
         if any(word in text for word in SQLITE_UNAVAILABLE):
-            return StoreUnavailable(str(exc))
+            return StoreUnavailable(str(exc), held_up=any(word in text for word in SQLITE_HELD_UP))
         return None
 
     def _open(self) -> Connection:
@@ -76,7 +87,17 @@ class SqliteEngine:
         except sqlite3.Error as exc:
             raise StoreMisconfigured(_("cannot open the database {file}: {error}").format(
                 file=repr(str(self.path)), error=exc)) from None
-        return Connection(raw, self.translate)
+        return Connection(raw, self.translate, self._one_writer)
+
+    @contextmanager
+    def _one_writer(self) -> Iterator[None]:
+        """This process's turn to write, waited for as long as SQLite waits for the file's."""
+        if not self._writing.acquire(timeout=BUSY_TIMEOUT):
+            raise sqlite3.OperationalError("database is locked (this process's other writes took too long)")
+        try:
+            yield
+        finally:
+            self._writing.release()
 
     def first(self) -> Connection:
         """A connection of its own, for opening (migrating, reading the token key); the caller closes it."""
@@ -116,15 +137,19 @@ class SqliteEngine:
             yield conn
         except StoreError as exc:
             if isinstance(exc, StoreUnavailable | StoreFull):
-                self.health.failed(exc.reason, isinstance(exc, StoreFull))
+                self._failed(exc)
             raise
         except Exception as exc:
             error = self.translate(exc)
             if error is None:
                 raise
-            self.health.failed(error.reason, isinstance(error, StoreFull))  # type: ignore[attr-defined]
+            self._failed(error)
             raise error from None
         self.health.worked(conn.wrote)
+
+    def _failed(self, error: StoreUnavailable | StoreFull | StoreError) -> None:
+        reason = getattr(error, "reason", str(error))
+        self.health.failed(reason, full=isinstance(error, StoreFull), short=getattr(error, "held_up", False))
 
     def reopened(self, action: Callable[[], None]) -> None:
         """Nothing to reopen for a file: see :meth:`PostgresEngine.reopened`."""

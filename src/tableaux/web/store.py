@@ -342,6 +342,8 @@ class Store:
         players left with no game). A player who has moved a game keeps their newest game, moved or not.
         Returns how many rows of each went."""
         with self._write() as conn:
+            if not conn.is_sqlite:  # a backlog to forget may take longer than a request's statements may
+                conn.execute("SET LOCAL statement_timeout = 0")
             return tidy(conn, now, unmoved_after)
 
     # --- statistics ------------------------------------------------------------
