@@ -21,11 +21,18 @@ def lines(caplog: pytest.LogCaptureFixture) -> list[str]:
     return [record.getMessage() for record in caplog.records]
 
 
-def test_a_burst_is_counted_in_a_line_written_when_its_minute_is_over_without_another_event(
-        caplog: pytest.LogCaptureFixture) -> None:
+def held_throttle() -> tuple[list[float], list[tuple[float, Callable[[], None]]], Throttle]:
+    """A throttle on a clock the test moves (``now[0]``), whose timers wait in ``scheduled`` until the test runs
+    them."""
     now = [0.0]
     scheduled: list[tuple[float, Callable[[], None]]] = []
     throttle = Throttle(clock=lambda: now[0], later=lambda seconds, action: scheduled.append((seconds, action)))
+    return now, scheduled, throttle
+
+
+def test_a_burst_is_counted_in_a_line_written_when_its_minute_is_over_without_another_event(
+        caplog: pytest.LogCaptureFixture) -> None:
+    now, scheduled, throttle = held_throttle()
     with caplog.at_level("WARNING", logger="tableaux.web"):
         for event in range(150):
             now[0] = event / 15  # 150 refusals in ten seconds
@@ -38,9 +45,7 @@ def test_a_burst_is_counted_in_a_line_written_when_its_minute_is_over_without_an
 
 
 def test_a_line_written_by_the_next_event_leaves_its_timer_nothing_to_write(caplog: pytest.LogCaptureFixture) -> None:
-    now = [0.0]
-    scheduled: list[tuple[float, Callable[[], None]]] = []
-    throttle = Throttle(clock=lambda: now[0], later=lambda seconds, action: scheduled.append((seconds, action)))
+    now, scheduled, throttle = held_throttle()
     with caplog.at_level("WARNING", logger="tableaux.web"):
         for moment in (0.0, 5.0, 61.0):
             now[0] = moment
@@ -50,9 +55,7 @@ def test_a_line_written_by_the_next_event_leaves_its_timer_nothing_to_write(capl
 
 
 def test_held_back_counts_are_written_when_the_process_stops(caplog: pytest.LogCaptureFixture) -> None:
-    now = [0.0]
-    scheduled: list[tuple[float, Callable[[], None]]] = []
-    throttle = Throttle(clock=lambda: now[0], later=lambda seconds, action: scheduled.append((seconds, action)))
+    now, scheduled, throttle = held_throttle()
     with caplog.at_level("WARNING", logger="tableaux.web"):
         for _event in range(3):
             throttle.note("connections", lambda count: f"{count} closed")
