@@ -41,10 +41,14 @@ def test_why_illegal_objects_to_exactly_the_moves_the_rules_refuse(name: str, de
     rules, state = game.rules, game.state
     legal = set(rules.moves(state))
     unseen = {card_name(c) for c in unseen_cards(game, state)}
+    words = rules.pile_word_names()
     for src in range(len(rules.pile_names)):
         for dst in range(len(rules.pile_names)):
             for count in range(1, max(len(state.piles[src]), 1) + 2):
                 reason = rules.why_illegal(state, (src, count, dst))
+                worded = rules.why_illegal(state, (src, count, dst), words)  # as a screen without notation asks
+                assert (reason is None) == (worded is None)
+                assert worded is None or not any(short in worded.split() for short in rules.short_names)
                 if (src, count, dst) in legal:
                     assert reason is None, f"{rules.to_move((src, count, dst))} is legal but refused: {reason}"
                 else:

@@ -208,3 +208,20 @@ def test_a_refused_move_comes_with_the_rules_reason_in_the_players_language_and_
     assert allowed.json()["reason"] is None
     assert client.get(url, params={**refused, "target": "tableau-99"}).status_code == 422
     assert client.get(f"/api/games/{view['id']}").json()["version"] == view["version"]  # nothing was played
+
+
+def test_a_refusal_names_the_piles_in_words_and_leaves_out_the_notation_a_player_who_drags_has_no_key_to(
+        client: TestClient) -> None:
+    view = new_game(client, "king-albert", 1)
+    url = f"/api/games/{view['id']}/refusal"
+    home = client.get(url, params={"source": "tableau-8", "count": 1, "target": "foundation-2"}).json()["reason"]
+    assert home == "An empty foundation takes only an Ace, not the Jack of clubs."
+    tall = client.get(url, params={"source": "tableau-1", "count": 3, "target": "tableau-2"}).json()["reason"]
+    assert tall.startswith("Tableau 1 does not have 3 face-up cards") and "T1" not in tall
+    wing = new_game(client, "eagle-wing", 1)
+    url = f"/api/games/{wing['id']}/refusal"
+    stock = client.get(url, params={"source": "stock", "count": 1, "target": "tableau-1"}).json()["reason"]
+    assert stock == "Stock cards are turned onto the waste first."
+    german = client.get(url, params={"source": "stock", "count": 1, "target": "tableau-1"},
+                        headers={"Accept-Language": "de"}).json()["reason"]
+    assert ">" not in german and german.endswith(".")

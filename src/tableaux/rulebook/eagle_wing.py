@@ -182,12 +182,12 @@ class EagleWing(Rules):
                 out.extend((src, count, f) for f in targets)
         return out
 
-    def why_illegal(self, state: State, move: RawMove) -> str | None:
+    def why_illegal(self, state: State, move: RawMove, names: tuple[str, ...] | None = None) -> str | None:
         """The rules of the module docstring, one refusal each; the reserve's covered cards are never named."""
         src, count, dst = move
         piles = state.piles
         source, target = piles[src], piles[dst]
-        s, t = self.short_names[src], self.short_names[dst]
+        s, t = (names or self.short_names)[src], (names or self.short_names)[dst]
         if dst == STOCK and src == WASTE:
             if piles[STOCK]:
                 return _("the waste goes back to the stock only once the stock is empty")
@@ -209,7 +209,7 @@ class EagleWing(Rules):
             return None if count == 1 else _("the stock turns one card at a time")
         if dst == WASTE:
             return _("the waste takes only cards turned from the stock (S>W)")
-        if (basic := super().why_illegal(state, move)) is not None:
+        if (basic := super().why_illegal(state, move, names)) is not None:
             return basic
         if dst == RESERVE:
             return _("the reserve never takes cards")

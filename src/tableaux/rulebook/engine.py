@@ -240,20 +240,27 @@ class Rules(ABC):
         """Game-specific fields of ``Game.position()``."""
         return {"status": ""}
 
-    def why_illegal(self, state: State, move: RawMove) -> str | None:
+    def why_illegal(self, state: State, move: RawMove, names: tuple[str, ...] | None = None) -> str | None:
         """The rule that refuses ``move`` here, in a player's words; None when no rule does (the move is legal).
 
         Written next to each game's move generator, so every interface (terminal,
         web, library) gives the same reason from one place. It never names a card
         the player cannot see. ``tests/rules/test_why_illegal.py`` checks it against
         :meth:`moves`: None for every legal move, a reason for every other one.
+        ``names`` says how it names each pile (by index): the notation's short names
+        (T3, F1) by default, or a screen's words (:meth:`pile_word_names`).
         """
         src, count, dst = move
         if src == dst:
             return _("a pile cannot move onto itself")
         if not state.piles[src]:
-            return _("{pile} is empty").format(pile=self.short_names[src])
+            return _("{pile} is empty").format(pile=(names or self.short_names)[src])
         return None
+
+    def pile_word_names(self) -> tuple[str, ...]:
+        """Every pile as a sentence names it ("tableau 3", "the stock"), by index, in the current language: for
+        :meth:`why_illegal` on a screen that does not show the notation."""
+        return tuple(self.pile_words(name) for name in self.pile_names)
 
     def notation_help(self) -> str:
         """How moves are written, with examples from this game's own piles (``S>W`` only where there is a stock)."""

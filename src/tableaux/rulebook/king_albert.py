@@ -164,20 +164,21 @@ class KingAlbert(Rules):
                 out.extend((src, count, t) for t in empty_tableau if t != src)
         return out
 
-    def why_illegal(self, state: State, move: RawMove) -> str | None:
+    def why_illegal(self, state: State, move: RawMove, names: tuple[str, ...] | None = None) -> str | None:
         """The rules of the module docstring, one refusal each, in the order a player would think of them."""
-        if (basic := super().why_illegal(state, move)) is not None:
+        if (basic := super().why_illegal(state, move, names)) is not None:
             return basic
+        names = names or self.short_names
         src, count, dst = move
         source, target = state.piles[src], state.piles[dst]
         if dst in RESERVE:
             return _("the reserve never takes cards")
         if count > 1 and src not in TABLEAU:
-            return _("only one card at a time comes off {pile}").format(pile=self.short_names[src])
+            return _("only one card at a time comes off {pile}").format(pile=names[src])
         if count > len(source) or (source[-1] & DOWN if count == 1 else any(c & DOWN for c in source[-count:])):
             return ngettext("{pile} does not have {count} face-up card to move",
                             "{pile} does not have {count} face-up cards to move", count).format(
-                pile=self.short_names[src], count=count)
+                pile=names[src], count=count)
         if count > 1 and self.single_cards_only:
             return _("in {game} only one card moves at a time").format(game=_(self.title))
         moving = source[-count]
@@ -189,10 +190,10 @@ class KingAlbert(Rules):
                     return _("an empty foundation takes only an Ace, not the {card}").format(card=card_name(moving))
                 return None
             if RANK[target[-1]] == 13:
-                return _("{pile} is complete, up to its King").format(pile=self.short_names[dst])
+                return _("{pile} is complete, up to its King").format(pile=names[dst])
             if moving != target[-1] + 1:
                 return _("{pile} takes only the {wanted} next, not the {card}").format(
-                    pile=self.short_names[dst], wanted=card_name(target[-1] + 1), card=card_name(moving))
+                    pile=names[dst], wanted=card_name(target[-1] + 1), card=card_name(moving))
             return None
         if target and moving not in ACCEPTS[target[-1]]:
             return _("the {card} cannot go onto the {target}: a tableau pile takes "

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import re
 import secrets
 import threading
 from collections import OrderedDict
@@ -42,6 +43,8 @@ from .pool import SolverPool, hint_job
 from .store import GameRecord, Made, QuotaExceeded, Request, RequestSeen, StaleVersionError, Store, StoreUnavailable
 from .views import make_view, saved_game
 
+NOTATION_ASIDE = re.compile(r" ?\([^()]*>[^()]*\)")
+"""A move in notation given in brackets in a refusal ("(S>W)", "(W:3>S)"), in any language."""
 CACHE_SIZE = 512
 LOCK_STRIPES = 64
 
@@ -175,13 +178,19 @@ class Games:
 
     def refusal(self, game_id: str, player: str, source: str, count: int, target: str) -> dict[str, Any]:
         """Why the rules refuse the move in the stored game, as a sentence; a page asks only once it has refused
-        one from its view's legal moves, and the rules stay the engine's alone."""
+        one from its view's legal moves, and the rules stay the engine's alone. The piles are named in words, as
+        the page names them, and a hint in notation ("(S>W)") is left out: a player who drags cards has no key
+        to it."""
         with self._open(game_id, player) as (record, kept):
             self._remember(record, kept)
             game = kept.game
             move = read_move(game, api.MoveSpec(source=source, count=count, target=target))
-            why = game.rules.why_illegal(game.state, game.rules.to_raw(move))
-            return {"move": str(move), "reason": None if why is None else why[:1].upper() + why[1:] + "."}
+            rules = game.rules
+            why = rules.why_illegal(game.state, rules.to_raw(move), rules.pile_word_names())
+            if why is None:
+                return {"move": str(move), "reason": None}
+            why = NOTATION_ASIDE.sub("", why)
+            return {"move": str(move), "reason": why[:1].upper() + why[1:] + "."}
 
     def current(self, player: str, name: str | None) -> dict[str, Any]:
         record = self.store.current_game(player, name)
