@@ -84,6 +84,22 @@ def test_new_keeps_the_game_in_progress_and_resume_brings_it_back(tmp_path: Path
     assert game.deal == 1 and [str(m) for m in game.moves_played] == ["T3>T6", "R5>F1"]
 
 
+def test_two_kept_games_of_one_deal_are_told_apart_by_when_each_was_last_played(tmp_path: Path) -> None:
+    keep = Unfinished(tmp_path)
+    play(tableaux.new_game("king-albert", 17), "R1>F1", keep=keep)
+    play(tableaux.new_game("king-albert", 17), "R1>F1", keep=keep)  # the same deal again: a file of its own
+    one, other = tmp_path.glob("king-albert-17*.json")
+    now = os.stat(other).st_mtime
+    os.utime(one, (now - 3 * 3600 - 5, now - 3 * 3600 - 5))  # one of them was last played three hours ago
+    listed = [saved.listed(now) for saved in keep.games()]
+    assert listed == ["King Albert deal 17, 1 move played, last played just now",
+                      "King Albert deal 17, 1 move played, last played 3 hours ago"]
+    _game, out = play(tableaux.new_game("eagle-wing", 1), keep=keep)
+    said = " ".join(out.split())
+    assert re.search(r"1\) King Albert deal 17, 1 move played, last played (just now|\d+ minutes? ago); 2\) King "
+                     r"Albert deal 17, 1 move played, last played 3 hours ago\.", said), said  # however busy
+
+
 def test_quit_keeps_the_game_and_the_same_deal_starts_afresh_beside_it(tmp_path: Path) -> None:
     keep = Unfinished(tmp_path)
     play(tableaux.new_game("eagle-wing", 5), "S>W", "quit", keep=keep)
@@ -149,7 +165,9 @@ def test_tableaux_play_keeps_games_in_the_user_data_dir_and_resume_reopens_the_l
     assert none.returncode == 2 and "no unfinished Eagle Wing game" in none.stderr
     afresh = run("king-albert", "--deal", "1", stdin="moves\n")  # the same deal, dealt again
     assert afresh.returncode == 0 and "Resumed" not in afresh.stdout
-    assert "Unfinished games kept for you: 1) King Albert deal 1, 1 move played." in " ".join(afresh.stdout.split())
+    offered = re.search(r"Unfinished games kept for you: 1\) King Albert deal 1, 1 move played, last played "
+                        r"(just now|\d+ minutes? ago)\.", " ".join(afresh.stdout.split()))  # however busy the machine
+    assert offered, afresh.stdout
     back = run("king-albert", "--deal", "1", "--resume", stdin="undo\n")
     assert back.returncode == 0 and "Undid T3>T6." in back.stdout
     other = run("king-albert", "--deal", "2", "--resume", stdin="")

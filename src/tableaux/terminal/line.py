@@ -151,7 +151,7 @@ class Session:
         kept = self.sitting.kept_games()
         if not kept:
             return
-        listing = "; ".join(f"{i}) {saved.describe()}" for i, saved in enumerate(kept[:5], 1))
+        listing = "; ".join(f"{i}) {saved.listed()}" for i, saved in enumerate(kept[:5], 1))
         if len(kept) > 5:
             text = _("Unfinished games kept for you: {listing} (and {more} more). Type 'resume' to go back to the "
                      "first, 'resume N' for another.").format(listing=listing, more=len(kept) - 5)

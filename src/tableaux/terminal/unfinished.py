@@ -48,6 +48,25 @@ class Saved(namedtuple("Saved", "path game seconds", defaults=(0.0,))):
         return ngettext("{game} deal {deal}, {n} move played", "{game} deal {deal}, {n} moves played", moves).format(
             game=_(self.game.rules.title), deal=self.game.deal, n=moves)
 
+    def listed(self, now: float | None = None) -> str:
+        """How a list of kept games shows it: :meth:`describe` and when it was last played, which tells apart
+        two games of one deal (a deal started again keeps a file of its own)."""
+        import time
+
+        ago = max(0.0, (time.time() if now is None else now) - _mtime(self.path))
+        if ago < 60:
+            when = _("just now")
+        elif ago < 3600:
+            minutes = int(ago // 60)
+            when = ngettext("{n} minute ago", "{n} minutes ago", minutes).format(n=minutes)
+        elif ago < 86400:
+            hours = int(ago // 3600)
+            when = ngettext("{n} hour ago", "{n} hours ago", hours).format(n=hours)
+        else:
+            days = int(ago // 86400)
+            when = ngettext("{n} day ago", "{n} days ago", days).format(n=days)
+        return _("{game}, last played {when}").format(game=self.describe(), when=when)
+
 
 class Unfinished:
     """The directory of unfinished games. (A plain class, as :class:`~.sitting.Sitting` is.)"""

@@ -237,7 +237,7 @@ class Commands:
             self.afresh(lambda: self.sitting.resume(kept[index]))
 
         self.push_screen(Choose(_("Unfinished games kept for you"),  # type: ignore[attr-defined]
-                                [saved.describe() for saved in kept[:20]]), chosen)
+                                [saved.listed() for saved in kept[:20]]), chosen)
 
     def action_save(self) -> None:
         default = str(self.sitting.save_path or f"{self.game.name}-{self.game.deal}.json")
