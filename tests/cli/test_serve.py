@@ -401,6 +401,14 @@ def test_stats_without_a_database_creates_nothing(tmp_path: Path, capsys: pytest
     assert not db.exists()
 
 
+def test_stats_of_a_database_that_cannot_be_reached_says_so_to_the_host(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("psycopg")
+    assert main(["stats", "--db", f"postgresql://tableaux@127.0.0.1:{free_port()}/games"]) == 1  # nothing listens
+    err = capsys.readouterr().err
+    assert err.startswith("tableaux stats: cannot reach the saved games database (")  # then libpq's reason
+    assert err.rstrip().endswith("nothing was read or changed") and "moves" not in err  # not the player's sentence
+
+
 def test_stats_yes_without_reset_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["stats", "--db", str(tmp_path / "x.sqlite3"), "--yes"]) == 2
     assert "--yes only goes with --reset" in capsys.readouterr().err

@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from ..web.server import database_of
-    from ..web.store import Store, StoreError, StoreMisconfigured
+    from ..web.store import Store, StoreError, StoreMisconfigured, StoreUnavailable
 
     console = Console()
     if args.yes and not args.reset:
@@ -72,6 +72,10 @@ def run(args: argparse.Namespace) -> int:
         return 0
     try:
         store = Store(database)
+    except StoreUnavailable as exc:  # its message is the player's ("your earlier moves are safe"): the host's here
+        print(_("tableaux stats: cannot reach the saved games database ({reason}); nothing was read or changed")
+              .format(reason=exc.reason), file=sys.stderr)
+        return 1
     except (StoreError, OSError) as exc:
         print(f"tableaux stats: {exc}", file=sys.stderr)
         return 2 if isinstance(exc, StoreMisconfigured) else 1
