@@ -102,7 +102,9 @@ def test_on_a_phone_a_close_button_stays_on_view_at_the_top_of_the_rules_as_they
 
 
 def arrows_walk_the_table(page: Page) -> None:
-    """ArrowRight puts the keyboard on a pile, and Space then plays there rather than pressing a toolbar button."""
+    """ArrowRight puts the keyboard on a pile, and Space then plays there rather than pressing a toolbar button.
+    A closed dialog's "close" event, which hands the keyboard back, comes a moment after it hides: wait for it."""
+    page.wait_for_function("() => !document.activeElement || !document.activeElement.closest('dialog')")
     page.keyboard.press("ArrowRight")
     assert page.evaluate("document.getElementById('board').contains(document.activeElement)"), \
         page.evaluate("document.activeElement.id || document.activeElement.tagName")
