@@ -316,10 +316,7 @@ class AddressShare(HttpMiddleware):
                 refused).format(count=refused, limit=self.limit))
             body = error_body(_("too many requests at once from one address: at most {limit}; try again in a "
                                 "moment").format(limit=self.limit))
-            await send({"type": "http.response.start", "status": 429, "headers": [
-                (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                (b"retry-after", b"1")]})
-            await send({"type": "http.response.body", "body": body})
+            await send_json(send, 429, body, [(b"retry-after", b"1")])
             return
         self.in_hand[address] = count + 1
         try:
