@@ -35,13 +35,14 @@ def data_dir() -> str:
     return user_dir("data")
 
 
-class Saved(namedtuple("Saved", "path game seconds", defaults=(0.0,))):
-    """One unfinished game on disk, and how long it has been played."""
+class Saved(namedtuple("Saved", "path game seconds played_at", defaults=(0.0, 0.0))):
+    """One unfinished game on disk, how long it has been played, and when it was last kept (its file's time)."""
 
     __slots__ = ()
     path: StrPath
     game: Game
     seconds: float
+    played_at: float
 
     def describe(self) -> str:
         moves = len(self.game.moves_played)
@@ -53,7 +54,7 @@ class Saved(namedtuple("Saved", "path game seconds", defaults=(0.0,))):
         two games of one deal (a deal started again keeps a file of its own)."""
         import time
 
-        ago = max(0.0, (time.time() if now is None else now) - _mtime(self.path))
+        ago = max(0.0, (time.time() if now is None else now) - self.played_at)
         if ago < 60:
             when = _("just now")
         elif ago < 3600:
@@ -105,13 +106,15 @@ class Unfinished:
         try:
             with open(path, "rb") as f:
                 text = f.read(MAX_SAVE_BYTES + 1)
+                played_at = os.fstat(f.fileno()).st_mtime
         except OSError as exc:
             raise SaveFileError(str(exc)) from None
         import json
 
         game = loads(text.decode("utf-8", "replace"))
         seconds = json.loads(text).get("seconds", 0.0)
-        return Saved(path, game, float(seconds) if isinstance(seconds, int | float) and seconds >= 0 else 0.0)
+        return Saved(path, game, float(seconds) if isinstance(seconds, int | float) and seconds >= 0 else 0.0,
+                     played_at)
 
     def games(self, exclude: StrPath | None = None) -> list[Saved]:
         """Every readable unfinished game, the most recently played first (``exclude``, a file, left out).
@@ -126,16 +129,9 @@ class Unfinished:
             return []
         paths = [p for p in paths if p != exclude]
         found = []
-        for path in sorted(paths, key=_mtime, reverse=True):
+        for path in paths:
             try:
                 found.append(self.read(path))
             except SaveFileError:
                 continue
-        return found
-
-
-def _mtime(path: StrPath) -> float:
-    try:
-        return os.stat(path).st_mtime
-    except OSError:
-        return 0.0
+        return sorted(found, key=lambda saved: saved.played_at, reverse=True)
