@@ -80,14 +80,14 @@ def hanging(line: str, width: int) -> list[str]:
     import textwrap  # only for a help line too long for its console
 
     column = _COMMAND.match(line)
+    margin = len(line) - len(line.lstrip())
+    apart = column is not None and column.end() > width // 2  # too narrow for two columns: under its command
     if column is None:  # a line of one column: its further lines indented a little
-        indent = len(line) - len(line.lstrip()) + 2
-        pieces = textwrap.wrap(line.strip(), max(width - indent, 1), break_on_hyphens=False)
-        return [line[:indent - 2] + pieces[0], *(" " * indent + piece for piece in pieces[1:])]
-    start = column.end()
-    if start > width // 2:  # a console too narrow for two columns: the description goes under its command
-        indent = len(line) - len(line.lstrip()) + 4
-        pieces = textwrap.wrap(line[start:], max(width - indent, 1), break_on_hyphens=False)
-        return [line[:start].rstrip(), *(" " * indent + piece for piece in pieces)]
-    pieces = textwrap.wrap(line[start:], max(width - start, 1), break_on_hyphens=False)
-    return [line[:start] + pieces[0], *(" " * start + piece for piece in pieces[1:])]
+        head, body, indent = line[:margin], line.strip(), margin + 2
+    elif apart:
+        head, body, indent = line[:column.end()].rstrip(), line[column.end():], margin + 4
+    else:
+        head, body, indent = line[:column.end()], line[column.end():], column.end()
+    pieces = textwrap.wrap(body, max(width - indent, 1), break_on_hyphens=False)
+    rest = [" " * indent + piece for piece in pieces[1:]]
+    return [head, " " * indent + pieces[0], *rest] if apart else [head + pieces[0], *rest]
