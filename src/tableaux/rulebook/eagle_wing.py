@@ -187,7 +187,8 @@ class EagleWing(Rules):
         src, count, dst = move
         piles = state.piles
         source, target = piles[src], piles[dst]
-        s, t = (names or self.short_names)[src], (names or self.short_names)[dst]
+        names = names or self.short_names
+        s, t = names[src], names[dst]
         if dst == STOCK and src == WASTE:
             if piles[STOCK]:
                 return _("the waste goes back to the stock only once the stock is empty")
