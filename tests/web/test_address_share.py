@@ -12,7 +12,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tableaux.web.app import create_app
+from tableaux.web.app import create_app, pool_routes
 from tableaux.web.limits import Limits
 from tableaux.web.middleware import AddressShare
 
@@ -49,7 +49,7 @@ def test_one_address_gets_its_share_in_hand_and_429_beyond_it_at_once_while_othe
             await send({"type": "http.response.start", "status": 200, "headers": []})
             await send({"type": "http.response.body", "body": b"{}"})
 
-        share = AddressShare(app, limit=LIMIT)
+        share = AddressShare(app, limit=LIMIT, exempt=pool_routes())
         held = [asyncio.create_task(ask(share, scope("198.51.100.7"))) for _ in range(LIMIT)]
         await asyncio.sleep(0)  # they start, and wait in the app
         assert started == ["198.51.100.7"] * LIMIT
@@ -97,3 +97,15 @@ def test_the_app_refuses_in_the_players_language_and_every_refusal_has_the_error
         assert r.status_code == 429 and r.headers["retry-after"] == "1"
         assert r.json()["error"].startswith("zu viele") and "0" in r.json()["error"]
         assert client.get("/").status_code == 200  # the page itself is not an API request
+
+
+def test_the_solver_routes_are_left_to_the_pool_and_every_other_api_route_is_counted(tmp_path: Any) -> None:
+    app = create_app(tmp_path / "g.sqlite3", limits=Limits(requests_per_address=0))
+    with TestClient(app) as client:
+        for path in ("/api/games/abc/chance", "/api/games/abc/lost"):
+            assert client.get(path).status_code == 404  # reached the route: no such game
+        for path in ("/api/games/abc/hint", "/api/games/abc/solution"):
+            assert client.post(path, json={"version": 0}).status_code == 404
+        assert client.get("/api/games/abc").status_code == 429
+        assert client.get("/api/games/abc/refusal", params={"source": "T1", "target": "T2"}).status_code == 429
+        assert client.post("/api/games/abc/hint/x").status_code == 429  # only the routes themselves

@@ -11,6 +11,7 @@ is accepted.
 from __future__ import annotations
 
 import os
+import re
 import threading
 import time
 from collections.abc import AsyncIterator
@@ -19,9 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.dependencies.models import Dependant
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import FileResponse, JSONResponse
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -31,7 +34,7 @@ from .database import Database
 from .errors import ApiError
 from .fields import CONTRACT_ERROR, WEB_GAMES
 from .games import Games, router
-from .identity import COOKIE, Player
+from .identity import COOKIE, Player, client_address
 from .limits import Limits
 from .logbook import log, report_pending
 from .middleware import (
@@ -111,6 +114,21 @@ def web_effort(hint_seconds: float | None, chance_seconds: float | None,
             for action in actions:
                 spend[action] = spend[action].within(seconds)
     return spend
+
+
+ROUTERS = (router, translations_router, assist.router, race.router, pwa.router)
+"""The API's routes (every path in them is whole: each router has its prefix)."""
+
+
+def pool_routes() -> list[re.Pattern[str]]:
+    """The paths of the routes whose answers wait for the solver pool: those that hand it their client's address
+    (the :data:`~tableaux.web.identity.Client` dependency), by which it shares its places out."""
+
+    def asks_for_client(dependant: Dependant) -> bool:
+        return any(d.call is client_address or asks_for_client(d) for d in dependant.dependencies)
+
+    return [route.path_regex for api in ROUTERS for route in api.routes
+            if isinstance(route, APIRoute) and asks_for_client(route.dependant)]
 
 
 def unavailable(exc: StoreUnavailable | StoreFull) -> JSONResponse:
@@ -208,11 +226,8 @@ def create_app(
     app.state.games = Games(store, web_effort(hint_time_limit, chance_time_limit, solve_time_limit), solver_pool)
     app.state.pool = solver_pool
     app.state.assist = assist.Assist(app.state.games)
-    app.include_router(router)
-    app.include_router(translations_router)
-    app.include_router(assist.router)
-    app.include_router(race.router)
-    app.include_router(pwa.router)
+    for api in ROUTERS:
+        app.include_router(api)
 
     def cached_description() -> dict[str, Any]:
         if app.openapi_schema is None:
@@ -268,7 +283,7 @@ def create_app(
 
     # Outermost last: security headers wrap everything, then the body checks, the identity headers, the language,
     # and innermost each address's share of the requests in hand (refused in the player's language).
-    app.add_middleware(AddressShare, limit=limits.requests_per_address)
+    app.add_middleware(AddressShare, limit=limits.requests_per_address, exempt=pool_routes())
     app.add_middleware(RequestLanguage)
     app.add_middleware(IdentityHeaders)
     app.add_middleware(JsonBodies, limit=MAX_BODY)

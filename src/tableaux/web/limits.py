@@ -48,10 +48,12 @@ class Limits:
     tidy_every: float = 60.0
     """Seconds between two rounds of forgetting (old request ids, past minutes' counts, games never moved)."""
     requests_per_address: int = 8
-    """API requests one client address may have in hand at once in one process, the solver's apart
-    (:data:`SOLVER_ROUTES`). A page has one or two at most (a move, a view); players behind one address (a school, a
-    NAT) take turns of milliseconds. With 16, one client keeping 48 connections busy still took a polite client's
-    moves from 14 ms to 61 ms (median) and 1.6 s (slowest) on SQLite; with 4, to 38 ms and 0.3 s."""
+    """API requests one client address may have in hand at once in one process, the solver's apart (the
+    routes that hand their client's address to the solver pool, which shares its places out by it:
+    :func:`tableaux.web.app.pool_routes`). A page has one or two at most (a move, a view); players behind one
+    address (a school, a NAT) take turns of milliseconds. With 16, one client keeping 48 connections busy still
+    took a polite client's moves from 14 ms to 61 ms (median) and 1.6 s (slowest) on SQLite; with 4, to 38 ms and
+    0.3 s."""
 
     def quotas(self, player: str, address: str | None) -> list[tuple[str, int]]:
         """The counters a new game of ``player`` from ``address`` (as :func:`address_bucket` counts it) is counted
@@ -74,11 +76,6 @@ def address_bucket(address: str) -> str:
         return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
     return str(ip)
 
-
-SOLVER_ROUTES = ("/hint", "/chance", "/lost", "/solution")
-"""The ends of the API paths whose answers wait for the solver pool, which keeps each address to its own share of
-its places (:mod:`tableaux.web.pool`): they take seconds, and players behind one address may each wait for one, so
-they are not counted among the requests in hand (:class:`tableaux.web.middleware.AddressShare`)."""
 
 REFUSALS = Throttle()
 """This process's refusals: new games over a quota, solver jobs with no place, connections over the cap."""

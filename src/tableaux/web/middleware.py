@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Awaitable, Callable
+import re
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
@@ -12,7 +13,7 @@ from pydantic import TypeAdapter, ValidationError
 from ..i18n import _, negotiate, ngettext, speaking
 from .errors import error_body
 from .identity import COOKIE, COOKIE_MAX_AGE, ISSUED
-from .limits import REFUSALS, SOLVER_ROUTES, address_bucket
+from .limits import REFUSALS, address_bucket
 from .models import TOKEN_HEADER, Conflict, Error, Unavailable
 
 MAX_BODY = 16 * 1024
@@ -292,19 +293,23 @@ class AnswerCheck(HttpMiddleware):
 
 
 class AddressShare(HttpMiddleware):
-    """At most ``limit`` API requests of one client address in hand at once in this process (Limits; the solver's
-    are the pool's to share); beyond, a 429 with Retry-After at once, before the request costs anything. Counted
-    in the event loop, where every request of the process starts and ends, so no lock is needed. The address is
-    the socket's, or a trusted proxy's X-Forwarded-For (uvicorn puts it in the scope first)."""
+    """At most ``limit`` API requests of one client address in hand at once in this process (Limits); beyond, a 429
+    with Retry-After at once, before the request costs anything. Counted in the event loop, where every request of
+    the process starts and ends, so no lock is needed. The address is the socket's, or a trusted proxy's
+    X-Forwarded-For (uvicorn puts it in the scope first).
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    Paths that match one of ``exempt`` are not counted: the solver's routes, whose answers take seconds and which
+    the solver pool shares out by address itself, so that players behind one address may each wait for one."""
+
+    def __init__(self, app: ASGIApp, limit: int, exempt: Iterable[re.Pattern[str]] = ()) -> None:
         super().__init__(app)
         self.limit = limit
+        self.exempt = tuple(exempt)
         self.in_hand: dict[str, int] = {}
 
     async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         client, path = scope.get("client"), scope["path"]
-        if not path.startswith("/api/") or path.endswith(SOLVER_ROUTES) or not client:
+        if not path.startswith("/api/") or not client or any(route.match(path) for route in self.exempt):
             await self.app(scope, receive, send)
             return
         address = address_bucket(client[0])
