@@ -217,6 +217,24 @@ def test_a_missing_or_refused_password_refuses_the_start_in_one_line_that_never_
     assert "wr0ng" not in proc.stdout + proc.stderr and "try again" not in proc.stderr.lower()
 
 
+def test_a_role_that_may_not_create_the_tables_is_told_to_own_the_database(
+    postgres_cluster: Any, tmp_path: Path,
+) -> None:
+    """Since PostgreSQL 15 only a database's owner may create tables in its public schema: a role that is not is a
+    configuration to mend, and the one line says how, without the SQL's position marks."""
+    database = postgres_cluster.new_database()  # owned by the cluster's own role
+    try:
+        url = postgres_cluster.password_role("visitor", "s3cret").replace("visitor@", "visitor:s3cret@")
+        url = url.rsplit("/", 1)[0] + "/" + database.rsplit("/", 1)[1]
+        proc = refusal("serve", url, tmp_path)
+        assert proc.returncode == 2, proc.stdout + proc.stderr
+        assert proc.stderr.count("\n") == 1 and "permission denied for schema public" in proc.stderr, proc.stderr
+        assert "make it the database's owner (createdb -O ROLE" in proc.stderr and "LINE 1" not in proc.stderr
+        assert "s3cret" not in proc.stderr
+    finally:
+        postgres_cluster.drop_database(database)
+
+
 def test_a_key_value_string_opens_the_postgresql_database_it_names(
     postgres_cluster: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:

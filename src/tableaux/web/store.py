@@ -66,7 +66,7 @@ from .ledger import (
 )
 from .migrations import current_version, migrate
 from .names import folded
-from .outage import Health, StoreFull, StoreMisconfigured, StoreUnavailable, one_line
+from .outage import Health, StoreFull, StoreMisconfigured, StoreUnavailable, describe, one_line
 from .player_stats import GameStats, combine, player_stats
 from .records import COLUMNS, GAME_ID, GameRecord, record_of
 from .standings import NameChangesUsed, NameTaken, NoPlayer, Win, changes_left, daily_wins, name_of, set_name
@@ -76,6 +76,11 @@ from .tokens import hash_token, new_token, signed_player
 __all__ = ["CHANGES_KEPT", "GameChange", "GameRecord", "Made", "NameChangesUsed", "NameTaken", "NoPlayer",
            "QuotaExceeded", "Request", "RequestSeen", "StaleVersionError", "Store", "StoreError", "StoreFull",
            "StoreMisconfigured", "StoreUnavailable", "Win"]
+
+
+INSUFFICIENT_PRIVILEGE = "42501"
+"""The SQLSTATE of a statement the database refused to the role it was run as (PostgreSQL: a role that may not
+create tables in the schema, which since PostgreSQL 15 only the database's owner may by default)."""
 
 
 class StaleVersionError(Exception):
@@ -121,6 +126,12 @@ class Store:
             error = self._engine.translate(exc)
             if isinstance(error, StoreUnavailable | StoreFull):  # the database's state now, not what --db says
                 raise error from None
+            if getattr(exc, "sqlstate", None) == INSUFFICIENT_PRIVILEGE:
+                raise StoreMisconfigured(_(
+                    "cannot use {file} as the saved games database: {error}. The role the server connects as must "
+                    "be allowed to create tables in it: make it the database's owner (createdb -O ROLE, or ALTER "
+                    "DATABASE ... OWNER TO ROLE), as docs/deploy.md shows").format(
+                    file=repr(str(self.database)), error=describe(exc))) from None
             raise StoreMisconfigured(_("cannot use {file} as the saved games database: {error}").format(
                 file=repr(str(self.database)), error=one_line(exc))) from None
         finally:
