@@ -10,10 +10,10 @@ works harder in one front end than another on purpose, and the table shows each 
 * the web answers many players from one solver pool, so no action holds a worker for more than a few
   seconds (:mod:`tableaux.web.pool` says why the pool exists at all).
 
-Why one table: a message that compares with a figure must compare with the figure its action was handed.
-When the fair hint's samples and its message's "of the N layouts drawn" came from two places, every
-default hint said that its time had run out. Callers take their figures here and pass the whole
-:class:`Effort` on, so the figure a message names is the one the search used.
+Why one table: a message that compares with a figure must compare with the figure its action was handed
+(a fair hint's "of the N layouts drawn" with the samples it drew; two places for that figure would let a
+hint that used all its samples say that its time ran out). Callers take their figures here and pass the
+whole :class:`Effort` on, so the figure a message names is the one the search used.
 
 Budgets in positions do not depend on the machine's load; the seconds bound the wait on a busy machine.
 """

@@ -20,7 +20,7 @@ from babel.lists import format_list
 from babel.numbers import format_percent
 
 from ..advice import fair
-from ..advice.effort import EFFORT, Action, Effort
+from ..advice.effort import Action, Effort
 from ..advice.hints import Hint, hint
 from ..i18n import N_, _, current
 from ..play.game import Game
@@ -30,10 +30,6 @@ from .said import Names, Said
 Budget = Mapping[Action, Effort]
 """How hard each of the terminal's commands works: :data:`tableaux.advice.effort.EFFORT`'s terminal row, or a
 test's smaller one."""
-
-
-def terminal_budget() -> dict[Action, Effort]:
-    return dict(EFFORT["terminal"])
 
 
 def pct(x: float) -> str:
