@@ -103,12 +103,38 @@ def test_an_undecided_hint_with_every_card_face_up_speaks_of_no_hidden_cards() -
     assert "hidden" not in hint.message and "layouts" not in hint.message
 
 
-def test_no_hint_in_a_won_game() -> None:
-    game = new_game("eagle-wing", 1)
+WINNABLE = {"king-albert": 17, "eagle-wing": 1, "king-albert-classic": 1}
+"""A deal of each game that the solver wins."""
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize("mode", ["fair", "peek"])
+def test_every_hint_of_a_won_game_says_it_is_won(name: str, mode: str) -> None:
+    """A won game takes no move, though King Albert's rules would let a card come back off a foundation."""
+    game = new_game(name, WINNABLE[name])
     for move in solve(game).moves:
         game.play(move)
-    hint = tableaux.hint(game)
-    assert hint.move is None and hint.source == "none"
+    for hint in (tableaux.hint(game, mode=mode), heuristic_hint(game)):
+        assert hint.move is None and hint.source == "none" and not hint.unwinnable
+        assert hint.message == hint.sentence == hint.to_dict()["sentence"] == "The game is won."
+
+
+@pytest.mark.parametrize("mode", ["fair", "peek"])
+def test_a_deal_with_no_legal_move_is_said_to_be_lost(mode: str) -> None:
+    """No line leaves the position, so no line wins: proved without a search, and no card looked at."""
+    game = new_game("king-albert", 1789)
+    assert not game.legal_moves() and not game.is_won()
+    hint = tableaux.hint(game, mode=mode)
+    assert hint.move is None and hint.unwinnable and not hint.peeks
+    assert hint.message == hint.sentence == hint.to_dict()["sentence"]
+    assert "cannot be won" in hint.message
+
+
+def test_a_hint_without_a_move_has_its_message_as_its_sentence_on_the_object_as_in_its_dict() -> None:
+    hint = tableaux.Hint(None, "none", "No useful move is left.")
+    assert hint.sentence == hint.to_dict()["sentence"] == "No useful move is left."
+    moved = tableaux.hint(new_game("king-albert", 1), mode="peek")
+    assert moved.sentence == moved.to_dict()["sentence"] != moved.message
 
 
 def test_pointless_moves_are_recognised() -> None:
