@@ -119,6 +119,17 @@ def test_every_hint_of_a_won_game_says_it_is_won(name: str, mode: str) -> None:
         assert hint.message == hint.sentence == hint.to_dict()["sentence"] == "The game is won."
 
 
+def test_a_peeking_hint_counts_the_moves_of_its_line_in_good_grammar() -> None:
+    game = new_game("king-albert", 17)
+    for move in solve(game).moves[:-1]:
+        game.play(move)
+    hint = tableaux.hint(game, mode="peek")
+    assert hint.message == f"Play {hint.move}: it starts a winning line of 1 move."
+    assert hint.reason == "it starts a winning line of 1 move."
+    game.undo()
+    assert tableaux.hint(game, mode="peek").reason == "it starts a winning line of 2 moves."
+
+
 @pytest.mark.parametrize("mode", ["fair", "peek"])
 def test_a_deal_with_no_legal_move_is_said_to_be_lost(mode: str) -> None:
     """No line leaves the position, so no line wins: proved without a search, and no card looked at."""

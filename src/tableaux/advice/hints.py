@@ -192,10 +192,11 @@ def peek_hint(game: Game, spend: Effort | None = None) -> Hint | None:
     peeks = game.observation()["unseen"] > 0
     said = " " + _(PEEKING) if peeks else ""
     if result.verdict == "winnable" and result.moves:
-        move = result.moves[0]
-        text = _("Play {move}: it starts a winning line of {n} moves.").format(move=move, n=len(result.moves))
+        move, n = result.moves[0], len(result.moves)
+        text = ngettext("Play {move}: it starts a winning line of {n} move.",
+                        "Play {move}: it starts a winning line of {n} moves.", n).format(move=move, n=n)
         # TRANSLATORS: follows "From the solver: ", as what follows the move does in "Play R5>T1: it starts ...".
-        why = _("it starts a winning line of {n} moves.").format(n=len(result.moves))
+        why = ngettext("it starts a winning line of {n} move.", "it starts a winning line of {n} moves.", n).format(n=n)
         return Hint(move, "solver", text + said, peeks=peeks, reason=why + said)
     if result.verdict == "unwinnable":
         fallback = heuristic_hint(game)
