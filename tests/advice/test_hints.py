@@ -203,6 +203,13 @@ def test_a_hint_without_a_move_has_its_message_as_its_sentence_on_the_object_as_
     assert moved.sentence == moved.to_dict()["sentence"] != moved.message
 
 
+@pytest.mark.parametrize("not_a_game", ["king-albert", None, 17, GAMES["king-albert"]])
+def test_a_hint_for_something_that_is_not_a_game_says_what_it_takes(not_a_game: object) -> None:
+    with pytest.raises(tableaux.TableauxError, match=r"takes a game in play \(a tableaux.Game, such as "
+                                                     r"tableaux.new_game\('king-albert', 17\) returns\), not "):
+        tableaux.hint(not_a_game)  # type: ignore[arg-type]
+
+
 def test_pointless_moves_are_recognised() -> None:
     empty = ()
     # T1: a face-down 2D under 6C; T2 empty. Moving 6C to T2 turns the 2D up: useful.

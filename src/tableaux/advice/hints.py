@@ -314,6 +314,9 @@ def hint(
     :mod:`tableaux.advice.effort`); ``time_limit``, ``samples`` and ``max_nodes``
     change one figure of it (``samples`` only for a fair hint).
     """
+    if not isinstance(game, Game):
+        raise TableauxError(f"hint() takes a game in play (a tableaux.Game, such as tableaux.new_game('king-albert', "
+                            f"17) returns), not {type(game).__name__} {game!r}")
     if mode not in HINT_MODES:
         raise TableauxError(f"unknown hint mode {mode!r}; the modes are {', '.join(HINT_MODES)}")
     base = spend or effort("fair-hint" if mode == "fair" else "peek-hint")
