@@ -9,8 +9,9 @@ from hypothesis import strategies as st
 import tableaux
 from helpers.games import random_game
 from tableaux import GAMES, new_game
+from tableaux.advice import fair
 from tableaux.advice.effort import Effort, effort
-from tableaux.advice.heuristic import heuristic_moves, history, is_pointless
+from tableaux.advice.heuristic import heuristic_moves, history, is_pointless, repeating_moves
 from tableaux.advice.hints import heuristic_hint, move_sentence, peek_hint
 from tableaux.rulebook.cards import DOWN, card_name
 from tableaux.rulebook.engine import State
@@ -103,12 +104,110 @@ def test_an_undecided_hint_with_every_card_face_up_speaks_of_no_hidden_cards() -
     assert "hidden" not in hint.message and "layouts" not in hint.message
 
 
-def test_no_hint_in_a_won_game() -> None:
-    game = new_game("eagle-wing", 1)
+WINNABLE = {"king-albert": 17, "eagle-wing": 1, "king-albert-classic": 1}
+"""A deal of each game that the solver wins."""
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize("mode", ["fair", "peek"])
+def test_every_hint_of_a_won_game_says_it_is_won(name: str, mode: str) -> None:
+    """A won game takes no move, though King Albert's rules would let a card come back off a foundation."""
+    game = new_game(name, WINNABLE[name])
     for move in solve(game).moves:
         game.play(move)
+    for hint in (tableaux.hint(game, mode=mode), heuristic_hint(game)):
+        assert hint.move is None and hint.source == "none" and not hint.unwinnable
+        assert hint.message == hint.sentence == hint.to_dict()["sentence"] == "The game is won."
+
+
+def before_the_last_move_with_a_card_taken_back(name: str, deal: int, back: str) -> tableaux.Game:
+    """The deal's winning line but its last move, then ``back`` (a card off a foundation): every way on that wins
+    starts by putting a card home, and the one that puts ``back``'s card straight back goes to a position the
+    game has been in."""
+    game = new_game(name, deal)
+    for move in solve(game).moves[:-1]:
+        game.play(move)
+    game.play(back)
+    return game
+
+
+def test_a_fair_hint_suggests_the_move_back_when_it_is_the_winning_line() -> None:
+    game = before_the_last_move_with_a_card_taken_back("king-albert", 17, "F1>T1")
+    assert "T1>F1" in repeating_moves(game)  # straight back: the move a hint otherwise passes over
     hint = tableaux.hint(game)
-    assert hint.move is None and hint.source == "none"
+    assert hint.move == game.parse_move("T1>F1") == tableaux.hint(game, mode="peek").move
+    assert hint.source == "solver" and hint.message.startswith("Play T1>F1: it starts a winning line")
+    assert "no winning line" not in hint.message and "rule of thumb" not in hint.message
+
+
+@pytest.mark.parametrize(("name", "deal"), [("king-albert", 17), ("king-albert-classic", 1)])
+def test_a_fair_hint_where_every_card_is_known_always_starts_a_winning_line_when_the_solver_finds_one(
+        name: str, deal: int) -> None:
+    """Whichever card comes back off a foundation, and whether or not the solver's line goes straight back to a
+    position the game has been in: the hint plays on to a win, and never says the solver found none."""
+    line = solve(new_game(name, deal)).moves
+    ahead = new_game(name, deal)
+    for move in line[:-1]:
+        ahead.play(move)
+    backs = [m for m in ahead.legal_moves() if m.source.startswith("foundation")]
+    assert backs
+    for back in backs:
+        game = before_the_last_move_with_a_card_taken_back(name, deal, str(back))
+        hint = tableaux.hint(game)
+        assert hint.source == "solver" and hint.move is not None, (back, hint.message)
+        assert "no winning line" not in hint.message
+        game.play(hint.move)
+        assert game.is_won() or solve(game).verdict == "winnable", (back, hint.move)
+
+
+def test_a_plan_avoids_a_move_back_only_while_another_plan_wins_as_often() -> None:
+    """With every legal move to avoid, a plan left out altogether leaves no move; as a last resort, the plan is
+    the one chosen with nothing to avoid."""
+    observation = new_game("king-albert", 1).observation()
+    everything = {str(m) for m in new_game("king-albert", 1).legal_moves()}
+    free = fair.plan(observation, 6, max_nodes=3000)
+    assert free.move is not None
+    assert fair.plan(observation, 6, max_nodes=3000, avoid=everything).move is None
+    assert fair.plan(observation, 6, max_nodes=3000, avoid=everything, last_resort=True) == free
+    other = fair.plan(observation, 6, max_nodes=3000, avoid={str(free.move)}, last_resort=True)
+    assert other.move != free.move or other.wins > max(
+        (wins for plan, wins in other.counts.items() if not plan.startswith(str(free.move))), default=0)
+
+
+def test_a_peeking_hint_counts_the_moves_of_its_line_in_good_grammar() -> None:
+    game = new_game("king-albert", 17)
+    for move in solve(game).moves[:-1]:
+        game.play(move)
+    hint = tableaux.hint(game, mode="peek")
+    assert hint.message == f"Play {hint.move}: it starts a winning line of 1 move."
+    assert hint.reason == "it starts a winning line of 1 move."
+    game.undo()
+    assert tableaux.hint(game, mode="peek").reason == "it starts a winning line of 2 moves."
+
+
+@pytest.mark.parametrize("mode", ["fair", "peek"])
+def test_a_deal_with_no_legal_move_is_said_to_be_lost(mode: str) -> None:
+    """No line leaves the position, so no line wins: proved without a search, and no card looked at."""
+    game = new_game("king-albert", 1789)
+    assert not game.legal_moves() and not game.is_won()
+    hint = tableaux.hint(game, mode=mode)
+    assert hint.move is None and hint.unwinnable and not hint.peeks
+    assert hint.message == hint.sentence == hint.to_dict()["sentence"]
+    assert "cannot be won" in hint.message
+
+
+def test_a_hint_without_a_move_has_its_message_as_its_sentence_on_the_object_as_in_its_dict() -> None:
+    hint = tableaux.Hint(None, "none", "No useful move is left.")
+    assert hint.sentence == hint.to_dict()["sentence"] == "No useful move is left."
+    moved = tableaux.hint(new_game("king-albert", 1), mode="peek")
+    assert moved.sentence == moved.to_dict()["sentence"] != moved.message
+
+
+@pytest.mark.parametrize("not_a_game", ["king-albert", None, 17, GAMES["king-albert"]])
+def test_a_hint_for_something_that_is_not_a_game_says_what_it_takes(not_a_game: object) -> None:
+    with pytest.raises(tableaux.TableauxError, match=r"takes a game in play \(a tableaux.Game, such as "
+                                                     r"tableaux.new_game\('king-albert', 17\) returns\), not "):
+        tableaux.hint(not_a_game)  # type: ignore[arg-type]
 
 
 def test_pointless_moves_are_recognised() -> None:

@@ -460,3 +460,39 @@ def test_save_from_before_the_assisted_flag_loads_as_not_assisted() -> None:
     data["assisted"] = "yes"
     with pytest.raises(tableaux.SaveFileError, match="assisted"):
         tableaux.loads(json.dumps(data))
+
+
+# --- the end of a game -----------------------------------------------------
+
+
+def won_game(name: str, deal: int) -> Game:
+    game = tableaux.new_game(name, deal)
+    for move in tableaux.solve(game).moves:
+        game.play(move)
+    assert game.is_won()
+    return game
+
+
+@pytest.mark.parametrize(("name", "deal"), [("king-albert", 17), ("eagle-wing", 1), ("king-albert-classic", 1)])
+def test_a_won_game_takes_no_more_moves_but_still_goes_back(name: str, deal: int) -> None:
+    """AisleRiot ends the game at the win, though King Albert's rules would let a card come back off a foundation:
+    a won game lists no move, refuses every move with the reason and what to do instead, and undo, redo and
+    restart still work."""
+    game = won_game(name, deal)
+    played, score = game.played_count, game.score
+    assert game.legal_moves() == [] and not game.is_over() and game.home_moves() == {}
+    assert game.position()["over"] is False
+    for move in ("F1>T1", Move("foundation-1", 1, "tableau-1"), ("foundation-1", 1, "tableau-2")):
+        assert not game.is_legal(move)
+        with pytest.raises(IllegalMoveError, match="this game is won and takes no more moves: undo takes the last "
+                                                   "move back, or start a new game"):
+            game.play(move)
+    with pytest.raises(IllegalMoveError, match="is won"):
+        game.parse_move("F1>T1")
+    assert (game.played_count, game.score, game.is_won()) == (played, score, True)
+    last = game.undo()
+    assert not game.is_won() and last in game.legal_moves()
+    game.redo()
+    assert game.is_won() and game.legal_moves() == []
+    game.restart()
+    assert game.played_count == 0 and game.legal_moves()

@@ -334,3 +334,18 @@ def test_giving_up_an_assisted_game_says_it_counts_apart_not_as_lost() -> None:
     game.assisted = True
     question = advice.give_up_question(game)
     assert "counts as lost" not in question and "solver's help" in question
+
+
+def test_a_won_game_refuses_a_move_with_the_games_own_reason_and_still_steps_back() -> None:
+    """King Albert's rules would let a card come back off a foundation, but the game ends at the win: the terminal
+    says what the game says (undo, or a new game), lists no move, and its hint says the game is won."""
+    game = tableaux.new_game("king-albert", 17)
+    final, out = play(game, *map(str, tableaux.solve(game).moves))
+    assert final.is_won()
+    final, out = play(final, "F1>T1", "moves", "hint")
+    assert final.is_won() and final.score == 52
+    assert ("this game is won and takes no more moves: undo takes the last move back, or start a new game\n"
+            "Legal moves: none\nThe game is won.\n") in out
+    assert "Type 'moves'" not in out
+    final, out = play(final, "undo")
+    assert not final.is_won() and "Undid " in out

@@ -225,3 +225,23 @@ def test_a_refusal_names_the_piles_in_words_and_leaves_out_the_notation_a_player
     german = client.get(url, params={"source": "stock", "count": 1, "target": "tableau-1"},
                         headers={"Accept-Language": "de"}).json()["reason"]
     assert ">" not in german and german.endswith(".")
+
+
+def test_a_won_game_refuses_a_move_and_its_hint_says_it_is_won(client: TestClient) -> None:
+    """King Albert's rules would let a card come back off a foundation; the game ends at the win all the same."""
+    view = new_game(client, "king-albert", 17)
+    for move in tableaux.solve(tableaux.new_game("king-albert", 17)).moves:
+        view = play(client, view, str(move))
+    assert view["won"] is True and view["legal_moves"] == []
+    r = client.post(f"/api/games/{view['id']}/moves", json={"move": "F1>T1", "version": view["version"]})
+    assert r.status_code == 422 and r.json()["error"] == "this game is won and finished; start a new game"
+    hint = client.post(f"/api/games/{view['id']}/hint").json()["hint"]
+    assert hint["move"] is None and hint["message"] == hint["sentence"] == "The game is won."
+
+
+def test_the_hint_of_a_deal_with_no_legal_move_says_it_cannot_be_won(client: TestClient) -> None:
+    view = new_game(client, "king-albert", 1789)
+    assert view["legal_moves"] == []
+    hint = client.post(f"/api/games/{view['id']}/hint").json()["hint"]
+    assert hint["move"] is None and hint["unwinnable"] is True and hint["peeks"] is False
+    assert "cannot be won" in hint["sentence"] and hint["sentence"] == hint["message"]

@@ -59,7 +59,8 @@ class Hint:
     source: HintSource
     message: str
     unwinnable: bool = False
-    """True when the solver proved that no line from here wins."""
+    """True when it is proved that no line from here wins: the solver searched every line, or no legal move is
+    left in a game that is not won (:func:`ended_hint`)."""
     peeks: bool = False
     """True when the hint used cards the player has not seen (``mode="peek"`` while any is left); its message
     says so too."""
@@ -71,11 +72,17 @@ class Hint:
     cards (:func:`plan_words`) and the hint's own move not at all, since its sentence names it. It reads on from
     "From the solver: ", so the part after "Play R5>T1: " keeps its small letter."""
 
+    def __post_init__(self) -> None:
+        """A hint without a move has nothing to say but its message, so that is its sentence, on the object as in
+        :meth:`to_dict` (a hint with a move is given its sentence by :func:`worded`)."""
+        if self.move is None and not self.sentence:
+            object.__setattr__(self, "sentence", self.message)
+
     def to_dict(self) -> HintDict:
         return {
             "move": None if self.move is None else self.move.to_dict(),
             "source": self.source,
-            "sentence": self.sentence or self.message,
+            "sentence": self.sentence,
             "message": self.message,
             "reason": self.reason,
             "unwinnable": self.unwinnable,
@@ -130,18 +137,34 @@ def worded(game: Game, hint: Hint) -> Hint:
     return hint if hint.move is None or hint.sentence else replace(hint, sentence=move_sentence(game, hint.move))
 
 
+def ended_hint(game: Game) -> Hint | None:
+    """The hint for a game that takes no move, None while one is legal: the game is won, or it is lost.
+
+    A won game takes no move (:meth:`Game.legal_moves`, as AisleRiot ends it at the win), so every hint of a won
+    game says it is won, whatever the game and the mode. A game with no legal move that is not won cannot be
+    won from here: no line leaves the position, so that is proved without a search, and the hint says
+    ``unwinnable``.
+    """
+    if game.is_won():
+        return Hint(None, "none", _("The game is won."))
+    if game.legal_moves():
+        return None
+    if game.played_count:
+        return Hint(None, "none", _("No move is left, so this game can no longer be won."), unwinnable=True)
+    return Hint(None, "none", _("No move can be made from the deal, so it cannot be won."), unwinnable=True)
+
+
 def heuristic_hint(game: Game) -> Hint:
+    ended = ended_hint(game)
+    if ended is not None:
+        return ended
     previous = game.rules.to_raw(game.moves_played[-1]) if game.moves_played else None
     moves = heuristic_moves(game.rules, game.state, previous, history(game))
     if not moves:
-        if game.is_won():
-            return Hint(None, "none", _("The game is won."))
-        if game.legal_moves():
-            return Hint(None, "none", _(
-                "No useful move is left: every legal move only swaps piles, "
-                "takes back the last move or repeats a position."
-            ))
-        return Hint(None, "none", _("No move is left."))
+        return Hint(None, "none", _(
+            "No useful move is left: every legal move only swaps piles, "
+            "takes back the last move or repeats a position."
+        ))
     move = game.rules.to_move(moves[0])
     return worded(game, Hint(move, "heuristic", _("Try {move} (a rule of thumb, not a proof).").format(move=move)))
 
@@ -153,25 +176,27 @@ PEEKING = N_("(Peeking: the solver looked at the face-down cards.)")
 def peek_hint(game: Game, spend: Effort | None = None) -> Hint | None:
     """A peeking hint: the next move of a winning line of the real deal, or the news that none exists.
 
-    None if undecided. The solver sees the face-down cards, so the hint is
-    marked ``peeks`` and its message says so, while the player has a card left
-    to see. Once every card has been on view (from the first move in classic
+    None if undecided, and the game's end (:func:`ended_hint`) where no move
+    is legal. The solver sees the face-down cards, so the hint is marked
+    ``peeks`` and its message says so, while the player has a card left to
+    see. Once every card has been on view (from the first move in classic
     King Albert, which deals every card face up), the player knows the deal
     as well as the solver does: the hint uses nothing they lack, and is
     neither marked nor worded as peeking. ``spend`` is its positions and
     seconds, the library's peeking hint's (:mod:`tableaux.advice.effort`) unless given.
     """
-    if game.is_won():
-        return None
+    if not game.legal_moves():
+        return ended_hint(game)
     spend = spend or effort("peek-hint")
     result = solve(game, max_nodes=spend.positions, time_limit=spend.seconds)
     peeks = game.observation()["unseen"] > 0
     said = " " + _(PEEKING) if peeks else ""
     if result.verdict == "winnable" and result.moves:
-        move = result.moves[0]
-        text = _("Play {move}: it starts a winning line of {n} moves.").format(move=move, n=len(result.moves))
+        move, n = result.moves[0], len(result.moves)
+        text = ngettext("Play {move}: it starts a winning line of {n} move.",
+                        "Play {move}: it starts a winning line of {n} moves.", n).format(move=move, n=n)
         # TRANSLATORS: follows "From the solver: ", as what follows the move does in "Play R5>T1: it starts ...".
-        why = _("it starts a winning line of {n} moves.").format(n=len(result.moves))
+        why = ngettext("it starts a winning line of {n} move.", "it starts a winning line of {n} moves.", n).format(n=n)
         return Hint(move, "solver", text + said, peeks=peeks, reason=why + said)
     if result.verdict == "unwinnable":
         fallback = heuristic_hint(game)
@@ -190,16 +215,22 @@ def fair_hint(game: Game, spend: Effort | None = None, *, seed: int | str = 0) -
     gives the layouts drawn, the positions per layout and the seconds for the
     whole hint (the library's fair hint's, :mod:`tableaux.advice.effort`, unless given);
     the message counts against those same layouts. When no sampled layout is
-    won in time, the rule of thumb answers, saying so.
+    won in time, the rule of thumb answers, saying so. A plan that starts by
+    going back to an earlier position comes after every other that wins as
+    often, so that following hints does not go round in circles; but it is
+    not hidden when it wins more often, or is the one winning line found.
     """
-    if game.is_won() or not game.legal_moves():
-        return heuristic_hint(game)
+    ended = ended_hint(game)
+    if ended is not None:
+        return ended
     spend = spend or effort("fair-hint")
     drawn = spend.samples if spend.samples is not None else effort("fair-hint").samples
     assert drawn is not None
     observation = game.observation()
+    # A move back to an earlier position is suggested only where it is the way to win that the layouts show:
+    # left out altogether, a won position could be called one the solver found no way to win.
     answer = fair.plan(observation, drawn, seed=seed, max_nodes=spend.positions, time_limit=spend.seconds,
-                       avoid=repeating_moves(game))
+                       avoid=repeating_moves(game), last_resort=True)
     n, wins, decided = answer.samples, answer.wins, answer.decided
     known = fair.nothing_to_guess(observation["unseen"])
     if answer.move is not None:
@@ -283,6 +314,9 @@ def hint(
     :mod:`tableaux.advice.effort`); ``time_limit``, ``samples`` and ``max_nodes``
     change one figure of it (``samples`` only for a fair hint).
     """
+    if not isinstance(game, Game):
+        raise TableauxError(f"hint() takes a game in play (a tableaux.Game, such as tableaux.new_game('king-albert', "
+                            f"17) returns), not {type(game).__name__} {game!r}")
     if mode not in HINT_MODES:
         raise TableauxError(f"unknown hint mode {mode!r}; the modes are {', '.join(HINT_MODES)}")
     base = spend or effort("fair-hint" if mode == "fair" else "peek-hint")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..i18n import _
+from ..i18n import N_, _
 from ..rulebook import registry
 from ..rulebook.cards import DOWN
 from ..rulebook.deal import MAX_DEAL, check_deal
@@ -27,6 +27,9 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .shapes import Position
+
+WON = N_("this game is won and takes no more moves: undo takes the last move back, or start a new game")
+"""Why a won game refuses a move (:meth:`Game.play`)."""
 
 
 def __getattr__(name: str) -> object:
@@ -194,14 +197,23 @@ class Game:
         return not self.is_won() and not self.legal_moves()
 
     def legal_moves(self) -> list[Move]:
+        """The moves :meth:`play` accepts: none once the game is won."""
         return list(self._legal_moves()[1])
 
     def _legal_moves(self) -> tuple[list[RawMove], list[Move]]:
-        """The legal moves, raw and named, worked out once per position."""
+        """The legal moves, raw and named, worked out once per position.
+
+        A won game has none. King Albert's rules would still let a card come back off a foundation, but the game
+        ends at the win, as AisleRiot ends it: this is the one place that says so, and the terminal, the web
+        game and the hints take it from here.
+        """
         if self._legal is None:
-            to_move = self.rules.to_move
-            raw = self.rules.moves(self.state)
-            self._legal = (raw, [to_move(m) for m in raw])
+            if self.is_won():
+                self._legal = ([], [])
+            else:
+                to_move = self.rules.to_move
+                raw = self.rules.moves(self.state)
+                self._legal = (raw, [to_move(m) for m in raw])
         return self._legal
 
     def is_legal(self, move: Move | str | tuple[str, int, str]) -> bool:
@@ -261,12 +273,20 @@ class Game:
         """Read move text against this position; a missing count is filled in when only one fits.
 
         Raises :class:`NotationError` for text that is not a move and
-        :class:`IllegalMoveError` when no legal move matches.
+        :class:`IllegalMoveError` when no legal move matches (or the game is won).
         """
+        self._refuse_if_won()
         return reading.parse_move(self.rules, self.state, self.legal_moves(), text)
 
     def _coerce(self, move: Move | str | tuple[str, int, str]) -> Move:
+        self._refuse_if_won()
         return reading.check_move(self.rules, self.state, self.legal_moves(), move)
+
+    def _refuse_if_won(self) -> None:
+        """A won game takes no move (:meth:`_legal_moves`); said as such, rather than as a move the rules forbid,
+        which they do not."""
+        if self.is_won():
+            raise IllegalMoveError(_(WON))
 
     def _push(self, move: Move) -> None:
         """Play ``move``, the line's next move (:meth:`play` has put it there)."""
@@ -281,7 +301,8 @@ class Game:
             self._seen.update(c & ~DOWN for c, visible in zip(pile, shown, strict=True) if visible)
 
     def play(self, move: Move | str | tuple[str, int, str]) -> Move:
-        """Play a legal move (a :class:`Move` or its text). Illegal moves raise and change nothing."""
+        """Play a legal move (a :class:`Move` or its text). Illegal moves raise and change nothing, and so does
+        any move once the game is won (:meth:`undo` and :meth:`restart` still go back)."""
         move = self._coerce(move)
         line = self._line
         if not (self._cursor < len(line) and line[self._cursor] == move):  # replaying the redo line keeps it
@@ -331,7 +352,7 @@ class Game:
     def home_move(self, pile: str) -> Move | None:
         """The move a double-click on ``pile`` makes (its top card to a foundation), if any."""
         reading.check_piles(self.rules, pile)
-        raw = self.rules.home_move(self.state, self.rules.index[pile])
+        raw = self.rules.home_moves(self._legal_moves()[0]).get(self.rules.index[pile])
         return None if raw is None else self.rules.to_move(raw)
 
     def home_moves(self) -> dict[str, Move]:

@@ -100,8 +100,9 @@ def chance_words(game: Game, budget: Budget) -> tuple[str | None, list[Said]]:
 
 # --- hints --------------------------------------------------------------------------------------------
 def hint_start(game: Game, budget: Budget, mode: str) -> Said | None:
-    """What a fair hint is about to do (a peeking one answers at once)."""
-    if mode == "fair" and not game.is_won() and game.legal_moves():
+    """What a fair hint is about to do (a peeking one answers at once, and so does any hint where no move is legal,
+    a won game's among them)."""
+    if mode == "fair" and game.legal_moves():
         if nothing_hidden(game):
             return Said(_("Looking for a winning line from here..."), "note")
         return Said(_("Thinking over {n} layouts of the hidden cards...").format(n=budget["fair-hint"].samples),

@@ -164,6 +164,8 @@ class Session:
         try:
             move = self.game.parse_move(text)  # text that is not a move gets this game's own notation help
         except IllegalMoveError as exc:
+            if self.game.is_won():
+                raise  # the game's own refusal says what to do instead, and there is no move to list
             source, _sep, target = parse_notation(text)
             self.check_pile(source)
             self.check_pile(target)

@@ -29,7 +29,7 @@ from typing import Any
 
 from .. import catalogue
 from ..advice.effort import Action, Effort
-from ..advice.hints import Hint, heuristic_hint
+from ..advice.hints import Hint, ended_hint, heuristic_hint
 from ..i18n import _, ngettext
 from ..i18n import current as current_language
 from ..play.game import Game
@@ -301,10 +301,11 @@ class Games:
             self._remember(record, kept)
             game = kept.game
             hint = None
-            if record.won:
-                hint = dict(Hint(None, "none", _("The game is won.")).to_dict())
-            elif record.given_up:
+            ended = ended_hint(game)  # won, or no move left: said at once, in the words every front end uses
+            if record.given_up:
                 hint = dict(Hint(None, "none", _("The game was given up.")).to_dict())
+            elif ended is not None:
+                hint = dict(ended.to_dict())
             elif heuristic:
                 hint = dict(heuristic_hint(game).to_dict())
                 if hint["source"] == "heuristic":
@@ -332,7 +333,7 @@ class Games:
                 self.pool.release(place)
             raise
         if place is not None:
-            if hint is not None:  # nothing to search (a won game)
+            if hint is not None:  # nothing to search (a game won, given up or with no move left)
                 self.pool.release(place)
             else:
                 spend = self.spend["peek-hint" if mode == "peek" else "fair-hint"]

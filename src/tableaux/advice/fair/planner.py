@@ -136,10 +136,15 @@ def _vote(
     solver: _Solver,
     plans: int,
     avoid: Collection[str] = (),
+    last_resort: bool = False,
 ) -> _Vote:
-    """Solve each layout, cut its winning line into a plan, and try the most-voted plans on every winnable layout."""
+    """Solve each layout, cut its winning line into a plan, and try the most-voted plans on every winnable layout.
+
+    A plan whose first move is in ``avoid`` gets no vote; with ``last_resort`` it does, and it ranks below every
+    other plan that keeps as many layouts winnable (:func:`plan`)."""
     found: dict[State, list[RawMove]] = {}
     votes: dict[State, set[int]] = {}
+    avoided: set[State] = set()
     winnable: list[int] = []
     done = decided = 0
     for i, result in solver.each(states):
@@ -148,13 +153,19 @@ def _vote(
         if not result.winnable or not result.moves:
             continue
         winnable.append(i)
-        if str(result.moves[0]) in avoid:
+        shunned = str(result.moves[0]) in avoid
+        if shunned and not last_resort:
             continue
         moves = cut(rules, states[i], [rules.to_raw(m) for m in result.moves], unseen)
         key = play_out(rules, states[0], moves)  # the same known moves end in the same position in every layout
-        found.setdefault(key, moves)
+        if key not in found or (key in avoided and not shunned):  # the same plan without the avoided move first
+            found[key] = moves
+            if shunned:
+                avoided.add(key)
+            else:
+                avoided.discard(key)
         votes.setdefault(key, set()).add(i)
-    order = sorted(votes, key=lambda k: (-len(votes[k]), len(found[k])))
+    order = sorted(votes, key=lambda k: (-len(votes[k]), k in avoided, len(found[k])))
     best = 0
     tried = []
     for key in order[:plans]:
@@ -171,7 +182,7 @@ def _vote(
         if lost <= len(winnable) - best:
             tried.append(key)
             best = max(best, len(votes[key]))
-    ranked = sorted(tried, key=lambda k: (-len(votes[k]), order.index(k)))
+    ranked = sorted(tried, key=lambda k: (-len(votes[k]), k in avoided, order.index(k)))
     return _Vote(found, votes, winnable, decided, done, ranked)
 
 
@@ -184,6 +195,7 @@ def plan(
     time_limit: float | None = None,
     plans: int = PLANS,
     avoid: Collection[str] = (),
+    last_resort: bool = False,
 ) -> Plan:
     """The plan up to the next card turned that keeps the most sampled layouts winnable.
 
@@ -193,7 +205,12 @@ def plan(
     a plan that wins in its layout; the ``plans`` most-voted are tried on
     every other winnable layout. Plans whose first move is in ``avoid``
     (notation) are left out: callers pass moves that only go back to a
-    position the game has been in. When at most one card is unseen, the plan
+    position the game has been in. With ``last_resort`` they are not left
+    out but come last: such a plan is chosen only when it keeps more layouts
+    winnable than every other (with no card left to guess, the one winning
+    line found is the plan whatever its first move). A move back is still the
+    one to play when it is the way to win that was found, and advice that hid
+    it would call a winnable position hopeless. When at most one card is unseen, the plan
     is a whole winning line, searched with the positions all the layouts would
     have had. It reads the observation only.
     """
@@ -207,12 +224,12 @@ def plan(
     if nothing_to_guess(len(unseen)):  # one layout only: its winning line is the plan
         result = solver(states[0])
         n = len(states)
-        moves = tuple(result.moves) if result.winnable and (not result.moves or str(result.moves[0]) not in avoid) \
-            else ()
+        allowed = last_resort or not result.moves or str(result.moves[0]) not in avoid
+        moves = tuple(result.moves) if result.winnable and allowed else ()
         wins = n if moves else 0
         return Plan(moves, wins, n, n if result.verdict != "unknown" else 0, n if result.winnable else 0, False,
                     {" ".join(map(str, moves)): wins} if moves else {})
-    vote = _vote(rules, states, unseen, solver, plans, avoid)
+    vote = _vote(rules, states, unseen, solver, plans, avoid, last_resort)
     ranked = vote.ranked
     best = ranked[0] if ranked else None
     found, votes = vote.found, vote.votes
