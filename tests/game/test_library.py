@@ -145,6 +145,13 @@ def test_the_package_namespace_is_exactly_the_api() -> None:
         assert helper not in dir(tableaux)
 
 
+def test_a_bad_argument_to_a_hint_is_an_error_the_package_exports() -> None:
+    game = tableaux.new_game("king-albert", 1)
+    with pytest.raises(tableaux.FairError, match="samples must be a whole number of at least 1, not -1"):
+        tableaux.hint(game, samples=-1)
+    assert issubclass(tableaux.FairError, TableauxError)
+
+
 @pytest.mark.parametrize("name", ["king-albert", "eagle-wing"])
 def test_solve_json_gives_each_move_in_short_notation_too(name: str) -> None:
     proc = run_tableaux("solve", name, "1", "--json")

@@ -91,7 +91,7 @@ def shown(value: object) -> str:
 
 def check_deal(value: object) -> int | None:
     """A JSON deal number: :func:`tableaux.rulebook.deal.check_deal` says which numbers are deals; JSON adds null
-    (a random deal) and refuses the text ``"17"``, which the library reads as a number."""
+    (a random deal) and takes ``17.0`` for 17, as JSON Schema's ``integer`` does."""
     if value is None:
         return None
     number = whole_number(value)
