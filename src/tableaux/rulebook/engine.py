@@ -196,6 +196,10 @@ class Rules(ABC):
         """:meth:`to_move`'s answers, made once each: a solver's line names the same few moves again and again
         (a few thousand at most: pile, count, pile)."""
 
+    def __repr__(self) -> str:
+        """The class and the game's name, so that ``tableaux.GAMES`` reads as the games it holds."""
+        return f"<{type(self).__name__} {self.name}>"
+
     # --- the rules proper -------------------------------------------------
     @abstractmethod
     def deal(self, deal: int) -> State:
