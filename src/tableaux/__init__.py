@@ -64,6 +64,7 @@ __all__ = [
     "TableauxError",
     "UnknownGameError",
     "card_str",
+    "fair",
     "hint",
     "load",
     "loads",
@@ -72,7 +73,7 @@ __all__ = [
     "rules",
     "solve",
 ]
-"""The API: each name is loaded from its home in ``_HOMES`` when first used."""
+"""The API: each name is loaded from its home in ``_HOMES`` (a module from ``_MODULES``) when first used."""
 
 
 _MODULES = {"fair": "advice.fair"}
@@ -96,6 +97,7 @@ def __dir__() -> list[str]:
 
 TYPE_CHECKING = False  # no typing at start-up (benchmarks/cli.py); type checkers take it as True
 if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported eagerly
+    from .advice import fair
     from .advice.fair import FairError
     from .advice.hints import Hint, hint
     from .play.game import Game, new_game
