@@ -37,7 +37,7 @@ _HOMES = {
     "Game": "play.game", "new_game": "play.game",
     "SaveFileError": "play.save_file", "load": "play.saves", "loads": "play.saves",
     "solve": "solver", "SolveOptions": "solver", "SolveResult": "solver", "SolverError": "solver",
-    "hint": "advice.hints", "Hint": "advice.hints",
+    "hint": "advice.hints", "Hint": "advice.hints", "FairError": "advice.fair",
 }
 """Each public name and the module (of this package) that defines it."""
 
@@ -45,6 +45,7 @@ __all__ = [
     "CardError",
     "DealError",
     "EagleWing",
+    "FairError",
     "GAMES",
     "Game",
     "Hint",
@@ -63,6 +64,7 @@ __all__ = [
     "TableauxError",
     "UnknownGameError",
     "card_str",
+    "fair",
     "hint",
     "load",
     "loads",
@@ -71,7 +73,7 @@ __all__ = [
     "rules",
     "solve",
 ]
-"""The API: each name is loaded from its home in ``_HOMES`` when first used."""
+"""The API: each name is loaded from its home in ``_HOMES`` (a module from ``_MODULES``) when first used."""
 
 
 _MODULES = {"fair": "advice.fair"}
@@ -95,6 +97,8 @@ def __dir__() -> list[str]:
 
 TYPE_CHECKING = False  # no typing at start-up (benchmarks/cli.py); type checkers take it as True
 if TYPE_CHECKING:  # what type checkers and IDEs see: the same names, imported eagerly
+    from .advice import fair
+    from .advice.fair import FairError
     from .advice.hints import Hint, hint
     from .play.game import Game, new_game
     from .play.save_file import SaveFileError

@@ -13,6 +13,7 @@ import pytest
 import tableaux
 from helpers.games import random_game
 from tableaux import GAMES, Game, IllegalMoveError, Move, NotationError, SaveFileError, UnknownGameError
+from tableaux.play.reading import read_pile
 from tableaux.rulebook.cards import DOWN, parse_card
 from tableaux.rulebook.engine import long_name
 
@@ -95,13 +96,13 @@ def test_illegal_move_message_says_why() -> None:
         game.play(Move("tableau-99", 1, "tableau-1"))
 
 
-@pytest.mark.parametrize("bad", ["", "hello", "T1", ">T2", "T1>>", "T1:0>T2", "3 T1:3>T2"])
+@pytest.mark.parametrize("bad", ["", "hello", "T1", ">T2", "T1>>", "T1:0>T2", "T1:-1>T2", "-2 T1 T2", "3 T1:3>T2"])
 def test_text_that_is_not_a_move_raises_notation_error(bad: str) -> None:
     game = tableaux.new_game("king-albert", 1)
     with pytest.raises(NotationError) as info:
         game.play(bad)
     assert repr(bad) in str(info.value)  # says what was wrong
-    if bad != "T1:0>T2":
+    if bad not in ("T1:0>T2", "T1:-1>T2", "-2 T1 T2"):
         assert "T1>F1" in str(info.value)  # and what a move looks like, in this game's piles
         assert "S>W" not in str(info.value)  # King Albert has no stock
     else:
@@ -113,6 +114,17 @@ def test_non_move_object_is_refused() -> None:
     game = tableaux.new_game("eagle-wing", 1)
     with pytest.raises(NotationError):
         game.play(42)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("bad", [("tableau-3", "1", "tableau-6"), ("tableau-3", 1.0, "tableau-6"),
+                                 ("tableau-3", True, "tableau-6"), (3, 1, 6), ("tableau-3", 1),
+                                 Move("tableau-3", "1", "tableau-6")])  # type: ignore[arg-type]
+def test_a_move_tuple_of_the_wrong_kinds_is_a_notation_error_that_says_what_a_move_tuple_is(bad: object) -> None:
+    game = tableaux.new_game("king-albert", 1)
+    with pytest.raises(NotationError, match=r"not a move: .*a tuple \(source, count, target\) of two pile names and a "
+                       "whole number of cards"):
+        game.play(bad)  # type: ignore[arg-type]
+    assert game.moves_played == []
 
 
 # --- history -----------------------------------------------------------------
@@ -295,6 +307,17 @@ def test_parse_move_refuses_a_count_that_cannot_move() -> None:
     game = fixed_game("king-albert", T1="9D* QH JC", T2="KS")
     with pytest.raises(IllegalMoveError, match="only 2 card"):
         game.parse_move("T1:1>T2")
+
+
+def test_a_pile_is_read_in_every_spelling_move_text_takes_and_an_unknown_one_lists_the_games_piles() -> None:
+    rules = tableaux.rules("eagle-wing")
+    for text in ("T3", "t3", "tableau-3", "Tableau-3", "t-3"):
+        assert read_pile(rules, text) == "tableau-3"
+    assert read_pile(rules, "R") == "reserve" and read_pile(rules, "s") == "stock"
+    with pytest.raises(IllegalMoveError, match="no pile T9; its piles are S, W, F1-F4, T1-T8, R"):
+        read_pile(rules, "T9")
+    with pytest.raises(IllegalMoveError, match="named by text"):
+        read_pile(rules, 3)  # type: ignore[arg-type]
 
 
 def test_parse_move_rejects_a_pile_the_game_does_not_have() -> None:

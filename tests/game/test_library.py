@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import types
 
 import hypothesis.strategies as st
@@ -136,13 +139,37 @@ def test_solve_refuses_bad_arguments_clearly(args: tuple[object, ...], error: ty
 
 def test_the_package_namespace_is_exactly_the_api() -> None:
     public = {
-        name for name in dir(tableaux)
-        if not name.startswith("_") and not isinstance(getattr(tableaux, name), types.ModuleType)
+        name for name in dir(tableaux)  # the floors a use has loaded are attributes too, and not the API
+        if not name.startswith("_") and (name in tableaux.__all__
+                                          or not isinstance(getattr(tableaux, name), types.ModuleType))
     }
     assert public == set(tableaux.__all__)
     assert len(tableaux.__all__) == len(set(tableaux.__all__))
     for helper in ("json", "random", "Path", "Any", "annotations"):
         assert helper not in dir(tableaux)
+
+
+def test_the_fair_module_is_listed_in_the_api_before_its_first_use() -> None:
+    listed = run_python("import sys, tableaux; print('fair' in tableaux.__all__, 'fair' in dir(tableaux), "
+                        "'tableaux.advice.fair' in sys.modules)")
+    assert listed == "True True False"  # listed, not loaded
+    star: dict[str, object] = {}
+    exec("from tableaux import *", star)
+    assert isinstance(star["fair"], types.ModuleType) and star["fair"].win_chance is tableaux.fair.win_chance
+
+
+def run_python(code: str) -> str:
+    """What ``code`` prints in a fresh interpreter with this one's package."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                          check=True).stdout.strip()
+
+
+def test_a_bad_argument_to_a_hint_is_an_error_the_package_exports() -> None:
+    game = tableaux.new_game("king-albert", 1)
+    with pytest.raises(tableaux.FairError, match="samples must be a whole number of at least 1, not -1"):
+        tableaux.hint(game, samples=-1)
+    assert issubclass(tableaux.FairError, TableauxError)
 
 
 @pytest.mark.parametrize("name", ["king-albert", "eagle-wing"])

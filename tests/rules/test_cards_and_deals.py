@@ -21,7 +21,7 @@ import tableaux
 from tableaux import CardError, DealError, Move, card_str, parse_card
 from tableaux.rulebook import deal as deal_module
 from tableaux.rulebook.cards import DOWN, card_name
-from tableaux.rulebook.deal import MAX_DEAL, check_deal, python_deck, shuffled_deck
+from tableaux.rulebook.deal import MAX_DEAL, check_deal, python_deck, read_deal, shuffled_deck
 
 GOLDEN = Path(__file__).parent / "golden"
 DEALS = json.loads((GOLDEN / "deals.json").read_text())
@@ -85,6 +85,14 @@ def test_card_error_is_a_value_error() -> None:
     assert issubclass(CardError, ValueError)
 
 
+@pytest.mark.parametrize("bad", [52, 63, -1, 116, 128, 64 + 64, True, 1.0, "3", None])
+def test_a_number_that_is_no_card_is_a_card_error_that_gives_the_range(bad: object) -> None:
+    for name in (card_str, card_name):
+        with pytest.raises(CardError) as info:
+            name(bad)  # type: ignore[arg-type]
+        assert repr(bad) in str(info.value) and "from 0 to 51" in str(info.value) and "64 to 115" in str(info.value)
+
+
 def test_face_down_card_keeps_its_name() -> None:
     assert card_str(parse_card("TS") | DOWN) == "TS"
     assert card_name(parse_card("10h")) == "10 of hearts"
@@ -100,7 +108,7 @@ def test_every_32_bit_deal_number_is_accepted(deal: int) -> None:
     assert sorted(deck) == list(range(52))
 
 
-@pytest.mark.parametrize("bad", [-1, 4294967296, 2**40, 1.0, "x", None, True, "-3"])
+@pytest.mark.parametrize("bad", [-1, 4294967296, 2**40, 1.0, 1.5, "x", None, True, "-3", "17", " 17 "])
 def test_other_deal_numbers_are_rejected_clearly(bad: object) -> None:
     with pytest.raises(DealError) as info:
         check_deal(bad)
@@ -112,8 +120,11 @@ def test_other_deal_numbers_are_rejected_clearly(bad: object) -> None:
             tableaux.new_game(name, deal=bad)  # type: ignore[arg-type]
 
 
-def test_deal_number_given_as_digits_is_accepted() -> None:
-    assert check_deal("42") == 42
+def test_a_deal_number_a_player_types_is_read_from_its_digits_and_nothing_is_a_random_deal() -> None:
+    assert read_deal(" 42 ") == 42 and read_deal("") is None and read_deal("  ") is None
+    for bad in ("x", "-3", "4.5", "\u00b2", "\u0664\u0662", "4294967296"):  # superscript 2, Arabic-Indic 42
+        with pytest.raises(DealError, match="4294967295"):
+            read_deal(bad)
 
 
 @settings(max_examples=500)

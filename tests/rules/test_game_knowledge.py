@@ -103,3 +103,8 @@ def test_a_game_whose_piles_have_places_on_a_grid_declares_that_grid() -> None:
         for grid in ("tall", "side"):
             placed = [s.pile for s in layout.spots if getattr(s, grid) is not None]
             assert bool(placed) == (getattr(layout, grid) is not None), (rules.name, grid)
+
+
+def test_the_games_read_as_their_names() -> None:
+    assert repr(tableaux.GAMES) == ("{'king-albert': <KingAlbert king-albert>, 'eagle-wing': <EagleWing eagle-wing>, "
+                                    "'king-albert-classic': <KingAlbertClassic king-albert-classic>}")

@@ -99,6 +99,7 @@ def test_count_may_be_left_out() -> None:
         ("undo", "nothing to undo"),
         ("new 99999999999", "from 0 to 4294967295"),
         ("new -3", "whole number"),
+        ("new \u00b2", "whole number"),  # a digit to str.isdigit, not to int
         ("save", "save FILE"),
         ("load /no/such/file.json", "cannot read"),
         ("deal", "no stock"),

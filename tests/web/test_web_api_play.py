@@ -245,3 +245,24 @@ def test_the_hint_of_a_deal_with_no_legal_move_says_it_cannot_be_won(client: Tes
     hint = client.post(f"/api/games/{view['id']}/hint").json()["hint"]
     assert hint["move"] is None and hint["unwinnable"] is True and hint["peeks"] is False
     assert "cannot be won" in hint["sentence"] and hint["sentence"] == hint["message"]
+def test_a_refusal_names_an_unknown_pile_by_its_parameter_with_the_games_own_piles_once(
+        client: TestClient) -> None:
+    view = new_game(client, "king-albert", 1)
+    url = f"/api/games/{view['id']}/refusal"
+    answer = client.get(url, params={"source": "X1", "count": 1, "target": "stock"})
+    assert answer.status_code == 422
+    error = answer.json()["error"]
+    assert error.startswith("unknown piles 'X1' as move source and 'stock' as move target; the piles of King Albert "
+                            "are foundation-1, ")
+    assert error.count("tableau-9") == 1 and "waste" not in error and "None" not in error
+    assert client.get(f"/api/games/{view['id']}").json()["version"] == view["version"]
+
+
+def test_a_move_names_its_piles_in_full_or_as_move_text_does(client: TestClient) -> None:
+    view = new_game(client, "king-albert", 1)  # T8 = the Jack of clubs, T9 = the 10 of diamonds on top
+    url = f"/api/games/{view['id']}/refusal"
+    short = client.get(url, params={"source": "T8", "count": 1, "target": "T9"}).json()
+    full = client.get(url, params={"source": "tableau-8", "count": 1, "target": "tableau-9"}).json()
+    assert short == full and short["move"] == "T8>T9" and short["reason"].startswith("The Jack of clubs")
+    moved = play(client, view, {"source": "R3", "count": 1, "target": "T8"})
+    assert moved["position"]["piles"] == engine_game(view, ["R3>T8"]).public_position()["piles"]

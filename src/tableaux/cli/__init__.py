@@ -10,15 +10,21 @@ argparse's usage message and exit status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
-from collections.abc import Sequence
+import warnings
+from collections.abc import Callable, Sequence
 from importlib import import_module
 from types import ModuleType
 
 from .. import __version__
 from ..i18n import _, use_environment
 from .words import translated_argparse
+
+TYPE_CHECKING = False  # typing is not loaded: the line mode starts without it (tests/cli/test_cli_startup.py)
+if TYPE_CHECKING:
+    from typing import TextIO
 
 COMMANDS = ("play", "deal", "pick", "daily", "solve", "survey", "serve", "stats")
 """Every command, in the order ``tableaux --help`` lists them; each is the module ``tableaux.cli.COMMAND``."""
@@ -52,8 +58,33 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+"""The tableaux package's folder: a warning raised from a module in it is the command's own."""
+
+
+def show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                 file: TextIO | None = None, line: str | None = None, *, python: Callable[..., None]) -> None:
+    """A warning of the library's own (``TABLEAUX_SOLVER=bad``) as one line on stderr, as the command says what is
+    wrong elsewhere, not as Python's two lines with a source line a player has no use for. A warning from
+    another package keeps Python's form (``python``), which says where it came from."""
+    if not os.path.abspath(filename).startswith(PACKAGE + os.sep):
+        python(message, category, filename, lineno, file, line)
+        return
+    print(_("tableaux: warning: {message}").format(message=message), file=file or sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     use_environment()  # messages in the language of LANGUAGE, LC_ALL, LC_MESSAGES or LANG; English by default
+    python = warnings.showwarning
+    warnings.showwarning = functools.partial(show_warning, python=python)
+    try:
+        return run(argv)
+    finally:
+        warnings.showwarning = python
+
+
+def run(argv: Sequence[str] | None) -> int:
+    """The command ``argv`` names (``sys.argv`` by default), and its exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
         argv = [DEFAULT_COMMAND, *argv]

@@ -15,6 +15,7 @@ from ..rulebook.engine import (
     NotationError,
     Rules,
     State,
+    long_name,
     parse_notation,
     short_name,
 )
@@ -54,15 +55,37 @@ def check_move(rules: Rules, state: State, legal: list[Move], move: Move | str |
     """``move`` (a :class:`Move`, its text or its fields) as one of ``legal``, or the error that says why not."""
     if isinstance(move, str):
         return parse_move(rules, state, legal, move)
-    if isinstance(move, tuple) and len(move) == 3:
-        move = Move(*move)
-    if not isinstance(move, Move):
-        raise NotationError(f"not a move: {move!r}; {rules.notation_help()}")
+    if not is_move_tuple(move):
+        raise NotationError(_("not a move: {move}; a move is its text (such as 'T1:3>T4'), a Move, or a tuple "
+                              "(source, count, target) of two pile names and a whole number of cards, such as "
+                              "('tableau-1', 3, 'tableau-4')").format(move=repr(move)))
+    move = Move(*move)
     if not move in legal:  # noqa: E713 - reads like the rule
         check_piles(rules, move.source, move.target)
         same = [m for m in legal if m.source == move.source and m.target == move.target]
         raise IllegalMoveError(illegal_reason(rules, state, move, same))
     return move
+
+
+def is_move_tuple(move: object) -> bool:
+    """Whether ``move`` has a move's three fields (a :class:`Move` has), each of its kind: the rules compare a count
+    with numbers, so a count given as text would fail there, far from the mistake."""
+    if not isinstance(move, tuple) or len(move) != 3:
+        return False
+    source, count, target = move
+    return isinstance(source, str) and isinstance(target, str) and isinstance(count, int) and not isinstance(
+        count, bool)
+
+
+def read_pile(rules: Rules, pile: str) -> str:
+    """``pile``'s full name, given as move text names it (``T3``, ``tableau-3``, ``t3``): a pile is named alike
+    wherever a move's is. An unknown pile raises the error that lists the game's piles."""
+    if not isinstance(pile, str):
+        raise IllegalMoveError(_("a pile is named by text such as 'T3' or 'tableau-3', not {kind}").format(
+            kind=type(pile).__name__))
+    name = long_name(pile)
+    check_piles(rules, name, typed=True)
+    return name
 
 
 def check_piles(rules: Rules, *piles: str, typed: bool = False) -> None:

@@ -43,8 +43,18 @@ class CardError(ValueError):
 
 def card_str(c: int) -> str:
     """Notation of a card, whichever way up it lies (``TS``)."""
-    c &= 63
+    c = card_number(c)
     return RANKS[c % 13] + SUITS[c // 13]
+
+
+def card_number(c: int) -> int:
+    """``c`` face up (0..51), or :class:`CardError` for an int that is no card: the face-down bit masked off
+    another number would name some card, and one past the deck would fail deep in a lookup."""
+    if isinstance(c, bool) or not isinstance(c, int) or not (0 <= c < 52 or DOWN <= c < DOWN + 52):
+        raise CardError(_("not a card number: {card}; a card is a whole number from 0 to 51 (suit * 13 + rank - 1), "
+                          "or from {down} to {last} while it lies face down").format(
+            card=repr(c), down=DOWN, last=DOWN + 51))
+    return c & ~DOWN
 
 
 def rank_name(rank: int) -> str:
@@ -54,7 +64,7 @@ def rank_name(rank: int) -> str:
 
 def card_name(c: int) -> str:
     """Words for screen readers and messages, in the current language: ``10 of hearts``, ``Herz-König``."""
-    c &= 63
+    c = card_number(c)
     return _(CARD_NAME).format(rank=rank_name(c % 13 + 1), suit=_(SUIT_WORDS[c // 13]))
 
 

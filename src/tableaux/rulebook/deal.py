@@ -34,16 +34,27 @@ class DealError(ValueError):
 
 
 def check_deal(deal: object) -> int:
-    """Return ``deal`` as an int, or raise :class:`DealError` saying what is accepted."""
+    """Return ``deal`` as an int, or raise :class:`DealError` saying what is accepted.
+
+    Only an int is a deal number, as a float is not: the text ``"17"`` is read by :func:`read_deal`, where a
+    player typed it, so that a program passing text by mistake hears of it.
+    """
     if isinstance(deal, bool) or not isinstance(deal, int):
-        if isinstance(deal, str) and deal.strip().isdigit():
-            deal = int(deal.strip())
-        else:
-            raise DealError(_("deal number must be a whole number from 0 to {max}, not {deal}").format(
-                max=MAX_DEAL, deal=repr(deal)))
+        raise DealError(_("deal number must be a whole number from 0 to {max}, not {deal}").format(
+            max=MAX_DEAL, deal=repr(deal)))
     if not 0 <= deal <= MAX_DEAL:
         raise DealError(_("deal number must be from 0 to {max}, not {deal}").format(max=MAX_DEAL, deal=deal))
     return deal
+
+
+def read_deal(text: str) -> int | None:
+    """A deal number as a player types it: digits, with spaces around them, or nothing for a random deal (None).
+    Anything else raises :class:`DealError` as :func:`check_deal` does (``str.isdigit`` alone would let ``²``
+    through to ``int``, which cannot read it)."""
+    text = text.strip()
+    if not text:
+        return None
+    return check_deal(int(text) if text.isascii() and text.isdigit() else text)
 
 
 class GRand:

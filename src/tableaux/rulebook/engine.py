@@ -133,10 +133,11 @@ _SHORT = {"foundation": "F", "tableau": "T", "reserve": "R", "stock": "S", "wast
 _LONG = {v: k for k, v in _SHORT.items()}
 _PILE = r"(?:foundation|tableau|reserve|stock|waste|[FTRSW])(?:-?\d{1,2})?"
 _NOTATION = (
-    rf"^\s*(?:(?P<pre>\d{{1,3}})\s+)?(?P<src>{_PILE})\s*(?::\s*(?P<count>\d{{1,3}}))?"
-    rf"\s*(?:>|->|\s)\s*(?:(?P<mid>\d{{1,3}})\s+)?(?P<dst>{_PILE})\s*$"
+    rf"^\s*(?:(?P<pre>-?\d{{1,3}})\s+)?(?P<src>{_PILE})\s*(?::\s*(?P<count>-?\d{{1,3}}))?"
+    rf"\s*(?:>|->|\s)\s*(?:(?P<mid>-?\d{{1,3}})\s+)?(?P<dst>{_PILE})\s*$"
 )
-"""A move's text; compiled on first use (``re``'s cache keeps it), so a command that reads no move text skips it."""
+"""A move's text; compiled on first use (``re``'s cache keeps it), so a command that reads no move text skips it.
+A count may have a minus sign, so that ``T1:-1>T2`` is refused for its count, as ``T1:0>T2`` is."""
 NOTATION_HELP = N_(
     "a move is SOURCE>TARGET with short pile names, for example 'T3>F1', 'R2>T5', "
     "'T1:3>T4' (three cards), 'S>W' (deal from the stock); long names such as "
@@ -194,6 +195,10 @@ class Rules(ABC):
         self._moves: dict[RawMove, Move] = {}
         """:meth:`to_move`'s answers, made once each: a solver's line names the same few moves again and again
         (a few thousand at most: pile, count, pile)."""
+
+    def __repr__(self) -> str:
+        """The class and the game's name, so that ``tableaux.GAMES`` reads as the games it holds."""
+        return f"<{type(self).__name__} {self.name}>"
 
     # --- the rules proper -------------------------------------------------
     @abstractmethod

@@ -18,8 +18,9 @@ from collections.abc import Callable
 from ..i18n import _
 from ..play.board import draw
 from ..play.game import Game
-from ..play.reading import check_piles
-from ..rulebook.engine import IllegalMoveError, TableauxError, long_name, parse_notation
+from ..play.reading import check_piles, read_pile
+from ..rulebook.deal import read_deal
+from ..rulebook.engine import IllegalMoveError, TableauxError, parse_notation
 from .help import help_text
 from .output import Output, glyphs_for, output
 from .said import LINE_NAMES, STYLES, Said
@@ -87,7 +88,7 @@ class Session:
             (("undo", "u"), lambda arg: self.moved(s.undo(move_count(arg, "undo")))),
             (("redo",), lambda arg: self.moved(s.redo(move_count(arg, "redo")))),
             (("restart",), lambda _arg: self.moved(s.restart())),
-            (("new",), lambda arg: self.moved(s.new(int(arg) if arg.isdigit() else (arg or None)))),
+            (("new",), lambda arg: self.moved(s.new(read_deal(arg)))),
             (("hint", "h"), self.cmd_hint),
             (("chance",), self.cmd_chance),
             (("giveup", "give", "resign"), self.cmd_giveup),
@@ -178,8 +179,7 @@ class Session:
         check_piles(self.game.rules, pile, typed=True)
 
     def send_home(self, text: str) -> list[Said]:
-        pile = long_name(text)
-        self.check_pile(pile)
+        pile = read_pile(self.game.rules, text)
         said = self.sitting.send_home(pile)
         return said if said[0].kind == "warning" else self.moved(said)
 

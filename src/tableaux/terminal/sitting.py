@@ -299,7 +299,7 @@ class Sitting:
         return [Said(_("Back to the start of the deal; {redo} replays your moves.").format(redo=self.names.redo))]
 
     # --- other games -------------------------------------------------------------------------------
-    def new(self, deal: int | str | None = None) -> list[Said]:
+    def new(self, deal: int | None = None) -> list[Said]:
         """A new deal of the same game: ``deal`` or a random one."""
         game = new_game(self.game.name, deal)
         self.save_path = None

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
 from typing import Annotated, Any, Literal, NotRequired, get_args, get_origin, get_type_hints
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo, create_model, model_validator
@@ -25,7 +26,7 @@ from ..i18n import _, languages
 from ..rulebook import deal
 from ..rulebook.cards import RANKS
 from ..rulebook.deal import MAX_DEAL
-from ..rulebook.engine import Rules
+from ..rulebook.engine import Rules, short_name
 from ..rulebook.registry import browser_games
 from . import names
 
@@ -44,6 +45,8 @@ MOVERS = ("player", "solution")
 MoverName = Literal[MOVERS]  # type: ignore[valid-type]
 DATE = r"^\d{4}-\d{2}-\d{2}$"
 PileName = Literal[PILES]  # type: ignore[valid-type]
+LABELS: dict[str, str] = {short_name(pile): pile for pile in PILES}
+"""Each pile's name in move notation (T3, S: ``labels`` in ``GET /api/games/info``) and the pile it stands for."""
 RankLetter = Literal[tuple(RANKS)]  # type: ignore[valid-type]
 MAX_COUNT = 52
 MAX_MOVE_TEXT = 64
@@ -88,7 +91,7 @@ def shown(value: object) -> str:
 
 def check_deal(value: object) -> int | None:
     """A JSON deal number: :func:`tableaux.rulebook.deal.check_deal` says which numbers are deals; JSON adds null
-    (a random deal) and refuses the text ``"17"``, which the library reads as a number."""
+    (a random deal) and takes ``17.0`` for 17, as JSON Schema's ``integer`` does."""
     if value is None:
         return None
     number = whole_number(value)
@@ -168,10 +171,22 @@ def check_keep(value: object) -> int:
     return number
 
 
-def check_pile(value: object, info: ValidationInfo) -> object:
-    if not isinstance(value, str) or value not in PILES:
-        raise ContractError(f"unknown pile {shown(value)} as move {info.field_name}; piles are {', '.join(PILES)}")
-    return value
+def pile_checker(role: str) -> Callable[[object], str]:
+    """The check of a move's ``role`` pile (source or target): text, and a pile's move-notation name (T3) read as
+    its full name (tableau-3).
+
+    Whether the game has the pile is the game's to say (:func:`tableaux.web.operations.read_move`, which names the
+    piles that game has): a list of every game's piles here would offer King Albert a stock. (A query parameter's
+    validator is not told its name, so the role is given here.)
+    """
+    def check_pile(value: object) -> str:
+        if not isinstance(value, str):
+            # TRANSLATORS: {role} is "source" or "target", the name of the move's field in a request, in English.
+            raise ContractError(_("unknown pile {pile} as move {role}; a pile is named by text, such as tableau-3 or "
+                                  "T3").format(pile=shown(value), role=role))
+        return LABELS.get(value, value)
+
+    return check_pile
 
 
 def check_move_text(value: object) -> object:
@@ -222,7 +237,10 @@ Mode = Annotated[HintMode, BeforeValidator(check_mode)]
 Mover = Annotated[MoverName, BeforeValidator(check_mover)]
 Keep = Annotated[int, Field(ge=0), BeforeValidator(check_keep)]
 Played = Annotated[float, Field(ge=0, le=MAX_PLAYED), BeforeValidator(check_played)]
-Pile = Annotated[PileName, BeforeValidator(check_pile)]
+PILE_SCHEMA = {"enum": [*PILES, *LABELS]}
+"""Every name of a pile some game has, in full or as move notation writes it; each game takes its own."""
+SourcePile = Annotated[str, Field(json_schema_extra=PILE_SCHEMA), BeforeValidator(pile_checker("source"))]
+TargetPile = Annotated[str, Field(json_schema_extra=PILE_SCHEMA), BeforeValidator(pile_checker("target"))]
 
 
 class Strict(BaseModel):

@@ -160,9 +160,9 @@ history_route("restart", restart_action, "Back to the deal (the moves stay on th
 
 
 @router.get("/games/{game_id}/refusal", operation_id="refusal", **api.route(200, api.Refusal, (404, 422)))
-def refusal(game_id: GameId, player: Player, games: GamesDep, source: api.Pile,
+def refusal(game_id: GameId, player: Player, games: GamesDep, source: api.SourcePile,
             count: Annotated[int, Query(ge=1, le=MAX_COUNT, description="how many cards move")],
-            target: api.Pile) -> JSONResponse:
+            target: api.TargetPile) -> JSONResponse:
     """Why the rules refuse moving ``count`` cards from ``source`` to ``target`` now (null: they allow it).
     Changes nothing."""
     return ok(games.refusal(game_id, player, source, count, target))

@@ -33,7 +33,8 @@ from ..advice.hints import Hint, ended_hint, heuristic_hint
 from ..i18n import _, ngettext
 from ..i18n import current as current_language
 from ..play.game import Game
-from ..rulebook.engine import IllegalMoveError, Move, NotationError
+from ..play.reading import pile_summary
+from ..rulebook.engine import IllegalMoveError, Move, NotationError, Rules
 from ..rulebook.registry import rules as rules_for
 from . import models as api
 from .errors import ApiError
@@ -384,15 +385,33 @@ def read_move(game: Game, spec: api.MoveSpec | str) -> Move:
     try:
         if isinstance(spec, str):
             return game.parse_move(spec)
-        for key, pile in (("source", spec.source), ("target", spec.target)):
-            if pile not in game.rules.index:
-                raise ApiError(422, f"unknown pile {pile!r} as move {key}; piles of {game.rules.title} are "
-                                    f"{', '.join(game.rules.pile_names)}")
+        unknown = unknown_piles(game.rules, spec)
+        if unknown:
+            raise ApiError(422, unknown)
         if spec.count is None:
             return game.parse_move(f"{spec.source}>{spec.target}")
         return Move(spec.source, spec.count, spec.target)
     except (NotationError, IllegalMoveError) as exc:
         raise ApiError(422, str(exc)) from None
+
+
+def unknown_piles(rules: Rules, spec: api.MoveSpec) -> str | None:
+    """What is wrong when the game has no pile of that name (either or both), with the piles it has, once; else
+    None. The contract took any text: only the game knows its piles."""
+    names = rules.index
+    source, target = (repr(pile) if pile not in names else None for pile in (spec.source, spec.target))
+    if source is None and target is None:
+        return None
+    if source is not None and target is not None:
+        # TRANSLATORS: "source" and "target" are the names of the move's fields in a request: keep them in English.
+        what = _("unknown piles {source} as move source and {target} as move target").format(
+            source=source, target=target)
+    else:
+        # TRANSLATORS: {role} is "source" or "target", the name of the move's field in a request, in English.
+        what = _("unknown pile {pile} as move {role}").format(
+            pile=source or target, role="source" if source is not None else "target")
+    return _("{what}; the piles of {game} are {names} ({labels} in move text)").format(
+        what=what, game=_(rules.title), names=", ".join(rules.pile_names), labels=pile_summary(rules))
 
 
 def play_action(spec: api.MoveSpec | str) -> Callable[[Game], object]:

@@ -16,7 +16,7 @@ from rich.text import Text
 from ...i18n import _
 from ...play.game import Game
 from ...play.reading import pile_summary
-from ...rulebook.deal import DealError, check_deal
+from ...rulebook.deal import DealError, read_deal
 from ...rulebook.engine import Move
 from ..rules import rules_paragraphs
 from ..said import Said
@@ -219,8 +219,7 @@ class Commands:
         def answered(text: str | None) -> None:
             if text is None:
                 return
-            deal = text.strip()
-            self.afresh(lambda: self.sitting.new(int(deal) if deal.isdigit() else (deal or None)))
+            self.afresh(lambda: self.sitting.new(read_deal(text)))
 
         self.push_screen(Ask(_("New deal of {game}: which number? (empty: a random deal)").format(  # type: ignore
             game=_(self.game.rules.title)), placeholder=_("a random deal"), refuse=refused_deal), answered)
@@ -284,8 +283,7 @@ def page_of(said: list[Said]) -> list[Text]:
 def refused_deal(text: str) -> str | None:
     """What is wrong with a typed deal number (the deal module's own words), or None: empty asks for a random deal."""
     try:
-        if text.strip():
-            check_deal(text)
+        read_deal(text)
     except DealError as exc:
         return str(exc)
     return None

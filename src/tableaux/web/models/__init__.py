@@ -27,7 +27,7 @@ does not have, an illegal move) are made by the engine, after these.
 # come from elsewhere (the game's name, the language code, the deal's bounds) are handed out here too.
 
 from ...rulebook.deal import MAX_DEAL
-from ..fields import GAME_ID, WEB_GAMES, Game, LanguageCode, Pile
+from ..fields import GAME_ID, WEB_GAMES, Game, LanguageCode, SourcePile, TargetPile
 from .answer import Answer, CardCode, DealNumber, NonNegative, Share
 from .page import (
     GameEntry,
@@ -139,7 +139,6 @@ __all__ = [
     "NonNegative",
     "PLAYED",
     "Paragraph",
-    "Pile",
     "Position",
     "Refusal",
     "RETRY_ANSWER",
@@ -152,7 +151,9 @@ __all__ = [
     "Shape",
     "Share",
     "Solution",
+    "SourcePile",
     "Spot",
+    "TargetPile",
     "TOKEN_ANSWER",
     "TOKEN_HEADER",
     "Translations",

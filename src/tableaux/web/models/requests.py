@@ -25,9 +25,10 @@ from ..fields import (
     Keep,
     Mode,
     Mover,
-    Pile,
     Played,
+    SourcePile,
     Strict,
+    TargetPile,
     Version,
     check_move_kind,
     check_move_text,
@@ -80,9 +81,9 @@ class RewindRequest(Strict):
 class MoveSpec(Strict):
     """A move as an object; without ``count`` the server fills it in when only one count fits."""
 
-    source: Pile = Field(description="the pile the cards come from")
+    source: SourcePile = Field(description="the pile the cards come from: tableau-3, or T3 as move text names it")
     count: Count | None = None
-    target: Pile = Field(description="the pile the cards go to")
+    target: TargetPile = Field(description="the pile the cards go to: foundation-1, or F1 as move text names it")
     text: str | None = Field(None, description="ignored: lets a legal_moves entry be sent back as it is")
 
     @classmethod
