@@ -350,8 +350,9 @@ class Game:
         return other
 
     def home_move(self, pile: str) -> Move | None:
-        """The move a double-click on ``pile`` makes (its top card to a foundation), if any."""
-        reading.check_piles(self.rules, pile)
+        """The move a double-click on ``pile`` makes (its top card to a foundation), if any. ``pile`` is named as
+        move text names it (``T9`` or ``tableau-9``)."""
+        pile = reading.read_pile(self.rules, pile)
         raw = self.rules.home_moves(self._legal_moves()[0]).get(self.rules.index[pile])
         return None if raw is None else self.rules.to_move(raw)
 
