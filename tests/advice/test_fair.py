@@ -331,15 +331,21 @@ def test_with_nothing_to_guess_the_one_layout_gets_the_positions_of_every_sample
     assert observation["unseen"] == 0
     hint = tableaux.hint(game, time_limit=None, samples=32, max_nodes=10_000)
     assert hint.source == "solver" and "no card is hidden any more" in hint.message
-    plan = fair.plan(observation, 32, max_nodes=10_000)
+    plan = fair.plan(observation, 32, max_nodes=10_000, shortened=True)  # the line a hint shows: shortened
     assert plan.moves and plan.moves[0] == hint.move and plan.wins == plan.samples == 32
+    assert len(plan.moves) <= len(fair.plan(observation, 32, max_nodes=10_000).moves)
     for move in plan.moves:
         game.play(move)
     assert game.is_won()
     chance = fair.win_chance(observation, 32, max_nodes=10_000)
     assert chance.known and chance.share == 1.0 and chance.decided == chance.samples == 1
     assert fair.win_chance(observation, 1, max_nodes=10_000).decided == 0  # one sample's share alone: no verdict
-    assert fair.hindsight_vote(observation, 32, max_nodes=10_000).move == hint.move
+    vote = fair.hindsight_vote(observation, 32, max_nodes=10_000)
+    assert vote.line is not None and vote.line[0] == vote.move
+    replay = tableaux.new_game("king-albert-classic", 2)
+    for move in vote.line:
+        replay.play(move)
+    assert replay.is_won()
 
 
 def test_fair_hint_gives_no_plan_while_cards_are_hidden() -> None:

@@ -14,8 +14,8 @@ from helpers.games import random_position, with_detour
 from helpers.positions import EW, KA, KAC
 from tableaux.rulebook.engine import Rules, State
 from tableaux.solver import _CORE_GAMES, BACKENDS, _core, solve
+from tableaux.solver.detours import LineError, Shortener, resolve, step_of
 from tableaux.solver.positions import CorePositions, EnginePositions
-from tableaux.solver.shorten import LineError, Shortener, resolve, step_of
 
 GAMES = [KA, KAC, EW]
 
@@ -154,3 +154,15 @@ def test_a_step_plays_its_move_again_where_the_piles_are_swapped(rules: Rules, d
         again = resolve(rules, swapped, step_of(rules, state, move))
         assert again is not None and rules.why_illegal(swapped, again) is None, (state, move)
         assert key(rules.apply(swapped, again)) == key(rules.apply(state, move))
+
+
+def test_shorten_stays_the_function_after_a_solve_has_loaded_the_shortening() -> None:
+    """``tableaux.solver.shorten`` is the library's function; a module of that name beside it would take its place
+    in the package the first time a solve loaded it."""
+    import tableaux.solver
+
+    tableaux.solve("king-albert", 17)
+    assert callable(tableaux.solver.shorten)
+    game = tableaux.new_game("king-albert", 17)
+    line = tableaux.solve(game).moves
+    assert tableaux.solver.shorten(game, line) == tableaux.solver.shorten(game, tuple(line))

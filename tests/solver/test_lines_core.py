@@ -17,6 +17,7 @@ from helpers.games import random_position, with_detour
 from helpers.positions import EW, KA, KAC
 from tableaux.rulebook.engine import RawMove, Rules, State
 from tableaux.solver import _CORE_GAMES, BACKENDS, _core, solve
+from tableaux.solver.detours import Shortener
 from tableaux.solver.lines import (
     LONG,
     PER_MOVE,
@@ -28,7 +29,6 @@ from tableaux.solver.lines import (
     start_bound,
 )
 from tableaux.solver.positions import CorePositions, EnginePositions
-from tableaux.solver.shorten import Shortener
 from tableaux.solver.shortest import polish
 from tableaux.solver.strategy import strategy_for
 

@@ -28,8 +28,9 @@ def is_pointless(
 ) -> bool:
     """A move that cannot help.
 
-    That is: a lone card or a whole pile onto an empty pile (the same
-    position with the piles swapped), taking back the previous move (the
+    That is: a lone card or a whole pile onto an empty pile of its kind (the
+    same position with the piles swapped: a tableau pile, or a foundation's
+    lone Ace), taking back the previous move (the
     same cards straight back where they came from), or any move back to a
     position this game has already been in (``seen``), which is how a
     heuristic would otherwise go round in circles.
@@ -44,7 +45,8 @@ def is_pointless(
     ):
         return True
     piles = state.piles
-    if dst in rules.tableau and not piles[dst] and src in rules.tableau and count == len(piles[src]):
+    if not piles[dst] and count == len(piles[src]) and (
+            {src, dst} <= set(rules.tableau) or {src, dst} <= set(rules.foundations)):
         return True
     return bool(seen) and rules.apply(state, move) in seen  # type: ignore[operator]
 

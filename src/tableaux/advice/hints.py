@@ -230,7 +230,7 @@ def fair_hint(game: Game, spend: Effort | None = None, *, seed: int | str = 0) -
     # A move back to an earlier position is suggested only where it is the way to win that the layouts show:
     # left out altogether, a won position could be called one the solver found no way to win.
     answer = fair.plan(observation, drawn, seed=seed, max_nodes=spend.positions, time_limit=spend.seconds,
-                       avoid=repeating_moves(game), last_resort=True)
+                       avoid=repeating_moves(game), last_resort=True, shortened=True)
     n, wins, decided = answer.samples, answer.wins, answer.decided
     known = fair.nothing_to_guess(observation["unseen"])
     if answer.move is not None:

@@ -96,7 +96,7 @@ memory alone, and the usual search still runs to its end after it."""
 
 class SolveResult:
     """What :func:`solve` found. ``moves`` is the complete winning line when ``verdict == "winnable"``, shortened
-    (:mod:`tableaux.solver.shorten`), unless the options asked for no line (``line="none"``).
+    (:mod:`tableaux.solver.detours`), unless the options asked for no line (``line="none"``).
 
     ``backend`` says which search ran: ``"c"`` (the compiled core) or ``"python"``. ``out_of_memory``:
     ``unknown`` because the memory allowance (``memory_mb``, or the Python table's ``table_size``) ran out
@@ -279,8 +279,8 @@ def shorten(game_or_position: Game | tuple[Rules, State], moves: Sequence[Move],
     every line :func:`solve` returns gets (for lines a caller found with ``line="found"``). ``time_limit``:
     seconds to spend at most; the line given comes back when nothing shorter was found in time. Raises
     :class:`SolverError` when ``moves`` does not win."""
+    from .detours import LineError
     from .lines import shortened
-    from .shorten import LineError
 
     rules, state = _position(game_or_position, None)
     core_game = _CORE_GAMES.get(type(rules))

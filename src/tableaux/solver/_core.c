@@ -351,8 +351,8 @@ static PyMethodDef core_methods[] = {
      "pass, which also sends cards home by its rule of thumb"},
     {"shorten", (PyCFunction)(void (*)(void))core_shorten, METH_VARARGS | METH_KEYWORDS,
      "shorten(game, piles, redeals, line, budget=-1, time_limit=0, windowed=True) -> (line, positions made): the\n"
-     "winning line's cycles and detours cut (shorten.py's passes), within budget positions (-1: no limit) and\n"
-     "time_limit seconds (0: none); windowed: the passes with a window come first (shorten.py's WINDOWS);\n"
+     "winning line's cycles and detours cut (detours.py's passes), within budget positions (-1: no limit) and\n"
+     "time_limit seconds (0: none); windowed: the passes with a window come first (detours.py's WINDOWS);\n"
      "ValueError when the line is not a legal win from the position"},
     {"polish", (PyCFunction)(void (*)(void))core_polish, METH_VARARGS | METH_KEYWORDS,
      "polish(game, piles, redeals, line, weight=3, max_nodes=-1, max_held=2000000, time_limit=0, restricted=True,\n"

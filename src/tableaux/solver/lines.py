@@ -41,9 +41,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..rulebook.engine import RawMove, Rules, State
+from .detours import LineError, Shortener, replay
 from .options import SolveOptions
 from .positions import CorePositions, EnginePositions
-from .shorten import LineError, Shortener, replay
 from .shortest import fewest_moves, polish
 
 BYTES_PER_HELD = 1000

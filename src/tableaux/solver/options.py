@@ -107,7 +107,7 @@ class SolveOptions:
     * ``relaxed_stage``: where the game has one (classic King Albert: ``Strategy.relaxed_stage``), a solve that a
       first slice of the usual search leaves open searches a relaxed game next, within a tenth of the budget,
       and then the usual search starts again with the rest. False leaves it out; ``relaxed`` replaces it.
-    * ``line``: ``"short"`` (the winning line, shortened: :mod:`tableaux.solver.shorten`), ``"none"`` (the
+    * ``line``: ``"short"`` (the winning line, shortened: :mod:`tableaux.solver.detours`), ``"none"`` (the
       verdict alone, for callers that only count wins) or ``"found"`` (the line as the search found it, on
       which measures such as the catalogue's grades were defined).
     * ``shortest``: search on for the line with the fewest moves (:mod:`tableaux.solver.shortest`) within the

@@ -36,6 +36,7 @@ from typing import Any
 from ...rulebook.engine import Move, RawMove, Rules, State
 from ...solver import check_budget
 from ..effort import SAMPLE_NODES, SAMPLES
+from ..heuristic import heuristic_moves
 from .chance import _Solver
 from .observation import FairError, Knowledge, check_count, nothing_to_guess, read, sample_states
 
@@ -74,6 +75,39 @@ def play_out(rules: Rules, state: State, moves: Sequence[RawMove]) -> State:
         state = rules.apply(state, move)
     return state
 
+
+
+def _direct(rules: Rules, start: State, moves: Sequence[RawMove], avoid: Collection[str]) -> list[RawMove]:
+    """``moves`` without the ones that go nowhere: a move left out, or a move and a later one that takes the same
+    cards straight back, wherever the rest still plays and ends in the same position. A plan is cut from a
+    search's line, which can shuttle a card away and back before the move that turns a card; the plan's end is
+    what the layouts were solved from, so the shorter way there wins in the same layouts. The last move, the one
+    that turns a card, stays, and the first is never one in ``avoid``."""
+    end = play_out(rules, start, moves)
+    line = list(moves)
+
+    def reaches(trial: list[RawMove]) -> bool:
+        if str(rules.to_move(trial[0])) in avoid:
+            return False
+        state = start
+        for move in trial:
+            if move not in rules.moves(state):
+                return False
+            state = rules.apply(state, move)
+        return state == end
+
+    cut = True
+    while cut:
+        cut = False
+        for i, (src, count, dst) in enumerate(line[:-1]):
+            backs = [j for j in range(i + 1, len(line) - 1) if line[j] == (dst, count, src)]
+            for trial in ([*line[:i], *line[i + 1:]], *([*line[:i], *line[i + 1:j], *line[j + 1:]] for j in backs)):
+                if reaches(trial):
+                    line, cut = trial, True
+                    break
+            if cut:
+                break
+    return line
 
 @dataclass(frozen=True)
 class Plan:
@@ -136,15 +170,10 @@ def _vote(
     solver: _Solver,
     plans: int,
     avoid: Collection[str] = (),
-    last_resort: bool = False,
 ) -> _Vote:
-    """Solve each layout, cut its winning line into a plan, and try the most-voted plans on every winnable layout.
-
-    A plan whose first move is in ``avoid`` gets no vote; with ``last_resort`` it does, and it ranks below every
-    other plan that keeps as many layouts winnable (:func:`plan`)."""
+    """Solve each layout, cut its winning line into a plan, and try the most-voted plans on every winnable layout."""
     found: dict[State, list[RawMove]] = {}
     votes: dict[State, set[int]] = {}
-    avoided: set[State] = set()
     winnable: list[int] = []
     done = decided = 0
     for i, result in solver.each(states):
@@ -153,19 +182,13 @@ def _vote(
         if not result.winnable or not result.moves:
             continue
         winnable.append(i)
-        shunned = str(result.moves[0]) in avoid
-        if shunned and not last_resort:
+        if str(result.moves[0]) in avoid:
             continue
         moves = cut(rules, states[i], [rules.to_raw(m) for m in result.moves], unseen)
         key = play_out(rules, states[0], moves)  # the same known moves end in the same position in every layout
-        if key not in found or (key in avoided and not shunned):  # the same plan without the avoided move first
-            found[key] = moves
-            if shunned:
-                avoided.add(key)
-            else:
-                avoided.discard(key)
+        found.setdefault(key, moves)
         votes.setdefault(key, set()).add(i)
-    order = sorted(votes, key=lambda k: (-len(votes[k]), k in avoided, len(found[k])))
+    order = sorted(votes, key=lambda k: (-len(votes[k]), len(found[k])))
     best = 0
     tried = []
     for key in order[:plans]:
@@ -182,8 +205,56 @@ def _vote(
         if lost <= len(winnable) - best:
             tried.append(key)
             best = max(best, len(votes[key]))
-    ranked = sorted(tried, key=lambda k: (-len(votes[k]), k in avoided, order.index(k)))
+    ranked = sorted(tried, key=lambda k: (-len(votes[k]), order.index(k)))
     return _Vote(found, votes, winnable, decided, done, ranked)
+
+
+def _forward_vote(rules: Rules, states: Sequence[State], unseen: frozenset[int], solver: _Solver, plans: int,
+                  avoid: Collection[str], vote: _Vote) -> _Vote:
+    """Plans through a first move not in ``avoid``, when every layout's own plan starts with one that is: the
+    first moves are tried in the rule of thumb's order, each with the layouts voting again from where it leads
+    (a plan that takes it straight back is not counted), until one gives a plan or the time is out. The layouts'
+    lines can all start by going back where the game has been, while a way on wins as well; suggesting the
+    move back would have the next hint suggest the move forward again, for ever. ``vote`` (the counts of the
+    layouts themselves) is returned when no first move gives a plan."""
+    for raw in heuristic_moves(rules, states[0]):
+        if str(rules.to_move(raw)) in avoid:
+            continue
+        if solver.out_of_time():
+            break
+        after = [rules.apply(state, raw) for state in states]
+        if turns_card(rules, after[0], unseen):  # the move is a plan of its own: it turns a card
+            won = {i for i in vote.winnable if solver(after[i]).winnable}
+            if won:
+                key = after[0]
+                return _Vote({key: [raw]}, {key: won}, vote.winnable, vote.decided, vote.done, [key])
+            continue
+        back = str(rules.to_move((raw[2], raw[1], raw[0])))
+        onward = _vote(rules, after, unseen, solver, plans, {back})
+        if onward.ranked:
+            found = {key: [raw, *moves] for key, moves in onward.found.items()}
+            return _Vote(found, onward.votes, vote.winnable, vote.decided, vote.done, onward.ranked)
+    return vote
+
+
+def _forward_line(rules: Rules, start: State, solver: _Solver, avoid: Collection[str],
+                  shortened: bool) -> tuple[Move, ...]:
+    """A winning line from ``start`` whose first move is not in ``avoid``, or () when no such first move is won
+    within the solver's budget. With every card known, a line found from each new position may start by undoing
+    the move before (another line that wins as well), and hints that followed such lines would go back and forth
+    for ever; a line that goes on to a position the game has not been in cannot. The first moves are tried in the
+    rule of thumb's order, useful moves first, until one is won or the time is out."""
+    for raw in heuristic_moves(rules, start):
+        move = rules.to_move(raw)
+        if str(move) in avoid:
+            continue
+        if solver.out_of_time():
+            break
+        after = rules.apply(start, raw)
+        result = solver(after)
+        if result.winnable:
+            return (move, *(solver.short_line(after, list(result.moves)) if shortened else result.moves))
+    return ()
 
 
 def plan(
@@ -196,6 +267,7 @@ def plan(
     plans: int = PLANS,
     avoid: Collection[str] = (),
     last_resort: bool = False,
+    shortened: bool = False,
 ) -> Plan:
     """The plan up to the next card turned that keeps the most sampled layouts winnable.
 
@@ -205,14 +277,18 @@ def plan(
     a plan that wins in its layout; the ``plans`` most-voted are tried on
     every other winnable layout. Plans whose first move is in ``avoid``
     (notation) are left out: callers pass moves that only go back to a
-    position the game has been in. With ``last_resort`` they are not left
-    out but come last: such a plan is chosen only when it keeps more layouts
-    winnable than every other (with no card left to guess, the one winning
-    line found is the plan whatever its first move). A move back is still the
-    one to play when it is the way to win that was found, and advice that hid
-    it would call a winnable position hopeless. When at most one card is unseen, the plan
+    position the game has been in. With ``last_resort``, when every plan
+    found starts with such a move, plans through the other first moves are
+    looked for (:func:`_forward_vote`), and when none is found the plans
+    that go back come back: advice that hid the way to win would call a
+    winnable position hopeless, and advice that went back while a way on wins
+    would have the next hint go forward again, for ever. When at most one card is unseen, the plan
     is a whole winning line, searched with the positions all the layouts would
-    have had. It reads the observation only.
+    have had; one that starts with a move in ``avoid`` gives way to a line
+    through a first move that is not, where one is won. ``shortened``: that line is
+    shortened as a solve's line is before a player sees it, so that its first
+    move is one a player would make (a hint shows it; the search's own line can
+    wander, an Ace from one foundation to another). It reads the observation only.
     """
     knowledge = read(observation)
     check_budget(max_nodes, time_limit, FairError)
@@ -224,16 +300,24 @@ def plan(
     if nothing_to_guess(len(unseen)):  # one layout only: its winning line is the plan
         result = solver(states[0])
         n = len(states)
-        allowed = last_resort or not result.moves or str(result.moves[0]) not in avoid
-        moves = tuple(result.moves) if result.winnable and allowed else ()
+        moves: tuple[Move, ...] = ()
+        if result.winnable:
+            moves = tuple(solver.short_line(states[0], list(result.moves)) if shortened else result.moves)
+        if moves and str(moves[0]) in avoid:
+            moves = _forward_line(rules, states[0], solver, avoid, shortened) or (moves if last_resort else ())
         wins = n if moves else 0
         return Plan(moves, wins, n, n if result.verdict != "unknown" else 0, n if result.winnable else 0, False,
                     {" ".join(map(str, moves)): wins} if moves else {})
-    vote = _vote(rules, states, unseen, solver, plans, avoid, last_resort)
+    vote = _vote(rules, states, unseen, solver, plans, avoid)
+    if not vote.ranked and vote.winnable and avoid and last_resort:  # every plan found starts with a move in avoid
+        vote = _forward_vote(rules, states, unseen, solver, plans, avoid, vote)
+        if not vote.ranked:  # no way on wins: the way back it is
+            vote = _vote(rules, states, unseen, solver, plans, ())
     ranked = vote.ranked
     best = ranked[0] if ranked else None
     found, votes = vote.found, vote.votes
-    moves = tuple(rules.to_move(m) for m in found[best]) if best is not None else ()
+    direct = _direct(rules, states[0], found[best], avoid) if best is not None and shortened else found.get(best, [])
+    moves = tuple(rules.to_move(m) for m in direct)
     return Plan(
         moves=moves,
         wins=len(votes[best]) if best is not None else 0,

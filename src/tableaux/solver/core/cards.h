@@ -8,7 +8,7 @@
  *   hashset       the one hash set every table of the searches is made of (header only)
  *   table         the depth-first search's transposition table (exact keys, bounded memory)
  *   budget        what a search may spend: positions, a deadline, memory
- *   shorten       a winning line's cycles and detours cut (shorten.py's passes)
+ *   shorten       a winning line's cycles and detours cut (detours.py's passes)
  *   polish        the greedy best-first search for a shorter line (shortest.py's polish), King Albert
  *   search        one depth-first run
  *   bestfirst     the first pass's best-first run

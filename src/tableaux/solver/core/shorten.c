@@ -1,8 +1,8 @@
 /*
- * The line shortening's cycles and detours (shorten.h), the passes of tableaux/solver/shorten.py made on
+ * The line shortening's cycles and detours (shorten.h), the passes of tableaux/solver/detours.py made on
  * compact positions in place of Python objects: the same steps (moves that name cards, resolved in whatever
  * position they are played from), the same order of trials, the same positions counted, so the same line comes
- * out of the same line and budget (tests/solver/test_lines_core.py). The module docstring of shorten.py says
+ * out of the same line and budget (tests/solver/test_lines_core.py). The module docstring of detours.py says
  * what is cut and why nothing can lose the win; its caller replays the line this returns through the engine
  * before it is believed.
  *
