@@ -1,11 +1,16 @@
 """The full-screen game: a Textual app over one :class:`~tableaux.terminal.sitting.Sitting`.
 
 The screen is a status line (deal, score, moves, time, the chance to win), the board (:mod:`.view`), the
-last messages, and the keys. Every command goes through the sitting, as in the line mode, so both say the
-same and keep the game the same way; the board only adds a cursor, picking up and dropping, and the
-mouse (:mod:`.hands`). Slow answers (the chance, hints, where a game was lost, the solution) are worked
-out in a thread on a copy of the game, and an answer that comes back after the position changed is
-dropped. The board is drawn from ``game.public_position()`` only.
+messages, and the keys. The messages are those of the player's last action (a key, a click), or the answer
+it waited for (a hint worked out in a thread): each lot replaces the last whole, so no scrap of an older
+message is left above a new one (``self.said`` keeps them all). Their area grows to fit them, first into the
+rows the board leaves empty, so the board keeps its place, then up to a third of the screen.
+
+Every command goes through the sitting, as in the line mode, so both say the same and keep the game the
+same way; the board only adds a cursor, picking up and dropping, and the mouse (:mod:`.hands`). Slow answers
+(the chance, hints, where a game was lost, the solution) are worked out in a thread on a copy of the game,
+and an answer that comes back after the position changed is dropped. The board is drawn from
+``game.public_position()`` only.
 """
 
 from __future__ import annotations
@@ -15,12 +20,13 @@ from typing import Any, TypeVar
 
 from rich.cells import cell_len
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.css.query import NoMatches
 from textual.timer import Timer
-from textual.widgets import RichLog, Static
+from textual.widgets import Static
 
 from ...i18n import N_, _
 from ...play.game import Game
@@ -31,7 +37,7 @@ from ..sitting import Sitting, par_of
 from ..unfinished import Saved
 from .commands import Commands
 from .hands import Hands
-from .layout import Marks
+from .layout import Marks, spare_rows
 from .view import BoardView
 
 T = TypeVar("T")
@@ -46,6 +52,9 @@ KEYS = [
     ("n", N_("new deal")), ("o", N_("resume")), ("?", N_("rules")), ("t", N_("stats")), ("q", N_("quit")),
 ]
 """The footer: each key and what it does (the words are translated where shown)."""
+
+MESSAGE_ROWS = 2
+"""The message area's rows when what it shows is short: it grows for a longer message."""
 
 CHANCE_DELAY = 0.3
 """Seconds after a move before the chance is worked out, so a burst of moves asks once, for the last position."""
@@ -77,6 +86,7 @@ class TableauxApp(Commands, Hands, App[None]):
     #table { height: 1fr; }
     #messages { height: 2; padding: 0 1; background: $surface; scrollbar-size-vertical: 1; overflow-x: hidden;
                 scrollbar-gutter: stable; }
+    #said { width: 1fr; }
     #keys { height: auto; color: $text-muted; padding: 0 1; background: $panel; }
     """
     BINDINGS = [
@@ -103,7 +113,13 @@ class TableauxApp(Commands, Hands, App[None]):
         self.resumed = resumed
         self.auto_chance = auto_chance
         self.said: list[Said] = []
-        """Every message shown, oldest first (what the message pane holds)."""
+        """Every message shown, oldest first."""
+        self.shown: list[Said] = []
+        """The messages on the screen: those told since the player's last action."""
+        self.last_lot = 0
+        """How many of :attr:`shown` were told last, together (a long lot shows from its start)."""
+        self.action_began = False
+        """A key or a click came since the last message: the next message replaces those on the screen."""
         self.cursor: tuple[str, int] = ("", -1)
         self.picked: tuple[str, int] | None = None
         self.targets: frozenset[str] = frozenset()
@@ -126,8 +142,8 @@ class TableauxApp(Commands, Hands, App[None]):
         yield Static(id="status")
         with VerticalScroll(id="table"):
             yield BoardView(self.game.public_position(), id="board")
-        # min_width=1: lines wrap at the log's own width (RichLog's default of 78 columns would cut the last one off)
-        yield RichLog(id="messages", wrap=True, markup=False, max_lines=400, auto_scroll=True, min_width=1)
+        with VerticalScroll(id="messages"):
+            yield Static(id="said")
         yield Static(keys_text(self.game), id="keys")
 
     def on_mount(self) -> None:
@@ -144,21 +160,49 @@ class TableauxApp(Commands, Hands, App[None]):
         self.set_interval(1.0, self.show_status)
 
     def on_resize(self) -> None:
-        extra = max(0, self.size.height - 24)
-        self.query_one("#messages").styles.height = 2 + min(extra // 3, 6)
+        self.fit_messages()
+
+    async def on_event(self, event: events.Event) -> None:
+        """A key or a click as it comes in, before any command it gives: the player's next action begins."""
+        if isinstance(event, (events.Key, events.MouseDown)) and not event.is_forwarded:
+            self.action_began = True
+        await super().on_event(event)
 
     def tell(self, said: list[Said]) -> None:
-        """Write what was said under the board. What is taller than the messages' rows shows from its start (a
-        hint's move comes first); the rest is a scroll away."""
-        log = self.query_one("#messages", RichLog)
-        start = len(log.lines)
-        for item in said:
-            self.said.append(item)
-            log.write(Text(item.text, style=STYLES[item.kind]), scroll_end=False)
-        if len(log.lines) - start > log.scrollable_content_region.height > 0:
-            log.scroll_to(y=start, animate=False)
-        else:
-            log.scroll_end(animate=False)
+        """Show what was said under the board: after the messages of the same action, or in their place once the
+        player has acted again."""
+        if self.action_began:
+            self.shown, self.action_began = [], False
+        self.said += said
+        self.shown += said
+        self.last_lot = len(said)
+        self.fit_messages()
+
+    def fit_messages(self) -> None:
+        """Show the messages, sized to them: at least :data:`MESSAGE_ROWS`, then into the rows the board does not
+        use, then, for a message longer still, up to a third of the screen (the board gives up its blank rows and
+        folds face-down cards meanwhile). Where an action's messages are more than that, its earlier ones make
+        room for the last lot told; what is taller still shows from its start (a hint's move comes first), the
+        rest a scroll away."""
+        try:
+            area = self.query_one("#messages", VerticalScroll)
+        except NoMatches:
+            return
+        width, height = self.size
+        if not width or not height:
+            return
+        room = height - 1 - len(keys_text(self.game).wrap(self.console, max(width - 2, 1))) - MESSAGE_ROWS
+        free = spare_rows(self.game.public_position(), width, max(room, 8), self.marks()) if room > 0 else 0
+        most = max(MESSAGE_ROWS + free, height // 3)
+        # padding of one column each side, and one for the scroll bar
+        lines = [len(Text(item.text).wrap(self.console, max(width - 3, 1))) for item in self.shown]
+        first = 0
+        while first < len(self.shown) - self.last_lot and sum(lines[first:]) > most:
+            first += 1
+        area.styles.height = max(MESSAGE_ROWS, min(sum(lines[first:]), most))
+        text = Text("\n").join(Text(item.text, style=STYLES[item.kind]) for item in self.shown[first:])
+        self.query_one("#said", Static).update(text)
+        area.scroll_home(animate=False)
 
     def key(self) -> tuple[int, int, Any]:
         """What a worked-out answer is for: this game at this position."""
@@ -189,10 +233,13 @@ class TableauxApp(Commands, Hands, App[None]):
                       status.content_size.width)
         status.update(Text(line, no_wrap=True, overflow="ellipsis"))
 
+    def marks(self) -> Marks:
+        return Marks(cursor=self.cursor, picked=self.picked, targets=self.targets, hinted=self.hinted)
+
     def redraw(self) -> None:
-        marks = Marks(cursor=self.cursor, picked=self.picked, targets=self.targets, hinted=self.hinted)
-        self.query_one(BoardView).show(self.game.public_position(), marks)
+        self.query_one(BoardView).show(self.game.public_position(), self.marks())
         self.show_status()
+        self.fit_messages()
 
     def changed(self) -> None:
         """After anything that may have changed the table: marks that no longer hold go, the board is drawn,
@@ -211,17 +258,24 @@ class TableauxApp(Commands, Hands, App[None]):
 
     # --- thinking in a thread ------------------------------------------------------------------------------
     def think(self, group: str, work: Callable[[Game], T], done: Callable[[T], None]) -> None:
-        """Run ``work`` on a copy of the game in a thread; ``done`` gets its answer if the position is unchanged."""
+        """Run ``work`` on a copy of the game in a thread; ``done`` gets its answer if the position is unchanged.
+        What it tells replaces the messages shown, as an action's do: "Thinking..." gives way to the hint."""
         key, copy = self.key(), self.game.copy()
+
+        def answered(answer: Any) -> None:
+            if self.key() == key:
+                self.action_began = True
+                done(answer)
 
         def run() -> None:
             try:
                 answer: Any = work(copy)
             except Exception as exc:  # noqa: BLE001 - a bug in the advice must not lose the game
-                self.call_from_thread(self.tell, [Said(_("Sorry, that went wrong inside tableaux ({error}). Your "
-                                                         "game is still open.").format(error=repr(exc)), "error")])
+                said = Said(_("Sorry, that went wrong inside tableaux ({error}). Your game is still open.").format(
+                    error=repr(exc)), "error")
+                self.call_from_thread(self.tell, [said])
                 return
-            self.call_from_thread(lambda: done(answer) if self.key() == key else None)
+            self.call_from_thread(answered, answer)
 
         self.run_worker(run, thread=True, group=group, exclusive=True, exit_on_error=False)
 
