@@ -87,7 +87,7 @@ def test_a_random_deal_on_80_columns_still_shows_its_chance_whole(name: str) -> 
     # a random deal has nine or ten digits
     drive(make_app(tableaux.new_game(name, 4294967295), auto_chance=True), scenario, size=(80, 24))
     assert re.search(r"Can still be won: \d+%$", lines[0]), lines[0]
-    assert "deal 4294967295" in lines[0] and len(lines[0]) <= 78
+    assert "deal 4294967295" in lines[0] and "Time 0:00" in lines[0] and len(lines[0]) <= 78
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -317,3 +317,39 @@ def _over_text() -> str:
     ending = sitting.ending()
     assert ending is not None
     return ending.text
+
+
+@pytest.mark.parametrize("deal", [17, 4294967295])
+@pytest.mark.parametrize("name", GAMES)
+def test_at_60x20_the_status_keeps_moves_time_and_the_chance_and_the_keys_take_one_row(name: str, deal: int) -> None:
+    """On a small terminal the status line leaves out what matters least (the par, the game's title, the deal)
+    before the moves, the time and the chance; the keys take one row, the rules key among them (its page lists
+    every key)."""
+    lines: list[str] = []
+    keys: list[list[str]] = []
+
+    async def scenario(pilot: Pilot) -> None:
+        await until(pilot, lambda: pilot.app.chance is not None)
+        await pilot.pause()
+        lines.append(screen_text(pilot.app).splitlines()[0].strip())
+        keys.append(rows_of(pilot.app, "#keys"))
+
+    drive(make_app(tableaux.new_game(name, deal), auto_chance=True), scenario, size=(60, 20))
+    assert "Moves 0" in lines[0] and "Time 0:00" in lines[0], lines[0]
+    assert re.search(r"Can still be won: \d+%$", lines[0]) and len(lines[0]) <= 58, lines[0]
+    assert len(keys[0]) == 1 and "? " in keys[0][0] and "space pick up / drop" in keys[0][0], keys[0]
+
+
+def test_at_80x24_the_keys_show_every_key_and_split_none_from_its_word() -> None:
+    from tableaux.terminal.screen.app import KEYS
+
+    rows: list[list[str]] = []
+
+    async def scenario(pilot: Pilot) -> None:
+        rows.append([row.strip() for row in rows_of(pilot.app, "#keys")])
+
+    drive(make_app(tableaux.new_game("king-albert", 17)), scenario, size=(80, 24))
+    assert len(rows[0]) <= 3
+    for key, what in KEYS:
+        if key != "d":  # King Albert has no stock
+            assert any(f"{key} {what}" in row for row in rows[0]), (key, rows[0])

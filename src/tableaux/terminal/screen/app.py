@@ -53,6 +53,14 @@ KEYS = [
 ]
 """The footer: each key and what it does (the words are translated where shown)."""
 
+KEPT_FIRST = ("?", "space", "enter", "h", "u", "esc", "q", "d", "r", "x", "c", "n", "s", "p", "w", "g", "o", "^s", "t")
+"""The footer's keys in the order they keep their place on a short screen, where it has one row: the rules key
+first, since its page lists every key."""
+
+FULL_KEYS_HEIGHT = 24
+"""A screen this tall shows every key under the board; a shorter one keeps its rows for the board and the
+messages, and shows the keys that fit on one row."""
+
 MESSAGE_ROWS = 2
 """The message area's rows when what it shows is short: it grows for a longer message."""
 
@@ -61,20 +69,12 @@ CHANCE_DELAY = 0.3
 
 
 
-def fitted(text: str, par: str, chance: str, width: int) -> str:
-    """The status line within ``width`` cells (0: not laid out yet, anything fits): the figures three spaces
-    apart, then two, then without the par, then without the text's last figures (the time, then the moves, ...),
-    so that the chance (or the solution's step) is never the part cut."""
-    candidates = []
-    for parts in ((text, par, chance), (text, chance)):
-        spaced = "   ".join(part for part in parts if part)
-        candidates += [spaced, spaced.replace("   ", "  ")]
-    # A long deal number (every random deal has nine or ten digits) or a long title leaves no room on 80 columns.
-    figures = text.split("   ")
-    while len(figures) > 1:
-        figures.pop()
-        candidates.append("  ".join(part for part in ("  ".join(figures), chance) if part))
+def fitted(forms: list[list[str]], width: int) -> str:
+    """The status line within ``width`` cells (0: not laid out yet, anything fits): the first of ``forms``
+    (each the line's figures, fewer and fewer) that fits with its figures three spaces apart, or else two."""
+    candidates = [gap.join(part for part in figures if part) for figures in forms for gap in ("   ", "  ")]
     return next((line for line in candidates if not width or cell_len(line) <= width), candidates[-1])
+
 
 class TableauxApp(Commands, Hands, App[None]):
     """One sitting on the full-screen board."""
@@ -144,10 +144,11 @@ class TableauxApp(Commands, Hands, App[None]):
             yield BoardView(self.game.public_position(), id="board")
         with VerticalScroll(id="messages"):
             yield Static(id="said")
-        yield Static(keys_text(self.game), id="keys")
+        yield Static(id="keys")
 
     def on_mount(self) -> None:
         self.sitting.names = NAMES
+        self.show_keys()
         self.tell(self.sitting.switch_to(self.game, self.opening, self.resumed))
         kept = self.sitting.kept_games()
         if kept:
@@ -160,7 +161,15 @@ class TableauxApp(Commands, Hands, App[None]):
         self.set_interval(1.0, self.show_status)
 
     def on_resize(self) -> None:
+        self.show_keys()
         self.fit_messages()
+
+    def key_rows(self) -> list[Text]:
+        width, height = self.size
+        return keys_rows(self.game, max(width - 2, 1), 0 if height >= FULL_KEYS_HEIGHT else 1)
+
+    def show_keys(self) -> None:
+        self.query_one("#keys", Static).update(Text("\n").join(self.key_rows()))
 
     async def on_event(self, event: events.Event) -> None:
         """A key or a click as it comes in, before any command it gives: the player's next action begins."""
@@ -191,7 +200,7 @@ class TableauxApp(Commands, Hands, App[None]):
         width, height = self.size
         if not width or not height:
             return
-        room = height - 1 - len(keys_text(self.game).wrap(self.console, max(width - 2, 1))) - MESSAGE_ROWS
+        room = height - 1 - len(self.key_rows()) - MESSAGE_ROWS
         free = spare_rows(self.game.public_position(), width, max(room, 8), self.marks()) if room > 0 else 0
         most = max(MESSAGE_ROWS + free, height // 3)
         # padding of one column each side, and one for the scroll bar
@@ -218,18 +227,24 @@ class TableauxApp(Commands, Hands, App[None]):
             chance = _("Can still be won: {share}").format(share=self.chance[1])
         else:
             chance = _("Can still be won: ...") if self.auto_chance else ""
-        text = _("{game}  deal {deal}   Score {score}   Moves {moves}   Time {time}").format(
-            game=_(position["title"]), deal=position["deal"], score=position["score"],
-            moves=position["moves_played"], time=clock(self.sitting.seconds()))
         par = par_of(self.game)  # a catalogued deal: the fewest moves found, to play against
         if self.solution is not None:
             chance = _("Solution: move {number} of {total}").format(number=self.solution_at + 1,
                                                                     total=len(self.solution))
+        game = _("{game}  deal {deal}").format(game=_(position["title"]), deal=position["deal"])
+        deal = _("deal {deal}").format(deal=position["deal"])
+        score = _("Score {score}").format(score=position["score"])
+        played = [_("Moves {moves}").format(moves=position["moves_played"]),
+                  _("Time {time}").format(time=clock(self.sitting.seconds()))]
+        par_text = "" if par is None else _("Par {par}").format(par=par)
         try:
             status = self.query_one("#status", Static)
         except NoMatches:  # the clock ticked once more while the app was closing and its widgets were gone
             return
-        line = fitted(text, "" if par is None else _("Par {par}").format(par=par), chance,
+        # Where the line is too long, what matters least goes first: the par, the game's title (a long deal number
+        # leaves no room for it on 80 columns), the deal, the score; the moves, the time and the chance stay.
+        line = fitted([[game, score, *played, par_text, chance], [game, score, *played, chance],
+                       [deal, score, *played, chance], [score, *played, chance], [*played, chance]],
                       status.content_size.width)
         status.update(Text(line, no_wrap=True, overflow="ellipsis"))
 
@@ -247,7 +262,7 @@ class TableauxApp(Commands, Hands, App[None]):
         self.settle_cursor()
         if self.footer_for != self.game.name:  # another game resumed or loaded: its own keys
             self.footer_for = self.game.name
-            self.query_one("#keys", Static).update(keys_text(self.game))
+            self.show_keys()
         if self.solution is not None and self.solution_key != self.key():
             self.solution = None
         self.redraw()
@@ -292,14 +307,33 @@ class TableauxApp(Commands, Hands, App[None]):
         self.think("chance", lambda game: chance_words(game, budget), done)
 
 
-def keys_text(game: Game) -> Text:
-    """The footer for ``game``: the stock's key only in a game that has a stock, as the browser's rules say."""
-    text = Text()
-    for key, what in KEYS:
-        if key == "d" and game.rules.stock is None:
-            continue
-        if text:
-            text.append("  ")
-        text.append(key, style="bold")
-        text.append(" " + _(what))
-    return text
+def keys_rows(game: Game, width: int, rows: int = 0) -> list[Text]:
+    """The footer for ``game`` in rows of ``width`` cells, no key parted from its word: every key (``rows`` 0), or
+    as many as fit in ``rows`` rows, kept in :data:`KEPT_FIRST`'s order and shown in the footer's, the rules key
+    then saying that its page has all the keys. The stock's key only in a game that has a stock, as the
+    browser's rules say."""
+    keys = [(key, _(what)) for key, what in KEYS if key != "d" or game.rules.stock is not None]
+
+    def packed(chosen: list[tuple[str, str]]) -> list[Text]:
+        lines: list[Text] = []
+        for key, what in chosen:
+            item = Text.assemble((key, "bold"), " " + what)
+            if lines and cell_len(lines[-1].plain) + 2 + item.cell_len <= width:
+                lines[-1].append("  ")
+                lines[-1].append_text(item)
+            else:
+                lines.append(item)
+        return lines
+
+    if not rows or len(packed(keys)) <= rows:
+        return packed(keys)
+    kept: list[str] = []
+    for wanted in KEPT_FIRST:
+        if len(packed(shortened(keys, [*kept, wanted]))) <= rows:
+            kept.append(wanted)
+    return packed(shortened(keys, kept))
+
+
+def shortened(keys: list[tuple[str, str]], kept: list[str]) -> list[tuple[str, str]]:
+    """The footer's keys that are ``kept``, in the footer's order; the rules key says it lists all of them."""
+    return [(key, _("all keys") if key == "?" else what) for key, what in keys if key in kept]
