@@ -1,6 +1,7 @@
 """What the full-screen board puts on the screen: every pile and every card in view, never a face-down card,
 at 80x24 and larger, with and without colour (the 80x24 layouts are kept as snapshots in
-``__snapshots__/test_screen_view/``), and the screenshots in docs/screenshots, retaken when asked."""
+``__snapshots__/test_screen_view/``); the status line, the messages and the keys at 60x20, 80x24 and 120x40;
+and the screenshots in docs/screenshots, retaken when asked."""
 
 from __future__ import annotations
 
