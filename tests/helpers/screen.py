@@ -97,6 +97,12 @@ def screen_text(app: TableauxApp) -> str:
     return console.export_text()
 
 
+def rows_of(app: TableauxApp, selector: str) -> list[str]:
+    """The screen's rows that a widget (``#messages``, ``#keys``...) takes, as plain text."""
+    region = app.query_one(selector).region
+    return [line[region.x:region.right] for line in screen_text(app).splitlines()[region.y:region.bottom]]
+
+
 def said(app: TableauxApp) -> str:
     return "\n".join(item.text for item in app.said)
 

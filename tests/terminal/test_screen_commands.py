@@ -36,7 +36,7 @@ def test_undo_redo_restart_and_moves() -> None:
         await pilot.press("m")
         assert "Legal moves: " in said(pilot.app)
         await pilot.press("u")  # nothing to undo: said, nothing changed
-        assert "nothing to undo" in said(pilot.app).splitlines()[-1]
+        assert "Nothing to undo" in said(pilot.app).splitlines()[-1]
 
     drive(make_app(game), scenario)
 

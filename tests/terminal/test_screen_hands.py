@@ -4,11 +4,14 @@ the rules refuse, saying why."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from textual.pilot import Pilot
 
 import tableaux
 from helpers.screen import GAMES, click, drive, make_app, played_until, said, screen_text, tableau_move, top, walk_to
+from helpers.terminal import play
 from tableaux.rulebook.engine import Move, short_name
 
 
@@ -62,6 +65,29 @@ def test_an_illegal_drop_says_why_and_changes_nothing() -> None:
 
     drive(make_app(game), scenario)
     assert game.state == state and not game.moves_played
+
+
+def test_an_illegal_drop_is_said_as_a_sentence_worded_as_the_line_mode_words_it() -> None:
+    """The engine's reason is an exception's text ("illegal move T1>T2: ..."); both modes put it before the player
+    as a sentence: a capital first, a full stop at the end."""
+    game = tableaux.new_game("king-albert", 1)
+    source = "tableau-1"
+    move = next(Move(source, 1, t) for t in ("tableau-2", "tableau-3", "tableau-4")
+                if not game.is_legal(Move(source, 1, t)))
+    shown: list[str] = []
+
+    async def scenario(pilot: Pilot) -> None:
+        await walk_to(pilot, (source, top(game, source)))
+        await pilot.press("space")
+        await walk_to(pilot, (move.target, top(game, move.target)))
+        await pilot.press("space")
+        shown.append(said(pilot.app).splitlines()[-1])
+
+    drive(make_app(game), scenario)
+    assert re.fullmatch(rf"Illegal move {re.escape(str(move))}: [^.]+\.", shown[0]), shown[0]
+    _final, out = play(tableaux.new_game("king-albert", 1), str(move), "foo")
+    assert shown[0] in " ".join(out.split())
+    assert "Not a move: 'foo'; " in out
 
 
 def test_enter_plays_the_best_move_home_first_and_escape_puts_a_card_back() -> None:

@@ -1,6 +1,7 @@
 """What the full-screen board puts on the screen: every pile and every card in view, never a face-down card,
 at 80x24 and larger, with and without colour (the 80x24 layouts are kept as snapshots in
-``__snapshots__/test_screen_view/``), and the screenshots in docs/screenshots, retaken when asked."""
+``__snapshots__/test_screen_view/``); the status line, the messages and the keys at 60x20, 80x24 and 120x40;
+and the screenshots in docs/screenshots, retaken when asked."""
 
 from __future__ import annotations
 
@@ -16,10 +17,24 @@ from textual.pilot import Pilot
 
 import tableaux
 from helpers.games import play_randomly
-from helpers.screen import GAMES, drive, make_app, played_until, screen_text, tableau_move, top, until, walk_to
+from helpers.screen import (
+    GAMES,
+    drive,
+    make_app,
+    played_until,
+    rows_of,
+    screen_text,
+    settle,
+    tableau_move,
+    top,
+    until,
+    walk_to,
+)
 from tableaux.play.board import card_label
 from tableaux.rulebook.cards import DOWN, card_str
 from tableaux.rulebook.engine import short_name
+from tableaux.terminal.said import Said
+from tableaux.terminal.screen.dialogs import Page
 from tableaux.terminal.screen.layout import Marks, lay_out
 
 
@@ -73,7 +88,7 @@ def test_a_random_deal_on_80_columns_still_shows_its_chance_whole(name: str) -> 
     # a random deal has nine or ten digits
     drive(make_app(tableaux.new_game(name, 4294967295), auto_chance=True), scenario, size=(80, 24))
     assert re.search(r"Can still be won: \d+%$", lines[0]), lines[0]
-    assert "deal 4294967295" in lines[0] and len(lines[0]) <= 78
+    assert "deal 4294967295" in lines[0] and "Time 0:00" in lines[0] and len(lines[0]) <= 78
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -209,8 +224,6 @@ def test_a_clock_tick_after_the_board_has_closed_does_no_harm() -> None:
 
 
 def test_every_message_shows_whole_lines_and_a_long_one_shows_from_its_start() -> None:
-    from tableaux.terminal.said import Said
-
     seen: list[str] = []
 
     async def scenario(pilot: Pilot) -> None:
@@ -226,3 +239,118 @@ def test_every_message_shows_whole_lines_and_a_long_one_shows_from_its_start() -
     drive(make_app(tableaux.new_game("king-albert", 17)), scenario)
     assert "puts it back." in re.sub(r"\s+", " ", seen[0])  # no line loses its last column
     assert "Play R1>F1: it wins." in seen[1]  # a message taller than the rows shows its start, the move
+
+
+SIZES = [(80, 24), (60, 20), (120, 40)]
+
+
+def words(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("name", GAMES)
+def test_each_message_shows_whole_and_the_next_replaces_it_leaving_no_scrap(name: str, size: tuple[int, int]) -> None:
+    """A hint, a refusal, giving up and where the game was lost, each after the other: the message area shows
+    the last one whole, and nothing of the one before it. Where the board has rows to spare the area takes
+    them, and the board keeps its place."""
+    game = tableaux.new_game(name, 17)
+    places: list[list[tuple[str, int, int, int]]] = []
+
+    def board_places(pilot: Pilot) -> list[tuple[str, int, int, int]]:
+        board = pilot.app.query_one("BoardView").board
+        return [(s.pile, s.index, s.x, s.y) for s in board.spots]
+
+    async def scenario(pilot: Pilot) -> None:
+        await pilot.pause()
+        places.append(board_places(pilot))
+        expected: list[Said] = []
+        for keys in (["h"], ["u"], ["g", "y"], ["h"], ["w"], ["escape"], ["x"]):
+            before = len(pilot.app.said)
+            await pilot.press(*keys)
+            await settle(pilot)
+            if keys != ["escape"]:  # closing where lost's page leaves its messages
+                told = pilot.app.said[before:]
+                expected = told[1:] if keys in (["h"], ["w"]) else told  # the answer replaces "Thinking..."
+            if keys == ["w"]:
+                await until(pilot, lambda: isinstance(pilot.app.screen, Page))
+                continue
+            area = words(" ".join(rows_of(pilot.app, "#messages")))
+            assert area == words(" ".join(item.text for item in expected)), (keys, area)
+            if size != (60, 20):
+                places.append(board_places(pilot))
+        if size != (60, 20):
+            assert all(p == places[0] for p in places)
+
+    drive(make_app(game), scenario, size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_longest_messages_show_whole(size: tuple[int, int]) -> None:
+    """The board's longest messages (giving up, a dead end, a rule that refuses a move) each show whole at every
+    size the board is tried at."""
+    from tableaux.terminal.advice import gave_up_said
+    from tableaux.terminal.screen.app import NAMES
+
+    game = tableaux.new_game("king-albert", 17)
+    longest = [gave_up_said(NAMES).text,
+               Said(_over_text()).text,
+               "Illegal move T1>T2: the 10 of spades cannot go onto the 7 of diamonds: a tableau pile takes a card "
+               "one rank lower and of the other colour."]
+
+    async def scenario(pilot: Pilot) -> None:
+        for text in longest:
+            await pilot.press("left")  # a key: the messages after it are the ones shown
+            pilot.app.tell([Said(text)])
+            await pilot.pause()
+            assert words(" ".join(rows_of(pilot.app, "#messages"))) == words(text)
+
+    drive(make_app(game), scenario, size=size)
+
+
+def _over_text() -> str:
+    from tableaux.terminal.screen.app import NAMES
+    from tableaux.terminal.sitting import Sitting
+
+    game = tableaux.new_game("king-albert", 17)
+    sitting = Sitting(game, NAMES)
+    game.is_over = lambda: True  # type: ignore[method-assign]
+    ending = sitting.ending()
+    assert ending is not None
+    return ending.text
+
+
+@pytest.mark.parametrize("deal", [17, 4294967295])
+@pytest.mark.parametrize("name", GAMES)
+def test_at_60x20_the_status_keeps_moves_time_and_the_chance_and_the_keys_take_one_row(name: str, deal: int) -> None:
+    """On a small terminal the status line leaves out what matters least (the par, the game's title, the deal)
+    before the moves, the time and the chance; the keys take one row, the rules key among them (its page lists
+    every key)."""
+    lines: list[str] = []
+    keys: list[list[str]] = []
+
+    async def scenario(pilot: Pilot) -> None:
+        await until(pilot, lambda: pilot.app.chance is not None)
+        await pilot.pause()
+        lines.append(screen_text(pilot.app).splitlines()[0].strip())
+        keys.append(rows_of(pilot.app, "#keys"))
+
+    drive(make_app(tableaux.new_game(name, deal), auto_chance=True), scenario, size=(60, 20))
+    assert "Moves 0" in lines[0] and "Time 0:00" in lines[0], lines[0]
+    assert re.search(r"Can still be won: \d+%$", lines[0]) and len(lines[0]) <= 58, lines[0]
+    assert len(keys[0]) == 1 and "? " in keys[0][0] and "space pick up / drop" in keys[0][0], keys[0]
+
+
+def test_at_80x24_the_keys_show_every_key_and_split_none_from_its_word() -> None:
+    from tableaux.terminal.screen.app import KEYS
+
+    rows: list[list[str]] = []
+
+    async def scenario(pilot: Pilot) -> None:
+        rows.append([row.strip() for row in rows_of(pilot.app, "#keys")])
+
+    drive(make_app(tableaux.new_game("king-albert", 17)), scenario, size=(80, 24))
+    assert len(rows[0]) <= 3
+    for key, what in KEYS:
+        if key != "d":  # King Albert has no stock
+            assert any(f"{key} {what}" in row for row in rows[0]), (key, rows[0])

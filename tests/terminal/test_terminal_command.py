@@ -40,7 +40,7 @@ def test_play_from_a_script_then_resume_the_saved_game(tmp_path: Path) -> None:
     path = tmp_path / "saved.json"
     result = run_tableaux("play", "eagle-wing", "--deal", "1", stdin=f"T4>F2\nnonsense\nsave {path}\n")
     assert result.returncode == 0, result.stderr
-    assert "Played T4>F2." in result.stdout and "not a move" in result.stdout
+    assert "Played T4>F2." in result.stdout and "Not a move" in result.stdout
     assert "Traceback" not in result.stdout + result.stderr
     result = run_tableaux("play", "--load", str(path), stdin="undo\nquit\n")
     assert result.returncode == 0, result.stderr

@@ -87,21 +87,21 @@ def test_count_may_be_left_out() -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("foo", "not a move"),
-        ("[bold]T1>T2", "not a move"),  # rich markup in input is shown, not interpreted
+        ("foo", "Not a move"),
+        ("[bold]T1>T2", "Not a move"),  # rich markup in input is shown, not interpreted
         ("T1>T2", "Illegal move"),
         ("T9>T1", "cannot go onto"),
         ("T1:3>T4", "does not have 3 face-up cards"),
         ("T10>T1", "has no pile T10"),
         ("R8", "has no pile R8"),
         ("T2", "no card that can go to a foundation"),
-        ("redo", "nothing to redo"),
-        ("undo", "nothing to undo"),
+        ("redo", "Nothing to redo"),
+        ("undo", "Nothing to undo"),
         ("new 99999999999", "from 0 to 4294967295"),
         ("new -3", "whole number"),
         ("new \u00b2", "whole number"),  # a digit to str.isdigit, not to int
         ("save", "save FILE"),
-        ("load /no/such/file.json", "cannot read"),
+        ("load /no/such/file.json", "Cannot read"),
         ("deal", "no stock"),
     ],
 )
@@ -145,7 +145,7 @@ def test_undo_and_redo_with_a_number_take_back_and_replay_that_many_moves_or_cha
     assert f"Undid 2 moves: {line[2]}, {line[1]}." in out
     final, out = play(game, "undo 5", "redo 3", "undo two", "redo 0")  # each refused: nothing changes
     assert [str(m) for m in final.moves_played] == line[:1]
-    assert "only 1 move can be undone, not 5" in out and "only 2 moves can be redone, not 3" in out
+    assert "Only 1 move can be undone, not 5." in out and "Only 2 moves can be redone, not 3." in out
     assert "'undo' takes a number of moves, for example 'undo 3', not 'two'" in out
     assert "'redo' takes a number of moves, for example 'redo 3', not '0'" in out
     final, out = play(game, "redo 2")
@@ -154,7 +154,7 @@ def test_undo_and_redo_with_a_number_take_back_and_replay_that_many_moves_or_cha
 
 def test_undoing_several_moves_before_any_is_played_says_there_is_nothing_to_undo() -> None:
     final, out = play(tableaux.new_game("king-albert", 17), "undo 3", "redo 2")
-    assert "nothing to undo: no move has been played" in out and "nothing to redo" in out
+    assert "Nothing to undo: no move has been played" in out and "Nothing to redo" in out
     assert "only 0" not in out and final.moves_played == []
 
 
@@ -345,7 +345,7 @@ def test_a_won_game_refuses_a_move_with_the_games_own_reason_and_still_steps_bac
     assert final.is_won()
     final, out = play(final, "F1>T1", "moves", "hint")
     assert final.is_won() and final.score == 52
-    assert ("this game is won and takes no more moves: undo takes the last move back, or start a new game\n"
+    assert ("This game is won and takes no more moves: undo takes the last move back, or start a new game.\n"
             "Legal moves: none\nThe game is won.\n") in out
     assert "Type 'moves'" not in out
     final, out = play(final, "undo")

@@ -170,9 +170,8 @@ class Session:
             source, _sep, target = parse_notation(text)
             self.check_pile(source)
             self.check_pile(target)
-            reason = str(exc)  # the engine's reason (Rules.why_illegal): one place for every interface
-            raise IllegalMoveError(_("{reason}. Type 'moves' to list the legal moves.").format(
-                reason=reason[:1].upper() + reason[1:])) from None
+            # the engine's reason (Rules.why_illegal): one place for every interface; act() makes it a sentence
+            raise IllegalMoveError(_("{reason}. Type 'moves' to list the legal moves.").format(reason=exc)) from None
         return self.moved(self.sitting.play(move))
 
     def check_pile(self, pile: str) -> None:

@@ -37,6 +37,20 @@ STYLES: dict[str, str] = {"": "", "note": "dim", "warning": "yellow", "advice": 
 """How each kind of message is coloured (a ``rich`` style), in either mode."""
 
 
+def sentence(text: str) -> str:
+    """A player's error as a sentence: a capital first and a full stop at the end.
+
+    The library words its errors as exception texts ("illegal move T1>T2: ...", "not a move: 'foo'; ..."),
+    which the command line prints after ``tableaux: error:`` and the API returns as they are. Standing alone
+    before the player, in either terminal mode, they read as the other messages do, so the capital belongs
+    here, where they are shown, and not in the library's words.
+    """
+    text = text.strip()
+    if text and text[-1] not in ".!?":
+        text += "."
+    return text[:1].upper() + text[1:]
+
+
 class Names(namedtuple("Names", "undo new lost giveup redo restart resume")):
     """How the player asks for each command in one mode, as its messages quote it."""
 

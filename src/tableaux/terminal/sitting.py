@@ -20,7 +20,7 @@ from ..play.saves import load
 from ..rulebook.cards import CardError
 from ..rulebook.deal import DealError
 from ..rulebook.engine import Move, TableauxError, short_name
-from .said import LINE_NAMES, Names, Said
+from .said import LINE_NAMES, Names, Said, sentence
 from .unfinished import Saved, Unfinished
 
 TYPE_CHECKING = False  # typing is not loaded: see tableaux.rulebook.engine
@@ -144,14 +144,15 @@ class Sitting:
         return None
 
     def act(self, command: Callable[[], list[Said]]) -> list[Said]:
-        """Run one command: a player's error becomes a message and changes nothing; then the game is kept."""
+        """Run one command: a player's error becomes a message (a sentence: :func:`.said.sentence`) and changes
+        nothing; then the game is kept."""
         game, state, played, assisted = self.game, self.game.state, len(self.game.moves_played), self.game.assisted
         began = self.clock()
         said: list[Said] = []
         try:
             said = command()
         except PlayerError as exc:
-            said = [Said(str(exc), "warning")]
+            said = [Said(sentence(str(exc)), "warning")]
         finally:
             if self.game is game:
                 self.start_clock(began)

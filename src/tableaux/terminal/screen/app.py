@@ -1,11 +1,16 @@
 """The full-screen game: a Textual app over one :class:`~tableaux.terminal.sitting.Sitting`.
 
 The screen is a status line (deal, score, moves, time, the chance to win), the board (:mod:`.view`), the
-last messages, and the keys. Every command goes through the sitting, as in the line mode, so both say the
-same and keep the game the same way; the board only adds a cursor, picking up and dropping, and the
-mouse (:mod:`.hands`). Slow answers (the chance, hints, where a game was lost, the solution) are worked
-out in a thread on a copy of the game, and an answer that comes back after the position changed is
-dropped. The board is drawn from ``game.public_position()`` only.
+messages, and the keys. The messages are those of the player's last action (a key, a click), or the answer
+it waited for (a hint worked out in a thread): each lot replaces the last whole, so no scrap of an older
+message is left above a new one (``self.said`` keeps them all). Their area grows to fit them, first into the
+rows the board leaves empty, so the board keeps its place, then up to a third of the screen.
+
+Every command goes through the sitting, as in the line mode, so both say the same and keep the game the
+same way; the board only adds a cursor, picking up and dropping, and the mouse (:mod:`.hands`). Slow answers
+(the chance, hints, where a game was lost, the solution) are worked out in a thread on a copy of the game,
+and an answer that comes back after the position changed is dropped. The board is drawn from
+``game.public_position()`` only.
 """
 
 from __future__ import annotations
@@ -15,12 +20,13 @@ from typing import Any, TypeVar
 
 from rich.cells import cell_len
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.css.query import NoMatches
 from textual.timer import Timer
-from textual.widgets import RichLog, Static
+from textual.widgets import Static
 
 from ...i18n import N_, _
 from ...play.game import Game
@@ -31,7 +37,7 @@ from ..sitting import Sitting, par_of
 from ..unfinished import Saved
 from .commands import Commands
 from .hands import Hands
-from .layout import Marks
+from .layout import Marks, spare_rows
 from .view import BoardView
 
 T = TypeVar("T")
@@ -47,25 +53,28 @@ KEYS = [
 ]
 """The footer: each key and what it does (the words are translated where shown)."""
 
+KEPT_FIRST = ("?", "space", "enter", "h", "u", "esc", "q", "d", "r", "x", "c", "n", "s", "p", "w", "g", "o", "^s", "t")
+"""The footer's keys in the order they keep their place on a short screen, where it has one row: the rules key
+first, since its page lists every key."""
+
+FULL_KEYS_HEIGHT = 24
+"""A screen this tall shows every key under the board; a shorter one keeps its rows for the board and the
+messages, and shows the keys that fit on one row."""
+
+MESSAGE_ROWS = 2
+"""The message area's rows when what it shows is short: it grows for a longer message."""
+
 CHANCE_DELAY = 0.3
 """Seconds after a move before the chance is worked out, so a burst of moves asks once, for the last position."""
 
 
 
-def fitted(text: str, par: str, chance: str, width: int) -> str:
-    """The status line within ``width`` cells (0: not laid out yet, anything fits): the figures three spaces
-    apart, then two, then without the par, then without the text's last figures (the time, then the moves, ...),
-    so that the chance (or the solution's step) is never the part cut."""
-    candidates = []
-    for parts in ((text, par, chance), (text, chance)):
-        spaced = "   ".join(part for part in parts if part)
-        candidates += [spaced, spaced.replace("   ", "  ")]
-    # A long deal number (every random deal has nine or ten digits) or a long title leaves no room on 80 columns.
-    figures = text.split("   ")
-    while len(figures) > 1:
-        figures.pop()
-        candidates.append("  ".join(part for part in ("  ".join(figures), chance) if part))
+def fitted(forms: list[list[str]], width: int) -> str:
+    """The status line within ``width`` cells (0: not laid out yet, anything fits): the first of ``forms``
+    (each the line's figures, fewer and fewer) that fits with its figures three spaces apart, or else two."""
+    candidates = [gap.join(part for part in figures if part) for figures in forms for gap in ("   ", "  ")]
     return next((line for line in candidates if not width or cell_len(line) <= width), candidates[-1])
+
 
 class TableauxApp(Commands, Hands, App[None]):
     """One sitting on the full-screen board."""
@@ -77,6 +86,7 @@ class TableauxApp(Commands, Hands, App[None]):
     #table { height: 1fr; }
     #messages { height: 2; padding: 0 1; background: $surface; scrollbar-size-vertical: 1; overflow-x: hidden;
                 scrollbar-gutter: stable; }
+    #said { width: 1fr; }
     #keys { height: auto; color: $text-muted; padding: 0 1; background: $panel; }
     """
     BINDINGS = [
@@ -103,7 +113,13 @@ class TableauxApp(Commands, Hands, App[None]):
         self.resumed = resumed
         self.auto_chance = auto_chance
         self.said: list[Said] = []
-        """Every message shown, oldest first (what the message pane holds)."""
+        """Every message shown, oldest first."""
+        self.shown: list[Said] = []
+        """The messages on the screen: those told since the player's last action."""
+        self.last_lot = 0
+        """How many of :attr:`shown` were told last, together (a long lot shows from its start)."""
+        self.action_began = False
+        """A key or a click came since the last message: the next message replaces those on the screen."""
         self.cursor: tuple[str, int] = ("", -1)
         self.picked: tuple[str, int] | None = None
         self.targets: frozenset[str] = frozenset()
@@ -126,12 +142,13 @@ class TableauxApp(Commands, Hands, App[None]):
         yield Static(id="status")
         with VerticalScroll(id="table"):
             yield BoardView(self.game.public_position(), id="board")
-        # min_width=1: lines wrap at the log's own width (RichLog's default of 78 columns would cut the last one off)
-        yield RichLog(id="messages", wrap=True, markup=False, max_lines=400, auto_scroll=True, min_width=1)
-        yield Static(keys_text(self.game), id="keys")
+        with VerticalScroll(id="messages"):
+            yield Static(id="said")
+        yield Static(id="keys")
 
     def on_mount(self) -> None:
         self.sitting.names = NAMES
+        self.show_keys()
         self.tell(self.sitting.switch_to(self.game, self.opening, self.resumed))
         kept = self.sitting.kept_games()
         if kept:
@@ -144,21 +161,57 @@ class TableauxApp(Commands, Hands, App[None]):
         self.set_interval(1.0, self.show_status)
 
     def on_resize(self) -> None:
-        extra = max(0, self.size.height - 24)
-        self.query_one("#messages").styles.height = 2 + min(extra // 3, 6)
+        self.show_keys()
+        self.fit_messages()
+
+    def key_rows(self) -> list[Text]:
+        width, height = self.size
+        return keys_rows(self.game, max(width - 2, 1), 0 if height >= FULL_KEYS_HEIGHT else 1)
+
+    def show_keys(self) -> None:
+        self.query_one("#keys", Static).update(Text("\n").join(self.key_rows()))
+
+    async def on_event(self, event: events.Event) -> None:
+        """A key or a click as it comes in, before any command it gives: the player's next action begins."""
+        if isinstance(event, (events.Key, events.MouseDown)) and not event.is_forwarded:
+            self.action_began = True
+        await super().on_event(event)
 
     def tell(self, said: list[Said]) -> None:
-        """Write what was said under the board. What is taller than the messages' rows shows from its start (a
-        hint's move comes first); the rest is a scroll away."""
-        log = self.query_one("#messages", RichLog)
-        start = len(log.lines)
-        for item in said:
-            self.said.append(item)
-            log.write(Text(item.text, style=STYLES[item.kind]), scroll_end=False)
-        if len(log.lines) - start > log.scrollable_content_region.height > 0:
-            log.scroll_to(y=start, animate=False)
-        else:
-            log.scroll_end(animate=False)
+        """Show what was said under the board: after the messages of the same action, or in their place once the
+        player has acted again."""
+        if self.action_began:
+            self.shown, self.action_began = [], False
+        self.said += said
+        self.shown += said
+        self.last_lot = len(said)
+        self.fit_messages()
+
+    def fit_messages(self) -> None:
+        """Show the messages, sized to them: at least :data:`MESSAGE_ROWS`, then into the rows the board does not
+        use, then, for a message longer still, up to a third of the screen (the board gives up its blank rows and
+        folds face-down cards meanwhile). Where an action's messages are more than that, its earlier ones make
+        room for the last lot told; what is taller still shows from its start (a hint's move comes first), the
+        rest a scroll away."""
+        try:
+            area = self.query_one("#messages", VerticalScroll)
+        except NoMatches:
+            return
+        width, height = self.size
+        if not width or not height:
+            return
+        room = height - 1 - len(self.key_rows()) - MESSAGE_ROWS
+        free = spare_rows(self.game.public_position(), width, max(room, 8), self.marks()) if room > 0 else 0
+        most = max(MESSAGE_ROWS + free, height // 3)
+        # padding of one column each side, and one for the scroll bar
+        lines = [len(Text(item.text).wrap(self.console, max(width - 3, 1))) for item in self.shown]
+        first = 0
+        while first < len(self.shown) - self.last_lot and sum(lines[first:]) > most:
+            first += 1
+        area.styles.height = max(MESSAGE_ROWS, min(sum(lines[first:]), most))
+        text = Text("\n").join(Text(item.text, style=STYLES[item.kind]) for item in self.shown[first:])
+        self.query_one("#said", Static).update(text)
+        area.scroll_home(animate=False)
 
     def key(self) -> tuple[int, int, Any]:
         """What a worked-out answer is for: this game at this position."""
@@ -174,25 +227,34 @@ class TableauxApp(Commands, Hands, App[None]):
             chance = _("Can still be won: {share}").format(share=self.chance[1])
         else:
             chance = _("Can still be won: ...") if self.auto_chance else ""
-        text = _("{game}  deal {deal}   Score {score}   Moves {moves}   Time {time}").format(
-            game=_(position["title"]), deal=position["deal"], score=position["score"],
-            moves=position["moves_played"], time=clock(self.sitting.seconds()))
         par = par_of(self.game)  # a catalogued deal: the fewest moves found, to play against
         if self.solution is not None:
             chance = _("Solution: move {number} of {total}").format(number=self.solution_at + 1,
                                                                     total=len(self.solution))
+        game = _("{game}  deal {deal}").format(game=_(position["title"]), deal=position["deal"])
+        deal = _("deal {deal}").format(deal=position["deal"])
+        score = _("Score {score}").format(score=position["score"])
+        played = [_("Moves {moves}").format(moves=position["moves_played"]),
+                  _("Time {time}").format(time=clock(self.sitting.seconds()))]
+        par_text = "" if par is None else _("Par {par}").format(par=par)
         try:
             status = self.query_one("#status", Static)
         except NoMatches:  # the clock ticked once more while the app was closing and its widgets were gone
             return
-        line = fitted(text, "" if par is None else _("Par {par}").format(par=par), chance,
+        # Where the line is too long, what matters least goes first: the par, the game's title (a long deal number
+        # leaves no room for it on 80 columns), the deal, the score; the moves, the time and the chance stay.
+        line = fitted([[game, score, *played, par_text, chance], [game, score, *played, chance],
+                       [deal, score, *played, chance], [score, *played, chance], [*played, chance]],
                       status.content_size.width)
         status.update(Text(line, no_wrap=True, overflow="ellipsis"))
 
+    def marks(self) -> Marks:
+        return Marks(cursor=self.cursor, picked=self.picked, targets=self.targets, hinted=self.hinted)
+
     def redraw(self) -> None:
-        marks = Marks(cursor=self.cursor, picked=self.picked, targets=self.targets, hinted=self.hinted)
-        self.query_one(BoardView).show(self.game.public_position(), marks)
+        self.query_one(BoardView).show(self.game.public_position(), self.marks())
         self.show_status()
+        self.fit_messages()
 
     def changed(self) -> None:
         """After anything that may have changed the table: marks that no longer hold go, the board is drawn,
@@ -200,7 +262,7 @@ class TableauxApp(Commands, Hands, App[None]):
         self.settle_cursor()
         if self.footer_for != self.game.name:  # another game resumed or loaded: its own keys
             self.footer_for = self.game.name
-            self.query_one("#keys", Static).update(keys_text(self.game))
+            self.show_keys()
         if self.solution is not None and self.solution_key != self.key():
             self.solution = None
         self.redraw()
@@ -211,17 +273,24 @@ class TableauxApp(Commands, Hands, App[None]):
 
     # --- thinking in a thread ------------------------------------------------------------------------------
     def think(self, group: str, work: Callable[[Game], T], done: Callable[[T], None]) -> None:
-        """Run ``work`` on a copy of the game in a thread; ``done`` gets its answer if the position is unchanged."""
+        """Run ``work`` on a copy of the game in a thread; ``done`` gets its answer if the position is unchanged.
+        What it tells replaces the messages shown, as an action's do: "Thinking..." gives way to the hint."""
         key, copy = self.key(), self.game.copy()
+
+        def answered(answer: Any) -> None:
+            if self.key() == key:
+                self.action_began = True
+                done(answer)
 
         def run() -> None:
             try:
                 answer: Any = work(copy)
             except Exception as exc:  # noqa: BLE001 - a bug in the advice must not lose the game
-                self.call_from_thread(self.tell, [Said(_("Sorry, that went wrong inside tableaux ({error}). Your "
-                                                         "game is still open.").format(error=repr(exc)), "error")])
+                said = Said(_("Sorry, that went wrong inside tableaux ({error}). Your game is still open.").format(
+                    error=repr(exc)), "error")
+                self.call_from_thread(self.tell, [said])
                 return
-            self.call_from_thread(lambda: done(answer) if self.key() == key else None)
+            self.call_from_thread(answered, answer)
 
         self.run_worker(run, thread=True, group=group, exclusive=True, exit_on_error=False)
 
@@ -238,14 +307,33 @@ class TableauxApp(Commands, Hands, App[None]):
         self.think("chance", lambda game: chance_words(game, budget), done)
 
 
-def keys_text(game: Game) -> Text:
-    """The footer for ``game``: the stock's key only in a game that has a stock, as the browser's rules say."""
-    text = Text()
-    for key, what in KEYS:
-        if key == "d" and game.rules.stock is None:
-            continue
-        if text:
-            text.append("  ")
-        text.append(key, style="bold")
-        text.append(" " + _(what))
-    return text
+def keys_rows(game: Game, width: int, rows: int = 0) -> list[Text]:
+    """The footer for ``game`` in rows of ``width`` cells, no key parted from its word: every key (``rows`` 0), or
+    as many as fit in ``rows`` rows, kept in :data:`KEPT_FIRST`'s order and shown in the footer's, the rules key
+    then saying that its page has all the keys. The stock's key only in a game that has a stock, as the
+    browser's rules say."""
+    keys = [(key, _(what)) for key, what in KEYS if key != "d" or game.rules.stock is not None]
+
+    def packed(chosen: list[tuple[str, str]]) -> list[Text]:
+        lines: list[Text] = []
+        for key, what in chosen:
+            item = Text.assemble((key, "bold"), " " + what)
+            if lines and cell_len(lines[-1].plain) + 2 + item.cell_len <= width:
+                lines[-1].append("  ")
+                lines[-1].append_text(item)
+            else:
+                lines.append(item)
+        return lines
+
+    if not rows or len(packed(keys)) <= rows:
+        return packed(keys)
+    kept: list[str] = []
+    for wanted in KEPT_FIRST:
+        if len(packed(shortened(keys, [*kept, wanted]))) <= rows:
+            kept.append(wanted)
+    return packed(shortened(keys, kept))
+
+
+def shortened(keys: list[tuple[str, str]], kept: list[str]) -> list[tuple[str, str]]:
+    """The footer's keys that are ``kept``, in the footer's order; the rules key says it lists all of them."""
+    return [(key, _("all keys") if key == "?" else what) for key, what in keys if key in kept]

@@ -19,7 +19,7 @@ from ...play.reading import pile_summary
 from ...rulebook.deal import DealError, read_deal
 from ...rulebook.engine import Move
 from ..rules import rules_paragraphs
-from ..said import Said
+from ..said import Said, sentence
 from ..sitting import Sitting
 from .dialogs import Ask, Choose, Confirm, Page
 
@@ -285,7 +285,7 @@ def refused_deal(text: str) -> str | None:
     try:
         read_deal(text)
     except DealError as exc:
-        return str(exc)
+        return sentence(str(exc))
     return None
 
 

@@ -218,6 +218,31 @@ def lay_out(position: dict[str, Any], width: int, height: int, marks: Marks) -> 
     return board
 
 
+def spare_rows(position: dict[str, Any], width: int, height: int, marks: Marks) -> int:
+    """How many of a ``width`` x ``height`` area's bottom rows the board can give up and still be painted the same,
+    every card and name in its place: the rows the messages under it may take without moving it.
+
+    The layout changes with the room (a blank row between the top piles and the columns, face-down cards folded
+    into a count), so the answer is found by laying the board out again in less room; more room never changes a
+    layout that fits, so halving the range finds the least room that keeps it."""
+
+    def painted(rows: int) -> list[str]:
+        lines = [line.plain.rstrip() for line in lay_out(position, width, rows, marks).texts()]
+        while lines and not lines[-1]:
+            lines.pop()
+        return lines
+
+    wanted = painted(height)
+    low, high = len(wanted), height  # the least room that paints it: in low..high
+    while low < high:
+        middle = (low + high) // 2
+        if painted(middle) == wanted:
+            high = middle
+        else:
+            low = middle + 1
+    return height - high
+
+
 def row_of(painter: Painter, names: list[str], gaps: dict[int, int], width: int) -> list[int]:
     """The x of each pile of a row, centred, with ``gaps`` (extra columns before the pile at an index)."""
     extra = sum(gaps.values())
