@@ -329,7 +329,7 @@ def test_with_nothing_to_guess_the_one_layout_gets_the_positions_of_every_sample
     assert solve(game, max_nodes=320_000).verdict == "winnable"
     observation = game.observation()
     assert observation["unseen"] == 0
-    hint = tableaux.hint(game, time_limit=None, samples=32, max_nodes=10_000)
+    hint = tableaux.hint(game, spend=Effort(samples=32, positions=10_000, seconds=None))  # no clock: any machine
     assert hint.source == "solver" and "no card is hidden any more" in hint.message
     plan = fair.plan(observation, 32, max_nodes=10_000, shortened=True)  # the line a hint shows: shortened
     assert plan.moves and plan.moves[0] == hint.move and plan.wins == plan.samples == 32
