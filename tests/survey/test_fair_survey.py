@@ -82,6 +82,17 @@ def test_cli_survey_of_one_player_refuses_to_resume_another_players_file(tmp_pat
     assert out.read_bytes() == before
 
 
+def test_cli_fair_survey_of_one_game_refuses_another_games_file(tmp_path: Path) -> None:
+    out = tmp_path / "fair-eagle-wing.jsonl"
+    row = {"game": "eagle-wing", "deal": 2, "player": "fair", "won": False, "moves": [], "samples": 3, "seed": 0,
+           "max_nodes": 1500, "plans": 4, "more_samples": 4, "seconds": 0.1}
+    out.write_text(json.dumps(row) + "\n")
+    before = out.read_bytes()
+    proc = run_survey("--deals", "2-3", "--out", str(out))  # king-albert
+    assert proc.returncode == 2 and "eagle-wing" in proc.stderr and "another --out" in proc.stderr
+    assert out.read_bytes() == before
+
+
 FAIR_FILES = sorted((Path(__file__).resolve().parents[2] / "results").glob("fair-*.jsonl.gz"))
 
 

@@ -19,8 +19,8 @@ from helpers.net import free_port
 from tableaux.common.intervals import percentile, wilson
 from tableaux.rulebook.deal import DealError, parse_deals
 from tableaux.solver import SolveOptions
-from tableaux.survey.files import SurveyError
-from tableaux.survey.solver import read_results, summarise, survey
+from tableaux.survey.files import SurveyError, read_results
+from tableaux.survey.solver import summarise, survey
 
 BUDGET = {"time_limit": 60.0, "max_nodes": 3000}  # a node budget keeps verdicts machine-independent
 
@@ -358,6 +358,18 @@ def test_a_file_that_is_not_a_results_file_is_refused_and_left_as_it_was(tmp_pat
     proc = run_tableaux("survey", "king-albert", "--deals", "1-3", "--workers", "1", "--out", str(path))
     assert proc.returncode == 2 and "tableaux survey: error:" in proc.stderr and len(proc.stderr.splitlines()) == 1
     assert path.read_bytes() == content
+
+
+def test_a_survey_of_one_game_into_another_games_file_is_refused_and_the_file_left_as_it_was(tmp_path: Path) -> None:
+    path = tmp_path / "eagle-wing.jsonl"
+    path.write_text(json.dumps({"game": "eagle-wing", "deal": 1, "verdict": "winnable", "seconds": 0.1}) + "\n")
+    before = path.read_bytes()
+    proc = run_tableaux("survey", "king-albert", "--deals", "1-3", "--workers", "1", "--out", str(path))
+    assert proc.returncode == 2 and "eagle-wing" in proc.stderr and "another --out" in proc.stderr
+    with pytest.raises(SurveyError, match="holds deals of eagle-wing, not king-albert"):
+        survey("king-albert", range(1, 4), out=path, **BUDGET)
+    assert path.read_bytes() == before
+    assert list(read_results(path, "eagle-wing")) == [1]  # reading one game's rows of a file stays as it was
 
 
 def test_a_gz_name_on_a_file_that_is_not_gzip_is_refused_and_left_as_it_was(tmp_path: Path) -> None:

@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         return run_fair(args)
     from ..solver import SolverError
     from ..survey.files import SurveyError, check_out
-    from ..survey.solver import read_results, survey, worth_retrying
+    from ..survey.solver import resume_results, survey, worth_retrying
 
     try:
         if (missing := missing_extra(args)) is not None:
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
                 value=repr(args.scheduler)))
         workers = args.workers or os.cpu_count() or 1
         check_out(args.out)
-        already = read_results(args.out, args.game)
+        already = resume_results(args.out, args.game)
     except (SurveyError, DealError, SolverError) as exc:
         print(_("tableaux survey: error: {error}").format(error=exc), file=sys.stderr)
         return 2
@@ -173,7 +173,7 @@ def run_fair(args: argparse.Namespace) -> int:
     """``--player fair`` or ``hindsight``: a no-peek player over a range of deals (:mod:`tableaux.survey.fair`)."""
     from ..survey.fair import SURVEY_NODES
     from ..survey.fair import run as play_deals
-    from ..survey.files import SurveyError, check_out, read_results
+    from ..survey.files import SurveyError, check_out, resume_results
 
     try:
         deals = parse_deals(args.deals)
@@ -182,7 +182,7 @@ def run_fair(args: argparse.Namespace) -> int:
                 player=args.player))
         workers = args.workers or os.cpu_count() or 1
         check_out(args.out)
-        already = read_results(args.out, args.game, field="won")
+        already = resume_results(args.out, args.game, field="won")
         check_player(already, args.out, args.player)
     except (SurveyError, DealError) as exc:
         print(_("tableaux survey: error: {error}").format(error=exc), file=sys.stderr)

@@ -33,7 +33,7 @@ from ..advice.heuristic import repeating_moves
 from ..advice.hints import heuristic_hint
 from ..common.intervals import wilson
 from ..play.game import Game, new_game
-from .files import append_results, check_out, drop_torn_tail, read_results
+from .files import append_results, check_out, drop_torn_tail, resume_results
 from .parallel import run_deals
 
 MAX_MOVES = 1500
@@ -192,7 +192,7 @@ def run(
 ) -> dict[str, Any]:
     """Play every deal of ``deals`` not already in ``out``; return the summary over the whole range."""
     check_out(out)
-    done = read_results(out, game, field="won")
+    done = resume_results(out, game, field="won")
     drop_torn_tail(out)
     wanted = set(deals)
     results = {d: r for d, r in done.items() if d in wanted}

@@ -20,7 +20,7 @@ from ..i18n import _
 from ..play.game import new_game
 from ..rulebook.registry import rules
 from ..solver import DEFAULT_MEMORY_MB, SolveOptions, solve
-from .files import append_results, check_out, drop_torn_tail, read_results
+from .files import append_results, check_out, drop_torn_tail, resume_results
 from .parallel import batches, run_batches, run_on_dask
 
 
@@ -206,7 +206,7 @@ def survey(
     options = (options or SolveOptions()).replace(**settings) if settings else options or SolveOptions()
     options.check_game(rules(game))
     check_out(out)
-    done = read_results(out, game)
+    done = resume_results(out, game)
     drop_torn_tail(out)
     wanted = set(deals)
     todo = [d for d in deals if d not in done or worth_retrying(done[d], options)]
