@@ -72,6 +72,14 @@ def test_cli_fair_survey_refuses_a_dask_scheduler(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "local workers only" in proc.stderr
 
 
+@pytest.mark.parametrize("player", ["fair", "hindsight"])
+def test_cli_no_peek_survey_refuses_a_time_limit_and_names_its_budget(tmp_path: Path, player: str) -> None:
+    out = tmp_path / "fair-king-albert.jsonl"
+    proc = run_survey("--deals", "1-2", "--time-limit", "5", "--out", str(out), player=player)
+    assert proc.returncode == 2 and "--time-limit" in proc.stderr and "--max-nodes" in proc.stderr
+    assert "positions per sampled layout" in proc.stderr and not out.exists()
+
+
 def test_cli_survey_of_one_player_refuses_to_resume_another_players_file(tmp_path: Path) -> None:
     out = tmp_path / "fair-king-albert.jsonl"
     assert run_survey("--deals", "2", "--out", str(out), player="hindsight").returncode == 0
