@@ -178,7 +178,7 @@ def check_player(rows: dict[int, dict[str, Any]], out: str | None, player: str) 
 
 def run_fair(args: argparse.Namespace) -> int:
     """``--player fair`` or ``hindsight``: a no-peek player over a range of deals (:mod:`tableaux.survey.fair`)."""
-    from ..survey.fair import SURVEY_NODES
+    from ..survey.fair import SURVEY_NODES, check_settings, row_settings
     from ..survey.fair import run as play_deals
     from ..survey.files import SurveyError, check_out, resume_results
 
@@ -195,11 +195,13 @@ def run_fair(args: argparse.Namespace) -> int:
         check_out(args.out)
         already = resume_results(args.out, args.game, field="won")
         check_player(already, args.out, args.player)
+        samples = args.samples
+        max_nodes = args.max_nodes or SURVEY_NODES
+        check_settings(already, args.out, row_settings(args.player, samples=samples, seed=args.seed,
+                                                       max_nodes=max_nodes))
     except (SurveyError, DealError) as exc:
         print(_("tableaux survey: error: {error}").format(error=exc), file=sys.stderr)
         return 2
-    samples = args.samples
-    max_nodes = args.max_nodes or SURVEY_NODES
     skipped = sum(1 for d in deals if d in already)
     text = ngettext(
         "{game}: deals {first}-{last} played by the {player} player without peeking ({samples} sampled layouts per "
