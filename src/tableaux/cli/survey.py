@@ -107,6 +107,8 @@ def run(args: argparse.Namespace) -> int:
         text += _("; the layered complete search")
     if options.relaxed is not None:
         text += _("; the game relaxed above rank {rank} first").format(rank=options.relaxed)
+    elif not options.relaxed_stage:
+        text += _("; no relaxed stage")
     print(text, file=sys.stderr)
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
