@@ -136,6 +136,14 @@ def test_a_fair_survey_refuses_other_plans_and_accepts_rows_that_do_not_record_a
     assert summary["deals"] == 1 and len(out.read_text().splitlines()) == 1  # nothing played again
 
 
+def test_a_no_peek_row_records_the_build_and_another_builds_rows_are_resumed(tmp_path: Path) -> None:
+    assert play_deal("king-albert", 1789, seed=0, **SMALL)["version"] == tableaux.__version__  # no move at the start
+    out = tmp_path / "fair-king-albert.jsonl"
+    out.write_text(json.dumps(kept_row(2, version="0.0.1")) + "\n")
+    summary = fair_survey("king-albert", range(2, 3), samples=3, seed=0, max_nodes=1500, out=out)
+    assert summary["deals"] == 1 and len(out.read_text().splitlines()) == 1  # the build is no setting
+
+
 FAIR_FILES = sorted((Path(__file__).resolve().parents[2] / "results").glob("fair-*.jsonl.gz"))
 
 

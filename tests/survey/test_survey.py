@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+import tableaux
 import tableaux.survey.solver as survey_module
 from helpers.cli import run_tableaux
 from helpers.net import free_port
@@ -94,6 +95,15 @@ def test_resume_after_interruption_recomputes_nothing(tmp_path: Path, monkeypatc
         assert (s.deals, s.winnable, s.unwinnable, s.unknown) == (
             fresh.deals, fresh.winnable, fresh.unwinnable, fresh.unknown)
     assert fresh.deals == len(deals)
+
+
+def test_a_row_records_the_build_that_made_it_and_rows_without_one_are_still_resumed(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    old = {"game": "king-albert", "deal": 1, "verdict": "winnable", "nodes": 1, "seconds": 0.1, "max_nodes": 3000}
+    out.write_text(json.dumps(old) + "\n")  # a row from before the field
+    summary = survey("king-albert", range(1, 3), out=out, **BUDGET)
+    rows = read_results(out, "king-albert")
+    assert summary.deals == 2 and "version" not in rows[1] and rows[2]["version"] == tableaux.__version__
 
 
 def test_a_torn_last_line_is_ignored_and_garbage_is_refused(tmp_path: Path) -> None:

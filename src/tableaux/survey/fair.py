@@ -32,6 +32,7 @@ from ..advice.fair.planner import PLANS, path_to_a_card, plan, proved_lost
 from ..advice.heuristic import repeating_moves
 from ..advice.hints import heuristic_hint
 from ..common.intervals import wilson
+from ..common.version import VERSION
 from ..i18n import _
 from ..play.game import Game, new_game
 from .files import SurveyError, append_results, check_out, drop_torn_tail, resume_results
@@ -64,7 +65,10 @@ def play_deal(
     plans: int = PLANS,
     max_moves: int = MAX_MOVES,
 ) -> dict[str, Any]:
-    """Play one deal without peeking; one survey row. Runs in a worker, so it returns plain data."""
+    """Play one deal without peeking; one survey row. Runs in a worker, so it returns plain data.
+
+    The row records the build that played it (``"version"``): another build's player may play the same settings
+    differently, so the version tells rows apart, but it is no setting (:func:`check_settings`)."""
     start = time.perf_counter()
     g = new_game(game, deal)
     if player == "hindsight":
@@ -81,6 +85,7 @@ def play_deal(
         "moves": [str(m) for m in g.moves_played],
         **row_settings(player, samples=samples, seed=seed, max_nodes=max_nodes, plans=plans),
         "seconds": round(time.perf_counter() - start, 3),
+        "version": VERSION,
     }
 
 

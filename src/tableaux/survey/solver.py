@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..common.intervals import percentile, wilson
+from ..common.version import VERSION
 from ..i18n import _
 from ..play.game import new_game
 from ..rulebook.registry import rules
@@ -34,9 +35,11 @@ def solve_deal(game: str, deal: int, options: SolveOptions, lines: bool = True) 
     the disk it could use (``"disk_mb"``) when it could. A row whose solve searched the relaxed game first
     records the rank it kept apart (``"relaxed"``), whatever the verdict; a row made without the relaxed stage
     says so (``"relaxed_stage": false``), since its search differs from a default one (classic deal 44: 19.4 million
-    positions without it, 1.5 million with it); rows without the field had it. An unknown row whose search ran out of
+    positions without it, 1.5 million with it); a row without the field had it, if its build had the stage at all
+    (CHANGELOG.md: the kept classic rows are older than it). An unknown row whose search ran out of
     memory (or disk) says so (``"out_of_memory": true``): that, not the positions or the time, is what a retry
-    must give more of."""
+    must give more of. Every row records the build that made it (``"version"``); rows without it are older than
+    the field."""
     result = solve(new_game(game, deal), options=options if lines else options.replace(line="none"))
     row: dict[str, Any] = {
         "game": game,
@@ -48,6 +51,7 @@ def solve_deal(game: str, deal: int, options: SolveOptions, lines: bool = True) 
         "max_nodes": options.max_nodes,
         "memory_mb": options.memory_mb,
         "backend": result.backend,
+        "version": VERSION,
     }
     if not options.first_pass:
         row["first_pass"] = False
