@@ -81,9 +81,10 @@ def search_of(row: dict[str, Any]) -> str:
         return f"{row['search']} (line kept)"
     if "relaxed" in row and row["verdict"] == "unwinnable":
         return f"game relaxed above rank {row['relaxed']} first"
+    search = ("complete search alone" if row.get("first_pass") is False else "first pass, then complete search")
     if row.get("layered"):
-        return f"layered complete search, {row.get('disk_mb', 0):,} MiB of disk"
-    return "complete search alone" if row.get("first_pass") is False else "first pass, then complete search"
+        search = f"layered complete search, {row.get('disk_mb', 0):,} MiB of disk"
+    return search + (", no relaxed stage" if row.get("relaxed_stage") is False else "")
 
 
 def provenance_table(surveys: dict[str, dict[int, dict[str, Any]]]) -> str:
@@ -200,6 +201,8 @@ def command(row: dict[str, Any]) -> list[str]:
         words += ["--disk", str(row["disk_mb"])]
     if "relaxed" in row:
         words += ["--relaxed", str(row["relaxed"])]
+    if row.get("relaxed_stage") is False:
+        words.append("--no-relaxed-stage")
     return words
 
 

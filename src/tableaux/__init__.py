@@ -24,7 +24,9 @@ names here are exactly the API listed in ``__all__``.
 
 from importlib import import_module as _import_module
 
-__version__ = "0.1.0"
+from .common.version import VERSION as _VERSION
+
+__version__ = _VERSION
 
 _HOMES = {
     "CardError": "rulebook.cards", "card_str": "rulebook.cards", "parse_card": "rulebook.cards",

@@ -11,7 +11,8 @@ import pytest
 import tableaux
 from helpers.cli import run_tableaux
 from tableaux.survey.fair import play_deal
-from tableaux.survey.files import read_results
+from tableaux.survey.fair import run as fair_survey
+from tableaux.survey.files import SurveyError, read_results
 
 SMALL = {"samples": 4, "max_nodes": 2000}
 
@@ -72,6 +73,14 @@ def test_cli_fair_survey_refuses_a_dask_scheduler(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "local workers only" in proc.stderr
 
 
+@pytest.mark.parametrize("player", ["fair", "hindsight"])
+def test_cli_no_peek_survey_refuses_a_time_limit_and_names_its_budget(tmp_path: Path, player: str) -> None:
+    out = tmp_path / "fair-king-albert.jsonl"
+    proc = run_survey("--deals", "1-2", "--time-limit", "5", "--out", str(out), player=player)
+    assert proc.returncode == 2 and "--time-limit" in proc.stderr and "--max-nodes" in proc.stderr
+    assert "positions per sampled layout" in proc.stderr and not out.exists()
+
+
 def test_cli_survey_of_one_player_refuses_to_resume_another_players_file(tmp_path: Path) -> None:
     out = tmp_path / "fair-king-albert.jsonl"
     assert run_survey("--deals", "2", "--out", str(out), player="hindsight").returncode == 0
@@ -80,6 +89,59 @@ def test_cli_survey_of_one_player_refuses_to_resume_another_players_file(tmp_pat
     proc = run_survey("--deals", "2-3", "--out", str(out))
     assert proc.returncode == 2 and "hindsight player" in proc.stderr and "another --out" in proc.stderr
     assert out.read_bytes() == before
+
+
+def test_cli_fair_survey_of_one_game_refuses_another_games_file(tmp_path: Path) -> None:
+    out = tmp_path / "fair-eagle-wing.jsonl"
+    row = {"game": "eagle-wing", "deal": 2, "player": "fair", "won": False, "moves": [], "samples": 3, "seed": 0,
+           "max_nodes": 1500, "plans": 4, "more_samples": 4, "seconds": 0.1}
+    out.write_text(json.dumps(row) + "\n")
+    before = out.read_bytes()
+    proc = run_survey("--deals", "2-3", "--out", str(out))  # king-albert
+    assert proc.returncode == 2 and "eagle-wing" in proc.stderr and "another --out" in proc.stderr
+    assert out.read_bytes() == before
+
+
+def kept_row(deal: int, **settings: object) -> dict[str, object]:
+    """A row as ``run_survey`` with the seed 0 writes it, without playing the game."""
+    return {"game": "king-albert", "deal": deal, "won": False, "end": "no move left", "moves": [], "player": "fair",
+            "samples": 3, "seed": 0, "max_nodes": 1500, "plans": 4, "more_samples": 4, "seconds": 0.1, **settings}
+
+
+def test_cli_fair_survey_refuses_a_file_played_with_other_settings_and_names_them(tmp_path: Path) -> None:
+    out = tmp_path / "fair-king-albert.jsonl"
+    out.write_text("".join(json.dumps(kept_row(deal)) + "\n" for deal in (1, 2, 3)))
+    before = out.read_bytes()
+    proc = run_survey("--deals", "1-3", "--seed", "2", "--samples", "8", "--max-nodes", "500", "--out", str(out))
+    assert proc.returncode == 2 and "already in" not in proc.stderr and "no-peek win rate" not in proc.stdout
+    assert "--samples 3, --seed 0, --max-nodes 1500, not --samples 8, --seed 2, --max-nodes 500" in proc.stderr
+    assert "another --out" in proc.stderr and "the file's settings" in proc.stderr
+    proc = run_survey("--deals", "4", "--seed", "2", "--out", str(out))  # new deals only: the file is still one run
+    assert proc.returncode == 2 and "--seed 0, not --seed 2" in proc.stderr
+    assert out.read_bytes() == before
+    proc = run_survey("--deals", "1-3", "--out", str(out))  # the file's own settings: its games are kept
+    assert proc.returncode == 0 and "3 already in" in proc.stderr and "won by the fair player 0" in proc.stdout
+
+
+def test_a_fair_survey_refuses_other_plans_and_accepts_rows_that_do_not_record_a_setting(tmp_path: Path) -> None:
+    out = tmp_path / "fair-king-albert.jsonl"
+    out.write_text(json.dumps(kept_row(2)) + "\n")
+    with pytest.raises(SurveyError, match="plans 4, not plans 2"):
+        fair_survey("king-albert", range(2, 3), samples=3, seed=0, max_nodes=1500, plans=2, out=out)
+    with pytest.raises(SurveyError, match="--player fair, not --player hindsight"):
+        fair_survey("king-albert", range(2, 3), samples=3, seed=0, max_nodes=1500, player="hindsight", out=out)
+    older = {key: value for key, value in kept_row(2).items() if key not in ("plans", "more_samples")}
+    out.write_text(json.dumps(older) + "\n")
+    summary = fair_survey("king-albert", range(2, 3), samples=3, seed=0, max_nodes=1500, plans=2, out=out)
+    assert summary["deals"] == 1 and len(out.read_text().splitlines()) == 1  # nothing played again
+
+
+def test_a_no_peek_row_records_the_build_and_another_builds_rows_are_resumed(tmp_path: Path) -> None:
+    assert play_deal("king-albert", 1789, seed=0, **SMALL)["version"] == tableaux.__version__  # no move at the start
+    out = tmp_path / "fair-king-albert.jsonl"
+    out.write_text(json.dumps(kept_row(2, version="0.0.1")) + "\n")
+    summary = fair_survey("king-albert", range(2, 3), samples=3, seed=0, max_nodes=1500, out=out)
+    assert summary["deals"] == 1 and len(out.read_text().splitlines()) == 1  # the build is no setting
 
 
 FAIR_FILES = sorted((Path(__file__).resolve().parents[2] / "results").glob("fair-*.jsonl.gz"))

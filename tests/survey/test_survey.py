@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import importlib.util
 import json
 import os
 import subprocess
@@ -10,17 +11,19 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+import tableaux
 import tableaux.survey.solver as survey_module
 from helpers.cli import run_tableaux
 from helpers.net import free_port
 from tableaux.common.intervals import percentile, wilson
 from tableaux.rulebook.deal import DealError, parse_deals
 from tableaux.solver import SolveOptions
-from tableaux.survey.files import SurveyError
-from tableaux.survey.solver import read_results, summarise, survey
+from tableaux.survey.files import SurveyError, read_results
+from tableaux.survey.solver import summarise, survey
 
 BUDGET = {"time_limit": 60.0, "max_nodes": 3000}  # a node budget keeps verdicts machine-independent
 
@@ -92,6 +95,15 @@ def test_resume_after_interruption_recomputes_nothing(tmp_path: Path, monkeypatc
         assert (s.deals, s.winnable, s.unwinnable, s.unknown) == (
             fresh.deals, fresh.winnable, fresh.unwinnable, fresh.unknown)
     assert fresh.deals == len(deals)
+
+
+def test_a_row_records_the_build_that_made_it_and_rows_without_one_are_still_resumed(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    old = {"game": "king-albert", "deal": 1, "verdict": "winnable", "nodes": 1, "seconds": 0.1, "max_nodes": 3000}
+    out.write_text(json.dumps(old) + "\n")  # a row from before the field
+    summary = survey("king-albert", range(1, 3), out=out, **BUDGET)
+    rows = read_results(out, "king-albert")
+    assert summary.deals == 2 and "version" not in rows[1] and rows[2]["version"] == tableaux.__version__
 
 
 def test_a_torn_last_line_is_ignored_and_garbage_is_refused(tmp_path: Path) -> None:
@@ -303,6 +315,62 @@ def test_a_deal_the_depth_first_search_left_unknown_is_solved_again_by_the_layer
     assert len(out.read_text().splitlines()) == 3  # only deal 26, new
 
 
+def survey_table_tool() -> Any:
+    """``tools/survey_table.py``, which is a script, not a module of the package."""
+    path = Path(__file__).resolve().parents[2] / "tools" / "survey_table.py"
+    spec = importlib.util.spec_from_file_location("survey_table", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_row_made_without_the_relaxed_stage_says_so_and_its_command_leaves_it_out(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    survey("king-albert-classic", range(1, 2), out=out, time_limit=60.0, max_nodes=50, relaxed_stage=False)
+    survey("king-albert-classic", range(2, 3), out=out, time_limit=60.0, max_nodes=50)
+    survey("king-albert-classic", range(3, 4), out=out, time_limit=60.0, max_nodes=50, relaxed=4, relaxed_stage=False)
+    rows = read_results(out, "king-albert-classic")
+    assert rows[1]["relaxed_stage"] is False
+    assert "relaxed_stage" not in rows[2]  # rows with the stage stay as they were
+    assert "relaxed_stage" not in rows[3] and rows[3]["relaxed"] == 4  # a rank replaces the stage: nothing left out
+    tool = survey_table_tool()
+    assert tool.command(rows[1])[-1] == "--no-relaxed-stage" and "no relaxed stage" in tool.search_of(rows[1])
+    assert "--no-relaxed-stage" not in tool.command(rows[2]) and "relaxed" not in tool.search_of(rows[2])
+
+
+def test_a_deal_left_unknown_without_the_relaxed_stage_is_solved_again_with_it_at_the_same_budget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Classic deal 4000005845 is lost: with a relaxed stage after 2,000 positions, its game relaxed above the Fours
+    # proves it within 50,000 positions, which the usual search alone leaves it open at (tests/solver/test_relaxed.py).
+    from tableaux.solver.strategy import king_albert
+
+    monkeypatch.setattr(king_albert, "RELAXED_STAGE", (2_000, 4, 20_000))
+    out, deal = tmp_path / "r.jsonl", range(4000005845, 4000005846)
+    options = {"out": out, "time_limit": 60.0, "max_nodes": 50_000}
+    assert survey("king-albert-classic", deal, **options, relaxed_stage=False).unknown == 1
+    assert survey("king-albert-classic", deal, **options, relaxed_stage=False).unknown == 1  # the same: not redone
+    assert len(out.read_text().splitlines()) == 1
+    staged = survey("king-albert-classic", deal, **options)
+    assert staged.unwinnable == 1 and len(out.read_text().splitlines()) == 2
+    row = read_results(out, "king-albert-classic")[4000005845]
+    assert "relaxed_stage" not in row and row["verdict"] == "unwinnable"
+
+
+def test_a_deal_unknown_with_the_relaxed_stage_or_in_a_game_without_one_is_not_redone_at_the_same_budget(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "r.jsonl"
+    assert survey("king-albert-classic", range(1, 2), out=out, time_limit=60.0, max_nodes=50).unknown == 1
+    survey("king-albert-classic", range(1, 2), out=out, time_limit=60.0, max_nodes=50, relaxed_stage=False)
+    assert len(out.read_text().splitlines()) == 1
+    other = tmp_path / "ka.jsonl"
+    assert survey("king-albert", range(1, 7), out=other, time_limit=60.0, max_nodes=50, relaxed_stage=False).unknown
+    survey("king-albert", range(1, 7), out=other, time_limit=60.0, max_nodes=50)  # King Albert has no stage
+    assert len(other.read_text().splitlines()) == 6
+
+
 def test_cli_no_first_pass_gives_the_complete_search_the_whole_budget(tmp_path: Path) -> None:
     cmd = ["solve", "king-albert-classic", "27", "--max-nodes", "60000"]
     assert run_tableaux(*cmd, timeout=300).returncode == 3  # unknown
@@ -358,6 +426,18 @@ def test_a_file_that_is_not_a_results_file_is_refused_and_left_as_it_was(tmp_pat
     proc = run_tableaux("survey", "king-albert", "--deals", "1-3", "--workers", "1", "--out", str(path))
     assert proc.returncode == 2 and "tableaux survey: error:" in proc.stderr and len(proc.stderr.splitlines()) == 1
     assert path.read_bytes() == content
+
+
+def test_a_survey_of_one_game_into_another_games_file_is_refused_and_the_file_left_as_it_was(tmp_path: Path) -> None:
+    path = tmp_path / "eagle-wing.jsonl"
+    path.write_text(json.dumps({"game": "eagle-wing", "deal": 1, "verdict": "winnable", "seconds": 0.1}) + "\n")
+    before = path.read_bytes()
+    proc = run_tableaux("survey", "king-albert", "--deals", "1-3", "--workers", "1", "--out", str(path))
+    assert proc.returncode == 2 and "eagle-wing" in proc.stderr and "another --out" in proc.stderr
+    with pytest.raises(SurveyError, match="holds deals of eagle-wing, not king-albert"):
+        survey("king-albert", range(1, 4), out=path, **BUDGET)
+    assert path.read_bytes() == before
+    assert list(read_results(path, "eagle-wing")) == [1]  # reading one game's rows of a file stays as it was
 
 
 def test_a_gz_name_on_a_file_that_is_not_gzip_is_refused_and_left_as_it_was(tmp_path: Path) -> None:

@@ -15,13 +15,19 @@ from .args import add_solver_arguments, bounded, deal_range, game_choices, posit
 
 HELP = N_("solve a range of deals and report the winnable share")
 
+TIME_LIMIT = 10.0
+"""Seconds per deal of a solver survey without ``--time-limit``. The option's default is None, not this, so that a
+no-peek survey can tell it was given and refuse it."""
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", choices=game_choices())
     p.add_argument("--deals", required=True, type=deal_range, help=_("range of deal numbers, for example 1-100000"))
     p.add_argument("--workers", type=positive_int, default=None,
                    help=_("processes solving deals side by side (default: one per core)"))
-    p.add_argument("--time-limit", type=positive_float, default=10.0, help=_("seconds per deal (default 10)"))
+    p.add_argument("--time-limit", type=positive_float, default=None,
+                   help=_("seconds per deal (default {seconds:g}); not with --player fair or hindsight, whose budget "
+                          "is --max-nodes").format(seconds=TIME_LIMIT))
     p.add_argument("--max-nodes", type=positive_int, default=None,
                    help=_("positions per deal; a budget that does not depend on the machine's load"))
     add_solver_arguments(p)
@@ -36,7 +42,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--player", choices=("solver", "fair", "hindsight"), default="solver",
                    help=_("solver: decide each deal seeing every card (default); fair: play each deal to the end "
                    "without peeking, a plan up to each card turned; hindsight: the older no-peek player, one move "
-                   "at a time; --max-nodes is then per sampled layout, --time-limit unused"))
+                   "at a time; --max-nodes is then per sampled layout, --time-limit refused"))
     p.add_argument("--samples", type=positive_int, default=64,
                    help=_("--player fair or hindsight: sampled layouts per decision"))
     p.add_argument("--seed", type=bounded(int, N_("a seed"), 0, 2**63), default=0,
@@ -62,19 +68,20 @@ def run(args: argparse.Namespace) -> int:
         return run_fair(args)
     from ..solver import SolverError
     from ..survey.files import SurveyError, check_out
-    from ..survey.solver import read_results, survey, worth_retrying
+    from ..survey.solver import resume_results, survey, worth_retrying
 
     try:
         if (missing := missing_extra(args)) is not None:
             raise SurveyError(missing)
         deals = parse_deals(args.deals)
-        options = solver_options(args, max_nodes=args.max_nodes, time_limit=args.time_limit)
+        time_limit = TIME_LIMIT if args.time_limit is None else args.time_limit
+        options = solver_options(args, max_nodes=args.max_nodes, time_limit=time_limit)
         if args.scheduler is not None and not args.scheduler.startswith(("tcp://", "tls://", "inproc://")):
             raise SurveyError(_("--scheduler must look like tcp://HOST:PORT, not {value}").format(
                 value=repr(args.scheduler)))
         workers = args.workers or os.cpu_count() or 1
         check_out(args.out)
-        already = read_results(args.out, args.game)
+        already = resume_results(args.out, args.game)
     except (SurveyError, DealError, SolverError) as exc:
         print(_("tableaux survey: error: {error}").format(error=exc), file=sys.stderr)
         return 2
@@ -82,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     again = sum(1 for row in present if worth_retrying(row, options))
     skipped = len(present) - again
     where = args.scheduler or ngettext("{n} local worker", "{n} local workers", workers).format(n=workers)
-    seconds = f"{args.time_limit:g}"
+    seconds = f"{time_limit:g}"
     if args.max_nodes:
         budget = _("{seconds} s or {nodes} positions").format(seconds=seconds, nodes=args.max_nodes)
     else:
@@ -100,6 +107,8 @@ def run(args: argparse.Namespace) -> int:
         text += _("; the layered complete search")
     if options.relaxed is not None:
         text += _("; the game relaxed above rank {rank} first").format(rank=options.relaxed)
+    elif not options.relaxed_stage:
+        text += _("; no relaxed stage")
     print(text, file=sys.stderr)
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -171,24 +180,30 @@ def check_player(rows: dict[int, dict[str, Any]], out: str | None, player: str) 
 
 def run_fair(args: argparse.Namespace) -> int:
     """``--player fair`` or ``hindsight``: a no-peek player over a range of deals (:mod:`tableaux.survey.fair`)."""
-    from ..survey.fair import SURVEY_NODES
+    from ..survey.fair import SURVEY_NODES, check_settings, row_settings
     from ..survey.fair import run as play_deals
-    from ..survey.files import SurveyError, check_out, read_results
+    from ..survey.files import SurveyError, check_out, resume_results
 
     try:
         deals = parse_deals(args.deals)
         if args.scheduler is not None:
             raise SurveyError(_("--player {player} runs on local workers only; leave out --scheduler").format(
                 player=args.player))
+        if args.time_limit is not None:
+            raise SurveyError(_("--player {player} takes no --time-limit: its budget is --max-nodes, positions per "
+                                "sampled layout (default {nodes}), so that a game replays alike on any machine; "
+                                "leave out --time-limit").format(player=args.player, nodes=SURVEY_NODES))
         workers = args.workers or os.cpu_count() or 1
         check_out(args.out)
-        already = read_results(args.out, args.game, field="won")
+        already = resume_results(args.out, args.game, field="won")
         check_player(already, args.out, args.player)
+        samples = args.samples
+        max_nodes = args.max_nodes or SURVEY_NODES
+        check_settings(already, args.out, row_settings(args.player, samples=samples, seed=args.seed,
+                                                       max_nodes=max_nodes))
     except (SurveyError, DealError) as exc:
         print(_("tableaux survey: error: {error}").format(error=exc), file=sys.stderr)
         return 2
-    samples = args.samples
-    max_nodes = args.max_nodes or SURVEY_NODES
     skipped = sum(1 for d in deals if d in already)
     text = ngettext(
         "{game}: deals {first}-{last} played by the {player} player without peeking ({samples} sampled layouts per "

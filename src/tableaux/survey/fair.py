@@ -32,8 +32,10 @@ from ..advice.fair.planner import PLANS, path_to_a_card, plan, proved_lost
 from ..advice.heuristic import repeating_moves
 from ..advice.hints import heuristic_hint
 from ..common.intervals import wilson
+from ..common.version import VERSION
+from ..i18n import _
 from ..play.game import Game, new_game
-from .files import append_results, check_out, drop_torn_tail, read_results
+from .files import SurveyError, append_results, check_out, drop_torn_tail, resume_results
 from .parallel import run_deals
 
 MAX_MOVES = 1500
@@ -63,30 +65,60 @@ def play_deal(
     plans: int = PLANS,
     max_moves: int = MAX_MOVES,
 ) -> dict[str, Any]:
-    """Play one deal without peeking; one survey row. Runs in a worker, so it returns plain data."""
+    """Play one deal without peeking; one survey row. Runs in a worker, so it returns plain data.
+
+    The row records the build that played it (``"version"``): another build's player may play the same settings
+    differently, so the version tells rows apart, but it is no setting (:func:`check_settings`)."""
     start = time.perf_counter()
     g = new_game(game, deal)
     if player == "hindsight":
         end = play_hindsight(g, samples=samples, seed=seed, max_nodes=max_nodes, max_moves=max_moves)
-        settings: dict[str, Any] = {}
     elif player == "fair":
         end = play_fair(g, samples=samples, seed=seed, max_nodes=max_nodes, plans=plans, max_moves=max_moves)
-        settings = {"plans": plans, "more_samples": MORE_SAMPLES}
     else:
         raise FairError(f"unknown player {player!r}; the players are {', '.join(PLAYERS)}")
     return {
         "game": game,
         "deal": deal,
-        "player": player,
         "won": g.is_won(),
         "end": end,
         "moves": [str(m) for m in g.moves_played],
-        "samples": samples,
-        "seed": seed,
-        "max_nodes": max_nodes,
-        **settings,
+        **row_settings(player, samples=samples, seed=seed, max_nodes=max_nodes, plans=plans),
         "seconds": round(time.perf_counter() - start, 3),
+        "version": VERSION,
     }
+
+
+def row_settings(player: str, *, samples: int, seed: int, max_nodes: int, plans: int = PLANS) -> dict[str, Any]:
+    """What a row of ``player`` records of how it was played: every setting that changes the game played, so
+    that a file's rows can be told to be one experiment (:func:`check_settings`)."""
+    settings: dict[str, Any] = {"player": player, "samples": samples, "seed": seed, "max_nodes": max_nodes}
+    if player == "fair":
+        settings |= {"plans": plans, "more_samples": MORE_SAMPLES}
+    return settings
+
+
+OPTIONS = {"player": "--player", "samples": "--samples", "seed": "--seed", "max_nodes": "--max-nodes"}
+"""The command line's option for each setting a row records; ``plans`` and ``more_samples`` have none."""
+
+
+def check_settings(rows: dict[int, dict[str, Any]], out: str | Path | None, settings: dict[str, Any]) -> None:
+    """Refuse to add games played with other ``settings`` to a file whose rows were played with others.
+
+    A no-peek row is not a verdict that a bigger budget may only complete, as a solver row is
+    (:func:`tableaux.survey.solver.worth_retrying`): its game and its result are those of its settings, and another
+    seed or budget plays another game. The rows already in a file would be skipped and counted as this run's, so
+    a file holds one experiment, as it holds one player's games; another one goes to another ``--out``. A setting a
+    row does not record (a row older than it) is not held against it; a row without ``player`` is the fair one's.
+    """
+    for row in rows.values():
+        recorded = {"player": "fair"} | row
+        differ = [key for key, value in settings.items() if key in recorded and recorded[key] != value]
+        if differ:
+            theirs, ours = (", ".join(f"{OPTIONS.get(key, key)} {values[key]}" for key in differ)
+                            for values in (recorded, settings))
+            raise SurveyError(_("{file} holds games played with {theirs}, not {ours}; give another --out, or run with "
+                                "the file's settings").format(file=out, theirs=theirs, ours=ours))
 
 
 def play_fair(
@@ -192,7 +224,8 @@ def run(
 ) -> dict[str, Any]:
     """Play every deal of ``deals`` not already in ``out``; return the summary over the whole range."""
     check_out(out)
-    done = read_results(out, game, field="won")
+    done = resume_results(out, game, field="won")
+    check_settings(done, out, row_settings(player, samples=samples, seed=seed, max_nodes=max_nodes, plans=plans))
     drop_torn_tail(out)
     wanted = set(deals)
     results = {d: r for d, r in done.items() if d in wanted}

@@ -89,9 +89,30 @@ def read_results(path: str | Path | None, game: str, *, field: str = "verdict") 
     ``field`` is the result every row must carry: ``verdict`` for solver surveys,
     ``won`` for surveys of a player (see :mod:`tableaux.survey.fair`).
     """
+    return _read(path, game, field)[0]
+
+
+def resume_results(path: str | Path | None, game: str, *, field: str = "verdict") -> dict[int, dict[str, Any]]:
+    """:func:`read_results` for a survey about to append to ``path``: a file that holds another game's rows is
+    refused with :class:`SurveyError`.
+
+    Rows are read back by game, so two games' rows in one file would not mix up their counts; but every
+    reader of the kept files (``tools/survey_table.py``, the docs' tables) takes a file for one game's survey,
+    as its name says, and a survey of another game into it is far more likely a mistyped ``--out``.
+    """
+    done, others = _read(path, game, field)
+    if others:
+        raise SurveyError(_("{file} holds deals of {other}, not {game}: a results file holds one game's survey; "
+                            "give another --out").format(file=path, other=", ".join(sorted(others)), game=game))
+    return done
+
+
+def _read(path: str | Path | None, game: str, field: str) -> tuple[dict[int, dict[str, Any]], set[str]]:
+    """The rows of ``game`` by deal, and the other games the file has rows of."""
     if path is None or not os.path.exists(path):
-        return {}
+        return {}, set()
     done: dict[int, dict[str, Any]] = {}
+    others: set[str] = set()
     rows = 0  # results read so far: a torn last line is only believable after some
     lines = _read_text(path).split("\n")
     for number, text in enumerate(lines, 1):
@@ -111,7 +132,9 @@ def read_results(path: str | Path | None, game: str, *, field: str = "verdict") 
         rows += 1
         if row.get("game") == game:
             done[int(row["deal"])] = row
-    return done
+        elif row.get("game") is not None:
+            others.add(str(row["game"]))
+    return done, others
 
 
 def drop_torn_tail(path: str | Path | None) -> None:

@@ -16,11 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from ..common.intervals import percentile, wilson
+from ..common.version import VERSION
 from ..i18n import _
 from ..play.game import new_game
 from ..rulebook.registry import rules
 from ..solver import DEFAULT_MEMORY_MB, SolveOptions, solve
-from .files import append_results, check_out, drop_torn_tail, read_results
+from ..solver.strategy import strategy_for
+from .files import append_results, check_out, drop_torn_tail, resume_results
 from .parallel import batches, run_batches, run_on_dask
 
 
@@ -31,9 +33,13 @@ def solve_deal(game: str, deal: int, options: SolveOptions, lines: bool = True) 
     (:func:`worth_retrying`). A row made without the first pass says so (``"first_pass": false``); rows without
     the field had it. A row made by the layered complete search says so too (``"layered": true``), and records
     the disk it could use (``"disk_mb"``) when it could. A row whose solve searched the relaxed game first
-    records the rank it kept apart (``"relaxed"``), whatever the verdict. An unknown row whose search ran out of
+    records the rank it kept apart (``"relaxed"``), whatever the verdict; a row made without the relaxed stage
+    says so (``"relaxed_stage": false``), since its search differs from a default one (classic deal 44: 19.4 million
+    positions without it, 1.5 million with it); a row without the field had it, if its build had the stage at all
+    (CHANGELOG.md: the kept classic rows are older than it). An unknown row whose search ran out of
     memory (or disk) says so (``"out_of_memory": true``): that, not the positions or the time, is what a retry
-    must give more of."""
+    must give more of. Every row records the build that made it (``"version"``); rows without it are older than
+    the field."""
     result = solve(new_game(game, deal), options=options if lines else options.replace(line="none"))
     row: dict[str, Any] = {
         "game": game,
@@ -45,6 +51,7 @@ def solve_deal(game: str, deal: int, options: SolveOptions, lines: bool = True) 
         "max_nodes": options.max_nodes,
         "memory_mb": options.memory_mb,
         "backend": result.backend,
+        "version": VERSION,
     }
     if not options.first_pass:
         row["first_pass"] = False
@@ -54,6 +61,8 @@ def solve_deal(game: str, deal: int, options: SolveOptions, lines: bool = True) 
         row["disk_mb"] = options.disk_mb
     if options.relaxed is not None:
         row["relaxed"] = options.relaxed
+    if not options.relaxed_stage and options.relaxed is None:  # with a rank, there is no stage to leave out
+        row["relaxed_stage"] = False
     if result.out_of_memory:
         row["out_of_memory"] = True
     if lines:
@@ -163,7 +172,10 @@ def worth_retrying(row: dict[str, Any], options: SolveOptions) -> bool:
     And so is the layered complete search, a search another than the depth-first one: a deal left
     unknown by the depth-first one is worth a layered run at the same budget (and memory), and a layered
     run with more disk than the row had is worth making too. So is a run that searches a relaxed game first,
-    at a rank the row's run did not keep apart."""
+    at a rank the row's run did not keep apart, and, in a game with a relaxed stage, a run with the stage where
+    the row's run had none (``"relaxed_stage": false``): the stage proves lost deals the usual search leaves
+    open. The other way round, the stage's tenth of the budget given back to the usual search, only a bigger
+    budget is."""
     if row["verdict"] != "unknown":
         return False
     time_limit, max_nodes, first_pass = options.time_limit, options.max_nodes, options.first_pass
@@ -179,6 +191,9 @@ def worth_retrying(row: dict[str, Any], options: SolveOptions) -> bool:
     if layered and (not row.get("layered", False) or disk_mb > row.get("disk_mb", 0)):
         return True
     if relaxed is not None and row.get("relaxed") != relaxed:
+        return True
+    if (relaxed is None and options.relaxed_stage and row.get("relaxed_stage", True) is False
+            and strategy_for(rules(row["game"])).relaxed_stage is not None):
         return True
     return (more(max_nodes, old_nodes) or memory > old_memory
             or (max_nodes == old_nodes and more(time_limit, old_time))
@@ -206,7 +221,7 @@ def survey(
     options = (options or SolveOptions()).replace(**settings) if settings else options or SolveOptions()
     options.check_game(rules(game))
     check_out(out)
-    done = read_results(out, game)
+    done = resume_results(out, game)
     drop_torn_tail(out)
     wanted = set(deals)
     todo = [d for d in deals if d not in done or worth_retrying(done[d], options)]
