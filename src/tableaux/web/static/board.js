@@ -82,7 +82,7 @@ export function renderBoard(board, view) {
   board.replaceChildren();
   board.dataset.game = view.game;
   board.dataset.shape = shape;
-  fitCards(board, shapeOf(view.game, shape), getSetting("cardSize"));
+  fitCards(board, shapeOf(view.game, shape), getSetting("cardSize"), view.id);
   let reserveRow = null;
   for (const spec of specs) {
     const cards = view.position.piles[spec.pile] || [];
@@ -138,7 +138,7 @@ export function renderBoard(board, view) {
  */
 export function refit(board, view) {
   if (board.dataset.shape !== tableShape(board, view.game)) return false;
-  fitCards(board, shapeOf(view.game, board.dataset.shape), getSetting("cardSize"));
+  fitCards(board, shapeOf(view.game, board.dataset.shape), getSetting("cardSize"), view.id);
   layoutFans(board);
   return true;
 }

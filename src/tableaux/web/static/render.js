@@ -109,10 +109,22 @@ export function flip(rects) {
     node.style.transform = `translate(${dx}px, ${dy}px)`;
     node.classList.add("lifted");
     requestAnimationFrame(() => {
+      if (!node.classList.contains("lifted")) return; // landed at once meanwhile (landSlides), or picked up
       node.classList.add("sliding");
       node.style.transform = "";
       node.addEventListener("transitionend", () => node.classList.remove("sliding", "lifted"), { once: true });
     });
+  }
+}
+
+/**
+ * Put every card that slides at its place at once: a press on the table while cards slide means a card where it
+ * will be (input.js), not one passing over another pile on its way home.
+ */
+export function landSlides() {
+  for (const node of board.querySelectorAll(".card.lifted:not(.dragging)")) {
+    node.classList.remove("sliding", "lifted");
+    node.style.transform = "";
   }
 }
 
