@@ -176,6 +176,30 @@ def test_moves_slide_briefly_unless_reduced_motion_is_asked_for(
         p.close()
 
 
+FOCUSED_PILE = "document.activeElement.closest('[data-pile]')?.dataset.pile"
+
+
+def test_the_first_arrow_comes_onto_the_first_pile_and_up_keeps_to_the_column(player: Player) -> None:
+    """With nothing on the table focused, the first arrow puts the keyboard on the first pile (not the second);
+    Up from a column goes to the pile above it in the same column, where there is one, rather than to a nearer
+    pile aside (Eagle Wing's wings step down beside each other)."""
+    page = player.open(KA1)
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(FOCUSED_PILE) == "foundation-1"
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(FOCUSED_PILE) == "foundation-2"
+    page = player.open("?game=eagle-wing&deal=1")
+    for wing, above in [("tableau-1", "stock"), ("tableau-2", "waste"), ("tableau-6", "foundation-2")]:
+        pile(page, wing).focus()
+        for _ in range(20):
+            page.keyboard.press("ArrowUp")
+            if page.evaluate(FOCUSED_PILE) != wing:
+                break
+        assert page.evaluate(FOCUSED_PILE) == above, wing
+        page.keyboard.press("ArrowDown")
+        assert page.evaluate(FOCUSED_PILE) == wing
+
+
 def test_keyboard_only_move_and_undo_redo_shortcuts(player: Player) -> None:
     page = player.open(KA1)
     pile(page, "reserve-4").focus()

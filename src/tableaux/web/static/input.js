@@ -400,6 +400,11 @@ export function arrive(pile) {
   focusPlace(pile, pileKind(S.view.game, pile) === "fan" && top >= 0 && cards[top].up ? top : null);
 }
 
+/**
+ * The pile Up (direction -1) or Down (+1) goes to from pile `from`: the nearest one above or below in the same
+ * column (a pile whose width spans the middle of this one); where the column has none, the nearest one by
+ * distance, sideways counting less than up or down.
+ */
 export function nearestPile(from, direction) {
   const r = pileEl(from).getBoundingClientRect();
   const cx = r.left + r.width / 2;
@@ -410,7 +415,8 @@ export function nearestPile(from, direction) {
     const above = o.top < r.top - 4;
     const below = o.top > r.top + 4;
     if ((direction < 0 && !above) || (direction > 0 && !below)) continue;
-    const score = Math.abs(o.top - r.top) * 2 + Math.abs(o.left + o.width / 2 - cx);
+    const inColumn = o.left <= cx && cx <= o.right;
+    const score = (inColumn ? 0 : 1e6) + Math.abs(o.top - r.top) * 2 + Math.abs(o.left + o.width / 2 - cx);
     if (score < bestScore) {
       bestScore = score;
       best = node.dataset.pile;
@@ -420,8 +426,13 @@ export function nearestPile(from, direction) {
 }
 
 export function moveFocus(key) {
-  const place = focusedPlace() || { pile: pileOrder(S.view.game)[0], index: null };
   const order = pileOrder(S.view.game);
+  const place = focusedPlace();
+  if (!place) {
+    // The first arrow comes onto the table: at the pile the keyboard was on last, else at the first pile.
+    arrive(S.focus && order.includes(S.focus.pile) ? S.focus.pile : order[0]);
+    return;
+  }
   if (key === "ArrowLeft" || key === "ArrowRight") {
     const step = key === "ArrowLeft" ? -1 : 1;
     arrive(order[(order.indexOf(place.pile) + step + order.length) % order.length]);
