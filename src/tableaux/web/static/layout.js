@@ -42,13 +42,14 @@ const LABEL = 16; // px: a line of pile labels (style.css)
 
 /**
  * The widest cards with which a table of `shape` fits the window: by its width and by its height. The pile
- * labels, when shown, take a line above each of its `rows` of piles, and `beside`: as many columns of them.
+ * labels, when shown, take a line above each of its `rows` of piles; a column of piles `beside` the others
+ * always has a strip of that width at its left, for its piles' labels or else its name (style.css).
  */
 function bounds(board, { cols, depth, rows = 2, beside = 0 }) {
   const labels = getSetting("pileLabels") === "on" ? LABEL : 0;
   const width = document.documentElement.clientWidth;
   const gap = gapFor(width);
-  const byWidth = (width - (cols + 1) * gap - labels * beside) / cols;
+  const byWidth = (width - (cols + 1) * gap - LABEL * beside) / cols;
   const top = board.getBoundingClientRect().top + window.scrollY;
   const byHeight = (window.innerHeight - top - 3 * gap - EDGE - labels * rows) / depth;
   return { gap, byWidth, byHeight };
