@@ -241,15 +241,15 @@ def test_landscape_phone_fits_the_table_in_one_screen(browser: Browser, server: 
 RESERVE_TITLE_JS = """() => {
   const column = document.querySelector(".pile-column");
   const title = getComputedStyle(column, "::before");
-  return { title: title.content, width: parseFloat(title.width), tray: getComputedStyle(column).backgroundColor,
-           left: column.getBoundingClientRect().left,
-           piles: [...column.querySelectorAll("[data-pile]")].map((p) => p.getBoundingClientRect().left) };
+  return { title: title.content, height: parseFloat(title.height), tray: getComputedStyle(column).backgroundColor,
+           top: column.getBoundingClientRect().top,
+           piles: [...column.querySelectorAll("[data-pile]")].map((p) => p.getBoundingClientRect().top) };
 }"""
 
 
 def test_a_landscape_phone_names_the_reserve_beside_the_columns(browser: Browser, server: LiveServer) -> None:
-    """Held sideways, King Albert's reserve stands in a column right of the tableau: its name runs along its side,
-    left of its cards, on a tray of its own, so it does not read as a tenth tableau column."""
+    """Held sideways, King Albert's reserve stands in a column right of the tableau: its name heads it, above its
+    cards, on a tray of its own, so it does not read as a tenth tableau column."""
     p = phone(browser, server, LANDSCAPE)
     try:
         page = p.open(KA1)
@@ -257,7 +257,7 @@ def test_a_landscape_phone_names_the_reserve_beside_the_columns(browser: Browser
         reserve = page.evaluate(RESERVE_TITLE_JS)
         assert reserve["title"] == '"Reserve"', reserve
         assert reserve["tray"] not in ("rgba(0, 0, 0, 0)", "transparent"), reserve
-        assert all(left >= reserve["left"] + reserve["width"] for left in reserve["piles"]), reserve
+        assert all(top >= reserve["top"] + reserve["height"] - 0.5 for top in reserve["piles"]), reserve
     finally:
         p.close()
 

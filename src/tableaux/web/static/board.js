@@ -118,8 +118,8 @@ export function renderBoard(board, view) {
         reserveRow.className = spec.group;
         if (shape !== "wide") {
           reserveRow.classList.add("pile-column"); // layoutFans overlaps its piles to fit the height
-          // Beside the columns it would read as one more of them: its name stands along its side.
-          // TRANSLATORS: the name written along the reserve's piles where they stand in a column beside the tableau.
+          // Beside the columns it would read as one more of them: its name heads it.
+          // TRANSLATORS: the name over the reserve where its piles stand in a column beside the tableau.
           reserveRow.dataset.title = t("Reserve");
           place(reserveRow, spec, shape);
         }

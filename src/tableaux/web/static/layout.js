@@ -42,14 +42,13 @@ const LABEL = 16; // px: a line of pile labels (style.css)
 
 /**
  * The widest cards with which a table of `shape` fits the window: by its width and by its height. The pile
- * labels, when shown, take a line above each of its `rows` of piles; a column of piles `beside` the others
- * always has a strip of that width at its left, for its piles' labels or else its name (style.css).
+ * labels, when shown, take a line above each of its `rows` of piles, and `beside`: as many columns of them.
  */
 function bounds(board, { cols, depth, rows = 2, beside = 0 }) {
   const labels = getSetting("pileLabels") === "on" ? LABEL : 0;
   const width = document.documentElement.clientWidth;
   const gap = gapFor(width);
-  const byWidth = (width - (cols + 1) * gap - LABEL * beside) / cols;
+  const byWidth = (width - (cols + 1) * gap - labels * beside) / cols;
   const top = board.getBoundingClientRect().top + window.scrollY;
   const byHeight = (window.innerHeight - top - 3 * gap - EDGE - labels * rows) / depth;
   return { gap, byWidth, byHeight };
@@ -102,7 +101,7 @@ export function fitCards(board, shape, cardSize, game = "") {
   const left = Math.max(0, byHeight - cw) * depth; // px of height the table does not need
   let step = steps && cardSize !== "large" ? Math.min(0.7 * cw, left / steps) : 0;
   // The size this game's cards came down to in this window, if they had to shrink (layoutFans): kept.
-  board.dataset.holdFor = holdKey(game, cardSize);
+  board.dataset.holdFor = holdKey(board, game, cardSize);
   const held = board.dataset.heldFor === board.dataset.holdFor ? Number(board.dataset.held) : Infinity;
   if (held < cw) {
     step = (step * held) / cw;
@@ -119,11 +118,14 @@ export function fitCards(board, shape, cardSize, game = "") {
 }
 
 /**
- * What the cards' shrinking is kept for: one game (its id), in one window size, with one card size, face and
- * pile labels setting. A new game, a resized or turned window or another of those settings fits the cards anew.
+ * What the cards' shrinking is kept for: one game (its id), in one window size, below a toolbar and status line of
+ * one height, with one card size, face and pile labels setting. A new game, a resized or turned window, a status
+ * line that takes another row or another of those settings fits the cards anew.
  */
-function holdKey(game, cardSize) {
-  return [game, window.innerWidth, window.innerHeight, cardSize, getSetting("face"), getSetting("pileLabels")].join(" ");
+function holdKey(board, game, cardSize) {
+  const top = Math.round(board.getBoundingClientRect().top + window.scrollY);
+  return [game, window.innerWidth, window.innerHeight, top, cardSize, getSetting("face"), getSetting("pileLabels")]
+    .join(" ");
 }
 
 /** The box of what floats over the bottom of the table now (notice, message, solution bar), or null. */
@@ -233,7 +235,8 @@ function layoutGroups(board, cardHeight, limit) {
     const piles = [...group.querySelectorAll(".pile")];
     if (piles.length < 2) continue;
     const box = group.getBoundingClientRect();
-    const room = (limit(box) - window.scrollY - box.top - cardHeight) / (piles.length - 1);
+    const top = piles[0].getBoundingClientRect().top; // below the group's name, where it shows one (style.css)
+    const room = (limit(box) - window.scrollY - top - cardHeight) / (piles.length - 1);
     const least = (board.classList.contains("compact") ? UP_MIN_COMPACT : UP_MIN) * cardHeight;
     const step = Math.min(cardHeight + 4, Math.max(least, room));
     group.style.setProperty("--pile-step", `${Math.floor(step)}px`);
