@@ -211,9 +211,13 @@ export function renderMessage() {
       : tn("You won deal {deal} of {game} in {n} move and {time}!",
         "You won deal {deal} of {game} in {n} moves and {time}!", v.moves, facts);
     box.append(`${won} `);
-    box.append(button("message-new", t("Play another deal")));
+    // The buttons go together: onto a line of their own where the sentence leaves no room beside it for both.
+    const actions = document.createElement("span");
+    actions.className = "message-actions";
+    actions.append(button("message-new", t("Play another deal")));
     // The same deal from its start, to win it in fewer moves; not a daily deal, which is played once a day.
-    if (!v.daily) box.append(" ", button("message-again", t("Play this deal again")));
+    if (!v.daily) actions.append(button("message-again", t("Play this deal again")));
+    box.append(actions);
   } else if (v.given_up) {
     box.classList.add("over");
     box.append(t("You gave this game up.") + " ");
