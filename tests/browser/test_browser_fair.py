@@ -63,7 +63,7 @@ def test_can_still_be_won_names_the_solvers_share_and_follows_each_move(player: 
     page = player.open("?game=king-albert&deal=1")
     chance = page.locator("#chance")
     expect(chance).to_have_attribute("data-state", "done", timeout=SLOW)
-    expect(page.locator("#chance-stat")).to_contain_text(re.compile(r"^Can still be won \d+%$"))
+    expect(page.locator("#chance-stat")).to_contain_text(re.compile(r"^Winnable as far as seen \d+%$"))
     assert "Chance to win" not in page.locator("#status").inner_text()
     text = explanation(page)
     counted = re.search(r"wins (\d+) of (\d+) possible layouts?[^(]*?(?:could not tell for (\d+) of them )?\(", text)
@@ -111,7 +111,7 @@ def test_the_explanation_opens_with_a_tap_on_a_phone_and_from_the_keyboard(brows
         page.focus("#chance-stat")
         page.keyboard.press("Enter")
         expect(info).to_be_visible()
-        expect(page.get_by_role("button", name="Can still be won", expanded=True)).to_be_focused()
+        expect(page.get_by_role("button", name="Winnable as far as seen", expanded=True)).to_be_focused()
         page.keyboard.press("Escape")
         expect(info).to_be_hidden()
     finally:

@@ -17,6 +17,8 @@ from helpers.page import (
     Browser,
     Page,
     Player,
+    card,
+    drag,
     expect,
     pile,
     retakes_screenshots,
@@ -121,6 +123,31 @@ def test_desktop_eagle_wing_spreads_its_wings_into_the_height_of_the_window(play
     assert max(b["bottom"] for b in boxes(page, "[data-pile] .card")) <= window
 
 
+CARD_WIDTH_JS = "() => parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--cw'))"
+
+
+def test_cards_that_shrink_for_a_long_column_keep_their_size_and_each_drag_right_after_a_move_lands(
+    player: Player,
+) -> None:
+    """King Albert deal 17 on a desktop: the solver's line builds a column of 16 cards, for which the cards must
+    shrink to show every covered corner, and then takes it down again. The cards shrink only as far as needed and
+    keep that size for the rest of the game: they never grow back and shrink again, so the piles stay where the
+    player's hand expects them. Each move is dragged as soon as the one before it shows, while its cards still
+    slide: every drag lands."""
+    page = player.open("?game=king-albert&deal=17")
+    game = tableaux.new_game("king-albert", 17)
+    widths = [page.evaluate(CARD_WIDTH_JS)]
+    for done, move in enumerate(tableaux.solve("king-albert", 17).moves[:62], 1):
+        moving = game.position()["piles"][move.source][-move.count]["card"]
+        drag(page, card(page, moving, move.source), pile(page, move.target))
+        expect(page.locator("#moves")).to_have_text(str(done))
+        game.play(move)
+        widths.append(page.evaluate(CARD_WIDTH_JS))
+    grew = [(i, widths[i - 1], widths[i]) for i in range(1, len(widths)) if widths[i] > widths[i - 1]]
+    assert not grew, f"the cards grew again after moves {grew}"
+    assert widths[0] > widths[-1], "the 16-card column made the cards shrink"
+
+
 def fullest_wings(name: str, deal: int) -> list[tableaux.Move]:
     """The moves of the solver's winning line up to the first position where the most wing cards lie out."""
     game = tableaux.new_game(name, deal)
@@ -207,6 +234,30 @@ def test_landscape_phone_fits_the_table_in_one_screen(browser: Browser, server: 
         assert max(b["bottom"] for b in piles) <= LANDSCAPE["height"], "the deal runs off the bottom"
         assert piles[0]["width"] >= 50, f"cards are only {piles[0]['width']:.1f} px wide"
         assert page.evaluate("document.documentElement.scrollHeight") <= LANDSCAPE["height"]
+    finally:
+        p.close()
+
+
+RESERVE_TITLE_JS = """() => {
+  const column = document.querySelector(".pile-column");
+  const title = getComputedStyle(column, "::before");
+  return { title: title.content, height: parseFloat(title.height), tray: getComputedStyle(column).backgroundColor,
+           top: column.getBoundingClientRect().top,
+           piles: [...column.querySelectorAll("[data-pile]")].map((p) => p.getBoundingClientRect().top) };
+}"""
+
+
+def test_a_landscape_phone_names_the_reserve_beside_the_columns(browser: Browser, server: LiveServer) -> None:
+    """Held sideways, King Albert's reserve stands in a column right of the tableau: its name heads it, above its
+    cards, on a tray of its own, so it does not read as a tenth tableau column."""
+    p = phone(browser, server, LANDSCAPE)
+    try:
+        page = p.open(KA1)
+        expect(page.locator("#board")).to_have_attribute("data-shape", "side")
+        reserve = page.evaluate(RESERVE_TITLE_JS)
+        assert reserve["title"] == '"Reserve"', reserve
+        assert reserve["tray"] not in ("rgba(0, 0, 0, 0)", "transparent"), reserve
+        assert all(top >= reserve["top"] + reserve["height"] - 0.5 for top in reserve["piles"]), reserve
     finally:
         p.close()
 

@@ -50,6 +50,34 @@ def test_drag_a_card_onto_a_legal_pile_moves_it(player: Player) -> None:
     assert player.view()["position"]["piles"]["tableau-8"][-1]["card"] == "TD"
 
 
+def test_a_drag_begun_before_the_last_move_is_answered_goes_on_with_the_redrawn_cards(player: Player) -> None:
+    """The answer to a move redraws the table; a drag begun before it came keeps its cards under the pointer (the
+    redrawn ones) and lands where it is dropped."""
+    page = player.open(KA1)
+    held: list[Any] = []
+    page.route("**/api/games/*/moves", lambda route: route.continue_() if held else held.append(route))
+    drag(page, card(page, "AH", "reserve-5"), pile(page, "foundation-1"))
+    while not held:  # the first move waits for its answer
+        next_frames(page)
+    x, y = _centre(card(page, "TD", "tableau-9"))
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x - 30, y - 40, steps=4)
+    expect(card(page, "TD", "tableau-9")).to_have_class(re.compile(r"\bdragging\b"))
+    held[0].continue_()
+    expect(page.locator("#moves")).to_have_text("1")
+    page.mouse.move(x - 40, y - 50, steps=2)
+    ten = card(page, "TD", "tableau-9")
+    expect(ten).to_have_class(re.compile(r"\bdragging\b"))
+    box = ten.bounding_box()
+    assert abs(box["x"] + box["width"] / 2 - (x - 40)) < 2 and abs(box["y"] + 15 - (y - 50)) < 2, box
+    target = pile(page, "tableau-8").bounding_box()
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] - 10, steps=6)
+    page.mouse.up()
+    expect(page.locator("#moves")).to_have_text("2")
+    expect(card(page, "TD", "tableau-8")).to_be_visible()
+
+
 def ten_is_back_and_nothing_was_sent(player: Player, page: Page, before: Any) -> None:
     """Deal 1's ten of diamonds lies where it was (``before``, its box), no move reached the server, none counts."""
     after = card(page, "TD", "tableau-9").bounding_box()
@@ -146,6 +174,30 @@ def test_moves_slide_briefly_unless_reduced_motion_is_asked_for(
         assert (slid == 0) if motion == "reduce" else (slid > 0)
     finally:
         p.close()
+
+
+FOCUSED_PILE = "document.activeElement.closest('[data-pile]')?.dataset.pile"
+
+
+def test_the_first_arrow_comes_onto_the_first_pile_and_up_keeps_to_the_column(player: Player) -> None:
+    """With nothing on the table focused, the first arrow puts the keyboard on the first pile (not the second);
+    Up from a column goes to the pile above it in the same column, where there is one, rather than to a nearer
+    pile aside (Eagle Wing's wings step down beside each other)."""
+    page = player.open(KA1)
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(FOCUSED_PILE) == "foundation-1"
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(FOCUSED_PILE) == "foundation-2"
+    page = player.open("?game=eagle-wing&deal=1")
+    for wing, above in [("tableau-1", "stock"), ("tableau-2", "waste"), ("tableau-6", "foundation-2")]:
+        pile(page, wing).focus()
+        for _ in range(20):
+            page.keyboard.press("ArrowUp")
+            if page.evaluate(FOCUSED_PILE) != wing:
+                break
+        assert page.evaluate(FOCUSED_PILE) == above, wing
+        page.keyboard.press("ArrowDown")
+        assert page.evaluate(FOCUSED_PILE) == wing
 
 
 def test_keyboard_only_move_and_undo_redo_shortcuts(player: Player) -> None:

@@ -15,6 +15,7 @@ import pytest
 import tableaux
 from helpers.browser import LiveServer, line_to_the_most, longest_column
 from helpers.page import (
+    KA1,
     SCREENSHOTS,
     Browser,
     Page,
@@ -177,6 +178,33 @@ def test_the_settings_dialog_and_eagle_wings_status_line_fit_every_screen(
             assert page.locator("#settings-dialog select").count() >= 8
             page.keyboard.press("Escape")
             expect(dialog).to_be_hidden()
+    finally:
+        p.close()
+
+
+@pytest.mark.parametrize("screen", ["390x844", "844x390"])
+@pytest.mark.parametrize("name", ["settings", "stats", "rules"])
+def test_every_dialog_closes_from_its_top_without_a_scroll(
+    browser: Browser, server: LiveServer, screen: str, name: str
+) -> None:
+    """On a phone, held either way, a long dialog (the settings, the statistics, the rules) shows a close button at
+    its top as it opens, and its whole box is on the screen: its text scrolls inside it."""
+    width, height = map(int, screen.split("x"))
+    p = player(browser, server, {"width": width, "height": height})
+    try:
+        page = p.open(KA1)
+        open_menu(page)
+        page.click(f"#{name}-button")
+        dialog = page.locator(f"#{name}-dialog")
+        expect(dialog).to_be_visible()
+        box = dialog.bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= height, box
+        close = page.locator(f"#{name}-x")
+        expect(close).to_be_in_viewport(ratio=1)
+        page.eval_on_selector(f"#{name}-dialog", "(d) => { d.scrollTop = d.scrollHeight; }")
+        expect(close).to_be_in_viewport(ratio=1)  # the head stays at the top as the text scrolls under it
+        close.click()
+        expect(dialog).to_be_hidden()
     finally:
         p.close()
 

@@ -13,7 +13,7 @@ import { $, board, notice } from "./dom.js";
 import { wireFair } from "./fair.js";
 import { wireFinish } from "./finish.js";
 import { chooseLanguage } from "./i18n.js";
-import { focusedPlace, onKeyDown, onPointerDown, onPointerMove, onPointerUp, restoreFocus } from "./input.js";
+import { focusedPlace, keepDrag, onKeyDown, onPointerDown, onPointerMove, onPointerUp, restoreFocus } from "./input.js";
 import { fitToolbar, initMenu, watchRoom } from "./layout.js";
 import { registerWorker, whenReachable } from "./pwa.js";
 import { openRace, wireRace } from "./race.js";
@@ -36,6 +36,7 @@ function wire() {
   });
   onView((_view, _before, { hadFocus }) => {
     if (hadFocus) restoreFocus();
+    keepDrag();
   });
   document.addEventListener("keydown", onKeyDown);
   $("notice").addEventListener("click", (event) => {

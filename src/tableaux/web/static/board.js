@@ -82,7 +82,7 @@ export function renderBoard(board, view) {
   board.replaceChildren();
   board.dataset.game = view.game;
   board.dataset.shape = shape;
-  fitCards(board, shapeOf(view.game, shape), getSetting("cardSize"));
+  fitCards(board, shapeOf(view.game, shape), getSetting("cardSize"), view.id);
   let reserveRow = null;
   for (const spec of specs) {
     const cards = view.position.piles[spec.pile] || [];
@@ -118,6 +118,9 @@ export function renderBoard(board, view) {
         reserveRow.className = spec.group;
         if (shape !== "wide") {
           reserveRow.classList.add("pile-column"); // layoutFans overlaps its piles to fit the height
+          // Beside the columns it would read as one more of them: its name heads it.
+          // TRANSLATORS: the name over the reserve where its piles stand in a column beside the tableau.
+          reserveRow.dataset.title = t("Reserve");
           place(reserveRow, spec, shape);
         }
         board.append(reserveRow);
@@ -138,7 +141,7 @@ export function renderBoard(board, view) {
  */
 export function refit(board, view) {
   if (board.dataset.shape !== tableShape(board, view.game)) return false;
-  fitCards(board, shapeOf(view.game, board.dataset.shape), getSetting("cardSize"));
+  fitCards(board, shapeOf(view.game, board.dataset.shape), getSetting("cardSize"), view.id);
   layoutFans(board);
   return true;
 }

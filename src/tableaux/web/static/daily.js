@@ -77,7 +77,7 @@ function renderDaily(view) {
   if (view.par) parts.push(t("Par {par}", { par: view.par }));
   $("grade").textContent = parts.join(" · ");
   stat.hidden = !parts.length;
-  // Beside "Can still be won" (below 100% at the start of a deal with hidden cards), "Winnable" needs its line.
+  // Beside "Winnable as far as seen" (below 100% at the start of a deal with hidden cards), "Winnable" needs its line.
   if (view.grade) {
     stat.title = t("Winnable: the solver, seeing every card, has won this deal; the chance beside it counts every "
       + "way the cards you have not seen could lie.");

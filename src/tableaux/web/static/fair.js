@@ -14,7 +14,7 @@ import { enqueue, onPlaying, onView, S } from "./store.js";
 const CHANCE_DELAY_MS = 300; // after a burst of moves (auto-home), ask once, for the last position
 
 // ---------------------------------------------------------------- the chance to win
-// "Can still be won: 89%": the share of possible layouts of the unseen cards that a solver seeing every card
+// "Winnable as far as seen: 89%": the share of possible layouts of the unseen cards that a solver seeing every card
 // wins. It is named for what it is, and a tap (or a click, or Enter) on it opens what it means: a player who
 // does not peek wins less often, much less at the start of a deal.
 let chanceTimer = 0;
@@ -85,7 +85,7 @@ function showChance(chance, key, ms) {
   value.dataset.ms = String(Math.round(ms));
   stat.classList.remove("stale");
   const undecided = chance.samples - chance.decided;
-  const title = t("Can still be won: {share}", { share: percent(chance.share) });
+  const title = t("Winnable as far as seen: {share}", { share: percent(chance.share) });
   if (chance.known) { // no card left to guess: the solver's verdict on this very position, not a share of layouts
     explain([title, undecided
       ? t("No card is hidden, but the solver could not decide this position within its search.")

@@ -10,7 +10,7 @@ import { announce, board, notice, reducedMotion } from "./dom.js";
 import { gameInfo, pileKind, pileOrder } from "./games.js";
 import { oneTap } from "./settings.js";
 import { t, tn } from "./i18n.js";
-import { cardsOf, decorate, label, pileEl } from "./render.js";
+import { cardsOf, decorate, label, landSlides, pileEl } from "./render.js";
 import {
   enqueue, findMove, grabCount, movesFrom, piles, S, setHint, setSelection,
 } from "./store.js";
@@ -153,7 +153,8 @@ export function onPointerDown(event) {
   // A press beside the cards, with cards picked up, means the pile they were aimed at: a column's zone for a tap
   // reaches a card's height below its cards (where the next card would lie), and farther down is the bare table.
   const reach = board.querySelector(".card")?.getBoundingClientRect().height ?? 0;
-  const pile = event.target.closest("[data-pile]")
+  const under = event.target.closest(".card.lifted") ? pressedWhileSliding(event) : event.target;
+  const pile = under.closest("[data-pile]")
     || (S.selection && pileEl(pileAt(event.clientX, event.clientY, null, reach)));
   if (!pile) {
     lastTap = null; // a tap between two taps on a card makes them no double tap
@@ -164,34 +165,95 @@ export function onPointerDown(event) {
     }
     return;
   }
-  const card = event.target.closest(".card");
+  const card = under.closest(".card");
   const index = card ? Number(card.dataset.index) : null;
   press = {
-    id: event.pointerId, pile: pile.dataset.pile, index, x: event.clientX, y: event.clientY, dragging: false,
-    threshold: event.pointerType === "touch" ? TOUCH_DRAG_THRESHOLD : DRAG_THRESHOLD,
+    id: event.pointerId, pile: pile.dataset.pile, index, code: card?.dataset.card, x: event.clientX, y: event.clientY,
+    dragging: false, threshold: event.pointerType === "touch" ? TOUCH_DRAG_THRESHOLD : DRAG_THRESHOLD,
   };
   if (event.pointerType !== "touch") event.preventDefault(); // a finger may still scroll the page
+}
+
+/**
+ * What a press on a card that is sliding (a move's, just answered) means, as the player sees it: that card where it
+ * slides within its own pile (a fan that opens up or closes), but where it only passes over another pile on its
+ * way (a card going home over a column), what lies beneath it. Then every slide ends at once, so that a drag
+ * starts from the cards' places.
+ */
+function pressedWhileSliding(event) {
+  const { clientX: x, clientY: y } = event;
+  const inside = (r) => x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
+  const meant = document.elementsFromPoint(x, y).find((node) => {
+    const pile = node.closest?.("[data-pile]");
+    if (!pile || !board.contains(pile)) return false;
+    return !node.closest(".card.lifted") || inside(pile.getBoundingClientRect());
+  });
+  landSlides();
+  return meant ?? board;
 }
 
 export function onPointerMove(event) {
   if (!press || event.pointerId !== press.id) return;
   const dx = event.clientX - press.x;
   const dy = event.clientY - press.y;
+  press.last = { x: event.clientX, y: event.clientY };
   if (!press.dragging) {
     if (Math.hypot(dx, dy) < press.threshold) return;
-    const count = press.index == null ? 0 : grabCount(press.pile, press.index);
+    // The card pressed, where it still is: a move answered since the press may have taken it away.
+    const same = press.index != null && (piles()[press.pile] || [])[press.index]?.card === press.code;
+    const count = same ? grabCount(press.pile, press.index) : 0;
     if (!count) return;
     press.dragging = true;
     press.count = count;
     press.cards = cardsOf(press.pile, count);
+    press.codes = press.cards.map((node) => node.dataset.card);
+    press.origin = press.cards[0].getBoundingClientRect();
     setSelection(press.pile, count);
     decorate();
     for (const node of press.cards) node.classList.add("dragging");
   }
+  dragTo(event);
+}
+
+/** Move the dragged cards with the pointer, and mark the pile they would land on. */
+function dragTo(event) {
+  const dx = event.clientX - press.x;
+  const dy = event.clientY - press.y;
   for (const node of press.cards) node.style.transform = `translate(${dx}px, ${dy}px)`;
   const over = dropTarget(event, press);
   for (const node of board.querySelectorAll(".pile.over")) if (node.dataset.pile !== over) node.classList.remove("over");
   if (over) pileEl(over).classList.add("over");
+}
+
+/**
+ * A view drawn while cards are dragged (the answer to the move before, which came after the drag began) has put
+ * new elements in place of the dragged ones: the drag goes on with the new ones, kept under the pointer where the
+ * old ones were, even where the table was laid out anew. Cards that are no longer where they were picked up (that
+ * move took them) are put back.
+ */
+export function keepDrag() {
+  if (!press?.dragging || press.cards.every((node) => board.contains(node))) return;
+  const cards = cardsOf(press.pile, press.count);
+  if (cards.map((node) => node.dataset.card).join() !== press.codes.join()) {
+    press = null;
+    setSelection(null);
+    decorate();
+    announce(t("Put back."));
+    return;
+  }
+  for (const node of cards) {
+    node.classList.remove("sliding", "lifted"); // no slide (render.js's flip) for cards in the hand
+    node.classList.add("dragging");
+    node.style.transform = "";
+  }
+  const origin = cards[0].getBoundingClientRect();
+  press.x += origin.left - press.origin.left;
+  press.y += origin.top - press.origin.top;
+  press.origin = origin;
+  press.cards = cards;
+  setSelection(press.pile, press.count);
+  decorate();
+  dragTo({ clientX: press.last.x, clientY: press.last.y });
 }
 
 /**
@@ -338,6 +400,11 @@ export function arrive(pile) {
   focusPlace(pile, pileKind(S.view.game, pile) === "fan" && top >= 0 && cards[top].up ? top : null);
 }
 
+/**
+ * The pile Up (direction -1) or Down (+1) goes to from pile `from`: the nearest one above or below in the same
+ * column (a pile whose width spans the middle of this one); where the column has none, the nearest one by
+ * distance, sideways counting less than up or down.
+ */
 export function nearestPile(from, direction) {
   const r = pileEl(from).getBoundingClientRect();
   const cx = r.left + r.width / 2;
@@ -348,7 +415,8 @@ export function nearestPile(from, direction) {
     const above = o.top < r.top - 4;
     const below = o.top > r.top + 4;
     if ((direction < 0 && !above) || (direction > 0 && !below)) continue;
-    const score = Math.abs(o.top - r.top) * 2 + Math.abs(o.left + o.width / 2 - cx);
+    const inColumn = o.left <= cx && cx <= o.right;
+    const score = (inColumn ? 0 : 1e6) + Math.abs(o.top - r.top) * 2 + Math.abs(o.left + o.width / 2 - cx);
     if (score < bestScore) {
       bestScore = score;
       best = node.dataset.pile;
@@ -358,8 +426,13 @@ export function nearestPile(from, direction) {
 }
 
 export function moveFocus(key) {
-  const place = focusedPlace() || { pile: pileOrder(S.view.game)[0], index: null };
   const order = pileOrder(S.view.game);
+  const place = focusedPlace();
+  if (!place) {
+    // The first arrow comes onto the table: at the pile the keyboard was on last, else at the first pile.
+    arrive(S.focus && order.includes(S.focus.pile) ? S.focus.pile : order[0]);
+    return;
+  }
   if (key === "ArrowLeft" || key === "ArrowRight") {
     const step = key === "ArrowLeft" ? -1 : 1;
     arrive(order[(order.indexOf(place.pile) + step + order.length) % order.length]);

@@ -1,7 +1,9 @@
 // Fitting the table to the screen, and the toolbar's menu. Card size is computed here, from the window
 // and the grid the game's table needs (its layout, from the server's game info), and handed to the style
 // sheet as --cw and --gap; then the fans are laid out so that every covered card still shows its corner, and the cards
-// shrink only when even that does not fit. Below COMPACT_BELOW pixels the cards switch to their
+// shrink only when even that does not fit. Cards that had to shrink keep that size for the rest of the game in
+// that window (see holdKey): they never grow back and shrink again as a long column comes and goes, which would
+// move every pile under the player's hand. Below COMPACT_BELOW pixels the cards switch to their
 // large-print faces (as they always do with the "Large index" deck face).
 
 import { getSetting } from "./settings.js";
@@ -87,24 +89,43 @@ function setCardWidth(board, cw) {
  * `steps` gives that height to piles that step down instead (--step, at most half a card's height each),
  * so that a short table (wings of a few cards on a wide screen) still fills the window.
  */
-export function fitCards(board, shape, cardSize) {
+export function fitCards(board, shape, cardSize, game = "") {
   const { cols, depth, stacked = false, steps = 0 } = shape;
   const { gap, byWidth, byHeight } = bounds(board, shape);
   const fitted = Math.min(byWidth, byHeight, MAX_CARD);
   let cw = cardSize === "large" ? Math.min(MAX_LARGE_CARD, Math.max(byWidth, LARGER * fitted)) : fitted;
   const spare = byHeight / Math.min(byWidth, MAX_CARD);
-  const spread = cardSize === "large" || stacked || steps ? 1 : Math.min(MAX_SPREAD, Math.max(1, spare));
-  board.dataset.spread = spread.toFixed(2);
+  let spread = cardSize === "large" || stacked || steps ? 1 : Math.min(MAX_SPREAD, Math.max(1, spare));
   if (cardSize === "small") cw *= SMALL;
   cw = Math.max(MIN_CARD, Math.floor(cw * 10) / 10);
   const left = Math.max(0, byHeight - cw) * depth; // px of height the table does not need
-  const step = steps && cardSize !== "large" ? Math.min(0.7 * cw, left / steps) : 0;
+  let step = steps && cardSize !== "large" ? Math.min(0.7 * cw, left / steps) : 0;
+  // The size this game's cards came down to in this window, if they had to shrink (layoutFans): kept.
+  board.dataset.holdFor = holdKey(board, game, cardSize);
+  const held = board.dataset.heldFor === board.dataset.holdFor ? Number(board.dataset.held) : Infinity;
+  if (held < cw) {
+    step = (step * held) / cw;
+    spread = 1;
+    cw = held;
+  }
+  board.dataset.spread = spread.toFixed(2);
   board.style.setProperty("--step", `${Math.floor(step)}px`);
   document.documentElement.style.setProperty("--gap", `${gap.toFixed(1)}px`);
   board.style.setProperty("--cols", String(cols));
   board.style.setProperty("--cols-before", String(cols - (shape.beside || 0))); // the columns left of those
   setCardWidth(board, cw);
   return cw;
+}
+
+/**
+ * What the cards' shrinking is kept for: one game (its id), in one window size, below a toolbar and status line of
+ * one height, with one card size, face and pile labels setting. A new game, a resized or turned window, a status
+ * line that takes another row or another of those settings fits the cards anew.
+ */
+function holdKey(board, game, cardSize) {
+  const top = Math.round(board.getBoundingClientRect().top + window.scrollY);
+  return [game, window.innerWidth, window.innerHeight, top, cardSize, getSetting("face"), getSetting("pileLabels")]
+    .join(" ");
 }
 
 /** The box of what floats over the bottom of the table now (notice, message, solution bar), or null. */
@@ -145,6 +166,7 @@ function fanSteps(kinds, room, spread, compact) {
  * pile ends above the bottom of the window and above what floats over the table there (a notice, the
  * solution's controls): the table makes room for them. Fans open up by the board's spread (fitCards)
  * where the window has height to spare. Large cards never shrink or squeeze: the page scrolls instead.
+ * Cards that shrink stay that small for the rest of the game (fitCards keeps them so).
  */
 export function layoutFans(board) {
   const large = getSetting("cardSize") === "large";
@@ -158,6 +180,8 @@ export function layoutFans(board) {
     board.style.setProperty("--step", `${Math.floor((step * smaller) / cw)}px`);
     board.dataset.spread = "1.00";
     setCardWidth(board, smaller);
+    board.dataset.held = String(smaller); // kept for the rest of the game (fitCards)
+    board.dataset.heldFor = board.dataset.holdFor ?? "";
   }
 }
 
@@ -211,7 +235,8 @@ function layoutGroups(board, cardHeight, limit) {
     const piles = [...group.querySelectorAll(".pile")];
     if (piles.length < 2) continue;
     const box = group.getBoundingClientRect();
-    const room = (limit(box) - window.scrollY - box.top - cardHeight) / (piles.length - 1);
+    const top = piles[0].getBoundingClientRect().top; // below the group's name, where it shows one (style.css)
+    const room = (limit(box) - window.scrollY - top - cardHeight) / (piles.length - 1);
     const least = (board.classList.contains("compact") ? UP_MIN_COMPACT : UP_MIN) * cardHeight;
     const step = Math.min(cardHeight + 4, Math.max(least, room));
     group.style.setProperty("--pile-step", `${Math.floor(step)}px`);

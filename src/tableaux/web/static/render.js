@@ -109,10 +109,22 @@ export function flip(rects) {
     node.style.transform = `translate(${dx}px, ${dy}px)`;
     node.classList.add("lifted");
     requestAnimationFrame(() => {
+      if (!node.classList.contains("lifted")) return; // landed at once meanwhile (landSlides), or picked up
       node.classList.add("sliding");
       node.style.transform = "";
       node.addEventListener("transitionend", () => node.classList.remove("sliding", "lifted"), { once: true });
     });
+  }
+}
+
+/**
+ * Put every card that slides at its place at once: a press on the table while cards slide means a card where it
+ * will be (input.js), not one passing over another pile on its way home.
+ */
+export function landSlides() {
+  for (const node of board.querySelectorAll(".card.lifted:not(.dragging)")) {
+    node.classList.remove("sliding", "lifted");
+    node.style.transform = "";
   }
 }
 
@@ -199,9 +211,13 @@ export function renderMessage() {
       : tn("You won deal {deal} of {game} in {n} move and {time}!",
         "You won deal {deal} of {game} in {n} moves and {time}!", v.moves, facts);
     box.append(`${won} `);
-    box.append(button("message-new", t("Play another deal")));
+    // The buttons go together: onto a line of their own where the sentence leaves no room beside it for both.
+    const actions = document.createElement("span");
+    actions.className = "message-actions";
+    actions.append(button("message-new", t("Play another deal")));
     // The same deal from its start, to win it in fewer moves; not a daily deal, which is played once a day.
-    if (!v.daily) box.append(" ", button("message-again", t("Play this deal again")));
+    if (!v.daily) actions.append(button("message-again", t("Play this deal again")));
+    box.append(actions);
   } else if (v.given_up) {
     box.classList.add("over");
     box.append(t("You gave this game up.") + " ");
