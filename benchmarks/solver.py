@@ -10,7 +10,7 @@ the verdict and the search's own line (a default solve then shortens the line:
 --lines says what that adds), and with both backends, how many times as many
 positions a second the compiled core searches. Both backends run the same deals in one process,
 one after the other, so their ratio is fair even on a busy machine; quote
-medians. The Python backend gets a smaller range by default (it is about fifty
+medians. The Python backend gets a smaller range by default (it is forty to fifty
 times slower): --python-deals sets it.
 
 Solvitaire, the C++ research solver, on King Albert deals 1-2000 at 10 s each on
