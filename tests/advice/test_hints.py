@@ -309,9 +309,10 @@ def test_a_fair_hint_says_in_plain_words_how_many_layouts_the_solver_could_not_t
 @pytest.mark.parametrize(("name", "deal"), [("eagle-wing", 5), ("eagle-wing", 10), ("king-albert-classic", 5)])
 def test_following_the_fair_hints_wins_these_deals_without_going_back_and_forth(name: str, deal: int) -> None:
     """Each hint from a fresh plan: where the layouts' lines all start by going back to where the game has been,
-    the hint goes on another way that wins, so no position comes round again and again (Eagle Wing 5 and 10 used
-    to shuttle a card between two piles for ever, and classic 5 was lost to a rule of thumb). The effort has no
-    time limit, so every machine follows the same hints."""
+    the hint goes on another way that wins, so no position comes round again and again. In these deals a hint that
+    went back would shuttle a card between two piles for ever (Eagle Wing 5 and 10), and one that fell back on the
+    rule of thumb would lose a won game (classic 5). The effort has no time limit, so every machine follows the
+    same hints."""
     game = new_game(name, deal)
     spend = Effort(samples=32, positions=10_000, seconds=None)
     seen: dict[State, int] = {}
