@@ -126,19 +126,20 @@ def test_desktop_eagle_wing_spreads_its_wings_into_the_height_of_the_window(play
 CARD_WIDTH_JS = "() => parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--cw'))"
 
 
-def test_cards_that_shrink_for_a_long_column_keep_their_size_and_each_drag_right_after_a_move_lands(
+def test_cards_that_shrink_for_a_long_column_keep_their_size_and_each_drag_after_a_move_lands(
     player: Player,
 ) -> None:
     """King Albert deal 17 on a desktop: the solver's line builds a column of 16 cards, for which the cards must
     shrink to show every covered corner, and then takes it down again. The cards shrink only as far as needed and
     keep that size for the rest of the game: they never grow back and shrink again, so the piles stay where the
-    player's hand expects them. Each move is dragged as soon as the one before it shows, while its cards still
-    slide: every drag lands."""
+    player's hand expects them. Each move is dragged as soon as the cards of the one before it have come to rest
+    (a drag read from the table while it still moves could aim at where a pile was): every drag lands."""
     page = player.open("?game=king-albert&deal=17")
     game = tableaux.new_game("king-albert", 17)
     widths = [page.evaluate(CARD_WIDTH_JS)]
     for done, move in enumerate(tableaux.solve("king-albert", 17).moves[:62], 1):
         moving = game.position()["piles"][move.source][-move.count]["card"]
+        page.wait_for_function("() => !document.querySelector('#board .sliding')")
         drag(page, card(page, moving, move.source), pile(page, move.target))
         expect(page.locator("#moves")).to_have_text(str(done))
         game.play(move)
