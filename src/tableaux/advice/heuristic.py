@@ -45,8 +45,8 @@ def is_pointless(
     ):
         return True
     piles = state.piles
-    if not piles[dst] and count == len(piles[src]) and (
-            {src, dst} <= set(rules.tableau) or {src, dst} <= set(rules.foundations)):
+    if not piles[dst] and count == len(piles[src]) and any(
+            src in kind and dst in kind for kind in (rules.tableau, rules.foundations)):
         return True
     return bool(seen) and rules.apply(state, move) in seen  # type: ignore[operator]
 

@@ -215,10 +215,12 @@ def fair_hint(game: Game, spend: Effort | None = None, *, seed: int | str = 0) -
     gives the layouts drawn, the positions per layout and the seconds for the
     whole hint (the library's fair hint's, :mod:`tableaux.advice.effort`, unless given);
     the message counts against those same layouts. When no sampled layout is
-    won in time, the rule of thumb answers, saying so. A plan that starts by
-    going back to an earlier position comes after every other that wins as
-    often, so that following hints does not go round in circles; but it is
-    not hidden when it wins more often, or is the one winning line found.
+    won in time, the rule of thumb answers, saying so. Where every plan found
+    starts by going back to an earlier position, a plan through another first
+    move is looked for, and the way back is suggested only when none wins
+    (:func:`tableaux.advice.fair.plan`'s ``last_resort``): following the hints
+    never goes back and forth, and a winnable position is never called one the
+    solver found no way to win.
     """
     ended = ended_hint(game)
     if ended is not None:
@@ -227,8 +229,6 @@ def fair_hint(game: Game, spend: Effort | None = None, *, seed: int | str = 0) -
     drawn = spend.samples if spend.samples is not None else effort("fair-hint").samples
     assert drawn is not None
     observation = game.observation()
-    # A move back to an earlier position is suggested only where it is the way to win that the layouts show:
-    # left out altogether, a won position could be called one the solver found no way to win.
     answer = fair.plan(observation, drawn, seed=seed, max_nodes=spend.positions, time_limit=spend.seconds,
                        avoid=repeating_moves(game), last_resort=True, shortened=True)
     n, wins, decided = answer.samples, answer.wins, answer.decided

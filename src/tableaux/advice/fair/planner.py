@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,7 +76,6 @@ def play_out(rules: Rules, state: State, moves: Sequence[RawMove]) -> State:
     return state
 
 
-
 def _direct(rules: Rules, start: State, moves: Sequence[RawMove], avoid: Collection[str]) -> list[RawMove]:
     """``moves`` without the ones that go nowhere: a move left out, or a move and a later one that takes the same
     cards straight back, wherever the rest still plays and ends in the same position. A plan is cut from a
@@ -108,6 +107,7 @@ def _direct(rules: Rules, start: State, moves: Sequence[RawMove], avoid: Collect
             if cut:
                 break
     return line
+
 
 @dataclass(frozen=True)
 class Plan:
@@ -209,6 +209,17 @@ def _vote(
     return _Vote(found, votes, winnable, decided, done, ranked)
 
 
+def _ways_on(rules: Rules, state: State, solver: _Solver, avoid: Collection[str]) -> Iterator[RawMove]:
+    """The first moves a way on may start with, in the rule of thumb's order (useful moves first): those not in
+    ``avoid``, while the solver has time."""
+    for raw in heuristic_moves(rules, state):
+        if str(rules.to_move(raw)) in avoid:
+            continue
+        if solver.out_of_time():
+            return
+        yield raw
+
+
 def _forward_vote(rules: Rules, states: Sequence[State], unseen: frozenset[int], solver: _Solver, plans: int,
                   avoid: Collection[str], vote: _Vote) -> _Vote:
     """Plans through a first move not in ``avoid``, when every layout's own plan starts with one that is: the
@@ -217,11 +228,7 @@ def _forward_vote(rules: Rules, states: Sequence[State], unseen: frozenset[int],
     lines can all start by going back where the game has been, while a way on wins as well; suggesting the
     move back would have the next hint suggest the move forward again, for ever. ``vote`` (the counts of the
     layouts themselves) is returned when no first move gives a plan."""
-    for raw in heuristic_moves(rules, states[0]):
-        if str(rules.to_move(raw)) in avoid:
-            continue
-        if solver.out_of_time():
-            break
+    for raw in _ways_on(rules, states[0], solver, avoid):
         after = [rules.apply(state, raw) for state in states]
         if turns_card(rules, after[0], unseen):  # the move is a plan of its own: it turns a card
             won = {i for i in vote.winnable if solver(after[i]).winnable}
@@ -244,16 +251,11 @@ def _forward_line(rules: Rules, start: State, solver: _Solver, avoid: Collection
     the move before (another line that wins as well), and hints that followed such lines would go back and forth
     for ever; a line that goes on to a position the game has not been in cannot. The first moves are tried in the
     rule of thumb's order, useful moves first, until one is won or the time is out."""
-    for raw in heuristic_moves(rules, start):
-        move = rules.to_move(raw)
-        if str(move) in avoid:
-            continue
-        if solver.out_of_time():
-            break
+    for raw in _ways_on(rules, start, solver, avoid):
         after = rules.apply(start, raw)
         result = solver(after)
         if result.winnable:
-            return (move, *(solver.short_line(after, list(result.moves)) if shortened else result.moves))
+            return (rules.to_move(raw), *(solver.short_line(after, list(result.moves)) if shortened else result.moves))
     return ()
 
 
