@@ -117,22 +117,6 @@ def test_a_hand_built_start_that_is_no_real_position_is_refused(piles: dict[str,
         solve((KAC, state), relaxed=4)
 
 
-@pytest.mark.parametrize("piles", [
-    {**HOME_TO_NINE, "F1": "AC 3C 2C 4C 5C 6C 7C 8C 9C"},
-    {**HOME_TO_NINE, "R1": "TC TD"},
-])
-def test_a_default_solve_of_a_position_with_no_relaxed_proof_leaves_the_relaxed_stage_out(
-        small_stage: tuple[int, int, int], piles: dict[str, str]) -> None:
-    """Only ``relaxed=RANK`` asks for the relaxed game: a default solve of a position the proof does not hold for
-    searches it the usual way alone, never refused and never decided by a relaxed game."""
-    rest = "TC TD TH TS JC JD JH JS QC QD QH QS KC KD KH KS".split()
-    placed = " ".join(piles.values()).split()
-    piles = dict(piles)
-    for i, card in enumerate(c for c in rest if c not in placed):
-        piles[f"T{i % 9 + 1}"] = (piles.get(f"T{i % 9 + 1}", "") + " " + card).strip()
-    result = solve((KAC, HAND.state(**piles)), max_nodes=small_stage[0] * 10, line="none")
-    assert result.relaxed is None
-
 def test_relaxing_above_the_kings_is_the_real_game() -> None:
     """Above rank 13 there is nothing to relax: a won relaxed position is a won real one, and a lost deal is
     lost there too."""
@@ -306,85 +290,3 @@ def test_a_survey_row_says_the_relaxed_game_was_searched(tmp_path) -> None:
     rows = {r["deal"]: r for r in map(json.loads, out.read_text().splitlines())}
     assert rows[3]["verdict"] == "unwinnable" and rows[3]["relaxed"] == 4
     assert all(r["relaxed"] == 4 for r in rows.values())
-
-
-# ---- the relaxed stage of a default classic solve (Strategy.relaxed_stage)
-
-SMALL_STAGE = (2_000, 4, 20_000)
-"""A relaxed stage small enough for the Python search: 2,000 positions of the usual search, then the game relaxed
-above the Fours within 20,000."""
-
-
-@pytest.fixture
-def small_stage(monkeypatch: pytest.MonkeyPatch) -> tuple[int, int, int]:
-    from tableaux.solver.strategy import king_albert
-
-    monkeypatch.setattr(king_albert, "RELAXED_STAGE", SMALL_STAGE)
-    return SMALL_STAGE
-
-
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_a_deal_the_first_slice_leaves_open_is_proved_lost_by_the_relaxed_stage(
-        backend: str, small_stage: tuple[int, int, int]) -> None:
-    """Classic 4000005845: the usual search proves it lost after some 350,000 positions, and its game relaxed above
-    the Fours has no win, which takes under 4,000 to see. With 50,000 positions (a tenth of them is 5,000) a
-    default solve proves it lost through the relaxed game; the usual search alone leaves it open."""
-    staged = solve("king-albert-classic", 4000005845, max_nodes=50_000, backend=backend, line="none")
-    assert (staged.verdict, staged.relaxed) == ("unwinnable", 4)
-    assert small_stage[0] < staged.nodes <= small_stage[0] + 5_000
-    plain = solve("king-albert-classic", 4000005845, max_nodes=50_000, backend=backend, line="none",
-                  relaxed_stage=False)
-    assert (plain.verdict, plain.relaxed) == ("unknown", None)
-
-
-@needs_core
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(deal=st.integers(3_000_000_000, 2**32 - 1))
-def test_the_relaxed_stage_decides_whatever_the_usual_search_decides_with_what_it_leaves(
-        small_stage: tuple[int, int, int], deal: int) -> None:
-    """The stage costs at most its first slice and the relaxed game's cap: with a budget of B positions, a default
-    solve decides every deal the usual search alone decides with B less both, and the same way; what it decides
-    beyond those, a far bigger usual search never contradicts."""
-    first_slice, _rank, cap = small_stage
-    budget = 60_000
-    staged = solve("king-albert-classic", deal, max_nodes=budget, line="none")
-    plain = solve("king-albert-classic", deal, max_nodes=budget - first_slice - cap, line="none", relaxed_stage=False)
-    assert staged.nodes <= budget
-    if plain.verdict != "unknown":
-        assert staged.verdict == plain.verdict, deal
-    elif staged.verdict != "unknown":
-        bigger = solve("king-albert-classic", deal, max_nodes=3_000_000, line="none", relaxed_stage=False)
-        assert bigger.verdict in (staged.verdict, "unknown"), deal
-
-
-@needs_core
-def test_the_default_classic_solve_proves_a_slow_lost_deal_lost_through_its_relaxed_stage() -> None:
-    """Classic 3486418073, once the slowest of 150 fresh deals: the usual search alone proves it lost after
-    4.9 million positions. The default solve's relaxed stage proves it lost in about a quarter of them, and
-    three million positions decide it only with the stage."""
-    staged = solve("king-albert-classic", 3486418073, max_nodes=3_000_000, line="none")
-    assert (staged.verdict, staged.relaxed) == ("unwinnable", 4)
-    plain = solve("king-albert-classic", 3486418073, max_nodes=3_000_000, line="none", relaxed_stage=False)
-    assert plain.verdict == "unknown"
-
-
-@needs_core
-def test_the_relaxed_stage_proves_a_deal_lost_whose_relaxed_game_takes_most_of_its_million_positions() -> None:
-    """Classic 4000001280: the usual search proves it lost after some 11 million positions; its game relaxed above
-    the Fours has no win, which takes 865,832 positions to see. A default solve with 10 million positions proves
-    it lost in the stage, within the first slice and the relaxed game's cap."""
-    from tableaux.solver.strategy.king_albert import RELAXED_STAGE
-
-    first_slice, _rank, cap = RELAXED_STAGE
-    staged = solve("king-albert-classic", 4000001280, max_nodes=10_000_000, line="none")
-    assert (staged.verdict, staged.relaxed) == ("unwinnable", 4)
-    assert first_slice + 865_832 <= staged.nodes <= first_slice + cap
-
-
-@needs_core
-def test_solve_on_the_command_line_has_the_relaxed_stage_unless_told_to_leave_it_out() -> None:
-    out = run_tableaux("solve", "king-albert-classic", "3486418073", "--max-nodes", "3000000")
-    assert out.returncode == 1 and "unwinnable" in out.stdout and "relaxed above rank 4" in out.stdout
-    out = run_tableaux("solve", "king-albert-classic", "3486418073", "--max-nodes", "3000000", "--no-relaxed-stage",
-                       "--json")
-    assert out.returncode == 3 and json.loads(out.stdout)["verdict"] == "unknown"

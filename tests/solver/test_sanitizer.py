@@ -153,6 +153,21 @@ CHECKS = textwrap.dedent(
     assert _core.relaxed(rules.deal(1).piles, 4, -1, 0, 16 << 20)[0] == 0
     code, _, oom = _core.relaxed(rules.deal(11217).piles, 4, -1, 0, 2 << 20)
     assert code == -1 and oom
+    # The relaxed verdicts (core/relaxed.c): queries in turn, room that runs out, and a complete search pruned by
+    # them, its tables and stacks growing, a win replayed and a loss proved (classic 3 and 3739035860).
+    walk, rng = [rules.deal(3622411542)], random.Random(3)
+    for _ in range(200):
+        moves = rules.moves(walk[-1])
+        walk.append(rules.apply(walk[-1], rng.choice(moves)))
+    for room in (64 << 20, 1 << 20):
+        answers, _ = _core.verdicts([s.piles for s in walk[::5]], 3, room)
+        assert any(answers) or room < 64 << 20
+    for deal, verdict in ((5, 0), (3, 1), (3739035860, 1)):
+        start = rules.deal(deal)
+        code, line, _, _, _ = _core.solve(1, start.piles, 0, memory=256 << 20, first_pass=deal != 3739035860,
+                                          verdicts=3, verdicts_from=0 if deal < 10 else 200_000)
+        assert code == verdict, deal
+        assert code == 1 or plays_to_a_win(rules, start, line)
     print("sanitized core: OK")
     """
 )

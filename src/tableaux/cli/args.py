@@ -136,9 +136,9 @@ def add_solver_arguments(p: argparse.ArgumentParser) -> None:
                    "where higher cards are known by rank and colour only and foundations take either suit of "
                    "their colour; it has every win the deal has, so when it has none the deal is proved lost"))
     p.add_argument("--no-relaxed-stage", dest="relaxed_stage", action="store_false",
-                   help=_("classic King Albert: leave out the relaxed stage, which searches the game relaxed above "
-                   "the Fours for a proof of loss when a first slice of the usual search decides nothing (to "
-                   "measure the usual search alone)"))
+                   help=_("classic King Albert: leave out the relaxed verdicts, with which the complete search drops "
+                   "every position whose game relaxed above the Threes has no win (to measure the usual search "
+                   "alone)"))
     p.add_argument("--layered", action="store_true",
                    help=_("classic King Albert: a complete search that holds one class of positions at a time "
                    "instead of all of them, for deals whose spaces no memory holds; it finds wins late, "

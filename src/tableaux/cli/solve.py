@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
             print(_("proved: every position of the game relaxed above rank {rank}, which has every win the deal "
                     "has, was searched and none is won").format(rank=result.relaxed))
         elif result.verdict == "unwinnable":
-            print(_("proved: every position reachable from the deal was searched and none is won"))
+            print(_("proved: every position reachable from the deal was searched or proved lost, and none is won"))
         elif result.out_of_memory:
             print(_("the memory ran out before the search finished; try a larger --memory"))
         elif result.verdict == "unknown":

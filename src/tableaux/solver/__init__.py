@@ -120,8 +120,9 @@ class SolveResult:
         self.backend = backend
         self.out_of_memory = out_of_memory
         self.relaxed = relaxed
-        """The rank kept apart when the game relaxed above it proved the deal lost (``solve(..., relaxed=...)``, or
-        a default classic solve's relaxed stage)."""
+        """The rank kept apart when the game relaxed above it, searched first, proved the deal lost
+        (``solve(..., relaxed=...)``). A default classic solve's relaxed verdicts prune its complete search
+        instead, whose verdict it is."""
         self.lower_bound = lower_bound
 
     def _fields(self) -> tuple[object, ...]:
@@ -235,10 +236,10 @@ def solve(
     hold within a tenth of the budget (:data:`RELAXED_SHARE`): when it has no win, the deal has none
     (``unwinnable``, with ``relaxed`` set on the result); otherwise the solve goes on as without it, with what
     is left of the budget.
-    ``relaxed_stage`` (on by default; classic King Albert only has one, ``Strategy.relaxed_stage``): when a
-    first slice of the usual search decides nothing, the relaxed game is searched within the same tenth of the
-    budget, and then the usual search starts again with the rest; a deal decided within the slice never meets
-    it. ``relaxed=RANK`` replaces it, ``relaxed_stage=False`` leaves it out.
+    ``relaxed_stage`` (on by default; classic King Albert only has one, ``Strategy.relaxed_verdicts``): once
+    the complete search has made a few hundred thousand positions, it drops each position whose relaxed
+    position the relaxed game proves lost (:mod:`tableaux.solver.verdicts`); a deal decided sooner never
+    meets it. ``relaxed=RANK`` replaces it, ``relaxed_stage=False`` leaves it out.
     """
     rules, state = _position(game_or_position, deal)
     if options is None:
@@ -298,21 +299,8 @@ def _decide(rules: Rules, state: State, options: SolveOptions, backend: str, cor
     """The searches that decide: the verdict, the line they found (raw moves), the positions they made, whether
     an unknown verdict came from the memory, and the relaxed rank when the relaxed game proved the deal lost."""
     spent = 0
-    stage = None if options.relaxed is not None or not options.relaxed_stage else _relaxed_stage(rules, state, options)
-    if stage is not None:
-        # A first slice of the usual search decides most deals; only what it leaves open pays for the relaxed game.
-        first_slice, rank, cap = stage
-        verdict, line, spent, out_of_memory = _search(rules, state, options.replace(max_nodes=first_slice), backend,
-                                                      core_game)
-        if verdict != "unknown" or out_of_memory or _out_of_time(options, start):
-            return verdict, line, spent, out_of_memory, None
-        lost, made = _relaxed_lost(rules, state, backend, options, rank, cap, start)
-        spent += made
-        if lost:
-            return "unwinnable", None, spent, False, rank
-        options = _what_is_left(options, spent, start)
-    elif options.relaxed is not None:
-        lost, spent = _relaxed_lost(rules, state, backend, options, options.relaxed, None, start)
+    if options.relaxed is not None:
+        lost, spent = _relaxed_lost(rules, state, backend, options, options.relaxed, start)
         if lost:
             return "unwinnable", None, spent, False, options.relaxed
         options = _what_is_left(options, spent, start)
@@ -323,33 +311,37 @@ def _decide(rules: Rules, state: State, options: SolveOptions, backend: str, cor
 def _search(rules: Rules, state: State, options: SolveOptions, backend: str,
             core_game: int | None) -> tuple[Verdict, list[tuple[int, int, int]] | None, int, bool]:
     """The usual search (the first pass and the complete search) within ``options``' budget."""
+    verdicts = _relaxed_verdicts(rules, state, options)
     if backend == "c":
+        more = {} if verdicts is None else {"verdicts": verdicts[0], "verdicts_from": verdicts[1]}
         code, line, nodes, out_of_memory, _clears = _core.solve(
-            core_game, state.piles, state.redeals, **options.core_arguments())
+            core_game, state.piles, state.redeals, **options.core_arguments(), **more)
         verdict = _VERDICTS[code]
         return verdict, line, nodes, bool(out_of_memory) and verdict == "unknown"
     from .search import python_search  # the reference search is loaded only when it runs
 
     verdict, line, nodes, out_of_memory = python_search(
-        rules, state, options.max_nodes, options.time_limit, options.table_size, options.first_pass, options.layered)
+        rules, state, options.max_nodes, options.time_limit, options.table_size, options.first_pass, options.layered,
+        verdicts)
     return verdict, line, nodes, out_of_memory  # type: ignore[return-value]
 
 
-def _relaxed_stage(rules: Rules, state: State, options: SolveOptions) -> tuple[int, int, int] | None:
-    """The game's relaxed stage (``Strategy.relaxed_stage``), when the budget goes beyond its first slice and the
-    position is one the relaxation's proof holds for (a hand-built position may not be)."""
+def _relaxed_verdicts(rules: Rules, state: State, options: SolveOptions) -> tuple[int, int] | None:
+    """The game's relaxed verdicts for the complete search (``Strategy.relaxed_verdicts``: the rank kept apart, and
+    the positions from which they are asked), unless the options leave them out, the complete search is the
+    layered one, or the position is not one the relaxation's proof holds for (a hand-built position may not be)."""
     from .strategy import strategy_for
 
-    stage = strategy_for(rules).relaxed_stage
-    if stage is None or (options.max_nodes is not None and options.max_nodes <= stage[0]):
+    verdicts = strategy_for(rules).relaxed_verdicts
+    if verdicts is None or not options.relaxed_stage or options.relaxed is not None or options.layered:
         return None
-    from .relaxed import check_relaxable  # loaded only for a game with a relaxed stage
+    from .relaxed import check_relaxable  # loaded only for a game with relaxed verdicts
 
     try:
-        check_relaxable(rules, stage[1], state)
+        check_relaxable(rules, verdicts[0], state)
     except ValueError:
         return None
-    return stage
+    return verdicts
 
 
 def _out_of_time(options: SolveOptions, start: float) -> bool:
@@ -366,15 +358,13 @@ def _what_is_left(options: SolveOptions, spent: int, start: float) -> SolveOptio
     return options.replace(**left)
 
 
-def _relaxed_lost(rules: Rules, state: State, backend: str, options: SolveOptions, rank: int, cap: int | None,
+def _relaxed_lost(rules: Rules, state: State, backend: str, options: SolveOptions, rank: int,
                   start: float) -> tuple[bool, int]:
     """Whether the game relaxed above ``rank`` is lost (so the deal is), and the positions it kept, within its
-    share of the budget (:data:`RELAXED_SHARE`) and at most ``cap`` positions."""
+    share of the budget (:data:`RELAXED_SHARE`)."""
     max_nodes, time_limit = options.max_nodes, options.time_limit
     if max_nodes is not None:
         max_nodes = max(max_nodes // RELAXED_SHARE, 1)
-    if cap is not None:
-        max_nodes = cap if max_nodes is None else min(max_nodes, cap)
     if time_limit is not None:
         time_limit = max(min(time_limit / RELAXED_SHARE, time_limit - (time.perf_counter() - start)), 0.001)
     if backend == "c":

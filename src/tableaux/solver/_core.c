@@ -33,7 +33,8 @@
  *  - classic King Albert's complete search may be the layered one (layered.py
  *    is its reference), which holds one class of positions at a time;
  *  - a relaxed classic game (relaxed.py is its reference), whose loss proves
- *    the deal lost, may be searched first.
+ *    the deal lost, may be searched first, and the complete search may drop
+ *    every position whose relaxed position that game proves lost.
  *
  * Running out of nodes, time or memory gives "unknown", never a verdict.
  */
@@ -160,18 +161,18 @@ static int read_streams(PyObject *obj, int game, PassPlan *sched) {
 static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"game",       "piles",  "redeals",    "max_nodes",    "time_limit", "memory",
                             "first_pass", "oblige", "best_first", "threads",      "chained",    "layered",
-                            "disk",       "disk_class", "stream_alone", "streams", "turns", "after", NULL};
+                            "disk",       "disk_class", "stream_alone", "streams", "turns", "after", "verdicts", "verdicts_from", NULL};
     PyObject *g, *piles, *streams = NULL;
     long redeals;
     long long max_nodes = -1;
     double time_limit = 0;
     unsigned long long memory = 1ULL << 30, disk = 0;
     int first_pass = 1, oblige = 1, best_first = 1, threads = 1, chained = 1, layered = 0, game, stream_alone = -1;
-    int after = 0;
-    long long disk_class = -1, turns = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOl|LdKpppippKLiOLp", names, &g, &piles, &redeals, &max_nodes, &time_limit,
+    int after = 0, verdicts = 0;
+    long long disk_class = -1, turns = 0, verdicts_from = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOl|LdKpppippKLiOLpiL", names, &g, &piles, &redeals, &max_nodes, &time_limit,
                                      &memory, &first_pass, &oblige, &best_first, &threads, &chained,
-                                     &layered, &disk, &disk_class, &stream_alone, &streams, &turns, &after) ||
+                                     &layered, &disk, &disk_class, &stream_alone, &streams, &turns, &after, &verdicts, &verdicts_from) ||
         tx_py_game(g, &game))
         return NULL;
     if (threads < 1 || threads > 2) return PyErr_Format(PyExc_ValueError, "threads must be 1 or 2");
@@ -182,9 +183,11 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
         return PyErr_Format(PyExc_ValueError, "stream_alone is for King Albert's games, not Eagle Wing");
     if (layered && game != GAME_KA_CLASSIC)
         return PyErr_Format(PyExc_ValueError, "the layered search is for classic King Albert only");
+    if (verdicts && (game != GAME_KA_CLASSIC || verdicts < 1 || verdicts > 13))
+        return PyErr_Format(PyExc_ValueError, "verdicts is a rank from 1 to 13, for classic King Albert only");
     Schedule sched = {.pass = {.oblige = oblige, .best_first = best_first, .chain_runs = chained},
                       .complete = {.oblige = oblige, .layered = layered, .disk = {(size_t)disk, disk_class},
-                                   .turns = turns},
+                                   .turns = turns, .verdicts = verdicts, .verdicts_from = verdicts_from},
                       .stream_alone = stream_alone, .after = after};
     if (read_streams(streams, game, &sched.pass)) return NULL;
     Search *s = calloc(1, sizeof *s);
@@ -237,6 +240,37 @@ static PyObject *core_relaxed(PyObject *self, PyObject *args, PyObject *kw) {
     verdict = tx_relaxed_search(&p, kept, &b);
     Py_END_ALLOW_THREADS;
     return Py_BuildValue("(iLi)", verdict, b.nodes, b.out_of_memory);
+}
+
+static PyObject *core_verdicts(PyObject *self, PyObject *args, PyObject *kw) {
+    static char *names[] = {"positions", "rank_kept", "memory", NULL};
+    PyObject *positions, *seq, *answers = NULL;
+    int kept;
+    unsigned long long memory = 1ULL << 28;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "Oi|K", names, &positions, &kept, &memory)) return NULL;
+    if (kept < 1 || kept > 13) return PyErr_Format(PyExc_ValueError, "rank_kept must be from 1 to 13, not %d", kept);
+    if (!(seq = PySequence_Fast(positions, "positions must be a sequence of piles"))) return NULL;
+    RelaxedVerdicts *v = tx_verdicts_new(kept, (size_t)memory);
+    Budget b;
+    tx_budget_init(&b, -1, 0, 0);
+    if (!v) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (!(answers = PyList_New(0))) goto done;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
+        Pos p;
+        if (tx_py_position(GAME_KA_CLASSIC, PySequence_Fast_GET_ITEM(seq, i), 0, &p) ||
+            PyList_Append(answers, tx_verdicts_lost(v, &p, &b) ? Py_True : Py_False)) {
+            Py_CLEAR(answers);
+            goto done;
+        }
+    }
+done:
+    Py_DECREF(seq);
+    PyObject *result = answers ? Py_BuildValue("(NL)", answers, tx_verdicts_positions(v)) : NULL;
+    tx_verdicts_free(v);
+    return result;
 }
 
 static PyObject *core_shorten(PyObject *self, PyObject *args, PyObject *kw) {
@@ -342,6 +376,10 @@ static PyMethodDef core_methods[] = {
      "relaxed(piles, rank_kept, max_positions=-1, time_limit=0, memory=2**30) -> (verdict, positions, out_of_memory):\n"
      "classic King Albert relaxed above rank_kept (relaxed.py), searched to its end: verdict 1 lost (the deal is\n"
      "lost), 0 won (says nothing), -1 unknown"},
+    {"verdicts", (PyCFunction)(void (*)(void))core_verdicts, METH_VARARGS | METH_KEYWORDS,
+     "verdicts(positions, rank_kept, memory=2**28) -> (answers, positions searched): for each classic King Albert\n"
+     "position in turn, whether the game relaxed above rank_kept proves it lost, asked of one RelaxedVerdicts\n"
+     "(relaxed.c), as the complete search asks them"},
     {"moves", core_moves, METH_VARARGS, "moves(game, piles, redeals) -> every legal move, in the engine's order"},
     {"apply", core_apply, METH_VARARGS,
      "apply(game, piles, redeals, move) -> (piles, redeals) after the move; checks hash and undo on the way"},
@@ -367,7 +405,7 @@ static PyMethodDef core_methods[] = {
     {"solve", (PyCFunction)(void (*)(void))core_solve, METH_VARARGS | METH_KEYWORDS,
      "solve(game, piles, redeals, max_nodes=-1, time_limit=0, memory=2**30, first_pass=True, oblige=True,\n"
      "      best_first=True, threads=1, chained=True, layered=False,\n"
-     "      disk=0, disk_class=-1, stream_alone=-1, streams=None, turns=0, after=False)\n"
+     "      disk=0, disk_class=-1, stream_alone=-1, streams=None, turns=0, after=False, verdicts=0, verdicts_from=0)\n"
      "-> (verdict 0 winnable / 1 unwinnable / 2 unknown, winning line, nodes, ran out of memory,\n"
      "    times the table was full and emptied)\n"
      "layered (classic King Albert): the complete search is the layered one; disk: bytes of files it may write\n"
@@ -379,7 +417,9 @@ static PyMethodDef core_methods[] = {
      "(a line replayed before it counts) or say unknown\n"
      "turns: the complete search, alone, is made in turns of this many positions, each going on where the last\n"
      "stopped, as beside the first pass (tests: that changes nothing); 0: in one go\n"
-     "after: the complete search comes after the first pass instead of taking turns with it from the start"},
+     "after: the complete search comes after the first pass instead of taking turns with it from the start\n"
+     "verdicts (classic King Albert): the complete search drops each position the game relaxed above this rank\n"
+     "proves lost (relaxed.py's RelaxedVerdicts), once it has made verdicts_from positions; 0: none"},
     {NULL, NULL, 0, NULL},
 };
 

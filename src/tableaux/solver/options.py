@@ -104,9 +104,9 @@ class SolveOptions:
       ``layered`` only) lets it put classes of positions on disk.
     * ``relaxed`` (classic King Albert): the rank above which the relaxed game, whose loss proves the deal
       lost, is searched first, within a tenth of the budget (``tableaux.solver.RELAXED_SHARE``).
-    * ``relaxed_stage``: where the game has one (classic King Albert: ``Strategy.relaxed_stage``), a solve that a
-      first slice of the usual search leaves open searches a relaxed game next, within a tenth of the budget,
-      and then the usual search starts again with the rest. False leaves it out; ``relaxed`` replaces it.
+    * ``relaxed_stage``: where the game has one (classic King Albert: ``Strategy.relaxed_verdicts``), the complete
+      search drops, after its first few hundred thousand positions, every position that a relaxed game proves
+      lost (:mod:`tableaux.solver.verdicts`). False leaves it out; ``relaxed`` replaces it.
     * ``line``: ``"short"`` (the winning line, shortened: :mod:`tableaux.solver.detours`), ``"none"`` (the
       verdict alone, for callers that only count wins) or ``"found"`` (the line as the search found it, on
       which measures such as the catalogue's grades were defined).

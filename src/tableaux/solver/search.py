@@ -12,6 +12,7 @@ import time
 from ..rulebook.engine import RawMove, Rules, State
 from .layered import TableFull, layered_run
 from .strategy import Strategy, strategy_for
+from .verdicts import RelaxedVerdicts
 
 _CHECK_EVERY = 256
 """Nodes between two looks at the clock."""
@@ -61,6 +62,10 @@ class _Search:
         self.nodes = 0
         self.pass_deadline: float | None = None
         self._next_check = _CHECK_EVERY
+        self.verdicts: RelaxedVerdicts | None = None
+        """The complete search's relaxed verdicts (:mod:`.verdicts`), asked from ``verdicts_from`` positions of
+        its own on; None: none."""
+        self.verdicts_from = 0
 
     def _tick(self) -> None:
         """Count one position about to be made; out of budget before the count would pass ``max_nodes``."""
@@ -96,6 +101,8 @@ class _Search:
         closure = self.strategy.closure
         cap = None if node_cap is None else self.nodes + node_cap
         table_size = self.table_size
+        verdicts = None if restricted else self.verdicts
+        asked_from = self.nodes + self.verdicts_from  # as core/complete.c counts: the complete search's own positions
 
         line: list[RawMove] = []
         # Key -> the best rank reached with it (see Strategy.rank): a position is skipped when
@@ -108,6 +115,8 @@ class _Search:
         # pile the next move must use, or None), table key, the node count when it was made]. A node with
         # an obligation is another node than its position: its key gets the card to use.
         frames: list[list] = [[root, None, 0, 0, None, key(root), self.nodes]]
+        if verdicts is not None and self.nodes >= asked_from and verdicts.lost(root):
+            return None
 
         def made(move: RawMove, state: State) -> bool:
             """A safe move was made: count it and add it to the line; True when its position was reached already."""
@@ -175,6 +184,8 @@ class _Search:
                 seen, sizes = _collect(seen, sizes)
                 seen.update((f[5], rank(f[0])) for f in frames)
             seen[k] = r
+            if verdicts is not None and self.nodes >= asked_from and verdicts.lost(child):
+                continue  # its relaxed position is lost, so it is (its key stays in the table, as searched)
             mark = len(line)
             line.append(move)
             frames.append([child, grandchildren, 0, mark, pile, k, self.nodes])
@@ -236,13 +247,19 @@ def python_search(
     table_size: int,
     first_pass: bool,
     layered: bool = False,
+    verdicts: tuple[int, int] | None = None,
 ) -> tuple[str, list[RawMove] | None, int, bool]:
     """Both passes of one solve: the verdict, the winning line (raw moves), the positions made, and whether an
     unknown verdict came from a full table (the layered search's: the depth-first one forgets instead).
 
     ``layered``: the complete search is :mod:`.layered`'s (classic King Albert) instead of the depth-first one.
+    ``verdicts`` (classic King Albert, the depth-first complete search): the rank kept apart and the positions
+    after which the complete search drops the positions whose relaxed positions are lost (:mod:`.verdicts`).
     """
     search = _Search(rules, max_nodes, time_limit, table_size)
+    if verdicts is not None:
+        search.verdicts = RelaxedVerdicts(verdicts[0], count=search._tick, room=table_size)
+        search.verdicts_from = verdicts[1]
     line: list[RawMove] | None = None
     try:
         if first_pass and search.strategy.has_restricted_pass:

@@ -35,8 +35,9 @@ def solve_deal(game: str, deal: int, options: SolveOptions, lines: bool = True) 
     the disk it could use (``"disk_mb"``) when it could. A row whose solve searched the relaxed game first
     records the rank it kept apart (``"relaxed"``), whatever the verdict; a row made without the relaxed stage
     says so (``"relaxed_stage": false``), since its search differs from a default one (classic deal 44: 19.4 million
-    positions without it, 1.5 million with it); a row without the field had it, if its build had the stage at all
-    (CHANGELOG.md: the kept classic rows are older than it). An unknown row whose search ran out of
+    positions without it, 1.6 million with it); a row without the field had it, if its build had the stage at
+    all (CHANGELOG.md: the kept classic rows are older than it, and rows before the relaxed verdicts had a stage
+    of another kind). An unknown row whose search ran out of
     memory (or disk) says so (``"out_of_memory": true``): that, not the positions or the time, is what a retry
     must give more of. Every row records the build that made it (``"version"``); rows without it are older than
     the field."""
@@ -172,10 +173,10 @@ def worth_retrying(row: dict[str, Any], options: SolveOptions) -> bool:
     And so is the layered complete search, a search another than the depth-first one: a deal left
     unknown by the depth-first one is worth a layered run at the same budget (and memory), and a layered
     run with more disk than the row had is worth making too. So is a run that searches a relaxed game first,
-    at a rank the row's run did not keep apart, and, in a game with a relaxed stage, a run with the stage where
-    the row's run had none (``"relaxed_stage": false``): the stage proves lost deals the usual search leaves
-    open. The other way round, the stage's tenth of the budget given back to the usual search, only a bigger
-    budget is."""
+    at a rank the row's run did not keep apart, and, in a game with a relaxed stage (classic King Albert's
+    relaxed verdicts), a run with the stage where the row's run had none (``"relaxed_stage": false``): the
+    verdicts prove lost deals the usual search leaves open. The other way round, a run without them, only a
+    bigger budget is."""
     if row["verdict"] != "unknown":
         return False
     time_limit, max_nodes, first_pass = options.time_limit, options.max_nodes, options.first_pass
@@ -193,7 +194,7 @@ def worth_retrying(row: dict[str, Any], options: SolveOptions) -> bool:
     if relaxed is not None and row.get("relaxed") != relaxed:
         return True
     if (relaxed is None and options.relaxed_stage and row.get("relaxed_stage", True) is False
-            and strategy_for(rules(row["game"])).relaxed_stage is not None):
+            and strategy_for(rules(row["game"])).relaxed_verdicts is not None):
         return True
     return (more(max_nodes, old_nodes) or memory > old_memory
             or (max_nodes == old_nodes and more(time_limit, old_time))

@@ -3,6 +3,40 @@
 
 void tx_complete_start(Complete *c, Search *s, const CompletePlan *plan) {
     *c = (Complete){.s = s, .plan = *plan, .result = -1};
+    if (plan->verdicts && s->pos.game == GAME_KA_CLASSIC && !plan->layered) {
+        c->verdicts = tx_verdicts_new(plan->verdicts, s->budget.memory / 2);
+        tx_complete_memory(c);
+    }
+}
+
+/* The relaxed verdicts may hold half of the complete search's memory, taken from the rest: called when it starts
+ * and when the first pass ends and hands over its memory. The hardest deals' relaxed games need it (classic
+ * 3622411542: 10 s with half of 1 GiB beside the first pass, open at 30 s with a quarter). */
+void tx_complete_memory(Complete *c) {
+    if (!c->verdicts) return;
+    size_t want = (c->s->budget.memory + c->held) / 2;
+    if (want <= c->held) return;
+    c->s->budget.memory -= want - c->held;
+    c->held = want;
+    tx_verdicts_room(c->verdicts, want);
+    tx_search_share_memory(c->s);
+}
+
+/* The relaxed verdicts' memory back to the search. */
+void tx_complete_end(Complete *c) {
+    if (!c->verdicts) return;
+    tx_verdicts_free(c->verdicts);
+    c->verdicts = NULL;
+    c->s->budget.memory += c->held;
+    c->held = 0;
+    tx_search_share_memory(c->s);
+}
+
+/* RunSpec.prune: the relaxed verdicts, asked once the complete search has made plan.verdicts_from positions (a deal
+ * it decides sooner would pay for a relaxed game bigger than its own search). */
+static int prune_lost(void *ctx, const Pos *p, Budget *b) {
+    Complete *c = ctx;
+    return b->nodes >= c->plan.verdicts_from && tx_verdicts_lost(c->verdicts, p, b);
 }
 
 /*
@@ -16,7 +50,8 @@ int tx_complete_turn(Complete *c, long long size) {
     Budget *b = &s->budget;
     if (c->result >= 0) return c->result;
     b->cap = size >= 0 ? b->nodes + size : -1;
-    int r = tx_search_run(s, (RunSpec){.oblige = c->plan.oblige, .resume = 1}); /* a paused search goes on */
+    RunSpec how = {.oblige = c->plan.oblige, .resume = 1, .prune = c->verdicts ? prune_lost : NULL, .prune_ctx = c};
+    int r = tx_search_run(s, how); /* a paused search goes on */
     return r >= 0 ? (c->result = r) : -1;
 }
 
@@ -28,6 +63,7 @@ int tx_complete_run(Search *s, const CompletePlan *plan) {
     int r;
     do r = tx_complete_turn(&c, plan->turns > 0 ? plan->turns : -1);
     while (r < 0 && s->line.paused);
+    tx_complete_end(&c);
     tx_search_abandon(s);
     s->budget.cap = -1;
     return r;

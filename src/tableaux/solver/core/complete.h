@@ -7,6 +7,7 @@
 #define TABLEAUX_COMPLETE_H
 
 #include "layered.h"
+#include "relaxed.h"
 
 /* How the complete search searches, as the caller chose it (_core.c). */
 typedef struct {
@@ -15,6 +16,9 @@ typedef struct {
     LayDisk disk;       /* the files the layered search may write */
     long long turns;    /* alone, it is still made in turns of this many positions (tests: that changes nothing); 0:
                            in one go */
+    int verdicts;       /* classic King Albert: the rank kept apart by the relaxed verdicts (relaxed.c) that drop
+                           the positions they prove lost; 0: none */
+    long long verdicts_from; /* the verdicts are asked once the search has made this many positions */
 } CompletePlan;
 
 /* A complete search made in turns. */
@@ -22,10 +26,15 @@ typedef struct {
     Search *s;          /* its own position, table and line; its budget counts its own positions */
     CompletePlan plan;
     int result;         /* 1 won, 0 exhausted (lost), -1 undecided */
+    RelaxedVerdicts *verdicts; /* with plan.verdicts: the relaxed game's lost positions, in `held` bytes taken from
+                                  the search's memory */
+    size_t held;
 } Complete;
 
 int tx_complete_run(Search *s, const CompletePlan *plan);
 void tx_complete_start(Complete *c, Search *s, const CompletePlan *plan);
 int tx_complete_turn(Complete *c, long long size);
+void tx_complete_memory(Complete *c);
+void tx_complete_end(Complete *c);
 
 #endif

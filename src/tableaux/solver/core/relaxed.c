@@ -139,27 +139,34 @@ typedef struct {
     size_t begin, next, end; /* this position's moves in the move stack: the next one to try, and the end */
 } RFrame;
 
+static int relaxed_won(const RPos *p) { return p->height[0] + p->height[1] + p->height[2] + p->height[3] == 52; }
+
+/* The relaxed position of a real one (relaxed.py's relaxed_start). */
+static void relaxed_from(const Pos *start, int kept, RPos *p) {
+    memset(p, 0, sizeof *p);
+    p->kept = kept;
+    for (int f = 0; f < 4; f++)
+        if (start->n[f]) p->height[tx_suit[start->c[f][0] & 63]] = start->n[f];
+    for (int i = 0; i < 9; i++) {
+        for (int j = 0; j < start->n[KA_T0 + i]; j++) {
+            int c = start->c[KA_T0 + i][j] & 63;
+            p->pile[i][j] = (uint8_t)kind_of(p, tx_rank[c], tx_suit[c]);
+            p->ph[i] ^= tx_zob[j][p->pile[i][j]];
+        }
+        p->len[i] = start->n[KA_T0 + i];
+    }
+    for (int i = 0; i < 7; i++) {
+        int c = start->c[KA_R0 + i][0] & 63;
+        p->res[i] = start->n[KA_R0 + i] ? (uint8_t)kind_of(p, tx_rank[c], tx_suit[c]) : 0;
+    }
+}
+
 /* The relaxed game from `start`, searched to its end within the budget (its positions, deadline and memory): 1
  * lost (the real deal too), 0 won (says nothing), -1 unknown (out of positions, time or memory: the budget's
  * flags say which). Its positions are the keys it kept, counted in b->nodes. */
 int tx_relaxed_search(const Pos *start, int kept, Budget *b) {
     RPos p;
-    memset(&p, 0, sizeof p);
-    p.kept = kept;
-    for (int f = 0; f < 4; f++)
-        if (start->n[f]) p.height[tx_suit[start->c[f][0] & 63]] = start->n[f];
-    for (int i = 0; i < 9; i++) {
-        for (int j = 0; j < start->n[KA_T0 + i]; j++) {
-            int c = start->c[KA_T0 + i][j] & 63;
-            p.pile[i][j] = (uint8_t)kind_of(&p, tx_rank[c], tx_suit[c]);
-            p.ph[i] ^= tx_zob[j][p.pile[i][j]];
-        }
-        p.len[i] = start->n[KA_T0 + i];
-    }
-    for (int i = 0; i < 7; i++) {
-        int c = start->c[KA_R0 + i][0] & 63;
-        p.res[i] = start->n[KA_R0 + i] ? (uint8_t)kind_of(&p, tx_rank[c], tx_suit[c]) : 0;
-    }
+    relaxed_from(start, kept, &p);
     Table t;
     size_t table_cap = b->memory - b->memory / 4; /* the table's part of the allowance; the stacks have the rest */
     if (tx_budget_reserve(b, table_cap) || tx_table_init(&t, table_cap)) {
@@ -178,7 +185,7 @@ int tx_relaxed_search(const Pos *start, int kept, Budget *b) {
     top = (size_t)relaxed_moves(&p, mv);
     fr[0] = (RFrame){0, 0, top};
     for (;;) {
-        if (p.height[0] + p.height[1] + p.height[2] + p.height[3] == 52) {
+        if (relaxed_won(&p)) {
             result = 0;
             break;
         }
@@ -223,4 +230,243 @@ done:
     tx_table_free(&t);
     b->held -= table_cap;
     return result;
+}
+
+/*
+ * Relaxed verdicts (verdicts.py's RelaxedVerdicts is the reference, and has the proofs): the relaxed game's
+ * positions, each known lost or live, for the complete search to drop every real position whose relaxed
+ * position is lost. A position asked about and not known yet is searched from, depth first, with Tarjan's
+ * strongly connected components: a component finished without reaching a win is lost, every position of it; a
+ * win reached, or a live position, makes every position still open (they all reach the line being searched) live.
+ * So every position searched is known when the query ends, and no position is searched twice across queries.
+ * A query cut short (out of room, or by the budget) leaves its open positions unknown: not dropped, and searched
+ * again by a later query once there is room (tx_verdicts_room).
+ */
+typedef struct {
+    uint64_t hash; /* 0: empty */
+    uint32_t off;  /* its key in the arena: a length byte, then the key */
+    uint32_t val;  /* VAL_LOST, VAL_LIVE, VAL_UNKNOWN, or VAL_OPEN + its index while its query searches */
+} VSlot;
+
+/* VAL_UNKNOWN: a query cut short (for room, or by the budget) left it open; it is searched again when asked. */
+enum { VAL_LOST = 1, VAL_LIVE = 2, VAL_UNKNOWN = 3, VAL_OPEN = 4 };
+
+typedef struct {
+    size_t begin, next, end; /* its moves in the move stack */
+    uint32_t idx, low;       /* Tarjan's index and low link */
+    size_t sbase;            /* the Tarjan stack's height when it was entered: its component is what lies above */
+} VFrame;
+
+typedef struct {
+    uint64_t hash;
+    uint32_t off;
+} VOpen;
+
+struct RelaxedVerdicts {
+    int kept;
+    int full; /* out of room: positions not known yet are not searched (the search keeps them) */
+    HashSet set;
+    size_t max_used;
+    uint8_t *arena;
+    size_t arena_cap, arena_used;
+    size_t cap; /* what the slots, the keys and the stacks may take together */
+    VFrame *fr;
+    size_t fcap;
+    RMove *mv;
+    size_t mcap;
+    VOpen *stack; /* the Tarjan stack: the open positions */
+    size_t scap, sn;
+    long long positions; /* relaxed positions searched */
+};
+
+static uint64_t vslot_home(const void *slot) { return ((const VSlot *)slot)->hash; }
+static int vslot_empty(const void *slot) { return !((const VSlot *)slot)->hash; }
+static const HashKind VSLOTS = {sizeof(VSlot), vslot_home, vslot_empty};
+
+typedef struct {
+    uint64_t hash;
+    const uint8_t *key, *arena;
+    int len;
+} VQuery;
+
+static int vslot_holds(const void *slot, const void *query) {
+    const VSlot *s = slot;
+    const VQuery *q = query;
+    return s->hash == q->hash && q->arena[s->off] == q->len && !memcmp(q->arena + s->off + 1, q->key, (size_t)q->len);
+}
+
+static VSlot *vfind(const RelaxedVerdicts *v, uint64_t hash, const uint8_t *key, int len) {
+    VQuery q = {hash, key, v->arena, len};
+    return hs_find(&v->set, &VSLOTS, hash, vslot_holds, &q);
+}
+
+static size_t vheld(const RelaxedVerdicts *v) {
+    return (v->set.mask + 1) * sizeof(VSlot) + v->arena_cap + v->fcap * sizeof(VFrame) + v->mcap * sizeof(RMove) +
+           v->scap * sizeof(VOpen);
+}
+
+/* Grow an array to hold `need` items within the cap; 0, or -1 (then the verdicts are full). */
+static int vgrow(RelaxedVerdicts *v, void **buf, size_t *cap, size_t need, size_t item) {
+    if (need <= *cap) return 0;
+    size_t n = *cap ? *cap * 2 : 1024;
+    while (n < need) n *= 2;
+    if (vheld(v) + (n - *cap) * item > v->cap) return -1;
+    void *nb = realloc(*buf, n * item);
+    if (!nb) return -1;
+    *buf = nb;
+    *cap = n;
+    return 0;
+}
+
+/* Room for one more position (slots and key); 0, or -1 when the cap is reached. */
+static int vroom(RelaxedVerdicts *v) {
+    if (v->set.used >= v->max_used) {
+        size_t n = (v->set.mask + 1) * 2;
+        if (vheld(v) + n * sizeof(VSlot) > v->cap) return -1; /* the old slots and the new, for a while */
+        uint8_t *ns = calloc(n, sizeof(VSlot));
+        if (!ns) return -1;
+        free(hs_move(&v->set, &VSLOTS, ns, n));
+        v->max_used = n / 10 * 7;
+    }
+    if (v->arena_used + KEY_MAX + 1 > v->arena_cap) {
+        size_t n = v->arena_cap * 2;
+        if (n > 0xFFFFFF00u || vheld(v) + v->arena_cap > v->cap) return -1;
+        uint8_t *na = realloc(v->arena, n);
+        if (!na) return -1;
+        v->arena = na;
+        v->arena_cap = n;
+    }
+    return 0;
+}
+
+RelaxedVerdicts *tx_verdicts_new(int kept, size_t cap) {
+    RelaxedVerdicts *v = calloc(1, sizeof *v);
+    if (!v) return NULL;
+    v->kept = kept;
+    v->cap = cap;
+    v->set.slots = calloc(4096, sizeof(VSlot));
+    v->set.mask = 4095;
+    v->max_used = 4096 / 10 * 7;
+    v->arena_cap = 1 << 16;
+    v->arena = malloc(v->arena_cap);
+    if (!v->set.slots || !v->arena || vheld(v) > cap) {
+        tx_verdicts_free(v);
+        return NULL;
+    }
+    return v;
+}
+
+void tx_verdicts_free(RelaxedVerdicts *v) {
+    if (!v) return;
+    free(v->set.slots);
+    free(v->arena);
+    free(v->fr);
+    free(v->mv);
+    free(v->stack);
+    free(v);
+}
+
+long long tx_verdicts_positions(const RelaxedVerdicts *v) { return v->positions; }
+
+/* More room (never less): positions left unknown for want of room are searched again when asked. */
+void tx_verdicts_room(RelaxedVerdicts *v, size_t cap) {
+    if (cap <= v->cap) return;
+    v->cap = cap;
+    v->full = 0;
+}
+
+/* An open position's slot, found again by its hash and key (the slots move when they grow). */
+static VSlot *vopen_slot(const RelaxedVerdicts *v, VOpen o) {
+    return vfind(v, o.hash, v->arena + o.off + 1, v->arena[o.off]);
+}
+
+/* The open positions from `from` up become `val`, and leave the Tarjan stack. */
+static void vsettle(RelaxedVerdicts *v, size_t from, uint32_t val) {
+    for (size_t i = from; i < v->sn; i++) vopen_slot(v, v->stack[i])->val = val;
+    v->sn = from;
+}
+
+/* A position, open with index `idx`, onto the Tarjan stack: into the table when new (`s` is its empty slot), or
+ * searched again when unknown (`s` is its slot). -1 out of room. */
+static int venter(RelaxedVerdicts *v, VSlot *s, uint64_t hash, const uint8_t *key, int len, uint32_t idx) {
+    if (vgrow(v, (void **)&v->stack, &v->scap, v->sn + 1, sizeof *v->stack)) return -1;
+    if (!s->hash) {
+        if (vroom(v)) return -1;
+        s = vfind(v, hash, key, len); /* vroom may have moved the slots */
+        *s = (VSlot){hash, (uint32_t)v->arena_used, 0};
+        v->arena[v->arena_used] = (uint8_t)len;
+        memcpy(v->arena + v->arena_used + 1, key, (size_t)len);
+        v->arena_used += (size_t)len + 1;
+        v->set.used++;
+    }
+    s->val = VAL_OPEN + idx;
+    v->stack[v->sn++] = (VOpen){hash, s->off};
+    return 0;
+}
+
+/* Whether the relaxed position of real position `real` is lost (1), or live or not known (0). Each position searched
+ * to answer is counted first, as the depth-first search counts its own, with tx_budget_count (the turn's cap does
+ * not stop a query): a budget that runs out ends the query, its open positions live. */
+int tx_verdicts_lost(RelaxedVerdicts *v, const Pos *real, Budget *b) {
+    RPos p;
+    relaxed_from(real, v->kept, &p);
+    uint8_t key[KEY_MAX + KEY_SLACK];
+    uint64_t hash;
+    int len = relaxed_key(&p, key, &hash);
+    VSlot *s = vfind(v, hash |= !hash, key, len); /* hash 0 marks an empty slot */
+    if (s->hash && s->val != VAL_UNKNOWN) return s->val == VAL_LOST;
+    if (v->full || tx_budget_count(b)) return 0;
+    uint32_t idx = 0;
+    size_t depth = 0, top = 0;
+    if (venter(v, s, hash, key, len, idx) || vgrow(v, (void **)&v->fr, &v->fcap, 1, sizeof *v->fr)) goto full;
+    v->positions++;
+    if (relaxed_won(&p)) goto live;
+    if (vgrow(v, (void **)&v->mv, &v->mcap, MOVES_MAX, sizeof *v->mv)) goto full;
+    top = (size_t)relaxed_moves(&p, v->mv);
+    v->fr[0] = (VFrame){0, 0, top, idx, idx, 0};
+    for (;;) {
+        VFrame *f = &v->fr[depth];
+        if (f->next == f->end) {
+            if (f->low == f->idx) vsettle(v, f->sbase, VAL_LOST); /* a whole component, none of it reaching a win */
+            if (depth == 0) return 1;                              /* the root's component, the last one */
+            uint32_t low = f->low;
+            top = f->begin;
+            f = &v->fr[--depth];
+            if (low < f->low) f->low = low;
+            RMove m = v->mv[f->next - 1];
+            put(&p, m.src, take(&p, m.dst));
+            continue;
+        }
+        RMove m = v->mv[f->next++];
+        int k = take(&p, m.src);
+        put(&p, m.dst, k);
+        len = relaxed_key(&p, key, &hash);
+        s = vfind(v, hash |= !hash, key, len);
+        if (s->hash && s->val != VAL_UNKNOWN) {
+            if (s->val == VAL_LIVE) goto live; /* the line reaches a live position */
+            if (s->val >= VAL_OPEN && s->val - VAL_OPEN < f->low) f->low = s->val - VAL_OPEN;
+            take(&p, m.dst);
+            put(&p, m.src, k);
+            continue;
+        }
+        if (tx_budget_count(b)) goto cut;
+        size_t sbase = v->sn;
+        if (venter(v, s, hash, key, len, ++idx)) goto full;
+        v->positions++;
+        if (relaxed_won(&p)) goto live;
+        if (vgrow(v, (void **)&v->fr, &v->fcap, depth + 2, sizeof *v->fr) ||
+            vgrow(v, (void **)&v->mv, &v->mcap, top + MOVES_MAX, sizeof *v->mv))
+            goto full;
+        size_t n = (size_t)relaxed_moves(&p, v->mv + top);
+        v->fr[++depth] = (VFrame){top, top, top + n, idx, idx, sbase};
+        top += n;
+    }
+live: /* every open position reaches the line being searched, and so what it reached */
+    vsettle(v, 0, VAL_LIVE);
+    return 0;
+full:
+    v->full = 1;
+cut: /* nothing is known of the open positions: a later query searches them again */
+    vsettle(v, 0, VAL_UNKNOWN);
+    return 0;
 }

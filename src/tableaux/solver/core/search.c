@@ -182,6 +182,7 @@ int tx_search_run(Search *s, RunSpec how) {
      * are still right when it is expanded (at once), unless safe moves change the position there. */
     kh = node_key(s, &how, key, &klen);
     tx_table_visit(&s->table, kh, key, klen, pos_rank(p));
+    if (how.prune && how.prune(how.prune_ctx, p, &s->budget)) return 0;
     expand = 1; /* the top frame still needs its moves */
     if (GROW(s, frames, frames_cap, 1)) goto oom;
     s->line.frames[0].ubase = s->line.nundo;
@@ -267,7 +268,8 @@ resumed:;
             continue;
         }
         if (ob >= 0) klen = oblige_key(p, ob, key, klen, &h);
-        if (tx_table_visit(&s->table, h, key, klen, pos_rank(p))) {
+        if (tx_table_visit(&s->table, h, key, klen, pos_rank(p)) ||
+            (how.prune && how.prune(how.prune_ctx, p, &s->budget))) {
             undo_move(p, &s->line.undo[--s->line.nundo]);
             continue;
         }

@@ -55,6 +55,10 @@ typedef struct {
     int resume;     /* resumable: a run that reaches the end of its turn (its cap or time) pauses there, its line
                        kept, and a paused run goes on from where it stopped, exactly as if it had not (see
                        tx_search_run) */
+    /* The complete search's relaxed verdicts (complete.c): 1 when the position just made is proved lost, so
+       that it is dropped (its key stays in the table). NULL: none. */
+    int (*prune)(void *ctx, const Pos *p, Budget *b);
+    void *prune_ctx;
 } RunSpec;
 
 /* The most items one of a search's stacks may hold (their indexes are ints). A line that needs more ends

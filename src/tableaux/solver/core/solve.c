@@ -113,8 +113,10 @@ static int after_pass(Search *s, Search *c, Complete *comp) {
     c->budget.memory += s->budget.memory;
     s->budget.memory = 0;
     tx_search_share_memory(c);
+    tx_complete_memory(comp); /* the relaxed verdicts' quarter of it */
     c->budget.max_nodes = s->budget.max_nodes >= 0 ? s->budget.max_nodes - s->budget.nodes + c->budget.nodes : -1;
     int r = s->budget.out_of_budget || s->budget.out_of_memory ? -1 : tx_complete_turn(comp, -1);
+    tx_complete_end(comp);
     tx_search_abandon(c);
     if (r == 1) tx_search_take_line(s, c);
     return r;
@@ -155,7 +157,10 @@ int tx_solve(Search *s, const Schedule *o, long long max_nodes, double time_limi
             join_complete(s, c, &sh, thread, 0);
         }
 #endif
-        if (beside) tx_search_free(beside);
+        if (beside) {
+            tx_complete_end(&comp);
+            tx_search_free(beside);
+        }
         return V_UNKNOWN;
     }
     if (o->stream_alone >= 0) {
@@ -172,6 +177,7 @@ int tx_solve(Search *s, const Schedule *o, long long max_nodes, double time_limi
         if (r < 0) r = after_pass(s, beside, &comp);
         s->budget.nodes += beside->budget.nodes;
         s->budget.out_of_memory |= beside->budget.out_of_memory;
+        tx_complete_end(&comp);
         tx_search_free(beside);
     } else if (r < 0 && !s->budget.out_of_budget && !s->budget.out_of_memory) {
         s->budget.cap = -1;

@@ -36,11 +36,11 @@ class Strategy:
     """More polishes, with the compiled core, for a line still more than :data:`.lines.LONG` times its lower bound
     after the budgeted steps (:func:`tableaux.solver.lines.polish_long`), made in turn while the line stays long.
     Where a long line is common and only a long polish shortens it, a player watching it is worth the wait."""
-    relaxed_stage: tuple[int, int, int] | None = None
-    """Where a relaxed game proves many of the slow deals lost (:mod:`tableaux.solver.relaxed`, classic King Albert):
-    (positions of the usual search first, the rank kept apart, positions the relaxed game may make at most). A
-    solve whose first slice decides nothing searches that relaxed game, within a tenth of its budget too, before
-    the usual search starts again (:func:`tableaux.solver.solve`, ``relaxed_stage``)."""
+    relaxed_verdicts: tuple[int, int] | None = None
+    """Where a relaxed game proves the slow lost deals' positions lost (:mod:`tableaux.solver.verdicts`, classic
+    King Albert): (the rank kept apart, the positions of the complete search before it asks). The complete search
+    drops each position it makes whose relaxed position is lost (:func:`tableaux.solver.solve`,
+    ``relaxed_stage``)."""
     shortening_floor = 1000
     """Positions the shortening of a won line may make however few the solve made
     (:func:`tableaux.solver.lines.line_budget`): most lines are won in a few hundred positions, and a thousand

@@ -73,14 +73,15 @@ less; a rare one needs the last polish's three million positions from the start,
 250 has a line that no polish from the start shortens by a move, where only the tails' polishes do (164 moves
 to 139, 178 to 156: docs/solver.md, "Short lines", and docs/notes/short-lines.md, "Polishing the tails")."""
 
-RELAXED_STAGE = (1_000_000, 4, 1_000_000)
-"""The classic rules' relaxed stage: after a million positions of the usual search (about a third of a second in
-the core), the game relaxed above the Fours, within a million positions (about a second). Most classic deals are
-decided within the slice; of the lost ones that are not, the relaxed game proves many lost in a fraction of the
-usual search's time, and a win pays the relaxed game's time and the slice's second start (docs/solver.md, "The
-relaxed stage, by default"). Of 85 lost fresh deals that the usual search took over a million positions, the
-relaxed game proves 58 lost within half a million positions, 61 within a million and one more within three
-million."""
+RELAXED_VERDICTS = (3, 500_000)
+"""The classic rules' relaxed verdicts: the game relaxed above the Threes, asked once the complete search has made
+500,000 positions (about a tenth of a second in the core). On the hard lost deals most of the complete search's
+positions have lost relaxed positions: deal 3622411542, which neither this search nor Solvitaire had decided in
+minutes, is proved lost in 7 s of the complete search alone. Above the Fours the queries cost more than they
+save; above the Twos they prove too little (docs/solver.md, "The relaxed verdicts, by default"). The first
+positions are left alone because a query may search a whole relaxed game, hundreds of thousands of positions,
+which a deal decided sooner would pay for: asked from the 200,000th position, lost deals that took 0.1 s took
+0.6 s."""
 
 
 class KingAlbertStrategy(Strategy):
@@ -97,7 +98,7 @@ class KingAlbertStrategy(Strategy):
         if single_cards_only:
             self.shortening_floor = CLASSIC_SHORTENING_FLOOR
             self.long_polish = LONG_POLISH
-            self.relaxed_stage = RELAXED_STAGE
+            self.relaxed_verdicts = RELAXED_VERDICTS
         else:
             # AisleRiot's lines have few detours to cut, mostly short ones: the passes without a window cut the
             # same ones, in some 750 positions a line instead of 1,040 (docs/notes/short-lines.md).
