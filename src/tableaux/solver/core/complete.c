@@ -1,9 +1,14 @@
 /* The complete search (complete.h): whole, or in turns. */
 #include "complete.h"
 
+/* Whether a complete search of `p` as `plan` says has relaxed verdicts (classic King Albert's depth-first one). */
+int tx_complete_has_verdicts(const CompletePlan *plan, const Pos *p) {
+    return plan->verdicts && p->game == GAME_KA_CLASSIC && !plan->layered;
+}
+
 void tx_complete_start(Complete *c, Search *s, const CompletePlan *plan) {
     *c = (Complete){.s = s, .plan = *plan, .result = -1};
-    if (plan->verdicts && s->pos.game == GAME_KA_CLASSIC && !plan->layered) {
+    if (tx_complete_has_verdicts(plan, &s->pos)) {
         c->verdicts = tx_verdicts_new(plan->verdicts, s->budget.memory / 2);
         tx_complete_memory(c);
     }

@@ -32,6 +32,7 @@ typedef struct {
 } Complete;
 
 int tx_complete_run(Search *s, const CompletePlan *plan);
+int tx_complete_has_verdicts(const CompletePlan *plan, const Pos *p);
 void tx_complete_start(Complete *c, Search *s, const CompletePlan *plan);
 int tx_complete_turn(Complete *c, long long size);
 void tx_complete_memory(Complete *c);
