@@ -344,10 +344,6 @@ def _relaxed_verdicts(rules: Rules, state: State, options: SolveOptions) -> tupl
     return verdicts
 
 
-def _out_of_time(options: SolveOptions, start: float) -> bool:
-    return options.time_limit is not None and time.perf_counter() - start >= options.time_limit
-
-
 def _what_is_left(options: SolveOptions, spent: int, start: float) -> SolveOptions:
     """``options`` with the budget that ``spent`` positions and the seconds since ``start`` left."""
     left: dict[str, Any] = {}

@@ -161,7 +161,8 @@ static int read_streams(PyObject *obj, int game, PassPlan *sched) {
 static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"game",       "piles",  "redeals",    "max_nodes",    "time_limit", "memory",
                             "first_pass", "oblige", "best_first", "threads",      "chained",    "layered",
-                            "disk",       "disk_class", "stream_alone", "streams", "turns", "after", "verdicts", "verdicts_from", NULL};
+                            "disk",       "disk_class", "stream_alone", "streams", "turns", "after", "verdicts",
+                            "verdicts_from", NULL};
     PyObject *g, *piles, *streams = NULL;
     long redeals;
     long long max_nodes = -1;
@@ -172,7 +173,8 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
     long long disk_class = -1, turns = 0, verdicts_from = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OOl|LdKpppippKLiOLpiL", names, &g, &piles, &redeals, &max_nodes, &time_limit,
                                      &memory, &first_pass, &oblige, &best_first, &threads, &chained,
-                                     &layered, &disk, &disk_class, &stream_alone, &streams, &turns, &after, &verdicts, &verdicts_from) ||
+                                     &layered, &disk, &disk_class, &stream_alone, &streams, &turns, &after, &verdicts,
+                                     &verdicts_from) ||
         tx_py_game(g, &game))
         return NULL;
     if (threads < 1 || threads > 2) return PyErr_Format(PyExc_ValueError, "threads must be 1 or 2");

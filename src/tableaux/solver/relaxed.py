@@ -74,22 +74,33 @@ def kind(card: int, rank_kept: int) -> int:
     return rank * 8 + (SUIT[card] if rank <= rank_kept else 4 + RED[card])
 
 
-def _red(k: int) -> int:
+def kind_red(k: int) -> int:
+    """1 when a kind is red."""
     sub = k & 7
     return sub - 4 if sub >= 4 else int(sub in (1, 2))
 
 
-def relaxed_start(rules: Rules, state: State, rank_kept: int) -> RelaxedPosition:
-    """The relaxed position of a classic King Albert position (the map of the module docstring)."""
-    check_relaxable(rules, rank_kept, state)
+def relaxed_parts(state: State, rank_kept: int) -> tuple[list[int], list[int], list[list[int]]]:
+    """The map of the module docstring, in the real position's places: the foundations' heights by suit, the
+    reserve's kinds by cell (0 for an empty one), the tableau piles' kinds."""
     piles = state.piles
     heights = [0, 0, 0, 0]
     for f in FOUNDATIONS:
         if piles[f]:
             heights[SUIT[piles[f][0]]] = len(piles[f])
-    reserve = tuple(sorted(kind(piles[r][0], rank_kept) for r in RESERVE if piles[r]))
-    tableau = tuple(sorted(tuple(kind(c, rank_kept) for c in piles[t]) for t in TABLEAU))
-    return tuple(heights), reserve, tableau
+    cells = [kind(piles[r][0], rank_kept) if piles[r] else 0 for r in RESERVE]
+    return heights, cells, [[kind(c, rank_kept) for c in piles[t]] for t in TABLEAU]
+
+
+def canonical(heights: list[int], cells: list[int], piles: list[list[int]]) -> RelaxedPosition:
+    """The relaxed position of those parts: the reserve and the piles sorted, as interchangeable."""
+    return tuple(heights), tuple(sorted(k for k in cells if k)), tuple(sorted(tuple(pile) for pile in piles))
+
+
+def relaxed_start(rules: Rules, state: State, rank_kept: int) -> RelaxedPosition:
+    """The relaxed position of a classic King Albert position (the map of the module docstring)."""
+    check_relaxable(rules, rank_kept, state)
+    return canonical(*relaxed_parts(state, rank_kept))
 
 
 def check_relaxable(rules: Rules, rank_kept: int, state: State | None = None) -> None:
@@ -130,7 +141,7 @@ def children(pos: RelaxedPosition, rank_kept: int) -> Iterator[RelaxedPosition]:
         rank = k >> 3
         if rank <= rank_kept:
             return [k & 7] if heights[k & 7] == rank - 1 else []
-        return [f for f in range(4) if RED[f * 13] == _red(k) and heights[f] == rank - 1]
+        return [f for f in range(4) if RED[f * 13] == kind_red(k) and heights[f] == rank - 1]
 
     empty = () in tableau
     # The sources: (card, from a foundation, a pile's only card, the tableau, reserve and heights without it).
@@ -157,9 +168,9 @@ def children(pos: RelaxedPosition, rank_kept: int) -> Iterator[RelaxedPosition]:
         if not back:
             for f in homes(k):
                 yield h[:f] + (h[f] + 1,) + h[f + 1:], res, tuple(sorted(tab))
-        rank, red = k >> 3, _red(k)
+        rank, red = k >> 3, kind_red(k)
         for i, pile in enumerate(tab):
-            if pile and pile[-1] >> 3 == rank + 1 and _red(pile[-1]) != red:
+            if pile and pile[-1] >> 3 == rank + 1 and kind_red(pile[-1]) != red:
                 yield h, res, tuple(sorted((*tab[:i], (*pile, k), *tab[i + 1:])))
         if empty and not lone:  # a pile's only card to an empty pile would give the same position
             i = tab.index(())

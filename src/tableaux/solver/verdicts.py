@@ -34,10 +34,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..rulebook.cards import RED, SUIT
+from ..rulebook.cards import RED
 from ..rulebook.engine import State
-from ..rulebook.king_albert import FOUNDATIONS, RESERVE, TABLEAU
-from .relaxed import RelaxedPosition, kind
+from .relaxed import RelaxedPosition, canonical, kind, kind_red, relaxed_parts
 
 LOST, LIVE, UNKNOWN, OPEN = 1, 2, 3, 4
 """What is known of a relaxed position: lost, live (reaches a win), unknown (a query cut short left it open: it
@@ -54,18 +53,11 @@ class _Position:
     __slots__ = ("piles", "cells", "heights", "kept")
 
     def __init__(self, state: State, kept: int) -> None:
-        piles = state.piles
         self.kept = kept
-        self.piles = [[kind(c, kept) for c in piles[t]] for t in TABLEAU]
-        self.cells = [kind(piles[r][0], kept) if piles[r] else 0 for r in RESERVE]
-        self.heights = [0, 0, 0, 0]
-        for f in FOUNDATIONS:
-            if piles[f]:
-                self.heights[SUIT[piles[f][0]]] = len(piles[f])
+        self.heights, self.cells, self.piles = relaxed_parts(state, kept)
 
     def key(self) -> RelaxedPosition:
-        return (tuple(self.heights), tuple(sorted(k for k in self.cells if k)),
-                tuple(sorted(tuple(pile) for pile in self.piles)))
+        return canonical(self.heights, self.cells, self.piles)
 
     def won(self) -> bool:
         return sum(self.heights) == 52
@@ -91,13 +83,13 @@ class _Position:
             k = tops[s]
             if not k or (s >= 16 and k >> 3 == 1):
                 continue
-            rank, red = k >> 3, _red(k)
+            rank, red = k >> 3, kind_red(k)
             if s < 16:
                 for f in range(4):
                     if self.heights[f] == rank - 1 and (f == k & 7 if rank <= self.kept else RED[f * 13] == red):
                         out.append((s, 16 + f))
             for i in range(9):
-                if i != s and tops[i] and tops[i] >> 3 == rank + 1 and _red(tops[i]) != red:
+                if i != s and tops[i] and tops[i] >> 3 == rank + 1 and kind_red(tops[i]) != red:
                     out.append((s, i))
             if empty >= 0 and not (s < 9 and len(self.piles[s]) == 1):
                 out.append((s, empty))
@@ -120,11 +112,6 @@ class _Position:
             self.cells[d - 9] = k
         else:
             self.heights[d - 16] += 1
-
-
-def _red(k: int) -> bool:
-    sub = k & 7
-    return bool(sub - 4) if sub >= 4 else RED[sub * 13]
 
 
 class RelaxedVerdicts:

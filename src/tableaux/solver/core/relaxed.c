@@ -141,7 +141,7 @@ typedef struct {
 
 static int relaxed_won(const RPos *p) { return p->height[0] + p->height[1] + p->height[2] + p->height[3] == 52; }
 
-/* The relaxed position of a real one (relaxed.py's relaxed_start). */
+/* The relaxed position of a real one, in its places (relaxed.py's relaxed_parts). */
 static void relaxed_from(const Pos *start, int kept, RPos *p) {
     memset(p, 0, sizeof *p);
     p->kept = kept;
@@ -269,7 +269,7 @@ struct RelaxedVerdicts {
     size_t max_used;
     uint8_t *arena;
     size_t arena_cap, arena_used;
-    size_t cap; /* what the slots, the keys and the stacks may take together */
+    Budget mem; /* its memory alone: what the slots, the keys and the stacks may take together, and hold */
     VFrame *fr;
     size_t fcap;
     RMove *mv;
@@ -300,56 +300,32 @@ static VSlot *vfind(const RelaxedVerdicts *v, uint64_t hash, const uint8_t *key,
     return hs_find(&v->set, &VSLOTS, hash, vslot_holds, &q);
 }
 
-static size_t vheld(const RelaxedVerdicts *v) {
-    return (v->set.mask + 1) * sizeof(VSlot) + v->arena_cap + v->fcap * sizeof(VFrame) + v->mcap * sizeof(RMove) +
-           v->scap * sizeof(VOpen);
-}
-
-/* Grow an array to hold `need` items within the cap; 0, or -1 (then the verdicts are full). */
-static int vgrow(RelaxedVerdicts *v, void **buf, size_t *cap, size_t need, size_t item) {
-    if (need <= *cap) return 0;
-    size_t n = *cap ? *cap * 2 : 1024;
-    while (n < need) n *= 2;
-    if (vheld(v) + (n - *cap) * item > v->cap) return -1;
-    void *nb = realloc(*buf, n * item);
-    if (!nb) return -1;
-    *buf = nb;
-    *cap = n;
-    return 0;
-}
-
-/* Room for one more position (slots and key); 0, or -1 when the cap is reached. */
+/* Room for one more position (slots and key); 0, or -1 when the memory is spent. */
 static int vroom(RelaxedVerdicts *v) {
     if (v->set.used >= v->max_used) {
         size_t n = (v->set.mask + 1) * 2;
-        if (vheld(v) + n * sizeof(VSlot) > v->cap) return -1; /* the old slots and the new, for a while */
-        uint8_t *ns = calloc(n, sizeof(VSlot));
+        uint8_t *ns = tx_budget_alloc(&v->mem, n * sizeof(VSlot), 1); /* the old slots and the new, for a while */
         if (!ns) return -1;
-        free(hs_move(&v->set, &VSLOTS, ns, n));
+        tx_budget_free(&v->mem, hs_move(&v->set, &VSLOTS, ns, n), n / 2 * sizeof(VSlot));
         v->max_used = n / 10 * 7;
     }
-    if (v->arena_used + KEY_MAX + 1 > v->arena_cap) {
-        size_t n = v->arena_cap * 2;
-        if (n > 0xFFFFFF00u || vheld(v) + v->arena_cap > v->cap) return -1;
-        uint8_t *na = realloc(v->arena, n);
-        if (!na) return -1;
-        v->arena = na;
-        v->arena_cap = n;
-    }
-    return 0;
+    if (v->arena_used + KEY_MAX + 1 <= v->arena_cap) return 0;
+    size_t n = v->arena_cap * 2;
+    if (n > 0xFFFFFF00u) return -1; /* offsets are 32-bit */
+    return tx_budget_resize(&v->mem, (void **)&v->arena, &v->arena_cap, n, 1);
 }
 
 RelaxedVerdicts *tx_verdicts_new(int kept, size_t cap) {
     RelaxedVerdicts *v = calloc(1, sizeof *v);
     if (!v) return NULL;
     v->kept = kept;
-    v->cap = cap;
-    v->set.slots = calloc(4096, sizeof(VSlot));
+    tx_budget_init(&v->mem, -1, 0, cap);
+    v->set.slots = tx_budget_alloc(&v->mem, 4096 * sizeof(VSlot), 1);
     v->set.mask = 4095;
     v->max_used = 4096 / 10 * 7;
-    v->arena_cap = 1 << 16;
-    v->arena = malloc(v->arena_cap);
-    if (!v->set.slots || !v->arena || vheld(v) > cap) {
+    v->arena = tx_budget_alloc(&v->mem, 1 << 16, 0);
+    v->arena_cap = v->arena ? 1 << 16 : 0;
+    if (!v->set.slots || !v->arena) {
         tx_verdicts_free(v);
         return NULL;
     }
@@ -370,8 +346,8 @@ long long tx_verdicts_positions(const RelaxedVerdicts *v) { return v->positions;
 
 /* More room (never less): positions left unknown for want of room are searched again when asked. */
 void tx_verdicts_room(RelaxedVerdicts *v, size_t cap) {
-    if (cap <= v->cap) return;
-    v->cap = cap;
+    if (cap <= v->mem.memory) return;
+    v->mem.memory = cap;
     v->full = 0;
 }
 
@@ -389,7 +365,7 @@ static void vsettle(RelaxedVerdicts *v, size_t from, uint32_t val) {
 /* A position, open with index `idx`, onto the Tarjan stack: into the table when new (`s` is its empty slot), or
  * searched again when unknown (`s` is its slot). -1 out of room. */
 static int venter(RelaxedVerdicts *v, VSlot *s, uint64_t hash, const uint8_t *key, int len, uint32_t idx) {
-    if (vgrow(v, (void **)&v->stack, &v->scap, v->sn + 1, sizeof *v->stack)) return -1;
+    if (tx_budget_grow(&v->mem, (void **)&v->stack, &v->scap, v->sn + 1, sizeof *v->stack)) return -1;
     if (!s->hash) {
         if (vroom(v)) return -1;
         s = vfind(v, hash, key, len); /* vroom may have moved the slots */
@@ -418,10 +394,11 @@ int tx_verdicts_lost(RelaxedVerdicts *v, const Pos *real, Budget *b) {
     if (v->full || tx_budget_count(b)) return 0;
     uint32_t idx = 0;
     size_t depth = 0, top = 0;
-    if (venter(v, s, hash, key, len, idx) || vgrow(v, (void **)&v->fr, &v->fcap, 1, sizeof *v->fr)) goto full;
+    if (venter(v, s, hash, key, len, idx) || tx_budget_grow(&v->mem, (void **)&v->fr, &v->fcap, 1, sizeof *v->fr))
+        goto full;
     v->positions++;
     if (relaxed_won(&p)) goto live;
-    if (vgrow(v, (void **)&v->mv, &v->mcap, MOVES_MAX, sizeof *v->mv)) goto full;
+    if (tx_budget_grow(&v->mem, (void **)&v->mv, &v->mcap, MOVES_MAX, sizeof *v->mv)) goto full;
     top = (size_t)relaxed_moves(&p, v->mv);
     v->fr[0] = (VFrame){0, 0, top, idx, idx, 0};
     for (;;) {
@@ -454,8 +431,8 @@ int tx_verdicts_lost(RelaxedVerdicts *v, const Pos *real, Budget *b) {
         if (venter(v, s, hash, key, len, ++idx)) goto full;
         v->positions++;
         if (relaxed_won(&p)) goto live;
-        if (vgrow(v, (void **)&v->fr, &v->fcap, depth + 2, sizeof *v->fr) ||
-            vgrow(v, (void **)&v->mv, &v->mcap, top + MOVES_MAX, sizeof *v->mv))
+        if (tx_budget_grow(&v->mem, (void **)&v->fr, &v->fcap, depth + 2, sizeof *v->fr) ||
+            tx_budget_grow(&v->mem, (void **)&v->mv, &v->mcap, top + MOVES_MAX, sizeof *v->mv))
             goto full;
         size_t n = (size_t)relaxed_moves(&p, v->mv + top);
         v->fr[++depth] = (VFrame){top, top, top + n, idx, idx, sbase};

@@ -91,7 +91,7 @@ static int join_complete(Search *s, Search *c, Share *sh, pthread_t thread, int 
 
 /* The complete search that takes turns with the first pass on this thread: a search of its own, with three eighths
  * of the memory while the pass runs (complete.c), or half when it has relaxed verdicts, which take half of its own
- * (on 1,259 fresh classic deals, 44.4 CPU s at 10 s each instead of 49.9, and 4233258551 won in 4.3 s instead of
+ * (on 1,259 fresh classic deals, 45.7 CPU s at 10 s each instead of 49.9, and 4233258551 won in 4.2 s instead of
  * open: docs/notes/solver-experiments.md); NULL when it could not start. */
 static Search *beside_pass(Search *s, Complete *comp, const CompletePlan *plan) {
     Search *c = calloc(1, sizeof *c);
@@ -116,7 +116,7 @@ static int after_pass(Search *s, Search *c, Complete *comp) {
     c->budget.memory += s->budget.memory;
     s->budget.memory = 0;
     tx_search_share_memory(c);
-    tx_complete_memory(comp); /* the relaxed verdicts' quarter of it */
+    tx_complete_memory(comp); /* the relaxed verdicts' half of it */
     c->budget.max_nodes = s->budget.max_nodes >= 0 ? s->budget.max_nodes - s->budget.nodes + c->budget.nodes : -1;
     int r = s->budget.out_of_budget || s->budget.out_of_memory ? -1 : tx_complete_turn(comp, -1);
     tx_complete_end(comp);
