@@ -1,7 +1,8 @@
 """The first pass's streamlined runs (core/solve.c): depth-first runs under restrictions that are no proof
 (every card that can go home goes at once and for good; keys that do not tell the two suits of a colour
-apart). They may only ever report wins, each line replayed before it is believed, never a loss: every
-``unwinnable`` comes from the complete search alone, and verdicts stay those of the solve without them.
+apart), some in a plain move order instead of the planned one. They may only ever report wins, each line
+replayed before it is believed, never a loss: every ``unwinnable`` comes from the complete search alone, and
+verdicts stay those of the solve without them.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ if "c" in BACKENDS:
     from tableaux.solver import _core
 
 CORE_GAME = {"king-albert": 0, "king-albert-classic": 1}
-HOME, SUITS, BACK = 1, 2, 4
-KINDS = [HOME, SUITS, HOME | SUITS, SUITS | BACK, HOME | SUITS | BACK, BACK]
+HOME, SUITS, BACK, PLAIN = 1, 2, 4, 8
+KINDS = [HOME, SUITS, HOME | SUITS, SUITS | BACK, HOME | SUITS | BACK, BACK, PLAIN | SUITS, PLAIN | HOME | SUITS | BACK]
 
 
 def wins(rules: Rules, start: State, line: list[tuple[int, int, int]]) -> bool:
@@ -132,10 +133,26 @@ def test_when_no_win_keeps_every_card_home_the_runs_that_take_cards_back_have_th
     assert _core.solve(game, start.piles, start.redeals, max_nodes=20_000_000, streams=())[0] == 2
 
 
+@pytest.mark.parametrize("deal", [3694301197, 3817937407, 4079795542])
+def test_the_plain_order_wins_at_once_deals_whose_wins_the_planned_order_buries(deal: int) -> None:
+    """Classic 3694301197, 3817937407 and 4079795542: a streamlined run in the plain move order (cards home,
+    tableau to tableau, reserve to tableau, cards back; the biggest piles first) wins within 40,000 positions,
+    the plain order's first turn, where the planned order's streamlined run has not won after ten times as
+    many. So the solve, whose classic first pass starts with the plain run, wins each within that turn."""
+    rules, game = GAMES["king-albert-classic"], CORE_GAME["king-albert-classic"]
+    start = rules.deal(deal)
+    verdict, line, _, _, _ = _core.solve(game, start.piles, start.redeals, max_nodes=40_000, stream_alone=PLAIN | SUITS)
+    assert verdict == 0 and wins(rules, start, line)
+    assert _core.solve(game, start.piles, start.redeals, max_nodes=400_000, stream_alone=HOME | SUITS)[0] == 2
+    verdict, line, nodes, _, _ = _core.solve(game, start.piles, start.redeals, max_nodes=1_000_000)
+    assert verdict == 0 and wins(rules, start, line) and nodes <= 40_000
+
+
 def test_streams_are_refused_clearly_outside_their_range() -> None:
     start = GAMES["king-albert"].deal(1)
-    for bad in ((0,), (8,), (1, 2, 3, 4, 5), ("x",), 3):
+    for bad in ((0,), (16,), (1, 2, 3, 4, 5), ("x",), 3):
         with pytest.raises((ValueError, TypeError), match="streams"):
             _core.solve(0, start.piles, start.redeals, max_nodes=1000, streams=bad)
-    with pytest.raises(ValueError, match="stream_alone"):
-        _core.solve(0, start.piles, start.redeals, max_nodes=1000, stream_alone=9)
+    for bad in (0, 16):
+        with pytest.raises(ValueError, match="stream_alone"):
+            _core.solve(0, start.piles, start.redeals, max_nodes=1000, stream_alone=bad)

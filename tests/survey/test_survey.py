@@ -280,13 +280,13 @@ def test_unknown_deals_are_solved_again_with_more_memory_and_rows_record_it(tmp_
 
 
 def test_an_unknown_deal_is_solved_again_without_the_first_pass_at_the_same_budget(tmp_path: Path) -> None:
-    # Classic deal 27 is lost: its complete search alone needs about 36,000 positions, so at 60,000 the
-    # first pass's half leaves it too few, and a run that gives the complete search everything proves it.
-    out, deal = tmp_path / "r.jsonl", range(27, 28)
+    # Classic deal 168 is lost: its complete search alone needs about 43,000 positions, so at 60,000 the
+    # first pass's share leaves it too few, and a run that gives the complete search everything proves it.
+    out, deal = tmp_path / "r.jsonl", range(168, 169)
     assert survey("king-albert-classic", deal, out=out, time_limit=60.0, max_nodes=60_000).unknown == 1
     alone = survey("king-albert-classic", deal, out=out, time_limit=60.0, max_nodes=60_000, first_pass=False)
     assert alone.unwinnable == 1 and len(out.read_text().splitlines()) == 2
-    assert read_results(out, "king-albert-classic")[27]["first_pass"] is False
+    assert read_results(out, "king-albert-classic")[168]["first_pass"] is False
     assert "first_pass" not in json.loads(out.read_text().splitlines()[0])  # rows with the pass stay as they were
 
 
@@ -372,17 +372,17 @@ def test_a_deal_unknown_with_the_relaxed_stage_or_in_a_game_without_one_is_not_r
 
 
 def test_cli_no_first_pass_gives_the_complete_search_the_whole_budget(tmp_path: Path) -> None:
-    cmd = ["solve", "king-albert-classic", "27", "--max-nodes", "60000"]
+    cmd = ["solve", "king-albert-classic", "168", "--max-nodes", "60000"]
     assert run_tableaux(*cmd, timeout=300).returncode == 3  # unknown
     alone = run_tableaux(*cmd, "--no-first-pass", timeout=300)
     assert alone.returncode == 1 and "proved" in alone.stdout  # unwinnable
     out = tmp_path / "r.jsonl"
-    survey("king-albert-classic", range(27, 28), out=out, time_limit=60.0, max_nodes=60_000)
-    proc = run_tableaux("survey", "king-albert-classic", "--deals", "27-27", "--workers", "1", "--max-nodes", "60000",
-                        "--time-limit", "60", "--no-first-pass", "--out", str(out), timeout=300)
+    survey("king-albert-classic", range(168, 169), out=out, time_limit=60.0, max_nodes=60_000)
+    proc = run_tableaux("survey", "king-albert-classic", "--deals", "168-168", "--workers", "1", "--max-nodes",
+                        "60000", "--time-limit", "60", "--no-first-pass", "--out", str(out), timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert "1 unknown there, solved again" in proc.stderr and "no first pass" in proc.stderr
-    assert read_results(out, "king-albert-classic")[27]["verdict"] == "unwinnable"
+    assert read_results(out, "king-albert-classic")[168]["verdict"] == "unwinnable"
 
 
 def test_deals_solved_again_go_one_to_a_batch_so_a_stopped_survey_loses_little(

@@ -132,26 +132,27 @@ static PyObject *core_safe(PyObject *self, PyObject *args) {
 
 /* The first pass's streamlined runs (PassPlan.streams): each a sum of STREAM_* bits; None gives the game's own. */
 static int read_streams(PyObject *obj, int game, PassPlan *sched) {
-    static const int DEFAULT[] = {STREAM_HOME | STREAM_SUITS, STREAM_SUITS | STREAM_BACK};
+    static const int KING_ALBERT[] = {STREAM_HOME | STREAM_SUITS, STREAM_SUITS | STREAM_BACK, 0};
+    static const int CLASSIC[] = {STREAM_PLAIN | STREAM_SUITS, STREAM_HOME | STREAM_SUITS, STREAM_SUITS | STREAM_BACK, 0};
     sched->nstreams = 0;
     if (!obj || obj == Py_None) {
-        if (game != GAME_EW)
-            for (size_t i = 0; i < sizeof DEFAULT / sizeof *DEFAULT; i++) sched->streams[sched->nstreams++] = DEFAULT[i];
+        const int *kinds = game == GAME_KA_CLASSIC ? CLASSIC : KING_ALBERT;
+        for (int i = 0; game != GAME_EW && kinds[i]; i++) sched->streams[sched->nstreams++] = kinds[i];
         return 0;
     }
-    PyObject *seq = PySequence_Fast(obj, "streams must be a sequence of streamliner sets (1 to 7)");
+    PyObject *seq = PySequence_Fast(obj, "streams must be a sequence of streamliner sets (1 to 15)");
     if (!seq) return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     int bad = n > 4;
     for (Py_ssize_t i = 0; i < n && !bad; i++) {
         long k = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
         if (k == -1 && PyErr_Occurred()) PyErr_Clear();
-        bad = k < 1 || k > (STREAM_HOME | STREAM_SUITS | STREAM_BACK);
+        bad = k < 1 || k > STREAM_ALL;
         if (!bad) sched->streams[sched->nstreams++] = (int)k;
     }
     Py_DECREF(seq);
     if (bad) {
-        PyErr_SetString(PyExc_ValueError, "streams must be at most 4 streamliner sets, each a whole number from 1 to 7");
+        PyErr_SetString(PyExc_ValueError, "streams must be at most 4 streamliner sets, each a whole number from 1 to 15");
         return -1;
     }
     if (game == GAME_EW) sched->nstreams = 0; /* Eagle Wing has no first pass */
@@ -179,8 +180,8 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
         return NULL;
     if (threads < 1 || threads > 2) return PyErr_Format(PyExc_ValueError, "threads must be 1 or 2");
     if (memory < (1u << 20)) return PyErr_Format(PyExc_ValueError, "memory must be at least 1 MiB");
-    if (stream_alone != -1 && (stream_alone < 1 || stream_alone > (STREAM_HOME | STREAM_SUITS | STREAM_BACK)))
-        return PyErr_Format(PyExc_ValueError, "stream_alone must be -1 (none) or a streamliner set from 1 to 7");
+    if (stream_alone != -1 && (stream_alone < 1 || stream_alone > STREAM_ALL))
+        return PyErr_Format(PyExc_ValueError, "stream_alone must be -1 (none) or a streamliner set from 1 to 15");
     if (stream_alone != -1 && game == GAME_EW)
         return PyErr_Format(PyExc_ValueError, "stream_alone is for King Albert's games, not Eagle Wing");
     if (layered && game != GAME_KA_CLASSIC)
@@ -414,7 +415,8 @@ static PyMethodDef core_methods[] = {
      "for classes too big for the memory; disk_class: a class whose table passes this many positions goes on\n"
      "disk (-1: only when the memory is full; 0: every class)\n"
      "streams (King Albert): the first pass's streamlined runs, in turn, each a sum of 1 (every card that can go\n"
-     "home goes at once), 2 (keys that do not tell a colour's suits apart) and 4 (cards may be taken back); None:\n"
+     "home goes at once), 2 (keys that do not tell a colour's suits apart), 4 (cards may be taken back) and 8 (the\n"
+     "plain move order instead of the planned one); None:\n"
      "the game's own, (): none. stream_alone: one streamlined run of that set and nothing else, which can only win\n"
      "(a line replayed before it counts) or say unknown\n"
      "turns: the complete search, alone, is made in turns of this many positions, each going on where the last\n"

@@ -124,6 +124,41 @@ int tx_ka_order(const Pos *p, Move *mv, int n, int restricted, int restart) {
     return tx_ordered(sc, ns, mv);
 }
 
+/* 1 when pile a comes before pile b in the plain order's pile order: fewer cards first, then by the cards from
+ * the bottom up (rank, then suit), then by pile number. */
+static int pile_less(const Pos *p, int a, int b) {
+    if (p->n[a] != p->n[b]) return p->n[a] < p->n[b];
+    for (int j = 0; j < p->n[a]; j++) {
+        int x = p->c[a][j] & 63, y = p->c[b][j] & 63;
+        if (x != y) return (x % 13) * 4 + x / 13 < (y % 13) * 4 + y / 13;
+    }
+    return a < b;
+}
+
+/* A streamlined run's plain move order (STREAM_PLAIN): the moves ka_keeps keeps, in an order that knows nothing
+ * of plans: cards home, then tableau to tableau, then reserve to tableau, then cards back off the foundations;
+ * within each from the biggest pile first (pile_less), then to the biggest first. It is the order of a plain
+ * depth-first solver that keeps its piles sorted, and it wins at once some deals whose wins tx_ka_order buries
+ * deep (classic 3694301197: 13,000 positions instead of 847,000) while it misses others that one finds at once. */
+int tx_ka_plain_order(const Pos *p, Move *mv, int n, int restricted) {
+    int h[4], place[KA_NPILES] = {0}; /* a pile's place among the piles of its kind, the last one biggest */
+    suit_heights(p, 0, h);
+    for (int a = KA_T0; a < KA_NPILES; a++)
+        for (int b = a + 1; b < (a < KA_T1 ? KA_T1 : KA_NPILES); b++) place[pile_less(p, a, b) ? b : a]++;
+    Scored sc[512];
+    int ns = 0;
+    uint64_t empty[KA_NPILES] = {0};
+    for (int j = 0; j < n; j++) {
+        Move m = mv[j];
+        if (!ka_keeps(p, h, m, restricted, 0, empty)) continue;
+        int a = m.dst < KA_T0 ? 0 : m.src < KA_T0 ? 3 : m.src >= KA_R0 ? 2 : 1;
+        int from = (m.src >= KA_R0 ? 16 : 0) + (m.src >= KA_T0 ? place[m.src] : m.src);
+        int to = m.dst >= KA_T0 ? place[m.dst] : m.dst;
+        sc[ns++] = (Scored){a, -(from * 32 + to), m};
+    }
+    return tx_ordered(sc, ns, mv);
+}
+
 /* Sorted tableau piles, foundation heights, reserve cells left: equal for positions that differ only
  * in the order of interchangeable piles. */
 int tx_ka_key(const Pos *p, uint8_t *out) {

@@ -21,10 +21,11 @@
  * they leave 24 of deals 1-2000 unknown instead of 31 (from the first run: 25, fourth: 27, fifth: 28). */
 #define CHAIN_FROM 2
 
-/* The streamlined runs' turns, in rounds of the first pass, from the first round on: the first kind's turn is
- * STREAM_FIRST times as long as the other runs' first turn, each other kind's STREAM_NEXT times, and each doubles
- * from round to round. In King Albert, on deals 1-2000 at a million positions they leave 1 deal unknown instead
- * of 5, in 0.63 times the positions, and none is decided later. In classic King Albert they used to wait for the
+/* The streamlined runs' turns, in rounds of the first pass, from the first round on: the kind that sends every
+ * card home at once has turns STREAM_FIRST times as long as the other runs' first turn, the others STREAM_NEXT
+ * times (STREAM_PLAIN_TURN for the plain order's), and each doubles from round to round. In King Albert, on
+ * deals 1-2000 at a million positions they leave 1 deal unknown instead of 5, in 0.63 times the positions, and
+ * none is decided later. In classic King Albert they used to wait for the
  * fifth round (the other runs' first 0.9 million positions): on 300 fresh classic deals (above) that took 30.3
  * million positions instead of 23.7 (both with the complete search's turns), and on the deals where Solvitaire
  * won first, whose wins its own streamlined search finds at once, the first round's streamlined run wins too
@@ -41,9 +42,19 @@
  * of either game (benchmarks/solver.py's --hard-tail and --big-rows) changes its positions. */
 #define STREAM_MOST 10240000LL
 
-/* The turn of the first pass's i-th streamlined kind in its k-th round. */
-static long long stream_turn(int k, int i) {
-    return (20000LL << (k < 30 ? k : 30)) * (i ? STREAM_NEXT : STREAM_FIRST);
+/* The plain order's turns (STREAM_PLAIN, classic King Albert's first kind): twice the other runs' first turn.
+ * Short, since it comes first: a deal the planned kinds win at once pays at most this much more. On the 1,259
+ * pooled classic deals of docs/solver.md ("Against Solvitaire"), turns of 20,000 positions in the first round
+ * left 4079795542 to a later round (1.3 million positions instead of 34,000) and took 109.0 million positions in
+ * all; 40,000 took 108.6 million, and the deals where Solvitaire was more than 1.5 times as fast went from 15 to
+ * 8 (20,000: 5, but 2.5 CPU s more in all). */
+#define STREAM_PLAIN_TURN 2
+
+/* The turn of a streamlined kind (STREAM_*) in the first pass's k-th round: the plain order's, the kind that sends
+ * every card home at once, or another. */
+static long long stream_turn(int k, int kinds) {
+    int times = kinds & STREAM_PLAIN ? STREAM_PLAIN_TURN : kinds & STREAM_HOME ? STREAM_FIRST : STREAM_NEXT;
+    return (20000LL << (k < 30 ? k : 30)) * times;
 }
 
 /* The pass must end: out of budget, time or memory, or its share of the nodes used. */
@@ -127,7 +138,7 @@ static int complete_turn(Pass *p) {
 static int stream_turns(Pass *p, int restart) {
     Search *s = p->s;
     for (int i = 0; i < p->plan->nstreams && !p->found; i++) {
-        long long turn = stream_turn(restart, i);
+        long long turn = stream_turn(restart, p->plan->streams[i]);
         if (p->stream_done >> i & 1 || turn > STREAM_MOST) continue;
         int r = tx_streamlined_run(s, p->plan, &p->root, p->plan->streams[i], turn, p->share);
         if (r == 1) p->found = 1;
