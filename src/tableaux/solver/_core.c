@@ -133,7 +133,8 @@ static PyObject *core_safe(PyObject *self, PyObject *args) {
 /* The first pass's streamlined runs (PassPlan.streams): each a sum of STREAM_* bits; None gives the game's own. */
 static int read_streams(PyObject *obj, int game, PassPlan *sched) {
     static const int KING_ALBERT[] = {STREAM_HOME | STREAM_SUITS, STREAM_SUITS | STREAM_BACK, 0};
-    static const int CLASSIC[] = {STREAM_PLAIN | STREAM_SUITS, STREAM_HOME | STREAM_SUITS, STREAM_SUITS | STREAM_BACK, 0};
+    static const int CLASSIC[] = {STREAM_PLAIN | STREAM_SUITS, STREAM_HOME | STREAM_SUITS,
+                                  STREAM_SUITS | STREAM_BACK, 0};
     sched->nstreams = 0;
     if (!obj || obj == Py_None) {
         const int *kinds = game == GAME_KA_CLASSIC ? CLASSIC : KING_ALBERT;
@@ -152,7 +153,8 @@ static int read_streams(PyObject *obj, int game, PassPlan *sched) {
     }
     Py_DECREF(seq);
     if (bad) {
-        PyErr_SetString(PyExc_ValueError, "streams must be at most 4 streamliner sets, each a whole number from 1 to 15");
+        PyErr_SetString(PyExc_ValueError,
+                        "streams must be at most 4 streamliner sets, each a whole number from 1 to 15");
         return -1;
     }
     if (game == GAME_EW) sched->nstreams = 0; /* Eagle Wing has no first pass */

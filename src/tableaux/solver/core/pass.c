@@ -5,15 +5,26 @@
 
 #include "bestfirst.h"
 
-/* The complete search's share while it takes turns with the pass on one thread: COMPLETE_NUM positions for every
- * COMPLETE_DEN of the pass's (complete_turn). On 300 fresh classic deals at 30 million positions (from
- * 3,000,000,000 on, drawn with seed 12), with the streamlined runs from the first round, half as many as the
- * pass's took 37.2 million positions in all, as many 30.3 million, twice as many 23.7 million, four times 21.0
- * million; on 300 fresh King Albert deals the three shares made 1.46, 1.46 and 1.38 million. Twice as many: a
- * lost deal then costs one and a half times the complete search's positions, and a win that only the pass
- * finds late, three times the pass's. */
+/* The complete search's share while it takes turns with the pass on one thread (complete_turn): COMPLETE_NUM
+ * positions for each of the pass's, and in classic King Albert COMPLETE_NUM_CLASSIC for each one past the pass's
+ * first COMPLETE_LATER. A lost deal costs (share + 1) / share times the complete search's positions, and a win that
+ * only the pass finds late, share + 1 times the pass's (until the complete search runs out of memory and leaves
+ * the pass alone).
+ * On 300 fresh classic deals at 30 million positions (from 3,000,000,000 on, drawn with seed 12), with the
+ * streamlined runs from the first round, half as many as the pass's took 37.2 million positions in all, as many
+ * 30.3 million, twice as many 23.7 million, four times 21.0 million; on 300 fresh King Albert deals the three
+ * shares made 1.46, 1.46 and 1.38 million. King Albert's hard deals are wins the pass finds late: at four times,
+ * King Albert 25173 (won by the best-first run after 220 million positions in all, 54 s) was open at 60 s, so it
+ * keeps twice. Classic's time goes to its lost deals: on the 1,259 pooled classic deals of docs/solver.md
+ * ("Against Solvitaire"), at 10 s each, twice took 40.3 CPU s and 110.3 million positions (3622411542 open at 10
+ * s), eight times from the start 35.1 s and 95.3 million, eight times past the pass's first million 36.4 s and
+ * 101.4 million (3622411542 lost in 8.9 s); no deal took more positions. The million keeps the pass's early
+ * rounds as they were, where the survey's hard classic wins come: classic 161, won by a streamlined run of the
+ * pass's third round, takes 4.1 million positions with twice, 10.9 million with eight times from the start, 4.9
+ * million as kept; 34602, 6.6, 17.8 and 11.8 million. */
 #define COMPLETE_NUM 2
-#define COMPLETE_DEN 1
+#define COMPLETE_NUM_CLASSIC 8
+#define COMPLETE_LATER 1000000LL
 
 /* The first restart after which the classic first pass makes chained runs too. Sooner, they take the share
  * of the early runs, which decide most deals: on classic deals 1-1000 at 200,000 positions, chained runs
@@ -106,17 +117,19 @@ typedef struct {
 enum { TURN_ON, NEXT_ROUND, PASS_ENDS };
 
 /* The complete search's turn, when it takes turns with the pass on this thread: it catches up with its share of
- * the positions, COMPLETE_NUM for every COMPLETE_DEN the pass has made, within what is left of the solve's node
- * budget and the pass's time. Its win becomes the pass's (its line moves to the pass's undo stack), and its
- * exhausted space ends the pass with the deal lost. A lost deal, which only the complete search can decide, so
- * costs (COMPLETE_NUM + COMPLETE_DEN) / COMPLETE_NUM times the complete search's positions, not the pass's whole
- * share first. */
+ * the positions (COMPLETE_NUM for each one the pass has made, in classic COMPLETE_NUM_CLASSIC past its first
+ * COMPLETE_LATER), within what is left of the solve's node budget and the pass's time. Its win becomes the pass's
+ * (its line moves to the pass's undo stack), and its exhausted space ends the pass with the deal lost. A lost
+ * deal, which only the complete search can decide, so costs (share + 1) / share times the complete search's
+ * positions, not the pass's whole share first. */
 static int complete_turn(Pass *p) {
     Complete *c = p->complete;
     Search *s = p->s;
     if (!c || p->found) return TURN_ON;
     Budget *cb = &c->s->budget;
-    long long want = s->budget.nodes / COMPLETE_DEN * COMPLETE_NUM - cb->nodes;
+    long long made = s->budget.nodes, early = made < COMPLETE_LATER ? made : COMPLETE_LATER;
+    int later = s->pos.game == GAME_KA_CLASSIC ? COMPLETE_NUM_CLASSIC : COMPLETE_NUM;
+    long long want = early * COMPLETE_NUM + (made - early) * later - cb->nodes;
     if (want <= 0) return TURN_ON;
     cb->max_nodes = p->budget >= 0 ? p->budget - s->budget.nodes : -1;
     cb->turn_deadline = s->budget.turn_deadline;
