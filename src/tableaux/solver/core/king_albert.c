@@ -72,6 +72,15 @@ int tx_ka_safe(const Pos *p, const Move *mv, int n, int greedy) {
  * asked before the move: search.c drops a classic reserve card put out where nothing could cover it. */
 int tx_ka_can_cover(const Pos *p, int c, int x, int restricted) { return ka_covers(p, c, x, restricted, NULL); }
 
+/* The moves among mv[0..n) that ka_keeps keeps, moved to its front in their order; how many. */
+static int ka_kept(const Pos *p, const int h[4], Move *mv, int n, int restricted) {
+    uint64_t empty[KA_NPILES] = {0};
+    int k = 0;
+    for (int j = 0; j < n; j++)
+        if (ka_keeps(p, h, mv[j], restricted, 0, empty)) mv[k++] = mv[j];
+    return k;
+}
+
 /* strategy/king_albert.py: KingAlbertStrategy.order: the moves ka_keeps keeps, best first. A restart (restart >
  * 0) shakes the order within each class of moves, more at each restart. */
 int tx_ka_order(const Pos *p, Move *mv, int n, int restricted, int restart) {
@@ -91,10 +100,9 @@ int tx_ka_order(const Pos *p, Move *mv, int n, int restricted, int restart) {
     }
     Scored sc[512];
     int ns = 0;
-    uint64_t empty[KA_NPILES] = {0};
+    n = ka_kept(p, h, mv, n, restricted);
     for (int j = 0; j < n; j++) {
         Move m = mv[j];
-        if (!ka_keeps(p, h, m, restricted, 0, empty)) continue;
         int s = m.src, k = m.cnt, d = m.dst, len = p->n[s], a, b = 0;
         if (s < KA_T0) {
             a = 7;
@@ -146,17 +154,15 @@ int tx_ka_plain_order(const Pos *p, Move *mv, int n, int restricted) {
     for (int a = KA_T0; a < KA_NPILES; a++)
         for (int b = a + 1; b < (a < KA_T1 ? KA_T1 : KA_NPILES); b++) place[pile_less(p, a, b) ? b : a]++;
     Scored sc[512];
-    int ns = 0;
-    uint64_t empty[KA_NPILES] = {0};
+    n = ka_kept(p, h, mv, n, restricted);
     for (int j = 0; j < n; j++) {
         Move m = mv[j];
-        if (!ka_keeps(p, h, m, restricted, 0, empty)) continue;
         int a = m.dst < KA_T0 ? 0 : m.src < KA_T0 ? 3 : m.src >= KA_R0 ? 2 : 1;
         int from = (m.src >= KA_R0 ? 16 : 0) + (m.src >= KA_T0 ? place[m.src] : m.src);
         int to = m.dst >= KA_T0 ? place[m.dst] : m.dst;
-        sc[ns++] = (Scored){a, -(from * 32 + to), m};
+        sc[j] = (Scored){a, -(from * 32 + to), m};
     }
-    return tx_ordered(sc, ns, mv);
+    return tx_ordered(sc, n, mv);
 }
 
 /* Sorted tableau piles, foundation heights, reserve cells left: equal for positions that differ only
