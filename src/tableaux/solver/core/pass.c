@@ -14,8 +14,8 @@
  * streamlined runs from the first round, half as many as the pass's took 37.2 million positions in all, as many
  * 30.3 million, twice as many 23.7 million, four times 21.0 million; on 300 fresh King Albert deals the three
  * shares made 1.46, 1.46 and 1.38 million. King Albert's hard deals are wins the pass finds late: at four times,
- * King Albert 25173 (won by the best-first run after 220 million positions in all, 54 s) was open at 60 s, so it
- * keeps twice. Classic's time goes to its lost deals: on the 1,259 pooled classic deals of docs/solver.md
+ * King Albert 25173 (won by the best-first run after 220 million positions in all, about 50 s) was open at 60 s,
+ * so it keeps twice. Classic's time goes to its lost deals: on the 1,259 pooled classic deals of docs/solver.md
  * ("Against Solvitaire"), at 10 s each, twice took 40.3 CPU s and 110.3 million positions (3622411542 open at 10
  * s), eight times from the start 35.1 s and 95.3 million, eight times past the pass's first million 36.4 s and
  * 101.4 million (3622411542 lost in 8.9 s); no deal took more positions. The million keeps the pass's early
@@ -36,12 +36,11 @@
  * card home at once has turns STREAM_FIRST times as long as the other runs' first turn, the others STREAM_NEXT
  * times (STREAM_PLAIN_TURN for the plain order's), and each doubles from round to round. In King Albert, on
  * deals 1-2000 at a million positions they leave 1 deal unknown instead of 5, in 0.63 times the positions, and
- * none is decided later. In classic King Albert they used to wait for the
- * fifth round (the other runs' first 0.9 million positions): on 300 fresh classic deals (above) that took 30.3
- * million positions instead of 23.7 (both with the complete search's turns), and on the deals where Solvitaire
- * won first, whose wins its own streamlined search finds at once, the first round's streamlined run wins too
- * (classic 3572116488: 38,000 positions instead of 227,000). Turns a sixteenth or a quarter as long in classic
- * took 37.2 and 33.2 million. */
+ * none is decided later. In classic King Albert, from the fifth round on (the other runs' first 0.9 million
+ * positions), they took 30.3 million positions on 300 fresh classic deals (above) instead of 23.7 from the
+ * first (both with the complete search's turns), and on the deals where Solvitaire won first, whose wins its own
+ * streamlined search finds at once, the first round's streamlined run wins too (classic 3572116488: 38,000
+ * positions instead of 227,000). Turns a sixteenth or a quarter as long in classic took 37.2 and 33.2 million. */
 #define STREAM_FIRST 64
 #define STREAM_NEXT 16
 
