@@ -119,8 +119,7 @@ static int after_pass(Search *s, Search *c, Complete *comp) {
     tx_complete_memory(comp); /* the relaxed verdicts' half of it */
     c->budget.max_nodes = s->budget.max_nodes >= 0 ? s->budget.max_nodes - s->budget.nodes + c->budget.nodes : -1;
     int r = s->budget.out_of_budget || s->budget.out_of_memory ? -1 : tx_complete_turn(comp, -1);
-    tx_complete_end(comp);
-    tx_search_abandon(c);
+    tx_search_abandon(c); /* the relaxed verdicts end with the search, in tx_solve */
     if (r == 1) tx_search_take_line(s, c);
     return r;
 }
