@@ -1,4 +1,5 @@
-"""Classic King Albert relaxed above a rank (solver/relaxed.py, core/relaxed.c): a loss there is a proof.
+"""King Albert relaxed above a rank (solver/relaxed.py, core/relaxed.c): a loss there is a proof, under both rule
+sets.
 
 The proof rests on one fact, that every real move is a relaxed move between the mapped positions, and on
 the search leaving out only what its docstring proves it may. These tests check the fact move by move, check
@@ -19,9 +20,9 @@ from hypothesis import strategies as st
 from helpers.cli import run_tableaux
 from helpers.games import random_position
 from helpers.handmade import Hand
-from helpers.positions import KA, KAC, replay, small_positions
-from tableaux.rulebook.cards import RANK
-from tableaux.rulebook.engine import State
+from helpers.positions import EW, KA, KAC, replay, small_positions
+from tableaux.rulebook.cards import DOWN, RANK
+from tableaux.rulebook.engine import Rules, State
 from tableaux.rulebook.king_albert import RESERVE, TABLEAU
 from tableaux.solver import BACKENDS, RELAXED_SHARE, SolverError, solve
 from tableaux.solver.relaxed import children, relaxed_search, relaxed_start, won
@@ -34,28 +35,50 @@ def ace_can_go_home(state: State) -> bool:
     return any(state.piles[p] and RANK[state.piles[p][-1]] == 1 for p in (*TABLEAU, *RESERVE))
 
 
+CORE_GAME = {KA: 0, KAC: 1}
+"""The core's number for each rule set."""
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(deal=st.integers(1, 10**6), plies=st.integers(0, 120), rank=st.integers(1, 13), seed=st.integers(0, 2**32))
-def test_every_real_move_is_a_relaxed_move(deal: int, plies: int, rank: int, seed: int) -> None:
+@given(rules=st.sampled_from([KAC, KA]), deal=st.integers(1, 10**6), plies=st.integers(0, 120),
+       rank=st.integers(1, 13), seed=st.integers(0, 2**32))
+def test_every_real_move_is_a_relaxed_move(rules: Rules, deal: int, plies: int, rank: int, seed: int) -> None:
     """The relaxation's premise: from any position, each legal real move leads to a relaxed position one relaxed
-    move away (or to the same one: a pile's only card to an empty pile). Left out, as relaxed.py proves it may:
-    every move but an Ace's where an Ace can go home, and an Ace taken back."""
-    state = random_position(KAC, deal, seed, plies)
+    move away (or to the same one: a whole pile to an empty pile). Left out, as relaxed.py proves it may: every
+    move but an Ace's where an Ace can go home, and an Ace taken back. Under AisleRiot's rules the moves are
+    builds, and the card a move uncovers turns up in both games."""
+    state = random_position(rules, deal, seed, plies)
     if ace_can_go_home(state):
         return
-    here = relaxed_start(KAC, state, rank)
-    reachable = set(children(here, rank)) | {here}
-    for move in KAC.moves(state):
+    here = relaxed_start(rules, state, rank)
+    reachable = set(children(here, rank, rules is KA)) | {here}
+    for move in rules.moves(state):
         src, _, _ = move
-        if src in KAC.foundations and RANK[state.piles[src][-1]] == 1:
+        if src in rules.foundations and RANK[state.piles[src][-1]] == 1:
             continue
-        assert relaxed_start(KAC, KAC.apply(state, move), rank) in reachable, (deal, plies, move)
-
+        assert relaxed_start(rules, rules.apply(state, move), rank) in reachable, (deal, plies, move)
 
 
 HAND = Hand(KAC)
 HOME_TO_NINE = {f"F{i + 1}": " ".join(f"{r}{s}" for r in "A23456789") for i, s in enumerate("CDHS")}
 """Every suit home up to its Nine: the sixteen court cards and Tens are left to place by hand."""
+
+
+def test_a_build_moves_whole_and_the_card_it_uncovers_turns_up() -> None:
+    """AisleRiot's rules: the relaxed game moves a build of any length, as the real game does, turns up the card it
+    uncovers, and never moves it onto the pile it leaves (the card turned up there takes it, but putting it back
+    is no move)."""
+    piles = {**HOME_TO_NINE, "T1": "KS* QH JS", "T2": "KD* QC JD", "T3": "TH", "T4": "TC", "T5": "TD", "T6": "TS",
+             "R1": "JC", "R2": "JH", "R3": "QS", "R4": "QD", "R5": "KC", "R6": "KH"}
+    state = Hand(KA).state(**piles)
+    here = relaxed_start(KA, state, 4)
+    found = set(children(here, 4, True))
+    for move in KA.moves(state):
+        assert relaxed_start(KA, KA.apply(state, move), 4) in found | {here}, move
+    king, queen, jack = 13 * 8 + 4, 12 * 8 + 5, 11 * 8 + 4  # the black King, the red Queen, the black Jack
+    assert (king | 128, queen, jack) in here[2]
+    assert any({(king,), (queen, jack)} <= set(pos[2]) for pos in found)  # the build to an empty pile, King up
+    assert not any((king, queen, jack) in pos[2] for pos in found)
 
 
 def relaxed_children(rank: int, **piles: str) -> set:
@@ -124,75 +147,78 @@ def test_relaxing_above_the_kings_is_the_real_game() -> None:
     assert relaxed_search(KAC, KAC.deal(3), 13).verdict == "lost"
 
 
-LOST_DEALS = [3, 16, 20, 21, 37, 39, 60, 72, 78]
-"""Classic deals the complete search proves lost in a few thousand positions."""
+LOST_DEALS = {KAC: [3, 16, 20, 21, 37, 39, 60, 72, 78], KA: [11, 37, 39, 60, 71, 77, 83, 189]}
+"""Deals the complete search proves lost in a few thousand positions."""
 
 
 @functools.cache
-def positions_on_winning_lines() -> list[tuple[State, int]]:
-    """Positions every 30 moves along the winning lines of winnable classic deals, each with how many moves
-    its line still had to go: every one of them can be won."""
+def positions_on_winning_lines(rules: Rules) -> list[tuple[State, int]]:
+    """Positions every 30 moves along the winning lines of winnable deals, each with how many moves its line
+    still had to go: every one of them can be won."""
     out = []
     for deal in range(1, 16):
-        start = KAC.deal(deal)
-        result = solve((KAC, start), max_nodes=300_000)
+        start = rules.deal(deal)
+        result = solve((rules, start), max_nodes=300_000)
         if result.verdict != "winnable":
             continue
-        raw = [KAC.to_raw(m) for m in result.moves]
+        raw = [rules.to_raw(m) for m in result.moves]
         state = start
         for i, move in enumerate(raw):
             if i % 30 == 0:
                 out.append((state, len(raw) - i))
-            state = KAC.apply(state, move)
+            state = rules.apply(state, move)
     return out
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("rules", [KAC, KA], ids=["classic", "aisleriot"])
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_a_relaxed_loss_is_never_a_winnable_position(backend: str) -> None:
+def test_a_relaxed_loss_is_never_a_winnable_position(backend: str, rules: Rules) -> None:
     """Soundness, against wins the real game has: positions along winning lines can be won, so the relaxed
     game from them is never lost, at any rank kept apart (the Python reference on the lines' last stretches,
     where its searches are short)."""
     checked = 0
-    for state, to_go in positions_on_winning_lines():
+    for state, to_go in positions_on_winning_lines(rules):
         if backend == "python" and to_go > 40:
             continue
         for rank in (1, 4, 8, 13):
-            result = solve((KAC, state), relaxed=rank, backend=backend, max_nodes=20_000, first_pass=False)
+            result = solve((rules, state), relaxed=rank, backend=backend, max_nodes=20_000, first_pass=False)
             assert result.relaxed is None and result.verdict != "unwinnable", (to_go, rank)
             checked += 1
     assert checked >= (40 if backend == "c" else 8)
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("rules", [KAC, KA], ids=["classic", "aisleriot"])
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_the_relaxed_game_proves_lost_deals_lost(backend: str) -> None:
+def test_the_relaxed_game_proves_lost_deals_lost(backend: str, rules: Rules) -> None:
     """Kept apart up to the Kings, the relaxed game is the real one, so it proves every lost deal lost; kept
     apart up to the Fours, it proves most of them, in fewer positions."""
     fewer = 0
-    for deal in LOST_DEALS:
-        real = solve("king-albert-classic", deal, relaxed=13, backend=backend)
+    for deal in LOST_DEALS[rules]:
+        real = solve(rules.name, deal, relaxed=13, backend=backend)
         assert (real.verdict, real.relaxed) == ("unwinnable", 13), deal
-        low = solve("king-albert-classic", deal, relaxed=4, backend=backend)
+        low = solve(rules.name, deal, relaxed=4, backend=backend)
         assert low.verdict == "unwinnable", deal
         fewer += low.relaxed == 4 and low.nodes < real.nodes
-    assert fewer >= len(LOST_DEALS) // 2
+    assert fewer >= len(LOST_DEALS[rules]) // 2
 
 
 @pytest.mark.slow
 @needs_core
-def test_both_backends_make_the_same_relaxed_positions() -> None:
+@pytest.mark.parametrize("rules", [KAC, KA], ids=["classic", "aisleriot"])
+def test_both_backends_make_the_same_relaxed_positions(rules: Rules) -> None:
     """core/relaxed.c against relaxed.py: the same verdict, and on a lost game the same number of positions
     (the set of positions reachable is the same whatever the order of the search)."""
     from tableaux.solver import _core
 
     rng = random.Random(11)
     lost = 0
-    states = [KAC.deal(d) for d in LOST_DEALS] + small_positions(KAC, rng, 10)
+    states = [rules.deal(d) for d in LOST_DEALS[rules]] + small_positions(rules, rng, 10)
     for state in states:
         for rank in (2, 4, 13):
-            py = relaxed_search(KAC, state, rank, max_positions=6_000)
-            code, positions, out_of_memory = _core.relaxed(state.piles, rank, 6_000)
+            py = relaxed_search(rules, state, rank, max_positions=6_000)
+            code, positions, out_of_memory = _core.relaxed(state.piles, rank, 6_000, game=CORE_GAME[rules])
             if py.verdict == "unknown" and code == -1:
                 continue
             if py.verdict == "unknown" or code == -1:
@@ -266,11 +292,24 @@ def test_a_rank_kept_apart_outside_1_to_13_is_refused(bad: object) -> None:
         solve("king-albert-classic", 3, relaxed=bad)  # type: ignore[arg-type]
 
 
-def test_the_relaxed_game_is_classic_king_alberts_only() -> None:
-    with pytest.raises(SolverError, match="king-albert-classic"):
-        solve("king-albert", 3, relaxed=4)
-    with pytest.raises(ValueError, match="classic King Albert only"):
-        relaxed_start(KA, KA.deal(3), 4)
+def test_the_relaxed_game_is_king_alberts_only() -> None:
+    with pytest.raises(SolverError, match="king-albert, king-albert-classic"):
+        solve("eagle-wing", 3, relaxed=4)
+    with pytest.raises(ValueError, match="King Albert's games only"):
+        relaxed_start(EW, EW.deal(3), 4)
+
+
+@pytest.mark.parametrize(("rules", "where", "why"), [
+    (KAC, "tableau-1", "every card is face up"),
+    (KA, "reserve-1", "where none can"),
+    (KA, "tableau-9", "where none can"),  # a face-down top
+])
+def test_a_face_down_card_where_none_can_lie_is_refused(rules: Rules, where: str, why: str) -> None:
+    state = rules.deal(3)
+    i = rules.pile_names.index(where)
+    piles = tuple((DOWN | p[0], *p[1:]) if j == i else p for j, p in enumerate(state.piles))
+    with pytest.raises(ValueError, match=why):
+        relaxed_start(rules, state._replace(piles=piles), 4)
 
 
 def test_solve_relaxed_on_the_command_line_proves_a_deal_lost() -> None:
@@ -281,7 +320,9 @@ def test_solve_relaxed_on_the_command_line_proves_a_deal_lost() -> None:
     bad = run_tableaux("solve", "king-albert-classic", "3", "--relaxed", "K")
     assert bad.returncode == 2 and "from 1 (Aces) to 13 (Kings)" in bad.stderr
     other = run_tableaux("solve", "eagle-wing", "3", "--relaxed", "4")
-    assert other.returncode == 2 and "king-albert-classic only" in other.stderr
+    assert other.returncode == 2 and "king-albert, king-albert-classic only" in other.stderr
+    out = run_tableaux("solve", "king-albert", "11", "--relaxed", "3")
+    assert out.returncode == 1 and "relaxed above rank 3" in out.stdout
 
 
 def test_a_survey_row_says_the_relaxed_game_was_searched(tmp_path) -> None:

@@ -168,6 +168,25 @@ CHECKS = textwrap.dedent(
                                           verdicts=3, verdicts_from=0 if deal < 10 else 200_000)
         assert code == verdict, deal
         assert code == 1 or plays_to_a_win(rules, start, line)
+    # AisleRiot's King Albert relaxed (core/relaxed.c): builds moved and cards turned up and down again, in the
+    # relaxed game, in its verdicts and in a complete search they prune.
+    ka = tableaux.GAMES["king-albert"]
+    for deal in (11, 39, 60):
+        assert _core.relaxed(ka.deal(deal).piles, 3, -1, 0, 16 << 20, game=0)[0] == 1, deal
+    walk, rng = [ka.deal(3377414400)], random.Random(4)
+    for _ in range(120):
+        moves = ka.moves(walk[-1])
+        if not moves:
+            break
+        walk.append(ka.apply(walk[-1], rng.choice(moves)))
+    for room in (64 << 20, 1 << 20):
+        _core.verdicts([s.piles for s in walk[::6]], 3, room, game=0)
+    for deal, verdict in ((2, 0), (60, 1), (89, 1)):
+        start = ka.deal(deal)
+        code, line, _, _, _ = _core.solve(0, start.piles, 0, memory=256 << 20, first_pass=False, verdicts=3,
+                                          verdicts_from=0)
+        assert code == verdict, deal
+        assert code == 1 or plays_to_a_win(ka, start, line)
     print("sanitized core: OK")
     """
 )

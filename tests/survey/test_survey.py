@@ -365,9 +365,9 @@ def test_a_deal_unknown_with_the_relaxed_stage_or_in_a_game_without_one_is_not_r
     assert survey("king-albert-classic", range(1, 2), out=out, time_limit=60.0, max_nodes=50).unknown == 1
     survey("king-albert-classic", range(1, 2), out=out, time_limit=60.0, max_nodes=50, relaxed_stage=False)
     assert len(out.read_text().splitlines()) == 1
-    other = tmp_path / "ka.jsonl"
-    assert survey("king-albert", range(1, 7), out=other, time_limit=60.0, max_nodes=50, relaxed_stage=False).unknown
-    survey("king-albert", range(1, 7), out=other, time_limit=60.0, max_nodes=50)  # King Albert has no stage
+    other = tmp_path / "ew.jsonl"
+    assert survey("eagle-wing", range(1, 7), out=other, time_limit=60.0, max_nodes=50, relaxed_stage=False).unknown
+    survey("eagle-wing", range(1, 7), out=other, time_limit=60.0, max_nodes=50)  # Eagle Wing has no stage
     assert len(other.read_text().splitlines()) == 6
 
 

@@ -132,11 +132,11 @@ def add_solver_arguments(p: argparse.ArgumentParser) -> None:
                    help=_("with --layered: files of up to MB MiB (in TMPDIR) for a class of positions too big "
                    "for --memory, searched on disk instead of ending 'unknown' (default 0: none)"))
     p.add_argument("--relaxed", type=rank_kept, default=None, metavar="RANK",
-                   help=_("classic King Albert: first search the game relaxed above RANK (1-13; 4 is a good start), "
+                   help=_("King Albert: first search the game relaxed above RANK (1-13; 4 is a good start), "
                    "where higher cards are known by rank and colour only and foundations take either suit of "
                    "their colour; it has every win the deal has, so when it has none the deal is proved lost"))
     p.add_argument("--no-relaxed-stage", dest="relaxed_stage", action="store_false",
-                   help=_("classic King Albert: leave out the relaxed verdicts, with which the complete search drops "
+                   help=_("King Albert: leave out the relaxed verdicts, with which the complete search drops "
                    "every position whose game relaxed above the Threes has no win (to measure the usual search "
                    "alone)"))
     p.add_argument("--layered", action="store_true",
@@ -152,7 +152,7 @@ def solver_options(args: argparse.Namespace, **more: Any) -> SolveOptions:
     A refusal is a SolverError worded with the command line's flags, in the player's language.
     """
     from ..rulebook.registry import rules
-    from ..solver import LAYERED_GAME, SolveOptions, SolverError
+    from ..solver import LAYERED_GAME, RELAXED_GAMES, SolveOptions, SolverError
 
     try:
         options = SolveOptions(memory_mb=args.memory, backend=args.backend, first_pass=args.first_pass,
@@ -166,5 +166,6 @@ def solver_options(args: argparse.Namespace, **more: Any) -> SolveOptions:
         text = flags.get(exc.reason or "")
         if text is None:
             raise
-        raise SolverError(text.format(game=LAYERED_GAME, other=exc.game), exc.reason, exc.game) from None
+        game = ", ".join(RELAXED_GAMES) if exc.reason == "relaxed-game" else LAYERED_GAME
+        raise SolverError(text.format(game=game, other=exc.game), exc.reason, exc.game) from None
     return options

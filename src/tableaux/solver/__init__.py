@@ -60,7 +60,15 @@ from ..rulebook.deal import check_deal
 from ..rulebook.eagle_wing import EagleWing
 from ..rulebook.engine import Move, Rules, State
 from ..rulebook.king_albert import KingAlbert, KingAlbertClassic
-from .options import DEFAULT_MEMORY_MB, DEFAULT_TABLE_SIZE, LAYERED_GAME, SolveOptions, SolverError, check_budget
+from .options import (
+    DEFAULT_MEMORY_MB,
+    DEFAULT_TABLE_SIZE,
+    LAYERED_GAME,
+    RELAXED_GAMES,
+    SolveOptions,
+    SolverError,
+    check_budget,
+)
 
 try:
     from . import _core  # type: ignore[attr-defined]
@@ -71,8 +79,8 @@ if TYPE_CHECKING:
     from ..play.game import Game
 
 __all__ = [
-    "BACKENDS", "DEFAULT_MEMORY_MB", "DEFAULT_TABLE_SIZE", "LAYERED_GAME", "SolveOptions", "SolveResult", "SolverError",
-    "RELAXED_SHARE", "check_budget", "default_backend", "shorten", "solve",
+    "BACKENDS", "DEFAULT_MEMORY_MB", "DEFAULT_TABLE_SIZE", "LAYERED_GAME", "RELAXED_GAMES", "RELAXED_SHARE",
+    "SolveOptions", "SolveResult", "SolverError", "check_budget", "default_backend", "shorten", "solve",
 ]
 
 Verdict = Literal["winnable", "unwinnable", "unknown"]
@@ -231,12 +239,12 @@ def solve(
     (:mod:`tableaux.solver.layered`): it holds one class of positions at a time instead of every
     position, so it proves deals lost whose spaces no table holds, but it finds wins only late. The
     first pass still runs before it.
-    ``relaxed=RANK`` (classic King Albert only) first searches the game relaxed above that rank
+    ``relaxed=RANK`` (King Albert's games only) first searches the game relaxed above that rank
     (:mod:`tableaux.solver.relaxed`), whose every position the budget's positions, time and memory may
     hold within a tenth of the budget (:data:`RELAXED_SHARE`): when it has no win, the deal has none
     (``unwinnable``, with ``relaxed`` set on the result); otherwise the solve goes on as without it, with what
     is left of the budget.
-    ``relaxed_stage`` (on by default; classic King Albert only has one, ``Strategy.relaxed_verdicts``): once
+    ``relaxed_stage`` (on by default; King Albert's games have one, ``Strategy.relaxed_verdicts``): once
     the complete search has made a few hundred thousand positions, it drops each position whose relaxed
     position the relaxed game proves lost (:mod:`tableaux.solver.verdicts`); a deal decided sooner never
     meets it. ``relaxed=RANK`` replaces it, ``relaxed_stage=False`` leaves it out.
@@ -300,7 +308,7 @@ def _decide(rules: Rules, state: State, options: SolveOptions, backend: str, cor
     an unknown verdict came from the memory, and the relaxed rank when the relaxed game proved the deal lost."""
     spent = 0
     if options.relaxed is not None:
-        lost, spent = _relaxed_lost(rules, state, backend, options, options.relaxed, start)
+        lost, spent = _relaxed_lost(rules, state, backend, core_game, options, options.relaxed, start)
         if lost:
             return "unwinnable", None, spent, False, options.relaxed
         options = _what_is_left(options, spent, start)
@@ -354,7 +362,7 @@ def _what_is_left(options: SolveOptions, spent: int, start: float) -> SolveOptio
     return options.replace(**left)
 
 
-def _relaxed_lost(rules: Rules, state: State, backend: str, options: SolveOptions, rank: int,
+def _relaxed_lost(rules: Rules, state: State, backend: str, core_game: int | None, options: SolveOptions, rank: int,
                   start: float) -> tuple[bool, int]:
     """Whether the game relaxed above ``rank`` is lost (so the deal is), and the positions it kept, within its
     share of the budget (:data:`RELAXED_SHARE`)."""
@@ -366,7 +374,8 @@ def _relaxed_lost(rules: Rules, state: State, backend: str, options: SolveOption
     if backend == "c":
         code, positions, _oom = _core.relaxed(
             state.piles, rank, max_positions=-1 if max_nodes is None else max_nodes,
-            time_limit=0.0 if time_limit is None else float(time_limit), memory=options.memory_mb << 20)
+            time_limit=0.0 if time_limit is None else float(time_limit), memory=options.memory_mb << 20,
+            game=core_game)
         return code == 1, positions
     from .relaxed import relaxed_search
 

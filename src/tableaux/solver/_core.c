@@ -32,7 +32,7 @@
  *    runs on a share of the budget before the complete search;
  *  - classic King Albert's complete search may be the layered one (layered.py
  *    is its reference), which holds one class of positions at a time;
- *  - a relaxed classic game (relaxed.py is its reference), whose loss proves
+ *  - a relaxed King Albert game (relaxed.py is its reference), whose loss proves
  *    the deal lost, may be searched first, and the complete search may drop
  *    every position whose relaxed position that game proves lost.
  *
@@ -188,8 +188,8 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
         return PyErr_Format(PyExc_ValueError, "stream_alone is for King Albert's games, not Eagle Wing");
     if (layered && game != GAME_KA_CLASSIC)
         return PyErr_Format(PyExc_ValueError, "the layered search is for classic King Albert only");
-    if (verdicts && (game != GAME_KA_CLASSIC || verdicts < 1 || verdicts > 13))
-        return PyErr_Format(PyExc_ValueError, "verdicts is a rank from 1 to 13, for classic King Albert only");
+    if (verdicts && (game == GAME_EW || verdicts < 1 || verdicts > 13))
+        return PyErr_Format(PyExc_ValueError, "verdicts is a rank from 1 to 13, for King Albert's games only");
     Schedule sched = {.pass = {.oblige = oblige, .best_first = best_first, .chain_runs = chained},
                       .complete = {.oblige = oblige, .layered = layered, .disk = {(size_t)disk, disk_class},
                                    .turns = turns, .verdicts = verdicts, .verdicts_from = verdicts_from},
@@ -225,16 +225,25 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
     return result;
 }
 
+/* The game of a relaxed search: King Albert's two (classic when not given). */
+static int relaxed_game(PyObject *g, int *game) {
+    if (g && tx_py_game(g, game)) return -1;
+    if (*game != GAME_EW) return 0;
+    PyErr_Format(PyExc_ValueError, "the relaxed game is King Albert's (game 0 or 1), not Eagle Wing's");
+    return -1;
+}
+
 static PyObject *core_relaxed(PyObject *self, PyObject *args, PyObject *kw) {
-    static char *names[] = {"piles", "rank_kept", "max_positions", "time_limit", "memory", NULL};
-    PyObject *piles;
-    int kept;
+    static char *names[] = {"piles", "rank_kept", "max_positions", "time_limit", "memory", "game", NULL};
+    PyObject *piles, *g = NULL;
+    int kept, game = GAME_KA_CLASSIC;
     long long max_positions = -1;
     double time_limit = 0;
     unsigned long long memory = 1ULL << 30;
     Pos p;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "Oi|LdK", names, &piles, &kept, &max_positions, &time_limit, &memory) ||
-        tx_py_position(GAME_KA_CLASSIC, piles, 0, &p))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "Oi|LdKO", names, &piles, &kept, &max_positions, &time_limit, &memory,
+                                     &g) ||
+        relaxed_game(g, &game) || tx_py_position(game, piles, 0, &p))
         return NULL;
     if (kept < 1 || kept > 13) return PyErr_Format(PyExc_ValueError, "rank_kept must be from 1 to 13, not %d", kept);
     if (memory < (1u << 20)) return PyErr_Format(PyExc_ValueError, "memory must be at least 1 MiB");
@@ -248,11 +257,13 @@ static PyObject *core_relaxed(PyObject *self, PyObject *args, PyObject *kw) {
 }
 
 static PyObject *core_verdicts(PyObject *self, PyObject *args, PyObject *kw) {
-    static char *names[] = {"positions", "rank_kept", "memory", NULL};
-    PyObject *positions, *seq, *answers = NULL;
-    int kept;
+    static char *names[] = {"positions", "rank_kept", "memory", "game", NULL};
+    PyObject *positions, *seq, *answers = NULL, *g = NULL;
+    int kept, game = GAME_KA_CLASSIC;
     unsigned long long memory = 1ULL << 28;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "Oi|K", names, &positions, &kept, &memory)) return NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "Oi|KO", names, &positions, &kept, &memory, &g) ||
+        relaxed_game(g, &game))
+        return NULL;
     if (kept < 1 || kept > 13) return PyErr_Format(PyExc_ValueError, "rank_kept must be from 1 to 13, not %d", kept);
     if (!(seq = PySequence_Fast(positions, "positions must be a sequence of piles"))) return NULL;
     RelaxedVerdicts *v = tx_verdicts_new(kept, (size_t)memory);
@@ -265,7 +276,7 @@ static PyObject *core_verdicts(PyObject *self, PyObject *args, PyObject *kw) {
     if (!(answers = PyList_New(0))) goto done;
     for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
         Pos p;
-        if (tx_py_position(GAME_KA_CLASSIC, PySequence_Fast_GET_ITEM(seq, i), 0, &p) ||
+        if (tx_py_position(game, PySequence_Fast_GET_ITEM(seq, i), 0, &p) ||
             PyList_Append(answers, tx_verdicts_lost(v, &p, &b) ? Py_True : Py_False)) {
             Py_CLEAR(answers);
             goto done;
@@ -378,12 +389,12 @@ static PyObject *core_lower_bound(PyObject *self, PyObject *args) {
 
 static PyMethodDef core_methods[] = {
     {"relaxed", (PyCFunction)(void (*)(void))core_relaxed, METH_VARARGS | METH_KEYWORDS,
-     "relaxed(piles, rank_kept, max_positions=-1, time_limit=0, memory=2**30) -> (verdict, positions, out_of_memory):\n"
-     "classic King Albert relaxed above rank_kept (relaxed.py), searched to its end: verdict 1 lost (the deal is\n"
-     "lost), 0 won (says nothing), -1 unknown"},
+     "relaxed(piles, rank_kept, max_positions=-1, time_limit=0, memory=2**30, game=1) -> (verdict, positions,\n"
+     "out_of_memory): King Albert (game 0, or 1 classic) relaxed above rank_kept (relaxed.py), searched to its end:\n"
+     "verdict 1 lost (the deal is lost), 0 won (says nothing), -1 unknown"},
     {"verdicts", (PyCFunction)(void (*)(void))core_verdicts, METH_VARARGS | METH_KEYWORDS,
-     "verdicts(positions, rank_kept, memory=2**28) -> (answers, positions searched): for each classic King Albert\n"
-     "position in turn, whether the game relaxed above rank_kept proves it lost, asked of one RelaxedVerdicts\n"
+     "verdicts(positions, rank_kept, memory=2**28, game=1) -> (answers, positions searched): for each King Albert\n"
+     "position (game 0, or 1 classic) in turn, whether the game relaxed above rank_kept proves it lost, asked of one RelaxedVerdicts\n"
      "(relaxed.c), as the complete search asks them"},
     {"moves", core_moves, METH_VARARGS, "moves(game, piles, redeals) -> every legal move, in the engine's order"},
     {"apply", core_apply, METH_VARARGS,
@@ -424,7 +435,7 @@ static PyMethodDef core_methods[] = {
      "turns: the complete search, alone, is made in turns of this many positions, each going on where the last\n"
      "stopped, as beside the first pass (tests: that changes nothing); 0: in one go\n"
      "after: the complete search comes after the first pass instead of taking turns with it from the start\n"
-     "verdicts (classic King Albert): the complete search drops each position the game relaxed above this rank\n"
+     "verdicts (King Albert's games): the complete search drops each position the game relaxed above this rank\n"
      "proves lost (relaxed.py's RelaxedVerdicts), once it has made verdicts_from positions; 0: none"},
     {NULL, NULL, 0, NULL},
 };

@@ -3,7 +3,7 @@
 :class:`SolveOptions` is what :func:`tableaux.solve`, the surveys, the catalogue and the command line
 hand the solver. Building one checks every value and every combination that does not depend on the
 game (``disk_mb`` goes with ``layered``); :meth:`SolveOptions.check_game` adds what does (the layered
-search and the relaxed game play classic King Albert only). :meth:`SolveOptions.core_arguments` is the
+search plays classic King Albert only, the relaxed game King Albert's two). :meth:`SolveOptions.core_arguments` is the
 one place where the options become the compiled core's arguments.
 
 A plain class, not a dataclass: :mod:`dataclasses` costs a command's start-up more than all of the
@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..rulebook.engine import TableauxError
-from ..rulebook.king_albert import KingAlbertClassic
+from ..rulebook.king_albert import KingAlbert, KingAlbertClassic
 
 if TYPE_CHECKING:
     from ..rulebook.engine import Rules
@@ -29,8 +29,10 @@ DEFAULT_TABLE_SIZE = 2_000_000
 first pass's best-first run keeps at most a quarter as many positions."""
 
 LAYERED_GAME = KingAlbertClassic.name
-"""The game the layered search and the relaxed game play (``layered=True``, ``relaxed=RANK``): their proofs need
-the classic rules."""
+"""The game the layered search plays (``layered=True``): its proofs need the classic rules."""
+
+RELAXED_GAMES = (KingAlbert.name, KingAlbertClassic.name)
+"""The games the relaxed game plays (``relaxed=RANK``, the relaxed verdicts): its proof is King Albert's."""
 
 LINES = ("short", "none", "found")
 """What a winnable result carries: the shortened line, no line, or the search's own line."""
@@ -102,9 +104,9 @@ class SolveOptions:
     * ``threads``: 2 lets the C core run the complete search beside the first pass.
     * ``layered`` (classic King Albert): the complete search is the layered one; ``disk_mb`` (with
       ``layered`` only) lets it put classes of positions on disk.
-    * ``relaxed`` (classic King Albert): the rank above which the relaxed game, whose loss proves the deal
+    * ``relaxed`` (King Albert's games): the rank above which the relaxed game, whose loss proves the deal
       lost, is searched first, within a tenth of the budget (``tableaux.solver.RELAXED_SHARE``).
-    * ``relaxed_stage``: where the game has one (classic King Albert: ``Strategy.relaxed_verdicts``), the complete
+    * ``relaxed_stage``: where the game has one (King Albert's games: ``Strategy.relaxed_verdicts``), the complete
       search drops, after its first few hundred thousand positions, every position that a relaxed game proves
       lost (:mod:`tableaux.solver.verdicts`). False leaves it out; ``relaxed`` replaces it.
     * ``line``: ``"short"`` (the winning line, shortened: :mod:`tableaux.solver.detours`), ``"none"`` (the
@@ -170,9 +172,9 @@ class SolveOptions:
         if self.layered and type(rules) is not KingAlbertClassic:
             raise SolverError(f"the layered search plays classic King Albert only ({LAYERED_GAME}), not {rules.name}",
                               "layered-game", rules.name)
-        if self.relaxed is not None and type(rules) is not KingAlbertClassic:
-            raise SolverError(f"the relaxed search plays classic King Albert only ({LAYERED_GAME}), not {rules.name}",
-                              "relaxed-game", rules.name)
+        if self.relaxed is not None and type(rules) not in (KingAlbert, KingAlbertClassic):
+            raise SolverError(f"the relaxed search plays King Albert's games only ({', '.join(RELAXED_GAMES)}), not "
+                              f"{rules.name}", "relaxed-game", rules.name)
 
     def core_arguments(self) -> dict[str, Any]:
         """The compiled core's ``solve`` keywords for these options (its budget and memory in its own units)."""

@@ -1,20 +1,24 @@
-"""Classic King Albert relaxed above a rank: a complete search whose loss proves the real deal lost.
+"""King Albert relaxed above a rank: a complete search whose loss proves the real deal lost.
 
 The complete searches (depth-first and :mod:`.layered`) visit every reachable position, and on the
-hardest classic deals there are more than a machine holds. This search plays an easier game instead, one
-with far fewer positions, chosen so that a deal it cannot win cannot be won in the real game either.
+hardest deals there are more than a machine holds. This search plays an easier game instead, one with far
+fewer positions, chosen so that a deal it cannot win cannot be won in the real game either. It plays both
+rule sets: the classic one, and AisleRiot's, where builds move and face-down cards turn up.
 
 **The relaxed game above rank m.** Cards of rank m or less are what they are. A card of higher rank is
 known only by its rank and colour: the two red Nines, say, become one kind of card, two copies of it.
-The rules are the classic ones (one card moves at a time, from a tableau pile's top, a reserve cell or a
-foundation's top; a tableau pile takes a card one rank lower and of the other colour, an empty one any
-card), except that a foundation that has reached rank m takes the next rank of its *colour*, of either
-suit. The foundation of a suit still starts with that suit's Ace and holds it up to rank m.
+The rules are the real game's (classic: one card moves at a time, from a tableau pile's top, a reserve cell
+or a foundation's top; a tableau pile takes a card one rank lower and of the other colour, an empty one any
+card; AisleRiot's: a pile's face-up cards move from any of them up, as a build, the card below a move turns
+up, and a face-down card is a kind too, known as face down), except that a foundation that has reached rank m
+takes the next rank of its *colour*, of either suit. The foundation of a suit still starts with that suit's
+Ace and holds it up to rank m.
 
 **Why a lost relaxed game is a lost deal.** Map each real card to its relaxed kind (itself up to rank
 m, its rank and colour above), and each real position to the relaxed position with the same piles
 (foundations counted by suit). Every real move maps to a relaxed move between the mapped positions, or
-to none: tableau and reserve moves ask only for ranks and colours, which the map keeps; a real
+to none: tableau and reserve moves ask only for ranks and colours (a build's, of its lowest card), which
+the map keeps, and turn up the same card in both; a real
 foundation takes the next card of its suit, which above rank m is a card of its colour, one rank up; a
 card taken back off a foundation is its top in both; and an Ace moved from its foundation to an empty
 one (the real rules allow it) leaves every suit's height, so the relaxed position, as it was. Then, by
@@ -25,9 +29,10 @@ relaxed position of P reaches that of P' in one relaxed move or none. So every r
 a relaxed winning line of at most its length, and a relaxed game with no win has a real deal with no
 win. A relaxed win says nothing: it may, say, build the hearts' foundation on the Seven of diamonds.
 
-The argument needs the start to be a real classic position: every card once, each foundation a run of
-one suit from its Ace, each reserve cell one card at most. :func:`check_relaxable` checks a position
-handed in (a deal always is one; a hand-built position may not be) rather than assume it was reached.
+The argument needs the start to be a real position of its game: every card once, each foundation a run of
+one suit from its Ace, each reserve cell one card at most, face-down cards only below a tableau pile's
+face-up ones (AisleRiot's) or none (classic). :func:`check_relaxable` checks a position handed in (a deal
+always is one; a hand-built position may not be) rather than assume it was reached.
 
 **Why the relaxed game is small.** Two positions that differ only in where the two copies of a card
 lie are one relaxed position, and with m low most cards have a copy. Low ranks stay apart because a
@@ -41,12 +46,14 @@ reaches, except:
   on it on the tableau (nothing is one rank lower). Take a relaxed winning line L from a position where
   an Ace A can go home, and let L' be "A home, then L without A's own moves". By induction along L,
   each move of L' finds the cards it moves and the pile it moves them to as L found them, except that A
-  is home instead of somewhere else: a move that took A is left out, a move onto the pile A covered
-  finds it uncovered, and a move to an empty pile finds at least as many. So L' wins, and no win is lost
-  by sending A home first; taking an Ace back only undoes that, so it is never needed either;
+  is home instead of somewhere else: a move that took A alone is left out, a build that took A on its top
+  moves without it (its lowest card is the same), a move onto the pile A covered finds it uncovered (a
+  face-down card under A is turned up sooner, which only adds a face-up card to that pile until L uncovers
+  it too), and a move to an empty pile finds at least as many. So L' wins, and no win is lost by sending A
+  home first; taking an Ace back only undoes that, so it is never needed either;
 * tableau piles are interchangeable, as are the copies of a card, so a position is kept under a key
-  with its piles sorted and its reserve cards as a sorted list; a pile's only card is never moved to
-  an empty pile, and a card goes to one empty pile only.
+  with its piles sorted and its reserve cards as a sorted list; a whole pile is never moved to an empty
+  pile, and a card or build goes to one empty pile only.
 
 ``core/relaxed.c`` is the same search in C. Both keep every position's exact key and count one
 position per key kept: on a relaxed game they exhaust, they count the same positions.
@@ -55,23 +62,32 @@ position per key kept: on a relaxed game they exhaust, they count the same posit
 from __future__ import annotations
 
 import time
+from collections import namedtuple
 from collections.abc import Iterator
-from dataclasses import dataclass
 
-from ..rulebook.cards import RANK, RED, SUIT
+from ..rulebook.cards import DOWN, RANK, RED, SUIT
 from ..rulebook.engine import Rules, State
-from ..rulebook.king_albert import FOUNDATIONS, RESERVE, TABLEAU, KingAlbertClassic
+from ..rulebook.king_albert import FOUNDATIONS, RESERVE, TABLEAU, KingAlbert, KingAlbertClassic
 
 RelaxedPosition = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]
 """Foundation heights by suit (clubs, diamonds, hearts, spades), the reserve cards sorted, the tableau
 piles sorted; each card as a kind (:func:`kind`)."""
 
 
+DOWN_KIND = 128
+"""A face-down card's kind has this bit more (AisleRiot's King Albert); it goes when the card is turned up."""
+
+
 def kind(card: int, rank_kept: int) -> int:
     """A card's kind in the game relaxed above ``rank_kept``: ``rank * 8 + suit`` up to that rank,
-    ``rank * 8 + 4 + red`` above it."""
+    ``rank * 8 + 4 + red`` above it, and :data:`DOWN_KIND` more while it lies face down."""
     rank = RANK[card]
-    return rank * 8 + (SUIT[card] if rank <= rank_kept else 4 + RED[card])
+    return rank * 8 + (SUIT[card] if rank <= rank_kept else 4 + RED[card]) | (DOWN_KIND if card & DOWN else 0)
+
+
+def turned_up(pile: tuple[int, ...]) -> tuple[int, ...]:
+    """A pile after cards left it: its top card face up."""
+    return (*pile[:-1], pile[-1] & ~DOWN_KIND) if pile and pile[-1] & DOWN_KIND else pile
 
 
 def kind_red(k: int) -> int:
@@ -105,16 +121,16 @@ def relaxed_start(rules: Rules, state: State, rank_kept: int) -> RelaxedPosition
 
 def check_relaxable(rules: Rules, rank_kept: int, state: State | None = None) -> None:
     """Refuse what the relaxation has no proof for, saying what is accepted: another game, a rank out of
-    range, or a start that is not a real classic position (the module docstring's argument needs one)."""
-    if type(rules) is not KingAlbertClassic:
-        raise ValueError(f"the relaxed search plays classic King Albert only ({KingAlbertClassic.name}), "
-                         f"not {rules.name}")
+    range, or a start that is not a real position of its game (the module docstring's argument needs one)."""
+    if type(rules) not in (KingAlbert, KingAlbertClassic):
+        raise ValueError(f"the relaxed search plays King Albert's games only ({KingAlbert.name}, "
+                         f"{KingAlbertClassic.name}), not {rules.name}")
     if isinstance(rank_kept, bool) or not isinstance(rank_kept, int) or not 1 <= rank_kept <= 13:
         raise ValueError(f"the rank kept apart must be a whole number from 1 to 13 (1 keeps the Aces apart, 13 "
                          f"is the real game), not {rank_kept!r}")
     if state is None:
         return
-    cards = [c for pile in state.piles for c in pile]
+    cards = [c & ~DOWN for pile in state.piles for c in pile]
     if sorted(cards) != list(range(52)):
         raise ValueError("the relaxed search starts from a position holding each of the 52 cards once; this one "
                          f"holds {len(cards)} cards, {len(set(cards))} of them different")
@@ -131,10 +147,19 @@ def check_relaxable(rules: Rules, rank_kept: int, state: State | None = None) ->
             suits.add(SUIT[pile[0]])
     if any(len(state.piles[r]) > 1 for r in RESERVE):
         raise ValueError("a reserve cell holds more than one card; each holds one card at most")
+    faces = [[bool(c & DOWN) for c in state.piles[t]] for t in TABLEAU]
+    if rules.single_cards_only and any(any(down) for down in faces):
+        raise ValueError(f"a card lies face down; in {rules.name} every card is face up")
+    if any(c & DOWN for p in (*FOUNDATIONS, *RESERVE) for c in state.piles[p]) or any(
+            down and (down[-1] or down != sorted(down, reverse=True)) for down in faces):
+        raise ValueError("a card lies face down where none can: only the tableau's cards below its face-up ones "
+                         "are face down")
 
 
-def children(pos: RelaxedPosition, rank_kept: int) -> Iterator[RelaxedPosition]:
-    """Every position one relaxed move away, less what the module docstring leaves out (repeats allowed)."""
+def children(pos: RelaxedPosition, rank_kept: int, builds: bool = False) -> Iterator[RelaxedPosition]:
+    """Every position one relaxed move away, less what the module docstring leaves out (repeats allowed);
+    ``builds``: AisleRiot's rules, where a pile's face-up cards move from any of them up, face down cards among
+    the kinds."""
     heights, reserve, tableau = pos
 
     def homes(k: int) -> list[int]:
@@ -144,18 +169,23 @@ def children(pos: RelaxedPosition, rank_kept: int) -> Iterator[RelaxedPosition]:
         return [f for f in range(4) if RED[f * 13] == kind_red(k) and heights[f] == rank - 1]
 
     empty = () in tableau
-    # The sources: (card, from a foundation, a pile's only card, the tableau, reserve and heights without it).
-    Source = tuple[int, bool, bool, tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]
+    # The sources: (the card moved, or the build's lowest, what moves, from a foundation, the pile it leaves (-1:
+    # none), a whole pile, and the tableau, reserve and heights without it).
+    Source = tuple[int, tuple[int, ...], bool, int, bool, tuple[tuple[int, ...], ...], tuple[int, ...],
+                   tuple[int, ...]]
     sources: list[Source] = []
     for i, pile in enumerate(tableau):
         if pile and (i == 0 or tableau[i - 1] != pile):
-            rest = (*tableau[:i], pile[:-1], *tableau[i + 1:])
-            sources.append((pile[-1], False, len(pile) == 1, rest, reserve, heights))
+            for n in range(1, len(pile) + 1 if builds else 2):
+                if pile[-n] & DOWN_KIND:
+                    break
+                rest = (*tableau[:i], turned_up(pile[:-n]), *tableau[i + 1:])
+                sources.append((pile[-n], pile[-n:], False, i, n == len(pile), rest, reserve, heights))
     for j, k in enumerate(reserve):
         if j == 0 or reserve[j - 1] != k:
-            sources.append((k, False, False, tableau, (*reserve[:j], *reserve[j + 1:]), heights))
-    for k, _back, _lone, tab, res, h in sources:
-        if k >> 3 == 1:  # an Ace goes home at once: that is the only move
+            sources.append((k, (k,), False, -1, False, tableau, (*reserve[:j], *reserve[j + 1:]), heights))
+    for k, moved, _back, _left, _whole, tab, res, h in sources:
+        if k >> 3 == 1 and len(moved) == 1:  # an Ace goes home at once: that is the only move
             f = k & 7
             yield h[:f] + (1,) + h[f + 1:], res, tuple(sorted(tab))
             return
@@ -163,31 +193,30 @@ def children(pos: RelaxedPosition, rank_kept: int) -> Iterator[RelaxedPosition]:
         if heights[f] > 1:  # a foundation's top comes back (never an Ace)
             r = heights[f]
             top = kind(f * 13 + r - 1, rank_kept)
-            sources.append((top, True, False, tableau, reserve, heights[:f] + (r - 1,) + heights[f + 1:]))
-    for k, back, lone, tab, res, h in sources:
-        if not back:
+            sources.append((top, (top,), True, -1, False, tableau, reserve, heights[:f] + (r - 1,) + heights[f + 1:]))
+    for k, moved, back, left, whole, tab, res, h in sources:
+        if not back and len(moved) == 1:
             for f in homes(k):
                 yield h[:f] + (h[f] + 1,) + h[f + 1:], res, tuple(sorted(tab))
         rank, red = k >> 3, kind_red(k)
-        for i, pile in enumerate(tab):
-            if pile and pile[-1] >> 3 == rank + 1 and kind_red(pile[-1]) != red:
-                yield h, res, tuple(sorted((*tab[:i], (*pile, k), *tab[i + 1:])))
-        if empty and not lone:  # a pile's only card to an empty pile would give the same position
+        for i, pile in enumerate(tab):  # (the pile it leaves may show a card that takes it: not a move)
+            if i != left and pile and pile[-1] >> 3 == rank + 1 and kind_red(pile[-1]) != red:
+                yield h, res, tuple(sorted((*tab[:i], pile + moved, *tab[i + 1:])))
+        if empty and not whole:  # a whole pile to an empty pile would give the same position
             i = tab.index(())
-            yield h, res, tuple(sorted((*tab[:i], (k,), *tab[i + 1:])))
+            yield h, res, tuple(sorted((*tab[:i], moved, *tab[i + 1:])))
 
 
 def won(pos: RelaxedPosition) -> bool:
     return sum(pos[0]) == 52
 
 
-@dataclass(frozen=True)
-class RelaxedResult:
+class RelaxedResult(namedtuple("RelaxedResult", "verdict positions")):
     """``lost`` (the real deal is proved lost), ``won`` (a relaxed win: says nothing) or ``unknown``
-    (out of positions), and the positions kept."""
+    (out of positions), and the positions kept. (A named tuple, not a dataclass: a King Albert solve loads this
+    module for its relaxed verdicts, and :mod:`dataclasses` would cost a command's start-up.)"""
 
-    verdict: str
-    positions: int
+    __slots__ = ()
 
 
 def relaxed_search(rules: Rules, state: State, rank_kept: int, max_positions: int | None = None,
@@ -206,7 +235,7 @@ def relaxed_search(rules: Rules, state: State, rank_kept: int, max_positions: in
             return RelaxedResult("unknown", len(seen))
         if won(pos):
             return RelaxedResult("won", len(seen))
-        for child in children(pos, rank_kept):
+        for child in children(pos, rank_kept, not rules.single_cards_only):
             if child not in seen:
                 if max_positions is not None and len(seen) >= max_positions:
                     return RelaxedResult("unknown", len(seen))

@@ -253,12 +253,13 @@ def python_search(
     unknown verdict came from a full table (the layered search's: the depth-first one forgets instead).
 
     ``layered``: the complete search is :mod:`.layered`'s (classic King Albert) instead of the depth-first one.
-    ``verdicts`` (classic King Albert, the depth-first complete search): the rank kept apart and the positions
+    ``verdicts`` (King Albert's games, the depth-first complete search): the rank kept apart and the positions
     after which the complete search drops the positions whose relaxed positions are lost (:mod:`.verdicts`).
     """
     search = _Search(rules, max_nodes, time_limit, table_size)
     if verdicts is not None:
-        search.verdicts = RelaxedVerdicts(verdicts[0], count=search._tick, room=table_size)
+        builds = not getattr(rules, "single_cards_only", True)
+        search.verdicts = RelaxedVerdicts(verdicts[0], builds, count=search._tick, room=table_size)
         search.verdicts_from = verdicts[1]
     line: list[RawMove] | None = None
     try:

@@ -1,4 +1,4 @@
-"""The relaxed verdicts: which positions of a classic King Albert search the relaxed game proves lost.
+"""The relaxed verdicts: which positions of a King Albert search the relaxed game proves lost.
 
 :mod:`.relaxed` proves a deal lost when the relaxed game from its start has no win. Most hard lost deals have a
 relaxed win all the same, found in a corner of the relaxed game, while the real search spends hundreds of millions
@@ -9,7 +9,8 @@ never dropped, so a win is still found; a lost deal's search ends sooner).
 
 **How a relaxed position is known lost or live.** A query for a position not known yet searches the relaxed game
 from it, depth first, with Tarjan's strongly connected components, over the moves of :mod:`.relaxed` (less
-nothing: the move that undoes the last one is an edge back, and it counts). A component is finished when its
+nothing: the move that undoes the last one is an edge back, and it counts; under AisleRiot's rules a move
+that turned a card up is taken back with the card turned down again). A component is finished when its
 root's search is done; every position it reaches is then in it or in a component finished before. So a finished
 component that reached no win and no live position reaches none at all: every position of it is lost. A win or
 a live position reached makes every position still open live: each open position reaches a position of the
@@ -36,24 +37,26 @@ from collections.abc import Callable
 
 from ..rulebook.cards import RED
 from ..rulebook.engine import State
-from .relaxed import RelaxedPosition, canonical, kind, kind_red, relaxed_parts
+from .relaxed import DOWN_KIND, RelaxedPosition, canonical, kind, kind_red, relaxed_parts
 
 LOST, LIVE, UNKNOWN, OPEN = 1, 2, 3, 4
 """What is known of a relaxed position: lost, live (reaches a win), unknown (a query cut short left it open: it
 is searched again when asked), or open with an index (``OPEN + index``) while its query searches."""
 
-_Move = tuple[int, int]
-"""Source and target: a pile 0-8, a reserve cell 9-15 (source only) or a foundation 16-19 (by suit)."""
+_Move = tuple[int, int, int]
+"""Source, target and the cards moved: a pile 0-8, a reserve cell 9-15 (source only) or a foundation 16-19 (by
+suit); more than one card only from pile to pile (a build, under AisleRiot's rules)."""
 
 
 class _Position:
     """A relaxed position as the search moves through it (core/relaxed.c's RPos): the piles in their places, the
     reserve by cell (0 for an empty one), the foundations' heights by suit."""
 
-    __slots__ = ("piles", "cells", "heights", "kept")
+    __slots__ = ("piles", "cells", "heights", "kept", "builds")
 
-    def __init__(self, state: State, kept: int) -> None:
+    def __init__(self, state: State, kept: int, builds: bool) -> None:
         self.kept = kept
+        self.builds = builds
         self.heights, self.cells, self.piles = relaxed_parts(state, kept)
 
     def key(self) -> RelaxedPosition:
@@ -72,11 +75,12 @@ class _Position:
 
     def moves(self) -> list[_Move]:
         """relaxed.py's children as moves, in core/relaxed.c's order: an Ace home alone when one can go; else from
-        each source in turn (piles, cells, foundations), to the foundations, the piles and the first empty pile."""
+        each source in turn (piles, cells, foundations), to the foundations, then the top card and, under
+        AisleRiot's rules, each build below it in turn to the piles and the first empty pile."""
         tops = [self.top(s) for s in range(20)]
         for s in range(16):
             if tops[s] and tops[s] >> 3 == 1:
-                return [(s, 16 + (tops[s] & 7))]
+                return [(s, 16 + (tops[s] & 7), 1)]
         empty = next((i for i in range(9) if not tops[i]), -1)
         out: list[_Move] = []
         for s in range(20):
@@ -87,13 +91,39 @@ class _Position:
             if s < 16:
                 for f in range(4):
                     if self.heights[f] == rank - 1 and (f == k & 7 if rank <= self.kept else RED[f * 13] == red):
-                        out.append((s, 16 + f))
-            for i in range(9):
-                if i != s and tops[i] and tops[i] >> 3 == rank + 1 and kind_red(tops[i]) != red:
-                    out.append((s, i))
-            if empty >= 0 and not (s < 9 and len(self.piles[s]) == 1):
-                out.append((s, empty))
+                        out.append((s, 16 + f, 1))
+            n = 1
+            while True:
+                for i in range(9):
+                    if i != s and tops[i] and tops[i] >> 3 == rank + 1 and kind_red(tops[i]) != red:
+                        out.append((s, i, n))
+                if empty >= 0 and not (s < 9 and len(self.piles[s]) == n):
+                    out.append((s, empty, n))
+                if not self.builds or s >= 9 or n == len(self.piles[s]) or self.piles[s][-n - 1] & DOWN_KIND:
+                    break
+                n += 1
+                k = self.piles[s][-n]
+                rank, red = k >> 3, kind_red(k)
         return out
+
+    def make(self, move: _Move) -> bool:
+        """Makes ``move``; whether it turned the card below it up."""
+        src, dst, n = move
+        for k in reversed([self.take(src) for _ in range(n)]):
+            self.put(dst, k)
+        pile = self.piles[src] if src < 9 else None
+        if pile and pile[-1] & DOWN_KIND:
+            pile[-1] &= ~DOWN_KIND
+            return True
+        return False
+
+    def unmake(self, move: _Move, turned: bool) -> None:
+        """Takes back ``move``, made, and the card it turned up."""
+        src, dst, n = move
+        if turned:
+            self.piles[src][-1] |= DOWN_KIND
+        for k in reversed([self.take(dst) for _ in range(n)]):
+            self.put(src, k)
 
     def take(self, s: int) -> int:
         if s < 9:
@@ -117,12 +147,15 @@ class _Position:
 class RelaxedVerdicts:
     """The relaxed game above ``rank_kept``, known position by position as queries search it (module docstring).
 
-    ``count`` is called before each relaxed position is searched, as the search counts its own positions (it may
-    raise to stop the search); ``room``: the most positions known, past which no more are searched.
+    ``builds``: AisleRiot's rules (builds move, face-down cards turn up) rather than the classic ones. ``count`` is
+    called before each relaxed position is searched, as the search counts its own positions (it may raise to stop
+    the search); ``room``: the most positions known, past which no more are searched.
     """
 
-    def __init__(self, rank_kept: int, count: Callable[[], None] | None = None, room: int | None = None) -> None:
+    def __init__(self, rank_kept: int, builds: bool = False, count: Callable[[], None] | None = None,
+                 room: int | None = None) -> None:
         self.kept = rank_kept
+        self.builds = builds
         self.known: dict[RelaxedPosition, int] = {}
         self.count = count
         self.room = room
@@ -131,10 +164,10 @@ class RelaxedVerdicts:
         """Relaxed positions searched, over every query."""
 
     def lost(self, state: State) -> bool:
-        """Whether the relaxed position of ``state`` (a real classic position) is lost, searching the relaxed game
+        """Whether the relaxed position of ``state`` (a real position of the game) is lost, searching the relaxed game
         from it if it is not known yet."""
         known = self.known
-        p = _Position(state, self.kept)
+        p = _Position(state, self.kept, self.builds)
         key = p.key()
         if known.get(key, UNKNOWN) != UNKNOWN:
             return known[key] == LOST
@@ -165,8 +198,9 @@ class RelaxedVerdicts:
             settle(0, LIVE)
             return False
         index = 0
-        # Frames: [moves, next move, index, low link, Tarjan stack height when entered]
-        frames: list[list] = [[p.moves(), 0, 0, 0, 0]]
+        # Frames: [moves, next move, index, low link, Tarjan stack height when entered, whether the move made
+        # from it last turned a card up]
+        frames: list[list] = [[p.moves(), 0, 0, 0, 0, False]]
         while True:
             frame = frames[-1]
             moves = frame[0]
@@ -178,13 +212,11 @@ class RelaxedVerdicts:
                     return True
                 parent = frames[-1]
                 parent[3] = min(parent[3], frame[3])
-                src, dst = parent[0][parent[1] - 1]
-                p.put(src, p.take(dst))
+                p.unmake(parent[0][parent[1] - 1], parent[5])
                 continue
-            src, dst = moves[frame[1]]
+            move = moves[frame[1]]
             frame[1] += 1
-            k = p.take(src)
-            p.put(dst, k)
+            frame[5] = p.make(move)
             child = p.key()
             val = known.get(child, UNKNOWN)
             if val != UNKNOWN:
@@ -193,8 +225,7 @@ class RelaxedVerdicts:
                     return False
                 if val >= OPEN:
                     frame[3] = min(frame[3], val - OPEN)
-                p.take(dst)
-                p.put(src, k)
+                p.unmake(move, frame[5])
                 continue
             if self.count:
                 try:
@@ -209,4 +240,4 @@ class RelaxedVerdicts:
             if p.won():
                 settle(0, LIVE)
                 return False
-            frames.append([p.moves(), 0, index, index, base])
+            frames.append([p.moves(), 0, index, index, base, False])

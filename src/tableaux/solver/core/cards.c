@@ -4,7 +4,7 @@
 uint8_t tx_rank[128], tx_suit[128], tx_red[128];
 uint8_t tx_colour[128];
 int tx_next_up[128], tx_next_down[128];
-uint64_t tx_zob[MAXCARDS + 1][128];
+uint64_t tx_zob[MAXCARDS + 1][256];
 uint64_t tx_salt[8];
 
 uint64_t tx_splitmix(uint64_t *s) {
@@ -30,6 +30,8 @@ void tx_init_tables(void) {
     for (int d = 0; d <= MAXCARDS; d++)
         for (int c = 0; c < 128; c++) tx_zob[d][c] = tx_splitmix(&seed);
     for (int i = 0; i < 8; i++) tx_salt[i] = tx_splitmix(&seed);
+    for (int d = 0; d <= MAXCARDS; d++) /* the relaxed game's face-down kinds (relaxed.c), drawn after the rest */
+        for (int c = 128; c < 256; c++) tx_zob[d][c] = tx_splitmix(&seed);
 }
 
 

@@ -85,7 +85,7 @@ typedef struct {
 extern uint8_t tx_rank[128], tx_suit[128], tx_red[128];
 extern uint8_t tx_colour[128]; /* the card with the two suits of its colour as one (tx_ka_hash_suits) */
 extern int tx_next_up[128], tx_next_down[128];
-extern uint64_t tx_zob[MAXCARDS + 1][128]; /* Zobrist words: one per depth in a pile and card */
+extern uint64_t tx_zob[MAXCARDS + 1][256]; /* Zobrist words: one per depth in a pile and card (or relaxed kind) */
 extern uint64_t tx_salt[8];                /* one per kind of pile, and a few for other hashes */
 
 

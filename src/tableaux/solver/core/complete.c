@@ -1,9 +1,9 @@
 /* The complete search (complete.h): whole, or in turns. */
 #include "complete.h"
 
-/* Whether a complete search of `p` as `plan` says has relaxed verdicts (classic King Albert's depth-first one). */
+/* Whether a complete search of `p` as `plan` says has relaxed verdicts (King Albert's depth-first one). */
 int tx_complete_has_verdicts(const CompletePlan *plan, const Pos *p) {
-    return plan->verdicts && p->game == GAME_KA_CLASSIC && !plan->layered;
+    return plan->verdicts && p->game != GAME_EW && !plan->layered;
 }
 
 void tx_complete_start(Complete *c, Search *s, const CompletePlan *plan) {

@@ -16,7 +16,7 @@ typedef struct {
     LayDisk disk;       /* the files the layered search may write */
     long long turns;    /* alone, it is still made in turns of this many positions (tests: that changes nothing); 0:
                            in one go */
-    int verdicts;       /* classic King Albert: the rank kept apart by the relaxed verdicts (relaxed.c) that drop
+    int verdicts;       /* King Albert: the rank kept apart by the relaxed verdicts (relaxed.c) that drop
                            the positions they prove lost; 0: none */
     long long verdicts_from; /* the verdicts are asked once the search has made this many positions */
 } CompletePlan;

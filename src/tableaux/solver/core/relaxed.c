@@ -1,8 +1,8 @@
-/* Classic King Albert relaxed above a rank (solver/relaxed.py is the reference, and has the proofs): a complete
- * search of an easier game whose loss proves the real deal lost.
+/* King Albert relaxed above a rank (solver/relaxed.py is the reference, and has the proofs): a complete search of
+ * an easier game whose loss proves the real deal lost.
  *
  * A card is a kind, as relaxed.py's kind(): rank * 8 + suit up to the rank kept apart, rank * 8 + 4 + red above
- * it. A position is the four foundations' heights (by suit), the reserve's kinds and the tableau's piles; its
+ * it, and RDOWN more while it lies face down (AisleRiot's rules). A position is the four foundations' heights (by suit), the reserve's kinds and the tableau's piles; its
  * key, exact and canonical, is the heights, the reserve sorted, a separator, and the piles sorted, each ended by
  * a zero. The search is depth first with every key kept in the solver's table (table.c), so it counts one
  * position per key kept, as the reference does, and a full table or stack ends it with "unknown".
@@ -11,15 +11,20 @@
 
 #include "table.h"
 
+#define RDOWN 0x80 /* a face-down card's kind has this bit more */
+
 typedef struct {
     /* a pile has room past its 52 cards because relaxed_key copies it 16 bytes at a time */
     uint8_t pile[9][MAXCARDS + 12], len[9], res[7], height[4];
-    int kept;        /* the rank kept apart */
+    int kept;       /* the rank kept apart */
+    int builds;     /* AisleRiot's rules: builds move, and face-down cards turn up */
     uint64_t ph[9]; /* each pile's Zobrist hash (tx_zob by depth and kind), kept by take() and put() */
 } RPos;
 
 typedef struct {
     uint8_t src, dst; /* src: pile 0-8, cell 9-15, foundation 16-19; dst: pile 0-8, foundation 16-19 */
+    uint8_t n;        /* the cards moved: more than one only from pile to pile (a build) */
+    uint8_t flip;     /* set when made: the move turned the card below it up */
 } RMove;
 
 static inline int is_red_suit(int suit) { return tx_red[suit * 13]; } /* the suit's Ace's colour */
@@ -37,13 +42,16 @@ static int source_card(const RPos *p, int s) {
 }
 
 /* relaxed.py's children(), as moves: an Ace home alone when one can go; else every move, less a pile's only
- * card to an empty pile, a card to any empty pile but the first, and an Ace taken back. */
+ * card to an empty pile, a card to any empty pile but the first, and an Ace taken back. Under AisleRiot's rules a
+ * pile's face-up cards move from any of them up, a whole pile never to an empty one; each source's builds come
+ * after its moves home, the shortest first. At most 5 moves a card (two foundations, or two piles whose top takes
+ * it and an empty one: a kind below the other colour's next rank is one of two cards): MOVES_MAX. */
 static int relaxed_moves(const RPos *p, RMove *out) {
     int n = 0, empty = -1, top[20], want_rank[9], want_red[9];
     for (int s = 0; s < 20; s++) top[s] = source_card(p, s);
     for (int s = 0; s < 16; s++)
         if (top[s] && kind_rank(top[s]) == 1) {
-            out[0] = (RMove){(uint8_t)s, (uint8_t)(16 + (top[s] & 7))};
+            out[0] = (RMove){(uint8_t)s, (uint8_t)(16 + (top[s] & 7)), 1, 0};
             return 1;
         }
     for (int i = 0; i < 9; i++) { /* what each pile takes: the rank below its top's, of the other colour */
@@ -58,10 +66,16 @@ static int relaxed_moves(const RPos *p, RMove *out) {
         if (s < 16)
             for (int f = 0; f < 4; f++)
                 if (p->height[f] == r - 1 && (r <= p->kept ? f == (k & 7) : is_red_suit(f) == red))
-                    out[n++] = (RMove){(uint8_t)s, (uint8_t)(16 + f)};
-        for (int i = 0; i < 9; i++)
-            if (want_rank[i] == r && want_red[i] == red && i != s) out[n++] = (RMove){(uint8_t)s, (uint8_t)i};
-        if (empty >= 0 && !(s < 9 && p->len[s] == 1)) out[n++] = (RMove){(uint8_t)s, (uint8_t)empty};
+                    out[n++] = (RMove){(uint8_t)s, (uint8_t)(16 + f), 1, 0};
+        for (int c = 1;; c++) { /* the top card, then under AisleRiot's rules each build below it */
+            for (int i = 0; i < 9; i++)
+                if (want_rank[i] == r && want_red[i] == red && i != s)
+                    out[n++] = (RMove){(uint8_t)s, (uint8_t)i, (uint8_t)c, 0};
+            if (empty >= 0 && !(s < 9 && p->len[s] == c)) out[n++] = (RMove){(uint8_t)s, (uint8_t)empty, (uint8_t)c, 0};
+            if (!p->builds || s >= 9 || c == p->len[s] || p->pile[s][p->len[s] - c - 1] & RDOWN) break;
+            k = p->pile[s][p->len[s] - c - 1];
+            r = kind_rank(k), red = kind_red(k);
+        }
     }
     return n;
 }
@@ -89,6 +103,30 @@ static void put(RPos *p, int d, int k) {
     }
     else if (d < 16) p->res[d - 9] = (uint8_t)k;
     else p->height[d - 16]++;
+}
+
+/* Turns pile i's top card over, up or down. */
+static void turn(RPos *p, int i) {
+    uint8_t *k = &p->pile[i][p->len[i] - 1];
+    p->ph[i] ^= tx_zob[p->len[i] - 1][*k] ^ tx_zob[p->len[i] - 1][*k ^ RDOWN];
+    *k ^= RDOWN;
+}
+
+/* Makes move m, the card below it turned up where one is face down (noted in m->flip). */
+static void make(RPos *p, RMove *m) {
+    int k[MAXCARDS];
+    for (int i = 0; i < m->n; i++) k[i] = take(p, m->src);
+    for (int i = m->n; i-- > 0;) put(p, m->dst, k[i]);
+    m->flip = m->src < 9 && p->len[m->src] && p->pile[m->src][p->len[m->src] - 1] & RDOWN;
+    if (m->flip) turn(p, m->src);
+}
+
+/* Takes move m, made, back. */
+static void unmake(RPos *p, const RMove *m) {
+    int k[MAXCARDS];
+    if (m->flip) turn(p, m->src);
+    for (int i = 0; i < m->n; i++) k[i] = take(p, m->dst);
+    for (int i = m->n; i-- > 0;) put(p, m->src, k[i]);
 }
 
 /* The piles' canonical order: by their hashes, and by their cards where two hashes are equal, so that two piles
@@ -133,7 +171,7 @@ static int relaxed_key(const RPos *p, uint8_t *key, uint64_t *hash) {
 }
 
 #define KEY_SLACK 16 /* what relaxed_key's copies of 16 bytes may write past the key's end */
-#define MOVES_MAX 320 /* more than a position has: 20 sources, each to 4 foundations, 9 piles or an empty one */
+#define MOVES_MAX 320 /* more than a position has: 5 for each of at most 56 cards that can move (relaxed_moves) */
 
 typedef struct {
     size_t begin, next, end; /* this position's moves in the move stack: the next one to try, and the end */
@@ -145,12 +183,13 @@ static int relaxed_won(const RPos *p) { return p->height[0] + p->height[1] + p->
 static void relaxed_from(const Pos *start, int kept, RPos *p) {
     memset(p, 0, sizeof *p);
     p->kept = kept;
+    p->builds = start->game == GAME_KA;
     for (int f = 0; f < 4; f++)
         if (start->n[f]) p->height[tx_suit[start->c[f][0] & 63]] = start->n[f];
     for (int i = 0; i < 9; i++) {
         for (int j = 0; j < start->n[KA_T0 + i]; j++) {
-            int c = start->c[KA_T0 + i][j] & 63;
-            p->pile[i][j] = (uint8_t)kind_of(p, tx_rank[c], tx_suit[c]);
+            int c = start->c[KA_T0 + i][j];
+            p->pile[i][j] = (uint8_t)(kind_of(p, tx_rank[c], tx_suit[c]) | (c & DOWN ? RDOWN : 0));
             p->ph[i] ^= tx_zob[j][p->pile[i][j]];
         }
         p->len[i] = start->n[KA_T0 + i];
@@ -197,20 +236,17 @@ int tx_relaxed_search(const Pos *start, int kept, Budget *b) {
             }
             top = f->begin;
             f = &fr[--depth];
-            RMove m = mv[f->next - 1];
-            put(&p, m.src, take(&p, m.dst));
+            unmake(&p, &mv[f->next - 1]);
             continue;
         }
-        RMove m = mv[f->next++];
-        if (depth && m.src == mv[fr[depth - 1].next - 1].dst && m.dst == mv[fr[depth - 1].next - 1].src)
+        RMove *m = &mv[f->next++], *last = depth ? &mv[fr[depth - 1].next - 1] : NULL;
+        if (last && m->src == last->dst && m->dst == last->src && m->n == last->n && !last->flip)
             continue; /* it undoes the move that made this position: its child is the one before, in the table */
-        int k = take(&p, m.src);
-        put(&p, m.dst, k);
+        make(&p, m);
         len = relaxed_key(&p, key, &hash);
         if (tx_table_full(&t)) goto out_of_memory;
         if (tx_table_visit(&t, hash, key, len, 0)) {
-            take(&p, m.dst);
-            put(&p, m.src, k);
+            unmake(&p, m);
             continue;
         }
         if (tx_budget_tick(b)) break;
@@ -410,20 +446,17 @@ int tx_verdicts_lost(RelaxedVerdicts *v, const Pos *real, Budget *b) {
             top = f->begin;
             f = &v->fr[--depth];
             if (low < f->low) f->low = low;
-            RMove m = v->mv[f->next - 1];
-            put(&p, m.src, take(&p, m.dst));
+            unmake(&p, &v->mv[f->next - 1]);
             continue;
         }
-        RMove m = v->mv[f->next++];
-        int k = take(&p, m.src);
-        put(&p, m.dst, k);
+        RMove *m = &v->mv[f->next++];
+        make(&p, m);
         len = relaxed_key(&p, key, &hash);
         s = vfind(v, hash |= !hash, key, len);
         if (s->hash && s->val != VAL_UNKNOWN) {
             if (s->val == VAL_LIVE) goto live; /* the line reaches a live position */
             if (s->val >= VAL_OPEN && s->val - VAL_OPEN < f->low) f->low = s->val - VAL_OPEN;
-            take(&p, m.dst);
-            put(&p, m.src, k);
+            unmake(&p, m);
             continue;
         }
         if (tx_budget_count(b)) goto cut;

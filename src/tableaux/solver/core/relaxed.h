@@ -1,4 +1,4 @@
-/* Classic King Albert relaxed above a rank, searched to its end (relaxed.c): a loss proves the deal lost. */
+/* King Albert relaxed above a rank, searched to its end (relaxed.c): a loss proves the deal lost. */
 #ifndef TABLEAUX_RELAXED_H
 #define TABLEAUX_RELAXED_H
 

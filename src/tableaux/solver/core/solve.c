@@ -90,14 +90,17 @@ static int join_complete(Search *s, Search *c, Share *sh, pthread_t thread, int 
 #endif
 
 /* The complete search that takes turns with the first pass on this thread: a search of its own, with three eighths
- * of the memory while the pass runs (complete.c), or half when it has relaxed verdicts, which take half of its own
- * (on 1,259 fresh classic deals, 45.7 CPU s at 10 s each instead of 49.9, and 4233258551 won in 4.2 s instead of
- * open: docs/notes/solver-experiments.md); NULL when it could not start. */
+ * of the memory while the pass runs (complete.c), or for classic King Albert half, since its relaxed verdicts take
+ * half of its own (on 1,259 fresh classic deals, 45.7 CPU s at 10 s each instead of 49.9, and 4233258551 won in
+ * 4.2 s instead of open: docs/notes/solver-experiments.md). King Albert's first pass keeps five eighths: its
+ * biggest wins are the pass's, and need its table (25173, won after 220 million positions in 84 s, is open at 150 s
+ * and 506 million positions with half). NULL when it could not start. */
 static Search *beside_pass(Search *s, Complete *comp, const CompletePlan *plan) {
     Search *c = calloc(1, sizeof *c);
     if (!c) return NULL;
     c->pos = s->pos;
-    size_t share = tx_complete_has_verdicts(plan, &s->pos) ? s->budget.memory / 2 : s->budget.memory / 8 * 3;
+    int half = tx_complete_has_verdicts(plan, &s->pos) && s->pos.game == GAME_KA_CLASSIC;
+    size_t share = half ? s->budget.memory / 2 : s->budget.memory / 8 * 3;
     tx_budget_init(&c->budget, s->budget.max_nodes, 0, share);
     c->budget.deadline = s->budget.deadline;
     if (tx_table_init(&c->table, c->budget.memory - c->budget.memory / 8)) {

@@ -37,8 +37,8 @@ class Strategy:
     after the budgeted steps (:func:`tableaux.solver.lines.polish_long`), made in turn while the line stays long.
     Where a long line is common and only a long polish shortens it, a player watching it is worth the wait."""
     relaxed_verdicts: tuple[int, int] | None = None
-    """Where a relaxed game proves the slow lost deals' positions lost (:mod:`tableaux.solver.verdicts`, classic
-    King Albert): (the rank kept apart, the positions of the complete search before it asks). The complete search
+    """Where a relaxed game proves the slow lost deals' positions lost (:mod:`tableaux.solver.verdicts`, King
+    Albert's games): (the rank kept apart, the positions of the complete search before it asks). The complete search
     drops each position it makes whose relaxed position is lost (:func:`tableaux.solver.solve`,
     ``relaxed_stage``)."""
     shortening_floor = 1000

@@ -74,10 +74,11 @@ less; a rare one needs the last polish's three million positions from the start,
 to 139, 178 to 156: docs/solver.md, "Short lines", and docs/notes/short-lines.md, "Polishing the tails")."""
 
 RELAXED_VERDICTS = (3, 500_000)
-"""The classic rules' relaxed verdicts: the game relaxed above the Threes, asked once the complete search has made
+"""Both rule sets' relaxed verdicts: the game relaxed above the Threes, asked once the complete search has made
 500,000 positions (about a tenth of a second in the core). On the hard lost deals most of the complete search's
-positions have lost relaxed positions: deal 3622411542, which neither this search nor Solvitaire had decided in
-minutes, is proved lost in 7 s of the complete search alone. Above the Fours the queries cost more than they
+positions have lost relaxed positions: classic deal 3622411542, which neither this search nor Solvitaire had
+decided in minutes, is proved lost in 7 s of the complete search alone; King Albert 3390447547, open at 10 s for
+Solvitaire, in 1.5 million positions instead of 11.4 million. Above the Fours the queries cost more than they
 save; above the Twos they prove too little (docs/solver.md, "The relaxed verdicts, by default"). The first
 positions are left alone because a query may search a whole relaxed game, hundreds of thousands of positions,
 which a deal decided sooner would pay for: asked from the 200,000th position, lost deals that took 0.1 s took
@@ -95,10 +96,10 @@ class KingAlbertStrategy(Strategy):
         # positions to find them (benchmarks/lines.py): a classic line's shortening may make that many however
         # quick the solve, some tens of milliseconds in the core.
         self.polish_nodes = POLISH_NODES if single_cards_only else 0
+        self.relaxed_verdicts = RELAXED_VERDICTS
         if single_cards_only:
             self.shortening_floor = CLASSIC_SHORTENING_FLOOR
             self.long_polish = LONG_POLISH
-            self.relaxed_verdicts = RELAXED_VERDICTS
         else:
             # AisleRiot's lines have few detours to cut, mostly short ones: the passes without a window cut the
             # same ones, in some 750 positions a line instead of 1,040 (docs/notes/short-lines.md).
