@@ -25,14 +25,16 @@ from tableaux.rulebook.cards import DOWN, RANK
 from tableaux.rulebook.engine import Rules, State
 from tableaux.rulebook.king_albert import RESERVE, TABLEAU
 from tableaux.solver import BACKENDS, RELAXED_SHARE, SolverError, solve
-from tableaux.solver.relaxed import children, relaxed_search, relaxed_start, won
+from tableaux.solver.relaxed import at_once, children, relaxed_search, relaxed_start, won
 from tableaux.survey.solver import survey
 
 needs_core = pytest.mark.skipif("c" not in BACKENDS, reason="the C core is not built")
 
 
-def ace_can_go_home(state: State) -> bool:
-    return any(state.piles[p] and RANK[state.piles[p][-1]] == 1 for p in (*TABLEAU, *RESERVE))
+def low_card_can_go_home(rules: Rules, state: State, low: int) -> bool:
+    """Whether an Ace (or with ``low`` 2 a Two) can go home: then that is the relaxed search's only move."""
+    return any(state.piles[p] and RANK[state.piles[p][-1]] <= low and rules.home_move(state, p)
+               for p in (*TABLEAU, *RESERVE))
 
 
 CORE_GAME = {KA: 0, KAC: 1}
@@ -45,16 +47,18 @@ CORE_GAME = {KA: 0, KAC: 1}
 def test_every_real_move_is_a_relaxed_move(rules: Rules, deal: int, plies: int, rank: int, seed: int) -> None:
     """The relaxation's premise: from any position, each legal real move leads to a relaxed position one relaxed
     move away (or to the same one: a whole pile to an empty pile). Left out, as relaxed.py proves it may: every
-    move but an Ace's where an Ace can go home, and an Ace taken back. Under AisleRiot's rules the moves are
-    builds, and the card a move uncovers turns up in both games."""
+    move but an Ace's where an Ace can go home (and with the Twos kept apart, a Two's where a Two can), and an
+    Ace (a Two) taken back. Under AisleRiot's rules the moves are builds, and the card a move uncovers turns up
+    in both games."""
     state = random_position(rules, deal, seed, plies)
-    if ace_can_go_home(state):
+    low = at_once(rank)
+    if low_card_can_go_home(rules, state, low):
         return
     here = relaxed_start(rules, state, rank)
     reachable = set(children(here, rank, rules is KA)) | {here}
     for move in rules.moves(state):
         src, _, _ = move
-        if src in rules.foundations and RANK[state.piles[src][-1]] == 1:
+        if src in rules.foundations and RANK[state.piles[src][-1]] <= low:
             continue
         assert relaxed_start(rules, rules.apply(state, move), rank) in reachable, (deal, plies, move)
 
@@ -87,6 +91,22 @@ def relaxed_children(rank: int, **piles: str) -> set:
 
 def after(rank: int, **piles: str) -> object:
     return relaxed_start(KAC, HAND.state(**piles), rank)
+
+
+def test_a_two_goes_home_at_once_when_the_twos_are_kept_apart() -> None:
+    """With the Twos kept apart, a Two that can go home is the only move there, and no Two comes back; relaxed
+    above the Aces alone a Two is known by its colour only and is left to the search."""
+    piles = {**HOME_TO_NINE, "F1": "AC", "T1": "2C"}
+    placed = " ".join(piles.values()).split()
+    rest = [f"{r}{s}" for s in "CDHS" for r in "A23456789TJQK" if f"{r}{s}" not in placed]
+    for i, card in enumerate(reversed(rest)):
+        piles[f"T{i % 8 + 2}"] = (piles.get(f"T{i % 8 + 2}", "") + " " + card).strip()
+    state = HAND.state(**piles)
+    (only,) = children(relaxed_start(KAC, state, 2), 2)
+    assert only[0] == (2, 9, 9, 9)
+    assert len(set(children(relaxed_start(KAC, state, 1), 1))) > 1
+    two_home = HAND.state(**{**piles, "F1": "AC 2C", "T1": ""})
+    assert all(pos[0][0] >= 2 for pos in children(relaxed_start(KAC, two_home, 2), 2))  # it stays home
 
 
 def test_a_low_card_comes_back_off_its_foundation_onto_the_tableau() -> None:

@@ -51,6 +51,13 @@ reaches, except:
   face-down card under A is turned up sooner, which only adds a face-up card to that pile until L uncovers
   it too), and a move to an empty pile finds at least as many. So L' wins, and no win is lost by sending A
   home first; taking an Ace back only undoes that, so it is never needed either;
+* with the Twos kept apart (m >= 2), a Two that can go home (its Ace is home, and no Ace can go) goes next,
+  and nothing else is tried there; no Two is taken back. The same argument holds for a Two T: on the
+  tableau T could only ever take an Ace of the other colour, and in this search an Ace only goes home, so
+  in a winning line of it nothing is put on T; "T home, then L without T's own moves" finds every card and
+  pile as L did (an Ace T uncovers goes home at once, which the Aces' argument allows), and T home from the
+  start never keeps its suit's Three from going home. Relaxed above the Aces alone (m = 1) a Two is known
+  only by its colour and may go on either foundation of it, a choice, so there the Twos are left alone;
 * tableau piles are interchangeable, as are the copies of a card, so a position is kept under a key
   with its piles sorted and its reserve cards as a sorted list; a whole pile is never moved to an empty
   pile, and a card or build goes to one empty pile only.
@@ -184,13 +191,15 @@ def children(pos: RelaxedPosition, rank_kept: int, builds: bool = False) -> Iter
     for j, k in enumerate(reserve):
         if j == 0 or reserve[j - 1] != k:
             sources.append((k, (k,), False, -1, False, tableau, (*reserve[:j], *reserve[j + 1:]), heights))
-    for k, moved, _back, _left, _whole, tab, res, h in sources:
-        if k >> 3 == 1 and len(moved) == 1:  # an Ace goes home at once: that is the only move
-            f = k & 7
-            yield h[:f] + (1,) + h[f + 1:], res, tuple(sorted(tab))
-            return
+    low = at_once(rank_kept)
+    for rank in range(1, low + 1):
+        for k, moved, _back, _left, _whole, tab, res, h in sources:
+            if k >> 3 == rank and len(moved) == 1 and h[k & 7] == rank - 1:  # it goes home: the only move
+                f = k & 7
+                yield h[:f] + (rank,) + h[f + 1:], res, tuple(sorted(tab))
+                return
     for f in range(4):
-        if heights[f] > 1:  # a foundation's top comes back (never an Ace)
+        if heights[f] > low:  # a foundation's top comes back (never an Ace, nor a Two kept apart)
             r = heights[f]
             top = kind(f * 13 + r - 1, rank_kept)
             sources.append((top, (top,), True, -1, False, tableau, reserve, heights[:f] + (r - 1,) + heights[f + 1:]))
@@ -205,6 +214,12 @@ def children(pos: RelaxedPosition, rank_kept: int, builds: bool = False) -> Iter
         if empty and not whole:  # a whole pile to an empty pile would give the same position
             i = tab.index(())
             yield h, res, tuple(sorted((*tab[:i], moved, *tab[i + 1:])))
+
+
+def at_once(rank_kept: int) -> int:
+    """The highest rank that goes home at once and never comes back (the module docstring): the Twos too when they
+    are kept apart."""
+    return 2 if rank_kept >= 2 else 1
 
 
 def won(pos: RelaxedPosition) -> bool:

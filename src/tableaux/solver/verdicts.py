@@ -37,7 +37,7 @@ from collections.abc import Callable
 
 from ..rulebook.cards import RED
 from ..rulebook.engine import State
-from .relaxed import DOWN_KIND, RelaxedPosition, canonical, kind, kind_red, relaxed_parts
+from .relaxed import DOWN_KIND, RelaxedPosition, at_once, canonical, kind, kind_red, relaxed_parts
 
 LOST, LIVE, UNKNOWN, OPEN = 1, 2, 3, 4
 """What is known of a relaxed position: lost, live (reaches a win), unknown (a query cut short left it open: it
@@ -74,18 +74,21 @@ class _Position:
         return kind((s - 16) * 13 + h - 1, self.kept) if h else 0
 
     def moves(self) -> list[_Move]:
-        """relaxed.py's children as moves, in core/relaxed.c's order: an Ace home alone when one can go; else from
+        """relaxed.py's children as moves, in core/relaxed.c's order: an Ace home alone when one can go, then (the
+        Twos kept apart) a Two; else from
         each source in turn (piles, cells, foundations), to the foundations, then the top card and, under
         AisleRiot's rules, each build below it in turn to the piles and the first empty pile."""
         tops = [self.top(s) for s in range(20)]
-        for s in range(16):
-            if tops[s] and tops[s] >> 3 == 1:
-                return [(s, 16 + (tops[s] & 7), 1)]
+        low = at_once(self.kept)
+        for rank in range(1, low + 1):
+            for s in range(16):
+                if tops[s] and tops[s] >> 3 == rank and self.heights[tops[s] & 7] == rank - 1:
+                    return [(s, 16 + (tops[s] & 7), 1)]
         empty = next((i for i in range(9) if not tops[i]), -1)
         out: list[_Move] = []
         for s in range(20):
             k = tops[s]
-            if not k or (s >= 16 and k >> 3 == 1):
+            if not k or (s >= 16 and k >> 3 <= low):
                 continue
             rank, red = k >> 3, kind_red(k)
             if s < 16:

@@ -41,19 +41,22 @@ static int source_card(const RPos *p, int s) {
     return h ? kind_of(p, h, s - 16) : 0;
 }
 
-/* relaxed.py's children(), as moves: an Ace home alone when one can go; else every move, less a pile's only
- * card to an empty pile, a card to any empty pile but the first, and an Ace taken back. Under AisleRiot's rules a
+/* relaxed.py's children(), as moves: an Ace home alone when one can go, then (the Twos kept apart) a Two; else every
+ * move, less a pile's only card to an empty pile, a card to any empty pile but the first, and an Ace taken back (or
+ * a Two, the Twos kept apart). Under AisleRiot's rules a
  * pile's face-up cards move from any of them up, a whole pile never to an empty one; each source's builds come
  * after its moves home, the shortest first. At most 5 moves a card (two foundations, or two piles whose top takes
  * it and an empty one: a kind below the other colour's next rank is one of two cards): MOVES_MAX. */
 static int relaxed_moves(const RPos *p, RMove *out) {
     int n = 0, empty = -1, top[20], want_rank[9], want_red[9];
     for (int s = 0; s < 20; s++) top[s] = source_card(p, s);
-    for (int s = 0; s < 16; s++)
-        if (top[s] && kind_rank(top[s]) == 1) {
-            out[0] = (RMove){(uint8_t)s, (uint8_t)(16 + (top[s] & 7)), 1, 0};
-            return 1;
-        }
+    int low = p->kept >= 2 ? 2 : 1; /* the ranks that go home at once and never come back */
+    for (int r = 1; r <= low; r++)
+        for (int s = 0; s < 16; s++)
+            if (top[s] && kind_rank(top[s]) == r && p->height[top[s] & 7] == r - 1) {
+                out[0] = (RMove){(uint8_t)s, (uint8_t)(16 + (top[s] & 7)), 1, 0};
+                return 1;
+            }
     for (int i = 0; i < 9; i++) { /* what each pile takes: the rank below its top's, of the other colour */
         want_rank[i] = top[i] ? kind_rank(top[i]) - 1 : -1;
         want_red[i] = top[i] ? !kind_red(top[i]) : -1;
@@ -61,7 +64,7 @@ static int relaxed_moves(const RPos *p, RMove *out) {
     }
     for (int s = 0; s < 20; s++) {
         int k = top[s];
-        if (!k || (s >= 16 && kind_rank(k) == 1)) continue;
+        if (!k || (s >= 16 && kind_rank(k) <= low)) continue;
         int r = kind_rank(k), red = kind_red(k);
         if (s < 16)
             for (int f = 0; f < 4; f++)
