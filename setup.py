@@ -13,8 +13,9 @@ from setuptools import Extension, setup
 
 CORE_SOURCES = [
     "_core", "_core_args", "core/cards", "core/king_albert", "core/eagle_wing", "core/table", "core/budget",
-    "core/search", "core/bestfirst", "core/relaxed", "core/layered_keys", "core/layered_disk", "core/layered_class",
-    "core/layered_line", "core/layered", "core/complete", "core/pass", "core/solve", "core/shorten", "core/polish",
+    "core/search", "core/bestfirst", "core/relaxed", "core/verdicts", "core/layered_keys", "core/layered_disk",
+    "core/layered_class", "core/layered_line", "core/layered", "core/complete", "core/pass", "core/solve",
+    "core/shorten", "core/polish",
 ]
 """The C files of the solver's core (tests/solver/test_sanitizer.py builds the same list)."""
 

@@ -22,8 +22,8 @@ CORE = SOLVER / "core"
 
 LAYERS = [
     "cards", "king_albert", "eagle_wing", "game", "hashset", "table", "budget", "shorten", "polish", "search",
-    "bestfirst", "relaxed", "layered_keys", "layered_disk", "layered_class", "layered_line", "layered", "complete",
-    "pass", "solve", "_core_args", "_core",
+    "bestfirst", "relaxed", "verdicts", "layered_keys", "layered_disk", "layered_class", "layered_line", "layered",
+    "complete", "pass", "solve", "_core_args", "_core",
 ]
 """The modules from the bottom up: a module may include and call only those before it."""
 

@@ -153,7 +153,7 @@ CHECKS = textwrap.dedent(
     assert _core.relaxed(rules.deal(1).piles, 4, -1, 0, 16 << 20)[0] == 0
     code, _, oom = _core.relaxed(rules.deal(11217).piles, 4, -1, 0, 2 << 20)
     assert code == -1 and oom
-    # The relaxed verdicts (core/relaxed.c): queries in turn, room that runs out, and a complete search pruned by
+    # The relaxed verdicts (core/verdicts.c): queries in turn, room that runs out, and a complete search pruned by
     # them, its tables and stacks growing, a win replayed and a loss proved (classic 3 and 3739035860).
     walk, rng = [rules.deal(3622411542)], random.Random(3)
     for _ in range(200):
@@ -168,8 +168,8 @@ CHECKS = textwrap.dedent(
                                           verdicts=3, verdicts_from=0 if deal < 10 else 200_000)
         assert code == verdict, deal
         assert code == 1 or plays_to_a_win(rules, start, line)
-    # AisleRiot's King Albert relaxed (core/relaxed.c): builds moved and cards turned up and down again, in the
-    # relaxed game, in its verdicts and in a complete search they prune.
+    # AisleRiot's King Albert relaxed (core/relaxed.c, core/verdicts.c): builds moved and cards turned up and down
+    # again, in the relaxed game, in its verdicts and in a complete search they prune.
     ka = tableaux.GAMES["king-albert"]
     for deal in (11, 39, 60):
         assert _core.relaxed(ka.deal(deal).piles, 3, -1, 0, 16 << 20, game=0)[0] == 1, deal

@@ -43,6 +43,7 @@
 
 #include "_core_args.h"
 #include "core/relaxed.h"
+#include "core/verdicts.h"
 #include "core/polish.h"
 #include "core/shorten.h"
 #include "core/solve.h"
@@ -394,8 +395,8 @@ static PyMethodDef core_methods[] = {
      "verdict 1 lost (the deal is lost), 0 won (says nothing), -1 unknown"},
     {"verdicts", (PyCFunction)(void (*)(void))core_verdicts, METH_VARARGS | METH_KEYWORDS,
      "verdicts(positions, rank_kept, memory=2**28, game=1) -> (answers, positions searched): for each King Albert\n"
-     "position (game 0, or 1 classic) in turn, whether the game relaxed above rank_kept proves it lost, asked of one RelaxedVerdicts\n"
-     "(relaxed.c), as the complete search asks them"},
+     "position (game 0, or 1 classic) in turn, whether the game relaxed above rank_kept proves it lost, asked of one\n"
+     "RelaxedVerdicts (verdicts.c), as the complete search asks them"},
     {"moves", core_moves, METH_VARARGS, "moves(game, piles, redeals) -> every legal move, in the engine's order"},
     {"apply", core_apply, METH_VARARGS,
      "apply(game, piles, redeals, move) -> (piles, redeals) after the move; checks hash and undo on the way"},

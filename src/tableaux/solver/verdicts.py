@@ -27,7 +27,7 @@ relaxed game, and so in the real one.
 **Why from a few hundred thousand positions on** (``Strategy.relaxed_verdicts``): a query can search a whole
 relaxed game, hundreds of thousands of positions, and a deal the complete search decides sooner would pay for it.
 
-``core/relaxed.c`` is the same in C (``tx_verdicts_lost``): the moves in the same order, the same positions
+``core/verdicts.c`` is the same in C (``tx_verdicts_lost``): the moves in the same order, the same positions
 counted, so both backends' complete searches make the same positions.
 """
 
@@ -49,7 +49,7 @@ suit); more than one card only from pile to pile (a build, under AisleRiot's rul
 
 
 class _Position:
-    """A relaxed position as the search moves through it (core/relaxed.c's RPos): the piles in their places, the
+    """A relaxed position as the search moves through it (core/relaxed.h's RPos): the piles in their places, the
     reserve by cell (0 for an empty one), the foundations' heights by suit."""
 
     __slots__ = ("piles", "cells", "heights", "kept", "builds")

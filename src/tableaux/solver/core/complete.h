@@ -7,7 +7,7 @@
 #define TABLEAUX_COMPLETE_H
 
 #include "layered.h"
-#include "relaxed.h"
+#include "verdicts.h"
 
 /* How the complete search searches, as the caller chose it (_core.c). */
 typedef struct {
@@ -16,7 +16,7 @@ typedef struct {
     LayDisk disk;       /* the files the layered search may write */
     long long turns;    /* alone, it is still made in turns of this many positions (tests: that changes nothing); 0:
                            in one go */
-    int verdicts;       /* King Albert: the rank kept apart by the relaxed verdicts (relaxed.c) that drop
+    int verdicts;       /* King Albert: the rank kept apart by the relaxed verdicts (verdicts.c) that drop
                            the positions they prove lost; 0: none */
     long long verdicts_from; /* the verdicts are asked once the search has made this many positions */
 } CompletePlan;

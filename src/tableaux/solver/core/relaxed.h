@@ -1,17 +1,40 @@
-/* King Albert relaxed above a rank, searched to its end (relaxed.c): a loss proves the deal lost. */
+/* King Albert relaxed above a rank (relaxed.c): its positions and moves, which the relaxed verdicts (verdicts.c)
+ * search too, and the search to its end, whose loss proves the deal lost. */
 #ifndef TABLEAUX_RELAXED_H
 #define TABLEAUX_RELAXED_H
 
 #include "budget.h"
 #include "cards.h"
 
-int tx_relaxed_search(const Pos *start, int kept, Budget *b);
+#define RDOWN 0x80 /* a face-down card's kind has this bit more */
 
-typedef struct RelaxedVerdicts RelaxedVerdicts;
-RelaxedVerdicts *tx_verdicts_new(int kept, size_t cap);
-void tx_verdicts_free(RelaxedVerdicts *v);
-int tx_verdicts_lost(RelaxedVerdicts *v, const Pos *real, Budget *b);
-long long tx_verdicts_positions(const RelaxedVerdicts *v);
-void tx_verdicts_room(RelaxedVerdicts *v, size_t cap);
+typedef struct {
+    /* a pile has room past its 52 cards because tx_relaxed_key copies it 16 bytes at a time */
+    uint8_t pile[9][MAXCARDS + 12], len[9], res[7], height[4];
+    int kept;       /* the rank kept apart */
+    int builds;     /* AisleRiot's rules: builds move, and face-down cards turn up */
+    uint64_t ph[9]; /* each pile's Zobrist hash (tx_zob by depth and kind), kept by take() and put() */
+} RPos;
+
+typedef struct {
+    uint8_t src, dst; /* src: pile 0-8, cell 9-15, foundation 16-19; dst: pile 0-8, foundation 16-19 */
+    uint8_t n;        /* the cards moved: more than one only from pile to pile (a build) */
+    uint8_t flip;     /* set when made: the move turned the card below it up */
+} RMove;
+
+
+#define RELAXED_KEY_SLACK 16 /* what tx_relaxed_key's copies of 16 bytes may write past the key's end */
+#define RELAXED_MOVES_MAX 320 /* more than a position has: 5 for each of at most 56 cards that can move */
+
+void tx_relaxed_from(const Pos *start, int kept, RPos *p);
+int tx_relaxed_moves(const RPos *p, RMove *out);
+void tx_relaxed_make(RPos *p, RMove *m);
+void tx_relaxed_unmake(RPos *p, const RMove *m);
+int tx_relaxed_key(const RPos *p, uint8_t *key, uint64_t *hash);
+static inline int tx_relaxed_won(const RPos *p) {
+    return p->height[0] + p->height[1] + p->height[2] + p->height[3] == 52;
+}
+
+int tx_relaxed_search(const Pos *start, int kept, Budget *b);
 
 #endif
