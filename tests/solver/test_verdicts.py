@@ -167,8 +167,8 @@ def early_verdicts(monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
 
 
 @needs_core
-@pytest.mark.parametrize(("rules", "deal"), [(KAC, 3), (KAC, 16), (KAC, 20), (KAC, 1), (KAC, 5),
-                                             (KA, 11), (KA, 39), (KA, 60), (KA, 1), (KA, 2)])
+@pytest.mark.parametrize(("rules", "deal"), [pytest.param(r, d, id=f"{r.name}-{d}") for r, d in (
+    (KAC, 3), (KAC, 16), (KAC, 20), (KAC, 1), (KAC, 5), (KA, 11), (KA, 39), (KA, 60), (KA, 1), (KA, 2))])
 def test_both_complete_searches_drop_the_same_positions(early_verdicts: tuple[int, int], rules: Rules,
                                                         deal: int) -> None:
     """With the verdicts, both backends' complete searches make the same positions (the relaxed ones counted) to

@@ -20,9 +20,9 @@ queries. A query cut short (the budget, or the verdicts' room) leaves its open p
 again by a later query (after the first pass, the core gives the verdicts more room); an unknown position is not
 dropped, which is always sound.
 
-The moves left out by :mod:`.relaxed` (an Ace that can go home goes, and nothing else; no Ace comes back)
-keep, from every position, whether it can reach a win, by that module's proof; so lost here is lost in the full
-relaxed game, and so in the real one.
+The moves left out by :mod:`.relaxed` (an Ace that can go home goes, and nothing else, then a Two when the Twos
+are kept apart; neither comes back) keep, from every position, whether it can reach a win, by that module's
+proof; so lost here is lost in the full relaxed game, and so in the real one.
 
 **Why from a few hundred thousand positions on** (``Strategy.relaxed_verdicts``): a query can search a whole
 relaxed game, hundreds of thousands of positions, and a deal the complete search decides sooner would pay for it.

@@ -29,10 +29,10 @@ static int source_card(const RPos *p, int s) {
 
 /* relaxed.py's children(), as moves: an Ace home alone when one can go, then (the Twos kept apart) a Two; else every
  * move, less a pile's only card to an empty pile, a card to any empty pile but the first, and an Ace taken back (or
- * a Two, the Twos kept apart). Under AisleRiot's rules a
- * pile's face-up cards move from any of them up, a whole pile never to an empty one; each source's builds come
- * after its moves home, the shortest first. At most 5 moves a card (two foundations, or two piles whose top takes
- * it and an empty one: a kind below the other colour's next rank is one of two cards): RELAXED_MOVES_MAX. */
+ * a Two, the Twos kept apart). Under AisleRiot's rules a pile's face-up cards move from any of them up, a whole
+ * pile never to an empty one; each source's builds come after its moves home, the shortest first. At most 5 moves
+ * a card (two foundations, or two piles whose top takes it and an empty one: a kind below the other colour's next
+ * rank is one of two cards): RELAXED_MOVES_MAX. */
 int tx_relaxed_moves(const RPos *p, RMove *out) {
     int n = 0, empty = -1, top[20], want_rank[9], want_red[9];
     for (int s = 0; s < 20; s++) top[s] = source_card(p, s);
@@ -235,7 +235,8 @@ int tx_relaxed_search(const Pos *start, int kept, Budget *b) {
         }
         if (tx_budget_tick(b)) break;
         if (++depth == fcap && tx_budget_resize(b, (void **)&fr, &fcap, fcap * 2, sizeof *fr)) goto out_of_memory;
-        if (top + RELAXED_MOVES_MAX > mcap && tx_budget_resize(b, (void **)&mv, &mcap, mcap * 2, sizeof *mv)) goto out_of_memory;
+        if (top + RELAXED_MOVES_MAX > mcap && tx_budget_resize(b, (void **)&mv, &mcap, mcap * 2, sizeof *mv))
+            goto out_of_memory;
         size_t n = (size_t)tx_relaxed_moves(&p, mv + top);
         fr[depth] = (RFrame){top, top, top + n};
         top += n;
