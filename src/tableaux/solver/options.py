@@ -31,8 +31,10 @@ first pass's best-first run keeps at most a quarter as many positions."""
 LAYERED_GAME = KingAlbertClassic.name
 """The game the layered search plays (``layered=True``): its proofs need the classic rules."""
 
-RELAXED_GAMES = (KingAlbert.name, KingAlbertClassic.name)
-"""The games the relaxed game plays (``relaxed=RANK``, the relaxed verdicts): its proof is King Albert's."""
+RELAXED_RULES = (KingAlbert, KingAlbertClassic)
+"""The rules the relaxed game plays (``relaxed=RANK``, the relaxed verdicts): its proof is King Albert's."""
+
+RELAXED_GAMES = tuple(rules.name for rules in RELAXED_RULES)
 
 LINES = ("short", "none", "found")
 """What a winnable result carries: the shortened line, no line, or the search's own line."""
@@ -172,7 +174,7 @@ class SolveOptions:
         if self.layered and type(rules) is not KingAlbertClassic:
             raise SolverError(f"the layered search plays classic King Albert only ({LAYERED_GAME}), not {rules.name}",
                               "layered-game", rules.name)
-        if self.relaxed is not None and type(rules) not in (KingAlbert, KingAlbertClassic):
+        if self.relaxed is not None and type(rules) not in RELAXED_RULES:
             raise SolverError(f"the relaxed search plays King Albert's games only ({', '.join(RELAXED_GAMES)}), not "
                               f"{rules.name}", "relaxed-game", rules.name)
 

@@ -74,7 +74,8 @@ from collections.abc import Iterator
 
 from ..rulebook.cards import DOWN, RANK, RED, SUIT
 from ..rulebook.engine import Rules, State
-from ..rulebook.king_albert import FOUNDATIONS, RESERVE, TABLEAU, KingAlbert, KingAlbertClassic
+from ..rulebook.king_albert import FOUNDATIONS, RESERVE, TABLEAU
+from .options import RELAXED_GAMES, RELAXED_RULES
 
 RelaxedPosition = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]
 """Foundation heights by suit (clubs, diamonds, hearts, spades), the reserve cards sorted, the tableau
@@ -129,9 +130,9 @@ def relaxed_start(rules: Rules, state: State, rank_kept: int) -> RelaxedPosition
 def check_relaxable(rules: Rules, rank_kept: int, state: State | None = None) -> None:
     """Refuse what the relaxation has no proof for, saying what is accepted: another game, a rank out of
     range, or a start that is not a real position of its game (the module docstring's argument needs one)."""
-    if type(rules) not in (KingAlbert, KingAlbertClassic):
-        raise ValueError(f"the relaxed search plays King Albert's games only ({KingAlbert.name}, "
-                         f"{KingAlbertClassic.name}), not {rules.name}")
+    if type(rules) not in RELAXED_RULES:
+        raise ValueError(f"the relaxed search plays King Albert's games only ({', '.join(RELAXED_GAMES)}), not "
+                         f"{rules.name}")
     if isinstance(rank_kept, bool) or not isinstance(rank_kept, int) or not 1 <= rank_kept <= 13:
         raise ValueError(f"the rank kept apart must be a whole number from 1 to 13 (1 keeps the Aces apart, 13 "
                          f"is the real game), not {rank_kept!r}")

@@ -78,7 +78,7 @@ RELAXED_VERDICTS = (3, 500_000)
 500,000 positions (about a tenth of a second in the core). On the hard lost deals most of the complete search's
 positions have lost relaxed positions: classic deal 3622411542, which neither this search nor Solvitaire had
 decided in minutes, is proved lost in 7 s of the complete search alone; King Albert 3390447547, open at 10 s for
-Solvitaire, in 1.5 million positions instead of 11.4 million. Above the Fours the queries cost more than they
+Solvitaire, in 1.3 million positions instead of 11.4 million. Above the Fours the queries cost more than they
 save; above the Twos they prove too little (docs/solver.md, "The relaxed verdicts, by default"). The first
 positions are left alone because a query may search a whole relaxed game, hundreds of thousands of positions,
 which a deal decided sooner would pay for: asked from the 200,000th position, lost deals that took 0.1 s took
