@@ -177,10 +177,9 @@ def children(pos: RelaxedPosition, rank_kept: int, builds: bool = False) -> Iter
         return [f for f in range(4) if RED[f * 13] == kind_red(k) and heights[f] == rank - 1]
 
     empty = () in tableau
-    # The sources: (the card moved, or the build's lowest, what moves, from a foundation, the pile it leaves (-1:
-    # none), a whole pile, and the tableau, reserve and heights without it).
-    Source = tuple[int, tuple[int, ...], bool, int, bool, tuple[tuple[int, ...], ...], tuple[int, ...],
-                   tuple[int, ...]]
+    # The sources: (what moves, its lowest card first; from a foundation; the pile it leaves (-1: none); and the
+    # tableau, reserve and heights without it). A whole pile leaves its pile empty.
+    Source = tuple[tuple[int, ...], bool, int, tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]
     sources: list[Source] = []
     for i, pile in enumerate(tableau):
         if pile and (i == 0 or tableau[i - 1] != pile):
@@ -188,13 +187,14 @@ def children(pos: RelaxedPosition, rank_kept: int, builds: bool = False) -> Iter
                 if pile[-n] & DOWN_KIND:
                     break
                 rest = (*tableau[:i], turned_up(pile[:-n]), *tableau[i + 1:])
-                sources.append((pile[-n], pile[-n:], False, i, n == len(pile), rest, reserve, heights))
+                sources.append((pile[-n:], False, i, rest, reserve, heights))
     for j, k in enumerate(reserve):
         if j == 0 or reserve[j - 1] != k:
-            sources.append((k, (k,), False, -1, False, tableau, (*reserve[:j], *reserve[j + 1:]), heights))
+            sources.append(((k,), False, -1, tableau, (*reserve[:j], *reserve[j + 1:]), heights))
     low = at_once(rank_kept)
     for rank in range(1, low + 1):
-        for k, moved, _back, _left, _whole, tab, res, h in sources:
+        for moved, _back, _left, tab, res, h in sources:
+            k = moved[0]
             if k >> 3 == rank and len(moved) == 1 and h[k & 7] == rank - 1:  # it goes home: the only move
                 f = k & 7
                 yield h[:f] + (rank,) + h[f + 1:], res, tuple(sorted(tab))
@@ -203,8 +203,9 @@ def children(pos: RelaxedPosition, rank_kept: int, builds: bool = False) -> Iter
         if heights[f] > low:  # a foundation's top comes back (never an Ace, nor a Two kept apart)
             r = heights[f]
             top = kind(f * 13 + r - 1, rank_kept)
-            sources.append((top, (top,), True, -1, False, tableau, reserve, heights[:f] + (r - 1,) + heights[f + 1:]))
-    for k, moved, back, left, whole, tab, res, h in sources:
+            sources.append(((top,), True, -1, tableau, reserve, heights[:f] + (r - 1,) + heights[f + 1:]))
+    for moved, back, left, tab, res, h in sources:
+        k = moved[0]
         if not back and len(moved) == 1:
             for f in homes(k):
                 yield h[:f] + (h[f] + 1,) + h[f + 1:], res, tuple(sorted(tab))
@@ -212,7 +213,7 @@ def children(pos: RelaxedPosition, rank_kept: int, builds: bool = False) -> Iter
         for i, pile in enumerate(tab):  # (the pile it leaves may show a card that takes it: not a move)
             if i != left and pile and pile[-1] >> 3 == rank + 1 and kind_red(pile[-1]) != red:
                 yield h, res, tuple(sorted((*tab[:i], pile + moved, *tab[i + 1:])))
-        if empty and not whole:  # a whole pile to an empty pile would give the same position
+        if empty and not (left >= 0 and not tab[left]):  # a whole pile to an empty pile: the same position
             i = tab.index(())
             yield h, res, tuple(sorted((*tab[:i], moved, *tab[i + 1:])))
 

@@ -75,9 +75,9 @@ class _Position:
 
     def moves(self) -> list[_Move]:
         """relaxed.py's children as moves, in core/relaxed.c's order: an Ace home alone when one can go, then (the
-        Twos kept apart) a Two; else from
-        each source in turn (piles, cells, foundations), to the foundations, then the top card and, under
-        AisleRiot's rules, each build below it in turn to the piles and the first empty pile."""
+        Twos kept apart) a Two; else from each source in turn (piles, cells, foundations), to the foundations, then
+        the top card and, under AisleRiot's rules, each build below it in turn to the piles and the first empty
+        pile."""
         tops = [self.top(s) for s in range(20)]
         low = at_once(self.kept)
         for rank in range(1, low + 1):
@@ -112,8 +112,7 @@ class _Position:
     def make(self, move: _Move) -> bool:
         """Makes ``move``; whether it turned the card below it up."""
         src, dst, n = move
-        for k in reversed([self.take(src) for _ in range(n)]):
-            self.put(dst, k)
+        self._shift(src, dst, n)
         pile = self.piles[src] if src < 9 else None
         if pile and pile[-1] & DOWN_KIND:
             pile[-1] &= ~DOWN_KIND
@@ -125,8 +124,12 @@ class _Position:
         src, dst, n = move
         if turned:
             self.piles[src][-1] |= DOWN_KIND
-        for k in reversed([self.take(dst) for _ in range(n)]):
-            self.put(src, k)
+        self._shift(dst, src, n)
+
+    def _shift(self, source: int, target: int, n: int) -> None:
+        """The top ``n`` cards of ``source`` onto ``target``, in their order."""
+        for k in reversed([self.take(source) for _ in range(n)]):
+            self.put(target, k)
 
     def take(self, s: int) -> int:
         if s < 9:

@@ -101,21 +101,24 @@ static void turn(RPos *p, int i) {
     *k ^= RDOWN;
 }
 
+/* The top n cards of `from` onto `to`, in their order. */
+static void shift(RPos *p, int from, int to, int n) {
+    int k[MAXCARDS];
+    for (int i = 0; i < n; i++) k[i] = take(p, from);
+    for (int i = n; i-- > 0;) put(p, to, k[i]);
+}
+
 /* Makes move m, the card below it turned up where one is face down (noted in m->flip). */
 void tx_relaxed_make(RPos *p, RMove *m) {
-    int k[MAXCARDS];
-    for (int i = 0; i < m->n; i++) k[i] = take(p, m->src);
-    for (int i = m->n; i-- > 0;) put(p, m->dst, k[i]);
+    shift(p, m->src, m->dst, m->n);
     m->flip = m->src < 9 && p->len[m->src] && p->pile[m->src][p->len[m->src] - 1] & RDOWN;
     if (m->flip) turn(p, m->src);
 }
 
 /* Takes move m, made, back. */
 void tx_relaxed_unmake(RPos *p, const RMove *m) {
-    int k[MAXCARDS];
     if (m->flip) turn(p, m->src);
-    for (int i = 0; i < m->n; i++) k[i] = take(p, m->dst);
-    for (int i = m->n; i-- > 0;) put(p, m->src, k[i]);
+    shift(p, m->dst, m->src, m->n);
 }
 
 /* The piles' canonical order: by their hashes, and by their cards where two hashes are equal, so that two piles

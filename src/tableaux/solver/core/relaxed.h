@@ -22,7 +22,6 @@ typedef struct {
     uint8_t flip;     /* set when made: the move turned the card below it up */
 } RMove;
 
-
 #define RELAXED_KEY_SLACK 16 /* what tx_relaxed_key's copies of 16 bytes may write past the key's end */
 #define RELAXED_MOVES_MAX 320 /* more than a position has: 5 for each of at most 56 cards that can move */
 
