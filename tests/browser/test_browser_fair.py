@@ -254,6 +254,7 @@ def test_give_up_says_where_the_game_was_lost_and_goes_back_there_as_assisted(pl
     page = player.open("?game=king-albert&deal=17")
     send_moves(page, game.moves_played)
     page.reload()
+    page.wait_for_selector("[data-pile]")  # the game is loaded: Give up does nothing before it is
     menu_click(page, "#give-up")
     page.click("#confirm-yes")
     expect(page.locator("#message")).to_contain_text("You gave this game up")
@@ -304,6 +305,7 @@ def test_a_game_given_up_right_after_its_losing_move_names_that_last_move(player
     page = player.open(f"?game=king-albert&deal={game.deal}")
     send_moves(page, game.moves_played)
     page.reload()
+    page.wait_for_selector("[data-pile]")  # the game is loaded: Give up does nothing before it is
     menu_click(page, "#give-up")
     page.click("#confirm-yes")
     expect(page.locator("#where-lost")).to_contain_text(
