@@ -204,11 +204,12 @@ def children(pos: RelaxedPosition, rank_kept: int, builds: bool = False) -> Iter
             r = heights[f]
             top = kind(f * 13 + r - 1, rank_kept)
             sources.append(((top,), True, -1, tableau, reserve, heights[:f] + (r - 1,) + heights[f + 1:]))
-    for moved, back, left, tab, res, h in sources:
-        k = moved[0]
+    for moved, back, _left, tab, res, h in sources:  # every move home first: a live position's win comes sooner
         if not back and len(moved) == 1:
-            for f in homes(k):
+            for f in homes(moved[0]):
                 yield h[:f] + (h[f] + 1,) + h[f + 1:], res, tuple(sorted(tab))
+    for moved, _back, left, tab, res, h in sources:
+        k = moved[0]
         rank, red = k >> 3, kind_red(k)
         for i, pile in enumerate(tab):  # (the pile it leaves may show a card that takes it: not a move)
             if i != left and pile and pile[-1] >> 3 == rank + 1 and kind_red(pile[-1]) != red:

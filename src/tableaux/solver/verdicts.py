@@ -75,9 +75,9 @@ class _Position:
 
     def moves(self) -> list[_Move]:
         """relaxed.py's children as moves, in core/relaxed.c's order: an Ace home alone when one can go, then (the
-        Twos kept apart) a Two; else from each source in turn (piles, cells, foundations), to the foundations, then
-        the top card and, under AisleRiot's rules, each build below it in turn to the piles and the first empty
-        pile."""
+        Twos kept apart) a Two; else every card that can go home, from each source in turn (piles, cells), and
+        then from each source in turn (piles, cells, foundations) the top card and, under AisleRiot's rules, each
+        build below it in turn to the piles and the first empty pile."""
         tops = [self.top(s) for s in range(20)]
         low = at_once(self.kept)
         for rank in range(1, low + 1):
@@ -86,15 +86,18 @@ class _Position:
                     return [(s, 16 + (tops[s] & 7), 1)]
         empty = next((i for i in range(9) if not tops[i]), -1)
         out: list[_Move] = []
+        for s in range(16):
+            k = tops[s]
+            if k:
+                rank, red = k >> 3, kind_red(k)
+                for f in range(4):
+                    if self.heights[f] == rank - 1 and (f == k & 7 if rank <= self.kept else RED[f * 13] == red):
+                        out.append((s, 16 + f, 1))
         for s in range(20):
             k = tops[s]
             if not k or (s >= 16 and k >> 3 <= low):
                 continue
             rank, red = k >> 3, kind_red(k)
-            if s < 16:
-                for f in range(4):
-                    if self.heights[f] == rank - 1 and (f == k & 7 if rank <= self.kept else RED[f * 13] == red):
-                        out.append((s, 16 + f, 1))
             n = 1
             while True:
                 for i in range(9):

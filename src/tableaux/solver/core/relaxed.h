@@ -29,7 +29,8 @@ void tx_relaxed_from(const Pos *start, int kept, RPos *p);
 int tx_relaxed_moves(const RPos *p, RMove *out);
 void tx_relaxed_make(RPos *p, RMove *m);
 void tx_relaxed_unmake(RPos *p, const RMove *m);
-int tx_relaxed_key(const RPos *p, uint8_t *key, uint64_t *hash);
+uint64_t tx_relaxed_hash(const RPos *p);
+int tx_relaxed_key(const RPos *p, uint8_t *key);
 static inline int tx_relaxed_won(const RPos *p) {
     return p->height[0] + p->height[1] + p->height[2] + p->height[3] == 52;
 }

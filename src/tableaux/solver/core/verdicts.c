@@ -72,6 +72,11 @@ static VSlot *vfind(const RelaxedVerdicts *v, uint64_t hash, const uint8_t *key,
     return hs_find(&v->set, &VSLOTS, hash, vslot_holds, &q);
 }
 
+/* The slot where a position with this hash is looked for, fetched into the cache while its key is made. */
+static void vfetch(const RelaxedVerdicts *v, uint64_t hash) {
+    __builtin_prefetch(v->set.slots + (hash & v->set.mask) * sizeof(VSlot));
+}
+
 /* Room for one more position (slots and key); 0, or -1 when the memory is spent. */
 static int vroom(RelaxedVerdicts *v) {
     if (v->set.used >= v->max_used) {
@@ -159,9 +164,10 @@ int tx_verdicts_lost(RelaxedVerdicts *v, const Pos *real, Budget *b) {
     RPos p;
     tx_relaxed_from(real, v->kept, &p);
     uint8_t key[KEY_MAX + RELAXED_KEY_SLACK];
-    uint64_t hash;
-    int len = tx_relaxed_key(&p, key, &hash);
-    VSlot *s = vfind(v, hash |= !hash, key, len); /* hash 0 marks an empty slot */
+    uint64_t hash = tx_relaxed_hash(&p);
+    vfetch(v, hash);
+    int len = tx_relaxed_key(&p, key);
+    VSlot *s = vfind(v, hash, key, len);
     if (s->hash && s->val != VAL_UNKNOWN) return s->val == VAL_LOST;
     if (v->full || tx_budget_count(b)) return 0;
     uint32_t idx = 0;
@@ -187,8 +193,10 @@ int tx_verdicts_lost(RelaxedVerdicts *v, const Pos *real, Budget *b) {
         }
         RMove *m = &v->mv[f->next++];
         tx_relaxed_make(&p, m);
-        len = tx_relaxed_key(&p, key, &hash);
-        s = vfind(v, hash |= !hash, key, len);
+        hash = tx_relaxed_hash(&p);
+        vfetch(v, hash);
+        len = tx_relaxed_key(&p, key);
+        s = vfind(v, hash, key, len);
         if (s->hash && s->val != VAL_UNKNOWN) {
             if (s->val == VAL_LIVE) goto live; /* the line reaches a live position */
             if (s->val >= VAL_OPEN && s->val - VAL_OPEN < f->low) f->low = s->val - VAL_OPEN;
