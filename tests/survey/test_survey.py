@@ -346,7 +346,7 @@ def test_a_deal_left_unknown_without_the_relaxed_stage_is_solved_again_with_it_a
     # a solve proves it in some 14,000 positions; the usual search alone leaves it open at 50,000.
     from tableaux.solver.strategy import king_albert
 
-    monkeypatch.setattr(king_albert, "RELAXED_VERDICTS", (3, 0))
+    monkeypatch.setattr(king_albert, "CLASSIC_RELAXED_VERDICTS", (3, 0))
     out, deal = tmp_path / "r.jsonl", range(4000005845, 4000005846)
     options = {"out": out, "time_limit": 60.0, "max_nodes": 50_000}
     assert survey("king-albert-classic", deal, **options, relaxed_stage=False).unknown == 1
