@@ -254,7 +254,7 @@ def test_give_up_says_where_the_game_was_lost_and_goes_back_there_as_assisted(pl
     page = player.open("?game=king-albert&deal=17")
     send_moves(page, game.moves_played)
     page.reload()
-    page.wait_for_selector("[data-pile]")  # the game is loaded: Give up does nothing before it is
+    page.wait_for_selector("[data-pile]")  # the game is loaded
     menu_click(page, "#give-up")
     page.click("#confirm-yes")
     expect(page.locator("#message")).to_contain_text("You gave this game up")
@@ -297,6 +297,26 @@ def test_giving_up_says_what_it_costs_a_loss_or_for_an_assisted_game_nothing(pla
     expect(page.locator("#confirm-dialog")).not_to_contain_text("counts as lost")
 
 
+def test_the_buttons_that_act_on_a_game_wait_for_it_to_load(player: Player) -> None:
+    """Until the page has its game, Undo, Redo, Hint, Restart, Show solution and Give up are disabled, so that a
+    press then is not lost without a word; once the game is there, they work at once."""
+    page = player.page
+    held: list[Any] = []
+    page.route("**/api/resume*", lambda route: held.append(route))  # the load waits until the test lets it go
+    with page.expect_request("**/api/resume*"):
+        page.goto(player.base + "/?game=king-albert&deal=1")
+    for button in ("undo", "redo", "hint", "restart", "solution", "give-up"):
+        expect(page.locator(f"#{button}")).to_be_disabled()
+    while not held:  # the route's handler runs while the page is asked something
+        page.evaluate("0")
+    held[0].continue_()
+    menu_click(page, "#give-up")  # waits for the button, as a player's press would
+    expect(page.locator("#confirm-dialog")).to_contain_text("It counts as lost")
+    page.click("#confirm-no")
+    expect(page.locator("#hint")).to_be_enabled()
+    expect(page.locator("#undo")).to_be_disabled()  # no move yet
+
+
 def test_a_game_given_up_right_after_its_losing_move_names_that_last_move(player: Player) -> None:
     from helpers.lost import lost_by_its_last_move
 
@@ -305,7 +325,7 @@ def test_a_game_given_up_right_after_its_losing_move_names_that_last_move(player
     page = player.open(f"?game=king-albert&deal={game.deal}")
     send_moves(page, game.moves_played)
     page.reload()
-    page.wait_for_selector("[data-pile]")  # the game is loaded: Give up does nothing before it is
+    page.wait_for_selector("[data-pile]")  # the game is loaded
     menu_click(page, "#give-up")
     page.click("#confirm-yes")
     expect(page.locator("#where-lost")).to_contain_text(
