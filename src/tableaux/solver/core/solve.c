@@ -93,7 +93,7 @@ static int join_complete(Search *s, Search *c, Share *sh, pthread_t thread, int 
  * of the memory while the pass runs (complete.c), or for classic King Albert half, since its relaxed verdicts take
  * half of its own (on 1,259 fresh classic deals, 45.7 CPU s at 10 s each instead of 49.9, and 4233258551 won in
  * 4.2 s instead of open: docs/notes/solver-experiments.md). King Albert's first pass keeps five eighths: its
- * biggest wins are the pass's, and need its table (25173, won after 220 million positions in 84 s, is open at 150 s
+ * biggest wins are the pass's, and need its table (25173, won after 220 million positions in 73 s, is open at 150 s
  * and 506 million positions with half). NULL when it could not start. */
 static Search *beside_pass(Search *s, Complete *comp, const CompletePlan *plan) {
     Search *c = calloc(1, sizeof *c);
