@@ -32,9 +32,9 @@ static int source_card(const RPos *p, int s) {
  * a Two, the Twos kept apart). Every move home comes first, so that a query of a live position (verdicts.c) meets a
  * win sooner: on the roots of 1,300 fresh King Albert deals the median search took 450 positions instead of 1,134.
  * Under AisleRiot's rules a pile's face-up cards move from any of them up, a whole pile never to an empty one, the
- * top card first and then each build below it, the shortest first. At most 5 moves
- * a card (two foundations, or two piles whose top takes it and an empty one: a kind below the other colour's next
- * rank is one of two cards): RELAXED_MOVES_MAX. */
+ * top card first and then each build below it, the shortest first. At most 5 moves a card (two foundations, or two
+ * piles whose top takes it and an empty one: a kind below the other colour's next rank is one of two cards):
+ * RELAXED_MOVES_MAX. */
 int tx_relaxed_moves(const RPos *p, RMove *out) {
     int n = 0, empty = -1, top[20];
     unsigned takes[32] = {0}; /* by kind_rank * 2 + red: the piles whose top takes such a card, a bit each */

@@ -78,9 +78,9 @@ RELAXED_VERDICTS = (3, 20_000)
 20,000 positions. Most lost deals' relaxed games are lost from the deal on (199 of the 203 lost among 1,300 fresh
 deals), so the complete search's first queries prove them: King Albert 3390447547, open at 10 s for Solvitaire, is
 lost after 531,000 positions in all (the first pass's included) instead of 11.4 million without the verdicts. Asked
-from the 500,000th position, the 1,300 fresh deals took 2.96 CPU s instead of 2.62 and the 1,100 pooled ones 1.98
-instead of 1.70; from the first, a lost deal decided in a few thousand positions pays for a query of a live relaxed
-game (4218877548: 31 ms instead of 1)."""
+from the 500,000th position, the 1,000 fresh deals of seed 2028 took 2.96 CPU s instead of 2.62, and the 1,100
+pooled ones of docs/solver.md 1.98 instead of 1.70; from the first, a lost deal decided in a few thousand positions
+pays for a query of a live relaxed game (4218877548: 31 ms instead of 1)."""
 CLASSIC_RELAXED_VERDICTS = (3, 500_000)
 """The classic rules' relaxed verdicts: above the Threes, asked once the complete search has made 500,000
 positions (about a tenth of a second in the core). On the hard lost deals most of the complete search's positions
