@@ -65,7 +65,7 @@ def test_the_chance_is_on_the_status_line_and_explained_on_its_key() -> None:
     async def scenario(pilot: Pilot) -> None:
         await until(pilot, lambda: pilot.app.chance is not None)
         await settle(pilot)
-        assert f"Can still be won: {round(100 * expected.share)}%" in screen_text(pilot.app).splitlines()[0]
+        assert f"Winnable as far as seen: {round(100 * expected.share)}%" in screen_text(pilot.app).splitlines()[0]
         await pilot.press("c")
         await settle(pilot)
         assert isinstance(pilot.app.screen, Page)

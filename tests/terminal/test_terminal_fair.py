@@ -22,7 +22,7 @@ def test_chance_command_gives_the_chance_and_says_what_it_means() -> None:
     game = tableaux.new_game("king-albert", 1)
     expected = fair.win_chance(game.observation(), 6, seed=0, max_nodes=4000)
     final, out = play_fair(game, "chance")
-    assert (f"Can still be won: {round(100 * expected.share)}% (a solver that sees every card wins "
+    assert (f"Winnable as far as seen: {round(100 * expected.share)}% (a solver that sees every card wins "
             f"{expected.winnable} of 6 possible layouts") in out
     assert "not your chance of winning" in out and "upper bound" in out
     assert "budget" not in out and "Chance to win" not in out
@@ -38,7 +38,7 @@ def test_a_chance_with_layouts_the_solver_could_not_tell_says_it_counts_them_as_
     play_loop(game, scripted(["chance"]), Console(file=out, width=300), budget=budget)
     said = out.getvalue()
     share = f"{round(100 * expected.share)}%"
-    assert f"Can still be won: {share} (" in said and f"could not tell for {expected.undecided} of them" in said
+    assert f"Winnable as far as seen: {share} (" in said and f"could not tell for {expected.undecided} of them" in said
     assert f"{share} counts those as lost; with more time it could be higher." in said
     assert "you win less often than a solver that sees them" in said
 

@@ -79,12 +79,12 @@ def chance_words(game: Game, budget: Budget) -> tuple[str | None, list[Said]]:
             text = _("Cannot be won any more: no card is hidden, and the solver has searched every line from here.")
         return pct(c.share), [Said(text, "advice" if won or undecided else "warning")]
     if undecided:
-        text = _("Can still be won: {share} (a solver that sees every card wins {won} of {n} possible layouts of "
-                 "the cards you have not seen, and could not tell for {undecided} of them; 95% interval {low} "
-                 "to {high}).")
+        text = _("Winnable as far as seen: {share} (a solver that sees every card wins {won} of {n} possible "
+                 "layouts of the cards you have not seen, and could not tell for {undecided} of them; 95% interval "
+                 "{low} to {high}).")
     else:
-        text = _("Can still be won: {share} (a solver that sees every card wins {won} of {n} possible layouts of "
-                 "the cards you have not seen; 95% interval {low} to {high}).")
+        text = _("Winnable as far as seen: {share} (a solver that sees every card wins {won} of {n} possible "
+                 "layouts of the cards you have not seen; 95% interval {low} to {high}).")
     text = text.format(share=pct(c.share), won=won, n=n, low=pct(c.low), high=pct(c.high),
                        undecided=undecided)
     if undecided:  # counted as not won: more time can only raise the figure

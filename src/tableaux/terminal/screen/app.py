@@ -224,9 +224,9 @@ class TableauxApp(Commands, Hands, App[None]):
         elif self.sitting.gave_up:
             chance = _("Given up")
         elif self.chance is not None and self.chance[0] == self.key():
-            chance = _("Can still be won: {share}").format(share=self.chance[1])
+            chance = _("Winnable as far as seen: {share}").format(share=self.chance[1])
         else:
-            chance = _("Can still be won: ...") if self.auto_chance else ""
+            chance = _("Winnable as far as seen: ...") if self.auto_chance else ""
         par = par_of(self.game)  # a catalogued deal: the fewest moves found, to play against
         if self.solution is not None:
             chance = _("Solution: move {number} of {total}").format(number=self.solution_at + 1,
