@@ -129,8 +129,8 @@ class SolveResult:
         self.out_of_memory = out_of_memory
         self.relaxed = relaxed
         """The rank kept apart when the game relaxed above it, searched first, proved the deal lost
-        (``solve(..., relaxed=...)``). A default classic solve's relaxed verdicts prune its complete search
-        instead, whose verdict it is."""
+        (``solve(..., relaxed=...)``). A default King Albert solve's relaxed verdicts (either rule set) prune its
+        complete search instead, whose verdict it is."""
         self.lower_bound = lower_bound
 
     def _fields(self) -> tuple[object, ...]:
