@@ -234,6 +234,17 @@ def test_save_and_load(tmp_path: Path) -> None:
     assert "Could not save" in out
 
 
+def test_the_command_that_resumes_a_save_works_as_given_with_a_space_in_its_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shlex
+
+    monkeypatch.chdir(tmp_path)  # a short name, so that the line is not wrapped
+    _, out = play(tableaux.new_game("eagle-wing", 1), "T4>F2", "save my game.json")
+    command = out[out.index("resume with: ") + len("resume with: "):].splitlines()[0].strip()
+    assert shlex.split(command) == ["tableaux", "play", "--load", "my game.json"]
+    assert (tmp_path / "my game.json").exists()
+
+
 def test_save_to_a_folder_says_so_keeps_the_game_and_leaves_no_stray_file(tmp_path: Path) -> None:
     folder = tmp_path / "saves"
     folder.mkdir()

@@ -51,8 +51,17 @@ def test_any_command_during_the_solution_stops_it_and_is_obeyed() -> None:
 def test_solve_says_so_when_the_position_cannot_be_won() -> None:
     deal = next(e.deal for e in load("king-albert").entries if e.verdict == "unwinnable")
     game, out = play(tableaux.new_game("king-albert", deal), "solve")
-    assert "This position cannot be won" in out
+    assert "This position cannot be won: the solver, looking at the cards you have not seen, tried" in out
+    # It promises no winnable position to go back to: the deal itself may have none ('lost?' says).
+    assert "'lost?' tells whether and where this game could still have been won" in out
     assert game.moves_played == [] and not game.assisted
+
+
+def test_solve_on_a_lost_classic_position_says_nothing_of_hidden_cards_there_are_none_of() -> None:
+    deal = next(e.deal for e in load("king-albert-classic").entries if e.verdict == "unwinnable")
+    _game, out = play(tableaux.new_game("king-albert-classic", deal), "solve")
+    assert "This position cannot be won: the solver tried every way on from here." in out
+    assert "not seen" not in out and "face-down" not in out
 
 
 def test_solve_is_in_the_help() -> None:
@@ -148,6 +157,21 @@ def test_stats_count_won_and_given_up_games_and_rules_are_shown(tmp_path: Path) 
     assert re.search(rf"Fewest moves +{len(line)}\n", stats)
     assert re.search(r"Unfinished games kept \(not counted above\) +1\n", stats)
     assert "Wing piles build downwards in suit" in text and "<b>" not in text
+
+
+def test_a_won_game_taken_back_and_won_again_in_a_later_sitting_counts_once(tmp_path: Path) -> None:
+    keep, record = Unfinished(tmp_path / "unfinished"), Record(tmp_path / "finished.jsonl")
+    line = [str(m) for m in tableaux.solve(tableaux.new_game("eagle-wing", 4)).moves]
+    quiet = Console(file=io.StringIO(), width=200, highlight=False)
+    play_loop(tableaux.new_game("eagle-wing", 4), scripted([*line, "undo"]), quiet, keep, record=record)
+    assert len(record.entries()) == 1 and len(list((tmp_path / "unfinished").glob("*.json"))) == 1  # kept again
+    out = io.StringIO()
+    play_loop(tableaux.new_game("eagle-wing", 5), scripted(["resume", line[-1], "stats"]),
+              Console(file=out, width=200, highlight=False), keep, record=record)
+    stats = out.getvalue()[out.getvalue().index("Statistics of Eagle Wing"):]
+    assert "You won Eagle Wing deal 4" in out.getvalue()
+    assert re.search(r"Played +1\n", stats) and re.search(r"Won +1\n", stats), stats
+    assert len(record.entries()) == 1
 
 
 def test_tableaux_play_keeps_games_in_the_user_data_dir_and_resume_reopens_the_last(tmp_path: Path) -> None:

@@ -32,7 +32,7 @@ def describe(entry: Entry, title: str) -> str:
 
     if entry.winnable:
         text = _(
-            "{game} deal {deal}: winnable, {grade} ({safe} of {first} first moves keep it winnable, "
+            "{game} deal {deal}: winnable, {grade} ({safe} of {first} first moves won by a short search, "
             "winning line of {line} moves, {nodes} positions searched)"
         ).format(game=title, deal=entry.deal, grade=grade_word(entry.grade), safe=entry.safe_first_moves,
                  first=entry.first_moves, line=entry.line, nodes=entry.nodes)

@@ -191,7 +191,7 @@ class Sitting:
             return []
         try:
             if self.in_progress():
-                self.kept_path = self.unfinished.keep(self.game, self.kept_path, self.seconds())
+                self.kept_path = self.unfinished.keep(self.game, self.kept_path, self.seconds(), self.recorded)
             elif self.kept_path is not None and self.ended():
                 self.unfinished.forget(self.kept_path)
                 self.kept_path = None
@@ -218,7 +218,8 @@ class Sitting:
         after the last command (or it is this very game, as a sitting begins)."""
         said = self.keep() if game is not self.game else []
         self.game = game
-        self.gave_up = self.looked = self.recorded = False
+        self.gave_up = self.looked = False
+        self.recorded = kept is not None and kept.recorded  # finished once already: the record has it
         self.kept_path = kept.path if kept is not None else None
         self.seconds_before = kept.seconds if kept is not None else 0.0
         self.started = self.final = None
@@ -326,7 +327,10 @@ class Sitting:
         except SaveFileError as exc:
             return [Said(_("Could not save: {error}. Your game is still here.").format(error=exc), "warning")]
         self.save_path = path
-        return [Said(_("Saved to {path}; resume with: tableaux play --load {path}").format(path=path))]
+        import shlex  # the command given back must work as typed, spaces in the name and all
+
+        return [Said(_("Saved to {path}; resume with: tableaux play --load {command_path}").format(
+            path=path, command_path=shlex.quote(str(path))))]
 
     def load(self, path: Path) -> list[Said]:
         game = load(path)
@@ -369,10 +373,14 @@ class Sitting:
         spend = self.effort()["solution"]
         result = solve(game, max_nodes=spend.positions, time_limit=spend.seconds)
         if result.verdict == "unwinnable":
-            return [], [Said(_("This position cannot be won: the solver, looking at the face-down cards, tried every "
-                               "way on from here (the chance on the status line counts every way they could lie). "
-                               "{undo} steps back to where it still could be, {restart} goes back to the deal.").format(
-                undo=self.names.undo, restart=self.names.restart), "over")]
+            if game.observation()["unseen"]:
+                text = _("This position cannot be won: the solver, looking at the cards you have not seen, tried "
+                         "every way on from here. {lost} tells whether and where this game could still have been "
+                         "won; {restart} goes back to the deal.")
+            else:
+                text = _("This position cannot be won: the solver tried every way on from here. {lost} tells "
+                         "whether and where this game could still have been won; {restart} goes back to the deal.")
+            return [], [Said(text.format(lost=self.names.lost, restart=self.names.restart), "over")]
         if result.verdict == "unknown":
             return [], [Said(_("The solver could not decide within {seconds} seconds whether this position can be "
                                "won. Play on, or ask again after a few moves.").format(

@@ -35,14 +35,17 @@ def data_dir() -> str:
     return user_dir("data")
 
 
-class Saved(namedtuple("Saved", "path game seconds played_at", defaults=(0.0, 0.0))):
-    """One unfinished game on disk, how long it has been played, and when it was last kept (its file's time)."""
+class Saved(namedtuple("Saved", "path game seconds played_at recorded", defaults=(0.0, 0.0, False))):
+    """One unfinished game on disk, how long it has been played, when it was last kept (its file's time), and
+    whether the record of finished games has it already (won or given up, then taken back: played on, it is the
+    same game, and the statistics count it once)."""
 
     __slots__ = ()
     path: StrPath
     game: Game
     seconds: float
     played_at: float
+    recorded: bool
 
     def describe(self) -> str:
         moves = len(self.game.moves_played)
@@ -75,9 +78,10 @@ class Unfinished:
     def __init__(self, directory: StrPath) -> None:
         self.directory = directory
 
-    def keep(self, game: Game, path: StrPath | None = None, seconds: float = 0.0) -> StrPath:
-        """Write ``game`` to ``path`` (its file), or to a new file when it has none yet; returns the file.
-        :class:`SaveFileError` when it cannot be written, OSError when the folder cannot be made.
+    def keep(self, game: Game, path: StrPath | None = None, seconds: float = 0.0, recorded: bool = False) -> StrPath:
+        """Write ``game`` to ``path`` (its file), or to a new file when it has none yet; returns the file
+        (``recorded``: :attr:`Saved.recorded`). :class:`SaveFileError` when it cannot be written, OSError when
+        the folder cannot be made.
 
         A new file never takes the name of one that exists: another game of the same deal may be kept there.
         """
@@ -90,7 +94,7 @@ class Unfinished:
             while os.path.exists(path):
                 copy += 1
                 path = os.path.join(self.directory, f"{game.name}-{game.deal}-{copy}.json")
-        data = {**game.to_dict(), "seconds": round(seconds, 1)}
+        data = {**game.to_dict(), "seconds": round(seconds, 1), **({"recorded": True} if recorded else {})}
         write_save(path, json.dumps(data, indent=1))
         return path
 
@@ -112,9 +116,10 @@ class Unfinished:
         import json
 
         game = loads(text.decode("utf-8", "replace"))
-        seconds = json.loads(text).get("seconds", 0.0)
+        data = json.loads(text)
+        seconds = data.get("seconds", 0.0)
         return Saved(path, game, float(seconds) if isinstance(seconds, int | float) and seconds >= 0 else 0.0,
-                     played_at)
+                     played_at, data.get("recorded") is True)
 
     def games(self, exclude: StrPath | None = None) -> list[Saved]:
         """Every readable unfinished game, the most recently played first (``exclude``, a file, left out).

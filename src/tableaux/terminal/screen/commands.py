@@ -112,7 +112,7 @@ class Commands:
         """The chance with what it means, in a page (the status line shows the figure alone)."""
         from .. import advice
 
-        title = _("Chance to win")
+        title = _("Winnable as far as seen")
         if self.chance is not None and self.chance[0] == self.key():
             self.push_screen(Page(title, page_of(self.chance_said)))  # type: ignore[attr-defined]
             return
