@@ -52,6 +52,15 @@ def test_with_every_card_face_up_the_chance_is_the_solvers_verdict_not_an_estima
     assert "layouts" not in out and "interval" not in out and "not your chance of winning" not in out
 
 
+def test_the_chance_of_a_game_with_no_move_left_is_no_estimate() -> None:
+    # King Albert deal 4 has no legal move left after these three.
+    game, out = play_fair(tableaux.new_game("king-albert", 4), "T6>T5", "R6>T3", "R3>T8", "chance")
+    assert game.is_over()
+    said = out[out.rindex("No legal move is left"):]
+    assert "Cannot be won any more: no legal move is left." in said
+    assert "interval" not in said and "layouts" not in said
+
+
 def test_hint_is_fair_by_default_and_hint_peek_says_it_peeks() -> None:
     game = tableaux.new_game("eagle-wing", 1)
     _, out = play_fair(game, "hint")

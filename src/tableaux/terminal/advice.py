@@ -40,7 +40,7 @@ def pct(x: float) -> str:
 # --- chance -------------------------------------------------------------------------------------------
 def chance_start(game: Game, budget: Budget) -> Said | None:
     """What the chance is about to do, or None when it answers at once."""
-    if game.is_won():
+    if game.is_won() or game.is_over():
         return None
     if nothing_hidden(game):
         return Said(_("Looking for a winning line from here..."), "note")
@@ -63,6 +63,8 @@ def chance_words(game: Game, budget: Budget) -> tuple[str | None, list[Said]]:
     """:func:`chance` with the bare figure too ("89%", for a status line), None when the game is won."""
     if game.is_won():
         return None, [Said(_("You have won this game."), "good")]
+    if game.is_over():  # nothing to estimate: no move is left
+        return pct(0.0), [Said(_("Cannot be won any more: no legal move is left."), "warning")]
     spend = budget["chance"]
     assert spend.samples is not None
     c = fair.win_chance(game.observation(), spend.samples, seed=0, max_nodes=spend.positions,
