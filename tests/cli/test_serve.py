@@ -404,7 +404,7 @@ def test_stats_reset_yes_skips_the_question(tmp_path: Path, capsys: pytest.Captu
 def test_stats_without_a_database_creates_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "none.sqlite3"
     assert main(["stats", "--db", str(db)]) == 0
-    assert "No games recorded yet" in capsys.readouterr().out
+    assert "No browser games recorded yet" in capsys.readouterr().out
     assert not db.exists()
 
 

@@ -138,7 +138,9 @@ def test_stats_with_no_game_recorded_says_so(tmp_path: Path, capsys: pytest.Capt
     db = tmp_path / "g.sqlite3"
     Store(db).close()
     assert main(["stats", "--db", str(db)]) == 0
-    assert "No games recorded yet." in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "No browser games recorded yet." in out
+    assert "Games played in the terminal have statistics of their own: 'stats' in 'tableaux play'." in out
 
 
 def test_stats_rows_are_the_browsers_rows_in_its_order(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

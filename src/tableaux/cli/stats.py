@@ -24,6 +24,11 @@ if TYPE_CHECKING:
 
 HELP = N_("show or reset the browser game's statistics, per player")
 
+
+def terminal_note() -> str:
+    """Where the terminal's own statistics are: it keeps them apart, beside its unfinished games."""
+    return _("Games played in the terminal have statistics of their own: 'stats' in 'tableaux play'.")
+
 SHORT_ID = 8
 """How much of a player's id (a 64-digit hash of their cookie) is shown: enough to tell players apart."""
 LISTED = 10
@@ -40,7 +45,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--reset", action="store_true",
                    help=_("reset the statistics shown (asks for confirmation; saved games are kept)"))
     p.add_argument("--yes", action="store_true", help=_("do not ask for confirmation"))
-    p.add_argument("--game", choices=game_choices(), default=None)
+    p.add_argument("--game", choices=game_choices(), default=None, help=_("only this game's statistics"))
 
 
 def short_id(player: str) -> str:
@@ -68,7 +73,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"tableaux stats: {exc}", file=sys.stderr)
         return 2
     if database.path is not None and not database.path.exists():
-        console.print(_("No games recorded yet ({path} does not exist).").format(path=database.path))
+        console.print(_("No browser games recorded yet ({path} does not exist).").format(path=database.path))
+        console.print(terminal_note())
         return 0
     try:
         store = Store(database)
@@ -108,7 +114,8 @@ def show_stats(console: Console, store: Store, args: argparse.Namespace) -> int:
     which = _(rules(args.game).title) if args.game else _("all games")
     players = store.players()
     if not players:
-        console.print(_("No games recorded yet."))
+        console.print(_("No browser games recorded yet."))
+        console.print(terminal_note())
         return 0
     if args.all:
         player = None
