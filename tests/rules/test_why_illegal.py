@@ -77,3 +77,11 @@ def test_illegal_move_gives_the_rule_that_refuses_it(name: str, deal: int, move:
     with pytest.raises(tableaux.IllegalMoveError) as info:
         game.play(move)
     assert reason in str(info.value)
+
+
+@pytest.mark.parametrize("name", ["king-albert", "eagle-wing"])
+def test_a_move_of_no_cards_is_refused_as_the_notation_refuses_it(name: str) -> None:
+    game = tableaux.new_game(name, 1)
+    with pytest.raises(tableaux.IllegalMoveError, match="the number of cards must be at least 1"):
+        game.play(tableaux.Move("tableau-3", 0, "tableau-6"))
+    assert game.moves_played == []

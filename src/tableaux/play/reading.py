@@ -110,7 +110,7 @@ def pile_summary(rules: Rules) -> str:
 
 def illegal_reason(rules: Rules, state: State, move: Move, same_piles: list[Move]) -> str:
     """Why ``move`` cannot be played; ``same_piles`` are the legal moves between its two piles."""
-    if same_piles:
+    if same_piles and move.count >= 1:
         counts = ", ".join(str(m.count) for m in same_piles)
         return _("illegal move {move}: from {source} to {target} only {counts} card(s) can move").format(
             move=move, source=move.source, target=move.target, counts=counts)

@@ -258,6 +258,8 @@ class Rules(ABC):
         src, count, dst = move
         if src == dst:
             return _("a pile cannot move onto itself")
+        if count < 1:  # as the notation says of "T1:0>T2"
+            return _("the number of cards must be at least 1")
         if not state.piles[src]:
             return _("{pile} is empty").format(pile=(names or self.short_names)[src])
         return None
