@@ -267,6 +267,9 @@ def test_cli_solve_text_and_budget() -> None:
     assert proc.returncode == 3 and "unknown" in proc.stdout
     proc = run_tableaux("solve", "king-albert", "1", "--max-nodes", "0")
     assert proc.returncode == 2 and "--max-nodes" in proc.stderr
+    # The statuses seen above are the ones the help promises.
+    assert "exit status: 0 winnable, 1 unwinnable (proved), 3 unknown" in " ".join(
+        run_tableaux("solve", "--help").stdout.split())
 
 
 def test_cli_solve_chooses_the_backend_and_bounds_memory() -> None:

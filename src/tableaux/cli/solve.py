@@ -13,6 +13,8 @@ HELP = N_("decide whether a deal can be won and print the winning line")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.epilog = _("exit status: 0 winnable, 1 unwinnable (proved), 3 unknown (the budget or the memory ran out "
+                 "first), 2 bad input")
     p.add_argument("game", choices=game_choices())
     p.add_argument("number", type=deal_number, help=_("deal number"))
     p.add_argument("--json", action="store_true", help=_("print the verdict, the line and the figures as JSON"))
