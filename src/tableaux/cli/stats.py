@@ -24,15 +24,15 @@ if TYPE_CHECKING:
 
 HELP = N_("show or reset the browser game's statistics, per player")
 
-
-def terminal_note() -> str:
-    """Where the terminal's own statistics are: it keeps them apart, beside its unfinished games."""
-    return _("Games played in the terminal have statistics of their own: 'stats' in 'tableaux play'.")
-
 SHORT_ID = 8
 """How much of a player's id (a 64-digit hash of their cookie) is shown: enough to tell players apart."""
 LISTED = 10
 """How many other players the note under the table names."""
+
+
+def terminal_note() -> str:
+    """Where the terminal's own statistics are: it keeps them apart, beside its unfinished games."""
+    return _("Games played in the terminal have statistics of their own: 'stats' in 'tableaux play'.")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
