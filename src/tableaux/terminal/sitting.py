@@ -373,7 +373,9 @@ class Sitting:
         spend = self.effort()["solution"]
         result = solve(game, max_nodes=spend.positions, time_limit=spend.seconds)
         if result.verdict == "unwinnable":
-            if game.observation()["unseen"]:
+            from . import advice
+
+            if not advice.nothing_hidden(game):
                 text = _("This position cannot be won: the solver, looking at the cards you have not seen, tried "
                          "every way on from here. {lost} tells whether and where this game could still have been "
                          "won; {restart} goes back to the deal.")

@@ -72,9 +72,13 @@ static VSlot *vfind(const RelaxedVerdicts *v, uint64_t hash, const uint8_t *key,
     return hs_find(&v->set, &VSLOTS, hash, vslot_holds, &q);
 }
 
-/* The slot where a position with this hash is looked for, fetched into the cache while its key is made. */
-static void vfetch(const RelaxedVerdicts *v, uint64_t hash) {
-    __builtin_prefetch(v->set.slots + (hash & v->set.mask) * sizeof(VSlot));
+/* Relaxed position p's hash, key and length, and its slot (or the empty one where it would go). The slot is
+ * fetched into the cache while the key is made. */
+static VSlot *vlook(const RelaxedVerdicts *v, const RPos *p, uint8_t *key, uint64_t *hash, int *len) {
+    *hash = tx_relaxed_hash(p);
+    __builtin_prefetch(v->set.slots + (*hash & v->set.mask) * sizeof(VSlot));
+    *len = tx_relaxed_key(p, key);
+    return vfind(v, *hash, key, *len);
 }
 
 /* Room for one more position (slots and key); 0, or -1 when the memory is spent. */
@@ -164,10 +168,9 @@ int tx_verdicts_lost(RelaxedVerdicts *v, const Pos *real, Budget *b) {
     RPos p;
     tx_relaxed_from(real, v->kept, &p);
     uint8_t key[KEY_MAX + RELAXED_KEY_SLACK];
-    uint64_t hash = tx_relaxed_hash(&p);
-    vfetch(v, hash);
-    int len = tx_relaxed_key(&p, key);
-    VSlot *s = vfind(v, hash, key, len);
+    uint64_t hash;
+    int len;
+    VSlot *s = vlook(v, &p, key, &hash, &len);
     if (s->hash && s->val != VAL_UNKNOWN) return s->val == VAL_LOST;
     if (v->full || tx_budget_count(b)) return 0;
     uint32_t idx = 0;
@@ -193,10 +196,7 @@ int tx_verdicts_lost(RelaxedVerdicts *v, const Pos *real, Budget *b) {
         }
         RMove *m = &v->mv[f->next++];
         tx_relaxed_make(&p, m);
-        hash = tx_relaxed_hash(&p);
-        vfetch(v, hash);
-        len = tx_relaxed_key(&p, key);
-        s = vfind(v, hash, key, len);
+        s = vlook(v, &p, key, &hash, &len);
         if (s->hash && s->val != VAL_UNKNOWN) {
             if (s->val == VAL_LIVE) goto live; /* the line reaches a live position */
             if (s->val >= VAL_OPEN && s->val - VAL_OPEN < f->low) f->low = s->val - VAL_OPEN;
