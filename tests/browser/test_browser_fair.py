@@ -263,6 +263,8 @@ def test_give_up_says_where_the_game_was_lost_and_goes_back_there_as_assisted(pl
              f"tableau {losing.source[-1]} to tableau {losing.target[-1]}.")
     expect(page.locator("#where-lost")).to_contain_text(moved, timeout=SLOW)
     assert where["move"] not in page.locator("#where-lost").inner_text()
+    # An unassisted game is warned of what going back costs it.
+    expect(page.locator("#where-lost")).to_contain_text("Going back counts the game as assisted.")
     shot(page, "king-albert-where-lost-desktop")
     page.click("#lost-rewind")
     expect(page.locator("#moves")).to_have_text(str(n - 1))

@@ -231,6 +231,31 @@ def test_keyboard_only_move_and_undo_redo_shortcuts(player: Player) -> None:
     expect(page.locator("#moves")).to_have_text("0")
 
 
+def test_undo_pressed_more_often_than_there_are_moves_takes_each_back_once_and_reports_no_error(player: Player) -> None:
+    """Keys pressed faster than the server answers wait in line; an undo that comes to its turn with nothing left
+    to take back is dropped, not sent to be refused (a raw refusal under the table, in English whatever the page's
+    language)."""
+    page = player.open(KA1)
+    drag(page, card(page, "TD", "tableau-9"), pile(page, "tableau-8"))
+    card(page, "AH").dblclick()
+    expect(page.locator("#moves")).to_have_text("2")
+    held: list[Any] = []
+    released: list[bool] = []
+    page.route("**/api/games/*/undo", lambda route: route.continue_() if released else held.append(route))
+    for _ in range(5):
+        page.keyboard.press("u")  # every press finds the view of two moves: each one queues an undo
+    while not held:  # the first undo waits for its answer, the other four for it
+        next_frames(page)
+    released.append(True)
+    held[0].continue_()
+    expect(card(page, "TD", "tableau-9")).to_be_visible()
+    expect(page.locator("#undo")).to_be_disabled()
+    player.settle()
+    assert len([r for r in player.requests if r.startswith("POST") and r.endswith("/undo")]) == 2, player.requests
+    expect(page.locator("#notice")).to_be_hidden()
+    assert player.view()["position"]["moves_played"] == 0
+
+
 def test_double_click_sends_a_card_home(player: Player) -> None:
     page = player.open(KA1)
     card(page, "AH", "reserve-5").dblclick()

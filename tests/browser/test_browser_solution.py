@@ -167,6 +167,29 @@ def test_an_undo_while_the_solution_plays_stops_it_and_says_the_player_changed_t
     expect(page.locator("#solution-bar")).to_be_hidden()
 
 
+def test_a_game_given_up_after_its_solution_stopped_drops_the_stop_notice_and_warns_of_no_cost_it_has_paid(
+        player: Player) -> None:
+    """Stop leaves a notice for the game in play; giving the game up ends that game, so the notice goes. The game
+    is assisted already, so going back from where it was lost costs it nothing more, and the page does not warn
+    that it does."""
+    page = player.page
+    page.clock.install()  # the page's timers: moved on by the test
+    player.open("?game=king-albert&deal=17")
+    show_solution(page)
+    expect(page.locator("#solution-bar")).to_be_visible(timeout=SLOW)
+    play_solution_out(page, until=2)
+    player.settle()
+    page.click("#solution-stop")
+    expect(page.locator("#notice")).to_contain_text("Solution stopped; play on from here.")
+    menu_click(page, "#give-up")
+    expect(page.locator("#confirm-dialog")).to_contain_text("counts apart, as a game played with the solver's help")
+    page.click("#confirm-yes")
+    expect(page.locator("#message")).to_contain_text("You gave this game up")
+    expect(page.locator("#notice")).to_be_hidden()
+    expect(page.locator("#where-lost")).to_contain_text("(To tell, the solver looked at every card.)", timeout=SLOW)
+    expect(page.locator("#where-lost")).not_to_contain_text("Going back counts the game as assisted")
+
+
 def test_a_playing_solution_asks_for_no_chance_to_win_until_it_pauses(player: Player) -> None:
     """At the speed the solver's line plays, the figure of each position it passes would hold a worker of the
     server's shared solver for nothing anyone reads: the page asks for it where the line pauses, and not before."""

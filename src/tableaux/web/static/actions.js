@@ -26,6 +26,10 @@ export async function play(move, { auto = false } = {}) {
 
 export async function act(what) {
   const before = S.view;
+  // Asked for while an earlier action was on its way (a key held down, a button pressed twice): whether there is
+  // still a move to take back or play again is known only now, from the view that action answered with.
+  const possible = { undo: before.position.can_undo, redo: before.position.can_redo, restart: before.position.can_undo };
+  if (possible[what] === false) return;
   const view = await api.action(before.id, what, before.version, report());
   adopt(view);
   announce({ undo: t("Undid the last move."), redo: t("Redid a move."), restart: t("Deal restarted.") }[what]);

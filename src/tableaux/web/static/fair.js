@@ -156,6 +156,7 @@ export async function giveUp() {
   if (!(await ask({ title, text, yes: t("Yes, give up") }))) return;
   enqueue(async () => {
     adopt(await api.giveUp(S.view.id, S.view.version, report()));
+    notice(""); // what was said of the game in play ("Solution stopped; play on from here.") is over with it
     announce(t("Game given up."));
   });
 }
@@ -205,7 +206,9 @@ async function whereLostInto(line, view, finished) {
   } else {
     line.append(t("The solver could not tell where the game was lost."));
   }
-  line.append(" " + t("(To tell, the solver looked at every card.) Going back counts the game as assisted."));
+  // Going back costs an unassisted game its standing; a game already assisted has none to lose.
+  line.append(" " + (view.assisted ? t("(To tell, the solver looked at every card.)")
+    : t("(To tell, the solver looked at every card.) Going back counts the game as assisted.")));
 }
 
 /** Where the game was lost, naming the cards the losing move took (pile labels are hidden by default). */
