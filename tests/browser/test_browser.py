@@ -196,6 +196,10 @@ def test_win_a_deal(player: Player) -> None:
     shrink_png(SCREENSHOTS / "king-albert-won-desktop.png")
     menu_click(page, "#stats-button")
     expect(page.locator("#stats-body tr", has_text="Games won")).to_contain_text("1")
+    titles = [h.inner_text() for h in page.locator("#stats-body thead th").all()]
+    rates = page.locator("#stats-body tr", has_text="Win rate").locator("td")
+    expect(rates.nth(titles.index("King Albert"))).to_have_text("100%")
+    expect(rates.nth(titles.index("Eagle Wing"))).to_have_text("–")  # never played: no rate, rather than 0%
 
 
 def test_the_full_browser_plays_a_deal_to_its_win_as_the_shell_does(browser: Browser, server: Any) -> None:

@@ -231,6 +231,14 @@ def test_keyboard_only_move_and_undo_redo_shortcuts(player: Player) -> None:
     expect(page.locator("#moves")).to_have_text("0")
 
 
+def test_a_double_click_on_a_card_that_cannot_go_home_says_so_on_the_page(player: Player) -> None:
+    page = player.open(KA1)
+    card(page, "TD", "tableau-9").dblclick()  # deal 1's ten of diamonds: no foundation takes it
+    expect(page.locator("#notice")).to_be_visible()
+    expect(page.locator("#notice")).to_contain_text("can go to a foundation now")
+    expect(page.locator("#moves")).to_have_text("0")
+
+
 def test_undo_pressed_more_often_than_there_are_moves_takes_each_back_once_and_reports_no_error(player: Player) -> None:
     """Keys pressed faster than the server answers wait in line; an undo that comes to its turn with nothing left
     to take back is dropped, not sent to be refused (a raw refusal under the table, in English whatever the page's

@@ -75,7 +75,10 @@ export async function homeMove(pile) {
   setSelection(null);
   if (!move) {
     decorate();
-    announce(t("No card on {pile} can go to a foundation now.", { pile: label(pile) }));
+    // Said on the page, not only to a screen reader: a double click that does nothing looks like a missed click.
+    const text = t("No card on {pile} can go to a foundation now.", { pile: label(pile) });
+    notice(text);
+    announce(text);
     return;
   }
   await play(move);

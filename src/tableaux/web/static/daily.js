@@ -78,10 +78,17 @@ function renderDaily(view) {
   $("grade").textContent = parts.join(" · ");
   stat.hidden = !parts.length;
   // Beside "Winnable as far as seen" (below 100% at the start of a deal with hidden cards), "Winnable" needs its line.
+  const why = [];
   if (view.grade) {
-    stat.title = t("Winnable: the solver, seeing every card, has won this deal; the chance beside it counts every "
-      + "way the cards you have not seen could lie.");
-  } else stat.removeAttribute("title");
+    why.push(t("Winnable: the solver, seeing every card, has won this deal; the chance beside it counts every "
+      + "way the cards you have not seen could lie."));
+  }
+  if (view.par) {
+    why.push(t("Par {par}: the fewest moves of a winning line the solver found. Win in as few and you have played "
+      + "as well as the solver.", { par: view.par }));
+  }
+  if (why.length) stat.title = why.join(" ");
+  else stat.removeAttribute("title");
   const finished = view.won || view.over || view.given_up;
   if (!view.daily || !finished) return;
   const share = document.createElement("div");

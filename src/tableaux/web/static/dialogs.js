@@ -60,7 +60,7 @@ const percent = (v) => new Intl.NumberFormat(lang(), { style: "percent", maximum
 const statRows = () => [
   ["played", t("Games played"), String],
   ["won", t("Games won"), String],
-  ["win_rate", t("Win rate"), percent],
+  ["win_rate", t("Win rate"), (v, all) => (all.played ? percent(v) : "–")], // no rate of no games, not 0%
   ["current_streak", t("Current winning streak"), String],
   ["best_streak", t("Best winning streak"), String],
   ["best_time", t("Fastest win"), (v) => formatTime(v)],
@@ -92,7 +92,7 @@ export function renderStats(stats) {
     row.append(th);
     for (const { name } of games()) {
       const value = stats[name] ? stats[name][key] : null;
-      row.insertCell().textContent = value == null ? "–" : fmt(value);
+      row.insertCell().textContent = value == null ? "–" : fmt(value, stats[name]);
     }
   }
   $("stats-body").replaceChildren(table);
