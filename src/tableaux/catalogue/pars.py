@@ -6,8 +6,8 @@ brings ``dataclasses``, ``pathlib`` and ``typing`` with it, which cost that star
 the par is read here with ``gzip`` and ``json`` only, from the same shipped file, through the column list in
 its header (the file's own word for where the par is). A file that cannot be read gives no par, never an
 error: a par is never worth one where a game is played. The grade is read the same way, so that a game shows
-what the catalogue says of its deal however the deal was chosen (picked as winnable, or opened by number). Picking and grading deals still go through
-:mod:`.files`, which refuses a damaged file.
+what the catalogue says of its deal however the deal was chosen (picked as winnable, or opened by number).
+Picking and grading deals still go through :mod:`.files`, which refuses a damaged file.
 """
 
 from __future__ import annotations
