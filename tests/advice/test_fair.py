@@ -222,7 +222,7 @@ def test_fair_hint_is_the_default_says_what_it_is_based_on_and_does_not_peek() -
     game = tableaux.new_game("king-albert", 1)
     hint = tableaux.hint(game, time_limit=None, samples=8, max_nodes=5000)
     assert hint.move in game.legal_moves() and not hint.peeks and hint.source == "solver"
-    assert re.search(r"wins in \d+ of 8 possible layouts of the hidden cards", hint.message)
+    assert re.search(r"a solver that sees every card wins \d+ of 8 possible layouts of the hidden cards", hint.message)
     assert hint.to_dict()["peeks"] is False
     assert "Peeking" not in hint.message
 

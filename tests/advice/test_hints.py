@@ -68,7 +68,7 @@ def test_the_reason_of_a_hint_names_every_move_of_its_plan_by_its_cards_and_neve
         said.append(move_sentence(ahead, ahead.parse_move(move)))
         ahead.play(move)
     assert said[0] == "Move the Ace of hearts to a foundation."
-    assert hint.reason.startswith("it wins in ")
+    assert hint.reason.startswith("after it, a solver that sees every card wins ")
     assert hint.reason.endswith("It starts a plan of 3 moves that turns a hidden card: " + " ".join(said))
     assert hint.to_dict()["reason"] == hint.reason
     for move in plan:
@@ -301,7 +301,7 @@ def test_a_fair_hint_says_in_plain_words_how_many_layouts_the_solver_could_not_t
     untold = vote.samples - vote.decided
     assert untold > 0  # this deal's layouts need more than 3,000 positions now and then
     hint = tableaux.hint(game, time_limit=60.0, samples=8, max_nodes=3000)
-    assert f"it wins in {vote.wins} of 8 possible layouts of the hidden cards." in hint.message
+    assert f"a solver that sees every card wins {vote.wins} of 8 possible layouts of the hidden cards." in hint.message
     assert f"The solver could not tell for {untold} of them." in hint.message
     assert "budget" not in hint.message and "undecided" not in hint.message
 

@@ -171,7 +171,8 @@ def test_the_hint_rests_on_the_chances_layouts_or_says_how_far_the_time_let_it_g
     expect(notice).to_contain_text("From the solver:", timeout=SLOW)
     notice.locator("summary").click()  # the reason and the figures are behind "Why?"
     text = notice.inner_text()
-    counted = re.search(r"it wins in (\d+) of (\d+) possible layouts of the hidden cards", text)
+    counted = re.search(
+        r"after it, a solver that sees every card wins (\d+) of (\d+) possible layouts of the hidden cards", text)
     assert counted, text
     wins, layouts = int(counted[1]), int(counted[2])
     drawn = effort("fair-hint", "web").samples

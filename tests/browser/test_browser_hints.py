@@ -11,6 +11,7 @@ import pytest
 
 import tableaux
 from helpers.page import PHONE, SLOW, Browser, Page, Player, axe_violations, expect, menu_click, set_setting
+from tableaux import catalogue
 from tableaux.advice.hints import heuristic_hint, move_sentence
 
 
@@ -79,7 +80,9 @@ def test_a_graded_deal_says_why_winnable_and_its_chance_are_both_true(player: Pl
 
 
 def test_an_ungraded_deal_has_no_such_line(player: Player) -> None:
-    page = player.open("?game=king-albert&deal=1")
+    outside = max(e.deal for e in catalogue.load("king-albert").entries) + 1  # a deal the catalogue has not graded
+    page = player.open(f"?game=king-albert&deal={outside}")
+    expect(page.locator("#grade-stat")).to_be_hidden()
     expect(page.locator("#chance")).to_have_attribute("data-state", "done", timeout=SLOW)
     page.click("#chance-stat")
     expect(page.locator("#chance-info")).to_be_visible()
@@ -100,8 +103,8 @@ def test_why_never_names_the_move_in_notation_which_the_hint_names_with_its_card
     cases = {
         heuristic.message: "",
         lost: "None of 32 possible layouts of the hidden cards can be won from here.",
-        f"Play {name}: it wins in 3 of 32 possible layouts of the hidden cards.":
-            "it wins in 3 of 32 possible layouts of the hidden cards.",
+        f"Play {name}: after it, a solver that sees every card wins 3 of 32 possible layouts of the hidden cards.":
+            "after it, a solver that sees every card wins 3 of 32 possible layouts of the hidden cards.",
     }
     for message, reason in cases.items():
         got = page.evaluate("""([message, text]) => import('/static/actions.js')
@@ -130,7 +133,7 @@ def test_with_the_pile_labels_hidden_why_names_the_moves_of_the_plan_by_their_ca
     assert not NOTATION.search(why), why
     first = tableaux.Move(hint["move"]["source"], hint["move"]["count"], hint["move"]["target"])
     assert move_sentence(tableaux.new_game("king-albert", 1), first) in why  # the plan starts with the hint's move
-    assert why.startswith("From the solver: it wins in ")
+    assert why.startswith("From the solver: after it, a solver that sees every card wins ")
 
     set_setting(page, "pileLabels", "on")
     ask_for_a_hint(page)

@@ -64,7 +64,8 @@ def test_the_chance_of_a_game_with_no_move_left_is_no_estimate() -> None:
 def test_hint_is_fair_by_default_and_hint_peek_says_it_peeks() -> None:
     game = tableaux.new_game("eagle-wing", 1)
     _, out = play_fair(game, "hint")
-    assert re.search(r"Play \S+: it wins in \d+ of 6 possible layouts of the hidden cards", out)
+    assert re.search(
+        r"Play \S+: after it, a solver that sees every card wins \d+ of 6 possible layouts of the hidden cards", out)
     assert "Peeking" not in out
     _, out = play_fair(game, "hint peek")
     assert "Play T4>F2: it starts a winning line" in out and "Peeking: the solver looked at the face-down cards" in out

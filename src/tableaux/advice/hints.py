@@ -241,10 +241,12 @@ def fair_hint(game: Game, spend: Effort | None = None, *, seed: int | str = 0) -
                 # TRANSLATORS: follows "From the solver: ", as what follows the move does in "Play R5>T1: ...".
                 reason=_("it starts a winning line (no card is hidden any more)."))
         short = shortfall(n, decided, drawn)
-        text = _("Play {move}: it wins in {wins} of {n} possible layouts of the hidden cards.").format(
-            move=move, wins=wins, n=n) + short
-        # TRANSLATORS: follows "From the solver: ", as what follows the move does in "Play R5>T1: it wins ...".
-        why = _("it wins in {wins} of {n} possible layouts of the hidden cards.").format(wins=wins, n=n) + short
+        # The count is a clairvoyant solver's, and says so: not the player's chance of winning (docs/fair.md).
+        text = _("Play {move}: after it, a solver that sees every card wins {wins} of {n} possible layouts of the "
+                 "hidden cards.").format(move=move, wins=wins, n=n) + short
+        # TRANSLATORS: follows "From the solver: ", as what follows the move does in "Play R5>T1: after it, ...".
+        why = _("after it, a solver that sees every card wins {wins} of {n} possible layouts of the hidden "
+                "cards.").format(wins=wins, n=n) + short
         count = len(answer.moves)
         if count > 1:
             text += " " + ngettext(
