@@ -21,6 +21,8 @@ GARBAGE = [
     ["play", "king-albert", "--deal", "4294967296"],
     ["play", "king-albert", "--deal", "seventeen"],
     ["play", "king-albert", "--deal", "1e3"],
+    ["play", "king-albert", "--deal", "1_000"],  # int() reads it; a deal number is plain digits
+    ["deal", "king-albert", "+5"],
     ["deal"],
     ["deal", "king-albert"],
     ["deal", "king-albert", "x"],
@@ -43,6 +45,8 @@ GARBAGE = [
     ["serve", "--port", "http"],
     ["serve", "--workers", "0"],
     ["serve", "--workers", "two"],
+    ["serve", "--port", "8_000"],
+    ["survey", "king-albert", "--deals", "1-10", "--seed", "1_0"],
     ["--port", "-5"],
     ["stats", "--game", "klondike"],
     ["stats", "--bogus"],

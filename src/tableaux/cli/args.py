@@ -47,12 +47,21 @@ def bounded(convert: Callable[[str], float], what: str, low: float, high: float)
     return parse
 
 
-deal_number = bounded(int, N_("a deal number"), 0, MAX_DEAL)
-positive_int = bounded(int, N_("a count"), 1, float("inf"))
+def whole(text: str) -> int:
+    """A whole number in plain digits, as ``read_deal`` takes a deal: ``int`` alone would also read ``1_000``,
+    ``+5`` or digits of other scripts, which the messages' "a whole number" does not promise."""
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit()):
+        raise ValueError(text)
+    return int(digits)
+
+
+deal_number = bounded(whole, N_("a deal number"), 0, MAX_DEAL)
+positive_int = bounded(whole, N_("a count"), 1, float("inf"))
 positive_float = bounded(float, N_("a time in seconds"), 1e-3, 1e9)
-port_number = bounded(int, N_("a port"), 1, 65535)
-memory_mb = bounded(int, N_("a size in MiB"), 16, 1 << 20)
-disk_mb = bounded(int, N_("a size in MiB"), 0, 1 << 30)
+port_number = bounded(whole, N_("a port"), 1, 65535)
+memory_mb = bounded(whole, N_("a size in MiB"), 16, 1 << 20)
+disk_mb = bounded(whole, N_("a size in MiB"), 0, 1 << 30)
 
 
 def proxy_address(text: str) -> str:

@@ -11,7 +11,16 @@ from typing import Any
 
 from ..i18n import N_, _, ngettext
 from ..rulebook.deal import DealError, parse_deals
-from .args import add_solver_arguments, bounded, deal_range, game_choices, positive_float, positive_int, solver_options
+from .args import (
+    add_solver_arguments,
+    bounded,
+    deal_range,
+    game_choices,
+    positive_float,
+    positive_int,
+    solver_options,
+    whole,
+)
 
 HELP = N_("solve a range of deals and report the winnable share")
 
@@ -45,7 +54,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "at a time; --max-nodes is then per sampled layout, --time-limit refused"))
     p.add_argument("--samples", type=positive_int, default=64,
                    help=_("--player fair or hindsight: sampled layouts per decision"))
-    p.add_argument("--seed", type=bounded(int, N_("a seed"), 0, 2**63), default=0,
+    p.add_argument("--seed", type=bounded(whole, N_("a seed"), 0, 2**63), default=0,
                    help=_("--player fair or hindsight: the same seed replays the same games"))
 
 
