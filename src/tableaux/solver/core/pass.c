@@ -146,15 +146,16 @@ static int complete_turn(Pass *p) {
     return r >= 0 || pass_over(s, p->share) ? PASS_ENDS : TURN_ON;
 }
 
-/* The probe: in the first round, just before the long turn of the kind that sends every card home, each kind that
- * takes cards back has a turn of STREAM_PROBE positions. Some deals that kind wins at once, where the kind before
- * it takes a long turn to win or to exhaust its space (classic 4029445222: won in 725 positions by a run that
- * takes cards back, and by the first pass in 40,725 instead of 213,860; Solvitaire's 0.018 s had been 2.6 times
- * as fast). Its later turns are the same search, made longer, so a deal pays at most STREAM_PROBE more. Measured
- * as the first round's streamlined positions, each kind alone on each deal: on the 300 fresh classic deals of
- * seed 2029 (benchmarks/solver.py --fresh), 7.71 million in all instead of 7.81, none more than 1.5 times as
- * many; on the 300 King Albert deals, 2.16 million instead of 2.20, 11 deals in fewer than two thirds as many
- * and none in more. A probe of 2,000 left 9 King Albert deals more than 1.5 times as long; of 8,000, 3 classic. */
+/* The probe (classic King Albert): in the first round, just before the long turn of the kind that sends every card
+ * home, each kind that takes cards back has a turn of STREAM_PROBE positions. Some deals that kind wins at once,
+ * where the kind before it takes a long turn to win or to exhaust its space (classic 4029445222: won in 725
+ * positions by a run that takes cards back, and by the first pass in 40,725 instead of 213,860; Solvitaire's 0.018
+ * s had been 2.6 times as fast). Its later turns are the same search, made longer, so a deal pays at most
+ * STREAM_PROBE more. Measured as the first round's streamlined positions, each kind alone on each deal of the 300
+ * fresh classic deals of seed 2029 (benchmarks/solver.py --fresh): 7.71 million in all instead of 7.81, none
+ * more than 1.5 times as many (a probe of 8,000: 3 such deals). King Albert has none: there it made 2.16 million
+ * instead of 2.20 on the 300 King Albert deals, no measurable time, but moved a third of the catalogue's deals to
+ * another grade (the grades are measured in positions, and a deal won at once pays the probe). */
 #define STREAM_PROBE 1000
 
 static int probe_turns(Pass *p) {
@@ -180,7 +181,9 @@ static int probe_turns(Pass *p) {
 static int stream_turns(Pass *p, int restart) {
     Search *s = p->s;
     for (int i = 0; i < p->plan->nstreams && !p->found; i++) {
-        if (restart == 0 && p->plan->streams[i] & STREAM_HOME && probe_turns(p) == PASS_ENDS) return PASS_ENDS;
+        if (restart == 0 && s->pos.game == GAME_KA_CLASSIC && p->plan->streams[i] & STREAM_HOME &&
+            probe_turns(p) == PASS_ENDS)
+            return PASS_ENDS;
         long long turn = stream_turn(restart, p->plan->streams[i]);
         if (p->stream_done >> i & 1 || turn > STREAM_MOST) continue;
         int r = tx_streamlined_run(s, p->plan, &p->root, p->plan->streams[i], turn, p->share);
