@@ -152,14 +152,20 @@ def test_show_solution_asks_first_and_enter_or_cancel_keep_the_game_unassisted(p
     assert player.view()["assisted"]
 
 
-def test_an_undo_while_the_solution_plays_stops_it_and_says_the_player_changed_the_game(player: Player) -> None:
+def two_moves_of_the_solution(player: Player) -> Any:
+    """King Albert 17 with its solution shown and played for two moves, the page's timers moved on by the test."""
     page = player.page
-    page.clock.install()  # the page's timers: moved on by the test
+    page.clock.install()
     player.open("?game=king-albert&deal=17")
     show_solution(page)
     expect(page.locator("#solution-bar")).to_be_visible(timeout=SLOW)
     play_solution_out(page, until=2)
     player.settle()
+    return page
+
+
+def test_an_undo_while_the_solution_plays_stops_it_and_says_the_player_changed_the_game(player: Player) -> None:
+    page = two_moves_of_the_solution(player)
     page.keyboard.press("u")
     player.settle()
     page.clock.run_for(int(page.input_value("#solution-speed")))  # the next move's turn comes, and sees the undo
@@ -172,13 +178,7 @@ def test_a_game_given_up_after_its_solution_stopped_drops_the_stop_notice_and_wa
     """Stop leaves a notice for the game in play; giving the game up ends that game, so the notice goes. The game
     is assisted already, so going back from where it was lost costs it nothing more, and the page does not warn
     that it does."""
-    page = player.page
-    page.clock.install()  # the page's timers: moved on by the test
-    player.open("?game=king-albert&deal=17")
-    show_solution(page)
-    expect(page.locator("#solution-bar")).to_be_visible(timeout=SLOW)
-    play_solution_out(page, until=2)
-    player.settle()
+    page = two_moves_of_the_solution(player)
     page.click("#solution-stop")
     expect(page.locator("#notice")).to_contain_text("Solution stopped; play on from here.")
     menu_click(page, "#give-up")
