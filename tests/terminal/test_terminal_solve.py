@@ -159,6 +159,15 @@ def test_stats_count_won_and_given_up_games_and_rules_are_shown(tmp_path: Path) 
     assert "Wing piles build downwards in suit" in text and "<b>" not in text
 
 
+def test_stats_of_a_game_never_played_give_no_win_rate(tmp_path: Path) -> None:
+    keep, record = Unfinished(tmp_path / "unfinished"), Record(tmp_path / "finished.jsonl")
+    out = io.StringIO()
+    play_loop(tableaux.new_game("king-albert", 2), scripted(["stats"]), Console(file=out, width=200, highlight=False),
+              keep, record=record)
+    stats = out.getvalue()[out.getvalue().index("Statistics of King Albert"):]
+    assert re.search(r"Played +0\n", stats) and re.search(r"Win rate +-\n", stats), stats
+
+
 def test_a_won_game_taken_back_and_won_again_in_a_later_sitting_counts_once(tmp_path: Path) -> None:
     keep, record = Unfinished(tmp_path / "unfinished"), Record(tmp_path / "finished.jsonl")
     line = [str(m) for m in tableaux.solve(tableaux.new_game("eagle-wing", 4)).moves]

@@ -160,7 +160,7 @@ def print_table(console: Console, store: Store, names: tuple[str, ...], player: 
     rows = {
         _("Games played"): lambda s: str(s.played),
         _("Games won"): lambda s: str(s.won),
-        _("Win rate"): lambda s: f"{s.win_rate:.0%}",
+        _("Win rate"): lambda s: s.win_rate_text(),
         _("Current winning streak"): lambda s: str(s.current_streak),
         _("Best winning streak"): lambda s: str(s.best_streak),
         _("Fastest win"): lambda s: format_time(s.best_time),

@@ -92,7 +92,7 @@ def stats_rows(stats: GameStats, unfinished: int) -> list[tuple[str, str]]:
     return [
         (_("Played"), str(stats.played)),
         (_("Won"), str(stats.won)),
-        (_("Win rate"), f"{stats.win_rate:.0%}"),
+        (_("Win rate"), stats.win_rate_text()),
         (_("Current streak"), str(stats.current_streak)),
         (_("Best streak"), str(stats.best_streak)),
         (_("Best time"), clock(stats.best_time)),

@@ -42,6 +42,10 @@ class GameStats:
     def win_rate(self) -> float:
         return self.won / self.played if self.played else 0.0
 
+    def win_rate_text(self) -> str:
+        """The win rate as the command line shows it: none ("-") for a game never played, rather than 0%."""
+        return f"{self.win_rate:.0%}" if self.played else "-"
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "played": self.played,
