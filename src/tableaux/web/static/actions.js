@@ -86,10 +86,10 @@ export async function homeMove(pile) {
 
 /**
  * What a hint rests on, from the server's message in the page's language (the request carries it). The
- * message starts with the move in notation ("Play T7>T3: after it, a solver that sees every card wins 40 of 64...", "Jouez
- * T7>T3 : ensuite, un solveur..."); the page names the move itself, with its cards, so only what follows the move and
- * its colon is kept, however the language spaces the colon. A message with no such colon is kept whole, but for
- * a sentence that names the move in notation.
+ * message starts with the move in notation ("Play T7>T3: after it, a solver that sees every card wins 40 of
+ * 64...", "Jouez T7>T3 : ensuite, un solveur..."); the page names the move itself, with its cards, so only what
+ * follows the move and its colon is kept, however the language spaces the colon. A message with no such colon is
+ * kept whole, but for a sentence that names the move in notation.
  */
 export function hintReason(hint) {
   const text = hint.message;
