@@ -84,8 +84,9 @@ def test_french_hints_keep_the_reason_without_the_move_and_say_peeking_once(fren
     # free solver rather than the rule of thumb's "the solver is busy".
     chance_done = page.locator("#chance")
     expect(chance_done).to_have_attribute("data-state", "done", timeout=60_000)
-    page.click("#hint")  # fair: "Jouez R5>F1 : il gagne dans ..." shows as the reason alone, behind "Pourquoi ?"
-    expect(notice).to_contain_text("Selon le solveur : il gagne dans", timeout=60_000)
+    page.click("#hint")  # fair: "Jouez R5>F1 : ensuite, ..." shows as the reason alone, behind "Pourquoi ?"
+    expect(notice).to_contain_text("Selon le solveur : ensuite, un solveur qui voit toutes les cartes gagne",
+                                   timeout=60_000)
     expect(notice).to_contain_text("Indice : Ranger As de cœur sur une fondation.")  # the move in plain words
     notice.locator("summary").click()
     assert "Jouez" not in notice.inner_text()

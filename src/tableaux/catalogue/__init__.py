@@ -18,13 +18,13 @@ if TYPE_CHECKING:
     from .day import daily, parse_date, today
     from .files import Catalogue, load, lookup, pick, shipped_path
     from .grades import GRADES, CatalogueError, Entry, Grade, difficulty_score, grade_of
-    from .pars import grade_in_catalogue, par_of
+    from .pars import par_of
 
 _HOMES = {
     **dict.fromkeys(("daily", "parse_date", "today"), "day"),
     **dict.fromkeys(("Catalogue", "load", "lookup", "pick", "shipped_path"), "files"),
     **dict.fromkeys(("GRADES", "CatalogueError", "Entry", "Grade", "difficulty_score", "grade_of"), "grades"),
-    **dict.fromkeys(("grade_in_catalogue", "par_of"), "pars"),
+    "par_of": "pars",
 }
 """Where each name of the package's face lives. They load when first used, so the line mode can read a par
 (:mod:`.pars`) without loading the catalogue's checks (:mod:`.files`) or dates (:mod:`.daily`)."""
@@ -47,7 +47,6 @@ __all__ = [
     "Grade",
     "daily",
     "difficulty_score",
-    "grade_in_catalogue",
     "grade_of",
     "load",
     "lookup",

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from ..catalogue import grade_in_catalogue, par_of
+from ..catalogue import par_of
 from ..i18n import _
 from ..play.game import Game, Position
 from ..rulebook.cards import RANK_LABELS
@@ -86,8 +86,7 @@ def make_view(record: GameRecord, game: Game) -> dict[str, Any]:
         "assisted": record.assisted,
         "won_by": ("solution" if record.solution_won else "player") if won else None,
         "daily": record.daily,
-        # What the catalogue says of the deal, however it was chosen: picked as winnable, or opened by number.
-        "grade": record.grade or grade_in_catalogue(record.game, record.deal),
+        "grade": record.grade,
         "par": par_of(record.game, record.deal),  # every graded and daily deal has one
     }
 

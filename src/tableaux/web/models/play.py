@@ -75,8 +75,7 @@ class View(Answer):
         description='who made the winning move of a won game: "solution" when the solver\'s line played for "Show '
         'solution" made it, else "player" (the player\'s win, assisted if help was taken); null until it is won')
     daily: Annotated[str, Field(pattern=DATE)] | None = Field(description="the UTC date of this daily deal, or null")
-    grade: GradeName | None = Field(
-        description="the graded catalogue's grade of the deal, when it holds the deal as winnable (every daily deal)")
+    grade: GradeName | None = Field(description="the grade, when the deal was picked as winnable (or is a daily)")
     par: Annotated[int, Field(ge=1)] | None = Field(
         None, description="the deal's par, when the graded catalogue holds the deal (every graded and daily deal): "
         "the fewest moves of a winning line the solver found")
