@@ -361,7 +361,7 @@ def test_stats_prints_every_figure(tmp_path: Path, capsys: pytest.CaptureFixture
     assert "King Albert" in out and "Eagle Wing" in out
     assert stats_table(out, "Games played") == ["1", "0", "0"]
     assert stats_table(out, "Games won") == ["1", "0", "0"]
-    assert stats_table(out, "Win rate") == ["100%", "0%", "0%"]
+    assert stats_table(out, "Win rate") == ["100%", "-", "-"]  # none for a game never played, not 0%
     assert stats_table(out, "Current winning streak") == ["1", "0", "0"]
     assert stats_table(out, "Fastest win") == [won_time, "-", "-"]
     assert stats_table(out, "Fewest moves in a win") == [str(len(line)), "-", "-"]
