@@ -231,6 +231,30 @@ def test_keyboard_only_move_and_undo_redo_shortcuts(player: Player) -> None:
     expect(page.locator("#moves")).to_have_text("0")
 
 
+def test_a_tap_on_a_card_that_cannot_take_the_picked_up_card_says_why_on_the_page(player: Player) -> None:
+    """Deal 5: the eight of spades picked up, then a tap on the five of diamonds, which has no move of its own:
+    the tap meant to put the eight there, and the page says why it cannot go (as a drop there would)."""
+    page = player.open("?game=king-albert&deal=5")
+    card(page, "8S", "reserve-2").click()
+    expect(card(page, "8S")).to_have_class(re.compile(r"\bselected\b"))
+    card(page, "5D", "tableau-3").click()
+    expect(page.locator("#notice")).to_contain_text("That cannot go to tableau 3.")
+    expect(page.locator("#notice")).to_contain_text("8 of spades")
+    expect(page.locator(".card.selected")).to_have_count(0)
+    # A card with a move of its own is picked up instead: the player changed their mind.
+    card(page, "8S", "reserve-2").click()
+    card(page, "7S", "tableau-1").click()  # the seven of spades can go onto the eight of diamonds
+    expect(card(page, "7S")).to_have_class(re.compile(r"\bselected\b"))
+    expect(card(page, "8S")).not_to_have_class(re.compile(r"\bselected\b"))
+
+
+def test_a_tap_on_a_card_with_no_move_says_so_on_the_page(player: Player) -> None:
+    page = player.open("?game=king-albert&deal=5")
+    card(page, "TD", "tableau-5").click()  # deal 5's ten of diamonds has nowhere to go
+    expect(page.locator("#notice")).to_contain_text("10 of diamonds has no move now.")
+    expect(page.locator(".card.selected")).to_have_count(0)
+
+
 def test_a_double_click_on_a_card_that_cannot_go_home_says_so_on_the_page(player: Player) -> None:
     page = player.open(KA1)
     card(page, "TD", "tableau-9").dblclick()  # deal 1's ten of diamonds: no foundation takes it

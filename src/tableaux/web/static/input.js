@@ -31,7 +31,9 @@ export function select(pile, count) {
   if (!moves.length) {
     setSelection(null);
     decorate();
-    announce(t("{card} has no move now.", { card: cardName(code) }));
+    const text = t("{card} has no move now.", { card: cardName(code) });
+    notice(text); // on the page too: a tap that picks nothing up looks like a missed tap
+    announce(text);
     return;
   }
   setSelection(pile, count);
@@ -97,7 +99,9 @@ export async function activate(pile, index) {
       await play(move);
       return true;
     }
-    if (count && index != null) {
+    // Cards that can move are picked up instead (the player changed their mind); on cards that cannot, the tap
+    // meant to put the picked-up cards there, and the page says why they cannot go.
+    if (count && index != null && movesFrom(pile, count).length) {
       select(pile, count);
       return false;
     }
