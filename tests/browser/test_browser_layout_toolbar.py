@@ -164,3 +164,20 @@ def test_the_deal_box_shows_every_digit_of_the_largest_deal_number(
         assert no_sideways_scroll(page)
     finally:
         p.close()
+
+
+@pytest.mark.parametrize("typed", ["-1", "99999999999", "1e3"])
+def test_a_bad_deal_number_typed_in_the_phones_menu_is_refused_in_words(
+        browser: Browser, server: LiveServer, typed: str) -> None:
+    """On a phone the deal field lives in the menu, which closes when the number is opened: the browser's own
+    bubble for a number out of range has nowhere to show, so the page says which numbers are deals."""
+    p = phone(browser, server)
+    try:
+        page = p.open(KA1)
+        open_menu(page)
+        page.fill("#deal-input", typed)
+        page.click("#deal-go")
+        expect(page.locator("#notice")).to_contain_text("Type a deal number from 0 to 4294967295.")
+        expect(page.locator("#deal-number")).to_have_text("1")
+    finally:
+        p.close()
