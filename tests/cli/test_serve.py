@@ -28,6 +28,7 @@ from tableaux.cli import build_parser, main
 from tableaux.cli.stats import format_time
 from tableaux.web.app import WEB_GAMES, create_app
 from tableaux.web.database import Database
+from tableaux.web.pool import default_workers
 from tableaux.web.server import DEFAULT_PORT, open_socket, settings_of, url_for
 
 
@@ -107,6 +108,21 @@ def test_refusals_held_back_for_the_minute_reach_the_log_when_the_server_is_stop
         s.proc.send_signal(signal.SIGTERM)
         s.wait_for("2 new games refused, over")
         s.proc.wait(timeout=60)
+
+
+@pytest.mark.server
+@pytest.mark.slow
+def test_ctrl_c_stops_the_server_and_its_solver_workers_without_a_traceback(tmp_path: Path) -> None:
+    """Ctrl+C in a terminal reaches every process of the command's group, the solver's workers too."""
+    args = ["serve", "--port", str(free_port()), "--no-browser", "--db", str(tmp_path / "games.sqlite3")]
+    with server(args, group=True) as s:
+        wait_until_answering(s.url())
+        wait_for_children(s.proc.pid, default_workers())  # the solver's workers, started with the server
+        os.killpg(s.proc.pid, signal.SIGINT)
+        assert s.proc.wait(timeout=120) is not None
+        s.stop()
+        said = "".join(s.output)
+        assert "Traceback" not in said and "KeyboardInterrupt" not in said, said
 
 
 @pytest.mark.server

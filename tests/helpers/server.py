@@ -23,10 +23,13 @@ class Server:
     """A ``python -m tableaux`` process (or ``command``, run with the same ``args``) whose output is read
     line by line in the background."""
 
-    def __init__(self, args: list[str], env: dict[str, str] | None = None, command: list[str] | None = None) -> None:
+    def __init__(self, args: list[str], env: dict[str, str] | None = None, command: list[str] | None = None,
+                 group: bool = False) -> None:
+        # group: its own process group, as a terminal gives a command, so that a signal can go to the whole group
+        # (Ctrl+C) without reaching the tests.
         self.proc = subprocess.Popen(
             [*(command or [sys.executable, "-m", "tableaux"]), *args],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, start_new_session=group,
         )
         self.lines: queue.Queue[str] = queue.Queue()
         self.output: list[str] = []
@@ -74,8 +77,9 @@ class Server:
 
 
 @contextmanager
-def server(args: list[str], env: dict[str, str] | None = None, command: list[str] | None = None) -> Iterator[Server]:
-    s = Server(args, env, command)
+def server(args: list[str], env: dict[str, str] | None = None, command: list[str] | None = None,
+           group: bool = False) -> Iterator[Server]:
+    s = Server(args, env, command, group)
     try:
         yield s
     finally:

@@ -29,9 +29,12 @@ server dies without shutting them down.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import os
+import signal
 import threading
+from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
@@ -54,10 +57,29 @@ def default_workers() -> int:
     return max(1, min(4, (os.cpu_count() or 2) - 1))
 
 
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """While a worker may be started: SIGINT blocked in this thread, and so in the new process, which inherits the
+    mask. Ctrl+C in the terminal reaches the whole process group, and a worker still loading its modules would end
+    with Python's KeyboardInterrupt and its traceback under the server's own quiet stop; held, the signal waits
+    for :func:`_start_worker`, which lets it end the worker as the signal's default does."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def _start_worker() -> None:
     from ..common.watchdog import watch_parent
 
     watch_parent()  # exit when the server is gone, even after a SIGKILL
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl+C ends a worker at once, without a traceback
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # held since it was started (_interrupts_held)
     if hasattr(os, "nice"):
         os.nice(WORKER_NICENESS)
 
@@ -170,7 +192,8 @@ class SolverPool:
             self._closed = False
         pool = self._pool()
         for _worker in range(self.workers):
-            pool.submit(_ready)
+            with _interrupts_held():
+                pool.submit(_ready)
 
     def reserve(self, client: str | None = None) -> Place | None:
         """Take a place for one job of ``client`` (None: a job of the server's own); None when the pool is full or
@@ -214,7 +237,8 @@ class SolverPool:
         """
         try:
             pool = self._pool()
-            future: Future[Any] = pool.submit(fn, *args)
+            with _interrupts_held():
+                future: Future[Any] = pool.submit(fn, *args)
             try:
                 return await asyncio.wrap_future(future)
             except BrokenProcessPool:
