@@ -64,3 +64,15 @@ def test_a_server_out_of_reach_is_a_banner_and_the_move_goes_through_when_it_is_
     player.settle()
     assert len(tries) == 3 and len(set(tries)) == 1
     assert player.view()["moves"] == 1
+
+
+def test_a_question_the_server_is_out_of_reach_for_says_so_in_the_pages_words(player: Player) -> None:
+    """A hint is a question, not a change: it is not sent again, and the page says the server cannot be reached in
+    its own sentence, without the browser's words for the failure ("Failed to fetch"), which are not the page's
+    language and tell a player nothing more."""
+    page = player.open(KA1)
+    page.route("**/api/games/*/hint", lambda route: route.abort("connectionrefused"))
+    page.click("#hint")
+    notice = page.locator("#notice")
+    expect(notice).to_contain_text("The game server cannot be reached. Is it still running? Try again in a moment.")
+    assert "fetch" not in notice.inner_text().lower()

@@ -65,7 +65,10 @@ async function once(method, url, options) {
   try {
     response = await fetch(url, { ...options, method });
   } catch (err) {
-    return { status: 0, data: { error: t("cannot reach the game server ({error}); is it still running?", { error: err.message }) } };
+    // The browser's own words ("Failed to fetch") are in its language, not the page's, and tell a player nothing
+    // more: they go to the console.
+    console.warn(err);
+    return { status: 0, data: { error: t("The game server cannot be reached. Is it still running? Try again in a moment.") } };
   }
   let data = null;
   try {
