@@ -296,7 +296,8 @@ def test_giving_up_says_what_it_costs_a_loss_or_for_an_assisted_game_nothing(pla
     page.reload()
     page.wait_for_selector("[data-pile]")
     menu_click(page, "#give-up")
-    expect(page.locator("#confirm-dialog")).to_contain_text("counts apart, as a game played with the solver's help")
+    expect(page.locator("#confirm-dialog")).to_contain_text(
+        "is counted separately, as a game played with the solver's help")
     expect(page.locator("#confirm-dialog")).not_to_contain_text("counts as lost")
 
 

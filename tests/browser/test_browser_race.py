@@ -129,7 +129,7 @@ def test_a_long_name_is_refused_whole_and_save_rests_once_the_days_changes_are_u
         long = "Abcdefghij" * 3
         page.fill("#race-name", long)
         page.click("#race-name-save")
-        expect(page.locator("#race-name-said")).to_contain_text("of length 30 is not accepted")
+        expect(page.locator("#race-name-said")).to_contain_text("A display name of length 30 is not accepted")
         expect(page.locator("#race-name-said")).to_contain_text("2 to 24 characters")
         expect(page.locator("#race-name")).to_have_value(long)
         for name in ("Dee 1", "Dee 2", "Dee 3"):

@@ -75,7 +75,7 @@ def test_a_deal_the_solution_played_to_its_end_says_the_solver_won_it_not_the_pl
     moves = page.locator("#moves").inner_text()
     expect(banner).to_contain_text(f"The solver won deal 17 of King Albert in {moves} moves.")
     expect(banner).not_to_contain_text("You won")
-    expect(banner).to_contain_text("it counts apart")  # the summary under it, as for any assisted win
+    expect(banner).to_contain_text("it is counted separately")  # the summary under it, as for any assisted win
 
 
 def test_a_daily_deal_the_solution_won_still_says_the_solver_won_it_when_the_page_is_loaded_again(
@@ -182,7 +182,8 @@ def test_a_game_given_up_after_its_solution_stopped_drops_the_stop_notice_and_wa
     page.click("#solution-stop")
     expect(page.locator("#notice")).to_contain_text("Solution stopped; play on from here.")
     menu_click(page, "#give-up")
-    expect(page.locator("#confirm-dialog")).to_contain_text("counts apart, as a game played with the solver's help")
+    expect(page.locator("#confirm-dialog")).to_contain_text(
+        "is counted separately, as a game played with the solver's help")
     page.click("#confirm-yes")
     expect(page.locator("#message")).to_contain_text("You gave this game up")
     expect(page.locator("#notice")).to_be_hidden()

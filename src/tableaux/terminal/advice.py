@@ -124,8 +124,8 @@ def advise(game: Game, budget: Budget, mode: str) -> tuple[Hint, Said]:
 
 # --- giving up ----------------------------------------------------------------------------------------
 GIVE_UP_QUESTION = N_("Give up this game? It counts as lost.")
-GIVE_UP_ASSISTED_QUESTION = N_("Give up this game? It ends, and counts apart, as a game played with the solver's "
-                               "help.")
+GIVE_UP_ASSISTED_QUESTION = N_("Give up this game? It ends, and is counted separately, as a game played with the "
+                               "solver's help.")
 
 
 def give_up_question(game: Game) -> str:

@@ -17,7 +17,10 @@ import { lang, t } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(status, data) {
-    super((data && data.error) || t("the server answered {status}", { status }));
+    // The API's messages are clauses ("a display name of length 1 is not accepted; ..."), as a command line's are;
+    // the page shows them as sentences.
+    const text = (data && data.error) || t("the server answered {status}", { status });
+    super(text.charAt(0).toUpperCase() + text.slice(1));
     this.status = status;
     this.data = data;
   }

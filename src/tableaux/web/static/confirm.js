@@ -83,7 +83,7 @@ export async function mayLeave(leaving, deal = null) {
     ? tn("Deal {deal} has {n} move played.", "Deal {deal} has {n} moves played.", view.moves, { deal: view.deal })
     : t("Deal {deal} is in progress (its moves are taken back, not gone).", { deal: view.deal });
   const cost = view.assisted
-    ? t("Leaving it ends it; it counts apart, as a game played with the solver's help.")
+    ? t("Leaving it ends it; it is counted separately, as a game played with the solver's help.")
     : t("Leaving it counts as a loss in your statistics.");
   const text = `${played} ${cost}`;
   return ask({ title: titles[leaving](), text, yes: yeses[leaving](), no: t("Keep playing") });

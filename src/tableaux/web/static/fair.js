@@ -150,8 +150,8 @@ export async function giveUp() {
   if (!v || v.won || v.given_up) return;
   const title = t("Give this game up?");
   const text = v.assisted // the statistics count an assisted game apart, never as a loss
-    ? t("It ends, and counts apart, as a game played with the solver's help; then you see where it could still "
-      + "have been won.")
+    ? t("It ends, and is counted separately, as a game played with the solver's help; then you see where it could "
+      + "still have been won.")
     : t("It counts as lost; then you see where it could still have been won.");
   if (!(await ask({ title, text, yes: t("Yes, give up") }))) return;
   enqueue(async () => {

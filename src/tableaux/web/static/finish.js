@@ -108,7 +108,7 @@ async function summarise(view) {
   line.className = "win-summary";
   const parts = [];
   if (view.assisted) {
-    parts.push(t("Won with the solver's help: it counts apart, not in the streak or the bests."));
+    parts.push(t("Won with the solver's help: it is counted separately, not in the streak or the bests."));
   } else {
     parts.push(t("Winning streak: {n}", { n: stats.current_streak }));
     if (stats.best_time != null) parts.push(t("Fastest win: {time}", { time: formatTime(stats.best_time) }));
