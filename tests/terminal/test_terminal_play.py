@@ -240,9 +240,20 @@ def test_the_command_that_resumes_a_save_works_as_given_with_a_space_in_its_name
 
     monkeypatch.chdir(tmp_path)  # a short name, so that the line is not wrapped
     _, out = play(tableaux.new_game("eagle-wing", 1), "T4>F2", "save my game.json")
-    command = out[out.index("resume with: ") + len("resume with: "):].splitlines()[0].strip()
+    command = out[out.index("Resume it with:") + len("Resume it with:"):].strip().splitlines()[0].strip()
     assert shlex.split(command) == ["tableaux", "play", "--load", "my game.json"]
     assert (tmp_path / "my game.json").exists()
+
+
+def test_the_resume_command_of_a_save_with_a_long_name_is_not_broken_inside_the_command(tmp_path: Path) -> None:
+    """Out of a terminal the line mode wraps at 80 columns, as rich does: the command to resume stands on a line of
+    its own, so a long path wraps after it, never between ``--load`` and the command's start."""
+    path = tmp_path / ("a-rather-long-folder-name-for-saved-games-" * 2) / "game.json"
+    path.parent.mkdir()
+    _, out = play(tableaux.new_game("eagle-wing", 1), "T4>F2", f"save {path}")
+    lines = out.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.strip().startswith("tableaux play --load"))
+    assert "Resume it with:" in lines[at - 1]
 
 
 def test_save_to_a_folder_says_so_keeps_the_game_and_leaves_no_stray_file(tmp_path: Path) -> None:

@@ -329,8 +329,9 @@ class Sitting:
         self.save_path = path
         import shlex  # the command given back must work as typed, spaces in the name and all
 
-        return [Said(_("Saved to {path}; resume with: tableaux play --load {command_path}").format(
-            path=path, command_path=shlex.quote(str(path))))]
+        # The command on a line of its own: a long path then wraps alone, not the command in the middle.
+        return [Said(_("Saved to {path}. Resume it with:").format(path=path)),
+                Said("  tableaux play --load " + shlex.quote(str(path)))]
 
     def load(self, path: Path) -> list[Said]:
         game = load(path)
