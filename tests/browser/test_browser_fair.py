@@ -364,7 +364,7 @@ def test_a_graded_deal_shows_its_par_and_the_win_says_the_moves_beside_it(player
     # The par says what it is to a pointer resting on it (and to a screen reader).
     expect(page.locator("#grade")).to_contain_text(f"Par {entry.par}")
     expect(page.locator("#grade-stat")).to_have_attribute(
-        "title", re.compile(rf"Par {entry.par}: the fewest moves of a winning line the solver found\."))
+        "title", re.compile(rf"Par {entry.par}: the fewest moves of a winning line the solver found, .*Show solution"))
     assert player.view()["par"] == entry.par
     line = tableaux.solve("king-albert", entry.deal).moves
     win_by_hand(page, "king-albert", entry.deal, line)

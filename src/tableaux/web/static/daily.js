@@ -84,8 +84,9 @@ function renderDaily(view) {
       + "way the cards you have not seen could lie."));
   }
   if (view.par) {
-    why.push(t("Par {par}: the fewest moves of a winning line the solver found. Win in as few and you have played "
-      + "as well as the solver.", { par: view.par }));
+    why.push(t("Par {par}: the fewest moves of a winning line the solver found, in a long search for short lines "
+      + "(Show solution plays a line found at once, often longer). Win in as few and you have played as well as the "
+      + "solver.", { par: view.par }));
   }
   if (why.length) stat.title = why.join(" ");
   else stat.removeAttribute("title");
