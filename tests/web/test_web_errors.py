@@ -210,6 +210,13 @@ def test_unknown_game_id_is_404(client: TestClient, method: str, path: str) -> N
         assert "error" in r.json()
 
 
+@pytest.mark.parametrize("path", ["/docs", "/redoc", "/docs/"])
+def test_the_interactive_api_pages_other_servers_offer_point_to_the_description(client: TestClient, path: str) -> None:
+    r = client.get(path)
+    assert r.status_code == 404 and "/openapi.json" in r.json()["error"]
+    assert client.get("/openapi.json").status_code == 200
+
+
 def test_unknown_endpoint_and_wrong_method_are_json_errors(client: TestClient) -> None:
     r = client.get("/api/nothing")
     assert r.status_code == 404 and "error" in r.json()

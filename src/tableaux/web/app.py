@@ -246,8 +246,11 @@ def create_app(
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        # The interactive API pages many FastAPI servers offer at /docs load their scripts from the web, which a
+        # page's content security policy here refuses: a host who looks there is pointed to the description.
+        lost = "; the API is described at /openapi.json" if request.url.path.rstrip("/") in ("/docs", "/redoc") else ""
         messages = {
-            404: f"nothing at {request.url.path}",
+            404: f"nothing at {request.url.path}{lost}",
             405: f"{request.method} is not allowed on {request.url.path}",
         }
         message = messages.get(exc.status_code, str(exc.detail))
