@@ -248,9 +248,9 @@ def create_app(
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         # The interactive API pages many FastAPI servers offer at /docs load their scripts from the web, which a
         # page's content security policy here refuses: a host who looks there is pointed to the description.
-        lost = "; the API is described at /openapi.json" if request.url.path.rstrip("/") in ("/docs", "/redoc") else ""
+        where = "; the API is described at /openapi.json" if request.url.path.rstrip("/") in ("/docs", "/redoc") else ""
         messages = {
-            404: f"nothing at {request.url.path}{lost}",
+            404: f"nothing at {request.url.path}{where}",
             405: f"{request.method} is not allowed on {request.url.path}",
         }
         message = messages.get(exc.status_code, str(exc.detail))

@@ -149,9 +149,9 @@ static int complete_turn(Pass *p) {
 /* The probe (classic King Albert): in the first round, just before the long turn of the kind that sends every card
  * home, each kind that takes cards back has a turn of STREAM_PROBE positions. Some deals that kind wins at once,
  * where the kind before it takes a long turn to win or to exhaust its space (classic 4029445222: won in 725
- * positions by a run that takes cards back, and by the first pass in 40,725 instead of 213,860; Solvitaire's 0.018
- * s had been 2.6 times as fast). Its later turns are the same search, made longer, so a deal pays at most
- * STREAM_PROBE more. Measured as the first round's streamlined positions, each kind alone on each deal of the 300
+ * positions by a run that takes cards back, and by the first pass in 40,725 instead of 213,860, where Solvitaire
+ * decides it in 0.018 s). Its later turns are the same search, made longer, so a deal pays at most STREAM_PROBE
+ * more. Measured as the first round's streamlined positions, each kind alone on each deal of the 300
  * fresh classic deals of seed 2029 (benchmarks/solver.py --fresh): 7.71 million in all instead of 7.81, none
  * more than 1.5 times as many (a probe of 8,000: 3 such deals). King Albert has none: there it made 2.16 million
  * instead of 2.20 on the 300 King Albert deals, no measurable time, but moved a third of the catalogue's deals to
