@@ -143,11 +143,13 @@ def test_undo_and_redo_with_a_number_take_back_and_replay_that_many_moves_or_cha
     final, out = play(game, *line, "undo 2")
     assert [str(m) for m in final.moves_played] == line[:1]
     assert f"Undid 2 moves: {line[2]}, {line[1]}." in out
-    final, out = play(game, "undo 5", "redo 3", "undo two", "redo 0")  # each refused: nothing changes
+    final, out = play(game, "undo 5", "redo 3", "undo two", "redo 0", "undo ²")  # each refused: nothing changes
     assert [str(m) for m in final.moves_played] == line[:1]
     assert "Only 1 move can be undone, not 5." in out and "Only 2 moves can be redone, not 3." in out
     assert "'undo' takes a number of moves, for example 'undo 3', not 'two'" in out
     assert "'redo' takes a number of moves, for example 'redo 3', not '0'" in out
+    assert "'undo' takes a number of moves, for example 'undo 3', not '²'" in out  # a digit int() cannot read
+    assert "went wrong" not in out
     final, out = play(game, "redo 2")
     assert [str(m) for m in final.moves_played] == line
 

@@ -88,7 +88,8 @@ def test_new_keeps_the_game_in_progress_and_resume_brings_it_back(tmp_path: Path
     keep = Unfinished(tmp_path)
     game, out = play(tableaux.new_game("king-albert", 1), "T3>T6", "R5>F1", "new 2", keep=keep)
     assert game.deal == 2 and "'resume' brings it back" in out
-    game, out = play(tableaux.new_game("king-albert", 7), "resume", keep=keep)
+    game, out = play(tableaux.new_game("king-albert", 7), "resume ²", "resume 2", "resume", keep=keep)
+    assert out.count("Say which unfinished game: resume N, with N from 1 to 1.") == 2 and "went wrong" not in out
     assert "Unfinished games kept for you: 1) King Albert deal 1, 2 moves played" in out
     assert game.deal == 1 and [str(m) for m in game.moves_played] == ["T3>T6", "R5>F1"]
 

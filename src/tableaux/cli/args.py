@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable
 
 from ..i18n import N_, _
-from ..rulebook.deal import MAX_DEAL, DealError, parse_deals
+from ..rulebook.deal import MAX_DEAL, DealError, parse_deals, plain_number
 
 TYPE_CHECKING = False  # typing is not loaded: see tableaux.rulebook.engine
 if TYPE_CHECKING:
@@ -48,12 +48,12 @@ def bounded(convert: Callable[[str], float], what: str, low: float, high: float)
 
 
 def whole(text: str) -> int:
-    """A whole number in plain digits, as ``read_deal`` takes a deal: ``int`` alone would also read ``1_000``,
-    ``+5`` or digits of other scripts, which the messages' "a whole number" does not promise."""
-    digits = text.strip()
-    if not (digits.isascii() and digits.isdigit()):
+    """A whole number in plain digits (:func:`~tableaux.rulebook.deal.plain_number`), as the messages' "a whole
+    number" promises; ValueError for anything else."""
+    number = plain_number(text)
+    if number is None:
         raise ValueError(text)
-    return int(digits)
+    return number
 
 
 deal_number = bounded(whole, N_("a deal number"), 0, MAX_DEAL)

@@ -47,14 +47,21 @@ def check_deal(deal: object) -> int:
     return deal
 
 
+def plain_number(text: str) -> int | None:
+    """The whole number ``text`` writes in plain digits (0-9, with spaces around them), else None: the one reading
+    of a number a player types. ``str.isdigit`` alone would let ``²`` through to ``int``, which cannot read it, and
+    ``int`` alone reads ``1_000``, ``+5`` and other scripts' digits."""
+    text = text.strip()
+    return int(text) if text.isascii() and text.isdigit() else None
+
+
 def read_deal(text: str) -> int | None:
     """A deal number as a player types it: digits, with spaces around them, or nothing for a random deal (None).
-    Anything else raises :class:`DealError` as :func:`check_deal` does (``str.isdigit`` alone would let ``²``
-    through to ``int``, which cannot read it)."""
-    text = text.strip()
-    if not text:
+    Anything else raises :class:`DealError` as :func:`check_deal` does."""
+    if not text.strip():
         return None
-    return check_deal(int(text) if text.isascii() and text.isdigit() else text)
+    number = plain_number(text)
+    return check_deal(text.strip() if number is None else number)
 
 
 class GRand:

@@ -19,7 +19,7 @@ from ..i18n import _
 from ..play.board import draw
 from ..play.game import Game
 from ..play.reading import check_piles, read_pile
-from ..rulebook.deal import read_deal
+from ..rulebook.deal import plain_number, read_deal
 from ..rulebook.engine import IllegalMoveError, TableauxError, parse_notation
 from .help import help_text
 from .output import Output, glyphs_for, output
@@ -49,10 +49,11 @@ def move_count(arg: str, command: str) -> int:
     """How many moves 'undo N' or 'redo N' asks for: one without a number; a clear error for anything else."""
     if not arg:
         return 1
-    if not arg.isdigit() or int(arg) < 1:
+    count = plain_number(arg)
+    if count is None or count < 1:
         raise TableauxError(_("'{command}' takes a number of moves, for example '{command} 3', not '{arg}'").format(
             command=command, arg=arg))
-    return int(arg)
+    return count
 
 
 def show_board(game: Game, out: Output) -> None:
@@ -244,10 +245,11 @@ class Session:
         kept = self.sitting.kept_games()
         if not kept:
             return [Said(_("No other unfinished game is kept."), "warning")]
-        if arg and not (arg.isdigit() and 1 <= int(arg) <= len(kept)):
+        number = plain_number(arg) if arg else 1
+        if number is None or not 1 <= number <= len(kept):
             return [Said(_("Say which unfinished game: resume N, with N from 1 to {n}.").format(n=len(kept)),
                          "warning")]
-        return self.moved(self.sitting.resume(kept[int(arg) - 1 if arg else 0]))
+        return self.moved(self.sitting.resume(kept[number - 1]))
 
     def cmd_solve(self, _arg: str) -> list[Said]:
         """Play the solver's winning line from here, one move per Enter, so the player sees how the deal is won."""
