@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { report } from "./clock.js";
 import { mayTakeHelp } from "./confirm.js";
-import { $, announce, button, notice } from "./dom.js";
+import { $, announce, button, notice, tell } from "./dom.js";
 import { games } from "./games.js";
 import { t, tn } from "./i18n.js";
 import { adopt, decorate, describe, label } from "./render.js";
@@ -75,10 +75,8 @@ export async function homeMove(pile) {
   setSelection(null);
   if (!move) {
     decorate();
-    // Said on the page, not only to a screen reader: a double click that does nothing looks like a missed click.
-    const text = t("No card on {pile} can go to a foundation now.", { pile: label(pile) });
-    notice(text);
-    announce(text);
+    // Shown, not only said: a double click that does nothing looks like a missed click.
+    tell(t("No card on {pile} can go to a foundation now.", { pile: label(pile) }));
     return;
   }
   await play(move);

@@ -1,6 +1,6 @@
 // The page's fixed parts and the few ways it speaks: the element lookup, the table's element, the live region
-// screen readers hear, the notice under the table, a plain button, and where the keyboard goes when a dialog
-// closes. A leaf module (no imports).
+// screen readers hear, the notice under the table (and the two at once), a plain button, and where the keyboard
+// goes when a dialog closes. A leaf module (no imports).
 
 export const $ = (id) => document.getElementById(id);
 export const board = $("board");
@@ -38,6 +38,13 @@ export function notice(text, { sticky = false, why = "", whyLabel = "Why?" } = {
   box.hidden = !text;
   window.clearTimeout(noticeTimer);
   if (text && !sticky) noticeTimer = window.setTimeout(() => (box.hidden = true), 6000);
+}
+
+/** Show `text` under the table and say it to screen readers: what a player must see as well as hear (a refusal,
+ * a tap that did nothing), since a player on a phone hears no live region. */
+export function tell(text) {
+  notice(text);
+  announce(text);
 }
 
 /** A button; without `onClick`, whoever owns the place it goes wires it (by its id). */

@@ -6,7 +6,7 @@ import { api } from "./api.js";
 import { cardName } from "./cards.js";
 import { startNewGame } from "./daily.js";
 import { openRules } from "./dialogs.js";
-import { announce, board, notice, reducedMotion } from "./dom.js";
+import { announce, board, reducedMotion, tell } from "./dom.js";
 import { gameInfo, pileKind, pileOrder } from "./games.js";
 import { oneTap } from "./settings.js";
 import { t, tn } from "./i18n.js";
@@ -31,9 +31,7 @@ export function select(pile, count) {
   if (!moves.length) {
     setSelection(null);
     decorate();
-    const text = t("{card} has no move now.", { card: cardName(code) });
-    notice(text); // on the page too: a tap that picks nothing up looks like a missed tap
-    announce(text);
+    tell(t("{card} has no move now.", { card: cardName(code) })); // a tap that picks nothing up looks like a missed one
     return;
   }
   setSelection(pile, count);
@@ -127,9 +125,7 @@ async function cannotGo(source, count, pile) {
   } catch {
     // the refusal stands without its reason
   }
-  const text = why ? `${refused} ${why}` : refused;
-  notice(text);
-  announce(text);
+  tell(why ? `${refused} ${why}` : refused);
 }
 
 export function tap(pile, index) {

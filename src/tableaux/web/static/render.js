@@ -6,7 +6,7 @@ import { ApiError } from "./api.js";
 import { refit, rankWord, renderBoard } from "./board.js";
 import { cardName } from "./cards.js";
 import { shownTime } from "./clock.js";
-import { $, announce, board, button, notice, reducedMotion } from "./dom.js";
+import { $, announce, board, button, notice, reducedMotion, tell } from "./dom.js";
 import { pileWords, shortLabel } from "./games.js";
 import { listWords, t, tn } from "./i18n.js";
 import { showLabels } from "./settings.js";
@@ -36,8 +36,7 @@ export function reportError(err) {
     return;
   }
   const text = err instanceof ApiError ? err.message : t("Something went wrong: {error}", { error: err.message || err });
-  notice(text);
-  announce(text);
+  tell(text);
   if (!(err instanceof ApiError)) console.error(err);
 }
 
