@@ -10,8 +10,11 @@ positions.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import random
+import re
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -39,6 +42,24 @@ def low_card_can_go_home(rules: Rules, state: State, low: int) -> bool:
 
 CORE_GAME = {KA: 0, KAC: 1}
 """The core's number for each rule set."""
+
+RELAXED_C = Path(__file__).resolve().parents[2] / "src" / "tableaux" / "solver" / "core" / "relaxed.c"
+
+
+def test_the_cores_key_sorts_the_nine_piles_whatever_their_places() -> None:
+    """The core's relaxed key is canonical only if its network of compare-exchanges (relaxed.c's sort9) sorts every
+    order of nine piles; by the 0-1 principle it does when it sorts every string of nine 0s and 1s."""
+    source = RELAXED_C.read_text()
+    body = source[source.index("static inline void sort9"):]
+    body = body[:body.index("\n}\n")]
+    places = "abcdefghi"
+    pairs = [(places.index(a), places.index(b)) for a, b in re.findall(r"SORT2\((\w), (\w)\)", body)]
+    assert pairs, "relaxed.c's sort9 names no compare-exchange"
+    for bits in itertools.product((0, 1), repeat=9):
+        words = list(bits)
+        for a, b in pairs:
+            words[a], words[b] = min(words[a], words[b]), max(words[a], words[b])
+        assert words == sorted(bits), f"the network leaves {bits} as {words}"
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

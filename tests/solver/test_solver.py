@@ -109,7 +109,8 @@ def test_bad_arguments_are_refused_clearly() -> None:
 
 
 # --- budgets ---------------------------------------------------------------
-HARD = ("king-albert-classic", 44)  # lost, but the proof takes about 40 million positions: far beyond the budgets below
+HARD = ("king-albert-classic", 3622411542)
+"""Lost, but the proof takes 18 million positions: far beyond the budgets below."""
 
 
 def test_max_nodes_is_honoured() -> None:
@@ -127,7 +128,7 @@ def test_a_time_limit_stops_the_search_undecided_long_before_its_verdict(
     a tenth of a second at each reading, it must stop within a few readings of passing 0.3 s. The C core
     reads the real clock, and a slower machine only searches fewer positions in 0.3 s: it must stop far
     short of a budget of positions it could only reach by running on. (The budget bounds the run if the
-    time limit were ignored; the proof itself takes some 40 million positions.)
+    time limit were ignored; the proof itself takes some 18 million positions, five seconds or more.)
     """
     budget = 20_000_000
     if backend == "python":

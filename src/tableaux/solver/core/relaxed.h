@@ -11,9 +11,12 @@
 typedef struct {
     /* a pile has room past its 52 cards because tx_relaxed_key copies it 16 bytes at a time */
     uint8_t pile[9][MAXCARDS + 12], len[9], res[7], height[4];
+    uint8_t cells[8]; /* the cells' kinds, sorted, the empty ones (0) first: kept by take() and put() */
     int kept;       /* the rank kept apart */
     int builds;     /* AisleRiot's rules: builds move, and face-down cards turn up */
     uint64_t ph[9]; /* each pile's Zobrist hash (tx_zob by depth and kind), kept by take() and put() */
+    uint64_t term[16]; /* each pile's and cell's term of tx_relaxed_hash (0 for an empty cell) */
+    uint64_t sum;      /* their sum: both kept by the moves as they change them */
 } RPos;
 
 typedef struct {

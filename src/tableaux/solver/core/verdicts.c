@@ -132,9 +132,16 @@ void tx_verdicts_room(RelaxedVerdicts *v, size_t cap) {
     v->full = 0;
 }
 
-/* An open position's slot, found again by its hash and key (the slots move when they grow). */
+static int vslot_at(const void *slot, const void *open) {
+    const VSlot *s = slot;
+    const VOpen *o = open;
+    return s->hash == o->hash && s->off == o->off;
+}
+
+/* An open position's slot, found again by its hash and its key's place in the arena, which is its own (the slots
+ * move when they grow; the keys stay). */
 static VSlot *vopen_slot(const RelaxedVerdicts *v, VOpen o) {
-    return vfind(v, o.hash, v->arena + o.off + 1, v->arena[o.off]);
+    return hs_find(&v->set, &VSLOTS, o.hash, vslot_at, &o);
 }
 
 /* The open positions from `from` up become `val`, and leave the Tarjan stack. */
@@ -194,7 +201,13 @@ int tx_verdicts_lost(RelaxedVerdicts *v, const Pos *real, Budget *b) {
             tx_relaxed_unmake(&p, &v->mv[f->next - 1]);
             continue;
         }
-        RMove *m = &v->mv[f->next++];
+        RMove *m = &v->mv[f->next++], *last = depth ? &v->mv[v->fr[depth - 1].next - 1] : NULL;
+        if (last && m->src == last->dst && m->dst == last->src && m->n == last->n && !last->flip) {
+            /* it undoes the move that made this position: its child is the position below, open on the stack,
+             * and a link to it is all the child would give (about one child in six) */
+            if (v->fr[depth - 1].idx < f->low) f->low = v->fr[depth - 1].idx;
+            continue;
+        }
         tx_relaxed_make(&p, m);
         s = vlook(v, &p, key, &hash, &len);
         if (s->hash && s->val != VAL_UNKNOWN) {
