@@ -201,6 +201,14 @@ int tx_ka_key(const Pos *p, uint8_t *out) {
 }
 
 
+/* A pile's term of tx_ka_hash_suits, from its cards. */
+static uint64_t suits_term(const Pos *p, int i) {
+    if (i >= KA_R0) return p->n[i] ? mix(tx_zob[0][tx_colour[p->c[i][0]]] ^ tx_salt[6]) : 0; /* a cell */
+    uint64_t x = 0;
+    for (int j = 0; j < p->n[i]; j++) x ^= tx_zob[j][tx_colour[p->c[i][j]]];
+    return mix(x ^ tx_salt[5]);
+}
+
 /* A streamlined run's key (search.c's node_key, with STREAM_SUITS): the position with the two suits of each
  * colour told apart nowhere, so that positions differing only in which of two cards of one rank and colour lies
  * where are one node. That is no symmetry of the game (a suit's foundation takes only its own cards), so a
@@ -212,7 +220,7 @@ int tx_ka_key(const Pos *p, uint8_t *out) {
  * run that proves nothing loses nothing it could have proved. Exact keys would take three fifths of the
  * run's time to make, sort and compare; the hash makes the same positions in half the time (both streamlined
  * kinds alone on 46 hard King Albert deals: the same positions, 23 CPU seconds against 46). */
-uint64_t tx_ka_hash_suits(const Pos *p) {
+uint64_t tx_ka_hash_suits(const Pos *p, SuitsMemo *memo) {
     int h[4], hi[2], lo[2];
     suit_heights(p, 0, h);
     for (int k = 0; k < 2; k++) { /* black (0, 3), then red (1, 2) */
@@ -221,12 +229,13 @@ uint64_t tx_ka_hash_suits(const Pos *p) {
         hi[k] = a < b ? b : a;
     }
     uint64_t sum = mix((uint64_t)(((lo[0] * 14 + hi[0]) * 14 + lo[1]) * 14 + hi[1]) ^ tx_salt[7]);
-    for (int i = KA_R0; i < KA_NPILES; i++)
-        if (p->n[i]) sum += mix(tx_zob[0][tx_colour[p->c[i][0]]] ^ tx_salt[6]);
-    for (int i = KA_T0; i < KA_T1; i++) {
-        uint64_t x = 0;
-        for (int j = 0; j < p->n[i]; j++) x ^= tx_zob[j][tx_colour[p->c[i][j]]];
-        sum += mix(x ^ tx_salt[5]);
+    for (int i = KA_T0; i < KA_NPILES; i++) { /* the tableau's piles and the cells */
+        if (!memo->ready || memo->ph[i] != p->ph[i]) {
+            memo->ph[i] = p->ph[i];
+            memo->term[i] = suits_term(p, i);
+        }
+        sum += memo->term[i];
     }
+    memo->ready = 1;
     return sum;
 }

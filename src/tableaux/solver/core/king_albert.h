@@ -176,6 +176,16 @@ int tx_ka_order(const Pos *p, Move *mv, int n, int restricted, int restart);
 int tx_ka_plain_order(const Pos *p, Move *mv, int n, int restricted);
 int tx_ka_can_cover(const Pos *p, int c, int x, int restricted);
 int tx_ka_key(const Pos *p, uint8_t *out);
-uint64_t tx_ka_hash_suits(const Pos *p);
+/* tx_ka_hash_suits's terms of the last key it made, each with its pile's own hash (ph): from one node to the next
+ * a move changes two piles, and the others' terms are taken from here (the same cards, the same hash). Making
+ * every term afresh took a tenth of the time of King Albert wins found by a streamlined run (4268099697: 0.099
+ * CPU s instead of 0.090). A pile hash that two piles share (a 64-bit collision) could only give a wrong hash,
+ * which the runs that use it allow for. */
+typedef struct {
+    uint64_t ph[KA_NPILES], term[KA_NPILES];
+    int ready; /* 0 until the first key: a zeroed memo is empty */
+} SuitsMemo;
+
+uint64_t tx_ka_hash_suits(const Pos *p, SuitsMemo *memo);
 
 #endif

@@ -131,12 +131,12 @@ static int oblige_key(const Pos *p, int ob, uint8_t *key, int klen, uint64_t *ha
 /* The key of the position as the run knows it (written to key, its length to *klen), and its hash: the
  * canonical key and the position's own hash, or for a streamlined run that merges suits its hash alone
  * (tx_ka_hash_suits), which is then its key too. */
-static uint64_t node_key(const Search *s, const RunSpec *how, uint8_t *key, int *klen) {
+static uint64_t node_key(Search *s, const RunSpec *how, uint8_t *key, int *klen) {
     if (!(how->stream & STREAM_SUITS)) {
         *klen = make_key(&s->pos, key);
         return s->pos.hash;
     }
-    uint64_t h = tx_ka_hash_suits(&s->pos);
+    uint64_t h = tx_ka_hash_suits(&s->pos, &s->suits);
     memcpy(key, &h, sizeof h);
     *klen = (int)sizeof h;
     return h;

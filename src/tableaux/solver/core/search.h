@@ -36,6 +36,7 @@ typedef struct {
     Budget budget;
     Table table;
     Stacks line;
+    SuitsMemo suits; /* a streamlined run's key terms (tx_ka_hash_suits) */
 } Search;
 
 /* The streamliners (pass.c's streamlined runs; RunSpec.stream): every card that can go home goes at once and
