@@ -230,12 +230,13 @@ uint64_t tx_ka_hash_suits(const Pos *p, SuitsMemo *memo) {
     }
     uint64_t sum = mix((uint64_t)(((lo[0] * 14 + hi[0]) * 14 + lo[1]) * 14 + hi[1]) ^ tx_salt[7]);
     for (int i = KA_T0; i < KA_NPILES; i++) { /* the tableau's piles and the cells */
-        if (!memo->ready || memo->ph[i] != p->ph[i]) {
-            memo->ph[i] = p->ph[i];
-            memo->term[i] = suits_term(p, i);
+        uint64_t key = p->ph[i] ^ tx_salt[i >= KA_R0 ? 6 : 5];
+        size_t at = key & (SUITS_MEMO - 1);
+        if (memo->at[at].key != key) {
+            memo->at[at].key = key;
+            memo->at[at].term = suits_term(p, i);
         }
-        sum += memo->term[i];
+        sum += memo->at[at].term;
     }
-    memo->ready = 1;
     return sum;
 }
