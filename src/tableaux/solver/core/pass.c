@@ -146,28 +146,56 @@ static int complete_turn(Pass *p) {
     return r >= 0 || pass_over(s, p->share) ? PASS_ENDS : TURN_ON;
 }
 
-/* The probe (classic King Albert): in the first round, just before the long turn of the kind that sends every card
- * home, each kind that takes cards back has a turn of STREAM_PROBE positions. Some deals that kind wins at once,
- * where the kind before it takes a long turn to win or to exhaust its space (classic 4029445222: won in 725
- * positions by a run that takes cards back, and by the first pass in 40,725 instead of 213,860, where Solvitaire
- * decides it in 0.018 s). Its later turns are the same search, made longer, so a deal pays at most STREAM_PROBE
- * more. Measured as the first round's streamlined positions, each kind alone on each deal of the 300
- * fresh classic deals of seed 2029 (benchmarks/solver.py --fresh): 7.71 million in all instead of 7.81, none
- * more than 1.5 times as many (a probe of 8,000: 3 such deals). King Albert has none: there it made 2.16 million
- * instead of 2.20 on the 300 King Albert deals, no measurable time, but moved a third of the catalogue's deals to
- * another grade (the grades are measured in positions, and a deal won at once pays the probe). */
+/* The probe: in the first round, just before the long turn of the kind that sends every card home, each kind that
+ * takes cards back has a short turn. Some deals that kind wins at once, where the kind before it takes a long turn
+ * to win or to exhaust its space. Its later turns are the same search, made longer, so a deal pays at most the
+ * probe more.
+ * Classic King Albert: STREAM_PROBE positions (classic 4029445222: won in 725 positions by a run that takes cards
+ * back, and by the first pass in 40,725 instead of 213,860, where Solvitaire decides it in 0.018 s). Measured as the
+ * first round's streamlined positions, each kind alone on each deal of the 300 fresh classic deals of seed 2029
+ * (benchmarks/solver.py --fresh): 7.71 million in all instead of 7.81, none more than 1.5 times as many (a probe of
+ * 8,000: 3 such deals).
+ * King Albert: first STREAM_LEAD positions of the kind that sends cards home, then a probe of STREAM_PROBE_KA
+ * (King Albert 3703682070: won in 10,286 positions instead of 1,280,286, where Solvitaire takes 0.12 s; 4268099697
+ * in 35,724 instead of 539,097). The lead keeps every deal that kind wins within it as it was, the many quick ones
+ * (a probe before it, of 1,000, moved a third of the catalogue's deals to another grade, whose measure is
+ * positions), and the children that the catalogue's grades solve within 20,000 positions, whose pass gets half of
+ * them; a deal past it pays at most 16,000 positions more, and the long turn makes the lead's positions again. On
+ * the 600 fresh King Albert deals of seeds 2029 and 2030, 0.89 CPU s instead of 1.08, and on the 1,000 of seed
+ * 2028 1.49 instead of 1.51; leads of 5,000 and 20,000, and probes of 1,000 and 2,000, did no better, and a turn
+ * of the complete search after the lead and the probe made it 1.13 s (it catches up early, on deals the pass wins
+ * soon after). */
 #define STREAM_PROBE 1000
+#define STREAM_LEAD 10000
+#define STREAM_PROBE_KA 6000
 
-static int probe_turns(Pass *p) {
+static int probe_turns(Pass *p, long long size) {
     Search *s = p->s;
     for (int i = 0; i < p->plan->nstreams && !p->found; i++) {
         if (!(p->plan->streams[i] & STREAM_BACK) || p->stream_done >> i & 1) continue;
-        int r = tx_streamlined_run(s, p->plan, &p->root, p->plan->streams[i], STREAM_PROBE, p->share);
+        int r = tx_streamlined_run(s, p->plan, &p->root, p->plan->streams[i], size, p->share);
         if (r == 1) p->found = 1;
         if (r == 0) p->stream_done |= 1 << i;
         if (pass_over(s, p->share)) break;
     }
     return p->found || pass_over(s, p->share) ? PASS_ENDS : TURN_ON;
+}
+
+/* King Albert's lead of kind i (the one that sends every card home), then the probe, or classic's probe alone. A
+ * lead that exhausts its space leaves out the kind's long turn, and the complete search has the turn it would have
+ * had after it. */
+static int lead_and_probe(Pass *p, int i) {
+    Search *s = p->s;
+    if (s->pos.game == GAME_KA) {
+        int r = tx_streamlined_run(s, p->plan, &p->root, p->plan->streams[i], STREAM_LEAD, p->share);
+        if (r == 1) p->found = 1;
+        if (p->found || pass_over(s, p->share)) return PASS_ENDS;
+        if (r == 0) {
+            p->stream_done |= 1 << i;
+            return complete_turn(p);
+        }
+    }
+    return probe_turns(p, s->pos.game == GAME_KA ? STREAM_PROBE_KA : STREAM_PROBE);
 }
 
 /* Round `restart`'s streamlined runs, each kind in turn that has not exhausted its space or reached STREAM_MOST.
@@ -181,9 +209,7 @@ static int probe_turns(Pass *p) {
 static int stream_turns(Pass *p, int restart) {
     Search *s = p->s;
     for (int i = 0; i < p->plan->nstreams && !p->found; i++) {
-        if (restart == 0 && s->pos.game == GAME_KA_CLASSIC && p->plan->streams[i] & STREAM_HOME &&
-            probe_turns(p) == PASS_ENDS)
-            return PASS_ENDS;
+        if (restart == 0 && p->plan->streams[i] & STREAM_HOME && lead_and_probe(p, i) == PASS_ENDS) return PASS_ENDS;
         long long turn = stream_turn(restart, p->plan->streams[i]);
         if (p->stream_done >> i & 1 || turn > STREAM_MOST) continue;
         int r = tx_streamlined_run(s, p->plan, &p->root, p->plan->streams[i], turn, p->share);
