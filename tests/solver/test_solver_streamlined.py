@@ -8,7 +8,7 @@ verdicts stay those of the solve without them.
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from helpers.games import random_position
@@ -131,6 +131,38 @@ def test_when_no_win_keeps_every_card_home_the_runs_that_take_cards_back_have_th
     assert any(move[0] in rules.foundations for move in line)
     assert nodes < 300_000
     assert _core.solve(game, start.piles, start.redeals, max_nodes=20_000_000, streams=())[0] == 2
+
+
+@pytest.mark.parametrize(("name", "deal", "within"), [("king-albert", 3703682070, 10_000 + 6_000),
+                                                      ("king-albert-classic", 4029445222, 40_000 + 1_000)])
+def test_a_win_the_kind_that_takes_cards_back_finds_at_once_comes_before_the_long_turn(name: str, deal: int,
+                                                                                       within: int) -> None:
+    """King Albert 3703682070: the kind that takes cards back wins alone in 285 positions, and the kind that sends
+    every card home only after 1.28 million, its whole first turn. In the first round that kind has a lead of
+    10,000 positions and the other a probe of 6,000 before the long turn, so the solve wins within 16,000.
+    Classic 4029445222 alike, after the plain run's 40,000 and a probe of 1,000 (213,860 positions without)."""
+    rules, game = GAMES[name], CORE_GAME[name]
+    start = rules.deal(deal)
+    verdict, _, nodes, _, _ = _core.solve(game, start.piles, start.redeals, max_nodes=100_000,
+                                          stream_alone=SUITS | BACK)
+    assert verdict == 0 and nodes <= 1_000
+    verdict, line, nodes, _, _ = _core.solve(game, start.piles, start.redeals, max_nodes=2_000_000)
+    assert verdict == 0 and wins(rules, start, line) and nodes <= within
+
+
+@settings(max_examples=25, deadline=None)
+@given(deal=st.integers(1, 2**32 - 1))
+def test_a_king_albert_deal_the_first_kind_wins_within_its_lead_costs_what_that_kind_alone_does(deal: int) -> None:
+    """The lead comes before the probe so that the quick deals, won by the kind that sends every card home within
+    10,000 positions, are won in as many positions as before there was a probe: the catalogue grades deals by
+    their positions."""
+    rules, game = GAMES["king-albert"], CORE_GAME["king-albert"]
+    start = rules.deal(deal)
+    verdict, _, alone, _, _ = _core.solve(game, start.piles, start.redeals, max_nodes=10_000,
+                                          stream_alone=HOME | SUITS)
+    assume(verdict == 0)
+    verdict, _, nodes, _, _ = _core.solve(game, start.piles, start.redeals, max_nodes=200_000)
+    assert verdict == 0 and nodes == alone
 
 
 @pytest.mark.parametrize("deal", [3694301197, 3817937407, 4079795542])
