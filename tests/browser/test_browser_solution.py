@@ -55,6 +55,25 @@ def test_show_solution_plays_the_winning_line_to_the_won_banner_on_king_albert_1
     expect(page.locator("#stats-body tr", has_text=re.compile(r"^Games won"))).to_contain_text("0")
 
 
+def test_in_classic_king_albert_where_no_card_is_hidden_the_solution_says_nothing_of_face_down_cards(
+    player: Player,
+) -> None:
+    """Classic King Albert deals every card face up: the solver sees what the player sees, so neither its line nor
+    its proof of a loss says it looked at face-down cards, nor that the chance counts layouts of unseen cards."""
+    page = player.page
+    player.open("?game=king-albert-classic&deal=3")  # lost from the deal
+    show_solution(page)
+    notice = page.locator("#notice")
+    expect(notice).to_have_text("This position cannot be won: no card is hidden, and the solver searched every line.",
+                                timeout=SLOW)
+    player.open("?game=king-albert-classic&deal=1")  # winnable
+    show_solution(page)
+    expect(notice).to_contain_text(re.compile(r"^Showing the solver's winning line of \d+ moves\. This game now counts "
+                                              r"as assisted in the statistics\.$"), timeout=SLOW)
+    expect(page.locator("#solution-bar")).to_be_visible()
+    expect(page.locator("#solution-text")).to_have_text(re.compile(r"^Solution: (\d+ moves|move \d+ of \d+)$"))
+
+
 def solution_played_out(page: Any) -> None:
     """The page loaded again (the player's moves so far stored) and the solution shown and played to its end."""
     page.reload()

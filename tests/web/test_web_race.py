@@ -326,6 +326,17 @@ def test_a_name_that_is_not_accepted_is_a_422_saying_what_is_and_changes_nothing
     assert (board(named)["name"], board(named)["changes_left"]) == (None, NAME_CHANGES)
 
 
+@pytest.mark.parametrize(("params", "says"), [
+    ({}, "query 'game' is missing; choose one of king-albert, eagle-wing, king-albert-classic"),
+    ({"game": "klondike"}, "unknown game 'klondike'; choose one of king-albert, eagle-wing, king-albert-classic"),
+])
+def test_a_board_asked_for_no_game_or_an_unknown_one_is_a_422_naming_the_games(
+    app: Any, params: dict[str, str], says: str
+) -> None:
+    r = TestClient(app).get("/api/daily/leaderboard", params=params)
+    assert r.status_code == 422 and r.json() == {"error": says}, r.text
+
+
 def test_names_are_unique_whatever_their_case_and_a_player_may_recase_their_own(app: Any, named: TestClient) -> None:
     assert set_name(named, "Straße 9").status_code == 200
     other = TestClient(app)

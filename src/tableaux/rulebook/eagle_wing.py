@@ -213,11 +213,11 @@ class EagleWing(Rules):
         if (basic := super().why_illegal(state, move, names)) is not None:
             return basic
         if dst == RESERVE:
-            return _("the reserve never takes cards")
+            return _("the trunk never takes cards")
         if src in FOUNDATIONS:
             return _("foundation cards are out of play")
         if src == RESERVE and len(source) > 1:
-            return _("the reserve's cards play only once one card is left in it, face up")
+            return _("the trunk's cards play only once one card is left in it, face up")
         if src not in TABLEAU and count > 1:
             return _("only one card at a time comes off {pile}").format(pile=s)
         if count > len(source):
@@ -238,12 +238,12 @@ class EagleWing(Rules):
             return _("{pile} takes only the {wanted} next, not the {card}").format(
                 pile=t, wanted=card_name(wanted), card=card_name(card))
         if count > 1:
-            return _("tableau cards move one at a time (two or three go together only to a foundation)")
+            return _("only one card at a time moves onto a wing pile (two or three go together only to a foundation)")
         card = source[-1]
         if len(target) >= PILE_LIMIT:
-            return _("{pile} is full: a tableau pile holds at most {n} cards").format(pile=t, n=PILE_LIMIT)
+            return _("{pile} is full: a wing pile holds at most {n} cards").format(pile=t, n=PILE_LIMIT)
         if target and NEXT_DOWN[target[-1]] != card:
-            return _("the {card} cannot go onto the {target}: tableau piles build down "
+            return _("the {card} cannot go onto the {target}: wing piles build down "
                      "in suit, King on Ace").format(card=card_name(card), target=card_name(target[-1]))
         return None
 

@@ -17,7 +17,7 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args, get_origin
 
 from fastapi import FastAPI, Request
 from fastapi.dependencies.models import Dependant
@@ -69,10 +69,23 @@ def validation_message(request: Request, exc: RequestValidationError) -> str:
         elif loc == ["header", models.KEY_HEADER]:  # its pattern, in words
             parts.append(f"header '{models.KEY_HEADER}': {err.get('input')!r} is not accepted; a key is "
                          f"{models.KEY_ACCEPTED}")
+        elif loc[:1] == ["query"] and len(loc) == 2 and err.get("type") == "missing":
+            choices = query_choices(request, loc[1])
+            parts.append(f"query '{loc[1]}' is missing" + (f"; choose one of {', '.join(choices)}" if choices else ""))
         else:
             where = " ".join(loc[:1] + [f"'{p}'" for p in loc[1:]])
             parts.append(f"{where}: {err.get('msg', 'invalid')}")
     return "; ".join(parts) or "invalid request"
+
+
+def query_choices(request: Request, name: str) -> tuple[str, ...]:
+    """The values the route's query parameter ``name`` accepts, when its type lists them (a game's name)."""
+    route = request.scope.get("route")
+    for field in getattr(getattr(route, "dependant", None), "query_params", ()):
+        annotation = field.field_info.annotation
+        if field.alias == name and get_origin(annotation) is Literal:
+            return tuple(str(value) for value in get_args(annotation))
+    return ()
 
 
 def body_example(request: Request) -> str:

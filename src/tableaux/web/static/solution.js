@@ -18,6 +18,7 @@ const P = {
   gameId: null,
   version: null, // the version the next step is made from: any other move stops the playback
   said: "", // the notice this playback put up, which goes with it (a notice must not outlive what it says)
+  peeked: false, // the line was found in a position that hid cards: the status line says the solver saw them
 };
 
 function say(text) {
@@ -69,7 +70,8 @@ async function step() {
   adopt(view);
   announce(describe(move, v, view));
   const done = { played: P.total - P.moves.length, total: P.total };
-  status(t("Solution: move {played} of {total} (the solver looked at the face-down cards)", done));
+  status(P.peeked ? t("Solution: move {played} of {total} (the solver looked at the face-down cards)", done)
+    : t("Solution: move {played} of {total}", done));
   if (view.won) {
     stop("");
     announce(t("Won with the solver's line."));
@@ -87,36 +89,52 @@ function schedule() {
   }), delay());
 }
 
+/** Whether the position hides a card: only then does the solver see more than the player (a game may deal every
+ * card face up, and face-down cards turn up as a game goes). */
+function hidesCards(v) {
+  return Object.values(v.position.piles).some((cards) => cards.some((c) => !c.up));
+}
+
 export async function showSolution() {
   const v = S.view;
   if (!v || v.won || v.given_up) return;
   if (!(await mayTakeHelp("solution"))) return;
   stop("");
-  say(t("The solver is looking for a winning line (it looks at the face-down cards)…"));
+  const peeks = hidesCards(v);
+  say(peeks ? t("The solver is looking for a winning line (it looks at the face-down cards)…")
+    : t("The solver is looking for a winning line…"));
   const answer = await api.solution(v.id, v.version, report());
   adopt(answer.view);
   if (answer.verdict !== "winnable") {
-    const text = answer.verdict === "unwinnable"
-      ? t("This position cannot be won: the solver searched every line (it looked at the face-down cards).") + " "
-        + t("The chance beside it counts the layouts of the cards you have not seen, not the real one.")
-      : t("The solver could not find a winning line in the time it has; this position may or may not be won.");
+    const text = answer.verdict !== "unwinnable"
+      ? t("The solver could not find a winning line in the time it has; this position may or may not be won.")
+      : peeks
+        ? t("This position cannot be won: the solver searched every line (it looked at the face-down cards).") + " "
+          + t("The chance beside it counts the layouts of the cards you have not seen, not the real one.")
+        : t("This position cannot be won: no card is hidden, and the solver searched every line.");
     say(text);
     announce(text);
     return;
   }
-  const showing = tn("Showing the solver's winning line of {n} move. It looked at the face-down cards, "
-    + "so this game now counts as assisted in the statistics.",
-  "Showing the solver's winning line of {n} moves. It looked at the face-down cards, "
-    + "so this game now counts as assisted in the statistics.", answer.moves.length);
+  const showing = peeks
+    ? tn("Showing the solver's winning line of {n} move. It looked at the face-down cards, "
+      + "so this game now counts as assisted in the statistics.",
+    "Showing the solver's winning line of {n} moves. It looked at the face-down cards, "
+      + "so this game now counts as assisted in the statistics.", answer.moves.length)
+    : tn("Showing the solver's winning line of {n} move. This game now counts as assisted in the statistics.",
+      "Showing the solver's winning line of {n} moves. This game now counts as assisted in the statistics.",
+      answer.moves.length);
   say(showing);
+  P.peeked = peeks;
   P.moves = [...answer.moves];
   P.total = answer.moves.length;
   P.gameId = answer.view.id;
   P.version = answer.view.version;
   P.paused = false;
   $("solution-pause").textContent = t("Pause");
-  status(tn("Solution: {n} move (the solver looked at the face-down cards)",
-    "Solution: {n} moves (the solver looked at the face-down cards)", P.total));
+  status(peeks ? tn("Solution: {n} move (the solver looked at the face-down cards)",
+    "Solution: {n} moves (the solver looked at the face-down cards)", P.total)
+    : tn("Solution: {n} move", "Solution: {n} moves", P.total));
   bar(true);
   setPlaying(true);
   schedule();
