@@ -257,16 +257,11 @@ void tx_relaxed_from(const Pos *start, int kept, RPos *p) {
         }
         p->len[i] = start->n[KA_T0 + i];
     }
-    for (int i = 0; i < 7; i++) {
+    for (int i = 0; i < 7; i++) { /* put() sorts each into the cells */
         int c = start->c[KA_R0 + i][0] & 63;
-        p->res[i] = start->n[KA_R0 + i] ? (uint8_t)kind_of(p, tx_rank[c], tx_suit[c]) : 0;
+        if (start->n[KA_R0 + i]) put(p, 9 + i, kind_of(p, tx_rank[c], tx_suit[c]));
     }
     for (int s = 0; s < 16; s++) update_term(p, s);
-    for (int i = 0; i < 7; i++) { /* the cells sorted */
-        int j = i;
-        for (; j > 0 && p->cells[j - 1] > p->res[i]; j--) p->cells[j] = p->cells[j - 1];
-        p->cells[j] = p->res[i];
-    }
 }
 
 /* The relaxed game from `start`, searched to its end within the budget (its positions, deadline and memory): 1
@@ -309,7 +304,7 @@ int tx_relaxed_search(const Pos *start, int kept, Budget *b) {
             continue;
         }
         RMove *m = &mv[f->next++], *last = depth ? &mv[fr[depth - 1].next - 1] : NULL;
-        if (last && m->src == last->dst && m->dst == last->src && m->n == last->n && !last->flip)
+        if (last && tx_relaxed_undoes(m, last))
             continue; /* it undoes the move that made this position: its child is the one before, in the table */
         tx_relaxed_make(&p, m);
         hash = tx_relaxed_hash(&p);

@@ -25,6 +25,12 @@ typedef struct {
     uint8_t flip;     /* set when made: the move turned the card below it up */
 } RMove;
 
+/* Whether move m takes back `last`, the move that made the position m is made from: its child is then that
+ * position again (a move that turned a card up changed more than it takes back). */
+static inline int tx_relaxed_undoes(const RMove *m, const RMove *last) {
+    return m->src == last->dst && m->dst == last->src && m->n == last->n && !last->flip;
+}
+
 #define RELAXED_KEY_SLACK 16 /* what tx_relaxed_key's copies of 16 bytes may write past the key's end */
 #define RELAXED_MOVES_MAX 320 /* more than a position has: 5 for each of at most 56 cards that can move */
 

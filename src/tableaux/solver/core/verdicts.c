@@ -202,7 +202,7 @@ int tx_verdicts_lost(RelaxedVerdicts *v, const Pos *real, Budget *b) {
             continue;
         }
         RMove *m = &v->mv[f->next++], *last = depth ? &v->mv[v->fr[depth - 1].next - 1] : NULL;
-        if (last && m->src == last->dst && m->dst == last->src && m->n == last->n && !last->flip) {
+        if (last && tx_relaxed_undoes(m, last)) {
             /* it undoes the move that made this position: its child is the position below, open on the stack,
              * and a link to it is all the child would give (about one child in six) */
             if (v->fr[depth - 1].idx < f->low) f->low = v->fr[depth - 1].idx;
