@@ -15,7 +15,8 @@ from helpers.games import random_position
 from helpers.positions import replay
 from tableaux import GAMES
 from tableaux.rulebook.engine import Rules, State
-from tableaux.solver import BACKENDS
+from tableaux.solver import BACKENDS, solve
+from tableaux.solver.strategy import strategy_for
 
 pytestmark = pytest.mark.skipif("c" not in BACKENDS, reason="the C core is not built")
 
@@ -163,6 +164,41 @@ def test_a_king_albert_deal_the_first_kind_wins_within_its_lead_costs_what_that_
     assume(verdict == 0)
     verdict, _, nodes, _, _ = _core.solve(game, start.piles, start.redeals, max_nodes=200_000)
     assert verdict == 0 and nodes == alone
+
+
+@pytest.mark.parametrize("deal", [4026931359, 3635340270])
+def test_a_king_albert_deal_the_first_kind_wins_after_its_lead_pays_only_the_probe_more(deal: int) -> None:
+    """The kind that sends every card home wins 4026931359 alone in 266,815 positions and 3635340270 in 78,941, in
+    its long turn. Its lead's run waits, paused, while the probe runs beside it, and the long turn goes on with it:
+    the solve costs that kind alone and the probe's 6,000 positions, not the lead's 10,000 again."""
+    rules, game = GAMES["king-albert"], CORE_GAME["king-albert"]
+    start = rules.deal(deal)
+    verdict, _, alone, _, _ = _core.solve(game, start.piles, start.redeals, max_nodes=2_000_000,
+                                          stream_alone=HOME | SUITS)
+    assert verdict == 0 and alone > 10_000 + 6_000
+    verdict, line, nodes, _, _ = _core.solve(game, start.piles, start.redeals, max_nodes=2_000_000)
+    assert verdict == 0 and wins(rules, start, line)
+    assert alone < nodes <= alone + 6_001  # the probe, and the position it stops at
+
+
+@settings(max_examples=20, deadline=None)
+@given(deal=st.integers(1, 2**32 - 1))
+def test_a_king_albert_deal_whose_first_kind_finds_no_win_is_asked_of_its_relaxed_game_at_once(deal: int) -> None:
+    """When the kind that sends every card home exhausts its space within its lead, the deal is likely lost: the
+    relaxed verdicts are asked of the deal itself at once, and a lost answer decides it, in that kind's positions
+    and the relaxed game's, before the complete search has made any."""
+    rules, game = GAMES["king-albert"], CORE_GAME["king-albert"]
+    start = rules.deal(deal)
+    verdict, _, alone, _, _ = _core.solve(game, start.piles, start.redeals, max_nodes=10_000,
+                                          stream_alone=HOME | SUITS)
+    assume(verdict == 2 and alone < 10_000)  # exhausted, not stopped
+    rank, _ = strategy_for(rules).relaxed_verdicts
+    (lost,), relaxed = _core.verdicts([start.piles], rank, game=game)
+    assume(lost)
+    verdict, _, nodes, _, _ = _core.solve(game, start.piles, start.redeals, max_nodes=2_000_000, verdicts=rank,
+                                          verdicts_from=20_000)
+    assert verdict == 1 and nodes == alone + relaxed
+    assert solve("king-albert", deal, max_nodes=2_000_000).verdict == "unwinnable"
 
 
 @pytest.mark.parametrize("deal", [3694301197, 3817937407, 4079795542])

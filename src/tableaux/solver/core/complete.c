@@ -60,6 +60,10 @@ int tx_complete_turn(Complete *c, long long size) {
     return r >= 0 ? (c->result = r) : -1;
 }
 
+/* Whether the relaxed verdicts prove `p` lost, asked now, whatever plan.verdicts_from says; the relaxed positions
+ * count in the complete search's budget, as its own queries' do. 0 without verdicts, or when live or not known. */
+int tx_complete_lost(Complete *c, const Pos *p) { return c->verdicts && tx_verdicts_lost(c->verdicts, p, &c->s->budget); }
+
 /* The whole complete search from s's position: 1 won, 0 lost, -1 stopped (budget, time or memory). */
 int tx_complete_run(Search *s, const CompletePlan *plan) {
     if (plan->layered) return tx_layered_run(s, plan->disk);

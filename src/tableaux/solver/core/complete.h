@@ -35,6 +35,7 @@ int tx_complete_run(Search *s, const CompletePlan *plan);
 int tx_complete_has_verdicts(const CompletePlan *plan, const Pos *p);
 void tx_complete_start(Complete *c, Search *s, const CompletePlan *plan);
 int tx_complete_turn(Complete *c, long long size);
+int tx_complete_lost(Complete *c, const Pos *p);
 void tx_complete_memory(Complete *c);
 void tx_complete_end(Complete *c);
 

@@ -15,6 +15,6 @@ typedef struct {
 int tx_first_pass(Search *s, const PassPlan *plan, Complete *complete, double start, double time_limit,
                   int beside);
 int tx_streamlined_run(Search *s, const PassPlan *plan, const Pos *start, int kinds, long long size,
-                       long long share);
+                       long long share, int resume);
 
 #endif

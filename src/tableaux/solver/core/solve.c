@@ -172,7 +172,7 @@ int tx_solve(Search *s, const Schedule *o, long long max_nodes, double time_limi
         Pos from = s->pos;
         s->budget.turn_deadline = s->budget.deadline;
         long long size = max_nodes >= 0 ? max_nodes : LLONG_MAX / 4;
-        return tx_streamlined_run(s, &o->pass, &from, o->stream_alone, size, -1) == 1 ? V_WINNABLE : V_UNKNOWN;
+        return tx_streamlined_run(s, &o->pass, &from, o->stream_alone, size, -1, 0) == 1 ? V_WINNABLE : V_UNKNOWN;
     }
     if (first_pass) r = tx_first_pass(s, &o->pass, beside ? &comp : NULL, start, time_limit, c != NULL);
 #ifdef TABLEAUX_THREADS
