@@ -8,7 +8,7 @@ verdicts stay those of the solve without them.
 from __future__ import annotations
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from helpers.games import random_position
@@ -181,7 +181,7 @@ def test_a_king_albert_deal_the_first_kind_wins_after_its_lead_pays_only_the_pro
     assert alone < nodes <= alone + 6_001  # the probe, and the position it stops at
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])  # 1 deal in 6 is lost
 @given(deal=st.integers(1, 2**32 - 1))
 def test_a_king_albert_deal_whose_first_kind_finds_no_win_is_asked_of_its_relaxed_game_at_once(deal: int) -> None:
     """When the kind that sends every card home exhausts its space within its lead, the deal is likely lost: the

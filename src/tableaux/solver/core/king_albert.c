@@ -228,15 +228,20 @@ uint64_t tx_ka_hash_suits(const Pos *p, SuitsMemo *memo) {
         lo[k] = a < b ? a : b;
         hi[k] = a < b ? b : a;
     }
-    uint64_t sum = mix((uint64_t)(((lo[0] * 14 + hi[0]) * 14 + lo[1]) * 14 + hi[1]) ^ tx_salt[7]);
-    for (int i = KA_T0; i < KA_NPILES; i++) { /* the tableau's piles and the cells */
+    uint64_t piles = memo->last_sum;
+    for (int i = KA_T0; i < KA_NPILES; i++) { /* the tableau's piles and the cells whose hash changed */
+        if (memo->last_ok && p->ph[i] == memo->last_ph[i]) continue;
         uint64_t key = p->ph[i] ^ tx_salt[i >= KA_R0 ? 6 : 5];
         size_t at = key & (SUITS_MEMO - 1);
         if (memo->at[at].key != key) {
             memo->at[at].key = key;
             memo->at[at].term = suits_term(p, i);
         }
-        sum += memo->at[at].term;
+        piles += memo->at[at].term - memo->last_term[i];
+        memo->last_ph[i] = p->ph[i];
+        memo->last_term[i] = memo->at[at].term;
     }
-    return sum;
+    memo->last_ok = 1;
+    memo->last_sum = piles;
+    return mix((uint64_t)(((lo[0] * 14 + hi[0]) * 14 + lo[1]) * 14 + hi[1]) ^ tx_salt[7]) + piles;
 }

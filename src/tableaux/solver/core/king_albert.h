@@ -184,10 +184,16 @@ int tx_ka_key(const Pos *p, uint8_t *out);
  * two piles share (a 64-bit collision) could only give a wrong hash, which the runs that use it allow for; a
  * zeroed memo is an empty one (only a pile hash equal to its salt would find a term there, 0). */
 #define SUITS_MEMO 1024
+/* Beside it, the last key's pile hashes, and the terms of its tableau piles and cells and their sum: the next key
+ * looks up only the piles whose hash changed (6.4 of the 16 on average, since the search backtracks between two
+ * keys; on the 600 fresh King Albert deals of benchmarks/solver.py's seeds 2029 and 2030, 1% fewer instructions in
+ * all). A zeroed memo's last terms are all 0, and it looks up every pile: last_ok is 0. */
 typedef struct {
     struct {
         uint64_t key, term;
     } at[SUITS_MEMO];
+    uint64_t last_ph[KA_NPILES], last_term[KA_NPILES], last_sum;
+    int last_ok; /* the last_* hold a key */
 } SuitsMemo;
 
 uint64_t tx_ka_hash_suits(const Pos *p, SuitsMemo *memo);
