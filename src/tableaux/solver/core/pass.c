@@ -284,7 +284,7 @@ static int stream_turns(Pass *p, int restart) {
         if (restart == 0 && p->plan->streams[i] & STREAM_HOME && lead_and_probe(p, i) == PASS_ENDS) return PASS_ENDS;
         long long turn = stream_turn(restart, p->plan->streams[i]);
         if (p->stream_done >> i & 1 || turn > STREAM_MOST) continue;
-        int resumed = s->line.paused; /* the lead's run goes on */
+        int resumed = s->line.paused && restart == 0 && p->plan->streams[i] & STREAM_HOME; /* the lead's run */
         int r = tx_streamlined_run(s, p->plan, &p->root, p->plan->streams[i], resumed ? turn - p->lead : turn,
                                    p->share, resumed);
         if (s->line.paused) tx_search_abandon(s); /* only the lead's run is resumed */
