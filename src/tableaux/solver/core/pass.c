@@ -119,6 +119,20 @@ typedef struct {
  * ends it). */
 enum { TURN_ON, NEXT_ROUND, PASS_ENDS };
 
+/* Before the complete search works on the pass's thread: it may make what the pass leaves of the solve's node
+ * budget. */
+static void lend_to_complete(Pass *p) {
+    p->complete->s->budget.max_nodes = p->budget >= 0 ? p->budget - p->s->budget.nodes : -1;
+}
+
+/* After it: the pass may make what the complete search left, and stops where it ran out of budget or time. */
+static void back_from_complete(Pass *p) {
+    Budget *b = &p->s->budget, *cb = &p->complete->s->budget;
+    if (p->budget >= 0) b->max_nodes = p->budget - cb->nodes;
+    b->out_of_budget |= cb->out_of_budget;
+    b->timeout |= cb->timeout;
+}
+
 /* The complete search's turn, when it takes turns with the pass on this thread: it catches up with its share of
  * the positions (COMPLETE_NUM for each one the pass has made, in classic COMPLETE_NUM_CLASSIC past its first
  * COMPLETE_LATER), within what is left of the solve's node budget and the pass's time. Its win becomes the pass's
@@ -134,13 +148,11 @@ static int complete_turn(Pass *p) {
     int later = s->pos.game == GAME_KA_CLASSIC ? COMPLETE_NUM_CLASSIC : COMPLETE_NUM;
     long long want = early * COMPLETE_NUM + (made - early) * later - cb->nodes;
     if (want <= 0) return TURN_ON;
-    cb->max_nodes = p->budget >= 0 ? p->budget - s->budget.nodes : -1;
+    lend_to_complete(p);
     cb->turn_deadline = s->budget.turn_deadline;
     int r = tx_complete_turn(c, want);
     cb->turn_deadline = 0;
-    if (p->budget >= 0) s->budget.max_nodes = p->budget - cb->nodes;
-    s->budget.out_of_budget |= cb->out_of_budget;
-    s->budget.timeout |= cb->timeout;
+    back_from_complete(p);
     if (r == 1) { /* its line is the answer */
         tx_search_take_line(s, c->s);
         p->found = 1;
@@ -163,12 +175,9 @@ static int ask_the_deal(Pass *p) {
     Search *s = p->s;
     if (!c || p->asked || p->found || s->pos.game != GAME_KA) return TURN_ON;
     p->asked = 1;
-    Budget *cb = &c->s->budget;
-    cb->max_nodes = p->budget >= 0 ? p->budget - s->budget.nodes : -1;
+    lend_to_complete(p);
     p->lost = tx_complete_lost(c, &p->root);
-    if (p->budget >= 0) s->budget.max_nodes = p->budget - cb->nodes;
-    s->budget.out_of_budget |= cb->out_of_budget;
-    s->budget.timeout |= cb->timeout;
+    back_from_complete(p);
     return p->lost || pass_over(s, p->share) ? PASS_ENDS : TURN_ON;
 }
 

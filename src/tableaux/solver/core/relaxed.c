@@ -169,9 +169,7 @@ void tx_relaxed_unmake(RPos *p, const RMove *m) {
  * either way). */
 static inline int pile_before(const RPos *p, int a, int b) {
     if (p->ph[a] != p->ph[b]) return p->ph[a] < p->ph[b];
-    int la = p->len[a], lb = p->len[b];
-    if (!(la | lb)) return 0;
-    int c = memcmp(p->pile[a], p->pile[b], (size_t)(la < lb ? la : lb));
+    int la = p->len[a], lb = p->len[b], c = memcmp(p->pile[a], p->pile[b], (size_t)(la < lb ? la : lb));
     return c < 0 || (c == 0 && la < lb);
 }
 
