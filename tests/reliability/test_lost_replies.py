@@ -28,6 +28,8 @@ from tableaux.web.app import create_app
 
 MOVE_WRITE = b"UPDATE games SET version"
 """What the statement that stores a move begins with."""
+GAME_READ = b"FROM games WHERE id ="
+"""Part of the statement that reads one game, to answer with it."""
 BOUND = 60.0
 """Seconds a wait for the database's return may take before it counts as a failure (it paces nothing)."""
 
@@ -104,6 +106,27 @@ def test_a_move_whose_outcome_cannot_be_known_says_so_and_the_same_request_settl
     assert stored(direct, view["id"]) == (1, 1)  # answered with what was stored, not played twice
     reused = client.post(f"/api/games/{view['id']}/moves", json={**body, "version": 1}, headers=headers)
     assert reused.status_code == 422 and "already used for a different request" in reused.json()["error"]
+    check_integrity(direct)
+
+
+def test_a_move_found_stored_whose_game_cannot_then_be_read_is_never_answered_as_unchanged(
+    behind_proxy: tuple[TestClient, Proxy, str],
+) -> None:
+    client, proxy, direct = behind_proxy
+    view = new_game(client, "king-albert", 1)
+    body = {"move": view["legal_moves"][0], "version": 0}
+    headers = {"Idempotency-Key": "move-found"}
+    # The move's reply is lost; the server finds its request id stored; then the read of the game to answer
+    # with is lost too, and the database goes out of reach.
+    proxy.lose_reply_to(MOVE_WRITE, GAME_READ, then_refuse=True)
+    r = client.post(f"/api/games/{view['id']}/moves", json=body, headers=headers)
+    assert proxy.lost == 2
+    assert r.status_code == 503 and r.json()["outcome"] == "unknown", r.text  # the move was stored: not "unchanged"
+    assert stored(direct, view["id"]) == (1, 1)
+    proxy.admit()
+    again = until_answered(lambda: client.post(f"/api/games/{view['id']}/moves", json=body, headers=headers))
+    assert again.status_code == 200 and again.json()["version"] == 1, again.text
+    assert stored(direct, view["id"]) == (1, 1)
     check_integrity(direct)
 
 

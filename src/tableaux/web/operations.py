@@ -282,7 +282,11 @@ class Games:
         return self.view(made.game_id, player)
 
     def _settle(self, failure: StoreUnavailable, player: str, request: Request) -> dict[str, Any]:
-        """A change whose outcome is unknown: ask the database whether its request id was stored."""
+        """A change whose outcome is unknown: ask the database whether its request id was stored.
+
+        Found stored, the answer is the game as it is, read again; a database that fails during that read
+        leaves the player where the first failure did (the change's outcome not known to them: the same
+        request sent again says), never told that nothing changed."""
         if not failure.outcome_unknown:
             raise failure
         try:
@@ -291,7 +295,10 @@ class Games:
             raise failure from None
         if made is None:
             raise StoreUnavailable(failure.reason) from None  # not stored: nothing changed, try again
-        return self._answer_again(made, request, player)
+        try:
+            return self._answer_again(made, request, player)
+        except StoreUnavailable:
+            raise failure from None
 
     # --- hints --------------------------------------------------------------------------------
     def look(
