@@ -244,6 +244,27 @@ def test_stale_version_is_409_with_the_current_view(client: TestClient) -> None:
     assert play(client, body["view"], body["view"]["legal_moves"][0])["version"] == 2
 
 
+def test_a_version_the_game_never_reached_is_409_saying_it_is_ahead_not_that_the_game_changed(
+    client: TestClient,
+) -> None:
+    start = new_game(client, "king-albert", 4)
+    view = play(client, start, start["legal_moves"][0])
+    r = client.post(f"/api/games/{view['id']}/moves", json={"move": view["legal_moves"][0], "version": 99})
+    assert r.status_code == 409, r.text
+    error = r.json()["error"]
+    assert "version 99 is ahead of the game, which is at version 1" in error and "changed" not in error
+    assert without_clock(r.json()["view"]) == without_clock(view)
+
+
+def test_a_hint_request_with_an_unknown_field_is_refused_naming_the_accepted_ones(client: TestClient) -> None:
+    view = new_game(client, "king-albert", 4)
+    for body in ({"peek": True}, {"kind": "peek"}, {"mode": "fair", "extra": 1}):
+        r = client.post(f"/api/games/{view['id']}/hint", json=body)
+        assert r.status_code == 422, r.text
+        assert "unexpected field" in r.json()["error"] and "mode, played, version" in r.json()["error"]
+    assert not client.get(f"/api/games/{view['id']}").json()["assisted"]
+
+
 def test_two_tabs_racing_with_the_same_version_store_exactly_one_move(db: Path) -> None:
     app = create_app(db, hint_time_limit=0.05)
     first = TestClient(app)

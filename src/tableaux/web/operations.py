@@ -377,7 +377,11 @@ def conflict(record: GameRecord, game: Game, why: str) -> ApiError:
 
 
 def check_version(record: GameRecord, game: Game, version: int) -> None:
-    """Refuse a change chosen in a view older than the stored game (another tab moved meanwhile)."""
+    """Refuse a change chosen in a view older than the stored game (another tab moved meanwhile), or at a version
+    the game never reached (a client's own count gone wrong)."""
+    if version > record.version:
+        raise conflict(record, game, f"version {version} is ahead of the game, which is at version {record.version}: "
+                                     "send the version of the last view")
     if version != record.version:
         raise conflict(record, game, f"the game has changed (version {record.version}, the request was made at "
                                      f"version {version})")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag, model_validator
+from pydantic import BeforeValidator, ConfigDict, Discriminator, Field, Tag, model_validator
 
 from ...catalogue import GRADES
 from ..fields import (
@@ -129,21 +129,17 @@ class ChangeRequest(VersionRequest):
     played: Played | None = Field(None, description=PLAYED)
 
 
-class HintRequest(BaseModel):
-    """Which hint (no body at all: a fair one). Other fields are ignored, as before the mode existed."""
+class HintRequest(Strict):
+    """Which hint (no body at all: a fair one). An unknown field is refused like any request's: a misspelt
+    ``mode`` must not quietly give the other kind of hint."""
 
-    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{"mode": "fair"}]})
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"mode": "fair"}]})
 
     mode: Mode = Field("fair", description="fair: from the cards the player has seen; peek: the solver sees them all "
                        "(a peeking hint marks the game assisted)")
     played: Played | None = Field(None, description=PLAYED + " (stored when a peeking hint marks the game assisted)")
-
-    @model_validator(mode="before")
-    @classmethod
-    def _an_object(cls, data: Any) -> Any:
-        if not isinstance(data, dict):
-            raise ContractError(f"request body must be a JSON object (or nothing), not {type(data).__name__}")
-        return data
+    version: Version | None = Field(None, description="the version of the view the hint was asked from, if the "
+                                    "client sends it: a hint changes nothing, so it is not checked")
 
 
 class ResetRequest(Strict):
