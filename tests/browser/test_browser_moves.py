@@ -231,7 +231,9 @@ def test_keyboard_only_move_and_undo_redo_shortcuts(player: Player) -> None:
     expect(page.locator("#moves")).to_have_text("0")
 
 
-def test_a_tap_on_a_card_that_cannot_take_the_picked_up_card_says_why_on_the_page(player: Player) -> None:
+def test_a_tap_on_a_card_that_cannot_take_the_picked_up_card_says_why_or_what_was_picked_up_instead(
+    player: Player,
+) -> None:
     """Deal 5: the eight of spades picked up, then a tap on the five of diamonds, which has no move of its own:
     the tap meant to put the eight there, and the page says why it cannot go (as a drop there would)."""
     page = player.open("?game=king-albert&deal=5")
@@ -241,11 +243,13 @@ def test_a_tap_on_a_card_that_cannot_take_the_picked_up_card_says_why_on_the_pag
     expect(page.locator("#notice")).to_contain_text("That cannot go to tableau 3.")
     expect(page.locator("#notice")).to_contain_text("8 of spades")
     expect(page.locator(".card.selected")).to_have_count(0)
-    # A card with a move of its own is picked up instead: the player changed their mind.
+    # A card with a move of its own is picked up instead (the player changed their mind), and the page says so: a
+    # tap meant to put the eight there must not seem to have done nothing.
     card(page, "8S", "reserve-2").click()
     card(page, "7S", "tableau-1").click()  # the seven of spades can go onto the eight of diamonds
     expect(card(page, "7S")).to_have_class(re.compile(r"\bselected\b"))
     expect(card(page, "8S")).not_to_have_class(re.compile(r"\bselected\b"))
+    expect(page.locator("#notice")).to_have_text("7 of spades picked up instead of 8 of spades.")
 
 
 def test_a_tap_on_a_card_with_no_move_says_so_on_the_page(player: Player) -> None:

@@ -6,7 +6,7 @@ import { api } from "./api.js";
 import { cardName } from "./cards.js";
 import { startNewGame } from "./daily.js";
 import { openRules } from "./dialogs.js";
-import { announce, board, reducedMotion, tell } from "./dom.js";
+import { announce, board, notice, reducedMotion, tell } from "./dom.js";
 import { gameInfo, pileKind, pileOrder } from "./games.js";
 import { oneTap } from "./settings.js";
 import { t, tn } from "./i18n.js";
@@ -25,7 +25,12 @@ let press = null;
 let lastTap = null;
 
 // ---------------------------------------------------------------- selecting and moving
-export function select(pile, count) {
+/**
+ * Pick up `count` cards of `pile`. `instead`: the pile whose picked-up cards these replace (a tap on cards that can
+ * move while others were picked up), said on the page too, since a tap meant to put the others there would
+ * otherwise seem to have done nothing.
+ */
+export function select(pile, count, instead = null) {
   const moves = movesFrom(pile, count);
   const code = piles()[pile].slice(-count)[0].card;
   if (!moves.length) {
@@ -34,8 +39,10 @@ export function select(pile, count) {
     tell(t("{card} has no move now.", { card: cardName(code) })); // a tap that picks nothing up looks like a missed one
     return;
   }
+  const before = instead && piles()[instead.pile].slice(-instead.count)[0].card;
   setSelection(pile, count);
   decorate();
+  if (before) notice(t("{card} picked up instead of {other}.", { card: cardName(code), other: cardName(before) }));
   const where = [...new Set(moves.map((m) => label(m.target)))].join(", ");
   const params = { card: cardName(code), places: where };
   announce(count > 1
@@ -100,7 +107,7 @@ export async function activate(pile, index) {
     // Cards that can move are picked up instead (the player changed their mind); on cards that cannot, the tap
     // meant to put the picked-up cards there, and the page says why they cannot go.
     if (count && index != null && movesFrom(pile, count).length) {
-      select(pile, count);
+      select(pile, count, sel);
       return false;
     }
     setSelection(null);
