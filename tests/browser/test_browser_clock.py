@@ -126,6 +126,23 @@ def test_a_reload_keeps_the_time_counted_since_the_last_move(player: Player) -> 
     assert shown_seconds(page) >= before
 
 
+def test_closing_the_tab_and_opening_the_game_again_keeps_the_time_counted_since_the_last_move(
+    player: Player,
+) -> None:
+    page = clock_page(player)
+    first_move(page)
+    pass_time(page, 30_000)
+    before = shown_seconds(page)
+    assert before >= 30
+    page.close()  # the tab closed (the browser keeps its storage, as it does when it is closed itself)
+    again = player.new_page()
+    again.clock.install()
+    player.open(KA1, again)
+    expect(again.locator("#moves")).to_have_text("1")
+    pass_time(again)
+    assert shown_seconds(again) >= before
+
+
 def test_show_solution_sends_the_time_counted_not_the_idle_time(player: Player) -> None:
     page = clock_page(player)
     first_move(page)

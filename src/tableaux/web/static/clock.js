@@ -5,7 +5,8 @@
 // its own count of the time between changes (tableaux.web.clock), so the view's elapsed_seconds is the time
 // played up to the last change and this module counts on from there. A view that changed nothing (a hint, the
 // game looked at again) carries that older total, so the clock counts on as it was; and what was counted since
-// the last change survives a reload of the tab (sessionStorage), until the next change reports it.
+// the last change survives a reload, and the tab or the browser closed and the game opened again (localStorage),
+// until the next change reports it.
 //
 // Its counters are its own working state, as a gesture in progress is input.js's: what it shows comes from the
 // view in store.js and from them, and only this module's functions change them.
@@ -86,20 +87,20 @@ function adopted(view) {
 
 const KEPT_KEY = "tableaux.clock";
 
-/** Before the tab unloads or hides: the time counted since the last change, for a reload of this tab. */
+/** Before the tab unloads or hides: the time counted since the last change, for the game's next opening here. */
 function keep() {
   if (gameId === null) return;
   try {
-    sessionStorage.setItem(KEPT_KEY, JSON.stringify({ id: gameId, version, seconds: played() }));
+    localStorage.setItem(KEPT_KEY, JSON.stringify({ id: gameId, version, seconds: played() }));
   } catch {
     // no storage (a private window's quota): the reload counts from the last change, as the server has it
   }
 }
 
-/** The time this tab counted for `view` before it was reloaded, if the game has not changed since; else 0. */
+/** The time counted for `view` when it was last open here, if the game has not changed since; else 0. */
 function kept(view) {
   try {
-    const k = JSON.parse(sessionStorage.getItem(KEPT_KEY) || "null");
+    const k = JSON.parse(localStorage.getItem(KEPT_KEY) || "null");
     return k && k.id === view.id && k.version === view.version && Number.isFinite(k.seconds) ? k.seconds : 0;
   } catch {
     return 0;
