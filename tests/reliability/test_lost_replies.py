@@ -63,6 +63,19 @@ def until_answered(send: Any) -> Any:
         time.sleep(0.1)
 
 
+def first_move_out_of_reach(
+    client: TestClient, proxy: Proxy, key: str, *lost: bytes,
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, str], Any]:
+    """A new game and its first move, sent with the request id ``key`` while the proxy loses the replies to the
+    statements ``lost`` in turn and then refuses the database: the game's view, the move's body and headers, and
+    the answer."""
+    view = new_game(client, "king-albert", 1)
+    body = {"move": view["legal_moves"][0], "version": 0}
+    headers = {"Idempotency-Key": key}
+    proxy.lose_reply_to(*lost, then_refuse=True)
+    return view, body, headers, client.post(f"/api/games/{view['id']}/moves", json=body, headers=headers)
+
+
 @pytest.mark.parametrize("key", ["move-1", None], ids=["with a request id", "without one"])
 def test_a_move_whose_commit_reply_is_lost_is_found_stored_and_answered_as_stored(
     behind_proxy: tuple[TestClient, Proxy, str], key: str | None,
@@ -90,11 +103,7 @@ def test_a_move_whose_outcome_cannot_be_known_says_so_and_the_same_request_settl
     behind_proxy: tuple[TestClient, Proxy, str],
 ) -> None:
     client, proxy, direct = behind_proxy
-    view = new_game(client, "king-albert", 1)
-    body = {"move": view["legal_moves"][0], "version": 0}
-    headers = {"Idempotency-Key": "move-unknown"}
-    proxy.lose_reply_to(MOVE_WRITE, then_refuse=True)
-    r = client.post(f"/api/games/{view['id']}/moves", json=body, headers=headers)
+    view, body, headers, r = first_move_out_of_reach(client, proxy, "move-unknown", MOVE_WRITE)
     assert r.status_code == 503 and r.headers["retry-after"].isdigit(), r.text
     answer = r.json()
     assert answer["outcome"] == "unknown" and answer["cause"] == "database"
@@ -113,13 +122,9 @@ def test_a_move_found_stored_whose_game_cannot_then_be_read_is_never_answered_as
     behind_proxy: tuple[TestClient, Proxy, str],
 ) -> None:
     client, proxy, direct = behind_proxy
-    view = new_game(client, "king-albert", 1)
-    body = {"move": view["legal_moves"][0], "version": 0}
-    headers = {"Idempotency-Key": "move-found"}
     # The move's reply is lost; the server finds its request id stored; then the read of the game to answer
     # with is lost too, and the database goes out of reach.
-    proxy.lose_reply_to(MOVE_WRITE, GAME_READ, then_refuse=True)
-    r = client.post(f"/api/games/{view['id']}/moves", json=body, headers=headers)
+    view, body, headers, r = first_move_out_of_reach(client, proxy, "move-found", MOVE_WRITE, GAME_READ)
     assert proxy.lost == 2
     assert r.status_code == 503 and r.json()["outcome"] == "unknown", r.text  # the move was stored: not "unchanged"
     assert stored(direct, view["id"]) == (1, 1)
