@@ -341,6 +341,30 @@ def test_at_60x20_the_status_keeps_moves_time_and_the_chance_and_the_keys_take_o
     assert len(keys[0]) == 1 and "? " in keys[0][0] and "space pick up / drop" in keys[0][0], keys[0]
 
 
+@pytest.mark.parametrize(("start", "then"), [((80, 24), (60, 20)), ((60, 20), (100, 30)), ((200, 50), (80, 24))])
+def test_after_a_resize_the_keys_and_the_status_line_fit_the_new_size_as_if_started_there(
+    start: tuple[int, int], then: tuple[int, int],
+) -> None:
+    shown: dict[str, list[str]] = {}
+
+    def seen(pilot: Pilot) -> list[str]:
+        return [row.rstrip() for row in rows_of(pilot.app, "#keys")] + [screen_text(pilot.app).splitlines()[0]]
+
+    async def resized(pilot: Pilot) -> None:
+        await pilot.resize_terminal(*then)
+        await pilot.pause()
+        await pilot.pause()
+        shown["resized"] = seen(pilot)
+
+    async def started(pilot: Pilot) -> None:
+        await pilot.pause()
+        shown["started"] = seen(pilot)
+
+    drive(make_app(tableaux.new_game("king-albert", 17)), resized, size=start)
+    drive(make_app(tableaux.new_game("king-albert", 17)), started, size=then)
+    assert shown["resized"] == shown["started"]
+
+
 def test_at_80x24_the_keys_show_every_key_and_split_none_from_its_word() -> None:
     from tableaux.terminal.screen.app import KEYS
 

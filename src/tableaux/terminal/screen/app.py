@@ -25,6 +25,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.css.query import NoMatches
+from textual.geometry import Size
 from textual.timer import Timer
 from textual.widgets import Static
 
@@ -160,16 +161,19 @@ class TableauxApp(Commands, Hands, App[None]):
         self.changed()
         self.set_interval(1.0, self.show_status)
 
-    def on_resize(self) -> None:
-        self.show_keys()
-        self.fit_messages()
+    def on_resize(self, event: events.Resize) -> None:
+        """Fit the status line, the keys and the messages to the new size (``self.size`` still gives the old one
+        during this event)."""
+        self.show_status(event.size)
+        self.show_keys(event.size)
+        self.fit_messages(event.size)
 
-    def key_rows(self) -> list[Text]:
-        width, height = self.size
+    def key_rows(self, size: Size | None = None) -> list[Text]:
+        width, height = size or self.size
         return keys_rows(self.game, max(width - 2, 1), 0 if height >= FULL_KEYS_HEIGHT else 1)
 
-    def show_keys(self) -> None:
-        self.query_one("#keys", Static).update(Text("\n").join(self.key_rows()))
+    def show_keys(self, size: Size | None = None) -> None:
+        self.query_one("#keys", Static).update(Text("\n").join(self.key_rows(size)))
 
     async def on_event(self, event: events.Event) -> None:
         """A key or a click as it comes in, before any command it gives: the player's next action begins."""
@@ -187,7 +191,7 @@ class TableauxApp(Commands, Hands, App[None]):
         self.last_lot = len(said)
         self.fit_messages()
 
-    def fit_messages(self) -> None:
+    def fit_messages(self, size: Size | None = None) -> None:
         """Show the messages, sized to them: at least :data:`MESSAGE_ROWS`, then into the rows the board does not
         use, then, for a message longer still, up to a third of the screen (the board gives up its blank rows and
         folds face-down cards meanwhile). Where an action's messages are more than that, its earlier ones make
@@ -197,10 +201,10 @@ class TableauxApp(Commands, Hands, App[None]):
             area = self.query_one("#messages", VerticalScroll)
         except NoMatches:
             return
-        width, height = self.size
+        width, height = size or self.size
         if not width or not height:
             return
-        room = height - 1 - len(self.key_rows()) - MESSAGE_ROWS
+        room = height - 1 - len(self.key_rows(size)) - MESSAGE_ROWS
         free = spare_rows(self.game.public_position(), width, max(room, 8), self.marks()) if room > 0 else 0
         most = max(MESSAGE_ROWS + free, height // 3)
         # padding of one column each side, and one for the scroll bar
@@ -217,7 +221,7 @@ class TableauxApp(Commands, Hands, App[None]):
         """What a worked-out answer is for: this game at this position."""
         return id(self.game), len(self.game.moves_played), self.game.state
 
-    def show_status(self) -> None:
+    def show_status(self, size: Size | None = None) -> None:
         position = self.game.public_position()
         if self.game.is_won():
             chance = _("Won!")
@@ -245,7 +249,7 @@ class TableauxApp(Commands, Hands, App[None]):
         # leaves no room for it on 80 columns), the deal, the score; the moves, the time and the chance stay.
         line = fitted([[game, score, *played, par_text, chance], [game, score, *played, chance],
                        [deal, score, *played, chance], [score, *played, chance], [*played, chance]],
-                      status.content_size.width)
+                      (size or self.size).width - status.styles.padding.width)  # known before it is laid out
         status.update(Text(line, no_wrap=True, overflow="ellipsis"))
 
     def marks(self) -> Marks:
