@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx2
@@ -30,6 +31,7 @@ from tableaux.web.app import WEB_GAMES, create_app
 from tableaux.web.database import Database
 from tableaux.web.pool import default_workers
 from tableaux.web.server import DEFAULT_PORT, open_socket, settings_of, url_for
+from tableaux.web.store import Store
 
 
 def headless_env(tmp_path: Path) -> dict[str, str]:
@@ -249,6 +251,9 @@ def test_unusable_database_is_a_clear_error(tmp_path: Path, capsys: pytest.Captu
     (tmp_path / "file").write_text("x")
     bad = str(tmp_path / "file" / "db.sqlite3")  # its "folder" is a file
     assert main(["serve", "--no-browser", "--port", str(free_port()), "--db", bad]) == 2
+    assert "is a file, not a folder" in capsys.readouterr().err
+    missing = str(tmp_path / "nowhere" / "db.sqlite3")
+    assert main(["serve", "--no-browser", "--port", str(free_port()), "--db", missing]) == 2
     assert "does not exist; create it first" in capsys.readouterr().err
     not_a_db = tmp_path / "notes.txt"
     not_a_db.write_text("not a database\n" * 100)
@@ -261,6 +266,37 @@ def test_unusable_database_is_a_clear_error(tmp_path: Path, capsys: pytest.Captu
     for command in ("stats", "serve"):  # an empty --db (an unset $DATABASE_URL) is refused, not the default file
         assert main([command, "--db", ""]) == 2
         assert "--db is empty" in capsys.readouterr().err
+
+
+@pytest.fixture
+def read_only_database(tmp_path: Path) -> Iterator[Path]:
+    """A SQLite database that this process can read but not write: made read-only to the file system (chmod for
+    an ordinary user; root, whom permissions do not stop, makes it immutable with chattr)."""
+    path = tmp_path / "games.sqlite3"
+    Store(Database(path=path)).close()
+    if os.geteuid() != 0:
+        path.chmod(0o444)
+        tmp_path.chmod(0o555)
+        yield path
+        tmp_path.chmod(0o755)
+        path.chmod(0o644)
+        return
+    if subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode != 0:
+        pytest.skip("root, and this file system cannot make a file immutable (chattr +i): no read-only file")
+    try:
+        yield path
+    finally:
+        subprocess.run(["chattr", "-i", str(path)], check=True)
+
+
+def test_a_database_the_server_may_only_read_is_refused_at_start_and_still_read_by_stats(
+    read_only_database: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["serve", "--no-browser", "--port", str(free_port()), "--db", str(read_only_database)]) == 2
+    err = capsys.readouterr().err
+    assert "cannot write to the database" in err and "able to write the file and its folder" in err, err
+    assert main(["stats", "--db", str(read_only_database)]) == 0  # reading needs no write
+    assert "No browser games recorded yet" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("written", ["proxy.internal", "10.0.0.300", "10.0.0.0/33", "localhost", ""])

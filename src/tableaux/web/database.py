@@ -63,6 +63,9 @@ class Database:
 def _in_a_folder(db: str, path: Path) -> Path:
     """``path`` when its folder is there. A file named with ``--db`` whose folder is not is refused rather than
     made: a mistyped folder would start a new, empty database, and every player's games would seem lost."""
+    if path.parent.exists() and not path.parent.is_dir():
+        raise StoreError(_("--db {db}: {folder} is a file, not a folder; name a file in a folder").format(
+            db=repr(shown(db)), folder=repr(str(path.parent))))
     if not path.parent.is_dir():
         raise StoreError(_("--db {db}: the folder {folder} does not exist; create it first, or name a file in a "
                            "folder that does").format(db=repr(shown(db)), folder=repr(str(path.parent))))

@@ -147,6 +147,10 @@ class PostgresEngine:
             raise StoreUnavailable(shown(describe(exc))) from None
         return Connection(raw, self.translate)
 
+    def check_writable(self) -> None:
+        """Nothing to try here: a role that may not create the tables is refused when the store opens (its
+        migrations), and one refused a write later gets that write's error."""
+
     def _look(self) -> None:
         """One fresh connection, to see whether the server answers (raises if it does not)."""
         self.first().close()

@@ -122,15 +122,20 @@ def open_browser_when_ready(ready: Callable[[], bool], url: str) -> None:
 
 def check_database(database: Database) -> str | None:
     """Open the database once before serving: a refused one (a wrong --db, a newer schema, a file that is not a
-    database) raises :class:`StoreError` (:class:`~tableaux.web.outage.StoreMisconfigured` for a wrong --db);
-    one that cannot be reached now gives the reason, and the server starts anyway, answering 503 until it can be
-    (a server started before its database, or during an outage)."""
+    database or that the server may only read) raises :class:`StoreError`
+    (:class:`~tableaux.web.outage.StoreMisconfigured` for a wrong --db); one that cannot be reached now gives the
+    reason, and the server starts anyway, answering 503 until it can be (a server started before its database, or
+    during an outage)."""
     from .store import Store, StoreUnavailable
 
     try:
-        Store(database).close()
+        store = Store(database)
     except StoreUnavailable as exc:
         return exc.reason
+    try:
+        store.check_writable()
+    finally:
+        store.close()
     return None
 
 

@@ -104,10 +104,38 @@ class SqliteEngine:
         conn = self._open()
         try:
             self._use_wal(conn)
-        except BaseException:
+        except BaseException as exc:
             conn.close()
+            self._refuse_if_read_only(exc)
             raise
         return conn
+
+    def check_writable(self) -> None:
+        """:class:`StoreMisconfigured` for a file the server can only read: SQLite opens it for reading without a
+        word, and a server would take requests and fail every change. The file's user version is written as it
+        is, in a transaction rolled back; another process's write that holds the file past the wait leaves it
+        untried (the first change will say)."""
+        conn = self._open()
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+                conn.execute(f"PRAGMA user_version = {version}")
+            finally:
+                conn.execute("ROLLBACK")
+        except sqlite3.OperationalError as exc:
+            self._refuse_if_read_only(exc)
+            if not any(word in str(exc).lower() for word in SQLITE_HELD_UP):
+                raise
+        finally:
+            conn.close()
+
+    def _refuse_if_read_only(self, exc: BaseException) -> None:
+        if isinstance(exc, sqlite3.OperationalError) and "readonly" in str(exc).lower():
+            raise StoreMisconfigured(_(
+                "cannot write to the database {file} ({error}): tableaux must be able to write the file and "
+                "its folder, where SQLite keeps the -wal and -shm files beside it").format(
+                file=repr(str(self.path)), error=exc)) from None
 
     @staticmethod
     def _use_wal(conn: Connection) -> None:

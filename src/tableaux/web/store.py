@@ -111,6 +111,11 @@ class Store:
                 raise
             self._engine.health.failed(exc.reason)  # watched for: opened by _open_if_needed once it answers
 
+    def check_writable(self) -> None:
+        """:class:`StoreMisconfigured` when the server could read the database but not write it (a SQLite file
+        it may only read); tools that only read (``tableaux stats``) do not ask."""
+        self._engine.check_writable()
+
     @property
     def health(self) -> Health:
         return self._engine.health
