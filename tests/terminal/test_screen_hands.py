@@ -119,6 +119,19 @@ def test_a_face_down_card_cannot_be_picked_up_and_the_cursor_never_rests_on_one(
     assert not game.moves_played
 
 
+def test_enter_on_the_face_down_trunk_says_the_card_is_face_down_not_that_there_is_none() -> None:
+    game = tableaux.new_game("eagle-wing", 4)
+
+    async def scenario(pilot: Pilot) -> None:
+        await walk_to(pilot, ("reserve", top(game, "reserve")))
+        await pilot.press("enter")
+        told = said(pilot.app)
+        assert "face down" in told and "no card" not in told, told
+
+    drive(make_app(game), scenario)
+    assert not game.moves_played
+
+
 def test_a_click_picks_up_and_a_click_drops() -> None:
     game, move = played_until("king-albert", tableau_move(1))
     before = len(game.moves_played)

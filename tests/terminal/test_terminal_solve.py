@@ -32,7 +32,8 @@ def test_solve_all_plays_the_winning_line_to_the_won_banner_and_marks_the_game_a
     game, out = play(tableaux.new_game("king-albert", 1), "T3>T6", "solve", "all")
     assert game.is_won() and game.assisted
     assert game.moves_played[0] == tableaux.Move("tableau-3", 1, "tableau-6")  # from the current position
-    assert "A winning line of" in out and "You won King Albert deal 1" in out
+    assert "A winning line of" in out and "King Albert deal 1 won in" in out and "with the solver's help" in out
+    assert "You won" not in out
 
 
 def test_solve_plays_one_move_per_enter_and_stop_leaves_the_game_there() -> None:

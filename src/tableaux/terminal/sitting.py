@@ -131,7 +131,9 @@ class Sitting:
         game, names = self.game, self.names
         if game.is_won():
             par = par_of(game)
-            text = (_("You won {game} deal {deal} in {moves} moves! {new} deals another game, {undo} steps back.")
+            text = (_("{game} deal {deal} won in {moves} moves, with the solver's help: it counts as assisted. {new} "
+                      "deals another game, {undo} steps back.") if game.assisted else
+                    _("You won {game} deal {deal} in {moves} moves! {new} deals another game, {undo} steps back.")
                     if par is None else
                     _("You won {game} deal {deal} in {moves} moves (par {par})! {new} deals another game, {undo} "
                       "steps back."))
