@@ -23,6 +23,7 @@ from helpers.screen import (
     make_app,
     played_until,
     rows_of,
+    said,
     screen_text,
     settle,
     tableau_move,
@@ -363,6 +364,27 @@ def test_after_a_resize_the_keys_and_the_status_line_fit_the_new_size_as_if_star
     drive(make_app(tableaux.new_game("king-albert", 17)), resized, size=start)
     drive(make_app(tableaux.new_game("king-albert", 17)), started, size=then)
     assert shown["resized"] == shown["started"]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_terminal_too_narrow_for_every_pile_says_how_wide_it_must_be_and_that_width_shows_them_all(
+    name: str,
+) -> None:
+    from tableaux.terminal.screen.view import BoardView
+
+    async def scenario(pilot: Pilot) -> None:
+        board = pilot.app.query_one(BoardView)
+        assert board.board is not None and board.board.cut_off()  # the rightmost piles fall off the edge
+        await until(pilot, lambda: "too narrow" in said(pilot.app))
+        needed = int(re.findall(r"widen it to (\d+) columns", said(pilot.app))[-1])
+        await pilot.resize_terminal(needed, 20)
+        await pilot.pause()
+        await pilot.pause()
+        assert board.board is not None and board.board.cut_off() == []
+        await pilot.resize_terminal(40, 20)  # too narrow again: said again
+        await until(pilot, lambda: said(pilot.app).count("too narrow") == 2)
+
+    drive(make_app(tableaux.new_game(name, 17)), scenario, size=(40, 20))
 
 
 def test_at_80x24_the_keys_show_every_key_and_split_none_from_its_word() -> None:

@@ -168,6 +168,15 @@ class TableauxApp(Commands, Hands, App[None]):
         self.show_keys(event.size)
         self.fit_messages(event.size)
 
+    def on_board_view_too_narrow(self, message: BoardView.TooNarrow) -> None:
+        """Say how wide the terminal must be: the board's width, the screen's columns around it, and the table's
+        scroll bar, which the taller board of a wider screen may need when this one does not show it."""
+        table = self.query_one("#table", VerticalScroll)
+        bar = 0 if table.show_vertical_scrollbar else table.styles.scrollbar_size_vertical
+        needed = message.needed + self.size.width - self.query_one(BoardView).size.width + bar
+        self.tell([Said(_("The terminal is too narrow for every pile: widen it to {n} columns or more.").format(
+            n=needed), "warning")])
+
     def key_rows(self, size: Size | None = None) -> list[Text]:
         width, height = size or self.size
         return keys_rows(self.game, max(width - 2, 1), 0 if height >= FULL_KEYS_HEIGHT else 1)

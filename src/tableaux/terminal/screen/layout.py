@@ -83,6 +83,11 @@ class Board:
     def __post_init__(self) -> None:
         self.lines = [[(" ", None)] * self.width for _row in range(self.height)]
 
+    def cut_off(self) -> list[str]:
+        """The piles whose name does not fit in the board's width: on a screen too narrow for the layout's
+        smallest cards, the rightmost piles fall off its edge."""
+        return [pile for pile, (x, _y, width) in self.labels.items() if x + width > self.width]
+
     def grow(self, height: int) -> None:
         while len(self.lines) < height:
             self.lines.append([(" ", None)] * self.width)
@@ -216,6 +221,14 @@ def lay_out(position: dict[str, Any], width: int, height: int, marks: Marks) -> 
     else:
         king_albert(Painter(position, marks, board), list(piles), width, height)
     return board
+
+
+def narrowest(position: dict[str, Any], height: int, marks: Marks, wider_than: int) -> int:
+    """The least width above ``wider_than`` at which every pile of ``position`` is on the board."""
+    width = wider_than + 1
+    while lay_out(position, width, height, marks).cut_off():
+        width += 1
+    return width
 
 
 def spare_rows(position: dict[str, Any], width: int, height: int, marks: Marks) -> int:

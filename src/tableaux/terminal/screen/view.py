@@ -16,7 +16,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.widget import Widget
 
-from .layout import Board, Marks, lay_out
+from .layout import Board, Marks, lay_out, narrowest
 
 
 class BoardView(Widget):
@@ -36,11 +36,20 @@ class BoardView(Widget):
     class Missed(Message):
         """A click on the board away from every pile."""
 
+    class TooNarrow(Message):
+        """The board no longer fits its width: piles fall off its right edge until it is ``needed`` columns wide
+        (said once each time it stops fitting)."""
+
+        def __init__(self, needed: int) -> None:
+            super().__init__()
+            self.needed = needed
+
     def __init__(self, position: dict[str, Any], *, id: str | None = None) -> None:  # noqa: A002 - Textual's name
         super().__init__(id=id)
         self.position = position
         self.marks = Marks()
         self.board: Board | None = None
+        self.cut_off = False
 
     def show(self, position: dict[str, Any], marks: Marks) -> None:
         self.position, self.marks = position, marks
@@ -60,7 +69,14 @@ class BoardView(Widget):
 
     def render(self) -> Text:
         self.board = self.lay_out(self.size.width)
+        cut_off = bool(self.board.cut_off())
+        if cut_off and not self.cut_off:  # said from the widget's own turn: one made in a render does not bubble
+            self.call_later(self._too_narrow, narrowest(self.position, self.room(), self.marks, self.board.width))
+        self.cut_off = cut_off
         return Text("\n").join(self.board.texts())
+
+    def _too_narrow(self, needed: int) -> None:
+        self.post_message(self.TooNarrow(needed))
 
     def on_click(self, event: events.Click) -> None:
         board = self.board
