@@ -162,10 +162,10 @@ class Hands:
                 self.do(self.sitting.deal_stock)
                 return
             cards = position["piles"][pile]
-            if 0 <= index < len(cards) and cards[index]["card"] is None:
+            if 0 <= index < len(cards) and (not cards[index]["up"] or cards[index]["card"] is None):  # as pick_up
                 self.tell([Said(_("That card is face down: it cannot be picked up."), "warning")])
                 return
-            if index < 0 or not cards or not cards[index]["up"]:
+            if index < 0 or not cards:
                 self.tell([Said(_("There is no card to play there."), "warning")])
                 return
             count = places.count_from(position, (pile, index))
