@@ -176,7 +176,7 @@ def test_a_broken_observation_gets_a_clear_error() -> None:
     observation = tableaux.new_game("king-albert", 3).observation()
     with pytest.raises(fair.FairError, match="not an observation"):
         fair.sample({"piles": {}}, 1)
-    with pytest.raises(fair.FairError, match="at least 1"):
+    with pytest.raises(fair.FairError, match="from 1 to 100,000"):
         fair.sample(observation, 0)
     twice = json.loads(json.dumps(observation))
     twice["piles"]["reserve-1"][0]["card"] = twice["piles"]["reserve-2"][0]["card"]
@@ -397,6 +397,7 @@ def test_where_lost_finds_the_first_move_after_which_no_line_wins(name: str) -> 
     game, k = losing_game(name)
     record = game.to_dict()
     lost = fair.where_lost(record, max_nodes=NODES)
+    assert fair.where_lost(game, max_nodes=NODES) == lost  # the game in play answers as its record does
     assert lost is not None and lost["certain"] and not lost["deal_unwinnable"]
     i = lost["move_index"]
     assert i == k and lost["move"] == record["moves"][i] and lost["last_possible"] == i
@@ -458,3 +459,14 @@ def test_where_lost_never_guesses_when_the_solver_runs_out_of_budget(monkeypatch
 def test_where_lost_refuses_a_record_that_is_not_a_game() -> None:
     with pytest.raises(tableaux.SaveFileError):
         fair.where_lost({"moves": []})
+
+
+def test_a_time_limit_covers_drawing_the_layouts_which_are_the_first_the_seed_gives() -> None:
+    """A caller's deadline stops the drawing too (a huge ``samples`` with a short limit used to draw every layout
+    first); those drawn are a prefix of the seed's layouts, and at least one is always drawn."""
+    from tableaux.advice.fair import read, sample_states
+
+    knowledge = read(tableaux.new_game("king-albert", 3).observation())
+    every = sample_states(knowledge, 5, seed=9)
+    assert sample_states(knowledge, 5, seed=9, deadline=0.0) == every[:1]
+    assert sample_states(knowledge, 5, seed=9, deadline=float("inf")) == every

@@ -310,3 +310,10 @@ def test_cli_pick_and_daily_say_the_par_when_the_deal_has_one() -> None:
     day = json.loads(run_tableaux("daily", "eagle-wing", "--date", "2025-07-04", "--json").stdout)
     entry = daily("eagle-wing", "2025-07-04")
     assert (day["par"], day["par_lower_bound"]) == (entry.par, entry.par_bound)
+
+
+@pytest.mark.parametrize("bad", [-1, 2**40, "17", 1.0, None])
+def test_looking_up_a_deal_number_that_is_not_one_is_refused_saying_what_is_accepted(bad: object) -> None:
+    with pytest.raises(CatalogueError, match="0 to 4294967295"):
+        catalogue.lookup("king-albert", bad)  # type: ignore[arg-type]
+    assert catalogue.lookup("king-albert", 17) is not None and catalogue.lookup("king-albert", 10**6) is None

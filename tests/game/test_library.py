@@ -167,9 +167,33 @@ def run_python(code: str) -> str:
 
 def test_a_bad_argument_to_a_hint_is_an_error_the_package_exports() -> None:
     game = tableaux.new_game("king-albert", 1)
-    with pytest.raises(tableaux.FairError, match="samples must be a whole number of at least 1, not -1"):
+    with pytest.raises(tableaux.FairError, match="samples must be a whole number from 1 to 100,000, not -1"):
         tableaux.hint(game, samples=-1)
+    with pytest.raises(tableaux.FairError, match="from 1 to 100,000, not 1000000000"):
+        tableaux.hint(game, samples=10**9)  # refused before a layout is drawn, not drawn for minutes
     assert issubclass(tableaux.FairError, TableauxError)
+
+
+def test_every_error_the_library_raises_on_purpose_is_a_tableaux_error() -> None:
+    """One ``except tableaux.TableauxError`` catches a bad deal number and a bad card as it catches a bad move."""
+    from tableaux.rulebook.cards import parse_card
+
+    for bad in (lambda: tableaux.new_game("king-albert", -1), lambda: parse_card("AX"),
+                lambda: tableaux.new_game("king-albert", 1).play("T1>T1"), lambda: Game("king-albert", 1)):  # type: ignore[arg-type]
+        with pytest.raises(TableauxError):
+            bad()
+    with pytest.raises(TableauxError, match=r"tableaux.new_game\('king-albert', 17\)"):
+        Game("king-albert", 1)  # type: ignore[arg-type]
+
+
+def test_a_node_budget_past_the_largest_is_refused_with_the_range_and_the_cli_exits_2() -> None:
+    for budget in (0, 10**15 + 1, 2**63, 10**30):
+        with pytest.raises(tableaux.SolverError, match="from 1 to 1,000,000,000,000,000"):
+            tableaux.solve("king-albert", 1, max_nodes=budget)
+    assert tableaux.solve("king-albert", 1, max_nodes=10**15).verdict == "winnable"
+    proc = run_tableaux("solve", "king-albert", "1", "--max-nodes", "99999999999999999999")
+    assert proc.returncode == 2 and "from 1 to 1,000,000,000,000,000" in proc.stderr
+    assert "Traceback" not in proc.stderr
 
 
 @pytest.mark.parametrize("name", ["king-albert", "eagle-wing"])

@@ -37,7 +37,7 @@ def test_options_keep_what_they_were_given_survive_pickling_and_cannot_change(se
 
 
 @pytest.mark.parametrize(("settings", "says"), [
-    ({"max_nodes": 0}, "max_nodes must be a positive whole number"),
+    ({"max_nodes": 0}, "max_nodes must be a whole number from 1 to"),
     ({"max_nodes": True}, "max_nodes"),
     ({"time_limit": -1}, "time_limit must be a positive number"),
     ({"memory_mb": 8}, "memory_mb must be a whole number of MiB from 16"),

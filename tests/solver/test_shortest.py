@@ -128,6 +128,17 @@ def test_the_shortest_search_keeps_the_win_and_never_lengthens_the_line(backend:
         assert rules.won(state)
 
 
+def test_a_won_position_is_solved_with_no_move_and_reported_optimal() -> None:
+    import tableaux
+
+    game = tableaux.new_game("eagle-wing", 5)
+    for move in solve(game, max_nodes=200_000).moves:
+        game.play(move)
+    assert game.is_won()
+    result = solve(game, max_nodes=1000)
+    assert result.winnable and result.moves == [] and result.lower_bound == 0 and result.optimal
+
+
 @pytest.mark.slow
 def test_a_bound_reached_by_the_line_is_reported_optimal() -> None:
     result = solve("king-albert", 5, shortest=True, max_nodes=1_000_000)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..i18n import _
+from ..rulebook.deal import DealError, check_deal
 from ..rulebook.registry import rules
 from .grades import COLUMNS, GRADES, CatalogueError, Entry, Grade, grade_of, grade_word
 
@@ -100,7 +101,12 @@ def load(game: str) -> Catalogue:
 
 
 def lookup(game: str, deal: int) -> Entry | None:
-    """The catalogue entry for a deal, or None when the deal is not in the catalogue."""
+    """The catalogue entry for a deal, or None when the deal is not in the catalogue; a deal number that is not
+    one (:func:`tableaux.rulebook.deal.check_deal`) is refused, as dealing it would be."""
+    try:
+        deal = check_deal(deal)
+    except DealError as exc:
+        raise CatalogueError(str(exc)) from None
     return load(game).by_deal.get(deal)
 
 

@@ -54,6 +54,9 @@ class Game:
     """
 
     def __init__(self, rules: Rules, deal: int) -> None:
+        if not isinstance(rules, Rules):
+            raise TableauxError(f"Game takes a game's rules (tableaux.rules('king-albert')), not {rules!r}; "
+                                f"tableaux.new_game('king-albert', 17) deals a game by its name")
         self.rules = rules
         self.deal = check_deal(deal)
         self._states: MutableSequence[State] = [rules.deal(self.deal)]

@@ -37,7 +37,13 @@ SUIT: tuple[int, ...] = tuple((c & 63) // 13 if (c & 63) < 52 else 0 for c in ra
 RED: tuple[bool, ...] = tuple(SUIT[c] in (1, 2) for c in range(128))
 
 
-class CardError(ValueError):
+class TableauxError(Exception):
+    """Base class of every error the library raises on purpose.
+
+    It lives here, in the lowest layer, so that the cards' and the deal's own errors can be its subclasses too."""
+
+
+class CardError(TableauxError, ValueError):
     """Raised for text that is not a card."""
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 
 from ..i18n import _
+from .cards import TableauxError
 
 try:
     from ._deal import shuffled_deck as _compiled_deck  # type: ignore[import-not-found]
@@ -29,7 +30,7 @@ MAX_DEAL = 0xFFFFFFFF
 """Deal numbers are unsigned 32-bit integers: 0 .. 4294967295."""
 
 
-class DealError(ValueError):
+class DealError(TableauxError, ValueError):
     """Raised for a deal number outside 0 .. 4294967295."""
 
 

@@ -19,7 +19,7 @@ from abc import ABC, abstractmethod
 from collections import namedtuple
 
 from ..i18n import N_, _
-from .cards import DOWN, card_str
+from .cards import DOWN, TableauxError, card_str
 from .guide import Layout
 
 TYPE_CHECKING = False  # typing is not loaded: the rules start without it (benchmarks/cli.py)
@@ -31,10 +31,6 @@ if TYPE_CHECKING:
 Pile = tuple[int, ...]
 RawMove = tuple[int, int, int]
 """``(source pile index, number of cards, target pile index)``."""
-
-
-class TableauxError(Exception):
-    """Base class of every error the library raises on purpose."""
 
 
 class IllegalMoveError(TableauxError, ValueError):

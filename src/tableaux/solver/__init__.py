@@ -151,7 +151,7 @@ class SolveResult:
     @property
     def optimal(self) -> bool:
         """The line has the fewest moves there are: its length is the proved lower bound."""
-        return self.winnable and bool(self.moves) and len(self.moves) == self.lower_bound
+        return self.winnable and len(self.moves) == self.lower_bound  # a won position: no move, and a bound of 0
 
     def to_dict(self) -> dict[str, object]:
         return {

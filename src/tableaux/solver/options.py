@@ -57,14 +57,19 @@ class SolverError(TableauxError, ValueError):
         self.game = game
 
 
+MAX_NODES = 10**15
+"""The largest node budget: far more positions than any search can make (years of one), and well inside the C
+core's 64-bit counts, whose turns and shares are sums and doubles of it."""
+
+
 def check_budget(max_nodes: object, time_limit: object, error: type[Exception] = SolverError) -> None:
     """Refuse a node budget or time limit the solver cannot work with, saying what is accepted.
 
     Everything that passes a budget on to :func:`solve` checks it here first, with its own error class,
     so the refusal comes before any work and reads the same everywhere.
     """
-    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1):
-        raise error(f"max_nodes must be a positive whole number or None, not {max_nodes!r}")
+    if max_nodes is not None and not _whole(max_nodes, 1, MAX_NODES):
+        raise error(f"max_nodes must be a whole number from 1 to {MAX_NODES:,} or None, not {max_nodes!r}")
     if time_limit is not None and (
         isinstance(time_limit, bool) or not isinstance(time_limit, int | float) or not time_limit > 0
     ):

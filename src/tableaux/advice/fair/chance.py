@@ -29,15 +29,17 @@ class _Solver:
     """Solves sampled positions once each, within one overall deadline."""
 
     def __init__(self, rules: Rules, max_nodes: int | None, time_limit: float | None,
-                 states: Sequence[State] = ()) -> None:
+                 states: Sequence[State] = (), started: float | None = None) -> None:
         """``max_nodes`` is each layout's budget; when the ``states`` to be solved are all one layout (no card is
         left to guess), that layout gets what all of them would have had: it is all there is to search, and the
-        same search made again with the same budget would only say again that it could not tell."""
+        same search made again with the same budget would only say again that it could not tell. The time
+        limit counts from ``started`` (a :func:`time.perf_counter` time; now when None): the caller's start,
+        before the layouts were drawn."""
         self.rules = rules
         if max_nodes is not None and len(states) > 1 and len(set(states)) == 1:
             max_nodes *= len(states)
         self.max_nodes = max_nodes
-        self.deadline = None if time_limit is None else time.perf_counter() + time_limit
+        self.deadline = None if time_limit is None else (started or time.perf_counter()) + time_limit
         self.cache: dict[State, SolveResult] = {}
         self.nodes = 0
 
@@ -69,6 +71,12 @@ class _Solver:
         """A winning line found here, shortened as a solve's line is before a player sees it."""
         limit = None if self.deadline is None else max(1e-3, self.deadline - time.perf_counter())
         return shorten((self.rules, state), moves, time_limit=limit)
+
+
+def drawing_deadline(started: float, time_limit: float | None, known: bool) -> float | None:
+    """When the drawing of layouts must stop: at the time limit, except when no card is left to guess, where the
+    layouts are all one and their number is the budget of its one search."""
+    return None if time_limit is None or known else started + time_limit
 
 
 @dataclass(frozen=True)
@@ -125,11 +133,12 @@ def win_chance(
     real one, and the answer is the solver's verdict on it.
     It reads only the observation, which holds no unseen card and no deal number.
     """
+    started = time.perf_counter()
     knowledge = read(observation)
     check_budget(max_nodes, time_limit, FairError)
     known = nothing_to_guess(len(knowledge.unseen))
-    states = sample_states(knowledge, samples, seed)
-    solver = _Solver(knowledge.rules, max_nodes, time_limit, states)
+    states = sample_states(knowledge, samples, seed, drawing_deadline(started, time_limit, known))
+    solver = _Solver(knowledge.rules, max_nodes, time_limit, states, started)
     if known:  # one layout, searched with every layout's budget: its verdict, not an estimate
         verdict = solver(states[0]).verdict
         won = int(verdict == "winnable")
@@ -209,12 +218,14 @@ def hindsight_vote(
     it will know the hidden cards later ("strategy fusion"), so it can prefer
     a move that only a clairvoyant player could follow up.
     """
+    started = time.perf_counter()
     knowledge = read(observation)
     check_budget(max_nodes, time_limit, FairError)
     check_count(candidates, "candidates")
     rules = knowledge.rules
-    states = sample_states(knowledge, samples, seed)
-    solver = _Solver(rules, max_nodes, time_limit, states)
+    known = nothing_to_guess(len(knowledge.unseen))
+    states = sample_states(knowledge, samples, seed, drawing_deadline(started, time_limit, known))
+    solver = _Solver(rules, max_nodes, time_limit, states, started)
     wins: dict[str, set[int]] = {}
     move_of: dict[str, Move] = {}
     winnable: list[int] = []

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...play.game import Game
 from ...play.saves import game_from_dict
 from ...rulebook.engine import State
 from ...solver import SolveResult, check_budget, shorten, solve
@@ -35,8 +36,8 @@ def where_lost(
 ) -> dict[str, Any] | None:
     """The first move after which the game could no longer be won, or ``None`` if it never was lost.
 
-    ``record`` is a game's ``Game.to_dict()`` (the moves played count; the
-    redo list does not). Each position looked at is solved within
+    ``record`` is a game in play (a :class:`~tableaux.Game`) or its ``Game.to_dict()`` (the moves played
+    count; the redo list does not). Each position looked at is solved within
     ``max_nodes`` positions and ``time_limit`` seconds. Returns ``None`` when
     the game is won or its last position can still be won, else::
 
@@ -60,7 +61,7 @@ def where_lost(
     :class:`~tableaux.SaveFileError`.
     """
     check_budget(max_nodes, time_limit, FairError)
-    game = game_from_dict(record)
+    game = record if isinstance(record, Game) else game_from_dict(record)
     rules = game.rules
     moves = game.moves_played
     states: list[State] = [rules.deal(game.deal)]

@@ -10,6 +10,7 @@ distribution of the real layout given what was seen (``docs/fair.md``).
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -123,9 +124,15 @@ def nothing_to_guess(unseen: int) -> bool:
     return unseen <= 1
 
 
-def check_count(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise FairError(f"{what} must be a whole number of at least 1, not {value!r}")
+MAX_SAMPLES = 100_000
+"""The most layouts one call draws: each is a whole position held in memory (100,000 take about 160 MB), and far
+more than any figure needs (the hints draw 64)."""
+
+
+def check_count(value: Any, what: str, most: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1 or (most is not None and value > most):
+        limit = "of at least 1" if most is None else f"from 1 to {most:,}"
+        raise FairError(f"{what} must be a whole number {limit}, not {value!r}")
     return value
 
 
@@ -135,8 +142,11 @@ def _rng(seed: Any) -> random.Random:
     return random.Random(seed)
 
 
-def sample_states(knowledge: Knowledge, n: int, seed: int | str = 0) -> list[State]:
+def sample_states(knowledge: Knowledge, n: int, seed: int | str = 0, deadline: float | None = None) -> list[State]:
     """``n`` full positions, each a uniformly random arrangement of the unseen cards in the unseen slots.
+
+    With a ``deadline`` (a :func:`time.perf_counter` time) the drawing stops there, after the first layout: a
+    caller's time limit covers the drawing too. The layouts drawn are the first of the ``n`` the seed gives.
 
     One Fisher-Yates shuffle (``random.Random.shuffle``) per sample gives each
     of the k! arrangements the same chance, and nothing observed depends on
@@ -145,7 +155,9 @@ def sample_states(knowledge: Knowledge, n: int, seed: int | str = 0) -> list[Sta
     """
     rng = _rng(seed)
     out = []
-    for _ in range(check_count(n, "the number of samples")):
+    for i in range(check_count(n, "the number of samples", MAX_SAMPLES)):
+        if i and deadline is not None and time.perf_counter() >= deadline:
+            break
         cards = list(knowledge.unseen)
         rng.shuffle(cards)
         out.append(knowledge.fill(cards))

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import time
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,7 +38,7 @@ from ...rulebook.engine import Move, RawMove, Rules, State
 from ...solver import check_budget
 from ..effort import SAMPLE_NODES, SAMPLES
 from ..heuristic import heuristic_moves
-from .chance import _Solver
+from .chance import _Solver, drawing_deadline
 from .observation import FairError, Knowledge, check_count, nothing_to_guess, read, sample_states
 
 PLANS = 4
@@ -292,14 +293,16 @@ def plan(
     move is one a player would make (a hint shows it; the search's own line can
     wander, an Ace from one foundation to another). It reads the observation only.
     """
+    started = time.perf_counter()
     knowledge = read(observation)
     check_budget(max_nodes, time_limit, FairError)
     check_count(plans, "plans")
     rules = knowledge.rules
     unseen = frozenset(knowledge.unseen)
-    states = sample_states(knowledge, samples, seed)
-    solver = _Solver(rules, max_nodes, time_limit, states)
-    if nothing_to_guess(len(unseen)):  # one layout only: its winning line is the plan
+    known = nothing_to_guess(len(unseen))
+    states = sample_states(knowledge, samples, seed, drawing_deadline(started, time_limit, known))
+    solver = _Solver(rules, max_nodes, time_limit, states, started)
+    if known:  # one layout only: its winning line is the plan
         result = solver(states[0])
         n = len(states)
         moves: tuple[Move, ...] = ()
