@@ -24,8 +24,9 @@ if "c" in BACKENDS:
     from tableaux.solver import _core
 
 CORE_GAME = {"king-albert": 0, "king-albert-classic": 1}
-HOME, SUITS, BACK, PLAIN = 1, 2, 4, 8
-KINDS = [HOME, SUITS, HOME | SUITS, SUITS | BACK, HOME | SUITS | BACK, BACK, PLAIN | SUITS, PLAIN | HOME | SUITS | BACK]
+HOME, SUITS, BACK, PLAIN, SMALL = 1, 2, 4, 8, 16
+KINDS = [HOME, SUITS, HOME | SUITS, SUITS | BACK, HOME | SUITS | BACK, BACK, PLAIN | SUITS, PLAIN | HOME | SUITS | BACK,
+         PLAIN | SMALL | SUITS, PLAIN | SMALL | HOME | SUITS]
 
 
 def wins(rules: Rules, start: State, line: list[tuple[int, int, int]]) -> bool:
@@ -218,9 +219,30 @@ def test_the_plain_order_wins_at_once_deals_whose_wins_the_planned_order_buries(
 
 def test_streams_are_refused_clearly_outside_their_range() -> None:
     start = GAMES["king-albert"].deal(1)
-    for bad in ((0,), (16,), (1, 2, 3, 4, 5), ("x",), 3):
+    for bad in ((0,), (32,), (1, 2, 3, 4, 5), ("x",), 3):
         with pytest.raises((ValueError, TypeError), match="streams"):
             _core.solve(0, start.piles, start.redeals, max_nodes=1000, streams=bad)
-    for bad in (0, 16):
+    for bad in (0, 32):
         with pytest.raises(ValueError, match="stream_alone"):
             _core.solve(0, start.piles, start.redeals, max_nodes=1000, stream_alone=bad)
+
+
+def test_the_plain_order_from_the_smallest_pile_wins_a_deal_the_others_bury_and_keeps_every_verdict() -> None:
+    """Classic 3967456459, where Solvitaire wins at once: its order tries the smallest piles first. The plain order
+    that way round, every card home, wins it alone within 10,000 positions; from the biggest pile it takes over
+    100,000 (398,404), as the planned order does (367,372). A pass that has that kind second (``streams``) wins the
+    deal in under a fifth of the default pass's positions, and decides lost deals as it does."""
+    rules, game = GAMES["king-albert-classic"], CORE_GAME["king-albert-classic"]
+    start = rules.deal(3967456459)
+    verdict, line, nodes, _, _ = _core.solve(game, start.piles, start.redeals, max_nodes=2_000_000,
+                                             stream_alone=PLAIN | SMALL | HOME | SUITS)
+    assert verdict == 0 and wins(rules, start, line) and nodes < 10_000
+    biggest_first = _core.solve(game, start.piles, start.redeals, max_nodes=10**6, stream_alone=PLAIN | HOME | SUITS)
+    assert biggest_first[2] > 100_000
+    schedule = (PLAIN | SUITS, PLAIN | SMALL | HOME | SUITS, HOME | SUITS, SUITS | BACK)
+    verdict, line, nodes, _, _ = _core.solve(game, start.piles, start.redeals, max_nodes=2_000_000, streams=schedule)
+    assert verdict == 0 and wins(rules, start, line)
+    assert nodes * 5 < _core.solve(game, start.piles, start.redeals, max_nodes=2_000_000)[2]
+    for deal in (17, 403):
+        lost = rules.deal(deal)
+        assert _core.solve(game, lost.piles, lost.redeals, max_nodes=2_000_000, streams=schedule)[0] == 1

@@ -142,7 +142,7 @@ static int read_streams(PyObject *obj, int game, PassPlan *sched) {
         for (int i = 0; game != GAME_EW && kinds[i]; i++) sched->streams[sched->nstreams++] = kinds[i];
         return 0;
     }
-    PyObject *seq = PySequence_Fast(obj, "streams must be a sequence of streamliner sets (1 to 15)");
+    PyObject *seq = PySequence_Fast(obj, "streams must be a sequence of streamliner sets (1 to 31)");
     if (!seq) return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     int bad = n > 4;
@@ -155,7 +155,7 @@ static int read_streams(PyObject *obj, int game, PassPlan *sched) {
     Py_DECREF(seq);
     if (bad) {
         PyErr_SetString(PyExc_ValueError,
-                        "streams must be at most 4 streamliner sets, each a whole number from 1 to 15");
+                        "streams must be at most 4 streamliner sets, each a whole number from 1 to 31");
         return -1;
     }
     if (game == GAME_EW) sched->nstreams = 0; /* Eagle Wing has no first pass */
@@ -184,7 +184,7 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
     if (threads < 1 || threads > 2) return PyErr_Format(PyExc_ValueError, "threads must be 1 or 2");
     if (memory < (1u << 20)) return PyErr_Format(PyExc_ValueError, "memory must be at least 1 MiB");
     if (stream_alone != -1 && (stream_alone < 1 || stream_alone > STREAM_ALL))
-        return PyErr_Format(PyExc_ValueError, "stream_alone must be -1 (none) or a streamliner set from 1 to 15");
+        return PyErr_Format(PyExc_ValueError, "stream_alone must be -1 (none) or a streamliner set from 1 to 31");
     if (stream_alone != -1 && game == GAME_EW)
         return PyErr_Format(PyExc_ValueError, "stream_alone is for King Albert's games, not Eagle Wing");
     if (layered && game != GAME_KA_CLASSIC)

@@ -173,7 +173,7 @@ void tx_ka_undo(Pos *p, const Undo *u);
 #define GREEDY_ALL 2 /* tx_ka_safe's greedy: every card that can go home goes (a streamlined run) */
 int tx_ka_safe(const Pos *p, const Move *mv, int n, int greedy);
 int tx_ka_order(const Pos *p, Move *mv, int n, int restricted, int restart);
-int tx_ka_plain_order(const Pos *p, Move *mv, int n, int restricted);
+int tx_ka_plain_order(const Pos *p, Move *mv, int n, int restricted, int smallest);
 int tx_ka_can_cover(const Pos *p, int c, int x, int restricted);
 int tx_ka_key(const Pos *p, uint8_t *out);
 /* tx_ka_hash_suits's pile terms, remembered by the pile's own hash (ph, with its kind's salt) in a table of

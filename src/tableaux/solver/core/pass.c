@@ -60,8 +60,8 @@
  * 8 (20,000: 5, but 2.5 CPU s more in all). */
 #define STREAM_PLAIN_TURN 2
 
-/* The turn of a streamlined kind (STREAM_*) in the first pass's k-th round: the plain order's, the kind that sends
- * every card home at once, or another. */
+/* The turn of a streamlined kind (STREAM_*) in the first pass's k-th round: the plain order's (either way round), the
+ * kind that sends every card home at once, or another. */
 static long long stream_turn(int k, int kinds) {
     int times = kinds & STREAM_PLAIN ? STREAM_PLAIN_TURN : kinds & STREAM_HOME ? STREAM_FIRST : STREAM_NEXT;
     return (20000LL << (k < 30 ? k : 30)) * times;
@@ -279,6 +279,12 @@ static int lead_and_probe(Pass *p, int i) {
     return probe_turns(p, s, STREAM_PROBE);
 }
 
+/* The kind that sends every card home in the planned order: the one with King Albert's lead, the probe before its
+ * long turn, and the deal's relaxed game asked once its space is exhausted. */
+static int planned_home(int kinds) {
+    return (kinds & (STREAM_HOME | STREAM_PLAIN)) == STREAM_HOME;
+}
+
 /* Round `restart`'s streamlined runs, each kind in turn that has not exhausted its space or reached STREAM_MOST.
  * In King Albert the complete search has its turn after each run, not only after the round: a lost deal's first
  * round is mostly the first kind exhausting its space and the second kind's long turn, and the complete search
@@ -290,17 +296,17 @@ static int lead_and_probe(Pass *p, int i) {
 static int stream_turns(Pass *p, int restart) {
     Search *s = p->s;
     for (int i = 0; i < p->plan->nstreams && !p->found; i++) {
-        if (restart == 0 && p->plan->streams[i] & STREAM_HOME && lead_and_probe(p, i) == PASS_ENDS) return PASS_ENDS;
+        if (restart == 0 && planned_home(p->plan->streams[i]) && lead_and_probe(p, i) == PASS_ENDS) return PASS_ENDS;
         long long turn = stream_turn(restart, p->plan->streams[i]);
         if (p->stream_done >> i & 1 || turn > STREAM_MOST) continue;
-        int resumed = s->line.paused && restart == 0 && p->plan->streams[i] & STREAM_HOME; /* the lead's run */
+        int resumed = s->line.paused && restart == 0 && planned_home(p->plan->streams[i]); /* the lead's run */
         int r = tx_streamlined_run(s, p->plan, &p->root, p->plan->streams[i], resumed ? turn - p->lead : turn,
                                    p->share, resumed);
         if (s->line.paused) tx_search_abandon(s); /* only the lead's run is resumed */
         if (r == 1) p->found = 1;
         if (r == 0) p->stream_done |= 1 << i;
         if (pass_over(s, p->share)) break;
-        if (r == 0 && p->plan->streams[i] & STREAM_HOME && ask_the_deal(p) == PASS_ENDS) return PASS_ENDS;
+        if (r == 0 && planned_home(p->plan->streams[i]) && ask_the_deal(p) == PASS_ENDS) return PASS_ENDS;
         if (s->pos.game == GAME_KA && complete_turn(p) == PASS_ENDS) return PASS_ENDS;
     }
     return p->found || pass_over(s, p->share) ? PASS_ENDS : TURN_ON;

@@ -220,7 +220,7 @@ resumed:;
             }
             if (is_won(p)) return 1;
             n = p->game == GAME_EW             ? tx_ew_order(p, buf, n)
-                : how.stream & STREAM_PLAIN ? tx_ka_plain_order(p, buf, n, restricted)
+                : how.stream & STREAM_PLAIN ? tx_ka_plain_order(p, buf, n, restricted, how.stream & STREAM_SMALL)
                                             : tx_ka_order(p, buf, n, restricted, how.restart);
             if (GROW(s, moves, moves_cap, s->line.nmoves + n) || GROW(s, keys, keys_cap, s->line.nkeys + klen))
                 goto oom;

@@ -45,7 +45,8 @@ typedef struct {
 #define STREAM_SUITS 2
 #define STREAM_BACK 4 /* not a restriction: the run may take cards back off the foundations */
 #define STREAM_PLAIN 8 /* not a restriction: the plain move order (tx_ka_plain_order) instead of the planned one */
-#define STREAM_ALL (STREAM_HOME | STREAM_SUITS | STREAM_BACK | STREAM_PLAIN)
+#define STREAM_SMALL 16 /* not a restriction: with STREAM_PLAIN, from the smallest pile instead of the biggest */
+#define STREAM_ALL (STREAM_HOME | STREAM_SUITS | STREAM_BACK | STREAM_PLAIN | STREAM_SMALL)
 
 /* How one depth-first run searches: tx_search_run's parameters. */
 typedef struct {
