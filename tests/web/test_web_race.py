@@ -96,6 +96,21 @@ def set_name(client: TestClient, name: Any) -> Any:
     return client.put("/api/name", json={"name": name})
 
 
+# --- the day's deal ------------------------------------------------------------------------------
+def test_a_catalogue_that_draws_another_deal_mid_day_leaves_the_days_race_on_its_deal(
+        app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server that takes a catalogue built by a later solver mid-day (which can draw another deal for a day)
+    keeps the race that began on the day's first deal: a second player gets that deal, not the new draw."""
+    first = daily(TestClient(app))
+    drawn = catalogue.daily(GAME, first["daily"])
+    assert first["deal"] == drawn.deal
+    other = next(e for e in catalogue.load(GAME).winnable if e.deal != drawn.deal)
+    monkeypatch.setattr(catalogue, "daily", lambda game, date=None: other)
+    second = daily(TestClient(app))
+    assert second["daily"] == first["daily"] and second["deal"] == first["deal"]
+    assert second["id"] != first["id"]
+
+
 # --- the ranking ---------------------------------------------------------------------------------
 @pytest.mark.slow
 def test_wins_are_ranked_by_fewer_moves_then_less_server_time_whatever_the_page_claims(

@@ -130,14 +130,20 @@ class Games:
         """Today's daily deal (UTC) of ``name``: the player's game of it if there is one, else a new one.
 
         Returns the view and whether the game was created now. A daily deal is played once: a finished one
-        is shown as it ended.
+        is shown as it ended. The day's deal is the catalogue's (:func:`tableaux.catalogue.daily`) until a first
+        player has it, then that game's: a catalogue built again by a later solver can draw another deal for a
+        day, and a race must not change its deal halfway through the day.
         """
         date = catalogue.today().isoformat()
         record = self.store.daily_game(player, name, date)
         if record is not None:
             return self.view(record.id, player), False
-        entry = catalogue.daily(name, date)
-        return self._new(player, name, entry.deal, request=request, quotas=quotas, daily=date, grade=entry.grade)
+        pinned = self.store.daily_deal(name, date)
+        if pinned is None:
+            entry = catalogue.daily(name, date)
+            pinned = entry.deal, entry.grade
+        deal, grade = pinned
+        return self._new(player, name, deal, request=request, quotas=quotas, daily=date, grade=grade)
 
     def _new(self, player: str, name: str, deal: int, *, request: Request | None, quotas: Sequence[tuple[str, int]],
              daily: str | None = None, grade: str | None = None) -> tuple[dict[str, Any], bool]:

@@ -253,6 +253,16 @@ class Store:
             ).fetchone()
         return None if row is None else record_of(row)
 
+    def daily_deal(self, game: str, date: str) -> tuple[int, str | None] | None:
+        """The deal of that day's daily race here, and its grade: those of the day's first daily game, or None
+        before one. A server that takes a new catalogue mid-day keeps the race on the deal it began with."""
+        with self._connect() as conn:
+            row = conn.execute(
+                f"SELECT deal, grade FROM games WHERE daily = ? AND game = ? ORDER BY started_at, {conn.row_order} "
+                "LIMIT 1", (date, game)
+            ).fetchone()
+        return None if row is None else (int(row[0]), row[1])
+
     def get_game(self, game_id: str, player: str) -> GameRecord | None:
         """The game, or ``None`` when it does not exist or belongs to someone else."""
         if not GAME_ID.fullmatch(game_id):
