@@ -134,8 +134,8 @@ static PyObject *core_safe(PyObject *self, PyObject *args) {
 /* The first pass's streamlined runs (PassPlan.streams): each a sum of STREAM_* bits; None gives the game's own. */
 static int read_streams(PyObject *obj, int game, PassPlan *sched) {
     static const int KING_ALBERT[] = {STREAM_HOME | STREAM_SUITS, STREAM_SUITS | STREAM_BACK, 0};
-    static const int CLASSIC[] = {STREAM_PLAIN | STREAM_SUITS, STREAM_HOME | STREAM_SUITS,
-                                  STREAM_SUITS | STREAM_BACK, 0};
+    static const int CLASSIC[] = {STREAM_PLAIN | STREAM_SUITS, STREAM_PLAIN | STREAM_SMALL | STREAM_HOME | STREAM_SUITS,
+                                  STREAM_HOME | STREAM_SUITS, STREAM_SUITS | STREAM_BACK, 0};
     sched->nstreams = 0;
     if (!obj || obj == Py_None) {
         const int *kinds = game == GAME_KA_CLASSIC ? CLASSIC : KING_ALBERT;

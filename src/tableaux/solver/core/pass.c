@@ -52,12 +52,14 @@
  * of either game (benchmarks/solver.py's --hard-tail and --big-rows) changes its positions. */
 #define STREAM_MOST 10240000LL
 
-/* The plain order's turns (STREAM_PLAIN, classic King Albert's first kind): twice the other runs' first turn.
- * Short, since it comes first: a deal the planned kinds win at once pays at most this much more. On the 1,259
- * pooled classic deals of docs/solver.md ("Against Solvitaire"), turns of 20,000 positions in the first round
- * left 4079795542 to a later round (1.3 million positions instead of 34,000) and took 109.0 million positions in
- * all; 40,000 took 108.6 million, and the deals where Solvitaire was more than 1.5 times as fast went from 15 to
- * 8 (20,000: 5, but 2.5 CPU s more in all). */
+/* The plain order's turns (STREAM_PLAIN, classic King Albert's first two kinds, from the biggest pile and from
+ * the smallest): twice the other runs' first turn each. Short, since they come first: a deal the planned kinds win
+ * at once pays at most this much more for each. On the 1,259 pooled classic deals of docs/solver.md ("Against
+ * Solvitaire"), turns of 20,000 positions for the first kind in the first round left 4079795542 to a later round
+ * (1.3 million positions instead of 34,000) and took 109.0 million positions in all; 40,000 took 108.6 million,
+ * and the deals where Solvitaire was more than 1.5 times as fast went from 15 to 8 (20,000: 5, but 2.5 CPU s more
+ * in all). For the second kind, on 1,200 fresh classic deals (docs/solver.md, "Streamlined runs"), 40,000 left
+ * none such and 20,000 two, in as many positions; turns of 20,000 or 30,000 for both, 2 and 1, in 2% more. */
 #define STREAM_PLAIN_TURN 2
 
 /* The turn of a streamlined kind (STREAM_*) in the first pass's k-th round: the plain order's (either way round), the
