@@ -128,8 +128,9 @@ def test_solve_passes_its_budget_options_on() -> None:
         (("king-albert",), tableaux.SolverError, "needs a deal number"),
         (("king-albert", -1), tableaux.DealError, "deal number"),
         (("king-albert", 2.5), tableaux.DealError, "deal number"),
-        ((tableaux.new_game("eagle-wing", 1), 5), tableaux.SolverError, "goes with a game name"),
+        ((tableaux.new_game("eagle-wing", 1), 5), tableaux.SolverError, "goes after a game name.*not after a Game"),
         ((42,), tableaux.SolverError, "takes a Game"),
+        ((17, "king-albert"), tableaux.SolverError, "goes after a game name.*not after 17"),
     ],
 )
 def test_solve_refuses_bad_arguments_clearly(args: tuple[object, ...], error: type[Exception], says: str) -> None:

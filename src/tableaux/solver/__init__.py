@@ -174,8 +174,8 @@ def _position(game_or_position: object, deal: object) -> tuple[Rules, State]:
                               f"solve({game_or_position!r}, 17)")
         return rules, rules.deal(check_deal(deal))
     if deal is not None:
-        raise SolverError("a deal number goes with a game name, as in solve('king-albert', 17), "
-                          "not with a Game or a (rules, state) pair")
+        first = repr(game_or_position) if isinstance(game_or_position, int) else f"a {type(game_or_position).__name__}"
+        raise SolverError(f"a deal number goes after a game name, as in solve('king-albert', 17), not after {first}")
     # A Game is recognised by what it offers, so the solver never imports the history layer above it.
     rules, state = getattr(game_or_position, "rules", None), getattr(game_or_position, "state", None)
     if isinstance(rules, Rules) and isinstance(state, State):
@@ -248,6 +248,9 @@ def solve(
     the complete search has made a few hundred thousand positions, it drops each position whose relaxed
     position the relaxed game proves lost (:mod:`tableaux.solver.verdicts`); a deal decided sooner never
     meets it. ``relaxed=RANK`` replaces it, ``relaxed_stage=False`` leaves it out.
+    ``line`` says what becomes of a win's line: ``"short"`` (the default) shortens it
+    (:mod:`tableaux.solver.lines`), ``"found"`` keeps the search's own, ``"none"`` leaves it out.
+    ``shortest=True`` then looks for the fewest moves and proves ``lower_bound`` (:mod:`.shortest`).
     """
     rules, state = _position(game_or_position, deal)
     if options is None:
