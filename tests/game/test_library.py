@@ -172,6 +172,8 @@ def test_a_bad_argument_to_a_hint_is_an_error_the_package_exports() -> None:
         tableaux.hint(game, samples=-1)
     with pytest.raises(tableaux.FairError, match="from 1 to 100,000, not 1000000000"):
         tableaux.hint(game, samples=10**9)  # refused before a layout is drawn, not drawn for minutes
+    with pytest.raises(tableaux.FairError, match="from 1 to 100,000, not 0"):
+        tableaux.hint(game, mode="peek", samples=0)  # a peeking hint draws none, but refuses what no hint takes
     assert issubclass(tableaux.FairError, TableauxError)
 
 

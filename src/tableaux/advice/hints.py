@@ -31,6 +31,7 @@ from ..rulebook.engine import Move, MoveDict, TableauxError
 from ..solver import solve
 from . import fair
 from .effort import Effort, effort
+from .fair.observation import check_count
 from .heuristic import heuristic_moves, history, repeating_moves
 
 HINT_MODES = ("fair", "peek")
@@ -321,6 +322,8 @@ def hint(
                             f"17) returns), not {type(game).__name__} {game!r}")
     if mode not in HINT_MODES:
         raise TableauxError(f"unknown hint mode {mode!r}; the modes are {', '.join(HINT_MODES)}")
+    if samples is not None:  # refused as a fair hint refuses it, though a peeking hint draws no layouts
+        check_count(samples, "the number of samples", fair.MAX_SAMPLES)
     base = spend or effort("fair-hint" if mode == "fair" else "peek-hint")
     chosen = Effort(
         samples=base.samples if samples is None or mode == "peek" else samples,

@@ -25,7 +25,16 @@ for the library's users.
 from ..effort import HINT_NODES, HINT_SAMPLES, LOST_NODES, SAMPLE_NODES, SAMPLES
 from .chance import CANDIDATES, Chance, Vote, hindsight_vote, win_chance
 from .lost import may_look_back, where_lost
-from .observation import FairError, Knowledge, nothing_to_guess, read, sample, sample_states, unseen_count
+from .observation import (
+    MAX_SAMPLES,
+    FairError,
+    Knowledge,
+    nothing_to_guess,
+    read,
+    sample,
+    sample_states,
+    unseen_count,
+)
 from .planner import PLANS, Plan, path_to_a_card, plan, proved_lost
 
 __all__ = [
@@ -33,6 +42,7 @@ __all__ = [
     "HINT_NODES",
     "HINT_SAMPLES",
     "LOST_NODES",
+    "MAX_SAMPLES",
     "PLANS",
     "SAMPLES",
     "SAMPLE_NODES",
