@@ -128,6 +128,18 @@ def test_the_shortest_search_keeps_the_win_and_never_lengthens_the_line(backend:
         assert rules.won(state)
 
 
+@pytest.mark.parametrize(("name", "deal", "budget"), [("king-albert-classic", 412462, 5_000),
+                                                      ("king-albert-classic", 870356, 20_000),
+                                                      ("king-albert", 681099, 5_000)])
+def test_the_fewest_moves_search_keeps_within_the_node_budget_but_for_one_positions_children(
+        name: str, deal: int, budget: int) -> None:
+    """The shortening before the fewest-moves search has a floor of its own, which used to run past a small budget
+    (classic 412462: 42,105 positions for 5,000); it never takes more than the solve left."""
+    result = solve(name, deal, shortest=True, max_nodes=budget)
+    assert result.winnable and result.nodes <= budget + 50
+    assert result.lower_bound is not None and result.lower_bound <= len(result.moves)
+
+
 def test_a_won_position_is_solved_with_no_move_and_reported_optimal() -> None:
     import tableaux
 

@@ -251,8 +251,8 @@ def solve(
     ``line`` says what becomes of a win's line: ``"short"`` (the default) shortens it
     (:mod:`tableaux.solver.lines`), ``"found"`` keeps the search's own, ``"none"`` leaves it out.
     ``shortest=True`` then looks for the fewest moves and proves ``lower_bound`` (:mod:`.shortest`), within
-    what the solve left of ``max_nodes``; its searches look at the budget between one position's children and the
-    next position's, so ``nodes`` may pass ``max_nodes`` by the few positions of one child's safe moves.
+    what the solve left of ``max_nodes``; its searches look at the budget once a position's children are made, so
+    ``nodes`` may pass ``max_nodes`` by those few.
     """
     rules, state = _position(game_or_position, deal)
     if options is None:

@@ -138,13 +138,18 @@ def best_line(rules: Rules, state: State, line: list[RawMove], options: SolveOpt
         line = _replayed(rules, state, polish_long(positions, state, line, deadline, held, bound), found)
         return line, min(bound, len(line)), 0
     budget = max(polish_nodes, SHORTEST_POLISH if left is None else left // 2)
+    if left is not None:  # the user's budget bounds these searches too, however small
+        budget = min(budget, left)
     line, made, _ = shorten_within(positions, state, line, budget, deadline, held, bound, core, None)
     line = polish_long(positions, state, line, deadline, held, bound)
     if len(line) <= bound:
         line = _replayed(rules, state, line, found)
         return line, len(line), made
     if left is not None:
-        left = max(left - made, 1)
+        left -= made
+        if left <= 0:
+            line = _replayed(rules, state, line, found)
+            return line, bound, made
     fewest = fewest_moves(positions, state, line, max_nodes=left, deadline=deadline, max_held=held)
     if len(fewest.line) < len(line):
         line = fewest.line
