@@ -343,6 +343,8 @@ def test_the_banners_new_game_deals_from_the_chosen_filter(player: Player, endin
     expect(page.locator("#moves")).to_have_text("0")
     after = graded(page, player, kind if kind != "winnable" else None)
     assert after["id"] != view["id"]
+    # The banner went with the game: the keyboard is on the table, not lost on the page.
+    page.wait_for_function("document.getElementById('board').contains(document.activeElement)")
 
 
 def test_n_deals_from_the_chosen_filter_and_the_pick_is_remembered(player: Player) -> None:
@@ -389,3 +391,60 @@ def test_a_dialog_from_the_menu_opens_at_its_top_and_gives_the_keyboard_back_to_
             expect(page.locator("#menu-button")).to_be_focused()
     finally:
         p.close()
+
+
+def table_has_keyboard(page: Page) -> bool:
+    return bool(page.evaluate("document.getElementById('board').contains(document.activeElement)"))
+
+
+def test_stepping_through_a_picker_with_the_arrow_keys_acts_only_on_enter_and_escape_puts_it_back(
+        player: Player) -> None:
+    """Chromium changes a closed select's value at each arrow press: the game picker used to start the next game at
+    the first press, and the deal filter to ask about leaving the game at each. A choice now counts on Enter (or
+    on leaving the picker), and Escape goes back to where the steps began."""
+    page = one_move_in(player)
+    assert page.locator("#game-select").is_visible()  # in the toolbar's row at this width: no click opens its list
+    started = games_started(player)
+    page.focus("#game-select")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    assert page.input_value("#game-select") != "king-albert"
+    page.keyboard.press("Escape")
+    assert page.input_value("#game-select") == "king-albert"
+    page.focus("#game-select")
+    page.keyboard.press("ArrowDown")
+    next_frames(page)
+    player.settle()
+    assert games_started(player) == started and player.view()["game"] == "king-albert"
+    assert not page.get_by_role("alertdialog").is_visible()
+    chosen = page.input_value("#game-select")
+    page.keyboard.press("Enter")  # the game in progress waits, unfinished, for the player to come back to it
+    expect(page.locator("#moves")).to_have_text("0")
+    player.settle()
+    assert player.view()["game"] == chosen and games_started(player) == started + 1
+
+
+def test_the_menu_closes_when_the_keyboard_leaves_it_and_a_choice_in_it_leaves_the_keyboard_on_its_button(
+        player: Player) -> None:
+    """Left open after Tab, the menu covered part of the table and took the next Escape; a choice made in it hid
+    the control the keyboard was on, and the keyboard was lost on the page."""
+    page = player.open(KA1)
+    page.click("#menu-button")
+    expect(page.locator("#menu-button")).to_have_attribute("aria-expanded", "true")
+    page.locator("#board [data-pile]").first.focus()
+    expect(page.locator("#menu-button")).to_have_attribute("aria-expanded", "false")
+    assert table_has_keyboard(page)
+    page.click("#menu-button")
+    page.locator("#daily-button").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#menu-button")).to_have_attribute("aria-expanded", "false")
+    expect(page.locator("#menu-button")).to_be_focused()
+
+
+def test_what_is_said_in_a_moment_is_said_at_once_rather_than_one_text_cutting_off_the_last(player: Player) -> None:
+    """A move and the cards that then go home by themselves, a win and its streak: each text used to replace the
+    one before within milliseconds, so a screen reader spoke only the last."""
+    page = player.open(KA1)
+    expect(page.locator("#announce")).to_contain_text("deal 1")  # the page's own first words, said
+    page.evaluate("import('/static/dom.js').then((m) => { m.announce('One.'); m.announce('Two.'); })")
+    expect(page.locator("#announce")).to_have_text("One. Two.")

@@ -9,11 +9,20 @@ import { wireClock } from "./clock.js";
 import { wireConfirm } from "./confirm.js";
 import { openDaily, startNewGame, wireDaily } from "./daily.js";
 import { closeFromOutside, confirmReset, openDialog, openRules, openStats } from "./dialogs.js";
-import { $, board, notice } from "./dom.js";
+import { $, board, notice, onChosen } from "./dom.js";
 import { wireFair } from "./fair.js";
 import { wireFinish } from "./finish.js";
 import { chooseLanguage } from "./i18n.js";
-import { focusedPlace, keepDrag, onKeyDown, onPointerDown, onPointerMove, onPointerUp, restoreFocus } from "./input.js";
+import {
+  focusedPlace,
+  focusTable,
+  keepDrag,
+  onKeyDown,
+  onPointerDown,
+  onPointerMove,
+  onPointerUp,
+  restoreFocus,
+} from "./input.js";
 import { fitToolbar, initMenu, watchRoom } from "./layout.js";
 import { registerWorker, whenReachable } from "./pwa.js";
 import { openRace, wireRace } from "./race.js";
@@ -43,8 +52,8 @@ function wire() {
     if (!event.target.closest("details")) notice(""); // a click on the notice puts it away, but for its "Why?"
   });
   $("new-game").addEventListener("click", () => enqueue(() => startNewGame($("game-select").value)));
-  $("lang-select").addEventListener("change", () => chooseLanguage($("lang-select").value));
-  $("game-select").addEventListener("change", () => enqueue(() => resume($("game-select").value)));
+  onChosen($("lang-select"), () => chooseLanguage($("lang-select").value));
+  onChosen($("game-select"), () => enqueue(() => resume($("game-select").value)));
   $("deal-form").addEventListener("submit", (event) => {
     event.preventDefault();
     openTypedDeal();
@@ -59,12 +68,17 @@ function wire() {
   $("stats-button").addEventListener("click", () => enqueue(() => openStats($("stats-button"))));
   $("stats-reset").addEventListener("click", confirmReset);
   $("settings-button").addEventListener("click", () => openDialog($("settings-dialog"), $("settings-button")));
-  // The banner's buttons (render.js draws them with the ended game).
+  // The banner's buttons (render.js draws them with the ended game). The banner goes with the game, and the
+  // keyboard goes to the table rather than to the page.
+  const thenTable = (work) => enqueue(async () => {
+    await work();
+    focusTable();
+  });
   $("message").addEventListener("click", (event) => {
     const id = event.target.closest("button")?.id;
-    if (id === "message-new") enqueue(() => startNewGame(S.view.game, { ask: false }));
-    else if (id === "message-again") enqueue(() => newGame(S.view.game, S.view.deal));
-    else if (id === "message-undo") enqueue(() => act("undo"));
+    if (id === "message-new") thenTable(() => startNewGame(S.view.game, { ask: false }));
+    else if (id === "message-again") thenTable(() => newGame(S.view.game, S.view.deal));
+    else if (id === "message-undo") thenTable(() => act("undo"));
     else if (id === "share-race") enqueue(() => openRace(event.target.closest("button")));
   });
   initMenu();

@@ -6,7 +6,7 @@
 import { api } from "./api.js";
 import { newGame } from "./actions.js";
 import { t, tn } from "./i18n.js";
-import { $, announce, button, notice } from "./dom.js";
+import { $, announce, button, notice, onChosen } from "./dom.js";
 import { mayLeave } from "./confirm.js";
 import { raceOn } from "./games.js";
 import { adopt, formatTime } from "./render.js";
@@ -117,7 +117,7 @@ export function wireDaily() {
   if (!kind.value) kind.value = "any";
   // A pick from the filter deals from it at once (asking first when that would end a game in progress); the pick
   // is remembered either way, for every new game after.
-  kind.addEventListener("change", () => {
+  onChosen(kind, () => {
     localStorage.setItem(KIND_KEY, kind.value);
     if (S.view) enqueue(() => startNewGame(S.view.game));
   });

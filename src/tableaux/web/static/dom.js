@@ -1,19 +1,69 @@
 // The page's fixed parts and the few ways it speaks: the element lookup, the table's element, the live region
-// screen readers hear, the notice under the table (and the two at once), a plain button, and where the keyboard
-// goes when a dialog closes. A leaf module (no imports).
+// screen readers hear, the notice under the table (and the two at once), a plain button, a choice settled in a
+// select, and where the keyboard goes when a dialog closes. A leaf module (no imports).
 
 export const $ = (id) => document.getElementById(id);
 export const board = $("board");
 export const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
-/** Say `text` to screen readers (the polite live region). */
+const SETTLE_MS = 250;
+let waiting = [];
+let settling = 0;
+
+/**
+ * Say `text` to screen readers (the polite live region). What is said within a moment of it is said with it, once
+ * nothing more comes: a move and the cards that then go home by themselves, a win and its streak. Each text set in
+ * turn would cut off the one before, mid-word.
+ */
 export function announce(text) {
   const region = $("announce");
-  region.textContent = "";
-  // A fresh text node after clearing makes screen readers speak repeated messages too.
-  window.setTimeout(() => {
-    region.textContent = text;
-  }, 30);
+  waiting.push(text);
+  region.textContent = ""; // a fresh text node after clearing makes screen readers speak repeated messages too
+  window.clearTimeout(settling);
+  settling = window.setTimeout(() => {
+    region.textContent = waiting.join(" ");
+    waiting = [];
+  }, SETTLE_MS);
+}
+
+const STEP_KEYS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown"]);
+
+/**
+ * Run `act` when the player settles on a choice in `select`, and tell the page so (a bubbling "chosen" event): at
+ * once for a pick from its open list, but on Enter or on leaving it while the keys step through it closed, where
+ * Chromium changes the value at each step (a new game or a reloaded page at the first arrow press). Escape puts
+ * back the value the steps began from.
+ */
+export function onChosen(select, act) {
+  let from = null; // the value before the keys began stepping through the closed list, while they do
+  const settle = () => {
+    if (from === null) return;
+    const changed = select.value !== from;
+    from = null;
+    if (changed) chosen();
+  };
+  const chosen = () => {
+    act();
+    select.dispatchEvent(new Event("chosen", { bubbles: true }));
+  };
+  select.addEventListener("keydown", (event) => {
+    const typed = event.key.length === 1 && event.key !== " " && !event.ctrlKey && !event.metaKey;
+    if ((STEP_KEYS.has(event.key) || typed) && !event.altKey) {
+      if (from === null) from = select.value;
+    } else if (event.key === "Enter" && from !== null) {
+      event.preventDefault();
+      settle();
+    } else if (event.key === "Escape" && from !== null) {
+      select.value = from;
+      from = null;
+      event.preventDefault();
+      event.stopPropagation();
+    }
+  });
+  select.addEventListener("change", () => {
+    if (from === null) chosen();
+  });
+  select.addEventListener("blur", settle);
 }
 
 let noticeTimer = 0;

@@ -400,6 +400,12 @@ export function restoreFocus() {
   focusPlace(S.focus.pile, index);
 }
 
+/** The keyboard on the table: where it was last, else the first pile (after a control it was on went away). */
+export function focusTable() {
+  if (S.focus && piles()[S.focus.pile]) restoreFocus();
+  else board.querySelector("[data-pile]")?.focus();
+}
+
 /** Where the keyboard lands on a pile: its top face-up card when it fans, else the pile. */
 export function arrive(pile) {
   const cards = piles()[pile] || [];

@@ -347,16 +347,25 @@ export function initMenu() {
       first?.focus();
     }
   });
-  // A button in the menu does its job and closes the menu; fields (game, deal, the check box) keep it open.
+  // A button in the menu does its job and closes the menu, and so does a choice settled in a select (dom.js
+  // onChosen); fields (the deal number, the check box) keep it open. The keyboard goes back to the menu button, as
+  // with Escape, rather than to the page, which is where it lands when the control it was on is hidden.
+  const done = () => {
+    const inside = panel.contains(document.activeElement);
+    setOpen(false);
+    if (inside) button.focus();
+  };
   panel.addEventListener("click", (event) => {
-    if (event.target.closest("button")) setOpen(false);
+    if (event.target.closest("button")) done();
   });
-  panel.addEventListener("submit", () => setOpen(false));
-  panel.addEventListener("change", (event) => {
-    if (event.target.tagName === "SELECT") setOpen(false);
-  });
+  panel.addEventListener("submit", done);
+  panel.addEventListener("chosen", done);
   document.addEventListener("pointerdown", (event) => {
     if (isOpen() && !toolbar.contains(event.target)) setOpen(false);
+  });
+  // Tab out of the menu closes it: left open, it covers part of the table and takes the next Escape.
+  toolbar.addEventListener("focusout", (event) => {
+    if (isOpen() && event.relatedTarget && !toolbar.contains(event.relatedTarget)) setOpen(false);
   });
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && isOpen()) {
