@@ -448,3 +448,21 @@ def test_what_is_said_in_a_moment_is_said_at_once_rather_than_one_text_cutting_o
     expect(page.locator("#announce")).to_contain_text("deal 1")  # the page's own first words, said
     page.evaluate("import('/static/dom.js').then((m) => { m.announce('One.'); m.announce('Two.'); })")
     expect(page.locator("#announce")).to_have_text("One. Two.")
+
+
+def test_a_language_chosen_by_keyboard_reloads_the_page_with_the_keyboard_back_on_the_menu_button(
+        player: Player) -> None:
+    """The page reloads in the new language; the keyboard used to land on the page, where a screen reader loses its
+    place."""
+    page = player.open(KA1)
+    page.click("#menu-button")
+    page.focus("#lang-select")
+    before = page.input_value("#lang-select")
+    page.keyboard.press("ArrowDown")
+    chosen = page.input_value("#lang-select")
+    assert chosen != before  # a step, not yet a choice: no reload
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    page.wait_for_selector("[data-pile]")
+    expect(page.locator("#menu-button")).to_be_focused()
+    assert page.input_value("#lang-select") == chosen

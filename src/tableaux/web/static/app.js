@@ -12,7 +12,7 @@ import { closeFromOutside, confirmReset, openDialog, openRules, openStats } from
 import { $, board, notice, onChosen } from "./dom.js";
 import { wireFair } from "./fair.js";
 import { wireFinish } from "./finish.js";
-import { chooseLanguage } from "./i18n.js";
+import { chooseLanguage, refocusAfterReload } from "./i18n.js";
 import {
   focusedPlace,
   focusTable,
@@ -114,4 +114,5 @@ registerWorker();
 enqueue(() => whenReachable(async () => {
   await start();
   welcomeOnFirstVisit();
+  refocusAfterReload();
 }));

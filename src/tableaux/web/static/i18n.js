@@ -109,7 +109,17 @@ export async function loadLanguage() {
 /** Switch to language `code` and remember it: the page reloads in that language (the game is on the server). */
 export function chooseLanguage(code) {
   localStorage.setItem(KEY, code);
+  sessionStorage.setItem(REFOCUS_KEY, "menu-button"); // the reload would leave the keyboard on the page
   location.reload();
+}
+
+const REFOCUS_KEY = "tableaux.refocus";
+
+/** After the reload a language change makes, the keyboard goes back to the menu the choice was made in. */
+export function refocusAfterReload() {
+  const id = sessionStorage.getItem(REFOCUS_KEY);
+  sessionStorage.removeItem(REFOCUS_KEY);
+  if (id) document.getElementById(id)?.focus();
 }
 
 /** Translate the static markup: the text of [data-i18n] elements and the attributes [data-i18n-attr] names. */
