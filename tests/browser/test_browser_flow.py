@@ -32,6 +32,9 @@ from tableaux import catalogue
 # King Albert deal 1: the Ace of hearts is on reserve 5, free to go home.
 
 
+TABLE_HAS_KEYBOARD = "document.getElementById('board').contains(document.activeElement)"
+
+
 def one_move_in(player: Player, query: str = KA1) -> Page:
     """The game of `query` with one move played on the page (the Ace of hearts sent home)."""
     page = player.open(query)
@@ -344,7 +347,7 @@ def test_the_banners_new_game_deals_from_the_chosen_filter(player: Player, endin
     after = graded(page, player, kind if kind != "winnable" else None)
     assert after["id"] != view["id"]
     # The banner went with the game: the keyboard is on the table, not lost on the page.
-    page.wait_for_function("document.getElementById('board').contains(document.activeElement)")
+    page.wait_for_function(TABLE_HAS_KEYBOARD)
 
 
 def test_n_deals_from_the_chosen_filter_and_the_pick_is_remembered(player: Player) -> None:
@@ -394,7 +397,7 @@ def test_a_dialog_from_the_menu_opens_at_its_top_and_gives_the_keyboard_back_to_
 
 
 def table_has_keyboard(page: Page) -> bool:
-    return bool(page.evaluate("document.getElementById('board').contains(document.activeElement)"))
+    return bool(page.evaluate(TABLE_HAS_KEYBOARD))
 
 
 def test_stepping_through_a_picker_with_the_arrow_keys_acts_only_on_enter_and_escape_puts_it_back(

@@ -18,7 +18,7 @@ from ...rulebook.engine import Move, Rules, State
 from ...solver import SolveResult, check_budget, shorten, solve
 from ..effort import SAMPLE_NODES, SAMPLES
 from ..heuristic import heuristic_moves
-from .observation import FairError, check_count, nothing_to_guess, read, sample_states
+from .observation import FairError, Knowledge, check_count, nothing_to_guess, read, sample_states
 
 CANDIDATES = 3
 """Fair hints: how many of the best-voted first moves are tried on every winnable layout."""
@@ -39,7 +39,8 @@ class _Solver:
         if max_nodes is not None and len(states) > 1 and len(set(states)) == 1:
             max_nodes *= len(states)
         self.max_nodes = max_nodes
-        self.deadline = None if time_limit is None else (started or time.perf_counter()) + time_limit
+        start = time.perf_counter() if started is None else started
+        self.deadline = None if time_limit is None else start + time_limit
         self.cache: dict[State, SolveResult] = {}
         self.nodes = 0
 
@@ -73,10 +74,15 @@ class _Solver:
         return shorten((self.rules, state), moves, time_limit=limit)
 
 
-def drawing_deadline(started: float, time_limit: float | None, known: bool) -> float | None:
-    """When the drawing of layouts must stop: at the time limit, except when no card is left to guess, where the
-    layouts are all one and their number is the budget of its one search."""
-    return None if time_limit is None or known else started + time_limit
+def draw(knowledge: Knowledge, samples: int, seed: int | str, max_nodes: int | None, time_limit: float | None,
+         started: float) -> tuple[list[State], _Solver]:
+    """The sampled layouts, and the solver for them, within one time limit counted from ``started`` (the caller's
+    start): the drawing stops at it too, except when no card is left to guess, where the layouts are all one and
+    their number is the budget of its one search."""
+    known = nothing_to_guess(len(knowledge.unseen))
+    deadline = None if time_limit is None or known else started + time_limit
+    states = sample_states(knowledge, samples, seed, deadline)
+    return states, _Solver(knowledge.rules, max_nodes, time_limit, states, started)
 
 
 @dataclass(frozen=True)
@@ -137,8 +143,7 @@ def win_chance(
     knowledge = read(observation)
     check_budget(max_nodes, time_limit, FairError)
     known = nothing_to_guess(len(knowledge.unseen))
-    states = sample_states(knowledge, samples, seed, drawing_deadline(started, time_limit, known))
-    solver = _Solver(knowledge.rules, max_nodes, time_limit, states, started)
+    states, solver = draw(knowledge, samples, seed, max_nodes, time_limit, started)
     if known:  # one layout, searched with every layout's budget: its verdict, not an estimate
         verdict = solver(states[0]).verdict
         won = int(verdict == "winnable")
@@ -223,9 +228,7 @@ def hindsight_vote(
     check_budget(max_nodes, time_limit, FairError)
     check_count(candidates, "candidates")
     rules = knowledge.rules
-    known = nothing_to_guess(len(knowledge.unseen))
-    states = sample_states(knowledge, samples, seed, drawing_deadline(started, time_limit, known))
-    solver = _Solver(rules, max_nodes, time_limit, states, started)
+    states, solver = draw(knowledge, samples, seed, max_nodes, time_limit, started)
     wins: dict[str, set[int]] = {}
     move_of: dict[str, Move] = {}
     winnable: list[int] = []

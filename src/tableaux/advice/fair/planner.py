@@ -38,8 +38,8 @@ from ...rulebook.engine import Move, RawMove, Rules, State
 from ...solver import check_budget
 from ..effort import SAMPLE_NODES, SAMPLES
 from ..heuristic import heuristic_moves
-from .chance import _Solver, drawing_deadline
-from .observation import FairError, Knowledge, check_count, nothing_to_guess, read, sample_states
+from .chance import _Solver, draw
+from .observation import FairError, Knowledge, check_count, nothing_to_guess, read
 
 PLANS = 4
 """How many of the most-voted plans are tried on every winnable layout."""
@@ -299,10 +299,8 @@ def plan(
     check_count(plans, "plans")
     rules = knowledge.rules
     unseen = frozenset(knowledge.unseen)
-    known = nothing_to_guess(len(unseen))
-    states = sample_states(knowledge, samples, seed, drawing_deadline(started, time_limit, known))
-    solver = _Solver(rules, max_nodes, time_limit, states, started)
-    if known:  # one layout only: its winning line is the plan
+    states, solver = draw(knowledge, samples, seed, max_nodes, time_limit, started)
+    if nothing_to_guess(len(unseen)):  # one layout only: its winning line is the plan
         result = solver(states[0])
         n = len(states)
         moves: tuple[Move, ...] = ()

@@ -107,13 +107,13 @@ export async function loadLanguage() {
 }
 
 /** Switch to language `code` and remember it: the page reloads in that language (the game is on the server). */
+const REFOCUS_KEY = "tableaux.refocus";
+
 export function chooseLanguage(code) {
   localStorage.setItem(KEY, code);
   sessionStorage.setItem(REFOCUS_KEY, "menu-button"); // the reload would leave the keyboard on the page
   location.reload();
 }
-
-const REFOCUS_KEY = "tableaux.refocus";
 
 /** After the reload a language change makes, the keyboard goes back to the menu the choice was made in. */
 export function refocusAfterReload() {
