@@ -231,6 +231,19 @@ def test_keyboard_only_move_and_undo_redo_shortcuts(player: Player) -> None:
     expect(page.locator("#moves")).to_have_text("0")
 
 
+def test_a_click_no_pointer_made_plays_as_enter_for_screen_readers_and_voice_control(player: Player) -> None:
+    """A screen reader in browse mode, voice control and switch devices click an element without a pointer (the
+    click's detail is 0): it picks up the card and puts it down as Enter does, once, and the keyboard follows it."""
+    page = player.open(KA1)
+    card(page, "7C", "reserve-4").evaluate("node => node.click()")
+    expect(card(page, "7C")).to_have_class(re.compile(r"\bselected\b"))
+    card(page, "8H", "tableau-7").evaluate("node => node.click()")
+    expect(card(page, "7C", "tableau-7")).to_be_visible()
+    expect(page.locator("#moves")).to_have_text("1")
+    assert page.evaluate("document.activeElement.closest('[data-pile]')?.dataset.pile") == "tableau-7"
+    assert player.view()["position"]["piles"]["tableau-7"][-1]["card"] == "7C"
+
+
 def test_a_tap_on_a_card_that_cannot_take_the_picked_up_card_says_why_or_what_was_picked_up_instead(
     player: Player,
 ) -> None:

@@ -17,6 +17,7 @@ import {
   focusedPlace,
   focusTable,
   keepDrag,
+  onClick,
   onKeyDown,
   onPointerDown,
   onPointerMove,
@@ -36,6 +37,7 @@ import { welcomeOnFirstVisit } from "./welcome.js";
 function wire() {
   onActionError(reportError);
   board.addEventListener("pointerdown", onPointerDown);
+  board.addEventListener("click", onClick);
   window.addEventListener("pointermove", onPointerMove);
   window.addEventListener("pointerup", onPointerUp);
   window.addEventListener("pointercancel", onPointerUp);

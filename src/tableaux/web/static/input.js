@@ -521,14 +521,29 @@ export function onKeyDown(event) {
   } else if ((key === "Enter" || key === " ") && board.contains(event.target)) {
     event.preventDefault();
     const place = focusedPlace();
-    if (place) {
-      enqueue(async () => {
-        const version = S.view.version;
-        await activate(place.pile, place.index);
-        // After a keyboard move, follow the cards: focus lands on the pile they went to.
-        if (S.view.version !== version && S.lastMove && S.lastMove.target !== "stock") arrive(S.lastMove.target);
-      });
-    }
+    if (place) activateAndFollow(place);
   }
+}
+
+/** Enter on a place, or a click no pointer made: after a move, the keyboard follows the cards to their pile. */
+function activateAndFollow(place) {
+  enqueue(async () => {
+    const version = S.view.version;
+    await activate(place.pile, place.index);
+    if (S.view.version !== version && S.lastMove && S.lastMove.target !== "stock") arrive(S.lastMove.target);
+  });
+}
+
+/**
+ * A click that no pointer made (its detail is 0): a screen reader's Enter in browse mode, voice control's "click",
+ * a switch device. It acts as Enter on that card or pile. A mouse's or a finger's click has a detail of 1 or more
+ * and was played by its pointerup already.
+ */
+export function onClick(event) {
+  if (event.detail !== 0 || !S.view) return;
+  const pile = event.target.closest && event.target.closest("[data-pile]");
+  if (!pile || !board.contains(pile)) return;
+  const card = event.target.closest(".card");
+  activateAndFollow({ pile: pile.dataset.pile, index: card ? Number(card.dataset.index) : null });
 }
 
