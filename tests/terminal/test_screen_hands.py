@@ -13,6 +13,7 @@ import tableaux
 from helpers.screen import GAMES, click, drive, make_app, played_until, said, screen_text, tableau_move, top, walk_to
 from helpers.terminal import play
 from tableaux.rulebook.engine import Move, short_name
+from tableaux.terminal.screen.view import BoardView
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -166,3 +167,46 @@ def test_a_click_on_the_stock_deals_and_on_a_face_down_card_is_refused() -> None
 
     drive(make_app(game), scenario)
     assert [str(m) for m in game.moves_played] == ["S>W", "S>W"]
+
+
+TALL = ("R1>F1 R6>F2 R7>F3 T1>T9 T3>T7 T7:2>T2 T1>T7 T1>T4 T7:2>T1 T8>T7 T7:2>T9 T2:3>T7 T2>T6 T2>T4 T7:3>T6 R3>T2 "
+        "R2>T2 T5>T2 T5>F3 T3>F3 T5>T3 T8>T5 T2:4>T7 T4:3>T8 T6:5>T4 T5:2>T6 T6:3>T2 T3:2>T6 T3>T6 T6:4>T1 T5>T1 "
+        "T6>T8 R5>T1 T7:2>T1 T7>F3").split()
+"""King Albert deal 17 played until its first column holds 16 cards: taller than a 60x20 or 80x16 screen."""
+
+
+@pytest.mark.parametrize("size", [(60, 20), (80, 16)])
+def test_the_arrows_move_the_cursor_on_a_board_taller_than_the_screen_and_the_board_follows_it(
+    size: tuple[int, int],
+) -> None:
+    """The table scrolls, but Up and Down still move the cursor (they scrolled the table instead, so a run in a
+    long column could not be picked up by keyboard), and the table scrolls to keep the cursor in sight."""
+    game = tableaux.new_game("king-albert", 17)
+    for move in TALL:
+        game.play(move)
+    column = game.public_position()["piles"]["tableau-1"]
+    assert len(column) == 16
+    runs_from = next(i for i, card in enumerate(column) if card["up"])
+
+    async def scenario(pilot: Pilot) -> None:
+        table = pilot.app.query_one("#table")
+
+        def in_sight() -> bool:
+            board = pilot.app.query_one(BoardView).board
+            assert board is not None
+            pile, index = pilot.app.cursor
+            y = next(spot.y for spot in board.spots if spot.pile == pile and spot.index in (index, -1))
+            return table.scroll_y <= y < table.scroll_y + table.size.height
+
+        await walk_to(pilot, ("tableau-1", len(column) - 1))
+        await pilot.pause()
+        assert table.max_scroll_y > 0 and in_sight()  # the board is taller than the screen, and follows the cursor
+        await walk_to(pilot, ("tableau-1", runs_from))
+        await pilot.press("space")
+        assert pilot.app.picked == ("tableau-1", len(column) - runs_from)
+        await pilot.press("escape")
+        await walk_to(pilot, ("foundation-1", top(game, "foundation-1")))  # back up to the top row
+        await pilot.pause()
+        assert table.scroll_y == 0 and in_sight()  # with its pile names
+
+    drive(make_app(game), scenario, size=size)

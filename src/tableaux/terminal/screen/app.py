@@ -77,6 +77,11 @@ def fitted(forms: list[list[str]], width: int) -> str:
     return next((line for line in candidates if not width or cell_len(line) <= width), candidates[-1])
 
 
+class Pane(VerticalScroll, can_focus=False):
+    """A part of the screen that scrolls (the table, the messages) but never takes the keyboard: a focused one
+    would take Up and Down to scroll itself, and the arrows are the cursor's on a board of any height."""
+
+
 class TableauxApp(Commands, Hands, App[None]):
     """One sitting on the full-screen board."""
 
@@ -141,9 +146,9 @@ class TableauxApp(Commands, Hands, App[None]):
     # --- the screen ------------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield Static(id="status")
-        with VerticalScroll(id="table"):
+        with Pane(id="table"):
             yield BoardView(self.game.public_position(), id="board")
-        with VerticalScroll(id="messages"):
+        with Pane(id="messages"):
             yield Static(id="said")
         yield Static(id="keys")
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from rich.text import Text
 from textual import events
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.widget import Widget
 
@@ -50,6 +50,8 @@ class BoardView(Widget):
         self.marks = Marks()
         self.board: Board | None = None
         self.cut_off = False
+        self.followed: tuple[str, int] | None = None
+        """The cursor the table last scrolled to."""
 
     def show(self, position: dict[str, Any], marks: Marks) -> None:
         self.position, self.marks = position, marks
@@ -73,7 +75,24 @@ class BoardView(Widget):
         if cut_off and not self.cut_off:  # said from the widget's own turn: one made in a render does not bubble
             self.call_later(self._too_narrow, narrowest(self.position, self.room(), self.marks, self.board.width))
         self.cut_off = cut_off
+        if self.marks.cursor != self.followed:
+            self.followed = self.marks.cursor
+            self.call_later(self._follow, self.board)
         return Text("\n").join(self.board.texts())
+
+    def _follow(self, board: Board) -> None:
+        """Scroll the table to keep the cursor in sight, with its pile's name when the screen has room for both:
+        on a board taller than the screen, the arrows go on past its edge."""
+        cursor, parent = self.marks.cursor, self.parent
+        if cursor is None or not isinstance(parent, Widget):
+            return
+        spots = [spot for spot in board.spots if spot.pile == cursor[0] and spot.index in (cursor[1], -1)]
+        label = board.labels.get(cursor[0])
+        if not spots and label is None:
+            return
+        y = spots[-1].y if spots else label[1]
+        top = label[1] if label is not None and y - label[1] < parent.size.height else y
+        parent.scroll_to_region(Region(0, top, 1, y - top + 1), animate=False, immediate=True)
 
     def _too_narrow(self, needed: int) -> None:
         self.post_message(self.TooNarrow(needed))
