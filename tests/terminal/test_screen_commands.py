@@ -309,3 +309,26 @@ def test_the_stock_key_is_listed_only_for_a_game_with_a_stock(tmp_path: Path) ->
     drive(make_app(tableaux.new_game("king-albert", 5), keep=tmp_path), scenario, size=(120, 30))
     assert "d deal" not in footers[0] and "deal from the stock" not in pages[0]
     assert "d deal" in footers[1] and "d: deal from the stock." in pages[1]
+
+
+def test_quit_asks_first_when_the_game_could_not_be_kept_and_says_nothing_is_kept(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    game = tableaux.new_game("king-albert", 17)
+    app = make_app(game, keep=tmp_path / "file")  # its folder for unfinished games cannot be made
+
+    async def scenario(pilot: Pilot) -> None:
+        await walk_to(pilot, ("reserve-1", 0))
+        await pilot.press("enter")  # the ace of hearts home: a move to keep
+        assert len(game.moves_played) == 1 and "Could not keep this game" in said(pilot.app)
+        await pilot.press("q")
+        assert isinstance(pilot.app.screen, Confirm)
+        shown = " ".join(screen_text(pilot.app).split())
+        assert "leaving loses it. [^s] saves it to a file first. Quit anyway?" in shown
+        await pilot.press("enter")  # Enter keeps playing
+        assert not isinstance(pilot.app.screen, Confirm) and pilot.app.is_running
+        await pilot.press("q")
+        await pilot.press("y")
+
+    drive(app, scenario)
+    assert app.return_code == 0 and not app.is_running
+    assert "could not be kept" in app.sitting.farewell().text

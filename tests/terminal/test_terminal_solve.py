@@ -216,3 +216,17 @@ def test_piped_input_always_gets_the_line_mode_even_when_the_board_is_asked_for(
     assert "--tui needs a terminal for input and output; playing in the line mode" in result.stderr
     both = run_tableaux("play", "king-albert", "--tui", "--line")
     assert both.returncode == 2 and "not allowed with argument" in both.stderr
+
+
+def test_a_game_that_cannot_be_kept_is_never_said_kept_and_quit_warns_before_leaving_it(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    keep = Unfinished(tmp_path / "file" / "unfinished")  # under a file: its folder cannot be made
+    game, out = play(tableaux.new_game("king-albert", 17), "R1>F1", "quit", "R6>F2", "quit", keep=keep)
+    said = " ".join(out.split())
+    assert "Could not keep this game" in said
+    assert "leaving loses it. 'save FILE' saves it to a file first. Type 'quit' again to leave anyway." in said
+    assert [str(m) for m in game.moves_played] == ["R1>F1", "R6>F2"]  # the first quit left nothing
+    assert "is kept" not in said
+    assert "Bye. Your King Albert game (deal 17) could not be kept (" in said
+    _game, out = play(tableaux.new_game("king-albert", 17), "R1>F1", keep=keep)  # the end of input leaves
+    assert "could not be kept" in " ".join(out.split()) and "is kept" not in out

@@ -81,6 +81,8 @@ class Session:
         self.input_fn = input_fn
         """Where the step-by-step solution and the give-up question read their answers; None asks nothing."""
         self.running = True
+        self.quit_warned = False
+        """'quit' said once that leaving loses a game that could not be kept."""
         self._handlers: dict[str, Callable[[str], list[Said]]] = {}
         s = self.sitting
         for names, fn in (
@@ -185,6 +187,11 @@ class Session:
 
     # --- commands ----------------------------------------------------
     def cmd_quit(self, _arg: str) -> list[Said]:
+        """Leave; a game that could not be kept is said to be lost first, and a second 'quit' leaves anyway."""
+        warning = self.sitting.leaving_warning()
+        if warning is not None and not self.quit_warned:
+            self.quit_warned = True
+            return [Said(warning + " " + _("Type 'quit' again to leave anyway."), "warning")]
         self.running = False
         return []
 

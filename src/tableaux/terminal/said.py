@@ -51,7 +51,7 @@ def sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-class Names(namedtuple("Names", "undo new lost giveup redo restart resume")):
+class Names(namedtuple("Names", "undo new lost giveup redo restart resume save quit")):
     """How the player asks for each command in one mode, as its messages quote it."""
 
     __slots__ = ()
@@ -62,8 +62,10 @@ class Names(namedtuple("Names", "undo new lost giveup redo restart resume")):
     redo: str
     restart: str
     resume: str
+    save: str
+    quit: str
 
 
 LINE_NAMES = Names(undo="'undo'", new="'new'", lost="'lost?'", giveup="'giveup'", redo="'redo'",
-                   restart="'restart'", resume="'resume'")
+                   restart="'restart'", resume="'resume'", save="'save FILE'", quit="'quit'")
 """The line mode's commands, typed as written (commands stay English in every language)."""

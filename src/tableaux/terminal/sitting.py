@@ -71,6 +71,9 @@ class Sitting:
         """True once 'where lost' has answered for this game: it looked at every card."""
         self.kept_path: StrPath | None = None
         """This game's file among the unfinished games (None until it has a move to keep)."""
+        self.unkept: str | None = None
+        """Why the game in progress could not be kept when last tried (None: it was, or had nothing to keep):
+        quitting must not say it is kept, and the board asks before it leaves such a game."""
         self.recorded = False
         """True once this game is in the record (won or given up), so it is counted once."""
         self.seconds_before = 0.0
@@ -189,6 +192,7 @@ class Sitting:
 
         A won or given-up game is finished: its file goes (the record keeps how it ended).
         """
+        self.unkept = None
         if self.unfinished is None:
             return []
         try:
@@ -198,8 +202,9 @@ class Sitting:
                 self.unfinished.forget(self.kept_path)
                 self.kept_path = None
         except (SaveFileError, OSError) as exc:  # OSError: the folder could not be made
+            self.unkept = str(getattr(exc, "strerror", None) or exc)
             return [Said(_("(Could not keep this game in {directory}: {error}.)").format(
-                directory=self.unfinished.directory, error=getattr(exc, "strerror", None) or exc), "note")]
+                directory=self.unfinished.directory, error=self.unkept), "warning")]
         return []
 
     def note_win(self) -> None:
@@ -231,11 +236,23 @@ class Sitting:
     def farewell(self) -> Said:
         """The last word of a sitting: where the game is kept, or how to deal it again."""
         g = self.game
+        if self.unfinished is not None and self.in_progress() and self.unkept is not None:
+            return Said(_("Bye. Your {game} game (deal {deal}) could not be kept ({error}); 'tableaux play {name} "
+                          "--deal {deal}' deals it again.").format(game=_(g.rules.title), deal=g.deal,
+                                                                   error=self.unkept, name=g.name), "warning")
         if self.unfinished is not None and self.in_progress():
             return Said(_("Bye. Your {game} game (deal {deal}) is kept: 'tableaux play --resume' brings it back.")
                         .format(game=_(g.rules.title), deal=g.deal), "note")
         return Said(_("Bye. That was {game} deal {deal}; 'tableaux play {name} --deal {deal}' deals it again.")
                     .format(game=_(g.rules.title), deal=g.deal, name=g.name), "note")
+
+    def leaving_warning(self) -> str | None:
+        """What leaving would cost, asked before the player leaves: a game in progress that could not be kept
+        is lost when the sitting ends. None when leaving loses nothing."""
+        if self.unfinished is None or not self.in_progress() or self.unkept is None:
+            return None
+        return _("This game could not be kept ({error}): leaving loses it. {save} saves it to a file first.").format(
+            error=self.unkept, save=self.names.save)
 
     # --- moves ---------------------------------------------------------------------------------------
     def play(self, move: Move) -> list[Said]:
@@ -307,7 +324,7 @@ class Sitting:
         """A new deal of the same game: ``deal`` or a random one."""
         game = new_game(self.game.name, deal)
         self.save_path = None
-        if self.unfinished is not None and self.in_progress():
+        if self.unfinished is not None and self.in_progress() and self.unkept is None:
             message = _("New game: deal {deal}. (the last one is kept: {resume} brings it back)")
         else:
             message = _("New game: deal {deal}.")

@@ -43,7 +43,8 @@ from .view import BoardView
 
 T = TypeVar("T")
 
-NAMES = Names(undo="[u]", new="[n]", lost="[w]", giveup="[g]", redo="[r]", restart="[x]", resume="[o]")
+NAMES = Names(undo="[u]", new="[n]", lost="[w]", giveup="[g]", redo="[r]", restart="[x]", resume="[o]",
+              save="[^s]", quit="[q]")
 """How the board's messages name a command: the key that gives it."""
 
 KEYS = [

@@ -259,6 +259,22 @@ class Commands:
 
         self.push_screen(Ask(_("Load a saved game from which file?")), answered)  # type: ignore[attr-defined]
 
+    # --- leaving ---------------------------------------------------------------------------------------------
+    async def action_quit(self) -> None:
+        """Quit; a game that could not be kept is lost by leaving, so the player is asked first."""
+        warning = self.sitting.leaving_warning()
+        if warning is None:
+            self.exit()  # type: ignore[attr-defined]
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.exit()  # type: ignore[attr-defined]
+            else:
+                self.tell([Said(_("Still playing."), "note")])
+
+        self.push_screen(Confirm(warning + " " + _("Quit anyway?")), answered)  # type: ignore[attr-defined]
+
     # --- reading --------------------------------------------------------------------------------------------
     def action_rules(self) -> None:
         body = [Text.from_markup(p) for p in rules_paragraphs(self.game.rules, r"[b]\1[/b]")]
