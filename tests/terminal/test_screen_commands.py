@@ -17,7 +17,7 @@ from tableaux.terminal.screen.dialogs import Ask, Choose, Confirm, Page
 from tableaux.terminal.unfinished import Unfinished
 
 
-def test_undo_redo_restart_and_moves() -> None:
+def test_undo_redo_restart_after_asking_and_moves() -> None:
     game = tableaux.new_game("king-albert", 1)
     first, second = "R5>F1", None
 
@@ -31,8 +31,14 @@ def test_undo_redo_restart_and_moves() -> None:
         assert [str(m) for m in game.moves_played] == [first] and f"Undid {second}." in said(pilot.app)
         await pilot.press("r")
         assert game.moves_played[-1] == second
-        await pilot.press("x")
+        await pilot.press("x")  # asked first: a stray x then Enter must not take the game back
+        assert isinstance(pilot.app.screen, Confirm) and "Your 2 moves are taken back" in screen_text(pilot.app)
+        await pilot.press("enter")
+        assert len(game.moves_played) == 2 and "Not restarted" in said(pilot.app)
+        await pilot.press("x", "y")
         assert not game.moves_played and len(game.redo_moves) == 2
+        await pilot.press("x")  # at the deal already: nothing to ask
+        assert not isinstance(pilot.app.screen, Confirm)
         await pilot.press("m")
         assert "Legal moves: " in said(pilot.app)
         await pilot.press("u")  # nothing to undo: said, nothing changed
@@ -332,3 +338,22 @@ def test_quit_asks_first_when_the_game_could_not_be_kept_and_says_nothing_is_kep
     drive(app, scenario)
     assert app.return_code == 0 and not app.is_running
     assert "could not be kept" in app.sitting.farewell().text
+
+
+def test_saving_over_another_file_on_the_board_asks_first(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    other = tableaux.new_game("king-albert", 17)
+    other.play("R1>F1")
+    other.save(path)
+    game = tableaux.new_game("king-albert", 7)
+
+    async def scenario(pilot: Pilot) -> None:
+        for answer in ("n", "y"):
+            await pilot.press("ctrl+s", *["backspace"] * 40, *str(path), "enter")
+            assert isinstance(pilot.app.screen, Confirm)
+            assert "already exists and may hold another game" in " ".join(screen_text(pilot.app).split())
+            await pilot.press(answer)
+            assert tableaux.load(path).deal == (17 if answer == "n" else 7)
+        assert "Not saved." in said(pilot.app) and f"Saved to {path}" in said(pilot.app)
+
+    drive(make_app(game), scenario)

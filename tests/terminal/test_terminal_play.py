@@ -258,6 +258,20 @@ def test_the_resume_command_of_a_save_with_a_long_name_is_not_broken_inside_the_
     assert "Resume it with:" in lines[at - 1]
 
 
+def test_save_over_another_file_asks_first_and_the_same_command_again_replaces_it(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    play(tableaux.new_game("king-albert", 17), "R1>F1", "R6>F2", f"save {path}")
+    before = path.read_text()
+    move = str(tableaux.new_game("king-albert", 7).legal_moves()[0])
+    final, out = play(tableaux.new_game("king-albert", 7), move, f"save {path}")
+    assert "already exists and may hold another game" in " ".join(out.split())
+    assert path.read_text() == before  # the deal 17 save is untouched
+    final, out = play(tableaux.new_game("king-albert", 7), f"save {path}", f"save {path}", move, "save")
+    assert tableaux.load(path).deal == 7  # asked again: replaced
+    assert out.count("already exists") == 1  # then its own save is written over without asking
+    assert [str(m) for m in tableaux.load(path).moves_played] == [move]
+
+
 def test_save_to_a_folder_says_so_keeps_the_game_and_leaves_no_stray_file(tmp_path: Path) -> None:
     folder = tmp_path / "saves"
     folder.mkdir()

@@ -29,6 +29,7 @@ from .unfinished import Unfinished
 
 TYPE_CHECKING = False  # typing is not loaded: see tableaux.rulebook.engine
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
     from rich.console import Console
@@ -83,6 +84,8 @@ class Session:
         self.running = True
         self.quit_warned = False
         """'quit' said once that leaving loses a game that could not be kept."""
+        self.replace_asked: Path | None = None
+        """The existing file a 'save' said it would replace if asked again."""
         self._handlers: dict[str, Callable[[str], list[Said]]] = {}
         s = self.sitting
         for names, fn in (
@@ -314,6 +317,11 @@ class Session:
         path = Path(arg).expanduser() if arg else self.sitting.save_path
         if path is None:
             return [Said(_("Say where to save: save FILE (for example: save mygame.json)."), "warning")]
+        if self.sitting.replaces(path) and path != self.replace_asked:
+            self.replace_asked = path
+            return [Said(_("{path} already exists and may hold another game; type the same save command again to "
+                           "replace it.").format(path=path), "warning")]
+        self.replace_asked = None
         return self.sitting.save(path)
 
     def cmd_load(self, arg: str) -> list[Said]:

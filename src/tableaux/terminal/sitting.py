@@ -340,6 +340,13 @@ class Sitting:
         self.save_path = None
         return self.switch_to(saved.game, _("Resumed {game}.").format(game=saved.describe()), saved)
 
+    def replaces(self, path: Path) -> bool:
+        """Whether saving to ``path`` would write over a file other than this game's own save (the file it was
+        saved to or loaded from): the player is asked first, since that file may hold another game."""
+        if not path.is_file():
+            return False
+        return self.save_path is None or path.resolve() != self.save_path.resolve()
+
     def save(self, path: Path) -> list[Said]:
         try:
             self.game.save(path)

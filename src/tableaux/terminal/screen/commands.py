@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
-from ...i18n import _
+from ...i18n import _, ngettext
 from ...play.game import Game
 from ...play.reading import pile_summary
 from ...rulebook.deal import DealError, read_deal
@@ -84,7 +84,24 @@ class Commands:
         self.afresh(self.sitting.redo)
 
     def action_restart(self) -> None:
-        self.afresh(self.sitting.restart)
+        """Back to the deal, once the player says so: x sits among the other keys, and a move after a restart
+        drops the moves it took back."""
+        played = len(self.game.moves_played)
+        if not played:
+            self.afresh(self.sitting.restart)
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.afresh(self.sitting.restart)
+            else:
+                self.tell([Said(_("Not restarted: play on."), "note")])
+
+        question = ngettext("Back to the start of the deal? Your {n} move is taken back; [r] plays it again, "
+                            "until your next move.",
+                            "Back to the start of the deal? Your {n} moves are taken back; [r] plays them again, "
+                            "until your next move.", played).format(n=played)
+        self.push_screen(Confirm(question), answered)  # type: ignore[attr-defined]
 
     def action_moves(self) -> None:
         moves = self.game.legal_moves()
@@ -247,7 +264,16 @@ class Commands:
             if not text.strip():
                 self.tell([Said(_("Say where to save: a file name, for example mygame.json."), "warning")])
                 return
-            self.tell(self.sitting.save(Path(text.strip()).expanduser()))
+            path = Path(text.strip()).expanduser()
+            if not self.sitting.replaces(path):
+                self.tell(self.sitting.save(path))
+                return
+
+            def replace(yes: bool | None) -> None:
+                self.tell(self.sitting.save(path) if yes else [Said(_("Not saved."), "note")])
+
+            self.push_screen(Confirm(_("{path} already exists and may hold another game. Replace it?").format(  # type: ignore
+                path=path)), replace)
 
         self.push_screen(Ask(_("Save this game to which file?"), value=default), answered)  # type: ignore
 
