@@ -11,7 +11,7 @@ import pytest
 from textual.pilot import Pilot
 
 import tableaux
-from helpers.screen import drive, make_app, said, screen_text, settle, top, until, walk_to
+from helpers.screen import drive, make_app, rows_of, said, screen_text, settle, top, until, walk_to
 from tableaux.rulebook.engine import Move
 from tableaux.terminal.screen.dialogs import Ask, Choose, Confirm, Page
 from tableaux.terminal.unfinished import Unfinished
@@ -355,5 +355,18 @@ def test_saving_over_another_file_on_the_board_asks_first(tmp_path: Path) -> Non
             await pilot.press(answer)
             assert tableaux.load(path).deal == (17 if answer == "n" else 7)
         assert "Not saved." in said(pilot.app) and f"Saved to {path}" in said(pilot.app)
+
+    drive(make_app(game), scenario)
+
+
+def test_the_status_line_says_when_no_legal_move_is_left() -> None:
+    game = tableaux.new_game("eagle-wing", 11)
+    for _ in range(92):
+        game.play("S>W" if game.is_legal(Move("stock", 1, "waste")) else "W>S")
+    game.play("T1>T7")
+    assert game.is_over() and not game.is_won()
+
+    async def scenario(pilot: Pilot) -> None:
+        assert "No legal move left" in rows_of(pilot.app, "#status")[0]
 
     drive(make_app(game), scenario)

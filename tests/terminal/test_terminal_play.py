@@ -318,7 +318,7 @@ def test_a_dead_end_shows_the_over_message() -> None:
     game = tableaux.new_game("eagle-wing", deal)
     final, out = play(game, *line)
     assert final.position()["over"]
-    assert "No legal move is left: this game is over." in out
+    assert "No legal move is left: this game is over, and counts as lost once you leave it." in " ".join(out.split())
     assert out.count("this game is over") == 1  # only once the last move is played
 
 

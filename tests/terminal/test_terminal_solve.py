@@ -145,6 +145,28 @@ def test_a_given_up_game_is_not_kept_as_unfinished_and_is_recorded(tmp_path: Pat
     assert "Unfinished games kept" not in out
 
 
+def test_a_game_left_with_no_legal_move_counts_as_lost_and_is_no_longer_kept(tmp_path: Path) -> None:
+    """Eagle Wing 11: after 92 deals from the stock, T1>T7 leaves no legal move. Undo could still step back, so
+    the game ends when the player leaves it: then it is recorded lost, where it used to stay unfinished for ever
+    and count nowhere (only wins and give-ups did, so the win rate said more than the player had won)."""
+    keep, record = Unfinished(tmp_path / "unfinished"), Record(tmp_path / "finished.jsonl")
+    out = io.StringIO()
+    final = play_loop(tableaux.new_game("eagle-wing", 11), scripted(["d"] * 92 + ["T1>T7", "new 5", "stats"]),
+                      Console(file=out, width=200, highlight=False), keep, record=record)
+    text = " ".join(out.getvalue().split())
+    assert "this game is over, and counts as lost once you leave it" in text
+    [entry] = record.entries()
+    assert (entry["game"], entry["deal"], entry["result"], entry["moves"]) == ("eagle-wing", 11, "lost", 93)
+    assert final.deal == 5 and list((tmp_path / "unfinished").glob("*.json")) == []
+    assert "the last one is kept" not in text
+    stats = text[text.index("Statistics of Eagle Wing"):]
+    assert re.search(r"Played 1 Won 0 Win rate 0%", stats)
+    # Stepping back from the end and leaving then keeps the game, as any game in progress.
+    play_loop(tableaux.new_game("eagle-wing", 11), scripted(["d"] * 92 + ["T1>T7", "undo", "quit"]),
+              Console(file=io.StringIO(), width=200), keep, record=record)
+    assert len(record.entries()) == 1 and len(list((tmp_path / "unfinished").glob("*.json"))) == 1
+
+
 def test_stats_count_won_and_given_up_games_and_rules_are_shown(tmp_path: Path) -> None:
     keep, record = Unfinished(tmp_path / "unfinished"), Record(tmp_path / "finished.jsonl")
     line = tableaux.solve(tableaux.new_game("eagle-wing", 4)).moves

@@ -384,7 +384,7 @@ def play_loop(
         except Exception as exc:  # noqa: BLE001 - never lose the player's game to a bug
             session.say(_("Sorry, that went wrong inside tableaux ({error}). Your game is still open.").format(
                 error=repr(exc)), "red")
-    session.tell(session.sitting.keep())
+    session.tell(session.sitting.leave())
     session.tell([session.sitting.farewell()])
     return session.game
 

@@ -1,4 +1,5 @@
-"""The terminal's record of finished games (won or given up) and the statistics worked out from it.
+"""The terminal's record of finished games (won, given up, or left with no legal move) and the statistics worked
+out from it.
 
 One JSON line per finished game in ``finished.jsonl`` beside the unfinished games: the game, the deal,
 how it ended, its moves and time, and whether the solver helped. Appending a line never rewrites what
@@ -21,7 +22,8 @@ if TYPE_CHECKING:
     from ..web.player_stats import GameStats
     from .unfinished import StrPath
 
-RESULTS = ("won", "given-up")
+RESULTS = ("won", "given-up", "lost")
+"""How a game ended: ``lost`` is a game left (quit, or another game taken up) with no legal move."""
 
 
 class Record:

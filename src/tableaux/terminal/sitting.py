@@ -75,7 +75,9 @@ class Sitting:
         """Why the game in progress could not be kept when last tried (None: it was, or had nothing to keep):
         quitting must not say it is kept, and the board asks before it leaves such a game."""
         self.recorded = False
-        """True once this game is in the record (won or given up), so it is counted once."""
+        """True once this game is in the record (won, given up or lost), so it is counted once."""
+        self.lost = False
+        """True once the game was left with no legal move: it ended there, lost (:meth:`leave`)."""
         self.seconds_before = 0.0
         """Time played on this game in earlier sittings (kept with it)."""
         self.final: float | None = None
@@ -123,8 +125,8 @@ class Sitting:
         return bool(self.game.moves_played or self.game.redo_moves)
 
     def ended(self) -> bool:
-        """The game is over for the statistics: won or given up."""
-        return self.game.is_won() or self.gave_up
+        """The game is over for the statistics: won, given up, or left with no legal move."""
+        return self.game.is_won() or self.gave_up or self.lost
 
     def in_progress(self) -> bool:
         return self.played() and not self.ended()
@@ -143,8 +145,9 @@ class Sitting:
             return Said(text.format(game=_(game.rules.title), deal=game.deal, moves=len(game.moves_played), par=par,
                                     new=names.new, undo=names.undo), "won")
         if game.is_over():
-            return Said(_("No legal move is left: this game is over. {undo} steps back, {restart} tries the deal "
-                          "again, {lost} shows where it could no longer be won, {new} deals another game.").format(
+            return Said(_("No legal move is left: this game is over, and counts as lost once you leave it. {undo} "
+                          "steps back, {restart} tries the deal again, {lost} shows where it could no longer be won, "
+                          "{new} deals another game.").format(
                 undo=names.undo, restart=names.restart, lost=names.lost, new=names.new), "over")
         return None
 
@@ -187,6 +190,14 @@ class Sitting:
         self.gave_up = self.looked = False
         return said
 
+    def leave(self) -> list[Said]:
+        """As the game leaves the table (quit, or another game taken up): one with no legal move left has ended,
+        lost, and is recorded so; then the game is kept, or its file goes."""
+        if self.played() and not self.ended() and self.game.is_over():
+            self.lost = True
+            self.write_record("lost")
+        return self.keep()
+
     def keep(self) -> list[Said]:
         """Write the game in progress to the unfinished games, so neither 'new', 'quit' nor a crash loses it.
 
@@ -223,9 +234,9 @@ class Sitting:
     def switch_to(self, game: Game, message: str, kept: Saved | None = None) -> list[Said]:
         """Put ``game`` on the table (``kept``: it comes from the unfinished games); the one it replaces was kept
         after the last command (or it is this very game, as a sitting begins)."""
-        said = self.keep() if game is not self.game else []
+        said = self.leave() if game is not self.game else []
         self.game = game
-        self.gave_up = self.looked = False
+        self.gave_up = self.looked = self.lost = False
         self.recorded = kept is not None and kept.recorded  # finished once already: the record has it
         self.kept_path = kept.path if kept is not None else None
         self.seconds_before = kept.seconds if kept is not None else 0.0
@@ -324,7 +335,7 @@ class Sitting:
         """A new deal of the same game: ``deal`` or a random one."""
         game = new_game(self.game.name, deal)
         self.save_path = None
-        if self.unfinished is not None and self.in_progress() and self.unkept is None:
+        if self.unfinished is not None and self.in_progress() and not self.game.is_over() and self.unkept is None:
             message = _("New game: deal {deal}. (the last one is kept: {resume} brings it back)")
         else:
             message = _("New game: deal {deal}.")

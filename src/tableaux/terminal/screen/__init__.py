@@ -30,7 +30,7 @@ def play_screen(game: Game, unfinished: Unfinished | None = None, record: Record
 
     sitting = Sitting(game, NAMES, budget, unfinished, record)
     TableauxApp(sitting, message, resumed).run()
-    sitting.keep()
+    sitting.leave()
     said = sitting.farewell()
     Console(highlight=False).print(Text(said.text, style=STYLES[said.kind]))
     return sitting.game

@@ -242,6 +242,8 @@ class TableauxApp(Commands, Hands, App[None]):
             chance = _("Won!")
         elif self.sitting.gave_up:
             chance = _("Given up")
+        elif self.game.is_over():
+            chance = _("No legal move left")
         elif self.chance is not None and self.chance[0] == self.key():
             chance = _("Winnable as far as seen: {share}").format(share=self.chance[1])
         else:
