@@ -47,7 +47,7 @@ def test_undo_redo_restart_after_asking_and_moves() -> None:
     drive(make_app(game), scenario)
 
 
-def test_hints_say_whether_they_peek_and_mark_the_move() -> None:
+def test_hints_say_whether_they_peek_and_mark_the_move_and_a_peek_makes_the_game_assisted() -> None:
     game = tableaux.new_game("eagle-wing", 1)
 
     async def scenario(pilot: Pilot) -> None:
@@ -56,12 +56,15 @@ def test_hints_say_whether_they_peek_and_mark_the_move() -> None:
         fair = said(pilot.app).splitlines()[-1]
         assert "possible layouts of the hidden cards" in fair and "Peeking" not in fair
         assert pilot.app.hinted  # the hint's piles are marked on the board
+        assert not game.assisted
         await pilot.press("p")
         await settle(pilot)
-        assert "Peeking: the solver looked at the face-down cards" in said(pilot.app).splitlines()[-1]
+        lines = said(pilot.app).splitlines()
+        assert "Peeking: the solver looked at the face-down cards" in lines[-2]
+        assert "so this game now counts as assisted" in lines[-1]
 
     drive(make_app(game), scenario)
-    assert not game.moves_played
+    assert not game.moves_played and game.assisted
 
 
 def test_the_chance_is_on_the_status_line_and_explained_on_its_key() -> None:

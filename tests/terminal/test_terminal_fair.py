@@ -61,14 +61,16 @@ def test_the_chance_of_a_game_with_no_move_left_is_no_estimate() -> None:
     assert "interval" not in said and "layouts" not in said
 
 
-def test_hint_is_fair_by_default_and_hint_peek_says_it_peeks() -> None:
+def test_hint_is_fair_by_default_and_hint_peek_says_it_peeks_and_makes_the_game_assisted() -> None:
     game = tableaux.new_game("eagle-wing", 1)
     _, out = play_fair(game, "hint")
     assert re.search(
         r"Play \S+: after it, a solver that sees every card wins \d+ of 6 possible layouts of the hidden cards", out)
-    assert "Peeking" not in out
-    _, out = play_fair(game, "hint peek")
+    assert "Peeking" not in out and not game.assisted
+    _, out = play_fair(game, "hint peek", "hint peek")
     assert "Play T4>F2: it starts a winning line" in out and "Peeking: the solver looked at the face-down cards" in out
+    # as in the browser, a hint that peeked makes the game assisted, said once
+    assert game.assisted and " ".join(out.split()).count("so this game now counts as assisted in the statistics") == 1
     _, out = play_fair(game, "hint cheat")
     assert "'hint peek'" in out
 

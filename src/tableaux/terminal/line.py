@@ -208,7 +208,8 @@ class Session:
             return [Said(_("Type 'hint' for a fair hint, or 'hint peek' for one that looks at the face-down cards."),
                          "warning")]
         self.tell_first(advice.hint_start(self.game, self.sitting.effort(), mode))
-        return [advice.advise(self.game, self.sitting.effort(), mode)[1]]
+        hint, said = advice.advise(self.game, self.sitting.effort(), mode)
+        return [said, *self.sitting.peeked(hint.peeks)]
 
     def cmd_chance(self, _arg: str) -> list[Said]:
         from . import advice

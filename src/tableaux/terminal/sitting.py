@@ -257,6 +257,16 @@ class Sitting:
         return Said(_("Bye. That was {game} deal {deal}; 'tableaux play {name} --deal {deal}' deals it again.")
                     .format(game=_(g.rules.title), deal=g.deal, name=g.name), "note")
 
+    def peeked(self, peeks: bool) -> list[Said]:
+        """After a hint: one that looked at the face-down cards makes the game assisted, as in the browser, and
+        says so once; the game is kept with it."""
+        game = self.game
+        if not peeks or game.assisted or game.is_won() or self.gave_up:
+            return []
+        game.assisted = True
+        return [Said(_("The hint looked at the face-down cards, so this game now counts as assisted in the "
+                       "statistics."), "warning"), *self.keep()]
+
     def leaving_warning(self) -> str | None:
         """What leaving would cost, asked before the player leaves: a game in progress that could not be kept
         is lost when the sitting ends. None when leaving loses nothing."""

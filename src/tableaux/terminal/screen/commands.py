@@ -119,7 +119,7 @@ class Commands:
 
         def done(answer: tuple[Any, Said]) -> None:
             hint, said = answer
-            self.tell([said])
+            self.tell([said, *self.sitting.peeked(hint.peeks)])
             self.hinted = frozenset((hint.move.source, hint.move.target)) if hint.move is not None else frozenset()
             self.redraw()
 
@@ -340,9 +340,9 @@ def keys_help(game: Game) -> list[str]:
         _("Enter: play the card's best move at once (to a foundation first). Double click: send a pile's top "
           "card to a foundation."),
         *([_("d: deal from the stock.")] if game.rules.stock is not None else []),
-        _("u: undo.  r: redo.  x: back to the start of the deal.  m: the legal moves."),
+        _("u: undo.  r: redo.  x: back to the start of the deal (asks first).  m: the legal moves."),
         _("h: a fair hint (from the cards you have seen).  p: a hint that peeks at the face-down cards, and says "
-          "so.  c: the chance that the hidden cards lie in a winnable way."),
+          "so: the game then counts as assisted.  c: the chance that the hidden cards lie in a winnable way."),
         _("g: give up (asks first).  w: where the game could no longer be won, once it is over or given up.  "
           "s: the solution, step by step (asks first: the game then counts as assisted)."),
         _("n: a new deal.  o: an unfinished game.  Ctrl+S: save to a file.  l: load a saved game.  t: your "
