@@ -388,3 +388,20 @@ def test_a_won_game_refuses_a_move_with_the_games_own_reason_and_still_steps_bac
     assert "Type 'moves'" not in out
     final, out = play(final, "undo")
     assert not final.is_won() and "Undid " in out
+
+
+def test_a_game_saved_to_a_file_and_loaded_goes_on_with_its_clock(tmp_path: Path) -> None:
+    """A save keeps the time played, so loading it is no way to a short best time (its clock began at 0:00)."""
+    from tableaux.rulebook.engine import Move
+    from tableaux.terminal.sitting import Sitting
+
+    now = [1000.0]
+    sitting = Sitting(tableaux.new_game("king-albert", 17), clock=lambda: now[0])
+    sitting.act(lambda: sitting.play(Move.from_str("R1>F1")))  # the clock starts at the first move
+    now[0] += 65
+    sitting.save(tmp_path / "game.json")
+    assert [str(m) for m in tableaux.load(tmp_path / "game.json").moves_played] == ["R1>F1"]  # still a save
+    other = Sitting(tableaux.new_game("king-albert", 3), clock=lambda: now[0])
+    other.load(tmp_path / "game.json")
+    now[0] += 10
+    assert other.game.deal == 17 and other.seconds() == 75

@@ -21,7 +21,7 @@ from ..rulebook.cards import CardError
 from ..rulebook.deal import DealError
 from ..rulebook.engine import Move, TableauxError, short_name
 from .said import LINE_NAMES, Names, Said, sentence
-from .unfinished import Saved, Unfinished
+from .unfinished import Saved, Unfinished, read_kept, write_kept
 
 TYPE_CHECKING = False  # typing is not loaded: see tableaux.rulebook.engine
 if TYPE_CHECKING:
@@ -369,8 +369,10 @@ class Sitting:
         return self.save_path is None or path.resolve() != self.save_path.resolve()
 
     def save(self, path: Path) -> list[Said]:
+        """Save to a file with the time played, so a game loaded from it goes on with its clock (a best time must
+        not start again at 0:00)."""
         try:
-            self.game.save(path)
+            write_kept(path, self.game, self.seconds(), self.recorded)
         except SaveFileError as exc:
             return [Said(_("Could not save: {error}. Your game is still here.").format(error=exc), "warning")]
         self.save_path = path
@@ -381,9 +383,12 @@ class Sitting:
                 Said("  tableaux play --load " + shlex.quote(str(path)))]
 
     def load(self, path: Path) -> list[Said]:
-        game = load(path)
+        game = load(path)  # what is wrong with the file, said as the library says it
+        saved = read_kept(path)._replace(game=game)
+        said = self.switch_to(game, _("Loaded {game} deal {deal}.").format(game=_(game.rules.title), deal=game.deal),
+                              saved._replace(path=None))  # its clock goes on; it is kept apart from the file
         self.save_path = path
-        return self.switch_to(game, _("Loaded {game} deal {deal}.").format(game=_(game.rules.title), deal=game.deal))
+        return said
 
     def statistics(self) -> list[Said]:
         """This game's statistics in the terminal: a title, then a line a figure (or why there are none)."""

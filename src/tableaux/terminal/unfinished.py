@@ -72,6 +72,33 @@ class Saved(namedtuple("Saved", "path game seconds played_at recorded", defaults
         return _("{game}, last played {when}").format(game=self.describe(), when=when)
 
 
+def write_kept(path: StrPath, game: Game, seconds: float, recorded: bool = False) -> None:
+    """Write ``game`` as :meth:`Game.save` does, with the time played on it and whether the record has it: a
+    kept game, or one saved to a file, goes on with its clock where it stopped."""
+    import json
+
+    data = {**game.to_dict(), "seconds": round(seconds, 1), **({"recorded": True} if recorded else {})}
+    write_save(path, json.dumps(data, indent=1))
+
+
+def read_kept(path: StrPath) -> Saved:
+    """A game written by :func:`write_kept` (or by :meth:`Game.save`: no time played); :class:`SaveFileError`
+    when it cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            text = f.read(MAX_SAVE_BYTES + 1)
+            played_at = os.fstat(f.fileno()).st_mtime
+    except OSError as exc:
+        raise SaveFileError(str(exc)) from None
+    import json
+
+    game = loads(text.decode("utf-8", "replace"))
+    data = json.loads(text)
+    seconds = data.get("seconds", 0.0)
+    return Saved(path, game, float(seconds) if isinstance(seconds, int | float) and seconds >= 0 else 0.0,
+                 played_at, data.get("recorded") is True)
+
+
 class Unfinished:
     """The directory of unfinished games. (A plain class, as :class:`~.sitting.Sitting` is.)"""
 
@@ -85,8 +112,6 @@ class Unfinished:
 
         A new file never takes the name of one that exists: another game of the same deal may be kept there.
         """
-        import json
-
         if path is None:
             os.makedirs(self.directory, exist_ok=True)
             path = os.path.join(self.directory, f"{game.name}-{game.deal}.json")
@@ -94,8 +119,7 @@ class Unfinished:
             while os.path.exists(path):
                 copy += 1
                 path = os.path.join(self.directory, f"{game.name}-{game.deal}-{copy}.json")
-        data = {**game.to_dict(), "seconds": round(seconds, 1), **({"recorded": True} if recorded else {})}
-        write_save(path, json.dumps(data, indent=1))
+        write_kept(path, game, seconds, recorded)
         return path
 
     def forget(self, path: StrPath) -> None:
@@ -107,19 +131,7 @@ class Unfinished:
 
     def read(self, path: StrPath) -> Saved:
         """One kept game; :class:`SaveFileError` when it cannot be read."""
-        try:
-            with open(path, "rb") as f:
-                text = f.read(MAX_SAVE_BYTES + 1)
-                played_at = os.fstat(f.fileno()).st_mtime
-        except OSError as exc:
-            raise SaveFileError(str(exc)) from None
-        import json
-
-        game = loads(text.decode("utf-8", "replace"))
-        data = json.loads(text)
-        seconds = data.get("seconds", 0.0)
-        return Saved(path, game, float(seconds) if isinstance(seconds, int | float) and seconds >= 0 else 0.0,
-                     played_at, data.get("recorded") is True)
+        return read_kept(path)
 
     def games(self, exclude: StrPath | None = None) -> list[Saved]:
         """Every readable unfinished game, the most recently played first (``exclude``, a file, left out).
