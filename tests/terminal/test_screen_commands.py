@@ -5,6 +5,7 @@ saving, loading, new deals, the rules, statistics, resuming and quitting."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -160,6 +161,8 @@ def test_the_solution_plays_step_by_step_then_all_the_way_to_a_won_game(tmp_path
         await settle(pilot)
         await pilot.press("a")
         assert game.is_won()
+        assert "Solution move" not in rows_of(pilot.app, "#messages")[0]  # the rest is said in one line
+        assert re.search(r"Solution: its last \d+ moves played\.", said(pilot.app))
         told = said(pilot.app)  # the solution's win is not told as the player's own
         assert "Eagle Wing deal 4 won in" in told and "with the solver's help" in told and "You won" not in told
         assert "Won!" in screen_text(pilot.app).splitlines()[0]

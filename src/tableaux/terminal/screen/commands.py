@@ -228,8 +228,20 @@ class Commands:
         self.redraw()
 
     def action_solution_all(self) -> None:
-        while self.solution is not None:
-            self.solution_step()
+        """Play the rest of the solution, said in one line (a line a move filled the screen)."""
+        if self.solution is None:
+            return
+        moves, first = self.solution, self.solution_at
+        self.solution = None
+        rest = moves[first:]
+
+        def play_rest() -> list[Said]:
+            for number, move in enumerate(rest, first + 1):
+                self.sitting.solution_step(move, number, len(moves))
+            return [Said(ngettext("Solution: its last {n} move played.", "Solution: its last {n} moves played.",
+                                  len(rest)).format(n=len(rest)))]
+
+        self.do(play_rest)
 
     # --- other games ------------------------------------------------------------------------------------------
     def action_new(self) -> None:
