@@ -139,6 +139,8 @@ class TableauxApp(Commands, Hands, App[None]):
         self._chance_timer: Timer | None = None
         self.footer_for = sitting.game.name
         """The game whose keys the footer shows."""
+        self.too_narrow: Said | None = None
+        """The warning that the board does not fit the terminal's width, while it is shown."""
 
     @property
     def game(self) -> Game:
@@ -180,8 +182,18 @@ class TableauxApp(Commands, Hands, App[None]):
         table = self.query_one("#table", VerticalScroll)
         bar = 0 if table.show_vertical_scrollbar else table.styles.scrollbar_size_vertical
         needed = message.needed + self.size.width - self.query_one(BoardView).size.width + bar
-        self.tell([Said(_("The terminal is too narrow for every pile: widen it to {n} columns or more.").format(
-            n=needed), "warning")])
+        self.on_board_view_fits()  # a warning of an earlier width gives way to this one
+        self.too_narrow = Said(_("The terminal is too narrow for every pile: widen it to {n} columns or more.")
+                               .format(n=needed), "warning")
+        self.tell([self.too_narrow])
+
+    def on_board_view_fits(self, _message: BoardView.Fits | None = None) -> None:
+        """The board fits again: the warning that it did not goes from the screen."""
+        if self.too_narrow in self.shown:
+            self.shown.remove(self.too_narrow)
+            self.last_lot = min(self.last_lot, len(self.shown))
+            self.fit_messages()
+        self.too_narrow = None
 
     def key_rows(self, size: Size | None = None) -> list[Text]:
         width, height = size or self.size

@@ -36,6 +36,9 @@ class BoardView(Widget):
     class Missed(Message):
         """A click on the board away from every pile."""
 
+    class Fits(Message):
+        """The board fits its width again, after it did not: the warning that said how wide to make it is stale."""
+
     class TooNarrow(Message):
         """The board no longer fits its width: piles fall off its right edge until it is ``needed`` columns wide
         (said once each time it stops fitting)."""
@@ -74,6 +77,8 @@ class BoardView(Widget):
         cut_off = bool(self.board.cut_off())
         if cut_off and not self.cut_off:  # said from the widget's own turn: one made in a render does not bubble
             self.call_later(self._too_narrow, narrowest(self.position, self.room(), self.marks, self.board.width))
+        elif self.cut_off and not cut_off:
+            self.call_later(self._fits)
         self.cut_off = cut_off
         if self.marks.cursor != self.followed:
             self.followed = self.marks.cursor
@@ -96,6 +101,9 @@ class BoardView(Widget):
 
     def _too_narrow(self, needed: int) -> None:
         self.post_message(self.TooNarrow(needed))
+
+    def _fits(self) -> None:
+        self.post_message(self.Fits())
 
     def on_click(self, event: events.Click) -> None:
         board = self.board
