@@ -12,8 +12,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tableaux.web.app import create_app, pool_routes
-from tableaux.web.limits import Limits
+from tableaux.web.app import create_app
+from tableaux.web.limits import Limits, waiting_for_solver
 from tableaux.web.middleware import AddressShare
 
 LIMIT = 3
@@ -49,7 +49,7 @@ def test_one_address_gets_its_share_in_hand_and_429_beyond_it_at_once_while_othe
             await send({"type": "http.response.start", "status": 200, "headers": []})
             await send({"type": "http.response.body", "body": b"{}"})
 
-        share = AddressShare(app, limit=LIMIT, exempt=pool_routes())
+        share = AddressShare(app, limit=LIMIT)
         held = [asyncio.create_task(ask(share, scope("198.51.100.7"))) for _ in range(LIMIT)]
         await asyncio.sleep(0)  # they start, and wait in the app
         assert started == ["198.51.100.7"] * LIMIT
@@ -58,13 +58,13 @@ def test_one_address_gets_its_share_in_hand_and_429_beyond_it_at_once_while_othe
         assert json.loads(body) == {"error": f"too many requests at once from one address: at most {LIMIT}; try "
                                              "again in a moment"}
         assert len(started) == LIMIT
+        assert (await ask(share, scope("198.51.100.7", "/api/games/abc/hint")))[0] == 429  # a solver route too
         other = asyncio.create_task(ask(share, scope("203.0.113.9")))  # another address has a share of its own
         page = asyncio.create_task(ask(share, scope("198.51.100.7", "/static/app.js")))  # the page's files: free
-        chance = asyncio.create_task(ask(share, scope("198.51.100.7", "/api/games/abc/chance")))  # the pool's
         await asyncio.sleep(0)
-        assert started.count("203.0.113.9") == 1 and len(started) == LIMIT + 3
+        assert started.count("203.0.113.9") == 1 and len(started) == LIMIT + 2
         release.set()
-        assert [(await t)[0] for t in (*held, other, page, chance)] == [200] * (LIMIT + 3)
+        assert [(await t)[0] for t in (*held, other, page)] == [200] * (LIMIT + 2)
         assert share.in_hand == {}  # every request gave its place back
         assert (await ask(share, scope("198.51.100.7")))[0] == 200
 
@@ -99,13 +99,61 @@ def test_the_app_refuses_in_the_players_language_and_every_refusal_has_the_error
         assert client.get("/").status_code == 200  # the page itself is not an API request
 
 
-def test_the_solver_routes_are_left_to_the_pool_and_every_other_api_route_is_counted(tmp_path: Any) -> None:
-    app = create_app(tmp_path / "g.sqlite3", limits=Limits(requests_per_address=0))
-    with TestClient(app) as client:
-        for path in ("/api/games/abc/chance", "/api/games/abc/lost"):
-            assert client.get(path).status_code == 404  # reached the route: no such game
-        for path in ("/api/games/abc/hint", "/api/games/abc/solution"):
-            assert client.post(path, json={"version": 0}).status_code == 404
-        assert client.get("/api/games/abc").status_code == 429
-        assert client.get("/api/games/abc/refusal", params={"source": "T1", "target": "T2"}).status_code == 429
-        assert client.post("/api/games/abc/hint/x").status_code == 429  # only the routes themselves
+def test_a_request_waiting_for_a_solver_worker_is_out_of_its_addresss_share_and_back_in_after() -> None:
+    """Players behind one address may each wait for a solver answer (the pool shares its places by address); what
+    a request does in the server's own threads counts, so a flood of hints answered by the rule of thumb, or of
+    chances already worked out, gets 429 beyond the share (it was answered in full)."""
+    async def run() -> None:
+        solver, done = asyncio.Event(), asyncio.Event()
+        waiting: list[int] = []
+
+        async def app(where: dict[str, Any], _receive: Any, send: Any) -> None:
+            if where["path"].endswith("/hint"):
+                with waiting_for_solver():
+                    waiting.append(1)
+                    await solver.wait()
+                await done.wait()  # after the worker's answer: counted again
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+            await send({"type": "http.response.body", "body": b"{}"})
+
+        share = AddressShare(app, limit=1)
+        hints = [asyncio.create_task(ask(share, scope("198.51.100.7", "/api/games/abc/hint"))) for _ in range(3)]
+        await asyncio.sleep(0)
+        assert len(waiting) == 3 and share.in_hand == {}  # each one in turn, then out while it waits
+        assert (await ask(share, scope("198.51.100.7")))[0] == 200  # the address's share is free meanwhile
+        solver.set()
+        await asyncio.sleep(0)
+        assert share.in_hand == {"198.51.100.7": 3}  # back in, past the limit: nothing is refused half-way
+        assert (await ask(share, scope("198.51.100.7")))[0] == 429
+        done.set()
+        assert [(await t)[0] for t in hints] == [200] * 3 and share.in_hand == {}
+
+    asyncio.run(run())
+
+
+def test_the_pool_steps_its_request_out_of_the_share_while_a_worker_answers() -> None:
+    from contextlib import contextmanager
+
+    from tableaux.web.limits import STEP_OUT
+    from tableaux.web.pool import SolverPool
+
+    seen: list[str] = []
+
+    @contextmanager
+    def step_out() -> Any:
+        seen.append("out")
+        yield
+        seen.append("in")
+
+    async def run() -> None:
+        pool = SolverPool(workers=1)
+        try:
+            place = pool.reserve("198.51.100.7")
+            assert place is not None
+            STEP_OUT.set(step_out)
+            assert await pool.run(place, abs, -3) == 3
+        finally:
+            pool.shutdown()
+
+    asyncio.run(run())
+    assert seen == ["out", "in"]

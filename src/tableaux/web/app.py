@@ -11,7 +11,6 @@ is accepted.
 from __future__ import annotations
 
 import os
-import re
 import threading
 import time
 from collections.abc import AsyncIterator
@@ -20,11 +19,9 @@ from pathlib import Path
 from typing import Any, Literal, get_args, get_origin
 
 from fastapi import FastAPI, Request
-from fastapi.dependencies.models import Dependant
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import FileResponse, JSONResponse
-from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -34,7 +31,7 @@ from .database import Database
 from .errors import ApiError
 from .fields import CONTRACT_ERROR, WEB_GAMES
 from .games import Games, router
-from .identity import COOKIE, Player, client_address
+from .identity import COOKIE, Player
 from .limits import Limits
 from .logbook import log, report_pending
 from .middleware import (
@@ -131,17 +128,6 @@ def web_effort(hint_seconds: float | None, chance_seconds: float | None,
 
 ROUTERS = (router, translations_router, assist.router, race.router, pwa.router)
 """The API's routes (every path in them is whole: each router has its prefix)."""
-
-
-def pool_routes() -> list[re.Pattern[str]]:
-    """The paths of the routes whose answers wait for the solver pool: those that hand it their client's address
-    (the :data:`~tableaux.web.identity.Client` dependency), by which it shares its places out."""
-
-    def asks_for_client(dependant: Dependant) -> bool:
-        return any(d.call is client_address or asks_for_client(d) for d in dependant.dependencies)
-
-    return [route.path_regex for api in ROUTERS for route in api.routes
-            if isinstance(route, APIRoute) and asks_for_client(route.dependant)]
 
 
 def unavailable(exc: StoreUnavailable | StoreFull) -> JSONResponse:
@@ -299,7 +285,7 @@ def create_app(
 
     # Outermost last: security headers wrap everything, then the body checks, the identity headers, the language,
     # and innermost each address's share of the requests in hand (refused in the player's language).
-    app.add_middleware(AddressShare, limit=limits.requests_per_address, exempt=pool_routes())
+    app.add_middleware(AddressShare, limit=limits.requests_per_address)
     app.add_middleware(RequestLanguage)
     app.add_middleware(IdentityHeaders)
     app.add_middleware(JsonBodies, limit=MAX_BODY)

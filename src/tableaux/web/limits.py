@@ -15,7 +15,10 @@ process on one database enforces the same ones.
   :attr:`Limits.requests_per_address`; beyond, a request is answered 429 at once, before any work
   (:class:`tableaux.web.middleware.AddressShare`). A client that opens dozens of connections and keeps each
   busy would otherwise hold the process's threads and its database connections, and every other player's
-  move would wait in line behind its requests.
+  move would wait in line behind its requests. A request waiting for a solver worker steps out of its address's
+  share while it waits (:func:`waiting_for_solver`): the solver pool shares its places out by address itself,
+  and players behind one address may each wait for one. What it does in the server's own threads (a hint by the
+  rule of thumb when the pool is full, a chance already worked out) counts.
 - Connections: see :mod:`tableaux.web.connections`.
 
 What the limits refuse is logged for the host (:data:`REFUSALS`): the first refusal of each kind at once, then at
@@ -24,7 +27,10 @@ most a line a minute with how many there were, so a flood shows in the log witho
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from .logbook import Throttle
@@ -48,12 +54,12 @@ class Limits:
     tidy_every: float = 60.0
     """Seconds between two rounds of forgetting (old request ids, past minutes' counts, games never moved)."""
     requests_per_address: int = 8
-    """API requests one client address may have in hand at once in one process, the solver's apart (the
-    routes that hand their client's address to the solver pool, which shares its places out by it:
-    :func:`tableaux.web.app.pool_routes`). A page has one or two at most (a move, a view); players behind one
-    address (a school, a NAT) take turns of milliseconds. With 16, one client keeping 48 connections busy still
-    took a polite client's moves from 14 ms to 61 ms (median) and 1.6 s (slowest) on SQLite; with 4, to 38 ms and
-    0.3 s."""
+    """API requests one client address may have in hand at once in one process, those waiting for a solver worker
+    apart (:func:`waiting_for_solver`). A page has one or two at most (a move, a view); players behind one
+    address (a school, a NAT) take turns of milliseconds. Hints answered by the rule of thumb (the client's share
+    of the pool taken) count: left out, one client's flood of them was answered in full (docs/deploy.md). With
+    16, one client keeping 48 connections busy still took a polite client's moves from 14 ms to 61 ms (median)
+    and 1.6 s (slowest) on SQLite; with 4, to 38 ms and 0.3 s."""
 
     def quotas(self, player: str, address: str | None) -> list[tuple[str, int]]:
         """The counters a new game of ``player`` from ``address`` (as :func:`address_bucket` counts it) is counted
@@ -79,3 +85,18 @@ def address_bucket(address: str) -> str:
 
 REFUSALS = Throttle()
 """This process's refusals: new games over a quota, solver jobs with no place, connections over the cap."""
+
+
+STEP_OUT: ContextVar[Callable[[], contextlib.AbstractContextManager[None]] | None] = ContextVar(
+    "step_out", default=None)
+"""How the request being answered steps out of its address's share (set by
+:class:`tableaux.web.middleware.AddressShare`); None outside one."""
+
+
+@contextlib.contextmanager
+def waiting_for_solver() -> Iterator[None]:
+    """While a request waits for a solver worker (:meth:`tableaux.web.pool.SolverPool.run`): out of its address's
+    share of requests in hand, and back in it after."""
+    step_out = STEP_OUT.get()
+    with step_out() if step_out is not None else contextlib.nullcontext():
+        yield

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
-import re
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
@@ -13,7 +13,7 @@ from pydantic import TypeAdapter, ValidationError
 from ..i18n import _, negotiate, ngettext, speaking
 from .errors import error_body
 from .identity import COOKIE, COOKIE_MAX_AGE, ISSUED
-from .limits import REFUSALS, address_bucket
+from .limits import REFUSALS, STEP_OUT, address_bucket
 from .models import TOKEN_HEADER, Conflict, Error, Unavailable
 
 MAX_BODY = 16 * 1024
@@ -298,18 +298,18 @@ class AddressShare(HttpMiddleware):
     the process starts and ends, so no lock is needed. The address is the socket's, or a trusted proxy's
     X-Forwarded-For (uvicorn puts it in the scope first).
 
-    Paths that match one of ``exempt`` are not counted: the solver's routes, whose answers take seconds and which
-    the solver pool shares out by address itself, so that players behind one address may each wait for one."""
+    A request that waits for a solver worker is out of the count while it waits (:data:`limits.STEP_OUT`): the
+    solver pool shares its places out by address itself, so that players behind one address may each wait for
+    one; what the request does in this process before and after counts."""
 
-    def __init__(self, app: ASGIApp, limit: int, exempt: Iterable[re.Pattern[str]] = ()) -> None:
+    def __init__(self, app: ASGIApp, limit: int) -> None:
         super().__init__(app)
         self.limit = limit
-        self.exempt = tuple(exempt)
         self.in_hand: dict[str, int] = {}
 
     async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         client, path = scope.get("client"), scope["path"]
-        if not path.startswith("/api/") or not client or any(route.match(path) for route in self.exempt):
+        if not path.startswith("/api/") or not client:
             await self.app(scope, receive, send)
             return
         address = address_bucket(client[0])
@@ -323,12 +323,28 @@ class AddressShare(HttpMiddleware):
                                 "moment").format(limit=self.limit))
             await send_json(send, 429, body, [(b"retry-after", b"1")])
             return
-        self.in_hand[address] = count + 1
+        self._enter(address)
+        token = STEP_OUT.set(functools.partial(self._stepped_out, address))
         try:
             await self.app(scope, receive, send)
         finally:
-            left = self.in_hand[address] - 1
-            if left:
-                self.in_hand[address] = left
-            else:
-                del self.in_hand[address]
+            STEP_OUT.reset(token)
+            self._leave(address)
+
+    def _enter(self, address: str) -> None:
+        self.in_hand[address] = self.in_hand.get(address, 0) + 1
+
+    def _leave(self, address: str) -> None:
+        left = self.in_hand[address] - 1
+        if left:
+            self.in_hand[address] = left
+        else:
+            del self.in_hand[address]
+
+    @contextlib.contextmanager
+    def _stepped_out(self, address: str) -> Iterator[None]:
+        self._leave(address)
+        try:
+            yield
+        finally:
+            self._enter(address)

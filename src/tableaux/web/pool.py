@@ -40,7 +40,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
 
 from ..i18n import ngettext
-from .limits import REFUSALS
+from .limits import REFUSALS, waiting_for_solver
 
 if TYPE_CHECKING:
     from ..advice.effort import Effort
@@ -240,7 +240,8 @@ class SolverPool:
             with _interrupts_held():
                 future: Future[Any] = pool.submit(fn, *args)
             try:
-                return await asyncio.wrap_future(future)
+                with waiting_for_solver():  # out of its address's share of requests meanwhile
+                    return await asyncio.wrap_future(future)
             except BrokenProcessPool:
                 self._replace(pool)
                 return None
