@@ -265,13 +265,25 @@ def test_solution_is_a_winning_line_from_the_current_position_and_marks_the_game
     assert (stats["won"], stats["assisted"]) == (0, 1)
 
 
-def test_solution_of_a_lost_position_says_so_and_changes_nothing(client: TestClient) -> None:
+def test_solution_of_a_lost_position_says_so_and_with_cards_hidden_marks_the_game_assisted(
+    client: TestClient,
+) -> None:
+    """That a position cannot be won is what only a look at its hidden cards tells: asked of the daily deal, it
+    would let a racer try moves against them for free, so the game counts as assisted, as after a peeking hint.
+    With every card in view it tells nothing the player cannot see, and changes nothing."""
     game = lost_line("eagle-wing", 5, seed=1)
     assert game.is_over()
+    before = tableaux.Game.replay(game.rules, 5, game.moves_played[:-1])
+    assert before.observation()["unseen"] > 0 and tableaux.solve(before).verdict == "unwinnable"
     view = send(client, start(client, "eagle-wing", 5), [str(m) for m in game.moves_played[:-1]])
-    assert tableaux.solve(tableaux.Game.replay(game.rules, 5, game.moves_played[:-1])).verdict == "unwinnable"
     answer = checked(client.post(f"/api/games/{view['id']}/solution", json={"version": view["version"]}))
     assert answer["verdict"] == "unwinnable" and answer["moves"] == []
+    assert answer["view"]["assisted"] and answer["view"]["position"] == view["position"]
+    classic = lost_line("king-albert-classic", 4, seed=1)
+    assert classic.is_over() and not classic.is_won()  # no move left: lost, with every card in view
+    view = send(client, start(client, "king-albert-classic", 4), [str(m) for m in classic.moves_played])
+    answer = checked(client.post(f"/api/games/{view['id']}/solution", json={"version": view["version"]}))
+    assert answer["verdict"] == "unwinnable"
     assert not answer["view"]["assisted"] and answer["view"]["version"] == view["version"]
 
 

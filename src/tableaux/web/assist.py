@@ -123,15 +123,17 @@ class Assist:
 
     async def solution(self, game_id: str, player: str, version: int, request: Asked | None = None,
                        played: float | None = None, client: str | None = None) -> dict[str, Any]:
-        def current(record: GameRecord, game: Game) -> dict[str, Any]:
+        def current(record: GameRecord, game: Game) -> tuple[dict[str, Any], bool]:
             check_version(record, game, version)
             if record.finished:
                 raise ApiError(422, "this game is finished; there is nothing left to solve")
-            return saved_game(game)
+            return saved_game(game), game.observation()["unseen"] > 0
 
-        saved = await run_in_threadpool(self.games.inspect, game_id, player, current)
+        saved, hidden = await run_in_threadpool(self.games.inspect, game_id, player, current)
         found = await self._in_pool(client, solution_job, saved, self.games.spend["solution"])
-        if found["verdict"] == "winnable":  # the way to win is shown: the game is assisted from now on
+        # The way to win shown, or that there is none where cards are hidden (what only a look at them tells: a
+        # racer could try moves against the hidden cards for free): the game is assisted from now on.
+        if found["verdict"] == "winnable" or (found["verdict"] == "unwinnable" and hidden):
             view = await run_in_threadpool(functools.partial(
                 self.games.change, game_id, player, version, lambda game: None, assisted=True, request=request,
                 played=played))

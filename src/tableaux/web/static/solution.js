@@ -111,6 +111,7 @@ export async function showSolution() {
       : peeks
         ? t("This position cannot be won: the solver searched every line (it looked at the face-down cards).") + " "
           + t("The chance beside it counts the layouts of the cards you have not seen, not the real one.")
+          + (answer.view.assisted && !v.assisted ? " " + t("This game now counts as assisted in the statistics.") : "")
         : t("This position cannot be won: no card is hidden, and the solver searched every line.");
     say(text);
     announce(text);
