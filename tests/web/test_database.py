@@ -154,7 +154,11 @@ def refusal(command: str, url: str, cwd: Path) -> subprocess.CompletedProcess[st
 @pytest.mark.parametrize("command", ["serve", "stats"])
 @pytest.mark.parametrize(("url", "wrong"), [
     ("postgresql://me:s3cret@127.0.0.1:1/games?sslmode=bogus", 'invalid sslmode value: "bogus"'),
-    ("postgresql://me:s3cret@127.0.0.1:abc/games", 'invalid integer value "abc" for connection option "port"'),
+    ("postgresql://me:s3cret@127.0.0.1:abc/games", "port 'abc' is not a number from 1 to 65535"),
+    # by a host name, libpq looked the port up as a service, failed as an unreachable host would, and the server
+    # waited for it
+    ("postgresql://me:s3cret@localhost:notaport/games", "port 'notaport' is not a number from 1 to 65535"),
+    ("host=localhost port=99999 dbname=games password=s3cret", "port '99999' is not a number from 1 to 65535"),
 ])
 def test_a_url_libpq_cannot_use_refuses_the_start_in_one_line_that_says_what_is_wrong(
     command: str, url: str, wrong: str, tmp_path: Path,

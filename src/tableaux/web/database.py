@@ -116,8 +116,15 @@ def _postgresql(text: str, unreadable: str) -> Database:
         raise StoreError(_("--db {db} needs psycopg (PostgreSQL support): {install}").format(
             db=repr(shown(text)), install=POSTGRES_EXTRA)) from None
     try:
-        conninfo_to_dict(text)
+        settings = conninfo_to_dict(text)
     except Exception as exc:  # psycopg.ProgrammingError: libpq's own reading of the text
         raise StoreError(unreadable.format(db=repr(shown(text)), error=shown(one_line(exc)),
                                            accepted=ACCEPTED)) from None
+    # libpq reads any port as text and refuses one that is not a number only as it connects, and then only for a
+    # host given by its address: for a host name it tries to look the port up as a service, and fails as a host
+    # that cannot be reached would, which the server waits out.
+    for port in str(settings.get("port") or "").split(","):
+        if port and not (port.isascii() and port.isdigit() and 0 < int(port) < 65536):
+            raise StoreError(unreadable.format(db=repr(shown(text)), accepted=ACCEPTED, error=_(
+                "port {port} is not a number from 1 to 65535").format(port=repr(shown(port)))))
     return Database(url=text)
