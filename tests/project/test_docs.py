@@ -109,7 +109,7 @@ def test_every_nginx_example_of_deploy_md_sends_a_host_its_servers_answer(tmp_pa
     from fastapi.testclient import TestClient
 
     from tableaux.web.app import create_app
-    from tableaux.web.server import LOOPBACK_NAMES
+    from tableaux.web.server import loopback_names
 
     text = (ROOT / "docs" / "deploy.md").read_text()
     groups = {name: re.findall(r"server (\S+);", body) for name, body in UPSTREAM.findall(text)}
@@ -124,7 +124,7 @@ def test_every_nginx_example_of_deploy_md_sends_a_host_its_servers_answer(tmp_pa
         for backend in groups.get(target, [target]):
             listen = backend.rsplit(":", 1)[0]
             listening.append(listen)
-            allowed = LOOPBACK_NAMES if listen in LOOPBACK_NAMES else None  # as run_serve decides
+            allowed = loopback_names(listen, listen)  # as run_serve decides, from the address it is bound to
             app = create_app(tmp_path / "games.sqlite3", allowed_hosts=allowed)
             answer = TestClient(app, base_url=f"http://{host}").get("/api/health")
             app.state.store.close()

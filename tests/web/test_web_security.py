@@ -130,3 +130,61 @@ def test_no_face_down_card_in_any_response(client: TestClient, name: str) -> Non
             r = client.get(path)
             check_no_hidden(r.content, mirror)
     assert responses > 200
+
+
+@pytest.mark.parametrize(("host", "address"), [("127.0.0.2", "127.0.0.2"), ("vm", "127.0.1.1"), ("::1", "::1")])
+def test_a_server_bound_to_any_loopback_address_answers_only_names_of_this_machine(
+    db: Path, host: str, address: str,
+) -> None:
+    """Decided by the address the socket is bound to, not by --host's spelling: 127.0.0.2, or a machine name
+    that /etc/hosts maps to 127.0.1.1, answered any Host (DNS rebinding) and said other computers could play."""
+    from tableaux.web.server import loopback_names
+
+    names = loopback_names(host, address)
+    assert names is not None and {host, address, "localhost", "127.0.0.1"} <= set(names)
+    app = create_app(db, allowed_hosts=names)
+    assert TestClient(app, base_url="http://evil.example").get("/api/games/info").status_code == 400
+    named = f"[{host}]" if ":" in host else host
+    assert TestClient(app, base_url=f"http://{named}:8000").get("/api/games/info").status_code == 200
+    app.state.store.close()
+
+
+def test_a_server_bound_beyond_this_machine_answers_any_host_name() -> None:
+    from tableaux.web.server import loopback_names
+
+    assert loopback_names("0.0.0.0", "0.0.0.0") is None and loopback_names("games.example", "192.0.2.5") is None
+
+
+def test_serve_on_another_loopback_address_refuses_a_foreign_host_and_says_it_is_this_machines(
+    tmp_path: Path,
+) -> None:
+    import http.client
+    import subprocess
+    import sys
+    import time
+
+    from helpers.net import free_port
+
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "tableaux", "serve", "--host", "127.0.0.2", "--port", str(port),
+                             "--no-browser", "--db", str(tmp_path / "g.sqlite3")],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                conn = http.client.HTTPConnection("127.0.0.2", port, timeout=5)
+                conn.request("GET", "/api/health", headers={"Host": "evil.example"})
+                status = conn.getresponse().status
+                break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < deadline
+                time.sleep(0.1)
+        assert status == 400
+        conn = http.client.HTTPConnection("127.0.0.2", port, timeout=5)
+        conn.request("GET", "/api/health")
+        assert conn.getresponse().status == 200
+    finally:
+        proc.terminate()
+        out, _ = proc.communicate(timeout=30)
+    assert "other computers" not in out, out

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import ipaddress
 import os
 import socket
 import sys
@@ -81,6 +82,21 @@ def open_socket(host: str, port: int, attempts: int = PORT_ATTEMPTS) -> tuple[so
         return sock, candidate
     raise ServeError(_("ports {first} to {last} on {host} are all busy; choose another with --port").format(
         first=port, last=last, host=host))
+
+
+def loopback_names(host: str, address: str) -> tuple[str, ...] | None:
+    """The names a server that only this machine can reach answers to in the Host header (against DNS
+    rebinding), or None when it listens beyond this machine. Decided by ``address``, the one its socket is bound
+    to, not by how ``--host`` spells it: 127.0.0.2, or a machine name that /etc/hosts maps to 127.0.1.1, is this
+    machine alone too."""
+    try:
+        loopback = ipaddress.ip_address(address.split("%")[0]).is_loopback
+    except ValueError:
+        return None
+    if not loopback:
+        return None
+    bound = (address, f"[{address}]") if ":" in address else (address,)
+    return tuple(dict.fromkeys((*LOOPBACK_NAMES, host.lower(), *bound)))
 
 
 def url_for(host: str, port: int) -> str:
@@ -173,13 +189,11 @@ def run_serve(args: argparse.Namespace) -> int:
 
     host = args.host
     workers = getattr(args, "workers", 1)
-    allowed_hosts = LOOPBACK_NAMES if host in LOOPBACK_NAMES else None
     try:
         database = database_of(args.db)
     except StoreError as exc:
         print(f"tableaux: {exc}", file=sys.stderr)
         return 2
-    settings = settings_of(args, database, allowed_hosts)
     try:
         away = check_database(database)
         asked = args.port or DEFAULT_PORT
@@ -187,6 +201,8 @@ def run_serve(args: argparse.Namespace) -> int:
     except (ServeError, StoreError, OSError) as exc:
         print(f"tableaux: {exc}", file=sys.stderr)
         return 2 if isinstance(exc, StoreMisconfigured) else 1
+    allowed_hosts = loopback_names(host, str(sock.getsockname()[0]))
+    settings = settings_of(args, database, allowed_hosts)
     if port != asked:
         print(_("Port {busy} is busy; using port {port} instead.").format(busy=asked, port=port), flush=True)
     url = url_for(host, port)
@@ -202,9 +218,10 @@ def run_serve(args: argparse.Namespace) -> int:
         print(_("Warning: --workers {count} starts more server processes than this machine has cores ({cores}); "
                 "they take turns on them, so answers get slower, not faster.").format(count=workers, cores=cores),
               file=sys.stderr, flush=True)
-    if host not in LOOPBACK_NAMES:
+    if allowed_hosts is None:
         print(_("Listening on {host}: other computers that can reach this one can play too "
-                "(each browser only ever sees its own games).").format(host=host), flush=True)
+                "(each browser only ever sees its own games).").format(host=f"[{host}]" if ":" in host else host),
+              flush=True)
     print(_("Press Ctrl+C to stop."), flush=True)
     server = None
     if workers == 1:
