@@ -392,3 +392,29 @@ def test_a_failure_the_first_look_finds_over_is_logged_as_short_at_most_once_a_m
     lines = [r.getMessage() for r in caplog.records]
     assert len(lines) == 2 and "cannot be used: connection refused" in lines[0] and "answers again" in lines[1]
     assert not outage.down
+
+
+def test_a_database_that_stays_away_for_a_new_reason_says_the_new_reason_once(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Down when the server started, then back but refusing its password: the log said only the first reason while
+    every request got 503, so the host looked for a network fault."""
+    from tableaux.web.outage import Health
+
+    refused, wrong = OSError("connection refused"), OSError('password authentication failed for user "games"')
+    tries = iter([refused, wrong, refused, wrong, wrong, None])
+
+    def look() -> None:
+        failure = next(tries)
+        if failure:
+            raise failure
+
+    outage = Health("games@db", look=look)
+    with caplog.at_level("WARNING", logger="tableaux.web"):
+        _watched(outage, "connection refused")
+    lines = [r.getMessage() for r in caplog.records]
+    assert lines[:2] == [
+        "The saved games database games@db cannot be used: connection refused. Requests that need it are refused, "
+        "saying so, until it can.",
+        'The saved games database games@db still cannot be used, now: password authentication failed for user '
+        '"games".']
+    assert len(lines) == 3 and lines[2].startswith("The saved games database games@db answers again, after ")

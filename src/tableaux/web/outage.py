@@ -131,6 +131,8 @@ class Health:
         self._lock = threading.Lock()
         self._down_since: float | None = None
         self._reason = ""
+        self._said: set[str] = set()
+        """The reasons the log has given while the database is away."""
         self._full = False
         """Down because the disk is full: reads still work, so only a write that works shows it is over."""
         self._watching = False
@@ -170,14 +172,23 @@ class Health:
             self._back()
 
     def _lost(self, reason: str, full: bool = False) -> None:
+        """The database cannot be used, for ``reason``: said as it goes, and again for each new reason while it
+        stays away (a server that could not be reached and now refuses the password is another thing to mend)."""
         with self._lock:
-            if self._down_since is not None:
-                return
-            self._down_since = time.monotonic()
+            first = self._down_since is None
+            if first:
+                self._down_since = time.monotonic()
+                self._full = full
+                self._said = set()
             self._reason = reason
-            self._full = full
-        log.warning(_("The saved games database {name} cannot be used: {reason}. Requests that need it are "
-                      "refused, saying so, until it can.").format(name=self.name, reason=reason))
+            new = reason not in self._said
+            self._said.add(reason)
+        if first:
+            log.warning(_("The saved games database {name} cannot be used: {reason}. Requests that need it are "
+                          "refused, saying so, until it can.").format(name=self.name, reason=reason))
+        elif new:
+            log.warning(_("The saved games database {name} still cannot be used, now: {reason}.").format(
+                name=self.name, reason=reason))
 
     def _back(self) -> None:
         with self._lock:
