@@ -14,7 +14,7 @@ def held_refusals(monkeypatch: pytest.MonkeyPatch) -> list[tuple[float, Callable
     """REFUSALS with nothing counted, and no timer of an earlier test's that could write into this one's log; the
     timers it sets, ``(seconds, action)``, are returned instead of started."""
     scheduled: list[tuple[float, Callable[[], None]]] = []
-    for kept in ("_logged", "_counts", "_words", "_scheduled"):
+    for kept in ("_logged", "_counts", "_words", "_sources", "_scheduled"):
         monkeypatch.setattr(REFUSALS, kept, {})
     monkeypatch.setattr(REFUSALS, "later", lambda seconds, action: scheduled.append((seconds, action)))
     return scheduled

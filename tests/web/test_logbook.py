@@ -94,8 +94,26 @@ def test_the_app_s_refusals_reach_the_log_counted_and_worded_for_one_and_many_wh
             for deal in range(151):
                 answers.append(client.post("/api/games", json={"game": "king-albert", "deal": deal}).status_code)
             assert [line for line in lines(caplog) if "refused" in line] == [
-                "1 new game refused, over a player's or an address's limit a minute, since the last such line."]
+                "1 new game refused, over a player's or an address's limit a minute, since the last such line. Most "
+                "came from testclient (1)."]
     assert answers.count(429) == 150
     assert [line for line in lines(caplog) if "refused" in line] == [
-        "1 new game refused, over a player's or an address's limit a minute, since the last such line.",
-        "149 new games refused, over a player's or an address's limit a minute, since the last such line."]
+        "1 new game refused, over a player's or an address's limit a minute, since the last such line. Most came "
+        "from testclient (1).",
+        "149 new games refused, over a player's or an address's limit a minute, since the last such line. Most came "
+        "from testclient (149)."]
+
+
+def test_a_line_names_the_address_most_of_its_refusals_came_from_since_the_line_before(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The client to look at: a refusal line that keeps coming back said how many, never whose."""
+    now, scheduled, throttle = held_throttle()
+    with caplog.at_level("WARNING", logger="tableaux.web"):
+        for event, source in enumerate(["192.0.2.7"] + ["198.51.100.9"] * 3 + ["192.0.2.7"] * 2 + [None]):
+            now[0] = event
+            throttle.note("address share", lambda count: f"{count} refused.", source=source)
+        scheduled[0][1]()
+        throttle.note("connections", lambda count: f"{count} closed.")
+    assert lines(caplog) == ["1 refused. Most came from 192.0.2.7 (1).",
+                             "6 refused. Most came from 198.51.100.9 (3).",  # since the line before
+                             "1 closed."]

@@ -14,7 +14,10 @@ import logging
 import threading
 import time
 import weakref
+from collections import Counter
 from collections.abc import Callable
+
+from ..i18n import _
 
 log = logging.getLogger("tableaux.web")
 
@@ -57,17 +60,20 @@ class Throttle:
         self._lock = threading.Lock()
         self._counts: dict[str, int] = {}
         self._words: dict[str, Words] = {}
+        self._sources: dict[str, Counter[str]] = {}
+        """For each kind, the client addresses its events since its last line came from."""
         self._logged: dict[str, float] = {}
         self._scheduled: dict[str, object] = {}
         """The timer each kind waits on, by a ticket of its own: a timer whose ticket is not there has nothing to do."""
         _THROTTLES.add(self)
 
-    def note(self, kind: str, words: Words) -> None:
+    def note(self, kind: str, words: Words, source: str | None = None) -> None:
         """One event of ``kind``; ``words(count)`` is the log line for ``count`` of them, made only when a line is
-        due (the words of the kind's last event are the ones written)."""
+        due (the words of the kind's last event are the ones written). ``source``, the client address the event
+        came from: the line names the one most of its events came from, the client a host would look at."""
         with self._lock:
             count = self._counts[kind] = self._counts.get(kind, 0) + 1
-            self._words[kind] = words
+            self._words[kind] = self._with_source(kind, words, source)
             now = self.clock()
             last = self._logged.get(kind)
             if last is not None and now - last < self.every:
@@ -76,8 +82,21 @@ class Throttle:
                     (self.later or schedule)(last + self.every - now, lambda: self._due(kind, ticket))
                 return
             self._logged[kind] = now
-            del self._counts[kind], self._words[kind]
+            words = self._words.pop(kind)
+            del self._counts[kind]
+            self._sources.pop(kind, None)
         log.warning(words(count))
+
+    def _with_source(self, kind: str, words: Words, source: str | None) -> Words:
+        """``words``, followed by the address most of the kind's events since its last line came from."""
+        if source is not None:
+            self._sources.setdefault(kind, Counter())[source] += 1
+        sources = self._sources.get(kind)
+        if not sources:
+            return words
+        (address, most), = sources.most_common(1)
+        return lambda count: words(count) + " " + _("Most came from {address} ({count}).").format(
+            address=address, count=most)
 
     def _due(self, kind: str, ticket: object) -> None:
         """The kind's minute is over: its line, if events are waiting for one."""
@@ -87,6 +106,7 @@ class Throttle:
             del self._scheduled[kind]
             count = self._counts.pop(kind, 0)
             words = self._words.pop(kind, None)
+            self._sources.pop(kind, None)
             if not count or words is None:
                 return
             self._logged[kind] = self.clock()
@@ -99,6 +119,7 @@ class Throttle:
             waiting = [(self._words.pop(kind), count) for kind, count in self._counts.items()]
             self._logged.update(dict.fromkeys(self._counts, now))
             self._counts.clear()
+            self._sources.clear()
         for words, count in waiting:
             log.warning(words(count))
 

@@ -318,7 +318,7 @@ class AddressShare(HttpMiddleware):
             REFUSALS.note("address share", lambda refused: ngettext(
                 "{count} request refused: its address had {limit} in hand already, since the last such line.",
                 "{count} requests refused: their address had {limit} in hand already, since the last such line.",
-                refused).format(count=refused, limit=self.limit))
+                refused).format(count=refused, limit=self.limit), source=address)
             body = error_body(_("too many requests at once from one address: at most {limit}; try again in a "
                                 "moment").format(limit=self.limit))
             await send_json(send, 429, body, [(b"retry-after", b"1")])

@@ -364,10 +364,11 @@ class Games:
 def too_many(exc: QuotaExceeded) -> ApiError:
     """429 with Retry-After: which limit was reached, and when a new game can start (and a line in the log, at most
     one a minute: :data:`~tableaux.web.limits.REFUSALS`)."""
+    address = exc.bucket.removeprefix("address:") if exc.bucket.startswith("address:") else None
     REFUSALS.note("new games", lambda count: ngettext(
         "{count} new game refused, over a player's or an address's limit a minute, since the last such line.",
         "{count} new games refused, over a player's or an address's limit a minute, since the last such line.",
-        count).format(count=count))
+        count).format(count=count), source=address)
     if exc.bucket.startswith("player:"):
         message = _("too many new games: at most {limit} a minute for each player; try again in {seconds} s")
     else:

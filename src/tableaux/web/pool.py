@@ -213,7 +213,7 @@ class SolverPool:
                 "the last such line.",
                 "{count} solver answers done without the solver (a hint by the rule of thumb, a chance, a solution or "
                 "where a game was lost answered 503), the pool full or the asking address holding its share, since "
-                "the last such line.", count).format(count=count))
+                "the last such line.", count).format(count=count), source=client)
         return None
 
     def release(self, place: Place) -> None:
