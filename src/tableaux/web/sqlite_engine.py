@@ -93,7 +93,8 @@ class SqliteEngine:
     def _one_writer(self) -> Iterator[None]:
         """This process's turn to write, waited for as long as SQLite waits for the file's."""
         if not self._writing.acquire(timeout=BUSY_TIMEOUT):
-            raise sqlite3.OperationalError("database is locked (this process's other writes took too long)")
+            raise sqlite3.OperationalError("database is locked (the write before this one in this process waited "
+                                           "too long: a slow write, or another program holding the file)")
         try:
             yield
         finally:
