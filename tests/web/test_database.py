@@ -135,6 +135,7 @@ def test_an_unreachable_postgresql_server_at_start_is_one_line_and_the_server_wa
         assert "127.0.0.1" not in answer["error"] and "refused" not in answer["error"]  # the log's, not theirs
         health = httpx2.get(url + "api/health", timeout=30)  # what a load balancer or a monitor sees
         assert health.status_code == 503 and health.json()["cause"] == "database", health.text
+        assert httpx2.head(url + "api/health", timeout=30).status_code == 503
     assert list(tmp_path.iterdir()) == []
 
 

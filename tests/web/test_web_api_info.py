@@ -100,11 +100,18 @@ def test_game_info_gives_the_deal_limit_and_how_each_rank_reads_on_a_card(client
     assert info["rank_labels"]["T"] == "10"  # the notation's T is not what a card face shows
 
 
-def test_the_health_check_answers_200_while_the_database_answers_and_makes_no_player(client: TestClient) -> None:
+def test_the_health_check_answers_200_to_get_and_head_while_the_database_answers_and_makes_no_player(
+    client: TestClient,
+) -> None:
     """A load balancer asks every few seconds: each ask must not cost a player (a cookie, a token)."""
     r = client.get("/api/health")
     assert r.status_code == 200 and r.json() == {"status": "ok"}
     assert "set-cookie" not in r.headers and "x-player-token" not in r.headers
+    r = client.head("/api/health")  # many uptime monitors ask with HEAD: it was 405
+    assert r.status_code == 200 and r.content == b"" and "set-cookie" not in r.headers
+    page = client.head("/")
+    assert page.status_code == 200 and page.content == b"" and page.headers["content-type"].startswith("text/html")
+    assert int(page.headers["content-length"]) == len(client.get("/").content)  # GET's headers
 
 
 def test_the_page_scripts_apply_no_rule_and_name_no_game() -> None:

@@ -40,6 +40,7 @@ from .middleware import (
     MAX_BODY,
     AddressShare,
     AnswerCheck,
+    HeadAsGet,
     IdentityHeaders,
     JsonBodies,
     RequestLanguage,
@@ -291,5 +292,6 @@ def create_app(
     app.add_middleware(JsonBodies, limit=MAX_BODY)
     app.add_middleware(SecurityHeaders, allowed_hosts=allowed_hosts)
     if check_answers if check_answers is not None else os.environ.get(CHECK_ANSWERS) == "1":
-        app.add_middleware(AnswerCheck)  # outermost: it sees the answers of every other layer
+        app.add_middleware(AnswerCheck)  # it sees the answers of every other layer
+    app.add_middleware(HeadAsGet)  # outermost: within it, a HEAD is a GET
     return app

@@ -67,6 +67,26 @@ class HttpMiddleware:
         raise NotImplementedError
 
 
+class HeadAsGet(HttpMiddleware):
+    """HEAD is answered as GET would be, without the body, as HTTP means it: the routes take GET alone, and uptime
+    monitors and load balancers often ask with HEAD (it was 405). The headers, Content-Length among them, are
+    GET's."""
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def headers_only(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                if message.get("more_body", False):
+                    return
+                message = {"type": "http.response.body", "body": b""}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, headers_only)
+
+
 class SecurityHeaders(HttpMiddleware):
     """Security headers on every response, and (optionally) a Host allow-list against DNS rebinding."""
 
