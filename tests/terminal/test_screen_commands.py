@@ -376,3 +376,12 @@ def test_the_status_line_says_when_no_legal_move_is_left() -> None:
         assert "No legal move left" in rows_of(pilot.app, "#status")[0]
 
     drive(make_app(game), scenario)
+
+
+def test_ctrl_p_opens_no_palette_of_textuals_own_the_keys_are_on_the_rules_page() -> None:
+    async def scenario(pilot: Pilot) -> None:
+        screen = pilot.app.screen
+        await pilot.press("ctrl+p")
+        assert pilot.app.screen is screen
+
+    drive(make_app(tableaux.new_game("king-albert", 1)), scenario)

@@ -87,6 +87,9 @@ class TableauxApp(Commands, Hands, App[None]):
     """One sitting on the full-screen board."""
 
     TITLE = "tableaux"
+    ENABLE_COMMAND_PALETTE = False
+    """Textual's own Ctrl+P palette is off: its Keys panel squeezed the board, did not close with Escape, and left
+    a stale "too narrow" warning; every command is on a key, and [?] lists them."""
     CSS = """
     Screen { layout: vertical; }
     #status { height: 1; background: $panel; color: $text; padding: 0 1; }
