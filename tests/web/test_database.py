@@ -349,6 +349,18 @@ def _attempt(action: Any, *args: Any) -> object:
         return exc
 
 
+def looks(*failures: Exception | None) -> Any:
+    """A look for the database that fails with each of ``failures`` in turn; None: it answers."""
+    tries = iter(failures)
+
+    def look() -> None:
+        failure = next(tries)
+        if failure:
+            raise failure
+
+    return look
+
+
 def _watched(health: Any, reason: str) -> None:
     """``health.failed(reason)``, and wait for the watch it starts to end."""
     import threading
@@ -380,14 +392,7 @@ def test_a_failure_the_first_look_finds_over_is_logged_as_short_at_most_once_a_m
         "such line (the last: SSL SYSCALL error: EOF detected)."]
     assert not health.down
     caplog.clear()
-    tries = iter([OSError("connection refused"), None])
-
-    def look() -> None:
-        failure = next(tries)
-        if failure:
-            raise failure
-
-    outage = Health("games@db", look=look)
+    outage = Health("games@db", look=looks(OSError("connection refused"), None))
     with caplog.at_level("WARNING", logger="tableaux.web"):
         _watched(outage, "connection refused")
     lines = [r.getMessage() for r in caplog.records]
@@ -402,14 +407,7 @@ def test_a_database_that_stays_away_for_a_new_reason_says_the_new_reason_once(
     from tableaux.web.outage import Health
 
     refused, wrong = OSError("connection refused"), OSError('password authentication failed for user "games"')
-    tries = iter([refused, wrong, refused, wrong, wrong, None])
-
-    def look() -> None:
-        failure = next(tries)
-        if failure:
-            raise failure
-
-    outage = Health("games@db", look=look)
+    outage = Health("games@db", look=looks(refused, wrong, refused, wrong, wrong, None))
     with caplog.at_level("WARNING", logger="tableaux.web"):
         _watched(outage, "connection refused")
     lines = [r.getMessage() for r in caplog.records]

@@ -73,6 +73,17 @@ class Commands:
         self.cancel_pick()
         self.do(command)
 
+    def ask_first(self, question: str, then: Callable[[], None], otherwise: str) -> None:
+        """Ask ``question`` (:class:`.dialogs.Confirm`: only y says yes); yes runs ``then``, no says ``otherwise``."""
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                then()
+            else:
+                self.tell([Said(otherwise, "note")])
+
+        self.push_screen(Confirm(question), answered)  # type: ignore[attr-defined]
+
     # --- moves and the history ------------------------------------------------------------------------
     def action_deal(self) -> None:
         self.afresh(self.sitting.deal_stock)
@@ -91,17 +102,11 @@ class Commands:
             self.afresh(self.sitting.restart)
             return
 
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.afresh(self.sitting.restart)
-            else:
-                self.tell([Said(_("Not restarted: play on."), "note")])
-
         question = ngettext("Back to the start of the deal? Your {n} move is taken back; [r] plays it again, "
                             "until your next move.",
                             "Back to the start of the deal? Your {n} moves are taken back; [r] plays them again, "
                             "until your next move.", played).format(n=played)
-        self.push_screen(Confirm(question), answered)  # type: ignore[attr-defined]
+        self.ask_first(question, lambda: self.afresh(self.sitting.restart), _("Not restarted: play on."))
 
     def action_moves(self) -> None:
         moves = self.game.legal_moves()
@@ -153,13 +158,8 @@ class Commands:
             self.tell([refusal])
             return
 
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.afresh(self.sitting.giveup)
-            else:
-                self.tell([Said(_("Not given up: play on."), "note")])
-
-        self.push_screen(Confirm(advice.give_up_question(self.game)), answered)  # type: ignore[attr-defined]
+        self.ask_first(advice.give_up_question(self.game), lambda: self.afresh(self.sitting.giveup),
+                       _("Not given up: play on."))
 
     def action_lost(self) -> None:
         from .. import advice
@@ -187,16 +187,10 @@ class Commands:
             self.find_solution()  # nothing left to count: the game already does not count as the player's own
             return
 
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.find_solution()
-            else:
-                self.tell([Said(_("Solution not shown: the game still counts as your own."), "note")])
-
         # A single key makes the game assisted for good, so it asks first, as the browser does.
         question = _("Show the solution? The solver plays the rest of the game for you, so it will count as played "
                      "with the solver's help in your statistics.")
-        self.push_screen(Confirm(question), answered)  # type: ignore[attr-defined]
+        self.ask_first(question, self.find_solution, _("Solution not shown: the game still counts as your own."))
 
     def find_solution(self) -> None:
         """Look for a winning line from here; once one is found the game counts as assisted."""
@@ -281,11 +275,8 @@ class Commands:
                 self.tell(self.sitting.save(path))
                 return
 
-            def replace(yes: bool | None) -> None:
-                self.tell(self.sitting.save(path) if yes else [Said(_("Not saved."), "note")])
-
-            self.push_screen(Confirm(_("{path} already exists and may hold another game. Replace it?").format(  # type: ignore
-                path=path)), replace)
+            self.ask_first(_("{path} already exists and may hold another game. Replace it?").format(path=path),
+                           lambda: self.tell(self.sitting.save(path)), _("Not saved."))
 
         self.push_screen(Ask(_("Save this game to which file?"), value=default), answered)  # type: ignore
 
@@ -305,13 +296,7 @@ class Commands:
             self.exit()  # type: ignore[attr-defined]
             return
 
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.exit()  # type: ignore[attr-defined]
-            else:
-                self.tell([Said(_("Still playing."), "note")])
-
-        self.push_screen(Confirm(warning + " " + _("Quit anyway?")), answered)  # type: ignore[attr-defined]
+        self.ask_first(warning + " " + _("Quit anyway?"), self.exit, _("Still playing."))  # type: ignore[attr-defined]
 
     # --- reading --------------------------------------------------------------------------------------------
     def action_rules(self) -> None:
