@@ -78,7 +78,7 @@ def test_the_store_and_the_page_parts_are_leaves() -> None:
 def test_drawing_the_page_does_not_reach_the_layers_above_it() -> None:
     """render.js draws a view; the actions and input reach it, never the other way round."""
     graph = imports()
-    assert not {"actions.js", "input.js", "app.js", "start.js"} & reachable(graph, "render.js")
+    assert not {"actions.js", "input.js", "keyboard.js", "app.js", "start.js"} & reachable(graph, "render.js")
 
 
 def test_settings_and_the_board_do_not_reach_the_page_state() -> None:

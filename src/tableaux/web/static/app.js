@@ -1,8 +1,8 @@
 // The browser game: wiring the page's controls to what they do, and nothing else. The page is split along its
 // own seams: store.js (the page's state and its setters), render.js (drawing a view), dom.js (the page's fixed
-// parts), actions.js (requests to the server), input.js (mouse, touch and keyboard), start.js (opening the
-// page), dialogs.js (rules, statistics), race.js (the daily race's leaderboard); board.js and cards.js draw the
-// table from the server's game info.
+// parts), actions.js (requests to the server), input.js (mouse and touch), keyboard.js (the keys), start.js
+// (opening the page), dialogs.js (rules, statistics), race.js (the daily race's leaderboard); board.js and
+// cards.js draw the table from the server's game info.
 
 import { act, newGame, restart, resume, showHint, wireAutoHome } from "./actions.js";
 import { wireClock } from "./clock.js";
@@ -13,17 +13,8 @@ import { $, board, notice, onChosen } from "./dom.js";
 import { wireFair } from "./fair.js";
 import { wireFinish } from "./finish.js";
 import { chooseLanguage, refocusAfterReload } from "./i18n.js";
-import {
-  focusedPlace,
-  focusTable,
-  keepDrag,
-  onClick,
-  onKeyDown,
-  onPointerDown,
-  onPointerMove,
-  onPointerUp,
-  restoreFocus,
-} from "./input.js";
+import { keepDrag, onPointerDown, onPointerMove, onPointerUp } from "./input.js";
+import { focusedPlace, focusTable, onClick, onKeyDown, restoreFocus } from "./keyboard.js";
 import { fitToolbar, initMenu, watchRoom } from "./layout.js";
 import { registerWorker, whenReachable } from "./pwa.js";
 import { openRace, wireRace } from "./race.js";
