@@ -111,8 +111,6 @@ class PlaySession(RuleBasedStateMachine):
     def history_is_the_played_line(self) -> None:
         assert self.game.state == self.history[-1]
         assert len(self.game.moves_played) == len(self.history) - 1
-        played = self.game.moves_played
-        assert self.game.last_move == (played[-1] if played else None)  # what undo takes back
 
     @invariant()
     def face_down_count_is_exact_in_king_albert(self) -> None:

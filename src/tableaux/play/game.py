@@ -169,12 +169,6 @@ class Game:
         return list(self._line[:self._cursor])
 
     @property
-    def last_move(self) -> Move | None:
-        """The move that made the current position, the one :meth:`undo` takes back (None at the deal): one move
-        read, where ``moves_played[-1]`` lists them all."""
-        return self._line[self._cursor - 1] if self._cursor else None
-
-    @property
     def redo_moves(self) -> list[Move]:
         """Moves that :meth:`redo` would replay, next one first."""
         return list(self._line[self._cursor:])
