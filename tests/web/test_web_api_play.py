@@ -89,7 +89,6 @@ def test_undo_redo_restart(client: TestClient) -> None:
     assert r.status_code == 200
     view = r.json()
     assert view["version"] == 5 and view["moves"] == 3
-    assert view["last_move"]["text"] == texts[2]  # what the next undo takes back
     mirror = engine_game(view, texts)
     mirror.undo()
     assert view["position"] == mirror.public_position()
@@ -100,7 +99,7 @@ def test_undo_redo_restart(client: TestClient) -> None:
     r = client.post(f"/api/games/{gid}/restart", json={"version": view["version"]})
     view = r.json()
     assert r.status_code == 200 and view["version"] == 7 and view["moves"] == 0
-    assert view["position"]["piles"] == start["piles"] and view["last_move"] is None
+    assert view["position"]["piles"] == start["piles"]
     # Restart keeps the moves for redo.
     r = client.post(f"/api/games/{gid}/redo", json={"version": view["version"]})
     assert r.json()["position"]["piles"] == engine_game(view, texts[:1]).public_position()["piles"]

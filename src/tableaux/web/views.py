@@ -74,7 +74,6 @@ def make_view(record: GameRecord, game: Game) -> dict[str, Any]:
         "home_moves": home,
         "safe_moves": safe,
         "finish": [] if finished else finish_line(game, position, proven),
-        "last_move": game.moves_played[-1].to_dict() if game.moves_played else None,
         # The time played up to the last change (tableaux.web.clock); the page counts on from there while the
         # player plays. Cut to a tenth, never rounded up: clocks (formatTime in render.js, clock in
         # terminal/record.py) show whole seconds gone by, and rounding up would make 1.96 s show as 0:02 here and 0:01

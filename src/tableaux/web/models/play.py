@@ -63,9 +63,6 @@ class View(Answer):
     finish: list[LegalMove] = Field(
         description="when no choice is left to make, the moves that play the game home (what 'Finish' plays): "
         "every card is on view and safe moves alone win; else empty. Worked out from the cards on view only")
-    last_move: LegalMove | None = Field(
-        description="the move that made this position, the one undo takes back (null at the deal): the page names "
-        "the cards an undo takes back, and a redo plays again")
     elapsed_seconds: Annotated[float, Field(ge=0)] = Field(
         description="the time played up to the last change: what the page counted, within the server's own count "
         "of the time between changes; it starts at the first move")

@@ -7,7 +7,7 @@ import { mayTakeHelp } from "./confirm.js";
 import { $, announce, button, notice, tell } from "./dom.js";
 import { games } from "./games.js";
 import { t, tn } from "./i18n.js";
-import { adopt, decorate, describe, label, moveWords } from "./render.js";
+import { adopt, decorate, describe, label } from "./render.js";
 import { hintMode, showLabels } from "./settings.js";
 import { enqueue, S, setHint, setLastMove, setSelection, stockMove } from "./store.js";
 
@@ -32,21 +32,8 @@ export async function act(what) {
   if (possible[what] === false) return;
   const view = await api.action(before.id, what, before.version, report());
   adopt(view);
-  announce({ undo: undone(before, view), redo: redone(before, view), restart: t("Deal restarted.") }[what]);
+  announce({ undo: t("Undid the last move."), redo: t("Redid a move."), restart: t("Deal restarted.") }[what]);
   notice("");
-}
-
-/** What an undo took back, by its cards: the move that made the position before it (a stock's, in general words). */
-function undone(before, after) {
-  const move = before.last_move;
-  if (!move || move.source === "stock" || move.target === "stock") return t("Undid the last move.");
-  return t("Took back {move}.", { move: moveWords(move, after.position.piles) });
-}
-
-/** What a redo played again, as a move is said. */
-function redone(before, after) {
-  const move = after.last_move;
-  return move ? t("Played again: {move}.", { move: describe(move, before, after) }) : t("Redid a move.");
 }
 
 /**

@@ -41,16 +41,6 @@ export function reportError(err) {
 }
 
 // ---------------------------------------------------------------- describing moves
-/** The cards of a tableau or foundation move and where they go, by name, read from `piles` where they lie on
- * `move.source` (before the move, or after an undo put them back). */
-export function moveWords(move, piles) {
-  const card = cardName(piles[move.source].slice(-move.count)[0].card);
-  return move.count > 1
-    ? tn("{card} and {n} more card to {pile}", "{card} and {n} more cards to {pile}", move.count - 1,
-      { card, pile: label(move.target) })
-    : t("{card} to {pile}", { card, pile: label(move.target) });
-}
-
 export function describe(move, before, after) {
   const old = before.position.piles;
   const now = after.position.piles;
@@ -59,7 +49,12 @@ export function describe(move, before, after) {
     return t("{card} turned onto the waste", { card: cardName(top && top.card) });
   }
   if (move.target === "stock") return t("Waste turned over to make a new stock");
-  let text = moveWords(move, old);
+  const moved = old[move.source].slice(-move.count);
+  const card = cardName(moved[0].card);
+  let text = move.count > 1
+    ? tn("{card} and {n} more card to {pile}", "{card} and {n} more cards to {pile}", move.count - 1,
+      { card, pile: label(move.target) })
+    : t("{card} to {pile}", { card, pile: label(move.target) });
   const src = now[move.source];
   const top = src[src.length - 1];
   const seen = old[move.source].slice(0, -move.count).some((c) => c.up && top && c.card === top.card);
