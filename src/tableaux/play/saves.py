@@ -75,6 +75,12 @@ MAX_SAVE_BYTES = 4 * 1024 * 1024
 
 def load(path: str | os.PathLike[str]) -> Game:
     """Load a game saved by :meth:`Game.save`."""
+    return loads(read_text(path))
+
+
+def read_text(path: str | os.PathLike[str]) -> str:
+    """A saved game's text, read as :func:`load` reads it: at most :data:`MAX_SAVE_BYTES`, and a
+    :class:`SaveFileError` that says why it cannot be read."""
     try:
         with open(path, "rb") as f:
             data = f.read(MAX_SAVE_BYTES + 1)
@@ -87,4 +93,4 @@ def load(path: str | os.PathLike[str]) -> Game:
         error = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         raise SaveFileError(_("cannot read saved game {file}: {error}").format(
             file=repr(str(path)), error=error)) from None
-    return loads(text)
+    return text

@@ -16,7 +16,6 @@ from collections.abc import Callable
 from ..i18n import _, ngettext
 from ..play.game import Game, new_game
 from ..play.save_file import SaveFileError
-from ..play.saves import load
 from ..rulebook.cards import CardError
 from ..rulebook.deal import DealError
 from ..rulebook.engine import Move, TableauxError, short_name
@@ -383,8 +382,8 @@ class Sitting:
                 Said("  tableaux play --load " + shlex.quote(str(path)))]
 
     def load(self, path: Path) -> list[Said]:
-        game = load(path)  # what is wrong with the file, said as the library says it
-        saved = read_kept(path)._replace(game=game)
+        saved = read_kept(path)  # what is wrong with the file, said as the library's load says it
+        game = saved.game
         said = self.switch_to(game, _("Loaded {game} deal {deal}.").format(game=_(game.rules.title), deal=game.deal),
                               saved._replace(path=None))  # its clock goes on; it is kept apart from the file
         self.save_path = path

@@ -22,7 +22,7 @@ from ..common.dirs import user_dir
 from ..i18n import _, ngettext
 from ..play.game import Game
 from ..play.save_file import write_save
-from ..play.saves import MAX_SAVE_BYTES, SaveFileError, loads
+from ..play.saves import SaveFileError, loads, read_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -84,15 +84,14 @@ def write_kept(path: StrPath, game: Game, seconds: float, recorded: bool = False
 def read_kept(path: StrPath) -> Saved:
     """A game written by :func:`write_kept` (or by :meth:`Game.save`: no time played); :class:`SaveFileError`
     when it cannot be read."""
+    text = read_text(path)
     try:
-        with open(path, "rb") as f:
-            text = f.read(MAX_SAVE_BYTES + 1)
-            played_at = os.fstat(f.fileno()).st_mtime
+        played_at = os.stat(path).st_mtime
     except OSError as exc:
         raise SaveFileError(str(exc)) from None
     import json
 
-    game = loads(text.decode("utf-8", "replace"))
+    game = loads(text)
     data = json.loads(text)
     seconds = data.get("seconds", 0.0)
     return Saved(path, game, float(seconds) if isinstance(seconds, int | float) and seconds >= 0 else 0.0,
