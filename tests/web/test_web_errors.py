@@ -70,6 +70,17 @@ def test_malformed_bodies(client: TestClient, content: bytes, ctype: str, status
     assert client.get("/api/current").status_code == 404
 
 
+@pytest.mark.parametrize("blank", [b" ", b"\n", b" \t\r\n "])
+def test_a_body_of_white_space_alone_is_not_json_even_where_the_body_is_optional(
+        client: TestClient, blank: bytes) -> None:
+    view = new_game(client)
+    r = client.post(f"/api/games/{view['id']}/hint", content=blank, headers={"content-type": "application/json"})
+    assert r.status_code == 400, r.text
+    assert "not valid JSON" in r.json()["error"]
+    assert without_clock(view_of(client, view)) == without_clock(view)  # no hint given: not marked assisted
+    assert client.post(f"/api/games/{view['id']}/hint").status_code == 200  # no body at all is no body
+
+
 def test_json_content_type_with_charset_is_accepted(client: TestClient) -> None:
     r = client.post("/api/games", content=b'{"game": "king-albert", "deal": 1}',
                     headers={"content-type": "application/json; charset=utf-8"})

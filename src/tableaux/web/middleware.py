@@ -154,9 +154,9 @@ class JsonBodies(HttpMiddleware):
             if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
-        if not body.strip():
-            body = b""  # only white space: no body at all, as far as any route is concerned
-        elif scope["path"].startswith("/api/"):
+        # Only an empty body is no body. White space alone is not JSON, so an API route
+        # refuses it like any other text that is not, even where its body is optional.
+        if body and scope["path"].startswith("/api/"):
             refusal = json_refusal(body, headers.get(b"content-type", b"").decode("latin-1"))
             if refusal is not None:
                 await send_json(send, *refusal)
