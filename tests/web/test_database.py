@@ -96,6 +96,31 @@ def test_a_password_in_a_key_value_string_is_never_shown() -> None:
     assert str(Database(url=r"password='s3cret\\' host=h")) == "password=*** host=h"
 
 
+@pytest.mark.parametrize(("url", "seen"), [
+    ("postgresql://db.example/games?sslpassword=s3cret&sslmode=require",
+     "postgresql://db.example/games?sslpassword=***&sslmode=require"),
+    ("postgresql://db.example/games?%73sl%70assword=s3cret", "postgresql://db.example/games?%73sl%70assword=***"),
+    ("postgresql://me@db.example/games?password=ab#s3cret", "postgresql://me@db.example/games?password=***"),
+    ("host=db.example sslpassword=s3cret dbname=games", "host=db.example sslpassword=*** dbname=games"),
+    (r"host=db.example password=ab\ s3cret dbname=games", "host=db.example password=*** dbname=games"),
+])
+def test_every_secret_parameter_is_hidden_wherever_the_database_is_shown(url: str, seen: str) -> None:
+    """libpq reads a secret from each of these (a name in the query may be percent-encoded; a # is part of a
+    value); the start line, the outage log's lines and the refusals all show the database without it."""
+    pytest.importorskip("psycopg", reason="PostgreSQL URLs are read by psycopg (pip install '.[postgres]')")
+    from psycopg.conninfo import conninfo_to_dict
+
+    from tableaux.web.postgres_engine import PostgresEngine
+
+    assert "s3cret" in str(conninfo_to_dict(url))  # what is hidden is a secret libpq reads
+    assert str(parse_database(url)) == seen
+    assert PostgresEngine(url).health.name == seen
+    spelled = " " if "?" not in url else "&"
+    with pytest.raises(StoreError, match="libpq can read") as refused:
+        parse_database(url + spelled + "colour=blue")
+    assert "s3cret" not in str(refused.value) and "***" in str(refused.value)
+
+
 @pytest.mark.parametrize("command", ["serve", "stats"])
 def test_the_command_line_refuses_a_bad_db_with_one_line_and_creates_nothing(
     command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,

@@ -237,17 +237,26 @@ def describe(exc: BaseException) -> str:
     return text.removeprefix("connection failed: ").removeprefix("connection is bad: ").strip()
 
 
+_SECRETS = ("password", "sslpassword")
+"""The libpq parameters whose values are secrets: the server's password, and the one that unlocks the client's
+SSL key."""
 _PASSWORD = re.compile(r"(//[^/@:]*:)[^/@]*@")
-_PASSWORD_PARAMETER = re.compile(r"([?&]password=)[^&#]*", re.IGNORECASE)
-_PASSWORD_PAIR = re.compile(r"((?:^|\s)password\s*=\s*)(?:'(?:[^'\\]|\\.)*'?|\S*)", re.IGNORECASE)
+_SECRET_KEY = "|".join("".join(f"(?:{letter}|%{ord(letter):02x})" for letter in key) for key in _SECRETS)
+"""A secret's name as a URL's query may spell it: libpq decodes a parameter's name too (``%70assword``)."""
+_SECRET_PARAMETER = re.compile(rf"([?&](?:{_SECRET_KEY})=)[^&]*", re.IGNORECASE)
+"""A secret parameter of a URL, up to the next parameter: libpq reads a ``#`` or ``?`` as part of the value."""
+_SECRET_PAIR = re.compile(rf"((?:^|\s)(?:{'|'.join(_SECRETS)})\s*=\s*)(?:'(?:[^'\\]|\\.)*'?|(?:[^\s\\]|\\.)*)",
+                          re.IGNORECASE)
+"""A secret ``keyword=value`` pair, its value quoted or not (unquoted, a backslash keeps a space in it)."""
 
 
 def shown(text: str) -> str:
-    """A database URL or libpq connection string with its password (if any) hidden, for messages and logs: in a
-    URL's ``user:password@`` part and ``password=`` parameter, the two places a URL libpq reads may hold one, and
-    in a ``password=...`` pair (quoted or not) of ``keyword=value`` pairs."""
-    hidden = _PASSWORD_PARAMETER.sub(r"\1***", _PASSWORD.sub(r"\1***@", text))
-    return _PASSWORD_PAIR.sub(r"\1***", hidden)
+    """A database URL or libpq connection string with its secrets hidden, for messages and logs: the password in a
+    URL's ``user:password@`` part, and the value of each parameter that holds a secret (:data:`_SECRETS`), whether
+    a URL's query or a ``keyword=value`` pair (quoted or not) gives it. Every place that shows a database to a
+    person shows it through here, so one that libpq reads a secret from is hidden in each of them."""
+    hidden = _SECRET_PARAMETER.sub(r"\1***", _PASSWORD.sub(r"\1***@", text))
+    return _SECRET_PAIR.sub(r"\1***", hidden)
 
 
 def one_line(exc: BaseException) -> str:
