@@ -10,13 +10,16 @@ import asyncio
 import json
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from tableaux.web.app import create_app
 from tableaux.web.limits import Limits, waiting_for_solver
 from tableaux.web.middleware import AddressShare
 
 LIMIT = 3
+PROXY = "10.0.0.5"
 
 
 def scope(address: str, path: str = "/api/games/info") -> dict[str, Any]:
@@ -86,6 +89,46 @@ def test_an_ipv6_client_counts_by_its_network_as_the_other_limits_do() -> None:
         assert (await ask(share, scope("2001:db8::2")))[0] == 429  # the same /64
         release.set()
         assert (await held)[0] == 200
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ("203.0.113.5:41234", "203.0.113.5:41235"),
+    ("[2001:db8::1]:443", "[2001:db8::1]:8443"),
+])
+@pytest.mark.parametrize("port_left_in", [True, False], ids=["port-left-in-the-address", "port-read-apart"])
+def test_one_client_behind_a_trusted_proxy_has_one_share_whatever_port_the_proxy_gives(
+    first: str, second: str, port_left_in: bool,
+) -> None:
+    """A proxy may give the client's address with the port of its connection (X-Forwarded-For: 203.0.113.5:41234),
+    a new one for each connection. uvicorn's proxy headers read the port apart (``port-read-apart``), or, before
+    version 0.45, leave it in the address (``port-left-in-the-address``); either way the client has one share."""
+    async def run() -> None:
+        release = asyncio.Event()
+        started: list[object] = []
+
+        async def app(where: Any, _receive: Any, send: Any) -> None:
+            started.append(where["client"])
+            if len(started) == 1:  # the first request is held in hand; any other is answered at once
+                await release.wait()
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+            await send({"type": "http.response.body", "body": b"{}"})
+
+        share = AddressShare(app, limit=1)
+
+        def via_proxy(forwarded: str) -> dict[str, Any]:
+            if port_left_in:
+                return scope(forwarded) | {"client": (forwarded, 0)}
+            return scope(PROXY) | {"headers": [(b"x-forwarded-for", forwarded.encode())]}
+
+        entry: Any = share if port_left_in else ProxyHeadersMiddleware(share, trusted_hosts=[PROXY])
+        held = asyncio.create_task(ask(entry, via_proxy(first)))
+        await asyncio.sleep(0)
+        assert len(share.in_hand) == 1
+        assert (await ask(entry, via_proxy(second)))[0] == 429
+        release.set()
+        assert (await held)[0] == 200 and share.in_hand == {}
 
     asyncio.run(run())
 

@@ -149,6 +149,12 @@ def test_forgetting_games_never_moved_keeps_every_played_game_the_newest_game_an
     ("2001:db8:1:2:ffff::9", "2001:db8:1:2::/64"),  # the same network: one machine's addresses count together
     ("::ffff:198.51.100.3", "198.51.100.3"),
     ("testclient", "testclient"),
+    ("203.0.113.7:41234", "203.0.113.7"),  # a port a proxy gave with the address is not the client
+    ("[2001:db8:1:2::9]:443", "2001:db8:1:2::/64"),
+    ("[2001:db8:1:2::9]", "2001:db8:1:2::/64"),
+    ("2001:db8:1:2::443", "2001:db8:1:2::/64"),  # without brackets, the last group is the address's own
+    ("203.0.113.7:http", "203.0.113.7:http"),  # no IP address with a port: counted by what it is
+    ("[example.com]:443", "[example.com]:443"),
 ])
 def test_an_address_is_counted_as_itself_or_by_its_ipv6_network(address: str, bucket: str) -> None:
     assert address_bucket(address) == bucket

@@ -7,7 +7,8 @@ process on one database enforces the same ones.
   (:func:`tableaux.web.ledger.count_new_game`), so the count holds across every process and machine
   on it; beyond either limit a new game is answered 429 with Retry-After. The address is the socket's,
   or behind a proxy named as trusted (``--trusted-proxy``) the one its X-Forwarded-For header gives
-  (uvicorn reads it); an IPv6 address counts by its /64 network, which one machine usually has whole.
+  (uvicorn reads it), without any port given with it; an IPv6 address counts by its /64 network, which one
+  machine usually has whole.
 - A game never moved costs nothing lasting: after :attr:`Limits.unmoved_after` it is forgotten, and a
   player with no game left with it (a flood of anonymous new games leaves nothing behind). A player
   who has moved a game keeps their newest one.
@@ -70,10 +71,25 @@ class Limits:
         return out
 
 
+def _without_port(address: str) -> str:
+    """``address`` without the port a proxy may give with it in X-Forwarded-For (``203.0.113.5:41234``,
+    ``[2001:db8::1]:443``): the port is the client's connection to the proxy, a new one for each, not the client.
+    Anything else is returned as it is: an IPv6 address without brackets has colons of its own."""
+    host, colon, port = address.rpartition(":")
+    if not (colon and port.isascii() and port.isdigit() and len(port) <= 5 and int(port) <= 65535):
+        host = address  # no port: perhaps a bracketed IPv6 address alone
+    elif ":" in host and not host.startswith("["):
+        return address  # an IPv6 address without brackets, whose last group is no port
+    return host[1:-1] if host.startswith("[") and host.endswith("]") else host
+
+
 def address_bucket(address: str) -> str:
-    """The address a client is counted by: an IPv4 address as it is, an IPv6 one by its /64 network."""
+    """The address a client is counted by: an IPv4 address as it is, an IPv6 one by its /64 network, either without
+    a port given with it (:func:`_without_port`). uvicorn leaves a port in the address it reads from a trusted
+    proxy's X-Forwarded-For before version 0.45; counted with it, a client would get a share of its own for each
+    connection the proxy made."""
     try:
-        ip = ipaddress.ip_address(address)
+        ip = ipaddress.ip_address(_without_port(address))
     except ValueError:
         return address  # not an IP address (a test client, a Unix socket): counted by what it is
     if isinstance(ip, ipaddress.IPv6Address):
