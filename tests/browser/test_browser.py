@@ -283,6 +283,59 @@ def test_auto_home_setting_moves_safe_cards_and_is_remembered(player: Player) ->
     expect(page.locator("#moves")).to_have_text(str(len(game.moves_played)))
 
 
+def play_safe_moves(game: tableaux.Game) -> int:
+    """Play what the server's proofs call safe, as auto-home does; how many moves that was."""
+    played = 0
+    while safe := safe_moves(game.rules, game.state):
+        game.play(game.rules.to_move(safe[0]))
+        played += 1
+    return played
+
+
+def test_one_undo_takes_back_a_move_with_the_cards_auto_home_sent_after_it(player: Player) -> None:
+    game = tableaux.new_game("king-albert", 8)
+    first = game.rules.to_move(safe_moves(game.rules, game.state)[0])  # auto-home's own, on switching it on
+    first_card = game.public_position()["piles"][first.source][-1]["card"]
+    made = play_safe_moves(game)
+    piles = game.public_position()["piles"]
+    move, after, sent = next(
+        (m, after, sent) for m in game.legal_moves() if m.count == 1 and not m.target.startswith("foundation")
+        for after in [game.copy()] if after.play(m) and (sent := play_safe_moves(after)) >= 2)
+    page = player.open("?game=king-albert&deal=8")
+    open_menu(page)
+    page.check("#auto-home")
+    expect(page.locator("#moves")).to_have_text(str(made))
+    page.keyboard.press("Escape")
+    drag(page, card(page, piles[move.source][-1]["card"], move.source), pile(page, move.target))
+    expect(page.locator("#moves")).to_have_text(str(made + 1 + sent))
+    page.click("#undo")
+    expect(page.locator("#moves")).to_have_text(str(made))
+    expect(page.locator("#announce")).to_contain_text(f"Took back your move and the {sent} cards sent home after it.")
+    player.settle()
+    assert player.view()["position"]["piles"] == piles
+    page.click("#redo")
+    expect(page.locator("#moves")).to_have_text(str(made + 1 + sent))
+    expect(page.locator("#announce")).to_contain_text(
+        f"Played your move again, and the {sent} cards sent home after it.")
+    player.settle()
+    assert player.view()["position"]["piles"] == after.public_position()["piles"]
+    page.click("#undo")
+    expect(page.locator("#moves")).to_have_text(str(made))
+    # What auto-home played on being switched on, with no move of the player's before it, goes back a move at a
+    # time, each named.
+    page.click("#undo")
+    expect(page.locator("#moves")).to_have_text(str(made - 1))
+    words = f"{RANK_WORDS[first_card[0]]} of {SUIT_WORDS[first_card[1]]}"
+    expect(page.locator("#announce")).to_contain_text(f"Took back {words} to {first.source.replace('-', ' ')}.")
+    page.click("#redo")
+    expect(page.locator("#announce")).to_contain_text(f"Played again: {words} to {first.target.replace('-', ' ')}.")
+
+
+RANK_WORDS = dict(zip("A23456789TJQK", ["Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King"],
+                      strict=True))
+SUIT_WORDS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+
+
 def test_the_page_reads_the_deal_limit_and_the_ten_s_label_from_the_game_info(player: Player) -> None:
     """The highest deal number and how a ten reads on a card come from the server: the page repeats neither."""
     deal = next(d for d in range(200) if tableaux.new_game("eagle-wing", d).position()["base_rank"] == "T")

@@ -7,9 +7,9 @@ import { mayTakeHelp } from "./confirm.js";
 import { $, announce, button, notice, tell } from "./dom.js";
 import { games } from "./games.js";
 import { t, tn } from "./i18n.js";
-import { adopt, decorate, describe, label } from "./render.js";
+import { adopt, decorate, describe, label, movedBetween } from "./render.js";
 import { hintMode, showLabels } from "./settings.js";
-import { enqueue, S, setHint, setLastMove, setSelection, stockMove } from "./store.js";
+import { enqueue, S, setHint, setLastMove, setSelection, setSteps, steps, stockMove } from "./store.js";
 
 export async function play(move, { auto = false } = {}) {
   const before = S.view;
@@ -20,20 +20,49 @@ export async function play(move, { auto = false } = {}) {
   if (!auto) setLastMove(move);
   announce(describe(move, before, view));
   if (auto) return;
-  await autoHome();
+  const sent = await autoHome();
+  // The player made one move: one undo takes it back with the cards auto-home sent after it.
+  if (sent) setSteps({ back: sent + 1 });
   if (S.view.won) announce(t("You won deal {deal}!", { deal: S.view.deal }));
 }
 
+/**
+ * Undo, redo or restart. One undo takes back a step: the player's last move, with the cards auto-home sent after
+ * it (store.js steps); one redo plays such a step again. The server takes one move a request, so a step of several
+ * moves is as many requests, each shown as it comes.
+ */
 export async function act(what) {
   const before = S.view;
+  const can = (view) => ({ undo: view.position.can_undo, redo: view.position.can_redo,
+    restart: view.position.can_undo })[what];
   // Asked for while an earlier action was on its way (a key held down, a button pressed twice): whether there is
   // still a move to take back or play again is known only now, from the view that action answered with.
-  const possible = { undo: before.position.can_undo, redo: before.position.can_redo, restart: before.position.can_undo };
-  if (possible[what] === false) return;
-  const view = await api.action(before.id, what, before.version, report());
-  adopt(view);
-  announce({ undo: t("Undid the last move."), redo: t("Redid a move."), restart: t("Deal restarted.") }[what]);
+  if (!can(before)) return;
+  const { back, forward } = steps();
+  const size = { undo: back, redo: forward, restart: 1 }[what];
+  let done = 0;
+  while (done < size && can(S.view)) {
+    adopt(await api.action(S.view.id, what, S.view.version, report()));
+    done += 1;
+  }
+  if (done > 1) setSteps(what === "undo" ? { forward: done } : { back: done });
+  announce(stepWords(what, before, S.view, done));
   notice("");
+}
+
+/** What an undo, a redo or a restart that made `done` requests did, as the page says it. */
+function stepWords(what, before, after, done) {
+  if (what === "restart") return t("Deal restarted.");
+  if (done > 1) {
+    return what === "undo"
+      ? tn("Took back your move and the {n} card sent home after it.",
+        "Took back your move and the {n} cards sent home after it.", done - 1, { n: done - 1 })
+      : tn("Played your move again, and the {n} card sent home after it.",
+        "Played your move again, and the {n} cards sent home after it.", done - 1, { n: done - 1 });
+  }
+  const moved = movedBetween(before, after);
+  if (!moved) return what === "undo" ? t("Undid the last move.") : t("Redid a move.");
+  return what === "undo" ? t("Took back {move}.", { move: moved }) : t("Played again: {move}.", { move: moved });
 }
 
 /**
@@ -165,14 +194,16 @@ export async function resume(game) {
 }
 
 // Auto-home plays only what the server sends as `safe_moves`: moves its solver proves can never cost a
-// win (tableaux.solver.strategy.safe_moves). The page applies no rule of its own.
+// win (tableaux.solver.strategy.safe_moves). The page applies no rule of its own. The moves it played.
 export async function autoHome() {
-  if (!$("auto-home").checked) return;
-  for (let i = 0; i < 60 && !S.view.won; i++) {
+  if (!$("auto-home").checked) return 0;
+  let sent = 0;
+  for (; sent < 60 && !S.view.won; sent++) {
     const move = S.view.safe_moves[0];
-    if (!move) return;
+    if (!move) break;
     await play(move, { auto: true });
   }
+  return sent;
 }
 
 

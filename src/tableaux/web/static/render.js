@@ -49,12 +49,7 @@ export function describe(move, before, after) {
     return t("{card} turned onto the waste", { card: cardName(top && top.card) });
   }
   if (move.target === "stock") return t("Waste turned over to make a new stock");
-  const moved = old[move.source].slice(-move.count);
-  const card = cardName(moved[0].card);
-  let text = move.count > 1
-    ? tn("{card} and {n} more card to {pile}", "{card} and {n} more cards to {pile}", move.count - 1,
-      { card, pile: label(move.target) })
-    : t("{card} to {pile}", { card, pile: label(move.target) });
+  let text = cardsTo(old[move.source].slice(-move.count), move.target);
   const src = now[move.source];
   const top = src[src.length - 1];
   const seen = old[move.source].slice(0, -move.count).some((c) => c.up && top && c.card === top.card);
@@ -62,6 +57,40 @@ export function describe(move, before, after) {
     text += t("; {card} turned up on {pile}", { card: cardName(top.card), pile: label(move.source) });
   }
   return text;
+}
+
+/** "7 of clubs to tableau 3", "7 of clubs and 2 more cards to tableau 3": `cards` (face up) put on `target`. */
+function cardsTo(cards, target) {
+  const card = cardName(cards[0].card);
+  return cards.length > 1
+    ? tn("{card} and {n} more card to {pile}", "{card} and {n} more cards to {pile}", cards.length - 1,
+      { card, pile: label(target) })
+    : t("{card} to {pile}", { card, pile: label(target) });
+}
+
+/**
+ * What one undo or redo did, read from the positions before and after it (the server answers with where the game
+ * is, not with the move): the face-up cards that left one pile and now lie on another, in words ("7 of clubs to
+ * tableau 3"). Null when it was anything else: a card dealt from the stock, a pile refilled from the trunk too.
+ */
+export function movedBetween(before, after) {
+  const old = before.position.piles;
+  const now = after.position.piles;
+  let from = null;
+  let to = null;
+  for (const name of Object.keys(now)) {
+    const grew = now[name].length - (old[name] || []).length;
+    if (grew === 0) continue;
+    if ((grew > 0 ? to : from) !== null) return null;
+    if (grew > 0) to = name;
+    else from = name;
+  }
+  if (from === null || to === null) return null;
+  const count = now[to].length - old[to].length;
+  const cards = now[to].slice(-count);
+  const left = old[from].slice(-count);
+  const same = left.length === count && cards.every((c, i) => c.up && left[i].up && c.card === left[i].card);
+  return same ? cardsTo(cards, to) : null;
 }
 
 // ---------------------------------------------------------------- showing a view

@@ -11,6 +11,8 @@ const state = {
   hint: null, // {source, count, target}: the move the last hint marks on the table
   focus: null, // {pile, index}: where the keyboard was on the table, to go back to after a redraw
   lastMove: null, // the player's last move (not auto-home ones), for the keyboard to follow
+  steps: null, // {id, version, back, forward}: at that view, one undo takes back `back` moves, one redo plays
+  //             `forward` again (a move and the cards auto-home sent after it are one step; see steps())
   race: null, // the last leaderboard of the daily race from the server (race.js), kept as it came
   playing: false, // the solver's line is playing on the table, not paused (solution.js)
 };
@@ -65,6 +67,24 @@ export function setFocus(place) {
 
 export function setLastMove(move) {
   state.lastMove = move;
+}
+
+/**
+ * At the view shown now, one undo takes back the last `back` moves and one redo plays the next `forward` again: a
+ * move and the cards "move safe cards home" sent after it are one step, as the player made them (actions.js).
+ */
+export function setSteps({ back = 1, forward = 1 } = {}) {
+  const v = state.view;
+  state.steps = back === 1 && forward === 1 ? null : { id: v.id, version: v.version, back, forward };
+}
+
+/**
+ * How many moves one undo and one redo take at the view shown now: those setSteps gave at this very view, else
+ * one each. Any other change (another tab's, a new game) moves the version on, and every step is one move again.
+ */
+export function steps() {
+  const v = state.view, s = state.steps;
+  return s && v && s.id === v.id && s.version === v.version ? s : { back: 1, forward: 1 };
 }
 
 /** Keep the daily race's leaderboard as the server gave it. */
