@@ -425,6 +425,25 @@ def test_a_failure_the_first_look_finds_over_is_logged_as_short_at_most_once_a_m
     assert not outage.down
 
 
+def test_a_file_that_found_its_disk_full_while_it_failed_otherwise_is_back_only_when_a_write_works() -> None:
+    """An SQLite file that first failed to be read (an I/O error), then had a write fail for want of room: a read
+    that works says the file can be read, not that a change would find room, so the health check still says the
+    disk is full until a write works."""
+    from tableaux.web.outage import Health, StoreFull
+
+    health = Health("games.sqlite3")
+    health.check_room()
+    health.failed("disk I/O error")
+    health.failed("database or disk is full", full=True)
+    health.worked(wrote=False)
+    assert health.down
+    with pytest.raises(StoreFull):
+        health.check_room()
+    health.worked(wrote=True)
+    assert not health.down
+    health.check_room()
+
+
 def test_a_database_that_stays_away_for_a_new_reason_says_the_new_reason_once(
         caplog: pytest.LogCaptureFixture) -> None:
     """Down when the server started, then back but refusing its password: the log said only the first reason while

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import threading
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -358,6 +359,68 @@ def test_a_database_failure_tells_players_what_happened_in_their_language_and_ne
         assert not [word for word in ("10.1.2.3", "5432", "refused", "No space", "2619") if word in error], error
     assert english in answers["en"].json()["error"]
     assert "Vos coups précédents sont en sécurité" in answers["fr"].json()["error"]
+
+
+def test_the_health_check_answers_503_disk_full_from_a_write_that_found_no_room_until_a_write_works(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An SQLite file that may not grow (SQLite then fails a write as on a full disk, and reads go on): the health
+    check answers what the next change would meet, 503 with cause disk, though its own statement reads; neither a
+    read nor a commit that changed nothing (the tidying round's, with nothing to forget) tells that there is room
+    again, and a write that stores something does. The check itself writes nothing."""
+    from tableaux.web import sqlite_engine
+    from tableaux.web.limits import Limits
+
+    db = tmp_path / "games.sqlite3"
+    app = create_app(db, limits=Limits(games_per_player=10_000, games_per_address=10_000))
+    store = app.state.store
+    client = TestClient(app)
+    first = new_game(client)
+    opened = sqlite_engine.SqliteEngine._open
+    with closing(opened(store._engine)) as probe:
+        pages = [int(probe.execute("PRAGMA page_count").fetchone()[0]) + 2]
+
+    def small(engine: sqlite_engine.SqliteEngine) -> Any:
+        conn = opened(engine)
+        conn.execute(f"PRAGMA max_page_count = {pages[0]}")
+        return conn
+
+    monkeypatch.setattr(sqlite_engine.SqliteEngine, "_open", small)
+    store.close()  # its connections open again, no larger than that
+    assert client.get("/api/health").status_code == 200
+    for deal in range(2, 2000):
+        r = client.post("/api/games", json={"game": "king-albert", "deal": deal})
+        if r.status_code != 201:
+            break
+    assert r.status_code == 507, r.text
+
+    def rows_changed() -> int:
+        return sum(conn.raw.total_changes for conn in store._engine._connections)
+
+    before = rows_changed()
+    health = client.get("/api/health", headers={"Accept-Language": "fr"})
+    assert health.status_code == 503 and health.headers["retry-after"].isdigit(), health.text
+    said = health.json()
+    assert said["cause"] == "disk" and said["outcome"] == "unchanged" and said["retry_after"] >= 1
+    assert "disque" in said["error"]  # the player's words, in the asker's language, as a change's 507 gives them
+    assert client.get(f"/api/games/{first['id']}").status_code == 200  # reads go on
+    assert client.head("/api/health").status_code == 503
+    assert store.tidy(0.0, 1e12) == dict.fromkeys(("changes", "quotas", "name_changes", "games", "players"), 0)
+    assert client.get("/api/health").status_code == 503  # a commit that changed nothing found no room
+    assert rows_changed() == before  # the checks wrote nothing
+
+    pages[0] *= 4  # room again, which only a write can tell
+    store.close()
+    assert client.get("/api/health").status_code == 503
+    assert client.post("/api/games", json={"game": "king-albert", "deal": 1}).status_code == 201
+    assert client.get("/api/health").status_code == 200
+    store.close()
+
+
+def test_the_health_check_declares_a_full_disk_as_503_and_never_507(client: TestClient) -> None:
+    answers = client.get("/openapi.json").json()["paths"]["/api/health"]["get"]["responses"]
+    assert "507" not in answers and "cause disk" in answers["503"]["description"]
+    assert answers["503"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Unavailable"}
 
 
 def test_any_other_database_failure_keeps_its_words_for_the_servers_log(

@@ -76,7 +76,9 @@ class Connection:
         self.row_order = "rowid" if self.is_sqlite else "seq"
         self._translate = translate
         self.wrote = False
-        """Set when a write transaction on it commits (an SQLite store knows its disk has room again)."""
+        """Set when a write transaction on it commits, on SQLite only one that changed rows: that is how an SQLite
+        store knows its disk has room again, and a commit that changed nothing wrote nothing to the disk (the
+        server's tidying round commits one every minute when there is nothing to forget)."""
         self.writes_at_once = not self.is_sqlite
         """Whether several writes can be one statement (PostgreSQL's data-modifying WITH; SQLite has none)."""
 
@@ -105,6 +107,7 @@ class Connection:
                 yield self
             return
         with self._writer():
+            changes = self.raw.total_changes if self.is_sqlite else None
             self.execute("BEGIN IMMEDIATE" if self.is_sqlite else "BEGIN")
             try:
                 if migrating and not self.is_sqlite:
@@ -118,7 +121,7 @@ class Connection:
                 raise
             with self._committing():
                 self.execute("COMMIT")
-        self.wrote = True
+            self.wrote = changes is None or self.raw.total_changes != changes
 
     @contextmanager
     def _committing(self) -> Iterator[None]:

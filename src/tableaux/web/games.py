@@ -18,6 +18,7 @@ from pydantic import BaseModel
 
 from ..play.game import Game
 from . import models as api
+from .errors import ApiError
 from .fields import MAX_COUNT
 from .identity import Client, Player, client_address
 from .limits import Limits
@@ -31,7 +32,7 @@ from .operations import (
     undo_action,
 )
 from .store import Request as Asked
-from .store import Store
+from .store import Store, StoreFull
 from .views import game_info
 
 __all__ = ["GAME_ERRORS", "GameId", "Games", "GamesDep", "KeyDep", "asked", "check_version", "games_of", "ok",
@@ -85,11 +86,18 @@ def games_info(request: Request) -> JSONResponse:
     return ok({**game_info(), "leaderboard": request.app.state.leaderboard})
 
 
-@router.get("/health", operation_id="health", **api.route(200, api.Health, NO_BODY_ERRORS))
+@router.get("/health", operation_id="health", **api.route(200, api.Health, NO_BODY_ERRORS, why=api.HEALTH_REFUSALS))
 def health(request: Request) -> JSONResponse:
     """Whether this process and its database answer, for a load balancer or a monitor: 200, or 503 (cause
-    ``database``) while the database is away. No player is made, and nothing is written."""
-    request.app.state.store.ping()
+    ``database``) while the database is away, and 503 (cause ``disk``) once a write of this process found its
+    disk full, until one stores something again (SQLite). A full disk is 503 here, not the 507 a change gets: the
+    check stored nothing, and 503 is what a load balancer and a monitor read as a server to take out. No player
+    is made, and nothing is written."""
+    try:
+        request.app.state.store.ping()
+    except StoreFull as full:
+        raise ApiError(503, full.for_players(), cause="disk", outcome="unchanged", retry_after=full.retry_after,
+                       headers={"Retry-After": str(full.retry_after)}) from None
     return ok({"status": "ok"})
 
 

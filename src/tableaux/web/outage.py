@@ -134,7 +134,8 @@ class Health:
         self._said: set[str] = set()
         """The reasons the log has given while the database is away."""
         self._full = False
-        """Down because the disk is full: reads still work, so only a write that works shows it is over."""
+        """Down because a write found the disk full (while down, however it went down): reads still work, so only a
+        write that stores something shows it is over."""
         self._watching = False
         self._blips = Throttle()
         """Failures the first look found over: each failed a request, so the log says so, at most once a minute."""
@@ -147,6 +148,15 @@ class Health:
         """Raise :class:`StoreUnavailable` at once while the database is known to be down (watched databases)."""
         if self._down_since is not None and self._look is not None:
             raise StoreUnavailable(self._reason)
+
+    def check_room(self) -> None:
+        """Raise :class:`StoreFull` while a write has failed here for want of room on the disk and none has stored
+        anything since (unwatched databases, whose writes report how they went): what a write would meet now,
+        which a read cannot tell, since reads go on working on a full disk."""
+        with self._lock:
+            full, reason = self._down_since is not None and self._full, self._reason
+        if full:
+            raise StoreFull(reason)
 
     def failed(self, reason: str, full: bool = False, short: bool = False) -> None:
         """An operation failed the way a database that went away fails (``full``: its disk is full): look for it
@@ -180,6 +190,8 @@ class Health:
                 self._down_since = time.monotonic()
                 self._full = full
                 self._said = set()
+            elif full:
+                self._full = True
             self._reason = reason
             new = reason not in self._said
             self._said.add(reason)

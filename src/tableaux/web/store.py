@@ -174,9 +174,12 @@ class Store:
 
     def ping(self) -> None:
         """One statement on a connection, for the health check: :class:`StoreUnavailable` while the database is
-        away (at once once it is known to be), like any request that needs it."""
+        away (at once once it is known to be), like any request that needs it; :class:`StoreFull` while a write
+        has failed for want of room on the disk and none has stored anything since (SQLite): a change would meet
+        that, though the statement works. Nothing is written: a check must not take room, nor answer for it."""
         with self._connect() as conn:
             conn.execute("SELECT 1").fetchone()
+        self._engine.health.check_room()
 
     # --- players --------------------------------------------------------------
     def player_exists(self, player: str) -> bool:

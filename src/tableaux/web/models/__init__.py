@@ -77,6 +77,7 @@ from .requests import (
 from .routes import (
     BODY_ERRORS,
     ERRORS,
+    HEALTH_REFUSALS,
     KEY_ACCEPTED,
     KEY_HEADER,
     KEY_PATTERN,
@@ -106,6 +107,7 @@ __all__ = [
     "DailyRequest",
     "DealNumber",
     "ERRORS",
+    "HEALTH_REFUSALS",
     "Error",
     "FaceDownCard",
     "FaceUpCard",

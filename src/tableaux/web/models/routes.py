@@ -27,8 +27,9 @@ class Conflict(Answer):
 
 
 class Unavailable(Answer):
-    """Nothing could be done just now: the saved games database is away (503), its disk is full (507), or the
-    solver's workers are all busy (503). The Retry-After header says when to try again, as ``retry_after`` does."""
+    """Nothing could be done just now: the saved games database is away (503), its disk is full (507; the health
+    check answers it 503), or the solver's workers are all busy (503). The Retry-After header says when to try
+    again, as ``retry_after`` does."""
 
     error: Annotated[str, Field(min_length=1, description="what happened, and that earlier moves are safe")]
     cause: Literal["database", "disk", "solver"]
@@ -41,9 +42,21 @@ class Unavailable(Answer):
 
 class Health(Answer):
     """This server process answers, and so does its saved games database: what a load balancer or a monitor
-    checks. While the database is away the check is answered 503 (:class:`Unavailable`, cause ``database``)."""
+    checks. While the database is away the check is answered 503 (:class:`Unavailable`, cause ``database``); once a
+    write of this process found the disk full (SQLite), 503 too (cause ``disk``), until a write stores something
+    again."""
 
     status: Literal["ok"]
+
+
+HEALTH_REFUSALS: dict[int, str | None] = {
+    503: "the saved games database cannot be reached (cause database), or (on SQLite) a write of this process "
+         "found its disk full and none has stored anything since, so a change would be refused too (cause disk): "
+         "take the server out until it answers 200; ask again after Retry-After",
+    507: None,
+}
+"""What the health check's refusals mean, where they differ from every other route's (:data:`ERRORS`): a full
+disk is 503 there, what a load balancer reads as a server to take out, and never 507."""
 
 
 # --- what the routes declare ------------------------------------------------------------
@@ -97,11 +110,12 @@ def game_links(view: str) -> dict[str, Any]:
 
 
 def answers(success: int, errors: tuple[int, ...], links: str | None = None,
-            also: dict[int, str] | None = None, why: dict[int, str] | None = None) -> dict[int | str, Any]:
+            also: dict[int, str] | None = None, why: dict[int, str | None] | None = None) -> dict[int | str, Any]:
     """A route's ``responses`` beside its model: headers and links of its success, and each error it can give.
 
     ``also``: other success statuses with the same model (and their descriptions); ``why``: what an error means
-    on this route, where it is not what :data:`ERRORS` says.
+    on this route, where it is not what :data:`ERRORS` says (None: this route never gives that one, though every
+    other route may).
     """
     done: dict[str, Any] = {"description": "done", "headers": TOKEN_ANSWER}
     if links is not None:
@@ -109,17 +123,19 @@ def answers(success: int, errors: tuple[int, ...], links: str | None = None,
     out: dict[int | str, Any] = {success: done}
     for status, description in (also or {}).items():
         out[status] = {**done, "description": description}
-    for code in sorted({*errors, 401, *UNAVAILABLE}):
+    meant = why or {}
+    never = {code for code, description in meant.items() if description is None}
+    for code in sorted({*errors, 401, *UNAVAILABLE} - never):
         model = Conflict if code == 409 else Unavailable if code in UNAVAILABLE else Error
         headers = {**TOKEN_ANSWER, **RETRY_ANSWER} if code in (429, *UNAVAILABLE) else TOKEN_ANSWER
-        out[code] = {"model": model, "description": (why or {}).get(code, ERRORS[code]), "headers": headers}
+        out[code] = {"model": model, "description": meant.get(code) or ERRORS[code], "headers": headers}
         if code == 409:  # the current view comes with a conflict: play on from it
             out[code]["links"] = game_links("/view")
     return out
 
 
 def route(success: int, model: Any, errors: tuple[int, ...], links: str | None = None,
-          also: dict[int, str] | None = None, why: dict[int, str] | None = None) -> dict[str, Any]:
+          also: dict[int, str] | None = None, why: dict[int, str | None] | None = None) -> dict[str, Any]:
     """What a route declares: its success status and model, and every other answer (see :func:`answers`).
 
     The model is the contract: ``/openapi.json`` describes it, and with answer checking on (the test suite
