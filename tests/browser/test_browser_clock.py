@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from helpers.page import KA1, Page, Player, card, expect, show_solution
+from helpers.page import KA1, Page, Player, card, expect, menu_click, show_solution
 
 # King Albert deal 1: the Ace of hearts is on reserve 5, free to go home.
 
@@ -122,6 +122,25 @@ def test_a_reload_keeps_the_time_counted_since_the_last_move(player: Player) -> 
     page.reload()
     page.wait_for_selector("[data-pile]")
     expect(page.locator("#moves")).to_have_text("1")
+    pass_time(page)
+    assert shown_seconds(page) >= before
+
+
+def test_another_game_taken_up_and_this_one_again_keeps_the_time_counted_since_the_last_move(player: Player) -> None:
+    page = clock_page(player)
+    first_move(page)
+    pass_time(page, 30_000)
+    before = shown_seconds(page)
+    assert before >= 30
+    for game, pile in (("eagle-wing", "stock"), ("king-albert", "reserve-1")):  # over to Eagle Wing and back
+        menu_click(page, "#game-select")
+        page.select_option("#game-select", game)
+        expect(page.locator(f'[data-pile="{pile}"]')).to_be_visible()
+    expect(page.locator("#moves")).to_have_text("1")
+    pass_time(page)
+    assert shown_seconds(page) >= before
+    page.reload()  # and what was counted before the switch is still there after a reload
+    page.wait_for_selector("[data-pile]")
     pass_time(page)
     assert shown_seconds(page) >= before
 

@@ -5,8 +5,9 @@
 // its own count of the time between changes (tableaux.web.clock), so the view's elapsed_seconds is the time
 // played up to the last change and this module counts on from there. A view that changed nothing (a hint, the
 // game looked at again) carries that older total, so the clock counts on as it was; and what was counted since
-// the last change survives a reload, and the tab or the browser closed and the game opened again (localStorage),
-// until the next change reports it.
+// the last change survives a reload, the tab or the browser closed and the game opened again, and another game
+// taken up on this page and this one taken up again (localStorage, a few games at a time), until the next change
+// reports it.
 //
 // Its counters are its own working state, as a gesture in progress is input.js's: what it shows comes from the
 // view in store.js and from them, and only this module's functions change them.
@@ -69,6 +70,7 @@ export function report() {
 function adopted(view) {
   const t = now();
   if (view.id !== gameId) {
+    keep(); // the game leaving the table: what was counted on it since its last change waits for its return
     gameId = view.id;
     counted = Math.max(view.elapsed_seconds, kept(view));
     since = null;
@@ -86,25 +88,37 @@ function adopted(view) {
 }
 
 const KEPT_KEY = "tableaux.clock";
+const KEPT_GAMES = 20; // the games whose time is kept: the most recently left
 
-/** Before the tab unloads or hides: the time counted since the last change, for the game's next opening here. */
+/** The kept times, by game id: {version, seconds, at}. An older page kept one game, as {id, version, seconds}. */
+function keptTimes() {
+  try {
+    const k = JSON.parse(localStorage.getItem(KEPT_KEY) || "null");
+    if (!k || typeof k !== "object") return {};
+    return typeof k.id === "string" ? { [k.id]: { version: k.version, seconds: k.seconds, at: 0 } } : k;
+  } catch {
+    return {};
+  }
+}
+
+/** Before the tab unloads or hides, or another game takes the table: the time counted on the game since its last
+ * change, for its next opening here. */
 function keep() {
   if (gameId === null) return;
+  const times = keptTimes();
+  times[gameId] = { version, seconds: played(), at: Date.now() };
+  const newest = Object.keys(times).sort((a, b) => (times[b].at || 0) - (times[a].at || 0)).slice(0, KEPT_GAMES);
   try {
-    localStorage.setItem(KEPT_KEY, JSON.stringify({ id: gameId, version, seconds: played() }));
+    localStorage.setItem(KEPT_KEY, JSON.stringify(Object.fromEntries(newest.map((id) => [id, times[id]]))));
   } catch {
-    // no storage (a private window's quota): the reload counts from the last change, as the server has it
+    // no storage (a private window's quota): the game counts from its last change, as the server has it
   }
 }
 
 /** The time counted for `view` when it was last open here, if the game has not changed since; else 0. */
 function kept(view) {
-  try {
-    const k = JSON.parse(localStorage.getItem(KEPT_KEY) || "null");
-    return k && k.id === view.id && k.version === view.version && Number.isFinite(k.seconds) ? k.seconds : 0;
-  } catch {
-    return 0;
-  }
+  const k = keptTimes()[view.id];
+  return k && k.version === view.version && Number.isFinite(k.seconds) ? k.seconds : 0;
 }
 
 export function wireClock() {
