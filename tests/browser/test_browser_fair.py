@@ -59,6 +59,27 @@ def explanation(page: Page) -> str:
     return text
 
 
+def test_a_new_game_shows_no_figure_until_its_own_is_worked_out(player: Player) -> None:
+    page = player.open("?game=king-albert&deal=1")
+    chance = page.locator("#chance")
+    expect(chance).to_have_attribute("data-state", "done", timeout=SLOW)
+    before = chance.inner_text()
+    assert re.fullmatch(r"\d+%", before)
+    page.evaluate("""() => {
+        const figure = document.getElementById('chance');
+        window.figuresShown = [];
+        new MutationObserver(() => window.figuresShown.push(figure.textContent))
+            .observe(figure, { childList: true, characterData: true, subtree: true });
+    }""")
+    menu_click(page, "#game-select")
+    page.select_option("#game-select", "eagle-wing")
+    expect(page.locator('[data-pile="stock"]')).to_be_visible()
+    expect(chance).to_have_attribute("data-state", "done", timeout=SLOW)
+    after = chance.inner_text()
+    assert re.fullmatch(r"\d+%", after) and after != before, (before, after)  # deal 1 of each: 67% and 78%
+    assert page.evaluate("window.figuresShown") == ["…", after]  # King Albert's figure went at once
+
+
 def test_can_still_be_won_names_the_solvers_share_and_follows_each_move(player: Player) -> None:
     page = player.open("?game=king-albert&deal=1")
     chance = page.locator("#chance")

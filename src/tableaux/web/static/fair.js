@@ -33,6 +33,8 @@ function refreshChance(view) {
   const key = `${view.id}:${view.version}`;
   if ($("chance").dataset.key === key) return; // already shown for this position
   stat.classList.add("stale");
+  // The last position's figure stays, greyed, until this one's comes; another game's says nothing of this one.
+  if (!($("chance").dataset.key || "").startsWith(`${view.id}:`)) $("chance").textContent = "…";
   if (S.playing) {
     // The solver's line is playing: each of its positions would hold a worker of the server's shared solver
     // for a figure nobody has time to read. The position where the line stops gets its chance then.
