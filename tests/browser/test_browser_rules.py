@@ -125,6 +125,21 @@ def test_after_the_welcome_card_the_arrow_keys_move_between_the_piles_as_it_says
         p.close()
 
 
+def test_closing_the_welcome_card_with_the_keyboard_shows_the_focus_on_the_table(
+        browser: Browser, server: Any) -> None:
+    p = Player(browser, server.url, first_visit=True)
+    try:
+        page = p.open("?game=king-albert&deal=1")
+        expect(page.locator("#welcome-close")).to_be_focused()
+        page.keyboard.press("Enter")
+        expect(page.locator("#welcome-dialog")).to_be_hidden()
+        page.wait_for_function("() => document.getElementById('board').contains(document.activeElement)")
+        assert page.evaluate("document.activeElement.matches(':focus-visible')")
+        assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") != "none"
+    finally:
+        p.close()
+
+
 def test_keeping_the_game_after_n_gives_the_arrow_keys_back_to_the_table(player: Player) -> None:
     page = player.open("?game=king-albert&deal=1")
     page.locator('[data-pile="reserve-5"] [data-card="AH"]').dblclick()

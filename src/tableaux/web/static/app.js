@@ -9,7 +9,7 @@ import { wireClock } from "./clock.js";
 import { wireConfirm } from "./confirm.js";
 import { openDaily, startNewGame, wireDaily } from "./daily.js";
 import { closeFromOutside, confirmReset, openDialog, openRules, openStats } from "./dialogs.js";
-import { $, board, notice, onChosen } from "./dom.js";
+import { $, board, notice, onBackToPlay, onChosen } from "./dom.js";
 import { wireFair } from "./fair.js";
 import { wireFinish } from "./finish.js";
 import { chooseLanguage, refocusAfterReload } from "./i18n.js";
@@ -26,6 +26,7 @@ import { enqueue, onActionError, onView, S, setFocus } from "./store.js";
 import { welcomeOnFirstVisit } from "./welcome.js";
 
 function wire() {
+  onBackToPlay(focusTable);
   onActionError(reportError);
   board.addEventListener("pointerdown", onPointerDown);
   board.addEventListener("click", onClick);

@@ -107,12 +107,19 @@ export function button(id, text, onClick) {
   return b;
 }
 
+let toTable = null; // where the keyboard goes back to play (keyboard.js focusTable; app.js wires it)
+
+/** Call `focus()` to put the keyboard on the table, for a dialog that hands it back to play. */
+export function onBackToPlay(focus) {
+  toTable = focus;
+}
+
 /**
  * Give the keyboard back once `dialog` has closed. It goes to `opener` (what opened the dialog) while that is still
- * on view; to the menu button when the opener was in the menu, which has closed since; else to nothing, where the
- * arrow keys walk the table: a dialog that a key or the page itself opened (the welcome card, the question after
- * N) hands the keyboard back to play, never to a toolbar button where Space would press it. Focus that has moved
- * out of the dialog meanwhile stays where it went.
+ * on view; to the menu button when the opener was in the menu, which has closed since; else to the table, where it
+ * was last or on its first pile, with the focus ring showing where: a dialog that a key or the page itself opened
+ * (the welcome card, the question after N) hands the keyboard back to play, never to a toolbar button where Space
+ * would press it. Focus that has moved out of the dialog meanwhile stays where it went.
  */
 export function focusBack(dialog, opener) {
   const active = document.activeElement;
@@ -121,5 +128,8 @@ export function focusBack(dialog, opener) {
   if (opener && opener !== document.body && document.contains(opener) && !dialog.contains(opener)
       && opener.getClientRects().length) opener.focus();
   else if (opener?.closest?.("#menu-panel") && menu.getClientRects().length) menu.focus();
-  else active?.blur();
+  else {
+    active?.blur();
+    toTable?.();
+  }
 }
