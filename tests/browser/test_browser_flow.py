@@ -205,6 +205,20 @@ def test_switching_the_game_keeps_the_game_in_progress_without_a_question(player
     expect(page.locator("#moves")).to_have_text("1")
 
 
+def test_opening_the_deal_already_in_play_keeps_it_and_points_to_restart(player: Player) -> None:
+    page = one_move_in(player)
+    first = player.view()["id"]
+    started = games_started(player)
+    menu_click(page, "#deal-input")
+    page.fill("#deal-input", "1")
+    page.press("#deal-input", "Enter")
+    expect(page.locator("#notice")).to_contain_text("Deal 1 is on the table already. Restart plays it again")
+    assert page.locator("#confirm-dialog").is_hidden()  # no question about leaving it, and no loss
+    player.settle()
+    assert games_started(player) == started and player.view()["id"] == first
+    expect(page.locator("#moves")).to_have_text("1")
+
+
 def test_the_deal_field_shows_the_deal_on_the_table_not_a_number_typed_before(player: Player) -> None:
     page = player.open(KA1)
     field = page.locator("#deal-input")

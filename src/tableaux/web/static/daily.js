@@ -10,7 +10,7 @@ import { $, announce, button, notice, onChosen } from "./dom.js";
 import { mayLeave } from "./confirm.js";
 import { raceOn } from "./games.js";
 import { adopt, formatTime } from "./render.js";
-import { enqueue, onView, S } from "./store.js";
+import { atStake, enqueue, onView, S } from "./store.js";
 
 const KIND_KEY = "tableaux.dealKind";
 /** The grade of a winnable deal, in the page's language. */
@@ -37,6 +37,12 @@ export async function startNewGame(game, { ask = true } = {}) {
 
 /** Open deal number `deal` of `game`, asking first whether to leave a game in progress. */
 export async function openDeal(game, deal) {
+  if (S.view && S.view.game === game && S.view.deal === deal && atStake(S.view)) {
+    // Not a deal to leave for: it is this one. Leaving it would count a loss and start it again with nothing to redo.
+    notice(t("Deal {deal} is on the table already. Restart plays it again from the start, and keeps your moves "
+      + "to redo.", { deal }));
+    return;
+  }
   if (!(await mayLeave("deal", deal))) return;
   await newGame(game, deal);
 }
