@@ -72,9 +72,13 @@ def test_a_win_leaps_off_the_table_unless_reduced_motion_and_the_banner_sums_it_
         page.wait_for_selector("[data-pile]")
         page.evaluate("""() => {
             window.leaps = 0;
-            new MutationObserver(() => { window.leaps = Math.max(window.leaps,
-                document.querySelectorAll('.celebration .leap').length); })
-              .observe(document.body, { childList: true, subtree: true });
+            const z = (el) => Number(getComputedStyle(el).zIndex);
+            new MutationObserver(() => {
+                window.leaps = Math.max(window.leaps, document.querySelectorAll('.celebration .leap').length);
+                const layer = document.querySelector('.celebration');
+                if (layer) window.beneath = z(layer) < z(document.querySelector('.floating'))
+                    && z(layer) < z(document.querySelector('.top'));
+            }).observe(document.body, { childList: true, subtree: true });
         }""")
         last = rest[-1]
         top = p.view()["position"]["piles"][last.source][-1]["card"]
@@ -88,6 +92,8 @@ def test_a_win_leaps_off_the_table_unless_reduced_motion_and_the_banner_sums_it_
         expect(summary).to_contain_text(f"Fewest moves: {len(line)}")
         leaps = page.evaluate("window.leaps")
         assert (leaps == 0) if motion == "reduce" else (leaps > 0), leaps
+        if leaps:  # the cards fly over the table, beneath the banner and the toolbar: neither is ever covered
+            assert page.evaluate("window.beneath") is True
         if motion == "no-preference":
             shot(page, "king-albert-won-leaping-desktop")
         else:
