@@ -5,23 +5,22 @@
 
 #include "bestfirst.h"
 
-/* The complete search's share while it takes turns with the pass on one thread (complete_turn): COMPLETE_NUM
- * positions for each of the pass's, and in classic King Albert COMPLETE_NUM_CLASSIC for each one past the pass's
- * first COMPLETE_LATER. A lost deal costs (share + 1) / share times the complete search's positions, and a win that
- * only the pass finds late, share + 1 times the pass's (until the complete search runs out of memory and leaves
- * the pass alone).
- * On 300 fresh classic deals at 30 million positions (from 3,000,000,000 on, drawn with seed 12), with the
- * streamlined runs from the first round, half as many as the pass's took 37.2 million positions in all, as many
- * 30.3 million, twice as many 23.7 million, four times 21.0 million; on 300 fresh King Albert deals the three
- * shares made 1.46, 1.46 and 1.38 million. King Albert's hard deals are wins the pass finds late: at four times,
- * King Albert 25173 (won by the best-first run after 220 million positions in all, about 50 s) was open at 60 s,
- * so it keeps twice. Classic's time goes to its lost deals: on the 1,259 pooled classic deals of docs/solver.md
- * ("Against Solvitaire"), at 10 s each, twice took 40.3 CPU s and 110.3 million positions (3622411542 open at 10
- * s), eight times from the start 35.1 s and 95.3 million, eight times past the pass's first million 36.4 s and
- * 101.4 million (3622411542 lost in 8.9 s); no deal took more positions. The million keeps the pass's early
- * rounds as they were, where the survey's hard classic wins come: classic 161, won by a streamlined run of the
- * pass's third round, takes 4.1 million positions with twice, 10.9 million with eight times from the start, 4.9
- * million as kept; 34602, 6.6, 17.8 and 11.8 million. */
+/* The complete search's share while it takes turns with the pass on one thread (complete_turn): COMPLETE_NUM positions
+ * for each of the pass's, and in classic King Albert COMPLETE_NUM_CLASSIC for each one past the pass's first
+ * COMPLETE_LATER. A lost deal costs (share + 1) / share times the complete search's positions, and a win that only the
+ * pass finds late, share + 1 times the pass's (until the complete search runs out of memory and leaves the pass alone).
+ * On 300 fresh classic deals at 30 million positions (from 3,000,000,000 on, drawn with seed 12), with the streamlined
+ * runs from the first round, half as many as the pass's took 37.2 million positions in all, as many 30.3 million, twice
+ * as many 23.7 million, four times 21.0 million; on 300 fresh King Albert deals the three shares made 1.46, 1.46 and
+ * 1.38 million. King Albert's hard deals are wins the pass finds late: at four times, King Albert 25173 (won by the
+ * best-first run after 220 million positions in all, about 50 s) was open at 60 s, so it keeps twice. Classic's time
+ * goes to its lost deals: on the 1,259 pooled classic deals of docs/notes/solver-measurements.md ("Against Solvitaire,
+ * draw by draw"), at 10 s each, twice took 40.3 CPU s and 110.3 million positions (3622411542 open at 10 s), eight
+ * times from the start 35.1 s and 95.3 million, eight times past the pass's first million 36.4 s and 101.4 million
+ * (3622411542 lost in 8.9 s); no deal took more positions. The million keeps the pass's early rounds as they were,
+ * where the survey's hard classic wins come: classic 161, won by a streamlined run of the pass's third round, takes 4.1
+ * million positions with twice, 10.9 million with eight times from the start, 4.9 million as kept; 34602, 6.6, 17.8 and
+ * 11.8 million. */
 #define COMPLETE_NUM 2
 #define COMPLETE_NUM_CLASSIC 8
 #define COMPLETE_LATER 1000000LL
@@ -52,13 +51,13 @@
  * of either game (benchmarks/solver.py's --hard-tail and --big-rows) changes its positions. */
 #define STREAM_MOST 10240000LL
 
-/* The plain order's turns (STREAM_PLAIN, classic King Albert's first two kinds, from the biggest pile and from
- * the smallest): twice the other runs' first turn each. Short, since they come first: a deal the planned kinds win
- * at once pays at most this much more for each. On the 1,259 pooled classic deals of docs/solver.md ("Against
- * Solvitaire"), turns of 20,000 positions for the first kind in the first round left 4079795542 to a later round
- * (1.3 million positions instead of 34,000) and took 109.0 million positions in all; 40,000 took 108.6 million,
- * and the deals where Solvitaire was more than 1.5 times as fast went from 15 to 8 (20,000: 5, but 2.5 CPU s more
- * in all). For the second kind, on 1,200 fresh classic deals (docs/solver.md, "Streamlined runs"), 40,000 left
+/* The plain order's turns (STREAM_PLAIN, classic King Albert's first two kinds, from the biggest pile and from the
+ * smallest): twice the other runs' first turn each. Short, since they come first: a deal the planned kinds win at once
+ * pays at most this much more for each. On the 1,259 pooled classic deals of docs/notes/solver-measurements.md
+ * ("Against Solvitaire, draw by draw"), turns of 20,000 positions for the first kind in the first round left 4079795542
+ * to a later round (1.3 million positions instead of 34,000) and took 109.0 million positions in all; 40,000 took 108.6
+ * million, and the deals where Solvitaire was more than 1.5 times as fast went from 15 to 8 (20,000: 5, but 2.5 CPU s
+ * more in all). For the second kind, on 1,200 fresh classic deals (docs/solver.md, "Streamlined runs"), 40,000 left
  * none such and 20,000 two, in as many positions; turns of 20,000 or 30,000 for both, 2 and 1, in 2% more. */
 #define STREAM_PLAIN_TURN 2
 
@@ -300,14 +299,14 @@ static int planned_home(int kinds) {
     return (kinds & (STREAM_HOME | STREAM_PLAIN)) == STREAM_HOME;
 }
 
-/* Round `restart`'s streamlined runs, each kind in turn that has not exhausted its space or reached STREAM_MOST.
- * In King Albert the complete search has its turn after each run, not only after the round: a lost deal's first
- * round is mostly the first kind exhausting its space and the second kind's long turn, and the complete search
- * with its relaxed verdicts proves most lost deals in its first turn (3390447547: lost after 531,000 positions
- * instead of 851,000; on the 300 fresh King Albert deals of seed 2029, 0.81 CPU s instead of 0.85, and on the
- * 1,100 pooled ones of docs/solver.md 1.50 s instead of 1.64). Classic keeps its turn after the round: there the
- * later kinds win the deals Solvitaire wins at once, and with a turn before them, on the 1,259 pooled classic
- * deals, 19 were more than 1.5 times as slow as Solvitaire's instead of 5. */
+/* Round `restart`'s streamlined runs, each kind in turn that has not exhausted its space or reached STREAM_MOST. In
+ * King Albert the complete search has its turn after each run, not only after the round: a lost deal's first round is
+ * mostly the first kind exhausting its space and the second kind's long turn, and the complete search with its relaxed
+ * verdicts proves most lost deals in its first turn (3390447547: lost after 531,000 positions instead of 851,000; on
+ * the 300 fresh King Albert deals of seed 2029, 0.81 CPU s instead of 0.85, and on the 1,100 pooled ones of
+ * docs/notes/solver-measurements.md 1.50 s instead of 1.64). Classic keeps its turn after the round: there the later
+ * kinds win the deals Solvitaire wins at once, and with a turn before them, on the 1,259 pooled classic deals, 19 were
+ * more than 1.5 times as slow as Solvitaire's instead of 5. */
 static int stream_turns(Pass *p, int restart) {
     Search *s = p->s;
     for (int i = 0; i < p->plan->nstreams && !p->found; i++) {
