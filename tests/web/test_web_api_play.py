@@ -266,3 +266,22 @@ def test_a_move_names_its_piles_in_full_or_as_move_text_does(client: TestClient)
     assert short == full and short["move"] == "T8>T9" and short["reason"].startswith("The Jack of clubs")
     moved = play(client, view, {"source": "R3", "count": 1, "target": "T8"})
     assert moved["position"]["piles"] == engine_game(view, ["R3>T8"]).public_position()["piles"]
+
+
+def test_the_refusals_a_player_can_meet_in_play_are_in_the_requests_language(client: TestClient) -> None:
+    """Another tab's move, a game gone or an undo with nothing to take back: the page shows these as they come."""
+    view = new_game(client, "king-albert", 1)
+    german = {"Accept-Language": "de"}
+    nothing = client.post(f"/api/games/{view['id']}/undo", json={"version": view["version"]}, headers=german)
+    assert nothing.status_code == 422
+    assert nothing.json()["error"] == "nichts rückgängig zu machen: es wurde noch kein Zug gespielt"
+    play(client, view, view["legal_moves"][0])
+    stale = client.post(f"/api/games/{view['id']}/moves", headers=german,
+                        json={"move": view["legal_moves"][0], "version": view["version"]})
+    assert stale.status_code == 409
+    assert stale.json()["error"] == ("das Spiel hat sich geändert (Version 1, die Anfrage stammt von Version 0); hier "
+                                     "ist die aktuelle Stellung")
+    gone = client.get("/api/games/no-such-game", headers={"Accept-Language": "fr"})
+    assert gone.status_code == 404
+    assert gone.json()["error"] == ("aucune partie 'no-such-game' ici : elle n’existe pas ou appartient à un autre "
+                                    "joueur")

@@ -32,6 +32,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
 from ..advice import fair
+from ..i18n import _
 from ..play.game import Game
 from . import models as api
 from .errors import ApiError
@@ -108,8 +109,8 @@ class Assist:
     async def lost(self, game_id: str, player: str, client: str | None = None) -> dict[str, Any]:
         def finished(record: GameRecord, game: Game) -> tuple[int, dict[str, Any]]:
             if not may_look_back(record, game):
-                raise ApiError(422, "where the game was lost is only worked out once it is over (no move left, "
-                                    "or given up): it looks at every card, face-down ones too")
+                raise ApiError(422, _("where the game was lost is only worked out once it is over (no move left, "
+                                      "or given up): it looks at every card, face-down ones too"))
             return record.version, game.to_dict()
 
         version, saved = await run_in_threadpool(self.games.inspect, game_id, player, finished)
@@ -126,7 +127,7 @@ class Assist:
         def current(record: GameRecord, game: Game) -> tuple[dict[str, Any], bool]:
             check_version(record, game, version)
             if record.finished:
-                raise ApiError(422, "this game is finished; there is nothing left to solve")
+                raise ApiError(422, _("this game is finished; there is nothing left to solve"))
             return saved_game(game), game.observation()["unseen"] > 0
 
         saved, hidden = await run_in_threadpool(self.games.inspect, game_id, player, current)
@@ -162,11 +163,12 @@ def may_look_back(record: GameRecord, game: Game) -> bool:
 def rewind_check(keep: int) -> Callable[[GameRecord, Game], None]:
     def check(record: GameRecord, game: Game) -> None:
         if not may_look_back(record, game):
-            raise ApiError(422, "going back to where the game was lost is for a game that is over (no move "
-                                "left, or given up), or one with no card hidden; use undo during play")
+            raise ApiError(422, _("going back to where the game was lost is for a game that is over (no move "
+                                  "left, or given up), or one with no card hidden; use undo during play"))
         played = game.played_count
         if keep > played:
-            raise ApiError(422, f"keep must be at most the {played} moves played, not {keep}")
+            raise ApiError(422, _("keep must be at most the {played} moves played, not {keep}").format(
+                played=played, keep=keep))
 
     return check
 

@@ -23,6 +23,7 @@ import anyio
 from fastapi import Depends, Header, Request, Security
 from fastapi.security import APIKeyCookie, APIKeyHeader
 
+from ..i18n import _
 from .errors import ApiError
 from .limits import address_bucket
 from .models import TOKEN_HEADER
@@ -65,8 +66,8 @@ async def current_player(
     if token is not None:
         player = await player_of(store, token)
         if player is None:
-            raise ApiError(401, f"{TOKEN_HEADER} is not a token this server issued; send the one an earlier "
-                                f"answer gave in its {TOKEN_HEADER} header, or none to become a new player")
+            raise ApiError(401, _("{header} is not a token this server issued; send the one an earlier answer gave "
+                                  "in its {header} header, or none to become a new player").format(header=TOKEN_HEADER))
         request.scope[ISSUED] = (token, False)
         return player
     player = await player_of(store, cookie)

@@ -83,8 +83,9 @@ class Games:
         with self._locks[hash(game_id) % LOCK_STRIPES]:
             record = self.store.get_game(game_id, player)
             if record is None:
-                shown = repr(game_id) if len(game_id) <= 40 and game_id.isprintable() else "with that id"
-                raise ApiError(404, f"no game {shown} here: it does not exist or belongs to another player")
+                shown = repr(game_id) if len(game_id) <= 40 and game_id.isprintable() else _("with that id")
+                raise ApiError(404, _("no game {shown} here: it does not exist or belongs to another player").format(
+                    shown=shown))
             with self._cache_lock:
                 cached = self._cache.get(game_id)
             kept = cached[1] if cached is not None and cached[0] == record.version else take_up(self.store, record)
@@ -202,8 +203,8 @@ class Games:
     def current(self, player: str, name: str | None) -> dict[str, Any]:
         record = self.store.current_game(player, name)
         if record is None:
-            which = f"{name} game" if name else "game"
-            raise ApiError(404, f"no unfinished {which} to resume; start one with POST /api/games")
+            raise ApiError(404, _("no unfinished {game} game to resume; start one with POST /api/games").format(
+                game=name) if name else _("no unfinished game to resume; start one with POST /api/games"))
         return self.view(record.id, player)
 
     # --- changing -----------------------------------------------------------------------------
@@ -259,10 +260,10 @@ class Games:
             if solution or (leaving_the_end and not record.won and game.is_over()):
                 assisted = True
             if record.won:
-                raise ApiError(422, "this game is won and finished; start a new game")
+                raise ApiError(422, _("this game is won and finished; start a new game"))
             if record.given_up and not after_loss:
-                raise ApiError(422, "this game was given up; start a new game, or go back to where it could "
-                                    "still be won (POST .../rewind)")
+                raise ApiError(422, _("this game was given up; start a new game, or go back to where it could "
+                                      "still be won (POST .../rewind)"))
             if check is not None:
                 check(record, game)
             action(game)  # raises ApiError and changes nothing when the request is not allowed
@@ -275,7 +276,7 @@ class Games:
                 fresh = self.store.get_game(game_id, player)
                 assert fresh is not None
                 raise conflict(fresh, take_up(self.store, fresh).game,
-                               "the game was changed elsewhere meanwhile") from None
+                               _("the game was changed elsewhere meanwhile")) from None
             kept.saved()
             self._remember(new, kept)
             return make_view(new, game)
@@ -283,8 +284,8 @@ class Games:
     def _answer_again(self, made: Made, request: Request, player: str) -> dict[str, Any]:
         """The answer to a request whose id is stored already: the game it made or changed, as it is now."""
         if made.fingerprint != request.fingerprint:
-            raise ApiError(422, "this Idempotency-Key was already used for a different request; send a new key "
-                                "with each change (the same key only with the same request, to send it again)")
+            raise ApiError(422, _("this Idempotency-Key was already used for a different request; send a new key "
+                                  "with each change (the same key only with the same request, to send it again)"))
         return self.view(made.game_id, player)
 
     def _settle(self, failure: StoreUnavailable, player: str, request: Request) -> dict[str, Any]:
@@ -380,18 +381,18 @@ def too_many(exc: QuotaExceeded) -> ApiError:
 # --- a stale version ------------------------------------------------------------------------
 def conflict(record: GameRecord, game: Game, why: str) -> ApiError:
     """The one 409: nothing was changed, and the answer carries the game as it is now to play on from."""
-    return ApiError(409, f"{why}; here is the current position", view=make_view(record, game))
+    return ApiError(409, _("{why}; here is the current position").format(why=why), view=make_view(record, game))
 
 
 def check_version(record: GameRecord, game: Game, version: int) -> None:
     """Refuse a change chosen in a view older than the stored game (another tab moved meanwhile), or at a version
     the game never reached (a client's own count gone wrong)."""
     if version > record.version:
-        raise conflict(record, game, f"version {version} is ahead of the game, which is at version {record.version}: "
-                                     "send the version of the last view")
+        raise conflict(record, game, _("version {version} is ahead of the game, which is at version {stored}: send "
+                                       "the version of the last view").format(version=version, stored=record.version))
     if version != record.version:
-        raise conflict(record, game, f"the game has changed (version {record.version}, the request was made at "
-                                     f"version {version})")
+        raise conflict(record, game, _("the game has changed (version {stored}, the request was made at version "
+                                       "{version})").format(version=version, stored=record.version))
 
 
 # --- reading a move against the game --------------------------------------------------------
@@ -445,17 +446,17 @@ def play_action(spec: api.MoveSpec | str) -> Callable[[Game], object]:
 
 def undo_action(game: Game) -> None:
     if not game.played_count:
-        raise ApiError(422, "nothing to undo: no move has been played")
+        raise ApiError(422, _("nothing to undo: no move has been played"))
     game.undo()
 
 
 def redo_action(game: Game) -> None:
     if not game.redo_count:
-        raise ApiError(422, "nothing to redo: no undone move to replay")
+        raise ApiError(422, _("nothing to redo: no undone move to replay"))
     game.redo()
 
 
 def restart_action(game: Game) -> None:
     if not game.played_count:
-        raise ApiError(422, "nothing to restart: the game is already at the start of the deal")
+        raise ApiError(422, _("nothing to restart: the game is already at the start of the deal"))
     game.restart()
