@@ -121,6 +121,19 @@ def test_every_secret_parameter_is_hidden_wherever_the_database_is_shown(url: st
     assert "s3cret" not in str(refused.value) and "***" in str(refused.value)
 
 
+@pytest.mark.parametrize(("url", "token"), [
+    ("postgresql://games:s3cr%zzet@db.example/games", None),  # a password libpq cannot decode
+    ("postgresql://games@db.example/games?sslpassword=s3cr%zz", None),
+    ("postgresql://games@db.example/g%zzames", "g%zzames"),  # no secret: the refusal still shows what was wrong
+])
+def test_libpqs_refusal_of_a_password_it_cannot_read_does_not_repeat_the_password(url: str, token: str | None) -> None:
+    pytest.importorskip("psycopg", reason="PostgreSQL URLs are read by psycopg (pip install '.[postgres]')")
+    with pytest.raises(StoreError, match="invalid percent-encoded token") as refused:
+        parse_database(url)
+    assert "s3cr" not in str(refused.value)
+    assert f'"{token or "***"}"' in str(refused.value)
+
+
 @pytest.mark.parametrize("command", ["serve", "stats"])
 def test_the_command_line_refuses_a_bad_db_with_one_line_and_creates_nothing(
     command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,

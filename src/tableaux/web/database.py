@@ -107,6 +107,14 @@ def parse_database(db: str | Path) -> Database:
         db=repr(shown(text)), scheme=scheme.group(1), accepted=ACCEPTED))
 
 
+def _unquoted_secrets(error: str, text: str) -> str:
+    """libpq's refusal with what :func:`shown` hides kept hidden: libpq quotes the part it could not read
+    (``invalid percent-encoded token: "s3cr%zz"``), which may be a password; a quoted part that the masked text
+    does not show is masked too."""
+    visible = shown(text)
+    return re.sub(r'"([^"]*)"', lambda m: m.group(0) if m.group(1) in visible else '"***"', shown(error))
+
+
 def _postgresql(text: str, unreadable: str) -> Database:
     """A PostgreSQL ``--db`` (a URL or ``keyword=value`` pairs) once libpq's own reading accepts it; ``unreadable``
     words the refusal otherwise."""
@@ -118,7 +126,7 @@ def _postgresql(text: str, unreadable: str) -> Database:
     try:
         settings = conninfo_to_dict(text)
     except Exception as exc:  # psycopg.ProgrammingError: libpq's own reading of the text
-        raise StoreError(unreadable.format(db=repr(shown(text)), error=shown(one_line(exc)),
+        raise StoreError(unreadable.format(db=repr(shown(text)), error=_unquoted_secrets(one_line(exc), text),
                                            accepted=ACCEPTED)) from None
     # libpq reads any port as text and refuses one that is not a number only as it connects, and then only for a
     # host given by its address: for a host name it tries to look the port up as a service, and fails as a host
