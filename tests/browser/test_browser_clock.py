@@ -37,6 +37,15 @@ def first_move(page: Page) -> None:
     expect(page.locator("#moves")).to_have_text("1")
 
 
+def thirty_seconds_after_the_first_move(page: Page) -> int:
+    """Play the first move and let 30 s pass; the seconds the clock shows then."""
+    first_move(page)
+    pass_time(page, 30_000)
+    shown = shown_seconds(page)
+    assert shown >= 30
+    return shown
+
+
 def test_the_clock_never_ticks_before_the_first_move(player: Player) -> None:
     page = clock_page(player)
     pass_time(page, 45_000)
@@ -115,10 +124,7 @@ def test_a_hint_that_changes_nothing_leaves_the_clock_counting_on(player: Player
 
 def test_a_reload_keeps_the_time_counted_since_the_last_move(player: Player) -> None:
     page = clock_page(player)
-    first_move(page)
-    pass_time(page, 30_000)
-    before = shown_seconds(page)
-    assert before >= 30
+    before = thirty_seconds_after_the_first_move(page)
     page.reload()
     page.wait_for_selector("[data-pile]")
     expect(page.locator("#moves")).to_have_text("1")
@@ -128,10 +134,7 @@ def test_a_reload_keeps_the_time_counted_since_the_last_move(player: Player) -> 
 
 def test_another_game_taken_up_and_this_one_again_keeps_the_time_counted_since_the_last_move(player: Player) -> None:
     page = clock_page(player)
-    first_move(page)
-    pass_time(page, 30_000)
-    before = shown_seconds(page)
-    assert before >= 30
+    before = thirty_seconds_after_the_first_move(page)
     for game, pile in (("eagle-wing", "stock"), ("king-albert", "reserve-1")):  # over to Eagle Wing and back
         menu_click(page, "#game-select")
         page.select_option("#game-select", game)
@@ -149,10 +152,7 @@ def test_closing_the_tab_and_opening_the_game_again_keeps_the_time_counted_since
     player: Player,
 ) -> None:
     page = clock_page(player)
-    first_move(page)
-    pass_time(page, 30_000)
-    before = shown_seconds(page)
-    assert before >= 30
+    before = thirty_seconds_after_the_first_move(page)
     page.close()  # the tab closed (the browser keeps its storage, as it does when it is closed itself)
     again = player.new_page()
     again.clock.install()

@@ -4,6 +4,8 @@ desktop and on a phone.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -112,32 +114,35 @@ def arrows_walk_the_table(page: Page) -> None:
     expect(page.locator("#menu-button")).to_have_attribute("aria-expanded", "false")
 
 
-def test_after_the_welcome_card_the_arrow_keys_move_between_the_piles_as_it_says(
-        browser: Browser, server: Any) -> None:
+@contextmanager
+def first_visit(browser: Browser, server: Any) -> Iterator[Page]:
+    """King Albert deal 1 opened by a player who has never been here: the welcome card is up."""
     p = Player(browser, server.url, first_visit=True)
     try:
         page = p.open("?game=king-albert&deal=1")
         expect(page.locator("#welcome-dialog")).to_be_visible()
-        page.click("#welcome-close")
-        expect(page.locator("#welcome-dialog")).to_be_hidden()
-        arrows_walk_the_table(page)
+        yield page
     finally:
         p.close()
 
 
+def test_after_the_welcome_card_the_arrow_keys_move_between_the_piles_as_it_says(
+        browser: Browser, server: Any) -> None:
+    with first_visit(browser, server) as page:
+        page.click("#welcome-close")
+        expect(page.locator("#welcome-dialog")).to_be_hidden()
+        arrows_walk_the_table(page)
+
+
 def test_closing_the_welcome_card_with_the_keyboard_shows_the_focus_on_the_table(
         browser: Browser, server: Any) -> None:
-    p = Player(browser, server.url, first_visit=True)
-    try:
-        page = p.open("?game=king-albert&deal=1")
+    with first_visit(browser, server) as page:
         expect(page.locator("#welcome-close")).to_be_focused()
         page.keyboard.press("Enter")
         expect(page.locator("#welcome-dialog")).to_be_hidden()
         page.wait_for_function("() => document.getElementById('board').contains(document.activeElement)")
         assert page.evaluate("document.activeElement.matches(':focus-visible')")
         assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") != "none"
-    finally:
-        p.close()
 
 
 def test_keeping_the_game_after_n_gives_the_arrow_keys_back_to_the_table(player: Player) -> None:
