@@ -144,6 +144,18 @@ def test_a_time_limit_stops_the_search_undecided_long_before_its_verdict(
         assert result.verdict == "unknown" and result.moves == [] and 0 < result.nodes < budget
 
 
+def test_a_time_limit_stops_the_search_while_the_relaxed_verdicts_take_most_of_its_positions() -> None:
+    """King Albert 25173: its first pass makes 1,286,001 positions before the complete search's first turn, which
+    makes twice as many, most of them the relaxed verdicts' queries (the queries count in the search's budget, and
+    only every 1,024th position reads the clock). A solve that lets a query's reading of the deadline pass unheeded
+    runs that turn to its end, to 3,858,290 positions, whatever the limit; one that heeds it stops inside it. On a
+    machine too slow to reach the turn within the limit the check holds all the more. Checked without timing
+    anything."""
+    end_of_the_turn = 1_286_001 * 3
+    result = solve(new_game("king-albert", 25173), backend="c", time_limit=0.6, line="found")
+    assert result.verdict == "unknown" and result.nodes < end_of_the_turn, result.nodes
+
+
 def test_a_tiny_table_costs_time_not_correctness() -> None:
     game = new_game("king-albert", 10)
     big = solve(game)

@@ -22,6 +22,10 @@ void tx_budget_init(Budget *b, long long max_nodes, double time_limit, size_t me
 }
 
 static inline int count(Budget *b, int turn) {
+    /* Spent is spent: the deadline is read only every 1,024th position, and when a relaxed verdict's query made
+     * that one, the query ended but the search that asked it went on, its own reads landing between the query's,
+     * until its turn's cap (King Albert 25173 at time_limit=0.5: 3.1 s). */
+    if (b->out_of_budget) return 1;
 #ifdef TABLEAUX_THREADS
     if (b->stop && atomic_load_explicit(b->stop, memory_order_relaxed)) {
         b->capped = b->timeout = 1; /* the other thread has the answer */
