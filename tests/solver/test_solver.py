@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import random
+import signal
+import threading
+import time
 import types
 
 import pytest
@@ -154,6 +158,24 @@ def test_a_time_limit_stops_the_search_while_the_relaxed_verdicts_take_most_of_i
     end_of_the_turn = 1_286_001 * 3
     result = solve(new_game("king-albert", 25173), backend="c", time_limit=0.6, line="found")
     assert result.verdict == "unknown" and result.nodes < end_of_the_turn, result.nodes
+
+
+@pytest.mark.skipif("c" not in BACKENDS, reason="the compiled core is not built here")
+def test_ctrl_c_stops_a_compiled_search_at_once() -> None:
+    """The search runs without the GIL, where Python's handler for SIGINT would only run once it returned: a solve
+    with no budget could not be stopped. Measured in CPU seconds, which a busy machine does not inflate: the
+    budget here takes twenty or more."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a REPL or the command line
+    ctrl_c = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    start = time.process_time()
+    try:
+        ctrl_c.start()
+        with pytest.raises(KeyboardInterrupt):
+            solve(new_game("king-albert-classic", 3461157997), backend="c", max_nodes=60_000_000)  # lost in 410M
+    finally:
+        ctrl_c.cancel()
+        signal.signal(signal.SIGINT, before)
+    assert time.process_time() - start < 5
 
 
 def test_a_tiny_table_costs_time_not_correctness() -> None:

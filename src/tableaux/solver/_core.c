@@ -162,6 +162,54 @@ static int read_streams(PyObject *obj, int game, PassPlan *sched) {
     return 0;
 }
 
+/* Ctrl-C during a long search. The search runs without the GIL, and Python's handler for SIGINT only marks the
+ * signal for the interpreter, which would see it when the call returns: a solve with no budget could not be
+ * stopped. Called from Python's main thread (the one that runs signal handlers), the search looks in on them every
+ * TX_POLL_S seconds (budget.c), holding the GIL a moment: when a handler raises (KeyboardInterrupt, by default),
+ * the search ends and the call raises it. A handler that does not raise, or none, changes nothing. */
+static _Thread_local PyThreadState *released;
+
+static int poll_signals(void) {
+    PyEval_RestoreThread(released);
+    int raised = PyErr_CheckSignals() < 0;
+    released = PyEval_SaveThread();
+    return raised;
+}
+
+/* Whether this is Python's main thread: threading's word for it, read once. */
+static int in_main_thread(void) {
+    static unsigned long main_ident;
+    static int known;
+    if (!known) {
+        PyObject *threading = PyImport_ImportModule("threading");
+        PyObject *main = threading ? PyObject_CallMethod(threading, "main_thread", NULL) : NULL;
+        PyObject *ident = main ? PyObject_GetAttrString(main, "ident") : NULL;
+        if (ident) main_ident = PyLong_AsUnsignedLong(ident);
+        Py_XDECREF(ident);
+        Py_XDECREF(main);
+        Py_XDECREF(threading);
+        if (PyErr_Occurred()) {
+            PyErr_Clear();
+            return 0;
+        }
+        known = 1;
+    }
+    return PyThread_get_thread_ident() == main_ident;
+}
+
+/* Let go of the GIL for a search, looking in on signals when in the main thread. */
+static void release(void) {
+    tx_poll = in_main_thread() ? poll_signals : NULL;
+    released = PyEval_SaveThread();
+}
+
+/* Take the GIL back: -1 when a signal handler raised meanwhile (its exception is set). */
+static int reacquire(void) {
+    PyEval_RestoreThread(released);
+    tx_poll = NULL;
+    return PyErr_Occurred() ? -1 : 0;
+}
+
 static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"game",       "piles",  "redeals",    "max_nodes",    "time_limit", "memory",
                             "first_pass", "oblige", "best_first", "threads",      "chained",    "layered",
@@ -203,10 +251,12 @@ static PyObject *core_solve(PyObject *self, PyObject *args, PyObject *kw) {
         return NULL;
     }
     s->budget.memory = (size_t)memory;
-    int verdict;
-    Py_BEGIN_ALLOW_THREADS;
-    verdict = tx_solve(s, &sched, max_nodes, time_limit, first_pass, threads);
-    Py_END_ALLOW_THREADS;
+    release();
+    int verdict = tx_solve(s, &sched, max_nodes, time_limit, first_pass, threads);
+    if (reacquire()) {
+        tx_search_free(s);
+        return NULL;
+    }
     PyObject *line = PyList_New(0);
     if (line && verdict == V_WINNABLE)
         for (int j = 0; j < s->line.nundo; j++) {
@@ -248,12 +298,11 @@ static PyObject *core_relaxed(PyObject *self, PyObject *args, PyObject *kw) {
         return NULL;
     if (kept < 1 || kept > 13) return PyErr_Format(PyExc_ValueError, "rank_kept must be from 1 to 13, not %d", kept);
     if (memory < (1u << 20)) return PyErr_Format(PyExc_ValueError, "memory must be at least 1 MiB");
-    int verdict;
     Budget b;
     tx_budget_init(&b, max_positions, time_limit, (size_t)memory);
-    Py_BEGIN_ALLOW_THREADS;
-    verdict = tx_relaxed_search(&p, kept, &b);
-    Py_END_ALLOW_THREADS;
+    release();
+    int verdict = tx_relaxed_search(&p, kept, &b);
+    if (reacquire()) return NULL;
     return Py_BuildValue("(iLi)", verdict, b.nodes, b.out_of_memory);
 }
 

@@ -21,6 +21,9 @@ void tx_budget_init(Budget *b, long long max_nodes, double time_limit, size_t me
     b->memory = memory;
 }
 
+_Thread_local int (*tx_poll)(void);
+static _Thread_local double polled; /* when tx_poll was last called */
+
 static inline int count(Budget *b, int turn) {
     /* Spent is spent: the deadline is read only every 1,024th position, and when a relaxed verdict's query made
      * that one, the query ended but the search that asked it went on, its own reads landing between the query's,
@@ -40,6 +43,13 @@ static inline int count(Budget *b, int turn) {
     b->nodes++;
     if ((b->nodes & 1023) == 0) {
         double t = tx_now();
+        if (tx_poll && t - polled >= TX_POLL_S) {
+            polled = t;
+            if (tx_poll()) {
+                b->out_of_budget = 1;
+                return 1;
+            }
+        }
         if (b->deadline > 0 && t >= b->deadline) {
             b->out_of_budget = 1;
             return 1;

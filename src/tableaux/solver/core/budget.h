@@ -35,6 +35,12 @@ typedef struct Budget {
 } Budget;
 
 double tx_now(void);
+
+/* Set by the Python face (_core.c) in the thread that called it, when that is Python's main thread: called every
+ * TX_POLL_S seconds while a budget counts positions, it says whether a signal handler raised (Ctrl-C), and then
+ * the budget counts as spent. NULL elsewhere, the search's second thread included. */
+extern _Thread_local int (*tx_poll)(void);
+#define TX_POLL_S 0.05
 void tx_budget_init(Budget *b, long long max_nodes, double time_limit, size_t memory);
 int tx_budget_tick(Budget *b);
 int tx_budget_count(Budget *b);
