@@ -78,8 +78,11 @@ __all__ = [
 """The API: each name is loaded from its home in ``_HOMES`` (a module from ``_MODULES``) when first used."""
 
 
-_MODULES = {"fair": "advice.fair"}
-"""Modules the documentation imports by a short name (``from tableaux import fair``), and where they live."""
+_MODULES = {"fair": "advice.fair", **{name: name for name in
+                                      ("advice", "catalogue", "play", "rulebook", "solver", "survey")}}
+"""Modules the documentation names from the package (``from tableaux import fair``, ``tableaux.solver.BACKENDS``),
+and where they live: each is imported when first named, as the API's names are, so that ``import tableaux`` alone
+is enough."""
 
 
 def __getattr__(name: str) -> object:

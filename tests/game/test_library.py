@@ -159,6 +159,13 @@ def test_the_fair_module_is_listed_in_the_api_before_its_first_use() -> None:
     assert isinstance(star["fair"], types.ModuleType) and star["fair"].win_chance is tableaux.fair.win_chance
 
 
+def test_the_packages_the_docs_name_are_there_after_import_tableaux_alone() -> None:
+    """``tableaux.solver.BACKENDS`` and ``tableaux.catalogue`` work in a fresh interpreter, loaded when first named."""
+    seen = run_python("import sys, tableaux; loaded = 'tableaux.solver' in sys.modules; "
+                      "print(loaded, tableaux.solver.BACKENDS[0] in ('c', 'python'), tableaux.catalogue.__name__)")
+    assert seen == "False True tableaux.catalogue"
+
+
 def run_python(code: str) -> str:
     """What ``code`` prints in a fresh interpreter with this one's package."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}

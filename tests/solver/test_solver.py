@@ -104,6 +104,8 @@ def test_solving_from_the_middle_of_a_game() -> None:
 def test_bad_arguments_are_refused_clearly() -> None:
     with pytest.raises(SolverError, match="needs a deal number too"):
         solve("king-albert")
+    by_name, by_place = solve("king-albert", deal=17, max_nodes=5000), solve("king-albert", 17, max_nodes=5000)
+    assert (by_name.verdict, by_name.moves, by_name.nodes) == (by_place.verdict, by_place.moves, by_place.nodes)
     with pytest.raises(SolverError, match="takes a Game"):
         solve(17)  # type: ignore[arg-type]
     with pytest.raises(SolverError, match="max_nodes"):
@@ -282,6 +284,7 @@ def test_cli_solve_json_line_plays_to_a_win(backend: str) -> None:
     data = json.loads(proc.stdout)
     assert data["verdict"] == "winnable" and data["nodes"] > 0 and data["seconds"] >= 0
     assert data["backend"] == backend
+    assert (data["game"], data["deal"]) == ("king-albert", 1)  # many such lines together still say their deals
     game = new_game("king-albert", 1)
     for m in data["moves"]:
         game.play((m["source"], m["count"], m["target"]))

@@ -205,6 +205,17 @@ def test_cli_survey_in_parallel_with_plot(tmp_path: Path) -> None:
     assert len(out.read_text().splitlines()) == 6
 
 
+def test_a_survey_given_only_a_node_budget_has_no_time_limit(tmp_path: Path) -> None:
+    """Its verdicts then depend on positions alone, not on the machine's load; without either budget a survey has
+    ten seconds a deal."""
+    out = tmp_path / "s.jsonl"
+    proc = run_tableaux("survey", "king-albert", "--deals", "1-2", "--workers", "1", "--max-nodes", "3000",
+                        "--out", str(out), timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "3000 positions per deal" in proc.stderr and " s or " not in proc.stderr
+    assert {row["time_limit"] for row in read_results(out, "king-albert").values()} == {None}
+
+
 def dying_solve(game: str, deal: int, options: SolveOptions, lines: bool = True) -> dict[str, object]:
     """A worker task that kills its own process the first time it meets deal 5 (a crash, an OOM kill)."""
     import os

@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         except SaveFileError as exc:
             return usage_error("play", str(exc))
         if args.game is not None and args.game != game.name:
-            return usage_error("play", _("{file} holds a {game} game, not {name}").format(
+            return usage_error("play", _("{file} holds a game of {game}, not {name}").format(
                 file=args.load, game=_(game.rules.title), name=args.game))
     elif args.game is None:
         return usage_error("play", _("say which game: one of {games}").format(games=", ".join(GAMES)))

@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     result = solve(args.game, args.number, options=options)
     if args.json:
-        print(json.dumps(result.to_dict()))
+        print(json.dumps({"game": args.game, "deal": args.number, **result.to_dict()}))  # a line that says its deal
     else:
         verdict = {"winnable": _("winnable"), "unwinnable": _("unwinnable"), "unknown": _("unknown")}[result.verdict]
         print(_("{game} deal {deal}: {verdict} ({nodes} positions, {seconds} s, {backend} search)").format(

@@ -25,8 +25,9 @@ from .args import (
 HELP = N_("solve a range of deals and report the winnable share")
 
 TIME_LIMIT = 10.0
-"""Seconds per deal of a solver survey without ``--time-limit``. The option's default is None, not this, so that a
-no-peek survey can tell it was given and refuse it."""
+"""Seconds per deal of a solver survey given neither ``--time-limit`` nor ``--max-nodes``: with ``--max-nodes``
+alone a survey has no time limit, so its verdicts do not depend on the machine's load. The option's default is
+None, not this, so that a no-peek survey can tell it was given and refuse it."""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -35,8 +36,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workers", type=positive_int, default=None,
                    help=_("processes solving deals side by side (default: one per core)"))
     p.add_argument("--time-limit", type=positive_float, default=None,
-                   help=_("seconds per deal (default {seconds:g}); not with --player fair or hindsight, whose budget "
-                          "is --max-nodes").format(seconds=TIME_LIMIT))
+                   help=_("seconds per deal (default {seconds:g}, or none with --max-nodes); not with --player fair "
+                          "or hindsight, whose budget is --max-nodes").format(seconds=TIME_LIMIT))
     p.add_argument("--max-nodes", type=positive_int, default=None,
                    help=_("positions per deal; a budget that does not depend on the machine's load"))
     add_solver_arguments(p)
@@ -83,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         if (missing := missing_extra(args)) is not None:
             raise SurveyError(missing)
         deals = parse_deals(args.deals)
-        time_limit = TIME_LIMIT if args.time_limit is None else args.time_limit
+        time_limit = args.time_limit if args.time_limit is not None or args.max_nodes else TIME_LIMIT
         options = solver_options(args, max_nodes=args.max_nodes, time_limit=time_limit)
         if args.scheduler is not None and not args.scheduler.startswith(("tcp://", "tls://", "inproc://")):
             raise SurveyError(_("--scheduler must look like tcp://HOST:PORT, not {value}").format(
@@ -98,11 +99,12 @@ def run(args: argparse.Namespace) -> int:
     again = sum(1 for row in present if worth_retrying(row, options))
     skipped = len(present) - again
     where = args.scheduler or ngettext("{n} local worker", "{n} local workers", workers).format(n=workers)
-    seconds = f"{time_limit:g}"
-    if args.max_nodes:
-        budget = _("{seconds} s or {nodes} positions").format(seconds=seconds, nodes=args.max_nodes)
+    if time_limit is None:
+        budget = _("{nodes} positions").format(nodes=args.max_nodes)
+    elif args.max_nodes:
+        budget = _("{seconds} s or {nodes} positions").format(seconds=f"{time_limit:g}", nodes=args.max_nodes)
     else:
-        budget = _("{seconds} s").format(seconds=seconds)
+        budget = _("{seconds} s").format(seconds=f"{time_limit:g}")
     text = _("{game}: deals {first}-{last}, {budget} per deal, {where}").format(
         game=args.game, first=deals.start, last=deals.stop - 1, budget=budget, where=where)
     if skipped:

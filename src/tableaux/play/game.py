@@ -152,6 +152,7 @@ class Game:
     # --- reading the position --------------------------------------------
     @property
     def name(self) -> str:
+        """The game's name in the registry (``king-albert``), as :func:`new_game` takes it."""
         return self.rules.name
 
     @property
@@ -166,6 +167,7 @@ class Game:
 
     @property
     def moves_played(self) -> list[Move]:
+        """The moves from the deal to this position, first one first (a copy: changing it changes nothing)."""
         return list(self._line[:self._cursor])
 
     @property
@@ -190,9 +192,11 @@ class Game:
 
     @property
     def score(self) -> int:
+        """AisleRiot's score: the cards on the foundations (52 when won)."""
         return self.rules.score(self.state)
 
     def is_won(self) -> bool:
+        """Every card is on the foundations."""
         return self.rules.won(self.state)
 
     def is_over(self) -> bool:
@@ -315,12 +319,16 @@ class Game:
         return move
 
     def undo(self) -> Move:
+        """Take back the last move played, which goes to the front of the redo list, and return it; with none played,
+        raise :class:`IllegalMoveError` and change nothing."""
         if not self._cursor:
             raise IllegalMoveError(_("nothing to undo: no move has been played"))
         self.back_to(self._cursor - 1)
         return self._line[self._cursor]
 
     def redo(self) -> Move:
+        """Play again the first move of the redo list and return it; with none there, raise
+        :class:`IllegalMoveError` and change nothing."""
         if self._cursor == len(self._line):
             raise IllegalMoveError(_("nothing to redo"))
         move = self._line[self._cursor]
@@ -374,6 +382,8 @@ class Game:
         return hashlib.sha256(text.encode()).hexdigest()[:32]
 
     def to_dict(self) -> dict[str, Any]:
+        """The game as its save file holds it (JSON types only): the deal, the moves played and the redo list, and
+        a digest of the position they reach, which :func:`tableaux.loads` checks."""
         return {
             "format": SAVE_FORMAT,
             "version": SAVE_VERSION,
@@ -386,6 +396,7 @@ class Game:
         }
 
     def dumps(self) -> str:
+        """:meth:`to_dict` as the JSON text of a save file; :func:`tableaux.loads` reads it back."""
         import json  # loaded by what saves, not by every command that plays
 
         return json.dumps(self.to_dict(), indent=1)

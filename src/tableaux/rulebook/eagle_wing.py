@@ -73,6 +73,9 @@ cards), and no more."""
 
 
 class EagleWing(Rules):
+    """Eagle Wing as GNOME AisleRiot plays it: the trunk, the wings it refills, a stock with two redeals, and
+    foundations built up from a base rank the deal turns up."""
+
     name = "eagle-wing"
     title = N_("Eagle Wing")
     pile_names = (

@@ -60,6 +60,8 @@ ACCEPTS: tuple[tuple[int, ...], ...] = tuple(
 
 
 class KingAlbert(Rules):
+    """King Albert as GNOME AisleRiot plays it: its deal and piles, some cards face down, builds moved as a unit."""
+
     name = "king-albert"
     title = N_("King Albert")
     pile_names = (

@@ -146,6 +146,7 @@ class SolveResult:
 
     @property
     def winnable(self) -> bool:
+        """The verdict is ``winnable``: :attr:`moves` wins from the position solved."""
         return self.verdict == "winnable"
 
     @property
@@ -154,6 +155,7 @@ class SolveResult:
         return self.winnable and len(self.moves) == self.lower_bound  # a won position: no move, and a bound of 0
 
     def to_dict(self) -> dict[str, object]:
+        """The result in JSON types, each move in its fields and its text, as ``tableaux solve --json`` prints it."""
         return {
             "verdict": self.verdict,
             "moves": [{**m.to_dict(), "text": str(m)} for m in self.moves],
@@ -210,8 +212,8 @@ def _warn_unknown_backend(wanted: str) -> None:
 
 def solve(
     game_or_position: Game | tuple[Rules, State] | str,
-    deal: int | None = None,
     /,
+    deal: int | None = None,
     options: SolveOptions | None = None,
     **settings: Any,
 ) -> SolveResult:
