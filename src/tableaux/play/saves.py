@@ -58,15 +58,20 @@ def game_from_dict(data: Any) -> Game:
 
 def loads(text: str) -> Game:
     """Load a game saved by :meth:`Game.dumps`; a corrupt or edited save raises :class:`SaveFileError`."""
+    return game_from_dict(parse(text))
+
+
+def parse(text: str) -> Any:
+    """A save's JSON data, read as :func:`loads` reads it (:class:`SaveFileError` when it is not JSON), for a
+    reader that wants the fields a writer added beside the game's too."""
     try:
         import json  # loaded by what reads a save, not by every command that plays
 
-        data: object = json.loads(text)
+        return json.loads(text)
     except (ValueError, TypeError, RecursionError) as exc:
         # ValueError covers JSONDecodeError, UnicodeDecodeError and numbers too long to convert;
         # RecursionError is what absurdly deep nesting gives.
         raise SaveFileError(_("saved game is not valid JSON: {error}").format(error=exc)) from None
-    return game_from_dict(data)
 
 
 MAX_SAVE_BYTES = 4 * 1024 * 1024

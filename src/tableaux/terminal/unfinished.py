@@ -22,7 +22,7 @@ from ..common.dirs import user_dir
 from ..i18n import _, ngettext
 from ..play.game import Game
 from ..play.save_file import write_save
-from ..play.saves import SaveFileError, loads, read_text
+from ..play.saves import SaveFileError, game_from_dict, parse, read_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -89,10 +89,8 @@ def read_kept(path: StrPath) -> Saved:
         played_at = os.stat(path).st_mtime
     except OSError as exc:
         raise SaveFileError(str(exc)) from None
-    import json
-
-    game = loads(text)
-    data = json.loads(text)
+    data = parse(text)  # once, for the game and for the fields write_kept adds
+    game = game_from_dict(data)
     seconds = data.get("seconds", 0.0)
     return Saved(path, game, float(seconds) if isinstance(seconds, int | float) and seconds >= 0 else 0.0,
                  played_at, data.get("recorded") is True)
